@@ -1,0 +1,9 @@
+// Two projects: `unit` (pure code, seconds) and `integration` (real xorriso, cloud-init, libvirtd, terraform,
+// guest boots). `npm run test:unit` is the fast loop; `npm test` runs both (see scripts/test-all.sh).
+const transform = { '^.+\\.ts$': ['@swc/jest', { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' } }] };
+module.exports = {
+  projects: [
+    { displayName: 'unit', testEnvironment: 'node', transform, testMatch: ['<rootDir>/test/**/*.test.ts'], testPathIgnorePatterns: ['\\.int\\.test\\.ts$', '/node_modules/', '/dist/'] },
+    { displayName: 'integration', testEnvironment: 'node', transform, testMatch: ['<rootDir>/test/**/*.int.test.ts'], testPathIgnorePatterns: ['/node_modules/', '/dist/'] },
+  ],
+};
