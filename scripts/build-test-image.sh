@@ -10,8 +10,8 @@
 set -euo pipefail
 
 MIRROR="${VIRTSEED_DEBIAN_MIRROR:-http://deb.debian.org/debian}"
-PACKAGES="linux-image-amd64,cloud-init,systemd-sysv,udev,util-linux,ifupdown,isc-dhcp-client,python3-cffi-backend,iproute2,kmod,e2fsprogs,ignition,locales,sudo"
-RECIPE="bookworm minbase $PACKAGES v3 size=2G datasource=NoCloud,ConfigDrive,None ignition-unit"
+PACKAGES="linux-image-amd64,cloud-init,systemd-sysv,dbus,udev,util-linux,ifupdown,isc-dhcp-client,python3-cffi-backend,iproute2,kmod,e2fsprogs,ignition,locales,sudo"
+RECIPE="bookworm minbase $PACKAGES v4 size=2G datasource=NoCloud,ConfigDrive,None ignition-unit"
 HASH=$(printf '%s' "$RECIPE" | sha256sum | cut -c1-12)
 BASE="${VIRTSEED_IMAGE_ROOT:-/var/cache/virtseed/images}"
 OUT="${VIRTSEED_IMAGE_DIR:-$BASE/debian-12-cloudinit-$HASH}"

@@ -1,0 +1,153 @@
+/**
+ * ISO 9660 seed image benchmark: our in-process `buildIso` against `genisoimage -J -r` and `xorrisofs -J -r`
+ * (external tools timed with their process start and output write: the cost a user of those tools pays).
+ */
+import { spawnSync } from 'child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'fs';
+import { tmpdir } from 'os';
+import { dirname, join } from 'path';
+import { performance } from 'perf_hooks';
+import { buildIso, type SeedFile } from '../src/seed/iso9660';
+
+/** One benchmark case's medians, milliseconds; `undefined` when the tool is not installed. */
+export interface IsoBenchRow {
+  readonly name: string;
+  /** Total bytes of file content. */
+  readonly inputBytes: number;
+  readonly iterations: number;
+  /** `buildIso` in memory. */
+  readonly oursMs: number;
+  /** `buildIso` plus writing the image to a file. */
+  readonly oursWriteMs: number;
+  readonly genisoimageMs?: number;
+  readonly xorrisofsMs?: number;
+}
+
+export interface IsoBenchOptions {
+  /** Timed runs per tool for the small seed. @default 20 */
+  readonly smallIterations?: number;
+  /** Timed runs per tool for the 64 MiB seed. @default 5 */
+  readonly largeIterations?: number;
+  /** Where lines are printed. @default console.log */
+  readonly log?: (line: string) => void;
+}
+
+const MiB = 1024 * 1024;
+const utf8 = (text: string) => new TextEncoder().encode(text);
+
+function pseudoRandom(length: number): Uint8Array {
+  const out = new Uint8Array(length);
+  const words = new Uint32Array(out.buffer, 0, length >>> 2);
+  let x = 0x2545f491;
+  for (let i = 0; i < words.length; i++) {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    words[i] = x >>> 0;
+  }
+  return out;
+}
+
+function noCloudSeed(): SeedFile[] {
+  const userData = `#cloud-config\nhostname: bench\n${'# padding line for a user-data of about 2 KiB\n'.repeat(44)}`;
+  return [
+    { path: 'meta-data', content: utf8('instance-id: i-0123456789abcdef\nlocal-hostname: bench\n') },
+    { path: 'user-data', content: utf8(userData) },
+    { path: 'network-config', content: utf8('version: 2\nethernets:\n  eth0:\n    dhcp4: true\n') },
+  ];
+}
+
+function largeSeed(): SeedFile[] {
+  return [...noCloudSeed(), { path: 'payload.bin', content: pseudoRandom(64 * MiB) }];
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+function time(iterations: number, fn: () => void): number {
+  fn(); // warm-up
+  const samples: number[] = [];
+  for (let i = 0; i < iterations; i++) {
+    const start = performance.now();
+    fn();
+    samples.push(performance.now() - start);
+  }
+  return median(samples);
+}
+
+function hasTool(tool: string): boolean {
+  return spawnSync(tool, ['-version'], { stdio: 'ignore' }).status === 0;
+}
+
+function runTool(tool: string, args: string[]): void {
+  const result = spawnSync(tool, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  if (result.status !== 0) throw new Error(`${tool} failed: ${result.stderr.toString()}`);
+}
+
+function benchCase(name: string, files: SeedFile[], iterations: number, work: string): IsoBenchRow {
+  const src = join(work, `${name}-src`);
+  for (const file of files) {
+    mkdirSync(dirname(join(src, file.path)), { recursive: true });
+    writeFileSync(join(src, file.path), file.content);
+  }
+  const out = join(work, `${name}.iso`);
+  const external = (tool: string) =>
+    hasTool(tool) ? time(iterations, () => runTool(tool, ['-quiet', '-J', '-r', '-V', 'cidata', '-o', out, src])) : undefined;
+  return {
+    name,
+    inputBytes: files.reduce((n, f) => n + f.content.length, 0),
+    iterations,
+    oursMs: time(iterations, () => buildIso(files, { volumeId: 'cidata' })),
+    oursWriteMs: time(iterations, () => writeFileSync(out, buildIso(files, { volumeId: 'cidata' }))),
+    genisoimageMs: external('genisoimage'),
+    xorrisofsMs: external('xorrisofs'),
+  };
+}
+
+const ms = (value?: number) => (value === undefined ? 'n/a' : value.toFixed(2));
+const ratio = (tool?: number, ours?: number) => (tool === undefined || !ours ? 'n/a' : `${(tool / ours).toFixed(1)}x`);
+const mbps = (bytes: number, value?: number) => (value === undefined ? 'n/a' : (bytes / MiB / (value / 1000)).toFixed(0));
+
+/** Formats rows as a fixed-width table. */
+export function formatIsoTable(rows: readonly IsoBenchRow[]): string[] {
+  const header = ['case', 'runs', 'ours ms', 'ours+write ms', 'genisoimage ms', 'xorrisofs ms', 'geniso/ours', 'xorriso/ours', 'MB/s ours', 'MB/s geniso', 'MB/s xorriso'];
+  const body = rows.map((r) => {
+    const large = r.inputBytes >= MiB;
+    return [
+      r.name,
+      String(r.iterations),
+      ms(r.oursMs),
+      ms(r.oursWriteMs),
+      ms(r.genisoimageMs),
+      ms(r.xorrisofsMs),
+      ratio(r.genisoimageMs, r.oursMs),
+      ratio(r.xorrisofsMs, r.oursMs),
+      large ? mbps(r.inputBytes, r.oursMs) : '-',
+      large ? mbps(r.inputBytes, r.genisoimageMs) : '-',
+      large ? mbps(r.inputBytes, r.xorrisofsMs) : '-',
+    ];
+  });
+  const widths = header.map((h, i) => Math.max(h.length, ...body.map((row) => row[i].length)));
+  const line = (cells: string[]) => cells.map((c, i) => c.padStart(widths[i])).join('  ');
+  return [line(header), line(widths.map((w) => '-'.repeat(w))), ...body.map(line)];
+}
+
+/** Runs both cases (small NoCloud seed, 64 MiB seed), prints the table and returns the rows. */
+export function runIsoBench(options: IsoBenchOptions = {}): IsoBenchRow[] {
+  const log = options.log ?? ((line: string) => console.log(line));
+  const work = mkdtempSync(join(tmpdir(), 'virtseed-bench-iso-'));
+  try {
+    const rows = [
+      benchCase('nocloud-small', noCloudSeed(), options.smallIterations ?? 20, work),
+      benchCase('seed-64MiB', largeSeed(), options.largeIterations ?? 5, work),
+    ];
+    log('ISO 9660 + Joliet + Rock Ridge seed image (median ms; external tools include process start and file write)');
+    for (const line of formatIsoTable(rows)) log(line);
+    return rows;
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,11 @@
+export * from './src/base-image';
+export * from './src/cloud-init';
+export * from './src/cloudinit-seed';
+export { ConstructPropsError } from './src/errors';
+export * from './src/ignition-config';
+export * from './src/network-attachment';
+export * from './src/reprovision';
+export * from './src/size';
+export * from './src/virtual-machine';
+export * from './src/volume';
+export * as bindings from './generated/virtseed';

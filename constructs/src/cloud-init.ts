@@ -1,0 +1,352 @@
+import type { CloudConfig, SeedFormat, SeedSpec } from '../../src/seed';
+import { deriveInstanceId, validateSeed } from '../../src/seed';
+import { Diagnostic, ValidationError } from '../../src/diagnostics';
+import { containsTokens, pathTouchesToken } from './private/tokens';
+
+/** One part of multipart MIME user-data. */
+export interface UserDataPartProps {
+  /** The part's body, UTF-8 text. */
+  readonly content: string;
+  /**
+   * MIME type, e.g. `text/x-shellscript`.
+   * @default 'text/plain' — cloud-init detects the type from the first line
+   */
+  readonly contentType?: string;
+  /**
+   * Attachment file name.
+   * @default `part-NNN`
+   */
+  readonly filename?: string;
+  /**
+   * cloud-init `Merge-Type` header, e.g. `list(append)+dict(recurse_array)+str()`.
+   * @default - cloud-init's default merge rules
+   */
+  readonly mergeType?: string;
+}
+
+/** A file written into the guest (a generated `write_files` entry). Give exactly one of `content`,
+ *  `contentBase64`, `source`. */
+export interface InjectedFileProps {
+  /** Absolute path in the guest, e.g. `/etc/app.conf`. */
+  readonly path: string;
+  /**
+   * UTF-8 text content.
+   * @default - none; give `contentBase64` or `source`
+   */
+  readonly content?: string;
+  /**
+   * Content as base64 (binary files).
+   * @default - none; give `content` or `source`
+   */
+  readonly contentBase64?: string;
+  /**
+   * A local file on the Terraform host, read by the provider when it builds the seed.
+   * @default - none; give `content` or `contentBase64`
+   */
+  readonly source?: string;
+  /**
+   * `user:group` owner.
+   * @default 'root:root'
+   */
+  readonly owner?: string;
+  /**
+   * Octal mode string, e.g. `'0644'`.
+   * @default '0644'
+   */
+  readonly permissions?: string;
+  /**
+   * Write in the final stage, after users and packages exist.
+   * @default false
+   */
+  readonly defer?: boolean;
+  /**
+   * Append to an existing file instead of replacing it.
+   * @default false
+   */
+  readonly append?: boolean;
+}
+
+/** A block device of the guest mounted at boot. */
+export interface MountProps {
+  /** Guest device, `vdb` or `/dev/vdb`. */
+  readonly device: string;
+  /** Absolute mount point, e.g. `/data`. */
+  readonly mountPoint: string;
+  /**
+   * File system type.
+   * @default 'auto'
+   */
+  readonly fsType?: string;
+  /**
+   * fstab mount options.
+   * @default 'defaults,nofail'
+   */
+  readonly options?: string;
+}
+
+/** One guest network interface of a typed network configuration. */
+export interface NetworkInterfaceProps {
+  /**
+   * Interface name in the guest, e.g. `eth0`.
+   * @default `eth<index>`
+   */
+  readonly name?: string;
+  /**
+   * MAC address `aa:bb:cc:dd:ee:ff` the interface is matched by.
+   * @default - matched by name
+   */
+  readonly mac?: string;
+  /**
+   * Configure IPv4 by DHCP.
+   * @default false
+   */
+  readonly dhcp4?: boolean;
+  /**
+   * Configure IPv6 by DHCPv6.
+   * @default false
+   */
+  readonly dhcp6?: boolean;
+  /**
+   * Static addresses in CIDR form, e.g. `['192.168.1.10/24']`.
+   * @default - none
+   */
+  readonly addresses?: string[];
+  /**
+   * IPv4 default gateway.
+   * @default - none
+   */
+  readonly gateway4?: string;
+  /**
+   * IPv6 default gateway.
+   * @default - none
+   */
+  readonly gateway6?: string;
+  /**
+   * DNS server addresses.
+   * @default - none
+   */
+  readonly nameservers?: string[];
+  /**
+   * DNS search domains.
+   * @default - none
+   */
+  readonly search?: string[];
+  /**
+   * MTU in bytes.
+   * @default - the interface's default
+   */
+  readonly mtu?: number;
+}
+
+/** A typed network configuration (network-config v1/v2 for NoCloud, network_data.json for ConfigDrive). */
+export interface NetworkProps {
+  /** network-config version written for NoCloud. */
+  readonly version: 1 | 2;
+  /**
+   * Render every interface as DHCPv4 only, ignoring static addresses.
+   * @default false
+   */
+  readonly forceDhcp?: boolean;
+  /** At least one interface. */
+  readonly interfaces: NetworkInterfaceProps[];
+}
+
+/** Typed cloud-init seed content: the `virtseed_cloudinit_seed` attributes, camelCase. */
+export interface CloudInitProps {
+  /**
+   * Seed layout: NoCloud (`cidata`) or OpenStack ConfigDrive v2 (`config-2`).
+   * @default 'nocloud'
+   */
+  readonly format?: SeedFormat;
+  /**
+   * cloud-init instance-id; cloud-init re-runs its per-instance modules when it changes.
+   * @default - derived from the content (src/seed deriveInstanceId), so a content change re-provisions
+   */
+  readonly instanceId?: string;
+  /**
+   * Host name (NoCloud `local-hostname`).
+   * @default - the image's
+   */
+  readonly hostname?: string;
+  /**
+   * Fully qualified domain name.
+   * @default - none
+   */
+  readonly fqdn?: string;
+  /**
+   * SSH public keys for the default user.
+   * @default - none
+   */
+  readonly publicKeys?: string[];
+  /**
+   * Extra meta-data keys.
+   * @default - none
+   */
+  readonly metaData?: Record<string, unknown>;
+  /**
+   * Typed cloud-config (cloud-init's own snake_case keys), e.g. `{ users: [...], runcmd: [...] }`.
+   * @default - none
+   */
+  readonly cloudConfig?: CloudConfig;
+  /**
+   * Raw user-data: `#cloud-config` YAML (merged after `cloudConfig`), a `#!` script or MIME (replace it).
+   * @default - none
+   */
+  readonly userData?: string;
+  /**
+   * Extra multipart MIME parts.
+   * @default - none
+   */
+  readonly userDataParts?: UserDataPartProps[];
+  /**
+   * gzip the final user-data.
+   * @default false
+   */
+  readonly gzip?: boolean;
+  /**
+   * Later cloud-config sources replace top-level keys instead of merging.
+   * @default false
+   */
+  readonly mergeOverwrite?: boolean;
+  /**
+   * Variables written to `/etc/cloud/environment`.
+   * @default - none
+   */
+  readonly environment?: Record<string, string>;
+  /**
+   * Files written into the guest.
+   * @default - none
+   */
+  readonly files?: InjectedFileProps[];
+  /**
+   * Block devices mounted in the guest.
+   * @default - none
+   */
+  readonly mounts?: MountProps[];
+  /**
+   * Typed network configuration; exclusive with `networkConfig`.
+   * @default - cloud-init's fallback (DHCP on the first interface)
+   */
+  readonly network?: NetworkProps;
+  /**
+   * Raw network configuration (YAML); exclusive with `network`.
+   * @default - none
+   */
+  readonly networkConfig?: string;
+  /**
+   * Raw vendor-data.
+   * @default - none
+   */
+  readonly vendorData?: string;
+}
+
+/** Diagnostics of a cloud-init configuration, split by severity. */
+export interface CloudInitValidation {
+  readonly errors: Diagnostic[];
+  readonly warnings: Diagnostic[];
+}
+
+/**
+ * The content of a cloud-init seed. Value object: create with {@link CloudInit.fromConfig} or
+ * {@link CloudInit.fromUserData}; a {@link CloudInitSeed} (or a {@link VirtualMachine}) renders and validates it
+ * at synth.
+ */
+export class CloudInit {
+  /** Typed content (meta-data, cloud-config, user-data parts, files, network...). */
+  static fromConfig(props: CloudInitProps): CloudInit {
+    return new CloudInit(toSeedSpec(props));
+  }
+
+  /** Raw user-data only: `#cloud-config` YAML, a `#!` script, or a MIME multipart document. */
+  static fromUserData(userData: string): CloudInit {
+    return new CloudInit({ user_data: userData });
+  }
+
+  private constructor(private readonly spec: SeedSpec) {}
+
+  /** The content as the shared seed generator's `SeedSpec` (snake_case, as the provider receives it). */
+  toSeedSpec(): SeedSpec {
+    return this.spec;
+  }
+
+  /**
+   * The instance-id the seed will carry: the explicit `instanceId`, else `deriveInstanceId` of the content.
+   * `undefined` when it cannot be known at synth (the content holds tokens, or files read from the host, or has
+   * errors).
+   */
+  knownInstanceId(): string | undefined {
+    const explicit = this.spec.instance_id;
+    if (explicit !== undefined) return containsTokens(explicit) ? undefined : explicit;
+    if (containsTokens(this.spec) || (this.spec.files ?? []).some((f) => f.source !== undefined)) return undefined;
+    try {
+      return deriveInstanceId(this.spec);
+    } catch (e) {
+      if (e instanceof ValidationError) return undefined; // invalid content: validate() reports it at synth
+      throw e;
+    }
+  }
+
+  /**
+   * Validates the content with `validateSeed` (src/seed). Diagnostics about values that are still tokens are
+   * dropped: the provider checks those at plan time.
+   */
+  validate(): CloudInitValidation {
+    const found = validateSeed(this.spec).filter((d) => !pathTouchesToken(this.spec, d.path));
+    return {
+      errors: found.filter((d) => d.severity === 'error'),
+      warnings: found.filter((d) => d.severity === 'warning'),
+    };
+  }
+}
+
+function toSeedSpec(p: CloudInitProps): SeedSpec {
+  const spec: SeedSpec = {
+    format: p.format,
+    instance_id: p.instanceId,
+    hostname: p.hostname,
+    fqdn: p.fqdn,
+    public_keys: p.publicKeys,
+    meta_data: p.metaData,
+    cloud_config: p.cloudConfig,
+    user_data: p.userData,
+    user_data_parts: p.userDataParts?.map((u) => ({
+      content: u.content,
+      content_type: u.contentType,
+      filename: u.filename,
+      merge_type: u.mergeType,
+    })),
+    user_data_gzip: p.gzip,
+    merge_overwrite: p.mergeOverwrite,
+    environment: p.environment,
+    files: p.files?.map((f) => ({
+      path: f.path,
+      content: f.content,
+      content_base64: f.contentBase64,
+      source: f.source,
+      owner: f.owner,
+      permissions: f.permissions,
+      defer: f.defer,
+      append: f.append,
+    })),
+    mounts: p.mounts?.map((m) => ({ device: m.device, mount_point: m.mountPoint, fs_type: m.fsType, options: m.options })),
+    network: p.network && {
+      version: p.network.version,
+      force_dhcp: p.network.forceDhcp,
+      interfaces: p.network.interfaces.map((i) => ({ ...i })),
+    },
+    network_config: p.networkConfig,
+    vendor_data: p.vendorData,
+  };
+  return dropUndefined(spec);
+}
+
+/** Removes `undefined` members (recursively) so the spec equals what a user would write by hand. */
+function dropUndefined<T>(value: T): T {
+  if (Array.isArray(value)) return value.map(dropUndefined) as T;
+  if (value !== null && typeof value === 'object' && [Object.prototype, null].includes(Object.getPrototypeOf(value))) {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) if (v !== undefined) out[k] = dropUndefined(v);
+    return out as T;
+  }
+  return value;
+}

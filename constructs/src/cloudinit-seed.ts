@@ -1,0 +1,71 @@
+import { Annotations } from 'cdktf';
+import { Construct } from 'constructs';
+import { formatDiagnostics } from '../../src/diagnostics';
+import * as virtseed from '../generated/virtseed';
+import { CloudInit } from './cloud-init';
+import { invalidCloudInit } from './errors';
+import { checkName } from './private/names';
+import { onSynth } from './private/on-synth';
+import { seedResourceConfig } from './private/seed-resource';
+
+/** Properties of a {@link CloudInitSeed}. */
+export interface CloudInitSeedProps {
+  /** Name of the seed ISO volume in the pool, e.g. `web-seed`. Changing it replaces the seed. */
+  readonly name: string;
+  /**
+   * libvirt storage pool holding the seed volume.
+   * @default 'default'
+   */
+  readonly pool?: string;
+  /** The seed's content. */
+  readonly cloudInit: CloudInit;
+}
+
+/**
+ * A cloud-init seed ISO (NoCloud or ConfigDrive) stored as a volume (Terraform `virtseed_cloudinit_seed`).
+ * Validates its content at synth with the shared seed generator: errors stop synth (all listed with their
+ * path), warnings become annotations.
+ */
+export class CloudInitSeed extends Construct {
+  /** The generated resource. */
+  readonly resource: virtseed.cloudinitSeed.CloudinitSeed;
+  /** The seed volume's key; attach it with a domain's `cloudinit_seed_id`. */
+  readonly seedId: string;
+  /**
+   * The seed's instance-id: known at synth (explicit, or derived from the content exactly as the provider
+   * derives it) when the content holds no tokens; else the resource's `instance_id` attribute.
+   */
+  readonly instanceId: string;
+  /** The resource's `instance_id` attribute (a token), for wiring into other resources. */
+  readonly instanceIdAttribute: string;
+  /** Host path of the ISO. */
+  readonly path: string;
+  /** sha256 of the ISO bytes. */
+  readonly sha256: string;
+  /** The content. */
+  readonly cloudInit: CloudInit;
+
+  /** @throws ConstructPropsError for a bad `name`; at synth, for cloud-init content with errors. */
+  constructor(scope: Construct, id: string, props: CloudInitSeedProps) {
+    super(scope, id);
+    checkName('CloudInitSeed.name', props.name);
+    this.cloudInit = props.cloudInit;
+
+    this.resource = new virtseed.cloudinitSeed.CloudinitSeed(this, 'Resource', {
+      pool: props.pool ?? 'default',
+      name: props.name,
+      ...seedResourceConfig(props.cloudInit.toSeedSpec()),
+    });
+    this.seedId = this.resource.id;
+    this.instanceIdAttribute = this.resource.instanceId;
+    this.instanceId = props.cloudInit.knownInstanceId() ?? this.instanceIdAttribute;
+    this.path = this.resource.path;
+    this.sha256 = this.resource.sha256;
+
+    onSynth(this, () => {
+      const { errors, warnings } = props.cloudInit.validate();
+      if (errors.length > 0) throw invalidCloudInit(`${this.node.path} cloudInit`, errors);
+      if (warnings.length > 0) Annotations.of(this).addWarning(formatDiagnostics(warnings));
+    });
+  }
+}

@@ -1,0 +1,226 @@
+import { Lazy, TerraformResource, Token } from 'cdktf';
+import { Construct } from 'constructs';
+import type { IgnitionSpec } from '../../src/seed/ignition';
+import * as virtseed from '../generated/virtseed';
+import { BaseImage } from './base-image';
+import { CloudInit } from './cloud-init';
+import { CloudInitSeed } from './cloudinit-seed';
+import { invalidNumber, invalidValue, mutuallyExclusive } from './errors';
+import { IgnitionConfig } from './ignition-config';
+import { NetworkAttachment } from './network-attachment';
+import { checkName } from './private/names';
+import { Reprovision } from './reprovision';
+import { Size } from './size';
+import { Volume } from './volume';
+
+/** Direct kernel boot: the host's kernel and initrd files, instead of the boot loader on the root disk. */
+export interface KernelBoot {
+  /** Host path of the kernel image, e.g. `/var/cache/images/vmlinuz`. */
+  readonly kernel: string;
+  /**
+   * Host path of the initrd.
+   * @default - none
+   */
+  readonly initrd?: string;
+  /**
+   * Kernel command line, e.g. `root=/dev/vda rw console=ttyS0,115200`.
+   * @default - empty
+   */
+  readonly cmdline?: string;
+}
+
+/** An Ignition config created by the virtual machine itself. */
+export interface VirtualMachineIgnitionProps {
+  /** The Ignition config: typed (spec 3.x) or raw JSON text. */
+  readonly config: IgnitionSpec | string;
+  /**
+   * Name of the config volume.
+   * @default `<name>-ignition`
+   */
+  readonly name?: string;
+}
+
+/** Properties of a {@link VirtualMachine}. */
+export interface VirtualMachineProps {
+  /** Domain name, also the prefix of its volumes (`<name>-base`, `<name>-root`, `<name>-seed`). */
+  readonly name: string;
+  /**
+   * libvirt storage pool for the volumes and the seed.
+   * @default 'default'
+   */
+  readonly pool?: string;
+  /** The image the root disk is layered on (copy-on-write). */
+  readonly baseImage: BaseImage;
+  /**
+   * Virtual size of the root disk.
+   * @default - the base image's virtual size
+   */
+  readonly diskSize?: Size;
+  /**
+   * Memory in MiB.
+   * @default 512
+   */
+  readonly memoryMiB?: number;
+  /**
+   * Number of virtual CPUs.
+   * @default 1
+   */
+  readonly vcpus?: number;
+  /**
+   * cloud-init content, delivered as a seed ISO (cdrom). Exclusive with `ignition`.
+   * @default - no cloud-init seed
+   */
+  readonly cloudInit?: CloudInit;
+  /**
+   * Ignition config, delivered through fw_cfg: an existing {@link IgnitionConfig} or the config to create one.
+   * Exclusive with `cloudInit`.
+   * @default - no Ignition config
+   */
+  readonly ignition?: IgnitionConfig | VirtualMachineIgnitionProps;
+  /**
+   * Direct kernel boot.
+   * @default - boot from the root disk
+   */
+  readonly kernel?: KernelBoot;
+  /**
+   * Network interfaces, in order.
+   * @default - one restricted user-mode interface (`NetworkAttachment.userMode()`): no traffic off the host
+   */
+  readonly networks?: NetworkAttachment[];
+  /**
+   * What happens to the guest when the instance-id changes.
+   * @default Reprovision.REBOOT
+   */
+  readonly reprovision?: Reprovision;
+  /**
+   * Keep the domain running (true) or defined and shut off (false).
+   * @default true
+   */
+  readonly running?: boolean;
+}
+
+const MIN_MEMORY_MIB = 64;
+
+/**
+ * A libvirt virtual machine provisioned by cloud-init or Ignition: a base volume from the image (when uploaded),
+ * a copy-on-write root volume on it, a seed (cloud-init ISO or Ignition config) and the domain, with the seed's
+ * instance-id wired to the domain so a content change re-provisions the guest by the `reprovision` policy.
+ */
+export class VirtualMachine extends Construct {
+  /** The generated `virtseed_domain` resource. */
+  readonly domain: virtseed.domain.Domain;
+  /** The base volume, when the image is uploaded (`fromFile`/`fromUrl`). */
+  readonly baseVolume?: Volume;
+  /** The root disk: a qcow2 overlay on the base image. */
+  readonly rootVolume: Volume;
+  /** The cloud-init seed, when `cloudInit` is given. */
+  readonly seed?: CloudInitSeed;
+  /** The Ignition config, when `ignition` is given. */
+  readonly ignition?: IgnitionConfig;
+  /**
+   * The guest's instance-id: known at synth when the seed content holds no tokens (derived exactly as the
+   * provider derives it), else a token of the seed's `instance_id`; undefined without a seed.
+   */
+  readonly instanceId?: string;
+  /** The re-provisioning policy. */
+  readonly reprovision: Reprovision;
+  /** Host path of the serial console log. */
+  readonly consoleLog: string;
+  /** The domain's UUID. */
+  readonly uuid: string;
+
+  /** @throws ConstructPropsError for invalid or conflicting props (the message names the prop). */
+  constructor(scope: Construct, id: string, props: VirtualMachineProps) {
+    super(scope, id);
+    validateProps(props);
+    const pool = props.pool ?? 'default';
+    this.reprovision = props.reprovision ?? Reprovision.REBOOT;
+
+    const image = props.baseImage.source;
+    if (image.kind === 'upload') {
+      this.baseVolume = new Volume(this, 'Base', { pool, name: `${props.name}-base`, source: image.source, format: image.format });
+    }
+    const backingVolume = image.kind === 'upload' ? this.baseVolume!.volumeId : image.volumeId;
+
+    if (props.cloudInit) {
+      this.seed = new CloudInitSeed(this, 'Seed', { pool, name: `${props.name}-seed`, cloudInit: props.cloudInit });
+    }
+    if (props.ignition) {
+      this.ignition = props.ignition instanceof IgnitionConfig
+        ? props.ignition
+        : new IgnitionConfig(this, 'Ignition', { pool, name: props.ignition.name ?? `${props.name}-ignition`, config: props.ignition.config });
+    }
+    const provisioner = this.seed ?? this.ignition;
+    this.instanceId = provisioner?.instanceId;
+
+    this.rootVolume = new Volume(this, 'Root', {
+      pool,
+      name: `${props.name}-root`,
+      format: 'qcow2',
+      backingVolume,
+      capacity: props.diskSize,
+    });
+    if (this.reprovision === Reprovision.RECREATE && provisioner) {
+      // A re-provision must start from the base image: replace the overlay when the instance-id changes.
+      this.rootVolume.resource.lifecycle = { replaceTriggeredBy: [attributeReference(provisioner.resource, 'instance_id')] };
+    }
+
+    const networks = props.networks ?? [NetworkAttachment.userMode()];
+    this.domain = new virtseed.domain.Domain(this, 'Resource', {
+      name: props.name,
+      memory: props.memoryMiB ?? 512,
+      vcpu: props.vcpus ?? 1,
+      kernel: props.kernel?.kernel,
+      initrd: props.kernel?.initrd,
+      cmdline: props.kernel?.cmdline,
+      disk: [{ volumeId: this.rootVolume.volumeId }],
+      cloudinitSeedId: this.seed?.seedId,
+      ignitionId: this.ignition?.ignitionId,
+      instanceId: provisioner?.instanceIdAttribute,
+      reprovision: this.reprovision,
+      networkInterface: networks.map((n) => ({ ...n.config })),
+      running: props.running ?? true,
+    });
+    this.consoleLog = this.domain.consoleLog;
+    this.uuid = this.domain.uuid;
+  }
+}
+
+/**
+ * `type.logical_id.attribute`, resolved at synth. Terraform parses `replace_triggered_by` strings of JSON
+ * configurations as bare references; cdktf's `fqn` would render `${type.id}`, which Terraform rejects.
+ */
+function attributeReference(resource: TerraformResource, attribute: string): string {
+  return Lazy.stringValue({ produce: () => `${resource.terraformResourceType}.${resource.friendlyUniqueId}.${attribute}` });
+}
+
+function validateProps(props: VirtualMachineProps): void {
+  checkName('VirtualMachine.name', props.name);
+  if (props.cloudInit && props.ignition) {
+    throw mutuallyExclusive(
+      'VirtualMachine.cloudInit',
+      'VirtualMachine.ignition',
+      'A guest is provisioned by cloud-init or by Ignition; remove one.',
+    );
+  }
+  if (props.memoryMiB !== undefined && !Token.isUnresolved(props.memoryMiB)) {
+    if (!Number.isInteger(props.memoryMiB) || props.memoryMiB < MIN_MEMORY_MIB) {
+      throw invalidNumber('VirtualMachine.memoryMiB', props.memoryMiB, `a whole number of MiB >= ${MIN_MEMORY_MIB}`);
+    }
+  }
+  if (props.vcpus !== undefined && !Token.isUnresolved(props.vcpus)) {
+    if (!Number.isInteger(props.vcpus) || props.vcpus < 1) {
+      throw invalidNumber('VirtualMachine.vcpus', props.vcpus, 'a whole number >= 1');
+    }
+  }
+  if (props.diskSize !== undefined && !Token.isUnresolved(props.diskSize.toBytes()) && props.diskSize.toBytes() <= 0) {
+    throw invalidNumber('VirtualMachine.diskSize', props.diskSize.toBytes(), 'a size greater than 0 bytes');
+  }
+  const reprovisions: string[] = Object.values(Reprovision);
+  if (props.reprovision !== undefined && !reprovisions.includes(props.reprovision)) {
+    throw invalidValue('VirtualMachine.reprovision', props.reprovision, `one of Reprovision.${Object.keys(Reprovision).join(', Reprovision.')}`);
+  }
+  if (props.kernel !== undefined && !props.kernel.kernel) {
+    throw invalidValue('VirtualMachine.kernel.kernel', props.kernel.kernel, 'the host path of a kernel image');
+  }
+}

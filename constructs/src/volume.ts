@@ -1,0 +1,83 @@
+import { Construct } from 'constructs';
+import { Token } from 'cdktf';
+import * as virtseed from '../generated/virtseed';
+import { invalidNumber, invalidValue } from './errors';
+import { checkName } from './private/names';
+import { Size } from './size';
+
+/** Disk image format of a volume. */
+export type VolumeFormat = 'qcow2' | 'raw';
+
+/** Properties of a {@link Volume}. */
+export interface VolumeProps {
+  /** Volume name in the pool, e.g. `web-root`. Changing it replaces the volume. */
+  readonly name: string;
+  /**
+   * libvirt storage pool holding the volume.
+   * @default 'default'
+   */
+  readonly pool?: string;
+  /**
+   * Image format.
+   * @default 'qcow2'
+   */
+  readonly format?: VolumeFormat;
+  /**
+   * Virtual size. Growing it later resizes in place; shrinking is refused by the provider.
+   * @default - the size of `source` or of `backingVolume`
+   */
+  readonly capacity?: Size;
+  /**
+   * Key/path of a base volume: the new volume is a qcow2 overlay on it (copy-on-write).
+   * @default - no backing volume
+   */
+  readonly backingVolume?: string;
+  /**
+   * Local file path or http(s) URL of an image uploaded into the volume.
+   * @default - an empty volume
+   */
+  readonly source?: string;
+}
+
+/**
+ * A storage volume in a libvirt pool (Terraform `virtseed_volume`): empty, uploaded from a local file or URL, or a
+ * qcow2 overlay on a backing volume.
+ */
+export class Volume extends Construct {
+  /** The generated resource. */
+  readonly resource: virtseed.volume.Volume;
+  /** The libvirt volume key (the path for `dir` pools); use it as `backingVolume` or a domain disk. */
+  readonly volumeId: string;
+  /** Host path of the volume. */
+  readonly path: string;
+  /** The volume's name. */
+  readonly name: string;
+
+  /** @throws ConstructPropsError for a bad `name`, `format` or a `backingVolume` with format `raw`. */
+  constructor(scope: Construct, id: string, props: VolumeProps) {
+    super(scope, id);
+    checkName('Volume.name', props.name);
+    if (props.format !== undefined && props.format !== 'qcow2' && props.format !== 'raw') {
+      throw invalidValue('Volume.format', props.format, "'qcow2' or 'raw'");
+    }
+    if (props.backingVolume !== undefined && props.format === 'raw') {
+      throw invalidValue('Volume.format', props.format, "'qcow2' (an overlay on backingVolume is always qcow2)");
+    }
+    const capacity = props.capacity?.toBytes();
+    if (capacity !== undefined && !Token.isUnresolved(capacity) && capacity <= 0) {
+      throw invalidNumber('Volume.capacity', capacity, 'a size greater than 0 bytes');
+    }
+
+    this.resource = new virtseed.volume.Volume(this, 'Resource', {
+      pool: props.pool ?? 'default',
+      name: props.name,
+      format: props.format ?? 'qcow2',
+      capacity,
+      backingVolume: props.backingVolume,
+      source: props.source,
+    });
+    this.volumeId = this.resource.id;
+    this.path = this.resource.path;
+    this.name = props.name;
+  }
+}

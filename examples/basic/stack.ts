@@ -1,0 +1,87 @@
+/**
+ * The basic example: one virtual machine from the user's image, provisioned by cloud-init, which prints
+ * `VIRTSEED_BASIC_OK <hostname>` on its serial console when provisioning ran.
+ */
+import { TerraformOutput, TerraformStack } from 'cdktf';
+import { Construct } from 'constructs';
+import { BaseImage, bindings, CloudInit, KernelBoot, VirtualMachine } from '../../constructs';
+
+/** Inputs of {@link BasicStack}. */
+export interface BasicStackProps {
+  /** libvirt connection URI. */
+  readonly uri: string;
+  /** Host path of a qcow2 cloud image with cloud-init. */
+  readonly image: string;
+  /** Direct kernel boot (images without a boot loader, like the project's test image). */
+  readonly kernel?: KernelBoot;
+  /** An SSH public key for the `virtseed` user. */
+  readonly sshPublicKey?: string;
+}
+
+/** Kernel command line for the project's test image (root file system on /dev/vda, console on ttyS0). */
+export const DEFAULT_CMDLINE = 'root=/dev/vda rw console=ttyS0,115200 net.ifnames=0';
+
+/**
+ * Reads the inputs from the environment:
+ * - `VIRTSEED_IMAGE` (required): any qcow2 cloud image with cloud-init. `scripts/build-test-image.sh` builds a
+ *   small Debian one; its `image.env` gives IMAGE, KERNEL, INITRD and CMDLINE (`scripts/example-env.sh` exports
+ *   them as the variables below).
+ * - `VIRTSEED_KERNEL`, `VIRTSEED_INITRD`, `VIRTSEED_CMDLINE`: when VIRTSEED_KERNEL is set, boot that kernel directly.
+ * - `VIRTSEED_URI`: libvirt URI, default `qemu:///system`.
+ * - `VIRTSEED_SSH_PUBLIC_KEY`: optional key for the `virtseed` user.
+ * @throws Error when VIRTSEED_IMAGE is not set.
+ */
+export function basicPropsFromEnv(env: NodeJS.ProcessEnv = process.env): BasicStackProps {
+  const image = env.VIRTSEED_IMAGE;
+  if (!image) {
+    throw new Error(
+      'VIRTSEED_IMAGE is not set: give the path of a qcow2 cloud image with cloud-init, or source ' +
+        'scripts/example-env.sh to build and use the project\'s small test image',
+    );
+  }
+  return {
+    uri: env.VIRTSEED_URI || 'qemu:///system',
+    image,
+    kernel: env.VIRTSEED_KERNEL
+      ? { kernel: env.VIRTSEED_KERNEL, initrd: env.VIRTSEED_INITRD || undefined, cmdline: env.VIRTSEED_CMDLINE || DEFAULT_CMDLINE }
+      : undefined,
+    sshPublicKey: env.VIRTSEED_SSH_PUBLIC_KEY || undefined,
+  };
+}
+
+/** One provider and one {@link VirtualMachine} named `virtseed-basic`, with its instance-id, console log and UUID
+ *  as outputs. */
+export class BasicStack extends TerraformStack {
+  readonly vm: VirtualMachine;
+
+  constructor(scope: Construct, id: string, props: BasicStackProps) {
+    super(scope, id);
+    new bindings.provider.VirtseedProvider(this, 'virtseed', { uri: props.uri });
+
+    const hostname = 'virtseed-basic';
+    this.vm = new VirtualMachine(this, 'vm', {
+      name: hostname,
+      baseImage: BaseImage.fromFile(props.image),
+      kernel: props.kernel,
+      cloudInit: CloudInit.fromConfig({
+        hostname,
+        cloudConfig: {
+          users: [
+            {
+              name: 'virtseed',
+              shell: '/bin/bash',
+              sudo: 'ALL=(ALL) NOPASSWD:ALL',
+              lock_passwd: true,
+              ...(props.sshPublicKey ? { ssh_authorized_keys: [props.sshPublicKey] } : {}),
+            },
+          ],
+          runcmd: [['sh', '-c', 'echo "VIRTSEED_BASIC_OK $(hostname)" > /dev/ttyS0']],
+        },
+      }),
+    });
+
+    new TerraformOutput(this, 'instance_id', { value: this.vm.instanceId });
+    new TerraformOutput(this, 'console_log', { value: this.vm.consoleLog });
+    new TerraformOutput(this, 'uuid', { value: this.vm.uuid });
+  }
+}

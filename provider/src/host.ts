@@ -1,0 +1,18 @@
+/**
+ * How the provider reaches a libvirt host. `ConfigureProvider` stores the URI; the first handler that needs the
+ * host calls `ctx.client()`, which connects once through the injected `HostConnector` and reuses the client.
+ */
+
+/** The part of the libvirt client (src/libvirt `LibvirtClient`, docs/CONTRACTS.md) the protocol layer relies on.
+ *  The real client satisfies it; resource handlers narrow `ctx.client()` to the full interface. */
+export interface LibvirtClient {
+  close(): Promise<void>;
+}
+
+/** Opens a connection to a libvirt URI (`qemu:///system`, `qemu+ssh://...`). Rejects when it cannot connect. */
+export interface HostConnector<C extends LibvirtClient = LibvirtClient> {
+  connect(uri: string): Promise<C>;
+}
+
+/** The default libvirt URI when the provider block gives none. */
+export const DEFAULT_URI = 'qemu:///system';

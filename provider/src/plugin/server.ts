@@ -1,0 +1,294 @@
+/**
+ * The tfplugin6 `Provider` service over a registry of `ResourceHandler`s. Each method takes the request message
+ * as @grpc/proto-loader decodes it (snake_case keys, bytes as Buffer, enums as names) and resolves to the response
+ * message; it never rejects: exceptions become error diagnostics, so the plugin process never crashes on a
+ * handler bug. DynamicValues are decoded and encoded with the handler's schema; private state bytes pass through.
+ */
+import { Diagnostic, ValidationError } from '../../../src/diagnostics';
+import { DEFAULT_URI, HostConnector, LibvirtClient } from '../host';
+import { conform, CtyType, decodeJson, decodeMsgpack, encodeMsgpack, isUnknown } from './cty';
+import { internalError, toAttributePath, toProtoDiagnostic } from './diagnostics';
+import type { HandlerContext, ResourceHandler } from './handler';
+import { createLogger, Logger } from './log';
+import { nonEmpty, stateError, unknownType, validateUri } from './private/rpc';
+import { assertValidSchema, impliedType, normalizeBlockValue, ResourceSchema, toProtoSchema } from './schema';
+
+/** A DynamicValue message as decoded/encoded by proto-loader. */
+export interface DynamicValueMsg {
+  msgpack?: Buffer | null;
+  json?: Buffer | null;
+}
+type Msg = Record<string, any>;
+
+export interface ProviderServerOptions {
+  /** The provider block's schema; an optional string attribute `uri` selects the libvirt host. */
+  readonly providerSchema: ResourceSchema;
+  readonly resources: readonly ResourceHandler<any>[];
+  /** Opens the libvirt connection on first `ctx.client()`; absent = handlers may not use the host. */
+  readonly connector?: HostConnector;
+  readonly log?: Logger;
+}
+
+interface Registered {
+  readonly handler: ResourceHandler<any>;
+  readonly type: CtyType;
+}
+
+/** Decodes a DynamicValue (msgpack preferred, else JSON; absent or empty = null). Throws on malformed bytes. */
+export function decodeDynamicValue(dv: DynamicValueMsg | null | undefined, type: CtyType): unknown {
+  if (!dv) return null;
+  if (dv.msgpack && dv.msgpack.length) return decodeMsgpack(dv.msgpack, type);
+  if (dv.json && dv.json.length) return decodeJson(dv.json, type);
+  return null;
+}
+
+/** Encodes a value as a msgpack DynamicValue. */
+export function encodeDynamicValue(value: unknown, type: CtyType): DynamicValueMsg {
+  return { msgpack: encodeMsgpack(value, type) };
+}
+
+export class ProviderServer {
+  private readonly resources = new Map<string, Registered>();
+  private readonly providerType: CtyType;
+  private readonly log: Logger;
+  private readonly stop = new AbortController();
+  private uri = '';
+  private clientPromise: Promise<LibvirtClient> | undefined;
+
+  /** Throws `Error` when a schema is malformed or two handlers share a type name. */
+  constructor(private readonly options: ProviderServerOptions) {
+    this.log = options.log ?? createLogger();
+    assertValidSchema(options.providerSchema, 'provider.');
+    this.providerType = impliedType(options.providerSchema);
+    for (const handler of options.resources) {
+      if (this.resources.has(handler.typeName)) throw new Error(`duplicate resource type ${handler.typeName}`);
+      assertValidSchema(handler.schema, `${handler.typeName}.`);
+      this.resources.set(handler.typeName, { handler, type: impliedType(handler.schema) });
+    }
+  }
+
+  /** The context handed to handlers. */
+  private context(): HandlerContext {
+    const server = this;
+    return {
+      client: () => server.client(),
+      get uri() {
+        return server.uri;
+      },
+      signal: server.stop.signal,
+      log: server.log,
+    };
+  }
+
+  private client(): Promise<LibvirtClient> {
+    if (!this.uri) return Promise.reject(new Error('the provider is not configured yet (its uri is unknown)'));
+    if (!this.options.connector) return Promise.reject(new Error('no libvirt connector was given to the provider'));
+    if (!this.clientPromise) {
+      this.log.debug(`connecting to ${this.uri}`);
+      this.clientPromise = this.options.connector.connect(this.uri);
+      this.clientPromise.catch(() => (this.clientPromise = undefined)); // retry on next call
+    }
+    return this.clientPromise;
+  }
+
+  /** Closes the libvirt client if one was opened (best effort, for Shutdown). */
+  async close(): Promise<void> {
+    const p = this.clientPromise;
+    this.clientPromise = undefined;
+    if (p) await p.then((c) => c.close()).catch(() => undefined);
+  }
+
+  // ---- information -------------------------------------------------------------------------------------------
+
+  async GetMetadata(): Promise<Msg> {
+    return {
+      server_capabilities: { plan_destroy: false, get_provider_schema_optional: false, move_resource_state: false },
+      diagnostics: [],
+      data_sources: [],
+      resources: [...this.resources.keys()].map((type_name) => ({ type_name })),
+      functions: [],
+    };
+  }
+
+  async GetProviderSchema(): Promise<Msg> {
+    const resource_schemas: Record<string, unknown> = {};
+    for (const [name, r] of this.resources) resource_schemas[name] = toProtoSchema(r.handler.schema);
+    return {
+      provider: toProtoSchema(this.options.providerSchema),
+      resource_schemas,
+      data_source_schemas: {},
+      functions: {},
+      diagnostics: [],
+      server_capabilities: { plan_destroy: false, get_provider_schema_optional: false, move_resource_state: false },
+    };
+  }
+
+  async GetFunctions(): Promise<Msg> {
+    return { functions: {}, diagnostics: [] };
+  }
+
+  async GetResourceIdentitySchemas(): Promise<Msg> {
+    return { identity_schemas: {}, diagnostics: [] };
+  }
+
+  // ---- provider configuration --------------------------------------------------------------------------------
+
+  async ValidateProviderConfig(req: Msg): Promise<Msg> {
+    return this.guard('ValidateProviderConfig', this.providerType, async () => {
+      const config = decodeDynamicValue(req.config, this.providerType) as Record<string, unknown> | null;
+      return { diagnostics: this.diags(validateUri(config?.uri), this.providerType) };
+    });
+  }
+
+  async ConfigureProvider(req: Msg): Promise<Msg> {
+    return this.guard('ConfigureProvider', this.providerType, async () => {
+      const config = decodeDynamicValue(req.config, this.providerType) as Record<string, unknown> | null;
+      const uri = config?.uri;
+      const diagnostics = validateUri(uri);
+      if (!diagnostics.length) this.uri = isUnknown(uri) ? '' : typeof uri === 'string' && uri ? uri : DEFAULT_URI;
+      this.log.info(`configured (terraform ${req.terraform_version || '?'}), uri ${this.uri || '(unknown)'}`);
+      return { diagnostics: this.diags(diagnostics, this.providerType) };
+    });
+  }
+
+  // ---- managed resources -------------------------------------------------------------------------------------
+
+  async ValidateResourceConfig(req: Msg): Promise<Msg> {
+    return this.withResource('ValidateResourceConfig', req.type_name, async ({ handler, type }) => {
+      const config = decodeDynamicValue(req.config, type);
+      const diagnostics = handler.validate && config !== null ? handler.validate(config, this.context()) : [];
+      return { diagnostics: this.diags(diagnostics, type) };
+    });
+  }
+
+  async UpgradeResourceState(req: Msg): Promise<Msg> {
+    return this.withResource('UpgradeResourceState', req.type_name, async ({ handler, type }) => {
+      const raw = req.raw_state ?? {};
+      const version = Number(req.version ?? 0);
+      if (!raw.json || !raw.json.length) {
+        const legacy = raw.flatmap && Object.keys(raw.flatmap).length > 0;
+        if (legacy) return { diagnostics: this.diags([stateError('legacy flatmap state is not supported')], type) };
+        return { upgraded_state: encodeDynamicValue(null, type), diagnostics: [] };
+      }
+      if (version > handler.schema.version) {
+        return {
+          diagnostics: this.diags(
+            [stateError(`the state has schema version ${version}, newer than this provider's ${handler.schema.version}; use a newer provider`)],
+            type,
+          ),
+        };
+      }
+      const parsed: unknown = JSON.parse(Buffer.from(raw.json).toString('utf8'));
+      const upgraded = version < handler.schema.version && handler.upgrade ? handler.upgrade(parsed, version) : parsed;
+      const value = normalizeBlockValue(handler.schema, conform(upgraded, type));
+      return { upgraded_state: encodeDynamicValue(value, type), diagnostics: [] };
+    });
+  }
+
+  async ReadResource(req: Msg): Promise<Msg> {
+    return this.withResource('ReadResource', req.type_name, async ({ handler, type }) => {
+      const current = decodeDynamicValue(req.current_state, type);
+      const priv = nonEmpty(req.private);
+      if (current === null) return { new_state: encodeDynamicValue(null, type), private: priv ?? Buffer.alloc(0), diagnostics: [] };
+      const res = await handler.read({ current, private: priv }, this.context());
+      return {
+        new_state: encodeDynamicValue(normalizeBlockValue(handler.schema, res.newState), type),
+        private: priv ?? Buffer.alloc(0),
+        diagnostics: this.diags(res.diagnostics, type),
+      };
+    });
+  }
+
+  async PlanResourceChange(req: Msg): Promise<Msg> {
+    return this.withResource('PlanResourceChange', req.type_name, async ({ handler, type }) => {
+      const prior = decodeDynamicValue(req.prior_state, type);
+      const proposed = decodeDynamicValue(req.proposed_new_state, type);
+      const config = decodeDynamicValue(req.config, type);
+      const priorPrivate = nonEmpty(req.prior_private);
+      const res = await handler.plan({ prior, proposed, config, priorPrivate }, this.context());
+      return {
+        planned_state: encodeDynamicValue(normalizeBlockValue(handler.schema, res.planned), type),
+        requires_replace: (res.requiresReplace ?? []).map((p) => toAttributePath(p, type)),
+        planned_private: res.plannedPrivate ?? priorPrivate ?? Buffer.alloc(0),
+        diagnostics: this.diags(res.diagnostics, type),
+      };
+    });
+  }
+
+  async ApplyResourceChange(req: Msg): Promise<Msg> {
+    return this.withResource('ApplyResourceChange', req.type_name, async ({ handler, type }) => {
+      const prior = decodeDynamicValue(req.prior_state, type);
+      const planned = decodeDynamicValue(req.planned_state, type);
+      const config = decodeDynamicValue(req.config, type);
+      const plannedPrivate = nonEmpty(req.planned_private);
+      const res = await handler.apply({ prior, planned, config, plannedPrivate }, this.context());
+      return {
+        new_state: encodeDynamicValue(normalizeBlockValue(handler.schema, res.newState), type),
+        private: res.private ?? plannedPrivate ?? Buffer.alloc(0),
+        diagnostics: this.diags(res.diagnostics, type),
+      };
+    });
+  }
+
+  async ImportResourceState(req: Msg): Promise<Msg> {
+    return this.withResource('ImportResourceState', req.type_name, async ({ handler, type }) => {
+      if (!handler.importState) {
+        return { diagnostics: this.diags([stateError(`${handler.typeName} does not support import`)], type) };
+      }
+      const states = await handler.importState(String(req.id ?? ''), this.context());
+      return {
+        imported_resources: states.map((s) => ({
+          type_name: handler.typeName,
+          state: encodeDynamicValue(normalizeBlockValue(handler.schema, s), type),
+          private: Buffer.alloc(0),
+        })),
+        diagnostics: [],
+      };
+    });
+  }
+
+  async MoveResourceState(req: Msg): Promise<Msg> {
+    return { diagnostics: this.diags([stateError(`moving state into ${req.target_type_name || 'this type'} is not supported`)]) };
+  }
+
+  // ---- data sources (none yet) -------------------------------------------------------------------------------
+
+  async ValidateDataResourceConfig(req: Msg): Promise<Msg> {
+    return { diagnostics: this.diags([unknownType('data source', req.type_name)]) };
+  }
+
+  async ReadDataSource(req: Msg): Promise<Msg> {
+    return { diagnostics: this.diags([unknownType('data source', req.type_name)]) };
+  }
+
+  // ---- stop --------------------------------------------------------------------------------------------------
+
+  async StopProvider(): Promise<Msg> {
+    this.log.info('StopProvider: aborting running operations');
+    this.stop.abort();
+    return { Error: '' };
+  }
+
+  // ---- helpers -----------------------------------------------------------------------------------------------
+
+  private diags(diagnostics: readonly Diagnostic[] | undefined, type?: CtyType): Record<string, unknown>[] {
+    return (diagnostics ?? []).map((d) => toProtoDiagnostic(d, type));
+  }
+
+  private async guard(rpc: string, type: CtyType | undefined, fn: () => Promise<Msg>): Promise<Msg> {
+    try {
+      return await fn();
+    } catch (err) {
+      if (err instanceof ValidationError) return { diagnostics: this.diags(err.diagnostics, type) };
+      this.log.error(`${rpc}: ${err instanceof Error ? err.message : String(err)}`);
+      return { diagnostics: this.diags([internalError(rpc, err)]) };
+    }
+  }
+
+  private withResource(rpc: string, typeName: string, fn: (r: Registered) => Promise<Msg>): Promise<Msg> {
+    const r = this.resources.get(typeName);
+    this.log.debug(`${rpc} ${typeName}`);
+    if (!r) return Promise.resolve({ diagnostics: this.diags([unknownType('resource', typeName)]) });
+    return this.guard(`${rpc} (${typeName})`, r.type, () => fn(r));
+  }
+}

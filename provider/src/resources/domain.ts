@@ -1,0 +1,320 @@
+/**
+ * `virtseed_domain`: a libvirt domain (formatdomain) defined from the shared domain model, with its cloud-init seed
+ * as a read-only SATA cdrom or its Ignition config through fw_cfg.
+ *
+ * Re-provisioning: `instance_id` (wired from the seed's or Ignition config's `instance_id`) changing is the signal.
+ * The plan records the decision in `reprovision_action` (`reboot` | `recreate` | `next-boot`, `none` otherwise) and
+ * `previous_instance_id`, and warns with both ids, so `terraform show -json` and the human plan both show it.
+ * - reboot: the domain is shut down cleanly (bounded by `shutdown_timeout`, then powered off) and started again;
+ * - recreate: `instance_id` requires replacement — a new domain (new UUID);
+ * - next-boot: nothing happens now; the guest sees the new seed whenever it next boots.
+ * Other changes (memory, vCPUs, disks, interfaces, kernel) redefine the domain in place and restart a running guest
+ * the same clean way; `running` starts or shuts it down.
+ */
+import { Diagnostic, error, warning } from '../../../src/diagnostics';
+import { METADATA_KEYS, parseDomainXml, renderDomainXml, validateDomainSpec } from '../../../src/domain';
+import {
+  LibvirtClient,
+  LibvirtError,
+  DomRef,
+  bytesToUuid,
+  uuidToBytes,
+  VIR_DOMAIN_PAUSED,
+  VIR_DOMAIN_RUNNING,
+  VIR_DOMAIN_BLOCKED,
+  VIR_DOMAIN_SHUTOFF,
+  VIR_DOMAIN_UNDEFINE_MANAGED_SAVE,
+  VIR_DOMAIN_UNDEFINE_NVRAM,
+  VIR_DOMAIN_UNDEFINE_SNAPSHOTS_METADATA,
+  VIR_DOMAIN_XML_INACTIVE,
+  VIR_ERR_NO_DOMAIN,
+} from '../../../src/libvirt';
+import { detectDomainType } from '../host-probe';
+import { t } from '../plugin/cty';
+import type { HandlerContext, ResourceHandler } from '../plugin/handler';
+import type { ResourceSchema } from '../plugin/schema';
+import { clientOf } from './private/client';
+import { REPROVISION_POLICIES, resolveRefs, stateFromDomain, toDomainSpec, withDefaults } from './private/domain-state';
+import { mapDiagnostics } from './private/paths';
+import { deepEqual, isWhollyKnown, list, num, str, UNKNOWN } from './private/values';
+
+type State = Record<string, unknown>;
+
+export const DOMAIN_SCHEMA: ResourceSchema = {
+  version: 0,
+  description: 'A libvirt domain (virtual machine) provisioned by a cloud-init seed or an Ignition config.',
+  attributes: {
+    id: { type: t.string, computed: true, description: 'Domain UUID.' },
+    uuid: { type: t.string, computed: true, description: 'Domain UUID.' },
+    name: { type: t.string, required: true, description: 'Domain name.' },
+    memory: { type: t.number, required: true, description: 'Memory in MiB.' },
+    vcpu: { type: t.number, optional: true, computed: true, description: 'Virtual CPUs. Default 1.' },
+    type: { type: t.string, optional: true, computed: true, description: '`kvm` or `qemu` (TCG). Default: `kvm` only where KVM really runs guests.' },
+    cpu_mode: { type: t.string, optional: true, description: '`host-passthrough`, `host-model`, `maximum` or `custom`.' },
+    kernel: { type: t.string, optional: true, description: 'Host path of a kernel for direct kernel boot.' },
+    initrd: { type: t.string, optional: true, description: 'Host path of an initrd (with `kernel`).' },
+    cmdline: { type: t.string, optional: true, description: 'Kernel command line (with `kernel`).' },
+    cloudinit_seed_id: { type: t.string, optional: true, description: 'A `virtseed_cloudinit_seed.id`, attached as a read-only cdrom.' },
+    ignition_id: { type: t.string, optional: true, description: 'A `virtseed_ignition.id`, passed through fw_cfg `opt/com.coreos/config`.' },
+    instance_id: { type: t.string, optional: true, description: 'The seed\'s (or Ignition config\'s) `instance_id`. A change re-provisions the guest according to `reprovision`.' },
+    reprovision: { type: t.string, optional: true, computed: true, description: 'What a changed `instance_id` does: `reboot` (default: restart the guest on the same disks), `recreate` (replace the domain), `next-boot` (only swap the seed).' },
+    running: { type: t.bool, optional: true, computed: true, description: 'Whether the domain runs. Default true.' },
+    shutdown_timeout: { type: t.number, optional: true, computed: true, description: 'Seconds to wait for a clean shutdown before powering off. Default 60.' },
+    console_log: { type: t.string, computed: true, description: 'Host path of the serial console log.' },
+    reprovision_action: { type: t.string, computed: true, description: 'What this plan does to the guest because of `instance_id`: `none`, `reboot`, `recreate` or `next-boot`.' },
+    previous_instance_id: { type: t.string, computed: true, description: 'The instance-id before a re-provision decision (null when `reprovision_action` is `none`).' },
+  },
+  blocks: {
+    disk: {
+      nesting: 'list',
+      block: {
+        description: 'A disk. Exactly one of `volume_id` and `file`.',
+        attributes: {
+          volume_id: { type: t.string, optional: true, description: 'A `virtseed_volume.id` (volume key).' },
+          file: { type: t.string, optional: true, description: 'Host path of an image file.' },
+          target: { type: t.string, optional: true, computed: true, description: 'Guest device, default `vda`, `vdb`, … in order.' },
+          bus: { type: t.string, optional: true, computed: true, description: '`virtio` (default), `sata` or `scsi`.' },
+          readonly: { type: t.bool, optional: true, computed: true, description: 'Default false.' },
+        },
+      },
+    },
+    network_interface: {
+      nesting: 'list',
+      block: {
+        description: 'A network interface: a libvirt network (`network`), or QEMU user networking (`user = true`).',
+        attributes: {
+          network: { type: t.string, optional: true, description: 'libvirt network name, e.g. `default`.' },
+          user: { type: t.bool, optional: true, computed: true, description: 'QEMU user-mode networking.' },
+          restrict: { type: t.bool, optional: true, computed: true, description: 'With `user`: isolate the guest (no traffic leaves the host). Default true.' },
+          mac: { type: t.string, optional: true, computed: true, description: 'MAC address. Default: stable, derived from the domain name and position.' },
+          model: { type: t.string, optional: true, computed: true, description: 'NIC model, default `virtio`.' },
+        },
+      },
+    },
+  },
+};
+
+/** Attributes whose change needs the domain redefined (and a running guest restarted). */
+const DEFINITION_ATTRS = ['memory', 'vcpu', 'type', 'cpu_mode', 'kernel', 'initrd', 'cmdline', 'disk', 'network_interface', 'cloudinit_seed_id', 'ignition_id'];
+
+function validateConfig(c: State): Diagnostic[] {
+  const d: Diagnostic[] = [];
+  if (str(c.cloudinit_seed_id) !== undefined && str(c.ignition_id) !== undefined)
+    d.push(error(['ignition_id'], 'Conflicting provisioning', 'A domain gets either a cloud-init seed (cloudinit_seed_id) or an Ignition config (ignition_id), not both. Remove one.'));
+  const policy = str(c.reprovision);
+  if (policy !== undefined && !(REPROVISION_POLICIES as readonly string[]).includes(policy))
+    d.push(error(['reprovision'], 'Invalid reprovision policy', `reprovision is "${policy}"; expected one of ${REPROVISION_POLICIES.join(', ')}.`));
+  const type = str(c.type);
+  if (type !== undefined && type !== 'kvm' && type !== 'qemu') d.push(error(['type'], 'Invalid domain type', `type is "${type}"; expected kvm or qemu.`));
+  const timeout = num(c.shutdown_timeout);
+  if (timeout !== undefined && !(timeout >= 0)) d.push(error(['shutdown_timeout'], 'Invalid shutdown_timeout', `shutdown_timeout is ${timeout}; expected seconds ≥ 0.`));
+  list<State>(c.disk).forEach((disk, i) => {
+    const n = (disk.volume_id !== null ? 1 : 0) + (disk.file !== null ? 1 : 0);
+    if (n !== 1) d.push(error(['disk', i], 'Invalid disk', `disk ${i} must set exactly one of volume_id and file.`));
+  });
+  list<State>(c.network_interface).forEach((n, i) => {
+    if (n.network !== null && n.user === true) d.push(error(['network_interface', i, 'user'], 'Invalid network_interface', 'Set either network or user = true, not both.'));
+    if (n.network === null && n.user !== true && n.user !== null && n.user !== UNKNOWN)
+      d.push(error(['network_interface', i], 'Invalid network_interface', 'Set network (a libvirt network name) or user = true.'));
+  });
+  const known = isWhollyKnown(c);
+  if (known && str(c.name) && num(c.memory) !== undefined) {
+    const planned = withDefaults({ ...c }, null);
+    const spec = toDomainSpec(planned, { disks: [] });
+    d.push(...mapDiagnostics(validateDomainSpec(spec), { rename: { memoryMiB: 'memory', disks: 'disk', interfaces: 'network_interface', serialLogFile: 'console_log' } }));
+  }
+  return d;
+}
+
+function isActive(state: number): boolean {
+  return state === VIR_DOMAIN_RUNNING || state === VIR_DOMAIN_PAUSED || state === VIR_DOMAIN_BLOCKED;
+}
+
+async function lookup(client: LibvirtClient, uuid: string): Promise<DomRef | null> {
+  try {
+    return await client.domainLookupByUuid(uuidToBytes(uuid));
+  } catch (err) {
+    if (err instanceof LibvirtError && err.code === VIR_ERR_NO_DOMAIN) return null;
+    throw err;
+  }
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener('abort', () => { clearTimeout(timer); resolve(); }, { once: true });
+  });
+}
+
+/** Clean shutdown (ACPI) bounded by `timeoutS`, then power off. Resolves once the domain is shut off. */
+async function stop(client: LibvirtClient, dom: DomRef, timeoutS: number, ctx: HandlerContext): Promise<void> {
+  if (!isActive((await client.domainGetState(dom)).state)) return;
+  const deadline = Date.now() + timeoutS * 1000;
+  try {
+    await client.domainShutdown(dom);
+  } catch (err) {
+    ctx.log.warn(`domain ${dom.name}: shutdown request failed (${(err as Error).message}); powering off`);
+  }
+  while (Date.now() < deadline && !ctx.signal.aborted) {
+    if ((await client.domainGetState(dom)).state === VIR_DOMAIN_SHUTOFF) return;
+    await sleep(500, ctx.signal);
+  }
+  if ((await client.domainGetState(dom)).state !== VIR_DOMAIN_SHUTOFF) {
+    ctx.log.info(`domain ${dom.name}: no clean shutdown within ${timeoutS} s; powering off`);
+    await client.domainDestroy(dom).catch((err) => {
+      if (!(err instanceof LibvirtError)) throw err;
+    });
+  }
+}
+
+async function define(client: LibvirtClient, s: State, uuid?: string): Promise<DomRef> {
+  const refs = await resolveRefs(client, s);
+  return client.domainDefineXml(renderDomainXml(toDomainSpec(s, refs, uuid)));
+}
+
+async function readDomain(client: LibvirtClient, dom: DomRef): Promise<{ state: State; policy?: string }> {
+  const spec = parseDomainXml(await client.domainGetXmlDesc(dom, VIR_DOMAIN_XML_INACTIVE));
+  const running = isActive((await client.domainGetState(dom)).state);
+  return { state: await stateFromDomain(client, spec, running), policy: spec.metadata?.[METADATA_KEYS.reprovisionPolicy] };
+}
+
+/** Keeps `current`'s value for every attribute libvirt agrees with, takes libvirt's where it differs (drift). */
+function mergeObserved(current: State, observed: State): State {
+  const out: State = { ...current };
+  for (const key of ['name', 'memory', 'vcpu', 'type', 'cpu_mode', 'kernel', 'initrd', 'cmdline', 'cloudinit_seed_id', 'ignition_id', 'running', 'uuid', 'id']) {
+    if (!deepEqual(current[key], observed[key])) out[key] = observed[key];
+  }
+  for (const key of ['disk', 'network_interface']) {
+    const cur = list<State>(current[key]);
+    const obs = list<State>(observed[key]);
+    const same = cur.length === obs.length && cur.every((c, i) => Object.keys(obs[i]).every((k) => obs[i][k] === null && c[k] === undefined || deepEqual(c[k], obs[i][k])));
+    if (!same) out[key] = obs;
+  }
+  if (observed.console_log !== null) out.console_log = observed.console_log;
+  return out;
+}
+
+export const domain: ResourceHandler<State> = {
+  typeName: 'virtseed_domain',
+  schema: DOMAIN_SCHEMA,
+
+  validate(config) {
+    return validateConfig(config);
+  },
+
+  async plan({ prior, proposed, config }, ctx) {
+    if (!proposed || !config) return { planned: null, requiresReplace: [], diagnostics: [] };
+    const diagnostics = validateConfig(config);
+    const planned = withDefaults({ ...proposed, ...pickNulls(config, ['vcpu', 'running', 'reprovision', 'shutdown_timeout']) }, prior);
+    if (planned.type === null) planned.type = str(prior?.type) ?? detectDomainType(ctx.uri);
+    const requiresReplace: (string | number)[][] = [];
+    if (!prior) {
+      planned.id = UNKNOWN;
+      planned.uuid = UNKNOWN;
+      planned.reprovision_action = 'none';
+      planned.previous_instance_id = null;
+      return { planned, requiresReplace, diagnostics };
+    }
+    planned.id = prior.id;
+    planned.uuid = prior.uuid;
+    if (prior.name !== planned.name && isWhollyKnown(planned.name)) requiresReplace.push(['name']);
+    const policy = str(planned.reprovision) ?? 'reboot';
+    const from = (prior.instance_id as string | null) ?? null;
+    const to = planned.instance_id;
+    if (to === UNKNOWN) {
+      planned.reprovision_action = UNKNOWN;
+      planned.previous_instance_id = from;
+      if (policy === 'recreate') requiresReplace.push(['instance_id']);
+    } else if (to !== from && to !== null) {
+      planned.reprovision_action = policy;
+      planned.previous_instance_id = from;
+      if (policy === 'recreate') requiresReplace.push(['instance_id']);
+      const how = policy === 'reboot' ? 'a clean restart of the guest on the same disks' : policy === 'recreate' ? 'replacing the domain (new UUID)' : 'nothing now: the guest sees the new seed when it next boots';
+      diagnostics.push(warning(['instance_id'], `Guest ${planned.name} will be re-provisioned (${policy})`,
+        `instance-id ${from ?? '(none)'} → ${to}: cloud-init (or Ignition) provisions the guest again. Policy "${policy}": ${how}.`));
+    } else {
+      const changed = Object.keys(planned).some((k) => !['reprovision_action', 'previous_instance_id'].includes(k) && !deepEqual(planned[k], prior[k]));
+      planned.reprovision_action = changed ? 'none' : prior.reprovision_action ?? 'none';
+      planned.previous_instance_id = changed ? null : prior.previous_instance_id ?? null;
+    }
+    if (requiresReplace.length) {
+      planned.id = UNKNOWN;
+      planned.uuid = UNKNOWN;
+    }
+    return { planned, requiresReplace, diagnostics };
+  },
+
+  async apply({ prior, planned }, ctx) {
+    const client = await clientOf(ctx);
+    if (!planned) {
+      if (prior && str(prior.uuid)) {
+        const dom = await lookup(client, prior.uuid as string);
+        if (dom) {
+          if (isActive((await client.domainGetState(dom)).state)) await client.domainDestroy(dom);
+          await client.domainUndefine(dom, VIR_DOMAIN_UNDEFINE_MANAGED_SAVE | VIR_DOMAIN_UNDEFINE_SNAPSHOTS_METADATA | VIR_DOMAIN_UNDEFINE_NVRAM);
+        }
+      }
+      return { newState: null, diagnostics: [] };
+    }
+    const timeout = num(planned.shutdown_timeout) ?? 60;
+    let dom = prior && str(prior.uuid) && prior.uuid === planned.uuid ? await lookup(client, prior.uuid as string) : null;
+    if (!dom) {
+      try {
+        const existing = await client.domainLookupByName(planned.name as string);
+        return {
+          newState: null,
+          diagnostics: [error(['name'], 'Domain exists already', `libvirt already has a domain named ${planned.name} (UUID ${bytesToUuid(existing.uuid)}). Import it (terraform import <address> ${planned.name}) or choose another name.`)],
+        };
+      } catch (err) {
+        if (!(err instanceof LibvirtError && err.code === VIR_ERR_NO_DOMAIN)) throw err;
+      }
+      dom = await define(client, planned);
+      if (planned.running !== false) await client.domainCreate(dom);
+    } else {
+      const definitionChanged = DEFINITION_ATTRS.some((k) => !deepEqual(prior![k], planned[k]));
+      const reprovisionNow = planned.reprovision_action === 'reboot' && prior!.instance_id !== planned.instance_id;
+      dom = await define(client, planned, planned.uuid as string);
+      const active = isActive((await client.domainGetState(dom)).state);
+      if (planned.running === false) {
+        if (active) await stop(client, dom, timeout, ctx);
+      } else if (!active) {
+        await client.domainCreate(dom);
+      } else if (definitionChanged || reprovisionNow) {
+        ctx.log.info(`domain ${planned.name}: restarting (${reprovisionNow ? 're-provision' : 'definition changed'})`);
+        await stop(client, dom, timeout, ctx);
+        await client.domainCreate(dom);
+      }
+    }
+    const uuid = bytesToUuid(dom.uuid);
+    return { newState: { ...planned, id: uuid, uuid }, diagnostics: [] };
+  },
+
+  async read({ current }, ctx) {
+    const client = await clientOf(ctx);
+    const dom = str(current.uuid) ? await lookup(client, current.uuid as string) : null;
+    if (!dom) return { newState: null, diagnostics: [] };
+    return { newState: mergeObserved(current, (await readDomain(client, dom)).state), diagnostics: [] };
+  },
+
+  async importState(id, ctx) {
+    const client = await clientOf(ctx);
+    let dom: DomRef;
+    try {
+      dom = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)
+        ? await client.domainLookupByUuid(uuidToBytes(id))
+        : await client.domainLookupByName(id);
+    } catch (err) {
+      if (err instanceof LibvirtError && err.code === VIR_ERR_NO_DOMAIN) throw new Error(`cannot import domain "${id}": libvirt has no domain with that name or UUID`);
+      throw err;
+    }
+    const { state: observed, policy } = await readDomain(client, dom);
+    return [{ ...observed, reprovision: policy ?? 'reboot', shutdown_timeout: 60, reprovision_action: 'none', previous_instance_id: null }];
+  },
+};
+
+/** The config's null values for `keys` (so defaults apply when the user removes a setting). */
+function pickNulls(config: State, keys: string[]): State {
+  const out: State = {};
+  for (const k of keys) if (config[k] === null) out[k] = null;
+  return out;
+}

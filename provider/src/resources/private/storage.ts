@@ -1,0 +1,118 @@
+/**
+ * Storage pool and volume operations the resources share, over the libvirt client (libvirt formatstorage).
+ * Volume ids in Terraform state are libvirt volume keys (the file path for `dir` pools).
+ */
+import { createHash } from 'node:crypto';
+import {
+  LibvirtClient,
+  LibvirtError,
+  PoolRef,
+  VolRef,
+  VIR_ERR_NO_STORAGE_POOL,
+  VIR_ERR_NO_STORAGE_VOL,
+  VIR_STORAGE_POOL_RUNNING,
+} from '../../../../src/libvirt';
+import type { CallOptions } from '../../../../src/libvirt';
+
+/** virStorageVolResizeFlags: VIR_STORAGE_VOL_RESIZE_SHRINK. */
+const VIR_STORAGE_VOL_RESIZE_SHRINK = 4;
+
+/** True when `err` is libvirt's "no such storage volume" or "no such storage pool". */
+export function isNotFound(err: unknown): boolean {
+  return err instanceof LibvirtError && (err.code === VIR_ERR_NO_STORAGE_VOL || err.code === VIR_ERR_NO_STORAGE_POOL);
+}
+
+/** Looks up a pool by name and starts it when inactive. Throws LibvirtError (49 when missing). */
+export async function activePool(client: LibvirtClient, name: string, options?: CallOptions): Promise<PoolRef> {
+  const pool = await client.storagePoolLookupByName(name, options);
+  const info = await client.storagePoolGetInfo(pool, options);
+  if (info.state !== VIR_STORAGE_POOL_RUNNING) await client.storagePoolCreate(pool, 0, options);
+  return pool;
+}
+
+/** The volume with this key, or null when it no longer exists. */
+export async function volumeByKey(client: LibvirtClient, key: string, options?: CallOptions): Promise<VolRef | null> {
+  try {
+    return await client.storageVolLookupByKey(key, options);
+  } catch (err) {
+    if (isNotFound(err)) return null;
+    throw err;
+  }
+}
+
+/** The volume with this name in the pool, or null. */
+export async function volumeByName(client: LibvirtClient, pool: PoolRef, name: string, options?: CallOptions): Promise<VolRef | null> {
+  try {
+    return await client.storageVolLookupByName(pool, name, options);
+  } catch (err) {
+    if (isNotFound(err)) return null;
+    throw err;
+  }
+}
+
+/** Volume XML (formatstorage "Storage volume XML"): name, capacity in bytes, target format, optional backing store. */
+export function volumeXml(v: { name: string; capacity: number; format: string; backing?: { path: string; format: string } }): string {
+  const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/'/g, '&apos;');
+  const backing = v.backing
+    ? `<backingStore><path>${esc(v.backing.path)}</path><format type='${esc(v.backing.format)}'/></backingStore>`
+    : '';
+  return `<volume><name>${esc(v.name)}</name><capacity unit='bytes'>${v.capacity}</capacity>` +
+    `<target><format type='${esc(v.format)}'/></target>${backing}</volume>`;
+}
+
+/** The `<target><format type=...>` of a volume's XML (e.g. qcow2, raw), or undefined. */
+export function volumeFormatFromXml(xml: string): string | undefined {
+  const target = /<target>([\s\S]*?)<\/target>/.exec(xml)?.[1] ?? '';
+  return /<format type=['"]([^'"]+)['"]/.exec(target)?.[1];
+}
+
+/** The backing store path of a volume's XML, or undefined. */
+export function backingPathFromXml(xml: string): string | undefined {
+  const b = /<backingStore>([\s\S]*?)<\/backingStore>/.exec(xml)?.[1];
+  return b ? /<path>([^<]+)<\/path>/.exec(b)?.[1] : undefined;
+}
+
+/**
+ * Creates a raw volume holding exactly `bytes` (a seed ISO, an Ignition JSON). Throws when a volume of that name
+ * exists already (nothing is overwritten).
+ */
+export async function createRawVolumeWith(client: LibvirtClient, pool: PoolRef, name: string, bytes: Uint8Array, options?: CallOptions): Promise<VolRef> {
+  const vol = await client.storageVolCreateXml(pool, volumeXml({ name, capacity: bytes.length, format: 'raw' }), 0, options);
+  try {
+    await client.storageVolUpload(vol, bytes, 0, bytes.length, options);
+  } catch (err) {
+    await client.storageVolDelete(vol, 0).catch(() => undefined);
+    throw err;
+  }
+  return vol;
+}
+
+/**
+ * Replaces the content of a raw volume in place (same file, so a running QEMU keeps reading the same inode):
+ * resizes it to `bytes.length` (shrinking when needed), then uploads.
+ */
+export async function rewriteRawVolume(client: LibvirtClient, vol: VolRef, bytes: Uint8Array, options?: CallOptions): Promise<void> {
+  const info = await client.storageVolGetInfo(vol, options);
+  if (info.capacity !== bytes.length) {
+    await client.storageVolResize(vol, bytes.length, bytes.length < info.capacity ? VIR_STORAGE_VOL_RESIZE_SHRINK : 0, options);
+  }
+  await client.storageVolUpload(vol, bytes, 0, bytes.length, options);
+}
+
+/** sha256 (hex) of a volume's first `length` bytes (its whole capacity when absent). */
+export async function volumeSha256(client: LibvirtClient, vol: VolRef, length?: number, options?: CallOptions): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of client.storageVolDownloadStream(vol, 0, length ?? 0, options)) hash.update(chunk);
+  return hash.digest('hex');
+}
+
+/** Deletes a volume; a volume already gone is not an error. */
+export async function deleteVolume(client: LibvirtClient, key: string, options?: CallOptions): Promise<void> {
+  const vol = await volumeByKey(client, key, options);
+  if (!vol) return;
+  try {
+    await client.storageVolDelete(vol, 0, options);
+  } catch (err) {
+    if (!isNotFound(err)) throw err;
+  }
+}

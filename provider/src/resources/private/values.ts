@@ -1,0 +1,59 @@
+/**
+ * Helpers for the plain-JS resource values the protocol layer hands to handlers (provider/src/plugin/cty.ts):
+ * known-ness checks and typed reads of optional attributes.
+ */
+import { UNKNOWN } from '../../plugin/cty';
+
+export { UNKNOWN };
+
+/** True when `v` and everything inside it is known. */
+export function isWhollyKnown(v: unknown): boolean {
+  if (v === UNKNOWN) return false;
+  if (Array.isArray(v)) return v.every(isWhollyKnown);
+  if (v && typeof v === 'object' && !(v instanceof Uint8Array)) return Object.values(v).every(isWhollyKnown);
+  return true;
+}
+
+/** The string value, or undefined when null/unknown. */
+export function str(v: unknown): string | undefined {
+  return typeof v === 'string' ? v : undefined;
+}
+
+/** The number value, or undefined when null/unknown. */
+export function num(v: unknown): number | undefined {
+  return typeof v === 'number' ? v : undefined;
+}
+
+/** The boolean value, or undefined when null/unknown. */
+export function bool(v: unknown): boolean | undefined {
+  return typeof v === 'boolean' ? v : undefined;
+}
+
+/** The list value ([] when null). */
+export function list<T = unknown>(v: unknown): T[] {
+  return Array.isArray(v) ? (v as T[]) : [];
+}
+
+/** A shallow copy of `obj` without null/undefined entries (for building typed specs from state). */
+export function compact<T extends Record<string, unknown>>(obj: T): Partial<T> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(obj)) if (v !== null && v !== undefined) out[k] = v;
+  return out as Partial<T>;
+}
+
+/** Deep equality of plain values (UNKNOWN equals only itself). */
+export function deepEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => deepEqual(x, b[i]));
+  if (a && b && typeof a === 'object' && typeof b === 'object' && !Array.isArray(a) && !Array.isArray(b)) {
+    const ka = Object.keys(a as object).filter((k) => (a as Record<string, unknown>)[k] !== undefined);
+    const kb = Object.keys(b as object).filter((k) => (b as Record<string, unknown>)[k] !== undefined);
+    return ka.length === kb.length && ka.every((k) => deepEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+  }
+  return false;
+}
+
+/** Error message of anything thrown. */
+export function messageOf(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Makes sure a local libvirtd answers at qemu:///system, with a storage pool `default`:
+#  - installs the Debian packages when missing (libvirt-daemon-system, qemu-system-x86, qemu-utils, ...),
+#  - gives /dev/kvm Debian's usual root:kvm 0660 (a root-only /dev/kvm makes libvirt re-probe QEMU on every define),
+#  - starts virtlogd and libvirtd itself when nothing answers (machines without systemd), recording their pids in
+#    /run/virtseed/started.pids so scripts/stop-libvirtd.sh stops only what we started,
+#  - defines and starts the `dir` pool `default` at /var/lib/libvirt/images when it does not exist.
+# Idempotent; safe to run on every deploy and test run.
+set -euo pipefail
+URI=qemu:///system
+log() { echo "ensure-libvirtd: $*" >&2; }
+
+need=()
+command -v virsh >/dev/null || need+=(libvirt-clients)
+command -v libvirtd >/dev/null || need+=(libvirt-daemon-system)
+command -v qemu-system-x86_64 >/dev/null || need+=(qemu-system-x86)
+command -v qemu-img >/dev/null || need+=(qemu-utils)
+if [ ${#need[@]} -gt 0 ]; then
+  log "installing ${need[*]}"
+  apt-get update -q >&2
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
+    libvirt-daemon-system libvirt-clients qemu-system-x86 qemu-utils >&2
+fi
+
+if [ -e /dev/kvm ] && getent group kvm >/dev/null; then
+  chgrp kvm /dev/kvm 2>/dev/null || true
+  chmod 0660 /dev/kvm 2>/dev/null || true
+fi
+
+if ! timeout 10 virsh -c "$URI" version >/dev/null 2>&1; then
+  mkdir -p /run/virtseed
+  if command -v systemctl >/dev/null && [ -d /run/systemd/system ]; then
+    log "starting libvirtd with systemctl"
+    systemctl start virtlogd.socket libvirtd.socket libvirtd.service >&2 || true
+  fi
+  if ! timeout 10 virsh -c "$URI" version >/dev/null 2>&1; then
+    log "starting virtlogd and libvirtd"
+    pgrep -x virtlogd >/dev/null || { virtlogd -d; sleep 0.3; pgrep -nx virtlogd >> /run/virtseed/started.pids || true; }
+    pgrep -x libvirtd >/dev/null || { libvirtd -d; }
+    for _ in $(seq 1 50); do
+      timeout 5 virsh -c "$URI" version >/dev/null 2>&1 && break
+      sleep 0.2
+    done
+    pgrep -nx libvirtd >> /run/virtseed/started.pids || true
+  fi
+fi
+timeout 10 virsh -c "$URI" version >/dev/null 2>&1 || { log "libvirtd does not answer at $URI"; exit 1; }
+
+if ! virsh -c "$URI" pool-info default >/dev/null 2>&1; then
+  log "defining storage pool 'default' at /var/lib/libvirt/images"
+  mkdir -p /var/lib/libvirt/images
+  virsh -c "$URI" pool-define-as default dir --target /var/lib/libvirt/images >/dev/null
+  virsh -c "$URI" pool-autostart default >/dev/null || true
+fi
+if ! virsh -c "$URI" pool-info default | grep -q 'State:.*running'; then
+  virsh -c "$URI" pool-start default >/dev/null
+fi
+log "libvirtd ready at $URI ($(virsh -c "$URI" version | sed -n 's/^Running hypervisor: //p'))"

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Installs what virtseed needs on a Debian 12 machine and is missing: Debian packages for libvirt/QEMU and the
+# independent checkers the tests use, and the npm dependencies (npm ci). Idempotent and quick when all is there.
+# Usage: scripts/install-deps.sh [--runtime-only]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+log() { echo "install-deps: $*" >&2; }
+
+pkgs=(libvirt-daemon-system libvirt-clients qemu-system-x86 qemu-utils debootstrap e2fsprogs)
+if [ "${1:-}" != "--runtime-only" ]; then
+  # Independent checkers for the tests: ISO readers, cloud-init's own datasource code, Ignition's validator,
+  # netplan for network-config v2.
+  pkgs+=(xorriso genisoimage cloud-init ignition netplan.io libxml2-utils)
+fi
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  log "apt-get install ${missing[*]}"
+  apt-get update -q >&2
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}" >&2
+fi
+
+if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  log "npm ci"
+  npm ci --no-audit --no-fund >&2
+fi

@@ -1,0 +1,151 @@
+/**
+ * The typed libvirt domain model: the subset of libvirt's domain XML (https://libvirt.org/formatdomain.html) that
+ * virtseed renders and reads back. Types are named after the XML element paths they stand for
+ * (`DomainDisk` = `<domain><devices><disk>`); unions are tagged variants whose XML `type` attribute is derived
+ * when rendering. Pure data, no I/O.
+ */
+
+/** `<domain type=...>`: `kvm` (hardware virtualisation) or `qemu` (TCG emulation). */
+export type DomainType = 'kvm' | 'qemu';
+
+/** `<cpu mode=...>` (formatdomain "CPU model and topology"). `custom` needs `DomainSpec.cpuModel`. */
+export type DomainCpuMode = 'host-passthrough' | 'host-model' | 'maximum' | 'custom';
+
+/** `<os>` direct kernel boot (formatdomain "Direct kernel boot"). Host paths, absolute. */
+export interface DomainOs {
+  /** `<os><kernel>`: kernel image on the host. */
+  kernel?: string;
+  /** `<os><initrd>`: initramfs on the host; needs `kernel`. */
+  initrd?: string;
+  /** `<os><cmdline>`: kernel command line; needs `kernel`. */
+  cmdline?: string;
+}
+
+/** `<disk type='file'><source file=...>`: an image file on the host (absolute path). */
+export interface DomainDiskSourceFile {
+  file: string;
+}
+
+/** `<disk type='volume'><source pool=... volume=...>`: a volume of a libvirt storage pool. */
+export interface DomainDiskSourceVolume {
+  pool: string;
+  volume: string;
+}
+
+/** `<disk><source>`; the variant decides the disk's `type` attribute (`file` or `volume`). */
+export type DomainDiskSource = DomainDiskSourceFile | DomainDiskSourceVolume;
+
+/** `<disk><target bus=...>`. */
+export type DomainDiskBus = 'virtio' | 'sata' | 'scsi';
+
+/** `<disk device=...>`. */
+export type DomainDiskDevice = 'disk' | 'cdrom';
+
+/** `<disk><driver name='qemu' type=...>`: the image format. */
+export type DomainDiskFormat = 'qcow2' | 'raw';
+
+/** `<domain><devices><disk>`. */
+export interface DomainDisk {
+  source: DomainDiskSource;
+  /** `<target dev=...>`: `vdX` on the virtio bus, `sdX` on sata/scsi. */
+  target: string;
+  bus: DomainDiskBus;
+  device: DomainDiskDevice;
+  /** `<driver type=...>`. @default - no `type` attribute: libvirt treats the image as raw */
+  format?: DomainDiskFormat;
+  /** `<readonly/>`; required (true) for cdroms. */
+  readonly?: boolean;
+}
+
+/** `<interface><model type=...>`. */
+export type DomainInterfaceModel = 'virtio' | 'e1000' | 'rtl8139';
+
+/** Fields every `<interface>` variant has. */
+export interface DomainInterfaceCommon {
+  /** `<model type=...>`. Parsing omits it when it is the default. @default 'virtio' */
+  model?: DomainInterfaceModel;
+  /** `<mac address=...>`, e.g. `52:54:00:12:34:56`. @default - libvirt (or QEMU) assigns one */
+  mac?: string;
+}
+
+/** `<interface type='network'><source network=...>`: a port on a libvirt virtual network. */
+export interface DomainInterfaceNetwork extends DomainInterfaceCommon {
+  type: 'network';
+  network: string;
+}
+
+/**
+ * QEMU user-mode networking (slirp). `<interface type='user'>` when `restrict` is not set.
+ *
+ * `restrict: true` isolates the guest (QEMU `-netdev user,restrict=on`: no traffic leaves the host). libvirt 9.0
+ * has no XML for slirp's `restrict` (only the passt backend, which is not installed on our hosts), so such an
+ * interface is rendered as a QEMU command-line passthrough (`<qemu:commandline>`: `-netdev user,...,restrict=on`
+ * plus `-device`), see `private/user-netdev.ts`. libvirt then marks the domain tainted (custom-argv) and does not
+ * list the NIC in its own `<devices>`; `parseDomainXml` recognises the arguments and restores the interface.
+ */
+export interface DomainInterfaceUser extends DomainInterfaceCommon {
+  type: 'user';
+  /** Parsing omits it unless true. @default false */
+  restrict?: boolean;
+}
+
+/** `<interface type='bridge'><source bridge=...>`: a host bridge (never for test guests). */
+export interface DomainInterfaceBridge extends DomainInterfaceCommon {
+  type: 'bridge';
+  bridge: string;
+}
+
+/** `<domain><devices><interface>`, tagged by `type`. */
+export type DomainInterface = DomainInterfaceNetwork | DomainInterfaceUser | DomainInterfaceBridge;
+
+/** `<sysinfo type='fwcfg'><entry name=... file=...>`: a QEMU fw_cfg blob read from a host file (libvirt ≥ 6.5). */
+export interface DomainSysinfoFwCfgEntry {
+  /** fw_cfg key, must start with `opt/`, e.g. `opt/com.coreos/config`; at most 55 characters. */
+  name: string;
+  /** Absolute host path of the content. */
+  file: string;
+}
+
+/** A libvirt domain as virtseed defines it (contract: docs/CONTRACTS.md "Domain model"). */
+export interface DomainSpec {
+  /** `<name>`: letters, digits, `.`, `_`, `-`; starts with a letter or digit; at most 64 characters. */
+  name: string;
+  /** `<uuid>` in 8-4-4-4-12 hex form. @default - libvirt generates one */
+  uuid?: string;
+  type: DomainType;
+  /** `<memory unit='KiB'>` and `<currentMemory>`, in MiB (rendered × 1024 as KiB). At least 64. */
+  memoryMiB: number;
+  /** `<vcpu>`: 1..255. */
+  vcpu: number;
+  /** `<cpu mode=...>`. @default - no `<cpu>` element (libvirt's default CPU model) */
+  cpuMode?: DomainCpuMode;
+  /** `<cpu><model>` for `cpuMode: 'custom'`, e.g. `qemu64`. */
+  cpuModel?: string;
+  /** Direct kernel boot. @default - `<boot dev='hd'/>`: boot from the first disk */
+  os?: DomainOs;
+  disks: DomainDisk[];
+  interfaces: DomainInterface[];
+  /** Serial console (pty) logged to this absolute host file (`<serial><log file=... append='off'>`).
+   *  @default - a pty serial console without log */
+  serialLogFile?: string;
+  /** `<sysinfo type='fwcfg'>` entries, e.g. Ignition's `opt/com.coreos/config`. */
+  fwCfg?: DomainSysinfoFwCfgEntry[];
+  /** Extra QEMU arguments, `<qemu:commandline><qemu:arg value=...>` each (taints the domain). */
+  qemuCommandline?: string[];
+  /** Key/values in virtseed's metadata element (instance-id, reprovision policy, seed sha256 ...). Keys are
+   *  free text; values may contain newlines and tabs but no other control characters. */
+  metadata?: Record<string, string>;
+}
+
+/** Namespace of libvirt's QEMU extensions (`<qemu:commandline>`). */
+export const QEMU_XML_NAMESPACE = 'http://libvirt.org/schemas/domain/qemu/1.0';
+
+/** Namespace of virtseed's `<metadata>` element: `<virtseed:instance><virtseed:entry key=...>value</...>`. */
+export const VIRTSEED_XML_NAMESPACE = 'https://virtseed.dev/xmlns/domain/1';
+
+/** Metadata keys virtseed itself writes (other keys are allowed). */
+export const METADATA_KEYS = {
+  instanceId: 'instance-id',
+  reprovisionPolicy: 'reprovision-policy',
+  seedSha256: 'seed-sha256',
+} as const;

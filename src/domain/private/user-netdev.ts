@@ -1,0 +1,80 @@
+/**
+ * How a restricted QEMU user-mode interface (`{type: 'user', restrict: true}`) is carried in
+ * `<qemu:commandline>`, shared by the renderer and the parser so that the encoding lives in one place.
+ *
+ * Interface number N of the spec becomes four arguments, in QEMU's JSON option syntax:
+ *   -netdev {"type":"user","id":"vsnetN","restrict":true}
+ *   -device {"driver":"virtio-net-pci","netdev":"vsnetN"[,"mac":"MAC"]}
+ * JSON matters: QEMU 7.2 creates JSON `-device`s (which libvirt uses) in command-line order but key=value ones
+ * earlier, so a key=value NIC would take a PCI slot libvirt already assigned to one of its devices. Coming after
+ * libvirt's devices, ours takes the next free slot. The N in the id keeps the interface's position among the
+ * `<interface>` elements on a round trip.
+ */
+import type { DomainInterfaceModel, DomainInterfaceUser } from '../model';
+
+const DEVICE_BY_MODEL: Record<DomainInterfaceModel, string> = {
+  virtio: 'virtio-net-pci',
+  e1000: 'e1000',
+  rtl8139: 'rtl8139',
+};
+
+const ID_RE = /^vsnet(\d+)$/;
+
+/** The four QEMU arguments for the interface at `index`. */
+export function userNetdevArgs(index: number, iface: DomainInterfaceUser): string[] {
+  const id = `vsnet${index}`;
+  const device: Record<string, string> = { driver: DEVICE_BY_MODEL[iface.model ?? 'virtio'], netdev: id };
+  if (iface.mac !== undefined) device.mac = iface.mac;
+  return ['-netdev', JSON.stringify({ type: 'user', id, restrict: true }), '-device', JSON.stringify(device)];
+}
+
+/** A restricted user interface recovered from command-line arguments, with its spec position. */
+export interface RecoveredUserNetdev {
+  index: number;
+  iface: DomainInterfaceUser;
+}
+
+/** Splits `<qemu:commandline>` arguments into our restricted interfaces and the user's own arguments. */
+export function takeUserNetdevArgs(args: readonly string[]): { interfaces: RecoveredUserNetdev[]; rest: string[] } {
+  const interfaces: RecoveredUserNetdev[] = [];
+  const rest: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const recovered = args[i] === '-netdev' && args[i + 2] === '-device' ? match(args[i + 1], args[i + 3]) : undefined;
+    if (recovered) {
+      interfaces.push(recovered);
+      i += 3;
+    } else {
+      rest.push(args[i]);
+    }
+  }
+  return { interfaces, rest };
+}
+
+function match(netdevArg: string | undefined, deviceArg: string | undefined): RecoveredUserNetdev | undefined {
+  const netdev = jsonObject(netdevArg);
+  const device = jsonObject(deviceArg);
+  if (!netdev || !device) return undefined;
+  const id = ID_RE.exec(String(netdev.id));
+  if (!id || netdev.type !== 'user' || netdev.restrict !== true || device.netdev !== netdev.id) return undefined;
+  if (!sameKeys(netdev, ['type', 'id', 'restrict']) || !sameKeys(device, ['driver', 'netdev', 'mac'])) return undefined;
+  const model = (Object.keys(DEVICE_BY_MODEL) as DomainInterfaceModel[]).find((m) => DEVICE_BY_MODEL[m] === device.driver);
+  if (!model) return undefined;
+  const iface: DomainInterfaceUser = { type: 'user', restrict: true };
+  if (model !== 'virtio') iface.model = model;
+  if (typeof device.mac === 'string') iface.mac = device.mac;
+  return { index: Number(id[1]), iface };
+}
+
+function jsonObject(arg: string | undefined): Record<string, unknown> | undefined {
+  if (!arg?.startsWith('{')) return undefined;
+  try {
+    const value: unknown = JSON.parse(arg);
+    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function sameKeys(object: Record<string, unknown>, allowed: string[]): boolean {
+  return Object.keys(object).every((k) => allowed.includes(k));
+}

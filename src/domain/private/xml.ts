@@ -1,0 +1,73 @@
+/**
+ * fast-xml-parser settings and accessors for the tree it produces, shared by render.ts and parse.ts.
+ * Attributes are keys prefixed `@_`, text is `#text`; all values stay strings.
+ */
+import { XMLBuilder, XMLParser } from 'fast-xml-parser';
+
+export const ATTR = '@_';
+export const TEXT = '#text';
+
+/** A parsed element: attributes (`@_name`), text (`#text`) and child elements (one object or an array). */
+export type XmlNode = { [key: string]: unknown };
+
+export function newBuilder(): XMLBuilder {
+  return new XMLBuilder({
+    ignoreAttributes: false,
+    attributeNamePrefix: ATTR,
+    textNodeName: TEXT,
+    format: true,
+    indentBy: '  ',
+    suppressEmptyNode: true,
+  });
+}
+
+export function newParser(): XMLParser {
+  return new XMLParser({
+    ignoreAttributes: false,
+    attributeNamePrefix: ATTR,
+    textNodeName: TEXT,
+    // Keep whitespace: kernel command lines and metadata values are taken verbatim.
+    trimValues: false,
+    parseTagValue: false,
+    parseAttributeValue: false,
+    ignoreDeclaration: true,
+    ignorePiTags: true,
+    // Numeric character references (libxml2 writes `&#13;`, `&#10;` in attributes).
+    htmlEntities: true,
+    alwaysCreateTextNode: false,
+  });
+}
+
+/** Child elements named `name` (none, one or many), as an array of nodes; text-only children become `{#text}`. */
+export function children(node: XmlNode | undefined, name: string): XmlNode[] {
+  const value = node?.[name];
+  if (value === undefined) return [];
+  return (Array.isArray(value) ? value : [value]).map(asNode);
+}
+
+/** The first child element named `name`, if any. */
+export function child(node: XmlNode | undefined, name: string): XmlNode | undefined {
+  return children(node, name)[0];
+}
+
+/** An attribute's value. */
+export function attr(node: XmlNode | undefined, name: string): string | undefined {
+  const value = node?.[ATTR + name];
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** The element's text, verbatim. */
+export function rawText(node: XmlNode | undefined): string | undefined {
+  const value = node?.[TEXT];
+  return typeof value === 'string' ? value : node ? '' : undefined;
+}
+
+/** The element's text with surrounding whitespace removed. */
+export function text(node: XmlNode | undefined): string | undefined {
+  return rawText(node)?.trim();
+}
+
+function asNode(value: unknown): XmlNode {
+  if (value !== null && typeof value === 'object') return value as XmlNode;
+  return { [TEXT]: value === undefined || value === null ? '' : String(value) };
+}

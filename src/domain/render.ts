@@ -1,0 +1,125 @@
+/**
+ * DomainSpec → libvirt domain XML (https://libvirt.org/formatdomain.html), built with fast-xml-parser's XMLBuilder.
+ * Pure; the output depends only on the spec.
+ */
+import { ValidationError, hasErrors } from '../diagnostics';
+import {
+  QEMU_XML_NAMESPACE,
+  VIRTSEED_XML_NAMESPACE,
+  type DomainDisk,
+  type DomainInterface,
+  type DomainSpec,
+} from './model';
+import { userNetdevArgs } from './private/user-netdev';
+import { ATTR, TEXT, newBuilder, type XmlNode } from './private/xml';
+import { validateDomainSpec } from './validate';
+
+/**
+ * Renders the domain XML for `virDomainDefineXML`.
+ * - memory: `memoryMiB × 1024` KiB for `<memory>` and `<currentMemory>`;
+ * - boot: direct kernel boot when `os.kernel` is set, else `<boot dev='hd'/>`;
+ * - no `<emulator>` (libvirt picks the binary for `type`, arch x86_64, machine `pc`);
+ * - restricted user interfaces and `qemuCommandline` go to `<qemu:commandline>` (see model `DomainInterfaceUser`).
+ * @throws ValidationError when `validateDomainSpec(spec)` reports an error.
+ */
+export function renderDomainXml(spec: DomainSpec): string {
+  const diagnostics = validateDomainSpec(spec);
+  if (hasErrors(diagnostics)) throw new ValidationError(diagnostics);
+  return newBuilder().build({ domain: domainElement(spec) }) as string;
+}
+
+function domainElement(spec: DomainSpec): XmlNode {
+  const qemuArgs = [...(spec.qemuCommandline ?? [])];
+  spec.interfaces.forEach((iface, index) => {
+    if (iface.type === 'user' && iface.restrict) qemuArgs.push(...userNetdevArgs(index, iface));
+  });
+  const kib = String(spec.memoryMiB * 1024);
+  const domain: XmlNode = { [`${ATTR}type`]: spec.type };
+  if (qemuArgs.length) domain[`${ATTR}xmlns:qemu`] = QEMU_XML_NAMESPACE;
+  domain.name = spec.name;
+  if (spec.uuid !== undefined) domain.uuid = spec.uuid;
+  if (spec.metadata !== undefined) domain.metadata = metadataElement(spec.metadata);
+  domain.memory = { [`${ATTR}unit`]: 'KiB', [TEXT]: kib };
+  domain.currentMemory = { [`${ATTR}unit`]: 'KiB', [TEXT]: kib };
+  domain.vcpu = String(spec.vcpu);
+  if (spec.fwCfg?.length) {
+    domain.sysinfo = {
+      [`${ATTR}type`]: 'fwcfg',
+      entry: spec.fwCfg.map((e) => ({ [`${ATTR}name`]: e.name, [`${ATTR}file`]: e.file })),
+    };
+  }
+  domain.os = osElement(spec);
+  domain.features = { acpi: '', apic: '' };
+  if (spec.cpuMode !== undefined) {
+    domain.cpu = { [`${ATTR}mode`]: spec.cpuMode, ...(spec.cpuModel !== undefined ? { model: spec.cpuModel } : {}) };
+  }
+  domain.on_poweroff = 'destroy';
+  domain.on_reboot = 'restart';
+  domain.on_crash = 'destroy';
+  domain.devices = devicesElement(spec);
+  if (qemuArgs.length) {
+    domain['qemu:commandline'] = { 'qemu:arg': qemuArgs.map((value) => ({ [`${ATTR}value`]: value })) };
+  }
+  return domain;
+}
+
+function metadataElement(metadata: Record<string, string>): XmlNode {
+  const entries = Object.keys(metadata)
+    .sort()
+    .map((key) => ({ [`${ATTR}key`]: key, [TEXT]: metadata[key] }));
+  const instance: XmlNode = { [`${ATTR}xmlns:virtseed`]: VIRTSEED_XML_NAMESPACE };
+  if (entries.length) instance['virtseed:entry'] = entries;
+  return { 'virtseed:instance': instance };
+}
+
+function osElement(spec: DomainSpec): XmlNode {
+  const os: XmlNode = { type: { [`${ATTR}arch`]: 'x86_64', [`${ATTR}machine`]: 'pc', [TEXT]: 'hvm' } };
+  if (spec.os?.kernel !== undefined) {
+    os.kernel = spec.os.kernel;
+    if (spec.os.initrd !== undefined) os.initrd = spec.os.initrd;
+    if (spec.os.cmdline !== undefined) os.cmdline = spec.os.cmdline;
+  } else {
+    os.boot = { [`${ATTR}dev`]: 'hd' };
+  }
+  return os;
+}
+
+function devicesElement(spec: DomainSpec): XmlNode {
+  const devices: XmlNode = {};
+  if (spec.disks.length) devices.disk = spec.disks.map(diskElement);
+  if (spec.disks.some((d) => d.bus === 'scsi')) {
+    devices.controller = { [`${ATTR}type`]: 'scsi', [`${ATTR}index`]: '0', [`${ATTR}model`]: 'virtio-scsi' };
+  }
+  const interfaces = spec.interfaces.filter((i) => !(i.type === 'user' && i.restrict)).map(interfaceElement);
+  if (interfaces.length) devices.interface = interfaces;
+  const serial: XmlNode = { [`${ATTR}type`]: 'pty' };
+  if (spec.serialLogFile !== undefined) {
+    serial.log = { [`${ATTR}file`]: spec.serialLogFile, [`${ATTR}append`]: 'off' };
+  }
+  serial.target = { [`${ATTR}port`]: '0' };
+  devices.serial = serial;
+  devices.console = { [`${ATTR}type`]: 'pty', target: { [`${ATTR}type`]: 'serial', [`${ATTR}port`]: '0' } };
+  return devices;
+}
+
+function diskElement(disk: DomainDisk): XmlNode {
+  const isFile = 'file' in disk.source;
+  const element: XmlNode = { [`${ATTR}type`]: isFile ? 'file' : 'volume', [`${ATTR}device`]: disk.device };
+  element.driver = { [`${ATTR}name`]: 'qemu', ...(disk.format ? { [`${ATTR}type`]: disk.format } : {}) };
+  element.source =
+    'file' in disk.source
+      ? { [`${ATTR}file`]: disk.source.file }
+      : { [`${ATTR}pool`]: disk.source.pool, [`${ATTR}volume`]: disk.source.volume };
+  element.target = { [`${ATTR}dev`]: disk.target, [`${ATTR}bus`]: disk.bus };
+  if (disk.readonly) element.readonly = '';
+  return element;
+}
+
+function interfaceElement(iface: DomainInterface): XmlNode {
+  const element: XmlNode = { [`${ATTR}type`]: iface.type };
+  if (iface.mac !== undefined) element.mac = { [`${ATTR}address`]: iface.mac };
+  if (iface.type === 'network') element.source = { [`${ATTR}network`]: iface.network };
+  if (iface.type === 'bridge') element.source = { [`${ATTR}bridge`]: iface.bridge };
+  element.model = { [`${ATTR}type`]: iface.model ?? 'virtio' };
+  return element;
+}

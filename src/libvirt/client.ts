@@ -1,0 +1,138 @@
+/**
+ * The libvirt API subset virtseed needs, as one interface (docs/CONTRACTS.md "libvirt client"). Implemented by
+ * RemoteLibvirtClient (libvirt's remote RPC protocol); tests and callers may substitute their own.
+ *
+ * Every method rejects with LibvirtError carrying libvirt's own error code (e.g. VIR_ERR_NO_DOMAIN = 42 when a
+ * domain does not exist) and, if its optional last `options.signal` aborts, with the signal's reason.
+ */
+import type { CallOptions } from './rpc';
+import type { DomRef, PoolRef, VolRef } from './protocol';
+
+export type { DomRef, PoolRef, VolRef } from './protocol';
+export type { CallOptions } from './rpc';
+
+/** `virStoragePoolInfo`: state is virStoragePoolState (0 inactive, 1 building, 2 running, 3 degraded, 4 inaccessible); sizes in bytes. */
+export interface StoragePoolInfo {
+  state: number;
+  capacity: number;
+  allocation: number;
+  available: number;
+}
+
+/** `virStorageVolInfo`: type is virStorageVolType (0 file, 1 block, 2 dir, 3 network, 4 netdir, 5 ploop); sizes in bytes. */
+export interface StorageVolInfo {
+  type: number;
+  capacity: number;
+  allocation: number;
+}
+
+/** virDomainState (1 running, 3 paused, 4 shutdown, 5 shutoff …) and its reason (per-state enum). */
+export interface DomainStateInfo {
+  state: number;
+  reason: number;
+}
+
+/** virDomainState values. */
+export const VIR_DOMAIN_NOSTATE = 0;
+export const VIR_DOMAIN_RUNNING = 1;
+export const VIR_DOMAIN_BLOCKED = 2;
+export const VIR_DOMAIN_PAUSED = 3;
+export const VIR_DOMAIN_SHUTDOWN = 4;
+export const VIR_DOMAIN_SHUTOFF = 5;
+export const VIR_DOMAIN_CRASHED = 6;
+export const VIR_DOMAIN_PMSUSPENDED = 7;
+
+/** virStoragePoolState values. */
+export const VIR_STORAGE_POOL_INACTIVE = 0;
+export const VIR_STORAGE_POOL_RUNNING = 2;
+
+/** virDomainUndefineFlagsValues. */
+export const VIR_DOMAIN_UNDEFINE_MANAGED_SAVE = 1;
+export const VIR_DOMAIN_UNDEFINE_SNAPSHOTS_METADATA = 2;
+export const VIR_DOMAIN_UNDEFINE_NVRAM = 4;
+export const VIR_DOMAIN_UNDEFINE_KEEP_NVRAM = 8;
+export const VIR_DOMAIN_UNDEFINE_CHECKPOINTS_METADATA = 16;
+export const VIR_DOMAIN_UNDEFINE_TPM = 32;
+
+/** virDomainXMLFlags. */
+export const VIR_DOMAIN_XML_SECURE = 1;
+export const VIR_DOMAIN_XML_INACTIVE = 2;
+
+/** virConnectListAllDomainsFlags (subset). */
+export const VIR_CONNECT_LIST_DOMAINS_ACTIVE = 1;
+export const VIR_CONNECT_LIST_DOMAINS_INACTIVE = 2;
+
+export interface LibvirtClient {
+  /** Sends CONNECT_CLOSE and closes the transport. Idempotent; later calls reject. */
+  close(): Promise<void>;
+
+  /** libvirt version of the daemon as major*1_000_000 + minor*1000 + release (e.g. 9000000 for 9.0.0). */
+  connectGetLibVersion(options?: CallOptions): Promise<number>;
+  connectGetUri(options?: CallOptions): Promise<string>;
+  connectGetHostname(options?: CallOptions): Promise<string>;
+  /** All domains matching virConnectListAllDomainsFlags `flags` (0 = all). */
+  connectListAllDomains(flags?: number, options?: CallOptions): Promise<DomRef[]>;
+  connectListAllStoragePools(flags?: number, options?: CallOptions): Promise<PoolRef[]>;
+
+  // storage pools
+  storagePoolLookupByName(name: string, options?: CallOptions): Promise<PoolRef>;
+  storagePoolLookupByUuid(uuid: Buffer, options?: CallOptions): Promise<PoolRef>;
+  storagePoolDefineXml(xml: string, flags?: number, options?: CallOptions): Promise<PoolRef>;
+  /** Starts (activates) a defined pool. */
+  storagePoolCreate(pool: PoolRef, flags?: number, options?: CallOptions): Promise<void>;
+  storagePoolBuild(pool: PoolRef, flags?: number, options?: CallOptions): Promise<void>;
+  /** Stops (deactivates) a pool; its volumes stay on disk. */
+  storagePoolDestroy(pool: PoolRef, options?: CallOptions): Promise<void>;
+  storagePoolUndefine(pool: PoolRef, options?: CallOptions): Promise<void>;
+  storagePoolGetInfo(pool: PoolRef, options?: CallOptions): Promise<StoragePoolInfo>;
+  storagePoolGetXmlDesc(pool: PoolRef, flags?: number, options?: CallOptions): Promise<string>;
+  storagePoolRefresh(pool: PoolRef, flags?: number, options?: CallOptions): Promise<void>;
+  storagePoolGetAutostart(pool: PoolRef, options?: CallOptions): Promise<boolean>;
+  storagePoolSetAutostart(pool: PoolRef, autostart: boolean, options?: CallOptions): Promise<void>;
+  storagePoolIsActive(pool: PoolRef, options?: CallOptions): Promise<boolean>;
+  storagePoolListAllVolumes(pool: PoolRef, flags?: number, options?: CallOptions): Promise<VolRef[]>;
+
+  // volumes
+  storageVolCreateXml(pool: PoolRef, xml: string, flags?: number, options?: CallOptions): Promise<VolRef>;
+  /** Creates a volume as a copy of `clone` (which may live in another pool). */
+  storageVolCreateXmlFrom(pool: PoolRef, xml: string, clone: VolRef, flags?: number, options?: CallOptions): Promise<VolRef>;
+  storageVolLookupByName(pool: PoolRef, name: string, options?: CallOptions): Promise<VolRef>;
+  storageVolLookupByKey(key: string, options?: CallOptions): Promise<VolRef>;
+  storageVolLookupByPath(path: string, options?: CallOptions): Promise<VolRef>;
+  storageVolGetPath(vol: VolRef, options?: CallOptions): Promise<string>;
+  storageVolGetXmlDesc(vol: VolRef, flags?: number, options?: CallOptions): Promise<string>;
+  storageVolGetInfo(vol: VolRef, options?: CallOptions): Promise<StorageVolInfo>;
+  storageVolDelete(vol: VolRef, flags?: number, options?: CallOptions): Promise<void>;
+  /** New capacity in bytes (virStorageVolResizeFlags in `flags`). */
+  storageVolResize(vol: VolRef, capacity: bigint | number, flags?: number, options?: CallOptions): Promise<void>;
+  /**
+   * Writes `data` into the volume from byte `offset` (default 0); `length` bytes at most (default: all of a
+   * Uint8Array, 0 = unlimited for iterables). Streams 1 MiB packets with backpressure; an iterable source is
+   * never buffered whole.
+   */
+  storageVolUpload(vol: VolRef, data: Uint8Array | AsyncIterable<Uint8Array>, offset?: number, length?: number, options?: CallOptions): Promise<void>;
+  /** Reads `length` bytes (0/absent = to the end) from byte `offset` into memory. */
+  storageVolDownload(vol: VolRef, offset?: number, length?: number, options?: CallOptions): Promise<Uint8Array>;
+  /** Like storageVolDownload, yielding chunks as they arrive (for large volumes). */
+  storageVolDownloadStream(vol: VolRef, offset?: number, length?: number, options?: CallOptions): AsyncIterable<Uint8Array>;
+
+  // domains
+  /** Defines (or redefines) a persistent domain; virDomainDefineFlags in `flags` (1 = validate against schema). */
+  domainDefineXml(xml: string, flags?: number, options?: CallOptions): Promise<DomRef>;
+  domainLookupByName(name: string, options?: CallOptions): Promise<DomRef>;
+  /** `uuid`: the 16 raw bytes (see uuidToBytes). */
+  domainLookupByUuid(uuid: Buffer, options?: CallOptions): Promise<DomRef>;
+  domainGetXmlDesc(dom: DomRef, flags?: number, options?: CallOptions): Promise<string>;
+  /** Starts a defined domain. */
+  domainCreate(dom: DomRef, options?: CallOptions): Promise<void>;
+  /** Asks the guest to shut down (ACPI); returns before it has. */
+  domainShutdown(dom: DomRef, options?: CallOptions): Promise<void>;
+  /** Stops the domain at once (power off). */
+  domainDestroy(dom: DomRef, options?: CallOptions): Promise<void>;
+  domainReboot(dom: DomRef, flags?: number, options?: CallOptions): Promise<void>;
+  /** Removes the persistent definition (VIR_DOMAIN_UNDEFINE_* `flags`). */
+  domainUndefine(dom: DomRef, flags?: number, options?: CallOptions): Promise<void>;
+  domainGetState(dom: DomRef, options?: CallOptions): Promise<DomainStateInfo>;
+  domainIsActive(dom: DomRef, options?: CallOptions): Promise<boolean>;
+  domainSetAutostart(dom: DomRef, autostart: boolean, options?: CallOptions): Promise<void>;
+}

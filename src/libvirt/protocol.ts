@@ -1,0 +1,119 @@
+/**
+ * Facts of libvirt's remote program (`src/remote/remote_protocol.x`): procedure numbers and the XDR layout of
+ * the object references every call passes. Only the procedures this client uses are listed.
+ */
+import { XdrReader, XdrWriter } from './xdr';
+
+/** `enum remote_procedure` (subset). Numbers are stable: libvirt never renumbers procedures. */
+export const RemoteProcedure = {
+  CONNECT_OPEN: 1,
+  CONNECT_CLOSE: 2,
+  CONNECT_GET_TYPE: 3,
+  CONNECT_GET_VERSION: 4,
+  DOMAIN_CREATE: 9,
+  DOMAIN_DEFINE_XML: 11,
+  DOMAIN_DESTROY: 12,
+  DOMAIN_GET_XML_DESC: 14,
+  DOMAIN_LOOKUP_BY_NAME: 23,
+  DOMAIN_LOOKUP_BY_UUID: 24,
+  DOMAIN_REBOOT: 27,
+  DOMAIN_SET_AUTOSTART: 29,
+  DOMAIN_SHUTDOWN: 33,
+  CONNECT_GET_HOSTNAME: 59,
+  CONNECT_SUPPORTS_FEATURE: 60,
+  AUTH_LIST: 66,
+  AUTH_POLKIT: 70,
+  STORAGE_POOL_CREATE_XML: 76,
+  STORAGE_POOL_DEFINE_XML: 77,
+  STORAGE_POOL_CREATE: 78,
+  STORAGE_POOL_BUILD: 79,
+  STORAGE_POOL_DESTROY: 80,
+  STORAGE_POOL_UNDEFINE: 82,
+  STORAGE_POOL_REFRESH: 83,
+  STORAGE_POOL_LOOKUP_BY_NAME: 84,
+  STORAGE_POOL_LOOKUP_BY_UUID: 85,
+  STORAGE_POOL_GET_INFO: 87,
+  STORAGE_POOL_GET_XML_DESC: 88,
+  STORAGE_POOL_GET_AUTOSTART: 89,
+  STORAGE_POOL_SET_AUTOSTART: 90,
+  STORAGE_VOL_CREATE_XML: 93,
+  STORAGE_VOL_DELETE: 94,
+  STORAGE_VOL_LOOKUP_BY_NAME: 95,
+  STORAGE_VOL_LOOKUP_BY_KEY: 96,
+  STORAGE_VOL_LOOKUP_BY_PATH: 97,
+  STORAGE_VOL_GET_INFO: 98,
+  STORAGE_VOL_GET_XML_DESC: 99,
+  STORAGE_VOL_GET_PATH: 100,
+  CONNECT_GET_URI: 110,
+  STORAGE_VOL_CREATE_XML_FROM: 125,
+  DOMAIN_IS_ACTIVE: 150,
+  STORAGE_POOL_IS_ACTIVE: 154,
+  CONNECT_GET_LIB_VERSION: 157,
+  STORAGE_VOL_UPLOAD: 208,
+  STORAGE_VOL_DOWNLOAD: 209,
+  DOMAIN_GET_STATE: 212,
+  DOMAIN_UNDEFINE_FLAGS: 231,
+  DOMAIN_DESTROY_FLAGS: 234,
+  DOMAIN_SHUTDOWN_FLAGS: 258,
+  STORAGE_VOL_RESIZE: 260,
+  CONNECT_LIST_ALL_DOMAINS: 273,
+  CONNECT_LIST_ALL_STORAGE_POOLS: 281,
+  STORAGE_POOL_LIST_ALL_VOLUMES: 282,
+  DOMAIN_DEFINE_XML_FLAGS: 350,
+} as const;
+
+/** `REMOTE_STRING_MAX` of current libvirt (4 MiB; 1 MiB before libvirt 1.2.x). Decoding accepts up to this. */
+export const REMOTE_STRING_MAX = 4194304;
+/** `VIR_UUID_BUFLEN`: UUIDs travel as 16 raw bytes. */
+export const UUID_LENGTH = 16;
+
+/** `remote_auth_type`. */
+export const REMOTE_AUTH_NONE = 0;
+export const REMOTE_AUTH_SASL = 1;
+export const REMOTE_AUTH_POLKIT = 2;
+
+/** A storage pool (`remote_nonnull_storage_pool`). */
+export interface PoolRef {
+  readonly name: string;
+  readonly uuid: Buffer;
+}
+
+/** A storage volume (`remote_nonnull_storage_vol`): its pool's name, its name, and its key (usually the path). */
+export interface VolRef {
+  readonly pool: string;
+  readonly name: string;
+  readonly key: string;
+}
+
+/** A domain (`remote_nonnull_domain`); `id` is -1 when the domain is not running. */
+export interface DomRef {
+  readonly name: string;
+  readonly uuid: Buffer;
+  readonly id: number;
+}
+
+export function writePool(w: XdrWriter, p: PoolRef): void {
+  w.string(p.name).fixedOpaque(p.uuid, UUID_LENGTH);
+}
+export function readPool(r: XdrReader): PoolRef {
+  return { name: r.string(REMOTE_STRING_MAX), uuid: r.fixedOpaque(UUID_LENGTH) };
+}
+
+export function writeVol(w: XdrWriter, v: VolRef): void {
+  w.string(v.pool).string(v.name).string(v.key);
+}
+export function readVol(r: XdrReader): VolRef {
+  return { pool: r.string(REMOTE_STRING_MAX), name: r.string(REMOTE_STRING_MAX), key: r.string(REMOTE_STRING_MAX) };
+}
+
+export function writeDom(w: XdrWriter, d: DomRef): void {
+  w.string(d.name).fixedOpaque(d.uuid, UUID_LENGTH).int(d.id);
+}
+export function readDom(r: XdrReader): DomRef {
+  return { name: r.string(REMOTE_STRING_MAX), uuid: r.fixedOpaque(UUID_LENGTH), id: r.int() };
+}
+
+/** `remote_string`: an optional string. */
+export function writeOptionalString(w: XdrWriter, s: string | null | undefined): void {
+  w.optional(s, (x, v) => x.string(v));
+}

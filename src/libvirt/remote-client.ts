@@ -1,0 +1,289 @@
+/**
+ * LibvirtClient over libvirt's remote RPC protocol (`src/remote/remote_protocol.x`): each method encodes its
+ * `remote_<proc>_args` struct, calls the procedure, and decodes `remote_<proc>_ret`.
+ */
+import type { DomainStateInfo, LibvirtClient, StoragePoolInfo, StorageVolInfo } from './client';
+import { LibvirtError, VIR_ERR_AUTH_FAILED, VIR_ERR_ERROR, VIR_ERR_RPC, VIR_FROM_RPC } from './errors';
+import {
+  DomRef, PoolRef, REMOTE_AUTH_NONE, REMOTE_AUTH_POLKIT, REMOTE_STRING_MAX, RemoteProcedure as P, VolRef,
+  readDom, readPool, readVol, writeDom, writeOptionalString, writePool, writeVol,
+} from './protocol';
+import { CallOptions, RpcConnection, RpcConnectionOptions } from './rpc';
+import { parseLibvirtUri } from './uri';
+import { XdrReader, XdrWriter } from './xdr';
+import { openTransport } from './private/transport';
+import { fromBytes } from './private/rechunk';
+
+/** `VIR_CONNECT_RO`: open read-only. */
+export const VIR_CONNECT_RO = 1;
+
+export interface ConnectOptions extends RpcConnectionOptions {
+  /** Aborts connecting (transport and handshake). */
+  signal?: AbortSignal;
+  /** Open read-only (VIR_CONNECT_RO). */
+  readonly?: boolean;
+  /** ssh executable for qemu+ssh URIs (default `ssh`). */
+  sshCommand?: string;
+}
+
+/**
+ * Connects to libvirtd: opens the URI's transport, negotiates authentication (none or polkit; SASL is not
+ * supported), and opens the hypervisor connection with the URI's server part (e.g. `qemu:///system`).
+ * Throws LibvirtUriError for bad URIs and LibvirtError when the daemon cannot be reached or refuses.
+ */
+export async function connect(uri: string, options: ConnectOptions = {}): Promise<RemoteLibvirtClient> {
+  const parsed = parseLibvirtUri(uri);
+  const socket = await openTransport(parsed, { signal: options.signal, sshCommand: options.sshCommand });
+  const rpc = new RpcConnection(socket, options);
+  try {
+    await authenticate(rpc, uri, options.signal);
+    const w = new XdrWriter();
+    writeOptionalString(w, parsed.serverName);
+    w.uint(options.readonly ? VIR_CONNECT_RO : 0);
+    await rpc.call(P.CONNECT_OPEN, w.finish(), { signal: options.signal });
+  } catch (e) {
+    await rpc.destroy();
+    throw e;
+  }
+  return new RemoteLibvirtClient(rpc);
+}
+
+async function authenticate(rpc: RpcConnection, uri: string, signal?: AbortSignal): Promise<void> {
+  let types: number[];
+  try {
+    types = new XdrReader(await rpc.call(P.AUTH_LIST, undefined, { signal })).array((r) => r.enum(), 20);
+  } catch (e) {
+    // Daemons without AUTH_LIST answer with an RPC error: they need no authentication.
+    if (e instanceof LibvirtError && e.code === VIR_ERR_RPC && !rpc.isClosed) return;
+    throw e;
+  }
+  if (types.length === 0 || types.includes(REMOTE_AUTH_NONE)) return;
+  if (types.includes(REMOTE_AUTH_POLKIT)) {
+    const complete = new XdrReader(await rpc.call(P.AUTH_POLKIT, undefined, { signal })).int();
+    if (complete) return;
+  }
+  throw new LibvirtError(
+    VIR_ERR_AUTH_FAILED, VIR_FROM_RPC, VIR_ERR_ERROR,
+    `libvirtd at ${uri} requires authentication this client cannot do (offered: ${types.map(authName).join(', ')}); ` +
+      'use a unix socket with polkit or auth "none", or TLS client certificates',
+  );
+}
+
+function authName(t: number): string {
+  return ['none', 'sasl', 'polkit'][t] ?? `type ${t}`;
+}
+
+type Writer = (w: XdrWriter) => void;
+
+export class RemoteLibvirtClient implements LibvirtClient {
+  private closing: Promise<void> | null = null;
+
+  constructor(private readonly rpc: RpcConnection) {}
+
+  /** True once closed or the connection was lost. */
+  get isClosed(): boolean {
+    return this.rpc.isClosed;
+  }
+
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      if (!this.rpc.isClosed) {
+        try {
+          await this.rpc.call(P.CONNECT_CLOSE);
+        } catch {
+          // closing anyway
+        }
+      }
+      await this.rpc.destroy();
+    })();
+    return this.closing;
+  }
+
+  private async call<T>(proc: number, write: Writer | null, read: (r: XdrReader) => T, options?: CallOptions): Promise<T> {
+    let args: Uint8Array | undefined;
+    if (write) {
+      const w = new XdrWriter();
+      write(w);
+      args = w.finish();
+    }
+    const r = new XdrReader(await this.rpc.call(proc, args, options));
+    const out = read(r);
+    r.end();
+    return out;
+  }
+
+  private async callVoid(proc: number, write: Writer | null, options?: CallOptions): Promise<void> {
+    await this.call(proc, write, () => undefined, options);
+  }
+
+  // connection
+
+  connectGetLibVersion(options?: CallOptions): Promise<number> {
+    return this.call(P.CONNECT_GET_LIB_VERSION, null, (r) => r.uhyperNumber(), options);
+  }
+  connectGetUri(options?: CallOptions): Promise<string> {
+    return this.call(P.CONNECT_GET_URI, null, (r) => r.string(REMOTE_STRING_MAX), options);
+  }
+  connectGetHostname(options?: CallOptions): Promise<string> {
+    return this.call(P.CONNECT_GET_HOSTNAME, null, (r) => r.string(REMOTE_STRING_MAX), options);
+  }
+  connectListAllDomains(flags = 0, options?: CallOptions): Promise<DomRef[]> {
+    return this.call(P.CONNECT_LIST_ALL_DOMAINS, (w) => w.int(1).uint(flags), (r) => listWithCount(r, readDom), options);
+  }
+  connectListAllStoragePools(flags = 0, options?: CallOptions): Promise<PoolRef[]> {
+    return this.call(P.CONNECT_LIST_ALL_STORAGE_POOLS, (w) => w.int(1).uint(flags), (r) => listWithCount(r, readPool), options);
+  }
+
+  // storage pools
+
+  storagePoolLookupByName(name: string, options?: CallOptions): Promise<PoolRef> {
+    return this.call(P.STORAGE_POOL_LOOKUP_BY_NAME, (w) => w.string(name), readPool, options);
+  }
+  storagePoolLookupByUuid(uuid: Buffer, options?: CallOptions): Promise<PoolRef> {
+    return this.call(P.STORAGE_POOL_LOOKUP_BY_UUID, (w) => w.fixedOpaque(uuid, 16), readPool, options);
+  }
+  storagePoolDefineXml(xml: string, flags = 0, options?: CallOptions): Promise<PoolRef> {
+    return this.call(P.STORAGE_POOL_DEFINE_XML, (w) => w.string(xml).uint(flags), readPool, options);
+  }
+  storagePoolCreate(pool: PoolRef, flags = 0, options?: CallOptions): Promise<void> {
+    return this.callVoid(P.STORAGE_POOL_CREATE, (w) => (writePool(w, pool), w.uint(flags)), options);
+  }
+  storagePoolBuild(pool: PoolRef, flags = 0, options?: CallOptions): Promise<void> {
+    return this.callVoid(P.STORAGE_POOL_BUILD, (w) => (writePool(w, pool), w.uint(flags)), options);
+  }
+  storagePoolDestroy(pool: PoolRef, options?: CallOptions): Promise<void> {
+    return this.callVoid(P.STORAGE_POOL_DESTROY, (w) => writePool(w, pool), options);
+  }
+  storagePoolUndefine(pool: PoolRef, options?: CallOptions): Promise<void> {
+    return this.callVoid(P.STORAGE_POOL_UNDEFINE, (w) => writePool(w, pool), options);
+  }
+  storagePoolGetInfo(pool: PoolRef, options?: CallOptions): Promise<StoragePoolInfo> {
+    return this.call(P.STORAGE_POOL_GET_INFO, (w) => writePool(w, pool), (r) => ({
+      state: r.uint(), capacity: r.uhyperNumber(), allocation: r.uhyperNumber(), available: r.uhyperNumber(),
+    }), options);
+  }
+  storagePoolGetXmlDesc(pool: PoolRef, flags = 0, options?: CallOptions): Promise<string> {
+    return this.call(P.STORAGE_POOL_GET_XML_DESC, (w) => (writePool(w, pool), w.uint(flags)), (r) => r.string(REMOTE_STRING_MAX), options);
+  }
+  storagePoolRefresh(pool: PoolRef, flags = 0, options?: CallOptions): Promise<void> {
+    return this.callVoid(P.STORAGE_POOL_REFRESH, (w) => (writePool(w, pool), w.uint(flags)), options);
+  }
+  storagePoolGetAutostart(pool: PoolRef, options?: CallOptions): Promise<boolean> {
+    return this.call(P.STORAGE_POOL_GET_AUTOSTART, (w) => writePool(w, pool), (r) => r.int() !== 0, options);
+  }
+  storagePoolSetAutostart(pool: PoolRef, autostart: boolean, options?: CallOptions): Promise<void> {
+    return this.callVoid(P.STORAGE_POOL_SET_AUTOSTART, (w) => (writePool(w, pool), w.int(autostart ? 1 : 0)), options);
+  }
+  storagePoolIsActive(pool: PoolRef, options?: CallOptions): Promise<boolean> {
+    return this.call(P.STORAGE_POOL_IS_ACTIVE, (w) => writePool(w, pool), (r) => r.int() !== 0, options);
+  }
+  storagePoolListAllVolumes(pool: PoolRef, flags = 0, options?: CallOptions): Promise<VolRef[]> {
+    return this.call(P.STORAGE_POOL_LIST_ALL_VOLUMES, (w) => (writePool(w, pool), w.int(1).uint(flags)), (r) => listWithCount(r, readVol), options);
+  }
+
+  // volumes
+
+  storageVolCreateXml(pool: PoolRef, xml: string, flags = 0, options?: CallOptions): Promise<VolRef> {
+    return this.call(P.STORAGE_VOL_CREATE_XML, (w) => (writePool(w, pool), w.string(xml).uint(flags)), readVol, options);
+  }
+  storageVolCreateXmlFrom(pool: PoolRef, xml: string, clone: VolRef, flags = 0, options?: CallOptions): Promise<VolRef> {
+    return this.call(P.STORAGE_VOL_CREATE_XML_FROM, (w) => (writePool(w, pool), w.string(xml), writeVol(w, clone), w.uint(flags)), readVol, options);
+  }
+  storageVolLookupByName(pool: PoolRef, name: string, options?: CallOptions): Promise<VolRef> {
+    return this.call(P.STORAGE_VOL_LOOKUP_BY_NAME, (w) => (writePool(w, pool), w.string(name)), readVol, options);
+  }
+  storageVolLookupByKey(key: string, options?: CallOptions): Promise<VolRef> {
+    return this.call(P.STORAGE_VOL_LOOKUP_BY_KEY, (w) => w.string(key), readVol, options);
+  }
+  storageVolLookupByPath(path: string, options?: CallOptions): Promise<VolRef> {
+    return this.call(P.STORAGE_VOL_LOOKUP_BY_PATH, (w) => w.string(path), readVol, options);
+  }
+  storageVolGetPath(vol: VolRef, options?: CallOptions): Promise<string> {
+    return this.call(P.STORAGE_VOL_GET_PATH, (w) => writeVol(w, vol), (r) => r.string(REMOTE_STRING_MAX), options);
+  }
+  storageVolGetXmlDesc(vol: VolRef, flags = 0, options?: CallOptions): Promise<string> {
+    return this.call(P.STORAGE_VOL_GET_XML_DESC, (w) => (writeVol(w, vol), w.uint(flags)), (r) => r.string(REMOTE_STRING_MAX), options);
+  }
+  storageVolGetInfo(vol: VolRef, options?: CallOptions): Promise<StorageVolInfo> {
+    return this.call(P.STORAGE_VOL_GET_INFO, (w) => writeVol(w, vol), (r) => ({
+      type: r.int(), capacity: r.uhyperNumber(), allocation: r.uhyperNumber(),
+    }), options);
+  }
+  storageVolDelete(vol: VolRef, flags = 0, options?: CallOptions): Promise<void> {
+    return this.callVoid(P.STORAGE_VOL_DELETE, (w) => (writeVol(w, vol), w.uint(flags)), options);
+  }
+  storageVolResize(vol: VolRef, capacity: bigint | number, flags = 0, options?: CallOptions): Promise<void> {
+    return this.callVoid(P.STORAGE_VOL_RESIZE, (w) => (writeVol(w, vol), w.uhyper(capacity).uint(flags)), options);
+  }
+  storageVolUpload(vol: VolRef, data: Uint8Array | AsyncIterable<Uint8Array>, offset = 0, length?: number, options?: CallOptions): Promise<void> {
+    const bytes = data instanceof Uint8Array;
+    const len = length ?? (bytes ? data.length : 0);
+    const w = new XdrWriter();
+    writeVol(w, vol);
+    w.uhyper(offset).uhyper(len).uint(0);
+    return this.rpc.upload(P.STORAGE_VOL_UPLOAD, w.finish(), bytes ? fromBytes(data) : data, options);
+  }
+  async storageVolDownload(vol: VolRef, offset = 0, length = 0, options?: CallOptions): Promise<Uint8Array> {
+    const parts: Buffer[] = [];
+    for await (const chunk of this.storageVolDownloadStream(vol, offset, length, options)) parts.push(chunk as Buffer);
+    return Buffer.concat(parts);
+  }
+  storageVolDownloadStream(vol: VolRef, offset = 0, length = 0, options?: CallOptions): AsyncIterable<Uint8Array> {
+    const w = new XdrWriter();
+    writeVol(w, vol);
+    w.uhyper(offset).uhyper(length).uint(0);
+    return this.rpc.download(P.STORAGE_VOL_DOWNLOAD, w.finish(), options);
+  }
+
+  // domains
+
+  async domainDefineXml(xml: string, flags = 0, options?: CallOptions): Promise<DomRef> {
+    try {
+      return await this.call(P.DOMAIN_DEFINE_XML_FLAGS, (w) => w.string(xml).uint(flags), readDom, options);
+    } catch (e) {
+      // Daemons older than libvirt 1.2.12 lack DEFINE_XML_FLAGS ("unknown procedure").
+      if (!(e instanceof LibvirtError && e.code === VIR_ERR_RPC && flags === 0)) throw e;
+      return this.call(P.DOMAIN_DEFINE_XML, (w) => w.string(xml), readDom, options);
+    }
+  }
+  domainLookupByName(name: string, options?: CallOptions): Promise<DomRef> {
+    return this.call(P.DOMAIN_LOOKUP_BY_NAME, (w) => w.string(name), readDom, options);
+  }
+  domainLookupByUuid(uuid: Buffer, options?: CallOptions): Promise<DomRef> {
+    return this.call(P.DOMAIN_LOOKUP_BY_UUID, (w) => w.fixedOpaque(uuid, 16), readDom, options);
+  }
+  domainGetXmlDesc(dom: DomRef, flags = 0, options?: CallOptions): Promise<string> {
+    return this.call(P.DOMAIN_GET_XML_DESC, (w) => (writeDom(w, dom), w.uint(flags)), (r) => r.string(REMOTE_STRING_MAX), options);
+  }
+  domainCreate(dom: DomRef, options?: CallOptions): Promise<void> {
+    return this.callVoid(P.DOMAIN_CREATE, (w) => writeDom(w, dom), options);
+  }
+  domainShutdown(dom: DomRef, options?: CallOptions): Promise<void> {
+    return this.callVoid(P.DOMAIN_SHUTDOWN, (w) => writeDom(w, dom), options);
+  }
+  domainDestroy(dom: DomRef, options?: CallOptions): Promise<void> {
+    return this.callVoid(P.DOMAIN_DESTROY, (w) => writeDom(w, dom), options);
+  }
+  domainReboot(dom: DomRef, flags = 0, options?: CallOptions): Promise<void> {
+    return this.callVoid(P.DOMAIN_REBOOT, (w) => (writeDom(w, dom), w.uint(flags)), options);
+  }
+  domainUndefine(dom: DomRef, flags = 0, options?: CallOptions): Promise<void> {
+    return this.callVoid(P.DOMAIN_UNDEFINE_FLAGS, (w) => (writeDom(w, dom), w.uint(flags)), options);
+  }
+  domainGetState(dom: DomRef, options?: CallOptions): Promise<DomainStateInfo> {
+    return this.call(P.DOMAIN_GET_STATE, (w) => (writeDom(w, dom), w.uint(0)), (r) => ({ state: r.int(), reason: r.int() }), options);
+  }
+  domainIsActive(dom: DomRef, options?: CallOptions): Promise<boolean> {
+    return this.call(P.DOMAIN_IS_ACTIVE, (w) => writeDom(w, dom), (r) => r.int() !== 0, options);
+  }
+  domainSetAutostart(dom: DomRef, autostart: boolean, options?: CallOptions): Promise<void> {
+    return this.callVoid(P.DOMAIN_SET_AUTOSTART, (w) => (writeDom(w, dom), w.int(autostart ? 1 : 0)), options);
+  }
+}
+
+/** `{ T items<>; unsigned int ret; }` as returned by the list-all procedures. */
+function listWithCount<T>(r: XdrReader, read: (r: XdrReader) => T): T[] {
+  const items = r.array(read);
+  r.uint();
+  return items;
+}

@@ -1,0 +1,258 @@
+/**
+ * One RPC connection to libvirtd over any byte stream (unix socket, TCP, TLS, ssh pipe): serial numbers, the map
+ * of pending calls, keepalive answers, and data streams (libvirt `src/rpc/virnetprotocol.x`, "RPC wire format").
+ *
+ * - Calls: a CALL packet with a fresh serial; the REPLY with that serial carries the `_ret` struct (status OK) or
+ *   a `remote_error` (status ERROR → LibvirtError).
+ * - Streams: the CALL opens the stream and is answered by a REPLY; then STREAM packets with the same serial and
+ *   procedure flow (status CONTINUE = data, OK = end/confirmation, ERROR = remote_error).
+ * - Keepalive: a MESSAGE PING of program KEEPALIVE_PROGRAM is answered with a MESSAGE PONG.
+ * - A dropped connection rejects every pending call and stream with a LibvirtError (VIR_ERR_SYSTEM_ERROR,
+ *   VIR_FROM_RPC).
+ */
+import type { Duplex } from 'node:stream';
+import {
+  KEEPALIVE_PROC_PING,
+  KEEPALIVE_PROC_PONG,
+  KEEPALIVE_PROGRAM,
+  KEEPALIVE_PROTOCOL_VERSION,
+  MessageStatus,
+  MessageType,
+  Packet,
+  PacketDecoder,
+  PacketHeader,
+  REMOTE_PROGRAM,
+  REMOTE_PROTOCOL_VERSION,
+} from './packet';
+import { encodePacket } from './packet';
+import { LibvirtError, VIR_ERR_ERROR, VIR_ERR_RPC, VIR_ERR_SYSTEM_ERROR, VIR_FROM_RPC, decodeRemoteError } from './errors';
+import { Channel } from './private/channel';
+import { rechunk } from './private/rechunk';
+
+/** Options accepted by every call. */
+export interface CallOptions {
+  /** Aborting rejects the call with the signal's reason; a stream is aborted on the daemon too. */
+  signal?: AbortSignal;
+}
+
+/** Default bytes per STREAM packet: 1 MiB, well below the daemon's VIR_NET_MESSAGE_PAYLOAD_MAX (16 MiB − 24). */
+export const DEFAULT_STREAM_CHUNK_SIZE = 1024 * 1024;
+
+/** Downloads pause reading the socket when this many received bytes wait for the consumer. */
+const DOWNLOAD_HIGH_WATER = 8 * 1024 * 1024;
+
+export interface RpcConnectionOptions {
+  /** Bytes per outgoing STREAM packet (default 1 MiB). */
+  streamChunkSize?: number;
+}
+
+export class RpcConnection {
+  private serial = 0;
+  private readonly channels = new Map<number, Channel>();
+  private readonly decoder = new PacketDecoder();
+  private lost: LibvirtError | null = null;
+  private readonly closedPromise: Promise<void>;
+  private pausedBy = new Set<number>();
+  readonly streamChunkSize: number;
+
+  constructor(private readonly socket: Duplex, options: RpcConnectionOptions = {}) {
+    this.streamChunkSize = options.streamChunkSize ?? DEFAULT_STREAM_CHUNK_SIZE;
+    this.closedPromise = new Promise((resolve) => socket.once('close', () => resolve()));
+    socket.on('data', (chunk: Buffer) => this.onData(chunk));
+    socket.on('error', (e: Error) => this.fail(`${e.message}`));
+    socket.on('end', () => this.fail('end of file from libvirtd'));
+    socket.on('close', () => this.fail('connection closed'));
+    socket.resume();
+  }
+
+  /** True once the connection is closed or lost; every call then rejects. */
+  get isClosed(): boolean {
+    return this.lost !== null;
+  }
+
+  /** Calls `procedure` of `program` with XDR-encoded `args`; resolves with the reply's XDR payload. */
+  async call(procedure: number, args: Uint8Array = new Uint8Array(0), options: CallOptions = {}, program = REMOTE_PROGRAM): Promise<Buffer> {
+    const { serial, channel } = this.open(procedure, options.signal);
+    try {
+      this.send({ program, version: REMOTE_PROTOCOL_VERSION, procedure, type: MessageType.Call, serial, status: MessageStatus.Ok }, args);
+      return await channel.reply();
+    } finally {
+      this.channels.delete(serial);
+      channel.dispose();
+    }
+  }
+
+  /**
+   * Calls a procedure that opens a write stream (e.g. STORAGE_VOL_UPLOAD), then sends `source` as STREAM
+   * packets of at most `streamChunkSize` bytes, waiting for the socket to drain between packets (backpressure),
+   * and finishes with an empty STREAM OK packet, resolving when the daemon confirms. Errors from the daemon
+   * reject with LibvirtError; a failing source or an abort sends a stream abort (STREAM ERROR) and rethrows.
+   */
+  async upload(procedure: number, args: Uint8Array, source: AsyncIterable<Uint8Array>, options: CallOptions = {}): Promise<void> {
+    const { serial, channel } = this.open(procedure, options.signal);
+    const header = (status: MessageStatus): PacketHeader => ({
+      program: REMOTE_PROGRAM, version: REMOTE_PROTOCOL_VERSION, procedure, type: MessageType.Stream, serial, status,
+    });
+    let opened = false;
+    let finished = false;
+    try {
+      this.send({ ...header(MessageStatus.Ok), type: MessageType.Call }, args);
+      await channel.reply();
+      opened = true;
+      for await (const chunk of rechunk(source, this.streamChunkSize)) {
+        channel.throwIfFailed();
+        await this.sendAndDrain(header(MessageStatus.Continue), chunk, channel);
+      }
+      channel.throwIfFailed();
+      this.send(header(MessageStatus.Ok));
+      await channel.streamEnd();
+      finished = true;
+    } finally {
+      if (opened && !finished && !channel.failed && !this.lost) this.trySend(header(MessageStatus.Error));
+      this.channels.delete(serial);
+      channel.dispose();
+    }
+  }
+
+  /**
+   * Calls a procedure that opens a read stream (e.g. STORAGE_VOL_DOWNLOAD) and yields the daemon's data
+   * packets as they arrive. At the daemon's end of stream it sends the finish packet and waits for the
+   * confirmation. Reading the socket pauses while more than 8 MiB wait for the consumer. Breaking out of the
+   * loop aborts the stream on the daemon.
+   */
+  async *download(procedure: number, args: Uint8Array, options: CallOptions = {}): AsyncGenerator<Buffer, void, undefined> {
+    const { serial, channel } = this.open(procedure, options.signal);
+    const header = (status: MessageStatus): PacketHeader => ({
+      program: REMOTE_PROGRAM, version: REMOTE_PROTOCOL_VERSION, procedure, type: MessageType.Stream, serial, status,
+    });
+    let opened = false;
+    let finished = false;
+    channel.onDrained = () => this.resumeFor(serial);
+    try {
+      this.send({ ...header(MessageStatus.Ok), type: MessageType.Call }, args);
+      await channel.reply();
+      opened = true;
+      for (;;) {
+        const data = await channel.nextData();
+        if (data === null) break;
+        yield data;
+      }
+      this.send(header(MessageStatus.Ok));
+      await channel.streamEnd();
+      finished = true;
+    } finally {
+      if (opened && !finished && !channel.failed && !this.lost) this.trySend(header(MessageStatus.Error));
+      this.resumeFor(serial);
+      this.channels.delete(serial);
+      channel.dispose();
+    }
+  }
+
+  /** Ends the byte stream and waits until it is closed. Idempotent. Pending calls reject. */
+  async destroy(): Promise<void> {
+    this.fail('connection closed by the client', 'libvirt connection is closed');
+    if (!this.socket.destroyed) {
+      this.socket.end();
+      const timer = setTimeout(() => this.socket.destroy(), 1000);
+      await this.closedPromise;
+      clearTimeout(timer);
+    }
+  }
+
+  private open(procedure: number, signal: AbortSignal | undefined): { serial: number; channel: Channel } {
+    if (this.lost) throw this.lost;
+    signal?.throwIfAborted();
+    this.serial = (this.serial + 1) >>> 0 || 1;
+    const serial = this.serial;
+    const channel = new Channel(procedure, signal);
+    this.channels.set(serial, channel);
+    return { serial, channel };
+  }
+
+  private send(header: PacketHeader, payload?: Uint8Array): void {
+    if (this.lost) throw this.lost;
+    this.socket.write(encodePacket(header, payload));
+  }
+
+  private trySend(header: PacketHeader, payload?: Uint8Array): void {
+    try {
+      this.send(header, payload);
+    } catch {
+      // connection already gone: nothing to abort
+    }
+  }
+
+  /** Writes a packet; when the socket's buffer is full, waits for 'drain' (or the stream's failure). */
+  private async sendAndDrain(header: PacketHeader, payload: Uint8Array, channel: Channel): Promise<void> {
+    if (this.lost) throw this.lost;
+    if (this.socket.write(encodePacket(header, payload))) return;
+    let done = (): void => undefined;
+    await Promise.race([
+      channel.failure,
+      new Promise<void>((resolve) => {
+        done = (): void => resolve();
+        this.socket.once('drain', done);
+        this.socket.once('close', done);
+      }),
+    ]);
+    this.socket.off('drain', done);
+    this.socket.off('close', done);
+    channel.throwIfFailed();
+    if (this.lost) throw this.lost;
+  }
+
+  private onData(chunk: Buffer): void {
+    let packets: Packet[];
+    try {
+      packets = this.decoder.push(chunk);
+    } catch (e) {
+      this.fail(`protocol error: ${(e as Error).message}`);
+      this.socket.destroy();
+      return;
+    }
+    for (const p of packets) this.dispatch(p);
+  }
+
+  private dispatch(p: Packet): void {
+    const h = p.header;
+    if (h.program === KEEPALIVE_PROGRAM) {
+      if (h.procedure === KEEPALIVE_PROC_PING && h.type === MessageType.Message) {
+        this.trySend({ program: KEEPALIVE_PROGRAM, version: KEEPALIVE_PROTOCOL_VERSION, procedure: KEEPALIVE_PROC_PONG, type: MessageType.Message, serial: 0, status: MessageStatus.Ok });
+      }
+      return;
+    }
+    if (h.program !== REMOTE_PROGRAM || (h.type !== MessageType.Reply && h.type !== MessageType.Stream)) return; // events etc.
+    const channel = this.channels.get(h.serial);
+    if (!channel) return; // a call that was aborted or finished already
+    if (h.status === MessageStatus.Error) {
+      channel.fail(safeDecodeError(p.payload), true);
+    } else if (h.type === MessageType.Reply) {
+      channel.onReply(p.payload);
+    } else {
+      channel.onStream(h.status === MessageStatus.Continue ? p.payload : null);
+      if (channel.queuedBytes > DOWNLOAD_HIGH_WATER && !this.pausedBy.has(h.serial)) {
+        this.pausedBy.add(h.serial);
+        this.socket.pause();
+      }
+    }
+  }
+
+  private resumeFor(serial: number): void {
+    if (this.pausedBy.delete(serial) && this.pausedBy.size === 0) this.socket.resume();
+  }
+
+  private fail(reason: string, message = `libvirt connection lost: ${reason}`): void {
+    if (this.lost) return;
+    this.lost = new LibvirtError(VIR_ERR_SYSTEM_ERROR, VIR_FROM_RPC, VIR_ERR_ERROR, message);
+    for (const channel of this.channels.values()) channel.fail(this.lost);
+    this.channels.clear();
+  }
+}
+
+function safeDecodeError(payload: Buffer): LibvirtError {
+  try {
+    return decodeRemoteError(payload);
+  } catch (e) {
+    return new LibvirtError(VIR_ERR_RPC, VIR_FROM_RPC, VIR_ERR_ERROR, `libvirtd reported an error that could not be decoded: ${(e as Error).message}`);
+  }
+}

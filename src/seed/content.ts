@@ -1,0 +1,32 @@
+/** Rendering of a validated SeedSpec into format-neutral SeedContent (no instance-id yet). */
+import type { Diagnostic } from '../diagnostics';
+import type { SeedContent } from './layout';
+import type { SeedFormat, SeedSpec } from './model';
+import { renderNetworkFile } from './network/render';
+import { renderCloudConfig } from './user-data/cloud-config';
+import { composeUserData } from './user-data/compose';
+
+/** The seed format of a spec (default `nocloud`). */
+export function formatOf(spec: SeedSpec): SeedFormat {
+  return spec.format ?? 'nocloud';
+}
+
+/** Content of a validated spec with `instanceId: null`, plus composition warnings. Pure. */
+export function seedContent(spec: SeedSpec): { content: SeedContent; diagnostics: Diagnostic[] } {
+  const userData = composeUserData(spec);
+  const network = renderNetworkFile(spec, formatOf(spec));
+  const vendorData =
+    spec.vendor_data === undefined ? undefined : typeof spec.vendor_data === 'string' ? spec.vendor_data : renderCloudConfig(spec.vendor_data);
+  return {
+    content: {
+      instanceId: null,
+      ...(spec.hostname !== undefined ? { hostname: spec.hostname } : {}),
+      ...(spec.public_keys ? { publicKeys: spec.public_keys } : {}),
+      ...(spec.meta_data ? { extraMetaData: spec.meta_data } : {}),
+      userData: userData.bytes,
+      ...(network !== undefined ? { network } : {}),
+      ...(vendorData !== undefined ? { vendorData } : {}),
+    },
+    diagnostics: userData.diagnostics,
+  };
+}

@@ -1,0 +1,49 @@
+/**
+ * Derived instance-ids.
+ *
+ * Rule (v1): `iid-` + the first 16 lower-case hex digits of sha256 over a canonical encoding of everything the
+ * seed delivers to the guest except the instance-id itself:
+ *
+ *     "virtseed-instance-id/v1\n" + format + "\n"
+ *     + for each seed file, sorted by path: path + "\n" + byteLength (decimal) + "\n" + bytes + "\n"
+ *
+ * where the files are rendered exactly as on the seed but with meta-data's own instance-id key (`instance-id`
+ * in NoCloud meta-data, `uuid` in ConfigDrive meta_data.json) left out. So the same content always gives the same
+ * id, and any change of content that reaches the guest (user-data, meta-data keys, network, vendor-data, the
+ * format) gives a new id — which makes cloud-init re-run its per-instance modules. Inputs that do not reach the
+ * guest (e.g. a local `source` path whose file content is unchanged) do not change it.
+ */
+import type { SeedFile } from './iso9660';
+import type { SeedFormat, SeedSpec } from './model';
+import { hasErrors, ValidationError } from '../diagnostics';
+import { formatOf, seedContent } from './content';
+import { toLayout } from './layout';
+import { validateSeed } from './validate';
+import { utf8 } from './private/bytes';
+import { createHash } from 'node:crypto';
+
+/** Prefix of derived instance-ids. */
+export const DERIVED_INSTANCE_ID_PREFIX = 'iid-';
+
+/** The derived instance-id of seed files rendered without an instance-id (see the module docstring). Pure. */
+export function instanceIdFromFiles(format: SeedFormat, filesWithoutId: readonly SeedFile[]): string {
+  const hash = createHash('sha256');
+  hash.update(utf8(`virtseed-instance-id/v1\n${format}\n`));
+  const sorted = [...filesWithoutId].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  for (const f of sorted) {
+    hash.update(utf8(`${f.path}\n${f.content.length}\n`));
+    hash.update(f.content);
+    hash.update(utf8('\n'));
+  }
+  return DERIVED_INSTANCE_ID_PREFIX + hash.digest('hex').slice(0, 16);
+}
+
+/**
+ * The derived instance-id of a spec (ignores `spec.instance_id`): renders the seed without an id and hashes it
+ * with {@link instanceIdFromFiles}. Pure. Throws `ValidationError` when the spec has errors.
+ */
+export function deriveInstanceId(spec: SeedSpec): string {
+  const diagnostics = validateSeed(spec, { requireLoadedSources: true });
+  if (hasErrors(diagnostics)) throw new ValidationError(diagnostics);
+  return instanceIdFromFiles(formatOf(spec), toLayout(seedContent(spec).content, formatOf(spec)));
+}

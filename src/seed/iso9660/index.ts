@@ -1,0 +1,3 @@
+export type { BuildIsoOptions, ReadIsoResult, SeedFile } from './types';
+export { buildIso } from './build';
+export { readIso } from './read';

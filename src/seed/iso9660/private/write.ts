@@ -1,0 +1,73 @@
+/** Writes a planned image into one buffer. */
+import { FIRST_DESCRIPTOR_SECTOR, JOLIET_MAX_VOLUME_ID, SECTOR_SIZE } from './constants';
+import { writeTerminator, writeVolumeDescriptor } from './descriptors';
+import type { DirPlan, ImagePlan, PathTablePlan, RecordPlan } from './layout';
+import { type Extent, writeDirectoryRecord, writePathTable } from './records';
+import { ceEntry } from './susp';
+
+function extentOf(plan: ImagePlan, record: RecordPlan): Extent {
+  const target = record.target;
+  if ('content' in target) return { block: plan.fileExtents.get(target) ?? 0, size: target.content.length };
+  return { block: target.extent, size: target.sectors * SECTOR_SIZE };
+}
+
+function writeDirectories(bytes: Uint8Array, view: DataView, plan: ImagePlan, dirs: readonly DirPlan[]): void {
+  for (const dir of dirs) {
+    const base = dir.extent * SECTOR_SIZE;
+    for (const record of dir.records) {
+      const systemUse = [...record.systemUse];
+      const c = record.continuation;
+      if (c) systemUse.push(ceEntry(plan.continuationExtent + c.sector, c.offset, c.bytes.length));
+      writeDirectoryRecord(bytes, view, base + record.offset, record.length, record.id, record.flags, extentOf(plan, record), systemUse);
+    }
+  }
+}
+
+function writePathTables(view: DataView, table: PathTablePlan, dirs: readonly DirPlan[]): void {
+  const entries = dirs.map((d) => ({ id: d.id, block: d.extent, parentNumber: d.parent.number }));
+  writePathTable(view, table.lExtent * SECTOR_SIZE, entries, true);
+  writePathTable(view, table.mExtent * SECTOR_SIZE, entries, false);
+}
+
+/** Allocates the image buffer (zero-filled) and writes every structure of `plan`, file contents copied with `set`. */
+export function writeImage(plan: ImagePlan, volumeId: string, systemId: string): Uint8Array {
+  const bytes = new Uint8Array(plan.totalSectors * SECTOR_SIZE);
+  const view = new DataView(bytes.buffer);
+  const descriptor = (dirs: DirPlan[], table: PathTablePlan) => ({
+    volumeSpaceSize: plan.totalSectors,
+    pathTableSize: table.size,
+    lPathTable: table.lExtent,
+    mPathTable: table.mExtent,
+    root: { block: dirs[0].extent, size: dirs[0].sectors * SECTOR_SIZE },
+  });
+  writeVolumeDescriptor(
+    bytes,
+    view,
+    FIRST_DESCRIPTOR_SECTOR * SECTOR_SIZE,
+    { volumeId, systemId, ...descriptor(plan.primaryDirs, plan.primaryPathTable) },
+    false,
+  );
+  writeVolumeDescriptor(
+    bytes,
+    view,
+    (FIRST_DESCRIPTOR_SECTOR + 1) * SECTOR_SIZE,
+    {
+      volumeId: volumeId.slice(0, JOLIET_MAX_VOLUME_ID),
+      systemId: systemId.slice(0, JOLIET_MAX_VOLUME_ID),
+      ...descriptor(plan.jolietDirs, plan.jolietPathTable),
+    },
+    true,
+  );
+  writeTerminator(bytes, (FIRST_DESCRIPTOR_SECTOR + 2) * SECTOR_SIZE);
+  writePathTables(view, plan.primaryPathTable, plan.primaryDirs);
+  writePathTables(view, plan.jolietPathTable, plan.jolietDirs);
+  writeDirectories(bytes, view, plan, plan.primaryDirs);
+  writeDirectories(bytes, view, plan, plan.jolietDirs);
+  for (const area of plan.continuations) {
+    bytes.set(area.bytes, (plan.continuationExtent + area.sector) * SECTOR_SIZE + area.offset);
+  }
+  for (const file of plan.files) {
+    if (file.content.length) bytes.set(file.content, (plan.fileExtents.get(file) as number) * SECTOR_SIZE);
+  }
+  return bytes;
+}

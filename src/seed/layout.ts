@@ -1,0 +1,79 @@
+/**
+ * Placement of rendered seed content into the files of a seed format (cloud-init DataSourceNoCloud and
+ * DataSourceConfigDrive / OpenStack config drive v2).
+ *
+ * NoCloud (`cidata`):
+ *   `meta-data` (YAML: `instance-id`, `local-hostname`, `public-keys` list, extra keys), `user-data` (always
+ *   written; NoCloud requires it), `network-config`, `vendor-data` (only when given).
+ * ConfigDrive (`config-2`), all under `openstack/latest/`:
+ *   `meta_data.json` (`uuid` = instance-id, `hostname`, `name` = hostname, `public_keys` `{key-N: key}`, extra
+ *   keys), `user_data` (when not empty), `network_data.json`, `vendor_data.json` (`{"cloud-init": vendor-data}`).
+ */
+import type { SeedFile } from './iso9660';
+import type { SeedFormat } from './model';
+import { utf8 } from './private/bytes';
+import { stableJson } from './private/json';
+import { stableYaml } from './private/yaml';
+
+/** Format-neutral rendered content of a seed. */
+export interface SeedContent {
+  /** The instance-id; `null` leaves it out (used to hash everything else, see `deriveInstanceId`). */
+  instanceId: string | null;
+  hostname?: string;
+  publicKeys?: readonly string[];
+  /** Extra meta-data keys (validated not to clash with the keys above). */
+  extraMetaData?: Record<string, unknown>;
+  /** Final user-data bytes. */
+  userData: Uint8Array;
+  /** Network file text (network-config YAML or network_data.json). */
+  network?: string;
+  /** Raw vendor-data text. */
+  vendorData?: string;
+}
+
+/** The files of `content` laid out for `format`, sorted by path. Pure. */
+export function toLayout(content: SeedContent, format: SeedFormat): SeedFile[] {
+  const files = format === 'nocloud' ? noCloudFiles(content) : configDriveFiles(content);
+  return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+function noCloudFiles(c: SeedContent): SeedFile[] {
+  const md: Record<string, unknown> = { ...(c.extraMetaData ?? {}) };
+  if (c.instanceId !== null) md['instance-id'] = c.instanceId;
+  if (c.hostname !== undefined) md['local-hostname'] = c.hostname;
+  if (c.publicKeys && c.publicKeys.length > 0) md['public-keys'] = [...c.publicKeys];
+  const files: SeedFile[] = [
+    { path: 'meta-data', content: utf8(stableYaml(md)) },
+    { path: 'user-data', content: c.userData },
+  ];
+  if (c.network !== undefined) files.push({ path: 'network-config', content: utf8(c.network) });
+  if (c.vendorData !== undefined) files.push({ path: 'vendor-data', content: utf8(c.vendorData) });
+  return files;
+}
+
+const OS_DIR = 'openstack/latest';
+
+function configDriveFiles(c: SeedContent): SeedFile[] {
+  const md: Record<string, unknown> = { ...(c.extraMetaData ?? {}) };
+  if (c.instanceId !== null) md['uuid'] = c.instanceId;
+  if (c.hostname !== undefined) {
+    md['hostname'] = c.hostname;
+    md['name'] = c.hostname;
+  }
+  if (c.publicKeys && c.publicKeys.length > 0) {
+    md['public_keys'] = Object.fromEntries(c.publicKeys.map((k, i) => [`key-${i}`, k]));
+  }
+  const files: SeedFile[] = [{ path: `${OS_DIR}/meta_data.json`, content: utf8(stableJson(md)) }];
+  if (c.userData.length > 0) files.push({ path: `${OS_DIR}/user_data`, content: c.userData });
+  if (c.network !== undefined) files.push({ path: `${OS_DIR}/network_data.json`, content: utf8(c.network) });
+  if (c.vendorData !== undefined) files.push({ path: `${OS_DIR}/vendor_data.json`, content: utf8(stableJson({ 'cloud-init': c.vendorData })) });
+  return files;
+}
+
+/** The seed format a volume label stands for (case-insensitive, as blkid matches labels); `undefined` if none. */
+export function formatOfVolumeId(volumeId: string): SeedFormat | undefined {
+  const label = volumeId.trim().toLowerCase();
+  if (label === 'cidata') return 'nocloud';
+  if (label === 'config-2') return 'configdrive';
+  return undefined;
+}

@@ -1,0 +1,81 @@
+/** ajv validation against the project's own JSON Schemas (src/seed/schemas/), mapped to Diagnostics. */
+import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
+import { error, warning, type AttributePath, type Diagnostic } from '../../diagnostics';
+import cloudConfigSchema from '../schemas/cloud-config.schema.json';
+import networkV1Schema from '../schemas/network-config-v1.schema.json';
+import networkV2Schema from '../schemas/network-config-v2.schema.json';
+
+export type SchemaName = 'cloud-config' | 'network-config-v1' | 'network-config-v2';
+
+const SCHEMAS: Record<SchemaName, object> = {
+  'cloud-config': cloudConfigSchema,
+  'network-config-v1': networkV1Schema,
+  'network-config-v2': networkV2Schema,
+};
+
+let ajv: Ajv | undefined;
+const compiled = new Map<SchemaName, ValidateFunction>();
+
+function validator(name: SchemaName): ValidateFunction {
+  let fn = compiled.get(name);
+  if (!fn) {
+    ajv ??= new Ajv({ allErrors: true, strict: false });
+    fn = ajv.compile(SCHEMAS[name]);
+    compiled.set(name, fn);
+  }
+  return fn;
+}
+
+/** Top-level keys the cloud-config schema knows (typed modules and other cloud-init modules). */
+export const KNOWN_CLOUD_CONFIG_KEYS: ReadonlySet<string> = new Set(Object.keys((cloudConfigSchema as { properties: object }).properties));
+
+/** Error diagnostics for `value` against a schema, one per failing location, paths prefixed by `base`. */
+export function schemaDiagnostics(name: SchemaName, value: unknown, base: AttributePath, summary: string): Diagnostic[] {
+  const fn = validator(name);
+  if (fn(value)) return [];
+  const byPath = new Map<string, { path: AttributePath; messages: string[] }>();
+  for (const e of fn.errors ?? []) {
+    const path = [...base, ...instancePath(e)];
+    const key = JSON.stringify(path);
+    const entry = byPath.get(key) ?? { path, messages: [] };
+    const message = describe(e);
+    if (!entry.messages.includes(message)) entry.messages.push(message);
+    byPath.set(key, entry);
+  }
+  return [...byPath.values()].map((p) => error(p.path, summary, p.messages.join('; ')));
+}
+
+/** Warnings for cloud-config top-level keys unknown to cloud-init (they are passed through unchanged). */
+export function unknownKeyWarnings(config: Record<string, unknown>, base: AttributePath): Diagnostic[] {
+  return Object.keys(config)
+    .filter((k) => !KNOWN_CLOUD_CONFIG_KEYS.has(k))
+    .map((k) => warning([...base, k], 'Unknown cloud-config key', `"${k}" is not a cloud-init module key; cloud-init ignores it (check the spelling).`));
+}
+
+function instancePath(e: ErrorObject): AttributePath {
+  const steps: AttributePath = e.instancePath
+    .split('/')
+    .slice(1)
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .map((s) => (/^\d+$/.test(s) ? Number(s) : s));
+  if (e.keyword === 'required') steps.push((e.params as { missingProperty: string }).missingProperty);
+  if (e.keyword === 'additionalProperties') steps.push((e.params as { additionalProperty: string }).additionalProperty);
+  return steps;
+}
+
+function describe(e: ErrorObject): string {
+  switch (e.keyword) {
+    case 'required':
+      return 'is required';
+    case 'additionalProperties':
+      return 'is not a known property here';
+    case 'enum':
+      return `must be one of ${(e.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join(', ')}`;
+    case 'const':
+      return `must be ${JSON.stringify((e.params as { allowedValue: unknown }).allowedValue)}`;
+    case 'oneOf':
+      return 'does not match any allowed shape';
+    default:
+      return e.message ?? e.keyword;
+  }
+}

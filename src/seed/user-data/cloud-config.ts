@@ -1,0 +1,21 @@
+/** Rendering of a cloud-config document (cloud-init docs, "User data formats: cloud-config"). */
+import type { CloudConfig } from './cloud-config-model';
+import { stableYaml } from '../private/yaml';
+
+/** The header line cloud-init uses to recognise cloud-config user-data. */
+export const CLOUD_CONFIG_HEADER = '#cloud-config';
+
+/** `#cloud-config\n` + YAML with keys sorted at every level; `{}` renders as `#cloud-config\n{}\n`. Stable. */
+export function renderCloudConfig(config: CloudConfig): string {
+  return `${CLOUD_CONFIG_HEADER}\n${stableYaml(dropUndefined(config))}`;
+}
+
+function dropUndefined(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(dropUndefined);
+  if (typeof value === 'object' && value !== null) {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) if (v !== undefined) out[k] = dropUndefined(v);
+    return out;
+  }
+  return value;
+}

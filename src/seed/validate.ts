@@ -1,0 +1,97 @@
+/**
+ * validateSeed: every check of a SeedSpec, as Diagnostics whose paths use the SeedSpec keys
+ * (e.g. `['cloud_config', 'write_files', 2, 'path']`). Pure.
+ *
+ * Checks: field types and formats (instance-id charset, RFC 1123 host names, OpenSSH public keys, octal
+ * permissions, environment names, devices, mount points, network addresses); YAML syntax of `user_data`,
+ * `network_config` and cloud-config `vendor_data` (line and column in the detail); cloud-config against
+ * src/seed/schemas/cloud-config.schema.json (unknown top-level keys: warning); network-config v1/v2 against
+ * src/seed/schemas/network-config-v{1,2}.schema.json; `network` and `network_config` both set; meta_data keys
+ * that clash with dedicated fields; duplicate write_files paths after merging; sizes.
+ *
+ * Size limits (cloud-init itself sets none for NoCloud/ConfigDrive; EC2's 16 KiB does not apply):
+ * user-data over {@link USER_DATA_WARN_BYTES} (1 MiB) → warning (slow to parse; consider a data volume);
+ * a seed whose files total over {@link SEED_MAX_BYTES} (512 MiB) → error.
+ */
+import { error, hasErrors, warning, type Diagnostic } from '../diagnostics';
+import { formatOf, seedContent } from './content';
+import { toLayout } from './layout';
+import type { SeedSpec } from './model';
+import { duplicateWriteFiles, validateEnvironment, validateFiles, validateMounts } from './private/validate-files';
+import { validateNetwork } from './private/validate-network';
+import { keyList, validateUserDataInputs } from './private/validate-user-data';
+import { INSTANCE_ID, isHostname } from './private/patterns';
+import { isPlainObject } from './private/yaml';
+
+/** user-data size above which a warning is given (bytes, after gzip). */
+export const USER_DATA_WARN_BYTES = 1024 * 1024;
+/** Total size of a seed's files above which it is rejected (bytes). */
+export const SEED_MAX_BYTES = 512 * 1024 * 1024;
+
+/** meta-data keys owned by dedicated SeedSpec fields, per format. */
+const RESERVED_META_DATA = {
+  nocloud: ['instance-id', 'local-hostname', 'public-keys'],
+  configdrive: ['uuid', 'hostname', 'name', 'public_keys'],
+} as const;
+
+/** Options of {@link validateSeed}. */
+export interface ValidateSeedOptions {
+  /** Treat a remaining `files[].source` as an error (renderSeed does). @default false — plan-time validation
+   *  before `loadSeedSources` accepts it. */
+  requireLoadedSources?: boolean;
+}
+
+/** All diagnostics of a spec; an empty list means it renders. Never throws. */
+export function validateSeed(spec: SeedSpec, options: ValidateSeedOptions = {}): Diagnostic[] {
+  if (!isPlainObject(spec)) return [error([], 'Invalid seed spec', 'The seed spec must be an object.')];
+  const out: Diagnostic[] = [];
+  if (spec.format !== undefined && spec.format !== 'nocloud' && spec.format !== 'configdrive') {
+    out.push(error(['format'], 'Invalid format', `Got ${JSON.stringify(spec.format)}; expected "nocloud" or "configdrive".`));
+  }
+  const format = spec.format === 'configdrive' ? 'configdrive' : 'nocloud';
+  if (spec.instance_id !== undefined && (typeof spec.instance_id !== 'string' || !INSTANCE_ID.test(spec.instance_id))) {
+    out.push(error(['instance_id'], 'Invalid instance-id', `Got ${JSON.stringify(spec.instance_id)}; expected 1–128 characters of A–Z a–z 0–9 . _ : -`));
+  }
+  for (const k of ['hostname', 'fqdn'] as const) {
+    const v = spec[k];
+    if (v !== undefined && (typeof v !== 'string' || !isHostname(v))) {
+      out.push(error([k], `Invalid ${k}`, `Got ${JSON.stringify(v)}; expected an RFC 1123 host name: dot-separated labels of 1–63 letters, digits or hyphens, not starting or ending with a hyphen.`));
+    }
+  }
+  if (spec.public_keys !== undefined) {
+    if (!Array.isArray(spec.public_keys)) out.push(error(['public_keys'], 'Invalid public_keys', 'public_keys must be a list of strings.'));
+    else out.push(...keyList(spec.public_keys, ['public_keys']));
+  }
+  if (spec.meta_data !== undefined) {
+    if (!isPlainObject(spec.meta_data)) out.push(error(['meta_data'], 'Invalid meta_data', 'meta_data must be a map of extra meta-data keys.'));
+    else
+      for (const k of RESERVED_META_DATA[format]) {
+        if (k in spec.meta_data) out.push(error(['meta_data', k], 'Reserved meta-data key', `"${k}" is set from a dedicated field (instance_id, hostname, public_keys); remove it from meta_data.`));
+      }
+  }
+  out.push(...validateUserDataInputs(spec));
+  out.push(...validateEnvironment(spec.environment));
+  out.push(...validateFiles(spec.files, options.requireLoadedSources === true));
+  out.push(...validateMounts(spec.mounts));
+  out.push(...validateNetwork(spec, format));
+  if (spec.vendor_data !== undefined && typeof spec.vendor_data !== 'string' && !isPlainObject(spec.vendor_data)) {
+    out.push(error(['vendor_data'], 'Invalid vendor_data', 'vendor_data must be a string or a cloud-config map.'));
+  }
+  if (hasErrors(out)) return out;
+  out.push(...duplicateWriteFiles(spec));
+  if (hasErrors(out)) return out;
+  return [...out, ...renderedChecks(spec)];
+}
+
+function renderedChecks(spec: SeedSpec): Diagnostic[] {
+  const { content, diagnostics } = seedContent(spec);
+  const out = [...diagnostics];
+  if (content.userData.length > USER_DATA_WARN_BYTES) {
+    out.push(warning(['user_data'], 'Large user-data', `The user-data is ${content.userData.length} bytes (over 1 MiB); cloud-init handles it but slowly. Consider user_data_gzip or a data volume.`));
+  }
+  const total = toLayout(content, formatOf(spec)).reduce((n, f) => n + f.content.length, 0);
+  if (total > SEED_MAX_BYTES) {
+    out.push(error([], 'Seed too large', `The seed files total ${total} bytes; the limit is ${SEED_MAX_BYTES} (512 MiB). Move large files to a data volume.`));
+  }
+  return out;
+}

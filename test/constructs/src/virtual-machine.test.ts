@@ -1,0 +1,162 @@
+import { TerraformOutput, Testing } from 'cdktf';
+import { deriveInstanceId } from '../../../src/seed';
+import { BaseImage, bindings, CloudInit, NetworkAttachment, Reprovision, Size, VirtualMachine, VirtualMachineProps } from '../../../constructs';
+import { byName, resources, synth, Synth } from '../synth-helpers';
+
+Testing.setupJest();
+
+const cloudInit = CloudInit.fromConfig({ hostname: 'web', cloudConfig: { runcmd: ['true'] } });
+const base: VirtualMachineProps = { name: 'web', baseImage: BaseImage.fromFile('/images/debian.qcow2'), cloudInit };
+
+function vm(props: Partial<VirtualMachineProps> = {}): { out: Synth; machine: VirtualMachine } {
+  let machine!: VirtualMachine;
+  const out = synth((s) => { machine = new VirtualMachine(s, 'vm', { ...base, ...props }); });
+  return { out, machine };
+}
+
+describe('VirtualMachine volumes', () => {
+  test('GIVEN an image file WHEN synthesized THEN a base volume <name>-base uploads it', () => {
+    const { out } = vm();
+    expect(byName(out, 'virtseed_volume', 'web-base').body).toMatchObject({ pool: 'default', source: '/images/debian.qcow2', format: 'qcow2' });
+  });
+
+  test('GIVEN a disk size WHEN synthesized THEN the root volume <name>-root is a qcow2 overlay on the base with that capacity', () => {
+    const { out } = vm({ diskSize: Size.gibibytes(4) });
+    const baseAddress = byName(out, 'virtseed_volume', 'web-base').address;
+    expect(byName(out, 'virtseed_volume', 'web-root').body).toMatchObject({
+      format: 'qcow2',
+      backing_volume: `\${${baseAddress}.id}`,
+      capacity: 4 * 1024 ** 3,
+    });
+  });
+
+  test('GIVEN an existing volume as image WHEN synthesized THEN no base volume is made and the root is backed by it', () => {
+    const { out } = vm({ baseImage: BaseImage.fromVolume('/var/lib/libvirt/images/golden.qcow2') });
+    expect(resources(out, 'virtseed_volume').map(([, b]) => b.name)).toEqual(['web-root']);
+    expect(byName(out, 'virtseed_volume', 'web-root').body.backing_volume).toBe('/var/lib/libvirt/images/golden.qcow2');
+  });
+
+  test('GIVEN a .raw image file WHEN synthesized THEN the base volume format is raw', () => {
+    const { out } = vm({ baseImage: BaseImage.fromFile('/images/disk.raw') });
+    expect(byName(out, 'virtseed_volume', 'web-base').body.format).toBe('raw');
+  });
+});
+
+describe('VirtualMachine domain', () => {
+  test('GIVEN defaults WHEN synthesized THEN the domain has 512 MiB, 1 vCPU, a restricted user-mode NIC, reboot policy, running', () => {
+    const out = Testing.synthScope((s) => new VirtualMachine(s, 'vm', base));
+    expect(out).toHaveResourceWithProperties(bindings.domain.Domain, {
+      name: 'web',
+      memory: 512,
+      vcpu: 1,
+      reprovision: 'reboot',
+      running: true,
+      network_interface: [{ user: true, restrict: true, model: 'virtio' }],
+    });
+  });
+
+  test('GIVEN a cloud-init seed WHEN synthesized THEN the domain uses the root disk, the seed and the seed instance_id', () => {
+    const { out } = vm();
+    const root = byName(out, 'virtseed_volume', 'web-root').address;
+    const seed = byName(out, 'virtseed_cloudinit_seed', 'web-seed').address;
+    expect(byName(out, 'virtseed_domain', 'web').body).toMatchObject({
+      disk: [{ volume_id: `\${${root}.id}` }],
+      cloudinit_seed_id: `\${${seed}.id}`,
+      instance_id: `\${${seed}.instance_id}`,
+    });
+  });
+
+  test('GIVEN direct kernel boot, sizes and a libvirt network WHEN synthesized THEN the domain carries them', () => {
+    const { out } = vm({
+      memoryMiB: 1024,
+      vcpus: 2,
+      kernel: { kernel: '/k/vmlinuz', initrd: '/k/initrd.img', cmdline: 'root=/dev/vda' },
+      networks: [NetworkAttachment.libvirtNetwork('isolated')],
+      running: false,
+    });
+    expect(byName(out, 'virtseed_domain', 'web').body).toMatchObject({
+      memory: 1024,
+      vcpu: 2,
+      kernel: '/k/vmlinuz',
+      initrd: '/k/initrd.img',
+      cmdline: 'root=/dev/vda',
+      network_interface: [{ network: 'isolated', model: 'virtio' }],
+      running: false,
+    });
+  });
+
+  test('GIVEN plain cloud-init content WHEN constructed THEN instanceId equals deriveInstanceId of the same spec', () => {
+    const { machine } = vm();
+    expect(machine.instanceId).toBe(deriveInstanceId({ hostname: 'web', cloud_config: { runcmd: ['true'] } }));
+  });
+
+  test('GIVEN the domain WHEN constructed THEN consoleLog and uuid refer to its attributes', () => {
+    let machine!: VirtualMachine;
+    const out = synth((s) => {
+      machine = new VirtualMachine(s, 'vm', base);
+      new TerraformOutput(s, 'log', { value: machine.consoleLog });
+    });
+    expect(out.output?.log.value).toBe(`\${${byName(out, 'virtseed_domain', 'web').address}.console_log}`);
+  });
+});
+
+describe('VirtualMachine re-provisioning', () => {
+  test('GIVEN RECREATE WHEN synthesized THEN the root volume is replaced when the seed instance_id changes', () => {
+    const { out } = vm({ reprovision: Reprovision.RECREATE });
+    const seed = byName(out, 'virtseed_cloudinit_seed', 'web-seed').address;
+    expect(byName(out, 'virtseed_volume', 'web-root').body.lifecycle).toEqual({ replace_triggered_by: [`${seed}.instance_id`] });
+    expect(byName(out, 'virtseed_domain', 'web').body.reprovision).toBe('recreate');
+  });
+
+  test('GIVEN REBOOT WHEN synthesized THEN the root volume has no lifecycle rule', () => {
+    const { out } = vm({ reprovision: Reprovision.REBOOT });
+    expect(byName(out, 'virtseed_volume', 'web-root').body.lifecycle).toBeUndefined();
+  });
+
+  test('GIVEN NEXT_BOOT WHEN synthesized THEN the domain policy is next-boot', () => {
+    const { out } = vm({ reprovision: Reprovision.NEXT_BOOT });
+    expect(byName(out, 'virtseed_domain', 'web').body.reprovision).toBe('next-boot');
+  });
+});
+
+describe('VirtualMachine with Ignition', () => {
+  const ignition = { config: '{"ignition":{"version":"3.3.0"}}' };
+
+  test('GIVEN ignition props WHEN synthesized THEN a <name>-ignition config is wired to the domain and no seed is made', () => {
+    const { out, machine } = vm({ cloudInit: undefined, ignition });
+    const ign = byName(out, 'virtseed_ignition', 'web-ignition').address;
+    expect(resources(out, 'virtseed_cloudinit_seed')).toEqual([]);
+    expect(byName(out, 'virtseed_domain', 'web').body).toMatchObject({ ignition_id: `\${${ign}.id}`, instance_id: `\${${ign}.instance_id}` });
+    expect(machine.instanceId).toMatch(/^ign-[0-9a-f]{16}$/);
+  });
+
+  test('GIVEN ignition and RECREATE WHEN synthesized THEN the root volume is replaced when the ignition instance_id changes', () => {
+    const { out } = vm({ cloudInit: undefined, ignition, reprovision: Reprovision.RECREATE });
+    const ign = byName(out, 'virtseed_ignition', 'web-ignition').address;
+    expect(byName(out, 'virtseed_volume', 'web-root').body.lifecycle).toEqual({ replace_triggered_by: [`${ign}.instance_id`] });
+  });
+});
+
+describe('VirtualMachine props validation', () => {
+  test('GIVEN cloudInit and ignition WHEN constructed THEN it throws naming both props', () => {
+    expect(() => vm({ ignition: { config: '{"ignition":{"version":"3.3.0"}}' } })).toThrow(
+      /VirtualMachine\.cloudInit and VirtualMachine\.ignition were both given/,
+    );
+  });
+
+  test('GIVEN a name with a space WHEN constructed THEN it throws naming VirtualMachine.name', () => {
+    expect(() => vm({ name: 'web server' })).toThrow(/VirtualMachine\.name: invalid name 'web server'; expected/);
+  });
+
+  test('GIVEN 16 MiB of memory WHEN constructed THEN it throws naming VirtualMachine.memoryMiB and the minimum', () => {
+    expect(() => vm({ memoryMiB: 16 })).toThrow(/VirtualMachine\.memoryMiB: invalid value 16; expected a whole number of MiB >= 64/);
+  });
+
+  test('GIVEN 0 vCPUs WHEN constructed THEN it throws naming VirtualMachine.vcpus', () => {
+    expect(() => vm({ vcpus: 0 })).toThrow(/VirtualMachine\.vcpus/);
+  });
+
+  test('GIVEN an unknown reprovision policy WHEN constructed THEN it throws naming VirtualMachine.reprovision', () => {
+    expect(() => vm({ reprovision: 'reset' as Reprovision })).toThrow(/VirtualMachine\.reprovision: invalid value 'reset'/);
+  });
+});

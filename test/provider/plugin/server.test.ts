@@ -1,0 +1,159 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { PROVIDER_SCHEMA } from '../../../provider/src/config';
+import { decodeMsgpack, encodeMsgpack, t, UNKNOWN } from '../../../provider/src/plugin/cty';
+import type { HandlerContext, ResourceHandler } from '../../../provider/src/plugin/handler';
+import { createLogger } from '../../../provider/src/plugin/log';
+import { impliedType, normalizeBlockValue } from '../../../provider/src/plugin/schema';
+import { ProviderServer } from '../../../provider/src/plugin/server';
+import { Thing, THING_SCHEMA, thingHandler } from '../fixtures/thing';
+
+const TYPE = impliedType(THING_SCHEMA);
+const quiet = createLogger('error', () => undefined);
+const dv = (v: unknown) => ({ msgpack: encodeMsgpack(normalizeBlockValue(THING_SCHEMA, v), TYPE) });
+const val = (m: any) => decodeMsgpack(m.msgpack, TYPE) as Thing;
+
+const thing = (over: Partial<Thing> = {}): Thing => ({
+  id: 'thing-1', name: 'alpha', size: 1, secret: 's3cret', labels: null, revision: 1, disk: [{ label: 'root', size_gb: 10, serial: 'root-0' }], ...over,
+});
+
+let dir: string;
+let server: ProviderServer;
+beforeEach(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vstest-server-'));
+  server = new ProviderServer({ providerSchema: PROVIDER_SCHEMA, resources: [thingHandler(dir)], log: quiet });
+});
+afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+describe('GetProviderSchema', () => {
+  it('GIVEN a registered handler WHEN the schema is asked THEN it lists the resource and the provider uri', async () => {
+    const res = await server.GetProviderSchema();
+    expect(Object.keys(res.resource_schemas)).toEqual(['virtseed_test_thing']);
+    expect(res.provider.block.attributes[0].name).toBe('uri');
+  });
+});
+
+describe('ValidateResourceConfig', () => {
+  it('GIVEN a negative nested disk size WHEN validated THEN the diagnostic points at disk[0].size_gb', async () => {
+    const res = await server.ValidateResourceConfig({ type_name: 'virtseed_test_thing', config: dv(thing({ id: null, revision: null, disk: [{ label: 'r', size_gb: -1, serial: null }] })) });
+    expect(res.diagnostics[0].attribute.steps).toEqual([{ attribute_name: 'disk' }, { element_key_int: 0 }, { attribute_name: 'size_gb' }]);
+  });
+
+  it('GIVEN an unknown name WHEN validated THEN no diagnostic is raised for it', async () => {
+    const res = await server.ValidateResourceConfig({ type_name: 'virtseed_test_thing', config: dv(thing({ name: UNKNOWN as any })) });
+    expect(res.diagnostics).toEqual([]);
+  });
+
+  it('GIVEN an unregistered type WHEN validated THEN an error diagnostic names it', async () => {
+    const res = await server.ValidateResourceConfig({ type_name: 'virtseed_nope', config: dv(thing()) });
+    expect(res.diagnostics[0].detail).toContain('virtseed_nope');
+  });
+});
+
+describe('PlanResourceChange', () => {
+  it('GIVEN a changed name WHEN planned THEN requires_replace holds the name path', async () => {
+    const res = await server.PlanResourceChange({ type_name: 'virtseed_test_thing', prior_state: dv(thing()), proposed_new_state: dv(thing({ name: 'beta' })), config: dv(thing({ name: 'beta' })) });
+    expect(res.requires_replace).toEqual([{ steps: [{ attribute_name: 'name' }] }]);
+  });
+
+  it('GIVEN a create WHEN planned THEN computed attributes are unknown in the planned state', async () => {
+    const res = await server.PlanResourceChange({ type_name: 'virtseed_test_thing', prior_state: dv(null), proposed_new_state: dv(thing({ id: null, revision: null })), config: dv(thing({ id: null, revision: null })) });
+    expect(val(res.planned_state)).toMatchObject({ id: UNKNOWN, revision: UNKNOWN, name: 'alpha' });
+  });
+
+  it('GIVEN prior private bytes and a handler that sets none WHEN planned THEN they pass through', async () => {
+    const res = await server.PlanResourceChange({ type_name: 'virtseed_test_thing', prior_state: dv(thing()), proposed_new_state: dv(thing()), config: dv(thing()), prior_private: Buffer.from('opaque') });
+    expect(res.planned_private.toString()).toBe('opaque');
+  });
+});
+
+describe('ApplyResourceChange', () => {
+  it('GIVEN a create WHEN applied THEN the new state is complete and the handler private is returned', async () => {
+    const planned = thing({ id: UNKNOWN as any, revision: UNKNOWN as any, disk: [{ label: 'root', size_gb: null, serial: UNKNOWN as any }] });
+    const res = await server.ApplyResourceChange({ type_name: 'virtseed_test_thing', prior_state: dv(null), planned_state: dv(planned), config: dv(planned) });
+    expect(val(res.new_state)).toMatchObject({ id: expect.stringMatching(/^thing-/), revision: 1, disk: [{ label: 'root', serial: 'root-0', size_gb: null }] });
+    expect(res.private.toString()).toBe('rev-1');
+  });
+
+  it('GIVEN a destroy WHEN applied THEN the new state is null', async () => {
+    const res = await server.ApplyResourceChange({ type_name: 'virtseed_test_thing', prior_state: dv(thing()), planned_state: dv(null), config: dv(null) });
+    expect(decodeMsgpack(res.new_state.msgpack, TYPE)).toBeNull();
+  });
+});
+
+describe('ReadResource', () => {
+  it('GIVEN the backing file is gone WHEN read THEN the new state is null (drift)', async () => {
+    const res = await server.ReadResource({ type_name: 'virtseed_test_thing', current_state: dv(thing()), private: Buffer.from('p') });
+    expect(decodeMsgpack(res.new_state.msgpack, TYPE)).toBeNull();
+    expect(res.private.toString()).toBe('p');
+  });
+});
+
+describe('UpgradeResourceState', () => {
+  it('GIVEN version-0 raw JSON WHEN upgraded THEN the handler maps it and the result is complete msgpack', async () => {
+    const json = Buffer.from(JSON.stringify({ id: 'thing-1', name: 'alpha', capacity: 7, gone_attr: 1 }));
+    const res = await server.UpgradeResourceState({ type_name: 'virtseed_test_thing', version: 0, raw_state: { json } });
+    expect(val(res.upgraded_state)).toEqual({ id: 'thing-1', name: 'alpha', size: 7, secret: null, labels: null, revision: null, disk: [] });
+  });
+
+  it('GIVEN current-version raw JSON WHEN upgraded THEN it is passed through unchanged', async () => {
+    const current = normalizeBlockValue(THING_SCHEMA, thing());
+    const res = await server.UpgradeResourceState({ type_name: 'virtseed_test_thing', version: 1, raw_state: { json: Buffer.from(JSON.stringify(current)) } });
+    expect(val(res.upgraded_state)).toEqual(current);
+  });
+
+  it('GIVEN a state from a newer schema version WHEN upgraded THEN an error diagnostic is returned', async () => {
+    const res = await server.UpgradeResourceState({ type_name: 'virtseed_test_thing', version: 9, raw_state: { json: Buffer.from('{}') } });
+    expect(res.diagnostics[0].severity).toBe('ERROR');
+  });
+});
+
+describe('ImportResourceState', () => {
+  it('GIVEN an id without a backing file WHEN imported THEN the exception becomes an error diagnostic', async () => {
+    const res = await server.ImportResourceState({ type_name: 'virtseed_test_thing', id: 'thing-x' });
+    expect(res.diagnostics[0]).toMatchObject({ severity: 'ERROR', detail: 'no thing with id thing-x' });
+  });
+});
+
+describe('handler context', () => {
+  const probeSchema = { version: 0, attributes: { id: { type: t.string, computed: true } } };
+  function probe(onPlan: (ctx: HandlerContext) => Promise<void>): ResourceHandler<any> {
+    return {
+      typeName: 'virtseed_probe',
+      schema: probeSchema,
+      plan: async (req, ctx) => (await onPlan(ctx), { planned: req.proposed, requiresReplace: [], diagnostics: [] }),
+      apply: async () => ({ newState: null, diagnostics: [] }),
+      read: async (req) => ({ newState: req.current, diagnostics: [] }),
+    };
+  }
+  const planReq = { type_name: 'virtseed_probe', prior_state: null, proposed_new_state: { msgpack: encodeMsgpack({ id: 'x' }, impliedType(probeSchema)) }, config: null };
+
+  it('GIVEN a provider block without uri WHEN a handler asks for the client THEN the connector gets qemu:///system once', async () => {
+    const connect = jest.fn(async () => ({ close: async () => undefined }));
+    const s = new ProviderServer({ providerSchema: PROVIDER_SCHEMA, resources: [probe(async (ctx) => void (await ctx.client(), await ctx.client()))], connector: { connect }, log: quiet });
+    await s.ConfigureProvider({ config: { msgpack: encodeMsgpack({ uri: null }, t.object({ uri: t.string })) } });
+    const res = await s.PlanResourceChange(planReq);
+    expect(res.diagnostics).toEqual([]);
+    expect(connect.mock.calls).toEqual([['qemu:///system']]);
+  });
+
+  it('GIVEN a handler that throws WHEN planned THEN the RPC resolves with an error diagnostic', async () => {
+    const s = new ProviderServer({ providerSchema: PROVIDER_SCHEMA, resources: [probe(async () => { throw new Error('boom'); })], log: quiet });
+    const res = await s.PlanResourceChange(planReq);
+    expect(res.diagnostics).toEqual([expect.objectContaining({ severity: 'ERROR', detail: 'boom' })]);
+  });
+
+  it('GIVEN StopProvider WHEN a handler looks at its signal THEN it is aborted', async () => {
+    let aborted = false;
+    const s = new ProviderServer({ providerSchema: PROVIDER_SCHEMA, resources: [probe(async (ctx) => void (aborted = ctx.signal.aborted))], log: quiet });
+    await s.StopProvider();
+    await s.PlanResourceChange(planReq);
+    expect(aborted).toBe(true);
+  });
+
+  it('GIVEN an invalid uri WHEN configured THEN the diagnostic points at uri', async () => {
+    const res = await server.ConfigureProvider({ config: { msgpack: encodeMsgpack({ uri: 'nope' }, t.object({ uri: t.string })) } });
+    expect(res.diagnostics[0].attribute.steps).toEqual([{ attribute_name: 'uri' }]);
+  });
+});
