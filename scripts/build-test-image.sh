@@ -16,6 +16,9 @@ HASH=$(printf '%s' "$RECIPE" | sha256sum | cut -c1-12)
 BASE="${VIRTSEED_IMAGE_ROOT:-/var/cache/virtseed/images}"
 OUT="${VIRTSEED_IMAGE_DIR:-$BASE/debian-12-cloudinit-$HASH}"
 
+mkdir -p "$BASE"
+exec 9>"$BASE/.build.lock"
+flock 9   # one build at a time; a waiting caller then finds the image cached
 if [ -f "$OUT/image.env" ]; then
   echo "test image cached: $OUT" >&2
   echo "$OUT"

@@ -1,0 +1,106 @@
+/**
+ * Real guests for the e2e tests: the project's test image (scripts/build-test-image.sh), the serial console log
+ * of a domain, and cleanup of `vstest-` domains and volumes through virsh.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+const ROOT = path.resolve(__dirname, '..', '..');
+
+export interface TestImage {
+  readonly dir: string;
+  readonly image: string;
+  readonly kernel: string;
+  readonly initrd: string;
+  readonly cmdline: string;
+}
+
+/** The test image: $VIRTSEED_TEST_IMAGE_DIR (set by scripts/test-all.sh), else built or reused now. */
+export function testImage(): TestImage {
+  let dir = process.env.VIRTSEED_TEST_IMAGE_DIR;
+  if (!dir) {
+    const out = execFileSync('bash', [path.join(ROOT, 'scripts', 'build-test-image.sh')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+    dir = out.trim().split('\n').pop() as string;
+  }
+  const env = fs.readFileSync(path.join(dir, 'image.env'), 'utf8');
+  const get = (k: string) => (new RegExp(`^${k}='?([^'\\n]*)'?$`, 'm').exec(env)?.[1] ?? '');
+  return { dir, image: get('IMAGE'), kernel: get('KERNEL'), initrd: get('INITRD'), cmdline: get('CMDLINE') };
+}
+
+/** HCL attributes for direct kernel boot of the test image (inside a virtseed_domain block). */
+export function kernelBootHcl(img: TestImage): string {
+  return `  kernel  = "${img.kernel}"\n  initrd  = "${img.initrd}"\n  cmdline = "${img.cmdline}"\n`;
+}
+
+/** The console log's content from byte `from` on ('' when it does not exist yet). */
+export function readConsole(logPath: string, from = 0): string {
+  try {
+    const buf = fs.readFileSync(logPath);
+    return buf.subarray(from).toString('utf8').replace(/\r/g, '');
+  } catch {
+    return '';
+  }
+}
+
+/** Current size of the console log (an offset to wait from). */
+export function consoleSize(logPath: string): number {
+  try {
+    return fs.statSync(logPath).size;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * Waits until the console log (from byte `from`) matches `pattern`; resolves with the text read. Rejects after
+ * `timeoutMs` with the last console lines, so a failing boot shows why.
+ */
+export async function waitForConsole(logPath: string, pattern: RegExp, timeoutMs = 420_000, from = 0): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const text = readConsole(logPath, from);
+    if (pattern.test(text)) return text;
+    if (Date.now() > deadline) {
+      throw new Error(`console ${logPath} did not show ${pattern} within ${timeoutMs / 1000} s; last lines:\n${text.split('\n').slice(-40).join('\n')}`);
+    }
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+}
+
+/** cloud-init's "finished" line (from the final stage). */
+export const CLOUD_INIT_FINISHED = /Cloud-init v\. \S+ finished at/;
+
+function virsh(...args: string[]): string {
+  const r = spawnSync('virsh', ['-c', 'qemu:///system', ...args], { encoding: 'utf8' });
+  return r.stdout ?? '';
+}
+
+/** Removes every domain and `default`-pool volume whose name starts with `prefix` (must start with `vstest-`). */
+export function cleanupByPrefix(prefix: string): void {
+  if (!prefix.startsWith('vstest-')) throw new Error('cleanupByPrefix only removes vstest- objects');
+  for (const name of virsh('list', '--all', '--name').split('\n').map((s) => s.trim()).filter((s) => s.startsWith(prefix))) {
+    virsh('destroy', name);
+    virsh('undefine', name, '--nvram');
+  }
+  virsh('pool-refresh', 'default');
+  for (const line of virsh('vol-list', 'default').split('\n').slice(2)) {
+    const name = line.trim().split(/\s+/)[0];
+    if (name && name.startsWith(prefix)) virsh('vol-delete', name, '--pool', 'default');
+  }
+}
+
+/** Whether libvirt has a domain of that name. */
+export function domainExists(name: string): boolean {
+  return virsh('list', '--all', '--name').split('\n').some((s) => s.trim() === name);
+}
+
+/** virsh domuuid. */
+export function domainUuid(name: string): string {
+  return virsh('domuuid', name).trim();
+}
+
+/** Runs virsh (for tests that change things outside Terraform). */
+export function virshRun(...args: string[]): string {
+  return virsh(...args);
+}

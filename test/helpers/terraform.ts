@@ -1,0 +1,90 @@
+/**
+ * Real `terraform` in a temporary working directory, against the provider installed by scripts/install-provider.sh
+ * (filesystem mirror + CLI config). For the e2e tests; every call is synchronous and bounded in time.
+ */
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+export const PROVIDER_BLOCK = `terraform {
+  required_providers {
+    virtseed = { source = "virtseed/virtseed", version = "0.1.0" }
+  }
+}
+provider "virtseed" {}
+`;
+
+export interface TfResult {
+  readonly code: number;
+  readonly out: string;
+}
+
+/** A terraform working directory under /tmp (`vstest-tf-<label>-*`), removed by `dispose()`. */
+export class TfWorkdir {
+  readonly dir: string;
+  private readonly env: NodeJS.ProcessEnv;
+
+  constructor(label: string) {
+    this.dir = fs.mkdtempSync(path.join(os.tmpdir(), `vstest-tf-${label}-`));
+    this.env = { ...process.env, CHECKPOINT_DISABLE: '1', TF_IN_AUTOMATION: '1', NO_COLOR: '1' };
+    delete this.env.TF_LOG;
+  }
+
+  /** Writes main.tf: the provider block followed by `body`. */
+  write(body: string): void {
+    fs.writeFileSync(path.join(this.dir, 'main.tf'), PROVIDER_BLOCK + body);
+  }
+
+  /** Runs terraform with args (adds -no-color); never throws. */
+  run(args: string[], timeoutMs = 600_000): TfResult {
+    const r = spawnSync('terraform', [...args, '-no-color'], { cwd: this.dir, env: this.env, encoding: 'utf8', timeout: timeoutMs });
+    return { code: r.status ?? -1, out: `${r.stdout ?? ''}${r.stderr ?? ''}${r.error ? `\n${r.error.message}` : ''}` };
+  }
+
+  /** Runs terraform and throws with its output unless it exits 0. */
+  ok(args: string[], timeoutMs?: number): string {
+    const r = this.run(args, timeoutMs);
+    if (r.code !== 0) throw new Error(`terraform ${args.join(' ')} exited ${r.code}:\n${r.out}`);
+    return r.out;
+  }
+
+  init(): string {
+    return this.ok(['init', '-input=false']);
+  }
+
+  apply(): string {
+    return this.ok(['apply', '-auto-approve', '-input=false']);
+  }
+
+  /** `terraform plan -detailed-exitcode`: code 0 = no changes, 2 = changes, 1 = error. */
+  plan(): TfResult {
+    return this.run(['plan', '-detailed-exitcode', '-input=false']);
+  }
+
+  /** The planned changes as `terraform show -json` of a saved plan. */
+  planJson(): { resource_changes?: any[]; [k: string]: any } {
+    this.ok(['plan', '-input=false', '-out=tfplan']);
+    const r = spawnSync('terraform', ['show', '-json', 'tfplan'], { cwd: this.dir, env: this.env, encoding: 'utf8' });
+    return JSON.parse(r.stdout);
+  }
+
+  /** The values of one resource in the state (`terraform show -json`). */
+  resource(address: string): Record<string, any> {
+    const r = spawnSync('terraform', ['show', '-json'], { cwd: this.dir, env: this.env, encoding: 'utf8' });
+    const shown = JSON.parse(r.stdout);
+    const found = (shown.values?.root_module?.resources ?? []).find((x: any) => x.address === address);
+    if (!found) throw new Error(`no ${address} in state`);
+    return found.values;
+  }
+
+  destroy(): string {
+    return this.ok(['destroy', '-auto-approve', '-input=false']);
+  }
+
+  /** Destroys what is left (ignoring errors) and removes the directory. */
+  dispose(): void {
+    if (fs.existsSync(path.join(this.dir, 'terraform.tfstate'))) this.run(['destroy', '-auto-approve', '-input=false']);
+    fs.rmSync(this.dir, { recursive: true, force: true });
+  }
+}
