@@ -12,7 +12,7 @@ bash scripts/install-provider.sh
 . scripts/example-env.sh
 
 start=$(date +%s.%N)
-npx cdktf deploy basic --auto-approve
+npx cdktf deploy basic --auto-approve --skip-provider-lock
 log=$(terraform -chdir=cdktf.out/stacks/basic output -raw console_log 2>/dev/null || true)
 [ -n "$log" ] || log=/var/log/libvirt/qemu/virtseed-basic-console.log
 echo "deploy-basic: waiting for cloud-init in the guest (serial console log: $log)"

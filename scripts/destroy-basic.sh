@@ -3,4 +3,4 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/example-env.sh
-npx cdktf destroy basic --auto-approve
+npx cdktf destroy basic --auto-approve --skip-provider-lock

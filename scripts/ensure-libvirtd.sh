@@ -52,7 +52,8 @@ if ! virsh -c "$URI" pool-info default >/dev/null 2>&1; then
   virsh -c "$URI" pool-define-as default dir --target /var/lib/libvirt/images >/dev/null
   virsh -c "$URI" pool-autostart default >/dev/null || true
 fi
-if ! virsh -c "$URI" pool-info default | grep -q 'State:.*running'; then
+pool_state=$(virsh -c "$URI" pool-info default | sed -n 's/^State: *//p')
+if [ "$pool_state" != "running" ]; then
   virsh -c "$URI" pool-start default >/dev/null
 fi
 log "libvirtd ready at $URI ($(virsh -c "$URI" version | sed -n 's/^Running hypervisor: //p'))"
