@@ -128,6 +128,13 @@ export class VirtualMachine extends Construct {
   readonly consoleLog: string;
   /** The domain's UUID. */
   readonly uuid: string;
+  /**
+   * What the plan decided for the guest because its instance-id changed: `none`, `reboot`, `recreate` or
+   * `next-boot` (a token of the domain's `reprovision_action`; `cdktf diff` and `terraform show -json` show it).
+   */
+  readonly reprovisionAction: string;
+  /** The instance-id before the last re-provision decision (a token of the domain's `previous_instance_id`). */
+  readonly previousInstanceId: string;
 
   /** @throws ConstructPropsError for invalid or conflicting props (the message names the prop). */
   constructor(scope: Construct, id: string, props: VirtualMachineProps) {
@@ -183,6 +190,8 @@ export class VirtualMachine extends Construct {
     });
     this.consoleLog = this.domain.consoleLog;
     this.uuid = this.domain.uuid;
+    this.reprovisionAction = this.domain.reprovisionAction;
+    this.previousInstanceId = this.domain.previousInstanceId;
   }
 }
 

@@ -139,16 +139,27 @@ async function lookup(client: LibvirtClient, uuid: string): Promise<DomRef | nul
   }
 }
 
+/** Waits `ms`, or less when `signal` aborts (the listener is removed either way). */
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => { clearTimeout(timer); resolve(); }, { once: true });
+    if (signal.aborted) return resolve();
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
   });
 }
 
-/** Clean shutdown (ACPI) bounded by `timeoutS`, then power off. Resolves once the domain is shut off. */
-async function stop(client: LibvirtClient, dom: DomRef, timeoutS: number, ctx: HandlerContext): Promise<void> {
-  if (!isActive((await client.domainGetState(dom)).state)) return;
+/**
+ * Clean shutdown (ACPI) bounded by `timeoutS`, then power off. Resolves `'off'` once the domain is shut off, or
+ * `'interrupted'` as soon as `ctx.signal` aborts (StopProvider): the guest is then left as it is, not powered off.
+ */
+export async function stopDomain(client: LibvirtClient, dom: DomRef, timeoutS: number, ctx: HandlerContext): Promise<'off' | 'interrupted'> {
+  if (!isActive((await client.domainGetState(dom)).state)) return 'off';
+  if (ctx.signal.aborted) return 'interrupted';
   const deadline = Date.now() + timeoutS * 1000;
   try {
     await client.domainShutdown(dom);
@@ -156,15 +167,17 @@ async function stop(client: LibvirtClient, dom: DomRef, timeoutS: number, ctx: H
     ctx.log.warn(`domain ${dom.name}: shutdown request failed (${(err as Error).message}); powering off`);
   }
   while (Date.now() < deadline && !ctx.signal.aborted) {
-    if ((await client.domainGetState(dom)).state === VIR_DOMAIN_SHUTOFF) return;
+    if ((await client.domainGetState(dom)).state === VIR_DOMAIN_SHUTOFF) return 'off';
     await sleep(500, ctx.signal);
   }
+  if (ctx.signal.aborted) return 'interrupted';
   if ((await client.domainGetState(dom)).state !== VIR_DOMAIN_SHUTOFF) {
     ctx.log.info(`domain ${dom.name}: no clean shutdown within ${timeoutS} s; powering off`);
     await client.domainDestroy(dom).catch((err) => {
       if (!(err instanceof LibvirtError)) throw err;
     });
   }
+  return 'off';
 }
 
 async function define(client: LibvirtClient, s: State, uuid?: string): Promise<DomRef> {
@@ -211,6 +224,8 @@ export const domain: ResourceHandler<State> = {
     if (!prior) {
       planned.id = UNKNOWN;
       planned.uuid = UNKNOWN;
+      // Also the create half of a `recreate` replacement: Terraform plans it with no prior state, again at apply
+      // after the old domain is gone, so the decision shows as the replacement (replace_paths and the warning).
       planned.reprovision_action = 'none';
       planned.previous_instance_id = null;
       return { planned, requiresReplace, diagnostics };
@@ -275,15 +290,17 @@ export const domain: ResourceHandler<State> = {
       const reprovisionNow = planned.reprovision_action === 'reboot' && prior!.instance_id !== planned.instance_id;
       dom = await define(client, planned, planned.uuid as string);
       const active = isActive((await client.domainGetState(dom)).state);
+      let stopped: 'off' | 'interrupted' = 'off';
       if (planned.running === false) {
-        if (active) await stop(client, dom, timeout, ctx);
+        if (active) stopped = await stopDomain(client, dom, timeout, ctx);
       } else if (!active) {
         await client.domainCreate(dom);
       } else if (definitionChanged || reprovisionNow) {
         ctx.log.info(`domain ${planned.name}: restarting (${reprovisionNow ? 're-provision' : 'definition changed'})`);
-        await stop(client, dom, timeout, ctx);
-        await client.domainCreate(dom);
+        stopped = await stopDomain(client, dom, timeout, ctx);
+        if (stopped === 'off') await client.domainCreate(dom);
       }
+      if (stopped === 'interrupted') return interrupted(planned, prior!, dom, reprovisionNow);
     }
     const uuid = bytesToUuid(dom.uuid);
     return { newState: { ...planned, id: uuid, uuid }, diagnostics: [] };
@@ -311,6 +328,26 @@ export const domain: ResourceHandler<State> = {
     return [{ ...observed, reprovision: policy ?? 'reboot', shutdown_timeout: 60, reprovision_action: 'none', previous_instance_id: null }];
   },
 };
+
+/**
+ * The state after StopProvider interrupted a shutdown: the new definition is in libvirt, the guest still runs its
+ * old one. A pending re-provision keeps the old instance_id and `running = false` stays pending (`running` is
+ * true), so the next plan offers them again; a changed definition takes effect at the guest's next start.
+ */
+function interrupted(planned: State, prior: State, dom: DomRef, reprovisionNow: boolean): { newState: State; diagnostics: Diagnostic[] } {
+  const uuid = bytesToUuid(dom.uuid);
+  const newState: State = { ...planned, id: uuid, uuid, running: true };
+  if (reprovisionNow) {
+    newState.instance_id = prior.instance_id;
+    newState.reprovision_action = prior.reprovision_action ?? 'none';
+    newState.previous_instance_id = prior.previous_instance_id ?? null;
+  }
+  const next = reprovisionNow || planned.running === false ? 'Apply again to finish.' : 'It uses the new definition from its next start.';
+  return {
+    newState,
+    diagnostics: [error([], 'Interrupted', `Terraform was interrupted while domain ${planned.name} was shutting down; the guest keeps running. ${next}`)],
+  };
+}
 
 /** The config's null values for `keys` (so defaults apply when the user removes a setting). */
 function pickNulls(config: State, keys: string[]): State {

@@ -101,6 +101,18 @@ describe('VirtualMachine domain', () => {
 });
 
 describe('VirtualMachine re-provisioning', () => {
+  test('GIVEN the domain WHEN constructed THEN reprovisionAction and previousInstanceId refer to its planned decision', () => {
+    let machine!: VirtualMachine;
+    const out = synth((s) => {
+      machine = new VirtualMachine(s, 'vm', base);
+      new TerraformOutput(s, 'action', { value: machine.reprovisionAction });
+      new TerraformOutput(s, 'previous', { value: machine.previousInstanceId });
+    });
+    const domain = byName(out, 'virtseed_domain', 'web').address;
+    expect(out.output?.action.value).toBe(`\${${domain}.reprovision_action}`);
+    expect(out.output?.previous.value).toBe(`\${${domain}.previous_instance_id}`);
+  });
+
   test('GIVEN RECREATE WHEN synthesized THEN the root volume is replaced when the seed instance_id changes', () => {
     const { out } = vm({ reprovision: Reprovision.RECREATE });
     const seed = byName(out, 'virtseed_cloudinit_seed', 'web-seed').address;

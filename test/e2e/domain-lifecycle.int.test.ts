@@ -1,0 +1,137 @@
+/**
+ * virtseed_domain lifecycle with real Terraform and libvirtd, without booting (running = false; GitHub issue 5):
+ *   (c) reprovision = "recreate": a new instance_id replaces the domain (new UUID; replace_paths has instance_id);
+ *   (d) a domain removed behind Terraform's back (virsh destroy + undefine) is planned as create and recreated;
+ *   (e) importing the domain by name and by UUID, and the root volume by POOL/NAME, then planning: no changes;
+ *   (f) after every apply a second plan shows no changes (exit code 0).
+ */
+import { TfWorkdir } from '../helpers/terraform';
+import { cleanupByPrefix, domainExists, domainUuid, kernelBootHcl, testImage, TestImage, virshRun } from '../helpers/guest';
+
+jest.setTimeout(900_000);
+
+const PREFIX = 'vstest-lc';
+const NAME = `${PREFIX}-vm`;
+
+let img: TestImage;
+let tf: TfWorkdir;
+
+function config(marker: string): string {
+  return `
+resource "virtseed_volume" "root" {
+  pool     = "default"
+  name     = "${PREFIX}-root.qcow2"
+  capacity = 67108864
+}
+resource "virtseed_cloudinit_seed" "seed" {
+  pool         = "default"
+  name         = "${PREFIX}-seed.iso"
+  hostname     = "lc"
+  cloud_config = jsonencode({ runcmd = ["echo ${marker} > /dev/ttyS0"] })
+}
+resource "virtseed_domain" "vm" {
+  name        = "${NAME}"
+  memory      = 256
+  running     = false
+  reprovision = "recreate"
+${kernelBootHcl(img)}
+  disk { volume_id = virtseed_volume.root.id }
+  cloudinit_seed_id = virtseed_cloudinit_seed.seed.id
+  instance_id       = virtseed_cloudinit_seed.seed.instance_id
+  network_interface { user = true }
+}
+`;
+}
+
+function change(plan: { resource_changes?: any[] }, address: string): any {
+  return (plan.resource_changes ?? []).find((c) => c.address === address)?.change;
+}
+
+function expectNoChanges(): void {
+  const r = tf.plan();
+  if (r.code !== 0) throw new Error(`plan is not empty (exit ${r.code}):\n${r.out}`);
+}
+
+beforeAll(() => {
+  img = testImage();
+  cleanupByPrefix(PREFIX);
+  tf = new TfWorkdir('lifecycle');
+  tf.write(config('ONE'));
+  tf.init();
+});
+
+afterAll(() => {
+  try {
+    tf?.destroy();
+  } finally {
+    tf?.dispose();
+    cleanupByPrefix(PREFIX);
+  }
+});
+
+let uuid: string;
+
+test('GIVEN running = false WHEN applied THEN the domain is defined but shut off, and a second plan is empty', () => {
+  tf.apply();
+  uuid = domainUuid(NAME);
+  expect(uuid).toMatch(/^[0-9a-f-]{36}$/);
+  expect(virshRun('domstate', NAME).trim()).toBe('shut off');
+  expect(tf.resource('virtseed_domain.vm').uuid).toBe(uuid);
+  expectNoChanges();
+});
+
+test('(c) GIVEN reprovision = "recreate" WHEN the instance_id changes THEN the domain is replaced (new UUID)', () => {
+  const before = tf.resource('virtseed_domain.vm').instance_id;
+  tf.write(config('TWO'));
+  const human = tf.run(['plan', '-input=false']);
+  expect(human.out).toMatch(/Warning: Guest vstest-lc-vm will be re-provisioned \(recreate\)/);
+  expect(human.out).toMatch(/virtseed_domain\.vm must be replaced/);
+  const plan = tf.planJson();
+  const dom = change(plan, 'virtseed_domain.vm');
+  console.log(`(c) domain change: actions=${JSON.stringify(dom.actions)} replace_paths=${JSON.stringify(dom.replace_paths)} reprovision_action=${dom.after.reprovision_action} previous_instance_id=${dom.after.previous_instance_id}`);
+  expect(dom.actions).toEqual(['delete', 'create']);
+  expect(dom.replace_paths).toContainEqual(['instance_id']);
+  expect(dom.after.instance_id).not.toBe(before);
+  tf.ok(['apply', '-input=false', 'tfplan']);
+  const now = domainUuid(NAME);
+  expect(now).toMatch(/^[0-9a-f-]{36}$/);
+  expect(now).not.toBe(uuid);
+  expect(tf.resource('virtseed_domain.vm').uuid).toBe(now);
+  uuid = now;
+  expectNoChanges();
+});
+
+test('(d) GIVEN the domain was removed with virsh WHEN planning THEN it is planned as create and apply recreates it', () => {
+  virshRun('destroy', NAME);
+  virshRun('undefine', NAME, '--nvram');
+  expect(domainExists(NAME)).toBe(false);
+  const plan = tf.planJson();
+  expect(change(plan, 'virtseed_domain.vm').actions).toEqual(['create']);
+  tf.ok(['apply', '-input=false', 'tfplan']);
+  expect(domainExists(NAME)).toBe(true);
+  uuid = domainUuid(NAME);
+  expect(tf.resource('virtseed_domain.vm').uuid).toBe(uuid);
+  expectNoChanges();
+});
+
+test('(e) GIVEN the domain exists WHEN imported by name THEN a plan shows no changes', () => {
+  tf.ok(['state', 'rm', 'virtseed_domain.vm']);
+  tf.ok(['import', '-input=false', 'virtseed_domain.vm', NAME]);
+  expect(tf.resource('virtseed_domain.vm').uuid).toBe(uuid);
+  expectNoChanges();
+});
+
+test('(e) GIVEN the domain exists WHEN imported by UUID THEN a plan shows no changes', () => {
+  tf.ok(['state', 'rm', 'virtseed_domain.vm']);
+  tf.ok(['import', '-input=false', 'virtseed_domain.vm', uuid]);
+  expect(tf.resource('virtseed_domain.vm').name).toBe(NAME);
+  expectNoChanges();
+});
+
+test('(e) GIVEN the root volume exists WHEN imported by POOL/NAME THEN a plan shows no changes', () => {
+  const id = tf.resource('virtseed_volume.root').id;
+  tf.ok(['state', 'rm', 'virtseed_volume.root']);
+  tf.ok(['import', '-input=false', 'virtseed_volume.root', `default/${PREFIX}-root.qcow2`]);
+  expect(tf.resource('virtseed_volume.root').id).toBe(id);
+  expectNoChanges();
+});

@@ -1,0 +1,170 @@
+/**
+ * virtseed_domain's pure decisions with a fake HandlerContext and libvirt client: the re-provision plan
+ * (reprovision_action, previous_instance_id, warning, replacement) and the shutdown wait's reaction to StopProvider.
+ */
+import { UNKNOWN } from '../../../provider/src/plugin/cty';
+import type { HandlerContext } from '../../../provider/src/plugin/handler';
+import { domain, stopDomain } from '../../../provider/src/resources/domain';
+import { renderDomainXml } from '../../../src/domain';
+import { VIR_DOMAIN_RUNNING, VIR_DOMAIN_SHUTOFF } from '../../../src/libvirt';
+
+type State = Record<string, unknown>;
+
+const DOM = { name: 'vstest-unit', uuid: Buffer.from('00112233445566778899aabbccddeeff', 'hex'), id: 7 };
+const UUID = '00112233-4455-6677-8899-aabbccddeeff';
+
+/** A libvirt client whose guest never reacts to ACPI shutdown (unless `offAfterShutdown`). */
+function fakeClient(opts: { offAfterShutdown?: boolean; existingInstanceId?: string } = {}) {
+  let state = VIR_DOMAIN_RUNNING;
+  const calls: string[] = [];
+  const client = {
+    calls,
+    async domainGetState() {
+      return { state, reason: 0 };
+    },
+    async domainShutdown() {
+      calls.push('shutdown');
+      if (opts.offAfterShutdown) state = VIR_DOMAIN_SHUTOFF;
+    },
+    async domainDestroy() {
+      calls.push('destroy');
+      state = VIR_DOMAIN_SHUTOFF;
+    },
+    async domainCreate() {
+      calls.push('create');
+      state = VIR_DOMAIN_RUNNING;
+    },
+    async domainLookupByUuid() {
+      return DOM;
+    },
+    async domainLookupByName() {
+      if (!opts.existingInstanceId) throw new Error('no domain');
+      return DOM;
+    },
+    async domainGetXmlDesc() {
+      return renderDomainXml({ name: DOM.name, uuid: UUID, type: 'qemu', memoryMiB: 512, vcpu: 1, disks: [], interfaces: [], metadata: { 'instance-id': opts.existingInstanceId! } });
+    },
+    async domainDefineXml() {
+      calls.push('define');
+      return DOM;
+    },
+  };
+  return client;
+}
+
+function ctxWith(client: unknown, signal = new AbortController().signal): HandlerContext {
+  const noop = () => undefined;
+  return { client: async () => client as never, uri: 'qemu:///system', signal, log: { trace: noop, debug: noop, info: noop, warn: noop, error: noop } };
+}
+
+/** A config value of the schema with every attribute null except the given ones. */
+function config(over: State = {}): State {
+  return {
+    id: null, uuid: null, name: 'vstest-unit', memory: 512, vcpu: null, type: 'qemu', cpu_mode: null, kernel: null, initrd: null, cmdline: null,
+    cloudinit_seed_id: null, ignition_id: null, instance_id: 'iid-1', reprovision: null, running: null, shutdown_timeout: null,
+    console_log: null, reprovision_action: null, previous_instance_id: null,
+    disk: [{ volume_id: null, file: '/var/lib/libvirt/images/vstest-unit.qcow2', target: null, bus: null, readonly: null }],
+    network_interface: [{ network: null, user: true, restrict: null, mac: null, model: null }],
+    ...over,
+  };
+}
+
+/** The state after creating `config(over)`. */
+async function created(over: State = {}): Promise<State> {
+  const { planned } = await domain.plan({ prior: null, proposed: config(over), config: config(over) }, ctxWith(fakeClient()));
+  return { ...planned!, id: UUID, uuid: UUID };
+}
+
+async function planFrom(prior: State, over: State) {
+  const c = config(over);
+  const proposed = { ...c, id: prior.id, uuid: prior.uuid, console_log: prior.console_log, reprovision_action: prior.reprovision_action, previous_instance_id: prior.previous_instance_id };
+  return domain.plan({ prior, proposed, config: c }, ctxWith(fakeClient()));
+}
+
+describe('virtseed_domain plan', () => {
+  test('GIVEN the default policy WHEN instance_id changes THEN the plan records a reboot with the previous id and warns, without replacing', async () => {
+    const prior = await created();
+    const r = await planFrom(prior, { instance_id: 'iid-2' });
+    expect(r.planned).toMatchObject({ reprovision_action: 'reboot', previous_instance_id: 'iid-1', uuid: UUID });
+    expect(r.requiresReplace).toEqual([]);
+    expect(r.diagnostics).toEqual([expect.objectContaining({ severity: 'warning', path: ['instance_id'], detail: expect.stringContaining('iid-1 → iid-2') })]);
+  });
+
+  test('GIVEN reprovision = "recreate" WHEN instance_id changes THEN instance_id requires replacement and the UUID becomes unknown', async () => {
+    const prior = await created({ reprovision: 'recreate' });
+    const r = await planFrom(prior, { reprovision: 'recreate', instance_id: 'iid-2' });
+    expect(r.requiresReplace).toEqual([['instance_id']]);
+    expect(r.planned).toMatchObject({ reprovision_action: 'recreate', uuid: UNKNOWN, id: UNKNOWN });
+  });
+
+  test('GIVEN the old domain still exists WHEN Terraform plans the create half of a recreate THEN the action is none (the same at apply, when it is gone)', async () => {
+    const c = config({ reprovision: 'recreate', instance_id: 'iid-2' });
+    const r = await domain.plan({ prior: null, proposed: c, config: c }, ctxWith(fakeClient({ existingInstanceId: 'iid-1' })));
+    expect(r.planned).toMatchObject({ reprovision_action: 'none', previous_instance_id: null });
+  });
+
+  test('GIVEN reprovision = "recreate" WHEN instance_id is unknown at plan THEN replacement is planned and the action is unknown', async () => {
+    const prior = await created({ reprovision: 'recreate' });
+    const r = await planFrom(prior, { reprovision: 'recreate', instance_id: UNKNOWN });
+    expect(r.requiresReplace).toEqual([['instance_id']]);
+    expect(r.planned!.reprovision_action).toBe(UNKNOWN);
+  });
+
+  test('GIVEN reprovision = "next-boot" WHEN instance_id changes THEN the plan records next-boot and replaces nothing', async () => {
+    const prior = await created({ reprovision: 'next-boot' });
+    const r = await planFrom(prior, { reprovision: 'next-boot', instance_id: 'iid-2' });
+    expect(r.planned).toMatchObject({ reprovision_action: 'next-boot', previous_instance_id: 'iid-1' });
+    expect(r.requiresReplace).toEqual([]);
+  });
+
+  test('GIVEN a past re-provision in the state WHEN memory changes with the same instance_id THEN the action resets to none', async () => {
+    const prior = { ...(await created()), reprovision_action: 'reboot', previous_instance_id: 'iid-0' };
+    const r = await planFrom(prior, { memory: 1024 });
+    expect(r.planned).toMatchObject({ reprovision_action: 'none', previous_instance_id: null, memory: 1024, uuid: UUID });
+    expect(r.requiresReplace).toEqual([]);
+    expect(r.diagnostics).toEqual([]);
+  });
+
+  test('GIVEN a past re-provision in the state WHEN nothing changes THEN the planned value equals the prior (empty plan)', async () => {
+    const prior = { ...(await created()), reprovision_action: 'reboot', previous_instance_id: 'iid-0' };
+    const r = await planFrom(prior, {});
+    expect(r.planned).toEqual(prior);
+  });
+});
+
+describe('virtseed_domain shutdown wait', () => {
+  test('GIVEN a guest that ignores ACPI WHEN StopProvider aborts the wait THEN it returns at once without powering off', async () => {
+    const client = fakeClient();
+    const stop = new AbortController();
+    setTimeout(() => stop.abort(), 50);
+    const t0 = Date.now();
+    const r = await stopDomain(client as never, DOM, 600, ctxWith(client, stop.signal));
+    expect(r).toBe('interrupted');
+    expect(Date.now() - t0).toBeLessThan(2000);
+    expect(client.calls).toEqual(['shutdown']);
+  });
+
+  test('GIVEN a guest that ignores ACPI WHEN the timeout passes THEN it is powered off', async () => {
+    const client = fakeClient();
+    expect(await stopDomain(client as never, DOM, 0, ctxWith(client))).toBe('off');
+    expect(client.calls).toEqual(['shutdown', 'destroy']);
+  });
+
+  test('GIVEN a guest that shuts down WHEN waiting THEN it is not powered off', async () => {
+    const client = fakeClient({ offAfterShutdown: true });
+    expect(await stopDomain(client as never, DOM, 60, ctxWith(client))).toBe('off');
+    expect(client.calls).toEqual(['shutdown']);
+  });
+
+  test('GIVEN a re-provision reboot WHEN StopProvider interrupts the shutdown THEN apply reports an error, does not start, and keeps the old instance_id pending', async () => {
+    const prior = await created();
+    const { planned } = await planFrom(prior, { instance_id: 'iid-2' });
+    const client = fakeClient();
+    const stop = new AbortController();
+    setTimeout(() => stop.abort(), 50);
+    const r = await domain.apply({ prior, planned, config: config({ instance_id: 'iid-2' }) }, ctxWith(client, stop.signal));
+    expect(client.calls).toEqual(['define', 'shutdown']);
+    expect(r.diagnostics).toEqual([expect.objectContaining({ severity: 'error', summary: 'Interrupted' })]);
+    expect(r.newState).toMatchObject({ instance_id: 'iid-1', reprovision_action: 'none', uuid: UUID, running: true });
+  });
+});
