@@ -11,7 +11,7 @@ set -euo pipefail
 
 MIRROR="${VIRTSEED_DEBIAN_MIRROR:-http://deb.debian.org/debian}"
 PACKAGES="linux-image-amd64,cloud-init,systemd-sysv,dbus,udev,util-linux,ifupdown,isc-dhcp-client,python3-cffi-backend,iproute2,kmod,e2fsprogs,ignition,locales,sudo"
-RECIPE="bookworm minbase $PACKAGES v4 size=2G datasource=NoCloud,ConfigDrive,None ignition-unit"
+RECIPE="bookworm minbase $PACKAGES v5 size=2G datasource=NoCloud,ConfigDrive,None ignition-unit"
 HASH=$(printf '%s' "$RECIPE" | sha256sum | cut -c1-12)
 BASE="${VIRTSEED_IMAGE_ROOT:-/var/cache/virtseed/images}"
 OUT="${VIRTSEED_IMAGE_DIR:-$BASE/debian-12-cloudinit-$HASH}"
@@ -47,7 +47,9 @@ chroot "$ROOT" passwd -l root >/dev/null 2>&1 || true
 rm -f "$ROOT/var/lib/dbus/machine-id"
 
 # Ignition in a running system (the Debian package ships the binary for the initramfs): a unit that runs its
-# fetch and files stages against / when the QEMU fw_cfg key opt/com.coreos/config is present.
+# fetch and files stages against / when the QEMU fw_cfg key opt/com.coreos/config is present (first boot only:
+# the script writes /var/lib/virtseed-ignition.done), then presets and starts the units the config enabled and
+# prints VIRTSEED_IGNITION_APPLIED on the console. See docs/ignition.md.
 cat > "$ROOT/etc/systemd/system/virtseed-ignition.service" <<'UNIT'
 [Unit]
 Description=Ignition (fetch + files stages) from QEMU fw_cfg opt/com.coreos/config
@@ -67,26 +69,66 @@ WantedBy=multi-user.target
 UNIT
 cat > "$ROOT/usr/local/sbin/virtseed-ignition" <<'SH'
 #!/bin/sh
-# Runs Ignition's own code on a booted system when fw_cfg carries a config; otherwise does nothing.
+# Runs Ignition's own stages on a booted system, once, when QEMU fw_cfg carries a config (key
+# opt/com.coreos/config): fetch (reads fw_cfg, writes the config cache /run/ignition.json), then files against /.
+# Units the config enables are preset (Ignition writes /etc/systemd/system-preset/20-ignition.preset) and started.
+# Without a config it does nothing (and looks again at the next boot).
+log() { echo "virtseed-ignition: $*"; }
 modprobe qemu_fw_cfg 2>/dev/null || true
 cfg=/sys/firmware/qemu_fw_cfg/by_name/opt/com.coreos/config/raw
-[ -r "$cfg" ] || { echo "virtseed-ignition: no fw_cfg config"; exit 0; }
+[ -r "$cfg" ] || { log "no fw_cfg config"; exit 0; }
 IGN=$(ls /usr/lib/dracut/modules.d/*ignition*/ignition 2>/dev/null | head -n1)
 [ -n "$IGN" ] || IGN=$(command -v ignition)
-mkdir -p /run/ignition
-echo "virtseed-ignition: fetch stage"
-"$IGN" --platform=qemu --stage=fetch --log-to-stdout || { echo "virtseed-ignition: fetch FAILED"; exit 1; }
-echo "virtseed-ignition: files stage"
-"$IGN" --platform=qemu --stage=files --root=/ --log-to-stdout || { echo "virtseed-ignition: files FAILED"; exit 1; }
+cache=/run/ignition.json
+rm -f "$cache"
+log "fetch stage ($IGN)"
+"$IGN" --platform=qemu --stage=fetch --config-cache="$cache" --log-to-stdout || { log "fetch FAILED"; exit 1; }
+# Debian builds Ignition with SELinux relabeling on, which needs /etc/selinux/config (SELINUXTYPE) and setfiles;
+# Debian has neither. For this run only: a placeholder config (when there is none) and the image's no-op
+# setfiles (/usr/local/lib/virtseed-ignition/bin; /run is noexec).
+shim=/usr/local/lib/virtseed-ignition
+made_selinux=
+if [ ! -e /etc/selinux/config ]; then
+  [ -d /etc/selinux ] || made_selinux=dir
+  mkdir -p /etc/selinux
+  printf 'SELINUX=disabled\nSELINUXTYPE=none\n' > /etc/selinux/config
+  [ -n "$made_selinux" ] || made_selinux=file
+fi
+log "files stage"
+PATH="$shim/bin:$PATH" "$IGN" --platform=qemu --stage=files --root=/ --config-cache="$cache" --log-to-stdout
+rc=$?
+case "$made_selinux" in
+  dir) rm -rf /etc/selinux ;;
+  file) rm -f /etc/selinux/config ;;
+esac
+[ "$rc" -eq 0 ] || { log "files FAILED"; exit 1; }
+mkdir -p /var/lib
 touch /var/lib/virtseed-ignition.done
-echo "virtseed-ignition: done"
-# Units the config enabled take effect now.
+# Apply only Ignition's presets ("enable NAME [INSTANCE...]", "disable NAME"), not the distribution's.
+preset=/etc/systemd/system-preset/20-ignition.preset
 systemctl daemon-reload
-systemctl preset-all >/dev/null 2>&1 || true
-for u in $(systemctl list-unit-files --state=enabled --no-legend 2>/dev/null | awk '{print $1}'); do :; done
+if [ -f "$preset" ]; then
+  units() {
+    awk -v verb="$1" '$1 == verb { if (NF == 2) print $2; else for (i = 3; i <= NF; i++) { u = $2; sub(/@/, "@" $i, u); print u } }' "$preset"
+  }
+  for u in $(units disable); do systemctl preset "$u" || log "preset $u FAILED"; done
+  for u in $(units enable); do
+    systemctl preset "$u" || log "preset $u FAILED"
+    # The boot transaction is already computed: start what was just enabled (queued, not waited for).
+    systemctl start --no-block "$u" || log "start $u FAILED"
+  done
+fi
 echo "VIRTSEED_IGNITION_APPLIED"
 SH
 chmod 0755 "$ROOT/usr/local/sbin/virtseed-ignition"
+mkdir -p "$ROOT/usr/local/lib/virtseed-ignition/bin"
+cat > "$ROOT/usr/local/lib/virtseed-ignition/bin/setfiles" <<'SH'
+#!/bin/sh
+# No-op stand-in for SELinux setfiles, for Ignition's relabel step on a system without SELinux.
+cat >/dev/null
+exit 0
+SH
+chmod 0755 "$ROOT/usr/local/lib/virtseed-ignition/bin/setfiles"
 chroot "$ROOT" systemctl enable virtseed-ignition.service >&2 || true
 # Serial console getty is not needed; keep the boot quiet but leave kernel messages on ttyS0.
 chroot "$ROOT" apt-get clean

@@ -99,7 +99,7 @@ const DEFINITION_ATTRS = ['memory', 'vcpu', 'type', 'cpu_mode', 'kernel', 'initr
 
 function validateConfig(c: State): Diagnostic[] {
   const d: Diagnostic[] = [];
-  if (str(c.cloudinit_seed_id) !== undefined && str(c.ignition_id) !== undefined)
+  if (c.cloudinit_seed_id != null && c.ignition_id != null) // unknown (a resource not created yet) counts as set
     d.push(error(['ignition_id'], 'Conflicting provisioning', 'A domain gets either a cloud-init seed (cloudinit_seed_id) or an Ignition config (ignition_id), not both. Remove one.'));
   const policy = str(c.reprovision);
   if (policy !== undefined && !(REPROVISION_POLICIES as readonly string[]).includes(policy))

@@ -44,7 +44,10 @@ function render(content: string): { rendered?: ReturnType<typeof renderIgnition>
   } catch (err) {
     return { diagnostics: [{ severity: 'error', path: ['content'], summary: 'Invalid Ignition JSON', detail: `content is not JSON: ${messageOf(err)}` }] };
   }
-  const diagnostics = mapDiagnostics(validateIgnition(parsed), { opaque: ['content'] }, ['content']);
+  // Paths point into the parsed JSON; Terraform can only point at the string attribute, so they stop at
+  // `content` and the JSON path goes into the detail ("At content.storage.files[0].path: ...").
+  const inner = validateIgnition(parsed).map((d) => ({ ...d, path: ['content', ...d.path] }));
+  const diagnostics = mapDiagnostics(inner, { opaque: ['content'] });
   if (hasErrors(diagnostics)) return { diagnostics };
   const rendered = renderIgnition(parsed as object);
   return { rendered, diagnostics };

@@ -14,6 +14,7 @@ export interface PathMapping {
 
 /** Rewrites one diagnostic's path with `mapping`. */
 export function mapDiagnostic(d: Diagnostic, mapping: PathMapping, prefix: (string | number)[] = []): Diagnostic {
+  d = { ...d, detail: renameInText(d.detail, mapping) };
   const out: (string | number)[] = [...prefix];
   for (let i = 0; i < d.path.length; i++) {
     const step = d.path[i];
@@ -30,4 +31,11 @@ export function mapDiagnostic(d: Diagnostic, mapping: PathMapping, prefix: (stri
 /** Rewrites all diagnostics' paths. */
 export function mapDiagnostics(ds: readonly Diagnostic[], mapping: PathMapping, prefix: (string | number)[] = []): Diagnostic[] {
   return ds.map((d) => mapDiagnostic(d, mapping, prefix));
+}
+
+/** Renames input keys written as `files[0]`/`files.` in message text to their Terraform names (`file[0]`). */
+function renameInText(text: string, mapping: PathMapping): string {
+  let out = text;
+  for (const [from, to] of Object.entries(mapping.rename ?? {})) out = out.replace(new RegExp(`\\b${from}(?=[\\[.])`, 'g'), to);
+  return out;
 }
