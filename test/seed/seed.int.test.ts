@@ -105,6 +105,9 @@ describe('netplan on rendered network-config v2', () => {
     // netplan wants the `network:` wrapper; cloud-init adds it when it writes 50-cloud-init.yaml.
     writeFileSync(join(root, 'etc/netplan/50-cloud-init.yaml'), `network:\n${net.replace(/^/gm, '  ')}`, { mode: 0o600 });
     const run = spawnSync('netplan', ['generate', '--root-dir', root], { encoding: 'utf8' });
-    expect({ status: run.status, warnings: /error|deprecated/i.test(run.stderr) }).toEqual({ status: 0, warnings: false });
+    // gateway4/gateway6 are deliberate (src/seed/network/v2.ts: default `routes` break ENI guests such as Debian);
+    // netplan accepts them with a deprecation notice, which is the only one tolerated here.
+    const otherNotices = run.stderr.split('\n').filter((l) => /error|deprecated/i.test(l) && !/gateway[46]/.test(l));
+    expect({ status: run.status, otherNotices }).toEqual({ status: 0, otherNotices: [] });
   });
 });

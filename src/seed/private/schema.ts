@@ -29,20 +29,47 @@ function validator(name: SchemaName): ValidateFunction {
 /** Top-level keys the cloud-config schema knows (typed modules and other cloud-init modules). */
 export const KNOWN_CLOUD_CONFIG_KEYS: ReadonlySet<string> = new Set(Object.keys((cloudConfigSchema as { properties: object }).properties));
 
-/** Error diagnostics for `value` against a schema, one per failing location, paths prefixed by `base`. */
+/**
+ * Error diagnostics for `value` against a schema, one per failing location, paths prefixed by `base`.
+ * Alternatives (`oneOf`/`anyOf`) are reported where they really failed: when some alternative accepted the value's
+ * type and failed deeper inside, only those deeper errors are kept (not "must be string" at every level above), and
+ * the type mismatches of one location are merged into one message ("must be string, array or null").
+ */
 export function schemaDiagnostics(name: SchemaName, value: unknown, base: AttributePath, summary: string): Diagnostic[] {
   const fn = validator(name);
   if (fn(value)) return [];
-  const byPath = new Map<string, { path: AttributePath; messages: string[] }>();
-  for (const e of fn.errors ?? []) {
-    const path = [...base, ...instancePath(e)];
-    const key = JSON.stringify(path);
-    const entry = byPath.get(key) ?? { path, messages: [] };
-    const message = describe(e);
-    if (!entry.messages.includes(message)) entry.messages.push(message);
+  const errors = fn.errors ?? [];
+  const located = errors.map((e) => ({ e, path: instancePath(e) }));
+  const byPath = new Map<string, { path: AttributePath; types: string[]; messages: string[] }>();
+  for (const { e, path } of located) {
+    if (isAlternativeNoise(e) && located.some((o) => isStrictlyInside(o.path, path))) continue;
+    const full = [...base, ...path];
+    const key = JSON.stringify(full);
+    const entry = byPath.get(key) ?? { path: full, types: [], messages: [] };
+    if (e.keyword === 'type') {
+      for (const t of ([] as string[]).concat((e.params as { type: string | string[] }).type)) if (!entry.types.includes(t)) entry.types.push(t);
+    } else if (e.keyword !== 'oneOf' && e.keyword !== 'anyOf') {
+      const message = describe(e);
+      if (!entry.messages.includes(message)) entry.messages.push(message);
+    }
     byPath.set(key, entry);
   }
-  return [...byPath.values()].map((p) => error(p.path, summary, p.messages.join('; ')));
+  return [...byPath.values()].map((p) => error(p.path, summary, messageOf(p.types, p.messages)));
+}
+
+/** A type mismatch or a failed alternative: noise when an alternative failed deeper inside the same value. */
+function isAlternativeNoise(e: ErrorObject): boolean {
+  return e.keyword === 'type' || e.keyword === 'oneOf' || e.keyword === 'anyOf';
+}
+
+function isStrictlyInside(inner: AttributePath, outer: AttributePath): boolean {
+  return inner.length > outer.length && outer.every((step, i) => inner[i] === step);
+}
+
+function messageOf(types: string[], messages: string[]): string {
+  const typeText = types.length ? `must be ${types.length === 1 ? types[0] : `${types.slice(0, -1).join(', ')} or ${types[types.length - 1]}`}` : '';
+  if (!messages.length) return typeText || 'does not match any allowed shape';
+  return types.length ? `${messages.join('; ')} (or ${typeText.slice('must '.length)})` : messages.join('; ');
 }
 
 /** Warnings for cloud-config top-level keys unknown to cloud-init (they are passed through unchanged). */

@@ -23,7 +23,7 @@ describe('network renderers', () => {
     expect(renderNetworkV2(spec)).toEqual({
       version: 2,
       ethernets: {
-        lan0: { match: { macaddress: '52:54:00:aa:00:01' }, 'set-name': 'lan0', dhcp4: false, dhcp6: false, addresses: ['192.168.1.10/24', 'fd00::10/64'], routes: [{ to: '0.0.0.0/0', via: '192.168.1.1' }, { to: '::/0', via: 'fd00::1' }], nameservers: { addresses: ['192.168.1.1'], search: ['lab'] }, mtu: 1400 },
+        lan0: { match: { macaddress: '52:54:00:aa:00:01' }, 'set-name': 'lan0', dhcp4: false, dhcp6: false, addresses: ['192.168.1.10/24', 'fd00::10/64'], gateway4: '192.168.1.1', gateway6: 'fd00::1', nameservers: { addresses: ['192.168.1.1'], search: ['lab'] }, mtu: 1400 },
         eth1: { dhcp4: true, dhcp6: false },
       },
     });

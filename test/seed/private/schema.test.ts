@@ -1,0 +1,23 @@
+/** schemaDiagnostics: ajv errors of alternatives (oneOf/anyOf) reported where the value really failed. */
+import { schemaDiagnostics } from '../../../src/seed/private/schema';
+
+const check = (value: unknown) => schemaDiagnostics('cloud-config', value, ['cloud_config'], 'Invalid cloud-config').map((d) => [d.path, d.detail]);
+
+test('GIVEN a wrong type deep inside an alternative WHEN validating THEN only the innermost path is reported', () => {
+  expect(check({ users: [{ name: 'alice', groups: 7 }] })).toEqual([[['cloud_config', 'users', 0, 'groups'], 'must be string, array or object']]);
+});
+
+test('GIVEN a value matching no alternative by type WHEN validating THEN one message lists the allowed types', () => {
+  expect(check({ runcmd: [5] })).toEqual([[['cloud_config', 'runcmd', 0], 'must be string, array or null']]);
+});
+
+test('GIVEN a string failing its pattern where an integer is also allowed WHEN validating THEN the pattern error names the other type', () => {
+  expect(check({ write_files: [{ path: '/a', permissions: 'abc' }] })).toEqual([
+    [['cloud_config', 'write_files', 0, 'permissions'], 'must match pattern "^0?[0-7]{3,4}$" (or be integer)'],
+  ]);
+});
+
+test('GIVEN a missing required key inside an alternative WHEN validating THEN the required key is reported, not the type', () => {
+  const out = check({ write_files: [{ content: 'x' }] });
+  expect(out).toEqual([[['cloud_config', 'write_files', 0, 'path'], 'is required']]);
+});
