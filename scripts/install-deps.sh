@@ -23,6 +23,9 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  log "npm ci"
-  npm ci --no-audit --no-fund >&2
+  # `npm install --no-save` installs the locked versions without touching package-lock.json. (`npm ci` refuses this
+  # lock file here: the registry we reach serves only this platform's optional binaries, so the lock file lacks the
+  # darwin/win32 entries that `npm ci` insists on.)
+  log "npm install (locked versions)"
+  npm install --no-save --no-audit --no-fund >&2
 fi
