@@ -66,12 +66,21 @@ export interface InjectedFileProps {
   readonly append?: boolean;
 }
 
-/** A block device of the guest mounted at boot. */
+/** A block device of the guest, mounted at boot and/or linked at a stable raw-device path. */
 export interface MountProps {
   /** Guest device, `vdb` or `/dev/vdb`. */
   readonly device: string;
-  /** Absolute mount point, e.g. `/data`. */
-  readonly mountPoint: string;
+  /**
+   * Absolute mount point, e.g. `/data` (fstab entry and mount). At least one of `mountPoint` and `symlink`.
+   * @default - not mounted (raw device; needs `symlink`)
+   */
+  readonly mountPoint?: string;
+  /**
+   * Absolute guest path made a symlink to the device at boot (`ln -sfn`), e.g. `/dev/disk/virtseed/data`: a stable
+   * raw-device name for guests without udev.
+   * @default - no link
+   */
+  readonly symlink?: string;
   /**
    * File system type.
    * @default 'auto'
@@ -328,7 +337,7 @@ function toSeedSpec(p: CloudInitProps): SeedSpec {
       defer: f.defer,
       append: f.append,
     })),
-    mounts: p.mounts?.map((m) => ({ device: m.device, mount_point: m.mountPoint, fs_type: m.fsType, options: m.options })),
+    mounts: p.mounts?.map((m) => ({ device: m.device, mount_point: m.mountPoint, symlink: m.symlink, fs_type: m.fsType, options: m.options })),
     network: p.network && {
       version: p.network.version,
       force_dhcp: p.network.forceDhcp,

@@ -15,10 +15,8 @@
  */
 import type { SeedFile } from './iso9660';
 import type { SeedFormat, SeedSpec } from './model';
-import { hasErrors, ValidationError } from '../diagnostics';
-import { formatOf, seedContent } from './content';
 import { toLayout } from './layout';
-import { validateSeed } from './validate';
+import { checkedContent } from './private/checked-content';
 import { utf8 } from './private/bytes';
 import { createHash } from 'node:crypto';
 
@@ -43,7 +41,6 @@ export function instanceIdFromFiles(format: SeedFormat, filesWithoutId: readonly
  * with {@link instanceIdFromFiles}. Pure. Throws `ValidationError` when the spec has errors.
  */
 export function deriveInstanceId(spec: SeedSpec): string {
-  const diagnostics = validateSeed(spec, { requireLoadedSources: true });
-  if (hasErrors(diagnostics)) throw new ValidationError(diagnostics);
-  return instanceIdFromFiles(formatOf(spec), toLayout(seedContent(spec).content, formatOf(spec)));
+  const { format, content } = checkedContent(spec);
+  return instanceIdFromFiles(format, toLayout(content, format));
 }

@@ -80,8 +80,17 @@ export interface SeedInjectedFile {
 export interface BlockDeviceMount {
   /** Guest device, `vdb` or `/dev/vdb` (a bare name means `/dev/<name>`). */
   device: string;
-  /** Absolute mount point, e.g. `/data`. */
-  mount_point: string;
+  /**
+   * Absolute mount point, e.g. `/data`: an fstab entry plus a mount by the generated mount script. Optional when
+   * `symlink` is set (a raw device: no fstab entry, no mount). At least one of `mount_point` and `symlink`.
+   */
+  mount_point?: string;
+  /**
+   * Absolute guest path made a symlink to the device by the generated mount script (`mkdir -p` of its directory,
+   * then `ln -sfn DEVICE PATH`), e.g. `/dev/disk/virtseed/data` — stable raw-device names for guests without
+   * udev, as Virtlet writes them.
+   */
+  symlink?: string;
   /** File system type for fstab and mount. @default 'auto' (the kernel probes the existing file system) */
   fs_type?: string;
   /** fstab mount options. @default 'defaults,nofail' */

@@ -1,10 +1,8 @@
 /** renderSeed: a SeedSpec to the files of its seed (docs/CONTRACTS.md, "Seed generator"). */
-import { hasErrors, ValidationError } from '../diagnostics';
-import { formatOf, seedContent } from './content';
 import { instanceIdFromFiles } from './instance-id';
 import { toLayout } from './layout';
 import { VOLUME_IDS, type RenderedSeed, type SeedSpec } from './model';
-import { validateSeed } from './validate';
+import { checkedContent } from './private/checked-content';
 
 /**
  * Validates and renders a spec: files sorted by path, the volume label, and the instance-id (`instance_id`, or
@@ -12,10 +10,7 @@ import { validateSeed } from './validate';
  * `loadSeedSources` (src/seed/io.ts). Throws `ValidationError` carrying all diagnostics when any is an error.
  */
 export function renderSeed(spec: SeedSpec): RenderedSeed {
-  const diagnostics = validateSeed(spec, { requireLoadedSources: true });
-  if (hasErrors(diagnostics)) throw new ValidationError(diagnostics);
-  const format = formatOf(spec);
-  const { content } = seedContent(spec);
+  const { format, content } = checkedContent(spec);
   const instanceId = spec.instance_id ?? instanceIdFromFiles(format, toLayout(content, format));
   return { format, instanceId, files: toLayout({ ...content, instanceId }, format), volumeId: VOLUME_IDS[format] };
 }

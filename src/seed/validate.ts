@@ -15,7 +15,7 @@
  */
 import { error, hasErrors, warning, type Diagnostic } from '../diagnostics';
 import { formatOf, seedContent } from './content';
-import { toLayout } from './layout';
+import { toLayout, type SeedContent } from './layout';
 import type { SeedSpec } from './model';
 import { duplicateWriteFiles, validateEnvironment, validateFiles, validateMounts } from './private/validate-files';
 import { validateNetwork } from './private/validate-network';
@@ -43,6 +43,18 @@ export interface ValidateSeedOptions {
 
 /** All diagnostics of a spec; an empty list means it renders. Never throws. */
 export function validateSeed(spec: SeedSpec, options: ValidateSeedOptions = {}): Diagnostic[] {
+  const out = validateSeedInputs(spec, options);
+  if (hasErrors(out)) return out;
+  const { content, diagnostics } = seedContent(spec);
+  return [...out, ...contentDiagnostics(spec, content, diagnostics)];
+}
+
+/**
+ * The checks of {@link validateSeed} that need no rendering (everything but the composition warnings and the
+ * sizes). When it returns no error, `seedContent(spec)` renders, and {@link contentDiagnostics} on its result gives
+ * the rest: together exactly `validateSeed(spec)`. Lets a renderer render once. Never throws.
+ */
+export function validateSeedInputs(spec: SeedSpec, options: ValidateSeedOptions = {}): Diagnostic[] {
   if (!isPlainObject(spec)) return [error([], 'Invalid seed spec', 'The seed spec must be an object.')];
   const out: Diagnostic[] = [];
   if (spec.format !== undefined && spec.format !== 'nocloud' && spec.format !== 'configdrive') {
@@ -79,13 +91,13 @@ export function validateSeed(spec: SeedSpec, options: ValidateSeedOptions = {}):
   }
   if (hasErrors(out)) return out;
   out.push(...duplicateWriteFiles(spec));
-  if (hasErrors(out)) return out;
-  return [...out, ...renderedChecks(spec)];
+  return out;
 }
 
-function renderedChecks(spec: SeedSpec): Diagnostic[] {
-  const { content, diagnostics } = seedContent(spec);
-  const out = [...diagnostics];
+/** Checks of rendered content: the composition warnings (`composeDiagnostics`, from `seedContent`), the user-data
+ *  size warning and the seed size limit. Pure. */
+export function contentDiagnostics(spec: SeedSpec, content: SeedContent, composeDiagnostics: readonly Diagnostic[]): Diagnostic[] {
+  const out = [...composeDiagnostics];
   if (content.userData.length > USER_DATA_WARN_BYTES) {
     out.push(warning(['user_data'], 'Large user-data', `The user-data is ${content.userData.length} bytes (over 1 MiB); cloud-init handles it but slowly. Consider user_data_gzip or a data volume.`));
   }

@@ -43,7 +43,7 @@ export function seedResourceConfig(spec: SeedSpec): SeedContentConfig {
       defer: f.defer,
       append: f.append,
     })),
-    mount: spec.mounts?.map((m) => ({ device: m.device, mountPoint: m.mount_point, fsType: m.fs_type, options: m.options })),
+    mount: spec.mounts?.map((m) => ({ device: m.device, mountPoint: m.mount_point, symlink: m.symlink, fsType: m.fs_type, options: m.options })),
     network: spec.network && {
       version: spec.network.version,
       forceDhcp: spec.network.force_dhcp,

@@ -83,10 +83,11 @@ export const CLOUDINIT_SEED_SCHEMA: ResourceSchema = {
     mount: {
       nesting: 'list',
       block: {
-        description: 'A block device mounted in the guest.',
+        description: 'A block device of the guest: mounted at `mount_point`, linked at `symlink` (raw device), or both.',
         attributes: {
           device: { type: t.string, required: true, description: '`vdb` or `/dev/vdb`.' },
-          mount_point: { type: t.string, required: true },
+          mount_point: { type: t.string, optional: true, description: 'Absolute mount point (fstab entry and mount). At least one of `mount_point`, `symlink`.' },
+          symlink: { type: t.string, optional: true, description: 'Absolute guest path made a symlink to the device (`ln -sfn`), e.g. `/dev/disk/virtseed/data`.' },
           fs_type: { type: t.string, optional: true },
           options: { type: t.string, optional: true },
         },

@@ -17,8 +17,21 @@ export function tryDecodeUtf8(bytes: Uint8Array): string | undefined {
   }
 }
 
-/** Strict base64 check (RFC 4648 alphabet, padded, whitespace ignored). */
-export function isBase64(text: string): boolean {
-  const compact = text.replace(/\s+/g, '');
-  return compact.length % 4 === 0 && /^[A-Za-z0-9+/]*={0,2}$/.test(compact);
+/**
+ * UTF-8 bytes of `pieces.join('')` where every odd piece is known to be ASCII (e.g. base64 from
+ * `stableYamlPieces`): those are copied byte for byte instead of being encoded. Same bytes as `utf8(joined)`.
+ */
+export function utf8OfPieces(pieces: readonly string[]): Uint8Array {
+  if (pieces.length === 1) return utf8(pieces[0]);
+  const encoded = pieces.map((p, i) => (i % 2 === 0 ? encoder.encode(p) : p));
+  const total = encoded.reduce((n, e) => n + e.length, 0);
+  const out = new Uint8Array(total);
+  const view = Buffer.from(out.buffer, out.byteOffset, out.byteLength);
+  let offset = 0;
+  for (const e of encoded) {
+    if (typeof e === 'string') view.write(e, offset, 'latin1');
+    else out.set(e, offset);
+    offset += e.length;
+  }
+  return out;
 }

@@ -3,7 +3,7 @@ import { error, type AttributePath, type Diagnostic } from '../../diagnostics';
 import type { SeedSpec } from '../model';
 import { classifyUserData } from '../user-data/classify';
 import { ENVIRONMENT_PATH, MOUNT_SCRIPT_PATH } from '../user-data/generated';
-import { isBase64 } from './bytes';
+import { isBase64 } from './base64';
 import { DEVICE, ENV_NAME, OWNER, PERMISSIONS } from './patterns';
 import { isPlainObject, parseYaml } from './yaml';
 
@@ -72,21 +72,35 @@ export function validateMounts(mounts: unknown): Diagnostic[] {
   if (!Array.isArray(mounts)) return [error(['mounts'], 'Invalid mounts', 'mounts must be a list.')];
   const out: Diagnostic[] = [];
   const points = new Set<string>();
+  const links = new Set<string>();
   mounts.forEach((m: unknown, i) => {
     const at = (...k: string[]) => ['mounts', i, ...k];
     if (!isPlainObject(m)) {
-      out.push(error(at(), 'Invalid mount', 'Each mount must be an object {device, mount_point, fs_type?, options?}.'));
+      out.push(error(at(), 'Invalid mount', 'Each mount must be an object {device, mount_point?, symlink?, fs_type?, options?}.'));
       return;
     }
     if (typeof m.device !== 'string' || !DEVICE.test(m.device)) {
       out.push(error(at('device'), 'Invalid device', `Got ${JSON.stringify(m.device)}; expected a device name like "vdb" or a path like "/dev/vdb".`));
     }
+    if (m.mount_point === undefined && m.symlink === undefined) {
+      out.push(error(at(), 'Mount without target', 'Set mount_point (mount the device), symlink (a raw-device link), or both.'));
+    }
     const mp = m.mount_point;
-    if (typeof mp !== 'string' || !mp.startsWith('/') || /\s/.test(mp) || mp.split('/').includes('..')) {
-      out.push(error(at('mount_point'), 'Invalid mount point', `Got ${JSON.stringify(mp)}; expected an absolute path without spaces or "..", e.g. "/data".`));
-    } else if (points.has(mp)) {
-      out.push(error(at('mount_point'), 'Duplicate mount point', `"${mp}" is used by an earlier mount.`));
-    } else points.add(mp);
+    if (mp !== undefined) {
+      if (!isMountPath(mp)) {
+        out.push(error(at('mount_point'), 'Invalid mount point', `Got ${JSON.stringify(mp)}; expected an absolute path without spaces or "..", e.g. "/data".`));
+      } else if (points.has(mp)) {
+        out.push(error(at('mount_point'), 'Duplicate mount point', `"${mp}" is used by an earlier mount.`));
+      } else points.add(mp);
+    }
+    const link = m.symlink;
+    if (link !== undefined) {
+      if (!isMountPath(link) || link === '/' || link.endsWith('/')) {
+        out.push(error(at('symlink'), 'Invalid symlink path', `Got ${JSON.stringify(link)}; expected an absolute file path without spaces or "..", e.g. "/dev/disk/virtseed/data".`));
+      } else if (links.has(link)) {
+        out.push(error(at('symlink'), 'Duplicate symlink', `"${link}" is used by an earlier mount.`));
+      } else links.add(link);
+    }
     if (m.fs_type !== undefined && (typeof m.fs_type !== 'string' || !/^[a-z0-9._-]+$/.test(m.fs_type))) {
       out.push(error(at('fs_type'), 'Invalid file system type', `Got ${JSON.stringify(m.fs_type)}; expected e.g. "ext4", "xfs" or "auto".`));
     }
@@ -95,6 +109,11 @@ export function validateMounts(mounts: unknown): Diagnostic[] {
     }
   });
   return out;
+}
+
+/** Absolute path without whitespace or `..` segments. */
+function isMountPath(value: unknown): value is string {
+  return typeof value === 'string' && value.startsWith('/') && !/\s/.test(value) && !value.split('/').includes('..');
 }
 
 interface WriteFileRef {

@@ -1,5 +1,6 @@
 /** YAML helpers shared by the seed renderers: one stable output style, and parsing with positioned errors. */
 import { parseDocument, stringify } from 'yaml';
+import { isBase64Text } from './base64';
 
 /** A YAML syntax problem at a 1-based line and column. */
 export interface YamlProblem {
@@ -15,15 +16,29 @@ export interface YamlProblem {
  * the same text.
  */
 export function stableYaml(value: unknown): string {
+  return stableYamlPieces(value).join('');
+}
+
+/**
+ * The text of {@link stableYaml} in pieces, `[text, blob, text, blob, …, text]`: every odd piece is a long base64
+ * string (ASCII only) written as the content of a single-quoted scalar, so that callers can encode it to bytes
+ * without scanning it again. Joined, the pieces are exactly `stableYaml(value)`.
+ */
+export function stableYamlPieces(value: unknown): string[] {
   const blobs: string[] = [];
   const text = yaml11(withBlobTokens(value, blobs));
-  if (blobs.length === 0) return text;
+  if (blobs.length === 0) return [text];
   // Long base64 strings (file payloads) are written as single-quoted scalars directly: the yaml library scans such
   // strings character by character (seconds for tens of MiB), while their characters never need escaping and a
   // single-quoted scalar is always a string. Falls back to the library when a token is not found exactly once.
   const parts = text.split(BLOB_TOKEN_RE);
-  if (parts.length !== blobs.length * 2 + 1 || parts.some((p, i) => i % 2 === 1 && Number(p) !== (i - 1) / 2)) return yaml11(value);
-  return parts.map((p, i) => (i % 2 === 1 ? `'${blobs[Number(p)]}'` : p)).join('');
+  if (parts.length !== blobs.length * 2 + 1 || parts.some((p, i) => i % 2 === 1 && Number(p) !== (i - 1) / 2)) return [yaml11(value)];
+  const pieces: string[] = [];
+  parts.forEach((p, i) => {
+    if (i % 2 === 0) pieces.push(`${i > 0 ? "'" : ''}${p}${i < parts.length - 1 ? "'" : ''}`);
+    else pieces.push(blobs[Number(p)]);
+  });
+  return pieces;
 }
 
 function yaml11(value: unknown): string {
@@ -32,21 +47,6 @@ function yaml11(value: unknown): string {
 
 /** Strings at least this long made only of base64 characters are written without the yaml library's scan. */
 const BLOB_MIN_LENGTH = 4096;
-const BASE64_CHAR = new Uint8Array(128);
-for (const c of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/') BASE64_CHAR[c.charCodeAt(0)] = 1;
-
-/** `[A-Za-z0-9+/]+={0,2}` by a table loop (V8's regex takes about 30 ns a character on strings of many MiB). */
-function isBase64Text(value: string): boolean {
-  let end = value.length;
-  if (value.charCodeAt(end - 1) === 61) end--;
-  if (value.charCodeAt(end - 1) === 61) end--;
-  if (end === 0) return false;
-  for (let i = 0; i < end; i++) {
-    const c = value.charCodeAt(i);
-    if (c >= 128 || BASE64_CHAR[c] === 0) return false;
-  }
-  return true;
-}
 const BLOB_TOKEN_RE = /virtseed-blob-token-(\d+)-end/;
 
 /** A copy of `value` with long base64 strings replaced by plain-safe tokens (their text pushed onto `blobs`). */

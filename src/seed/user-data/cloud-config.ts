@@ -1,13 +1,21 @@
 /** Rendering of a cloud-config document (cloud-init docs, "User data formats: cloud-config"). */
 import type { CloudConfig } from './cloud-config-model';
-import { stableYaml } from '../private/yaml';
+import { stableYamlPieces } from '../private/yaml';
 
 /** The header line cloud-init uses to recognise cloud-config user-data. */
 export const CLOUD_CONFIG_HEADER = '#cloud-config';
 
 /** `#cloud-config\n` + YAML with keys sorted at every level; `{}` renders as `#cloud-config\n{}\n`. Stable. */
 export function renderCloudConfig(config: CloudConfig): string {
-  return `${CLOUD_CONFIG_HEADER}\n${stableYaml(dropUndefined(config))}`;
+  return renderCloudConfigPieces(config).join('');
+}
+
+/** {@link renderCloudConfig}'s text in pieces: every odd piece is an ASCII base64 payload (see `stableYamlPieces`),
+ *  so the text can be encoded to bytes without scanning the payloads again. */
+export function renderCloudConfigPieces(config: CloudConfig): string[] {
+  const pieces = stableYamlPieces(dropUndefined(config));
+  pieces[0] = `${CLOUD_CONFIG_HEADER}\n${pieces[0]}`;
+  return pieces;
 }
 
 function dropUndefined(value: unknown): unknown {

@@ -18,12 +18,12 @@ import { warning, type Diagnostic } from '../../diagnostics';
 import type { SeedSpec } from '../model';
 import type { CloudConfig } from './cloud-config-model';
 import { classifyUserData } from './classify';
-import { renderCloudConfig } from './cloud-config';
+import { renderCloudConfig, renderCloudConfigPieces } from './cloud-config';
 import { generatedParts } from './generated';
 import { gzipDeterministic } from './gzip';
 import { mergeCloudConfigs } from './merge';
 import { renderMultipart, type MimePart } from './mime';
-import { utf8 } from '../private/bytes';
+import { utf8, utf8OfPieces } from '../private/bytes';
 import { isPlainObject, parseYaml } from '../private/yaml';
 
 /** The final user-data. */
@@ -54,7 +54,7 @@ export function cloudConfigSources(spec: SeedSpec): { name: string; config: Clou
 export function composeUserData(spec: SeedSpec): ComposedUserData {
   const diagnostics: Diagnostic[] = [];
   const kind = classifyUserData(spec.user_data);
-  let text: string;
+  let text: string | string[];
   let cloudConfig: CloudConfig | undefined;
   if (kind === 'raw' || kind === 'mime') {
     const dropped = [
@@ -78,7 +78,7 @@ export function composeUserData(spec: SeedSpec): ComposedUserData {
     );
     const parts = spec.user_data_parts ?? [];
     if (parts.length === 0) {
-      text = renderCloudConfig(cloudConfig);
+      text = renderCloudConfigPieces(cloudConfig);
     } else {
       const mime: MimePart[] = [];
       if (Object.keys(cloudConfig).length > 0) {
@@ -95,6 +95,6 @@ export function composeUserData(spec: SeedSpec): ComposedUserData {
       text = renderMultipart(mime);
     }
   }
-  const plain = utf8(text);
+  const plain = typeof text === 'string' ? utf8(text) : utf8OfPieces(text);
   return { bytes: spec.user_data_gzip ? gzipDeterministic(plain) : plain, ...(cloudConfig ? { cloudConfig } : {}), diagnostics };
 }

@@ -3,9 +3,11 @@
  * `environment` → /etc/cloud/environment, `files` → write_files, `mounts` → fstab entries plus a mount script,
  * `fqdn` → cloud-config `fqdn`.
  */
+import { posix } from 'node:path';
 import type { AttributePath } from '../../diagnostics';
 import type { BlockDeviceMount, SeedInjectedFile, SeedSpec } from '../model';
 import type { CloudConfig, CloudConfigWriteFile } from './cloud-config-model';
+import { decodesToNonUtf8, isCanonicalBase64 } from '../private/base64';
 import { tryDecodeUtf8 } from '../private/bytes';
 
 /** Guest path of the environment file. */
@@ -50,6 +52,10 @@ export function injectedFileEntry(file: SeedInjectedFile): CloudConfigWriteFile 
   const entry: CloudConfigWriteFile = { path: file.path };
   if (file.content !== undefined) {
     entry.content = file.content;
+  } else if (file.content_base64 !== undefined && isCanonicalBase64(file.content_base64) && decodesToNonUtf8(file.content_base64)) {
+    // Binary content already in canonical base64: decoding and re-encoding it would give the same text.
+    entry.content = file.content_base64;
+    entry.encoding = 'b64';
   } else if (file.content_base64 !== undefined) {
     const bytes = Buffer.from(file.content_base64, 'base64');
     const text = tryDecodeUtf8(bytes);
@@ -72,12 +78,13 @@ export function devicePath(device: string): string {
 }
 
 /**
- * fstab entries (`mounts`) plus a script that creates each mount point and mounts the device when it is not
- * mounted yet, run by `runcmd` (covers guests where the fstab entry is not mounted at first boot, e.g. without
- * udev). The `nofail` default keeps a missing disk from blocking boot.
+ * fstab entries (`mounts`, for mounts with a `mount_point`) plus a script that links each `symlink` to its device
+ * (`mkdir -p` of the link's directory, `ln -sfn DEVICE LINK`; the link comes first so a mount may use it) and
+ * creates each mount point and mounts the device when it is not mounted yet, run by `runcmd` (covers guests where
+ * the fstab entry is not mounted at first boot, e.g. without udev). The `nofail` default keeps a missing disk from blocking boot.
  */
 export function mountsConfig(mounts: readonly BlockDeviceMount[]): CloudConfig {
-  const entries = mounts.map((m) => [
+  const entries = mounts.filter(hasMountPoint).map((m) => [
     devicePath(m.device),
     m.mount_point,
     m.fs_type ?? MOUNT_DEFAULTS.fs_type,
@@ -86,7 +93,7 @@ export function mountsConfig(mounts: readonly BlockDeviceMount[]): CloudConfig {
     '2',
   ]);
   return {
-    mounts: entries,
+    ...(entries.length > 0 ? { mounts: entries } : {}),
     write_files: [{ path: MOUNT_SCRIPT_PATH, content: mountScript(mounts), permissions: '0755' }],
     runcmd: [['/bin/sh', MOUNT_SCRIPT_PATH]],
   };
@@ -103,13 +110,21 @@ function mountScript(mounts: readonly BlockDeviceMount[]): string {
     '  if [ "$3" = auto ]; then mount -o "$4" "$1" "$2"; else mount -t "$3" -o "$4" "$1" "$2"; fi',
     '}',
     'status=0',
-    ...mounts.map(
-      (m) =>
-        `mount_one ${shellQuote(devicePath(m.device))} ${shellQuote(m.mount_point)} ${shellQuote(m.fs_type ?? MOUNT_DEFAULTS.fs_type)} ${shellQuote(m.options ?? MOUNT_DEFAULTS.options)} || status=1`,
-    ),
+    ...mounts.flatMap((m) => [
+      ...(m.symlink !== undefined
+        ? [`mkdir -p ${shellQuote(posix.dirname(m.symlink))} && ln -sfn ${shellQuote(devicePath(m.device))} ${shellQuote(m.symlink)} || status=1`]
+        : []),
+      ...(hasMountPoint(m)
+        ? [`mount_one ${shellQuote(devicePath(m.device))} ${shellQuote(m.mount_point)} ${shellQuote(m.fs_type ?? MOUNT_DEFAULTS.fs_type)} ${shellQuote(m.options ?? MOUNT_DEFAULTS.options)} || status=1`]
+        : []),
+    ]),
     'exit $status',
   ];
   return lines.join('\n') + '\n';
+}
+
+function hasMountPoint(m: BlockDeviceMount): m is BlockDeviceMount & { mount_point: string } {
+  return m.mount_point !== undefined;
 }
 
 function shellQuote(text: string): string {

@@ -483,13 +483,21 @@ export interface CloudinitSeedMount {
   */
   readonly fsType?: string;
   /**
+  * Absolute mount point (fstab entry and mount). At least one of `mount_point`, `symlink`.
+  *
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/virtseed/virtseed/0.1.0/docs/resources/cloudinit_seed#mount_point CloudinitSeed#mount_point}
   */
-  readonly mountPoint: string;
+  readonly mountPoint?: string;
   /**
   * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/virtseed/virtseed/0.1.0/docs/resources/cloudinit_seed#options CloudinitSeed#options}
   */
   readonly options?: string;
+  /**
+  * Absolute guest path made a symlink to the device (`ln -sfn`), e.g. `/dev/disk/virtseed/data`.
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/virtseed/virtseed/0.1.0/docs/resources/cloudinit_seed#symlink CloudinitSeed#symlink}
+  */
+  readonly symlink?: string;
 }
 
 export function cloudinitSeedMountToTerraform(struct?: CloudinitSeedMount | cdktf.IResolvable): any {
@@ -502,6 +510,7 @@ export function cloudinitSeedMountToTerraform(struct?: CloudinitSeedMount | cdkt
     fs_type: cdktf.stringToTerraform(struct!.fsType),
     mount_point: cdktf.stringToTerraform(struct!.mountPoint),
     options: cdktf.stringToTerraform(struct!.options),
+    symlink: cdktf.stringToTerraform(struct!.symlink),
   }
 }
 
@@ -532,6 +541,12 @@ export function cloudinitSeedMountToHclTerraform(struct?: CloudinitSeedMount | c
     },
     options: {
       value: cdktf.stringToHclTerraform(struct!.options),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "string",
+    },
+    symlink: {
+      value: cdktf.stringToHclTerraform(struct!.symlink),
       isBlock: false,
       type: "simple",
       storageClassType: "string",
@@ -578,6 +593,10 @@ export class CloudinitSeedMountOutputReference extends cdktf.ComplexObject {
       hasAnyValues = true;
       internalValueResult.options = this._options;
     }
+    if (this._symlink !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.symlink = this._symlink;
+    }
     return hasAnyValues ? internalValueResult : undefined;
   }
 
@@ -589,6 +608,7 @@ export class CloudinitSeedMountOutputReference extends cdktf.ComplexObject {
       this._fsType = undefined;
       this._mountPoint = undefined;
       this._options = undefined;
+      this._symlink = undefined;
     }
     else if (cdktf.Tokenization.isResolvable(value)) {
       this.isEmptyObject = false;
@@ -601,6 +621,7 @@ export class CloudinitSeedMountOutputReference extends cdktf.ComplexObject {
       this._fsType = value.fsType;
       this._mountPoint = value.mountPoint;
       this._options = value.options;
+      this._symlink = value.symlink;
     }
   }
 
@@ -633,13 +654,16 @@ export class CloudinitSeedMountOutputReference extends cdktf.ComplexObject {
     return this._fsType;
   }
 
-  // mount_point - computed: false, optional: false, required: true
+  // mount_point - computed: false, optional: true, required: false
   private _mountPoint?: string; 
   public get mountPoint() {
     return this.getStringAttribute('mount_point');
   }
   public set mountPoint(value: string) {
     this._mountPoint = value;
+  }
+  public resetMountPoint() {
+    this._mountPoint = undefined;
   }
   // Temporarily expose input value. Use with caution.
   public get mountPointInput() {
@@ -660,6 +684,22 @@ export class CloudinitSeedMountOutputReference extends cdktf.ComplexObject {
   // Temporarily expose input value. Use with caution.
   public get optionsInput() {
     return this._options;
+  }
+
+  // symlink - computed: false, optional: true, required: false
+  private _symlink?: string; 
+  public get symlink() {
+    return this.getStringAttribute('symlink');
+  }
+  public set symlink(value: string) {
+    this._symlink = value;
+  }
+  public resetSymlink() {
+    this._symlink = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get symlinkInput() {
+    return this._symlink;
   }
 }
 

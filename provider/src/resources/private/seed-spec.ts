@@ -63,7 +63,7 @@ export function seedSpecFromConfig(v: Record<string, unknown>): { spec: SeedSpec
       }),
     ) as SeedSpec['files'],
     mounts: list<Record<string, unknown>>(v.mount).map((m) =>
-      compact({ device: str(m.device) ?? '', mount_point: str(m.mount_point) ?? '', fs_type: str(m.fs_type), options: str(m.options) }),
+      compact({ device: str(m.device) ?? '', mount_point: str(m.mount_point), symlink: str(m.symlink), fs_type: str(m.fs_type), options: str(m.options) }),
     ) as SeedSpec['mounts'],
     network: network
       ? (compact({
