@@ -19,7 +19,15 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
+interface CloudInitPart {
+  content_type: string;
+  filename: string | null;
+  payload: string;
+}
+
 interface CloudInitView {
+  parts: CloudInitPart[];
+  meta_data: Record<string, unknown>;
   instance_id: string;
   hostname: string | null;
   public_keys: string[];
@@ -109,5 +117,133 @@ describe('netplan on rendered network-config v2', () => {
     // netplan accepts them with a deprecation notice, which is the only one tolerated here.
     const otherNotices = run.stderr.split('\n').filter((l) => /error|deprecated/i.test(l) && !/gateway[46]/.test(l));
     expect({ status: run.status, otherNotices }).toEqual({ status: 0, otherNotices: [] });
+  });
+});
+
+/** The cloud-config cloud-init's user-data processor hands to its modules (the one text/cloud-config part). */
+function cloudConfigOf(view: CloudInitView): Record<string, any> {
+  const parts = view.parts.filter((p) => p.content_type === 'text/cloud-config');
+  expect(parts).toHaveLength(1);
+  return parse(parts[0].payload, { version: '1.1' });
+}
+
+describe.each<SeedFormat>(['nocloud', 'configdrive'])('every seed option through cloud-init\'s user-data processor (%s)', (format) => {
+  it('GIVEN user_data_parts WHEN processed THEN cloud-init sees the merged cloud-config first, then each part with its type and filename', () => {
+    const { view } = readThroughCloudInit(
+      {
+        format,
+        cloud_config: { runcmd: ['echo cc'] },
+        user_data_parts: [
+          { content: '#!/bin/sh\necho part\n', content_type: 'text/x-shellscript', filename: 'hello.sh' },
+          { content: '#cloud-config\npackages: [jq]\n', content_type: 'text/cloud-config', filename: 'extra.yaml', merge_type: 'list(append)+dict(recurse_array)+str()' },
+        ],
+      },
+      `mime-${format}`,
+    );
+    expect(view.parts.map((p) => p.content_type)).toEqual(['text/cloud-config', 'text/x-shellscript', 'text/cloud-config']);
+    expect(view.parts[1]).toMatchObject({ filename: 'hello.sh', payload: '#!/bin/sh\necho part\n' });
+    expect(parse(view.parts[0].payload).runcmd).toEqual(['echo cc']);
+    expect(parse(view.parts[2].payload).packages).toEqual(['jq']);
+  });
+
+  it('GIVEN gzip MIME user-data WHEN processed THEN cloud-init decompresses it and finds the same parts', () => {
+    const { view } = readThroughCloudInit(
+      { format, user_data_gzip: true, cloud_config: { runcmd: ['echo gz'] }, user_data_parts: [{ content: '#!/bin/sh\ntrue\n', content_type: 'text/x-shellscript' }] },
+      `mimegz-${format}`,
+    );
+    expect(view.user_data_gzip).toBe(true);
+    expect(view.parts.map((p) => p.content_type)).toEqual(['text/cloud-config', 'text/x-shellscript']);
+  });
+
+  it('GIVEN a raw #! script as user_data WHEN processed THEN cloud-init runs it as the only part (generated parts dropped)', () => {
+    const { view } = readThroughCloudInit({ format, environment: { A: '1' }, user_data: '#!/bin/sh\necho raw\n' }, `raw-${format}`);
+    expect(view.parts).toEqual([expect.objectContaining({ content_type: 'text/x-shellscript', payload: '#!/bin/sh\necho raw\n' })]);
+  });
+
+  it('GIVEN cloud_config and #cloud-config user_data WHEN merged THEN maps recurse and lists append, generated parts first', () => {
+    const { view } = readThroughCloudInit(
+      { format, environment: { A: '1' }, cloud_config: { runcmd: ['one'], ntp: { enabled: true } }, user_data: '#cloud-config\nruncmd: [two]\nntp: {servers: [ntp.example]}\n' },
+      `merge-${format}`,
+    );
+    const cc = cloudConfigOf(view);
+    expect(cc.runcmd).toEqual(['one', 'two']);
+    expect(cc.ntp).toEqual({ enabled: true, servers: ['ntp.example'] });
+    expect(cc.write_files[0].path).toBe('/etc/cloud/environment');
+  });
+
+  it('GIVEN merge_overwrite WHEN merged THEN a later source replaces a top-level key', () => {
+    const { view } = readThroughCloudInit(
+      { format, merge_overwrite: true, cloud_config: { runcmd: ['one'] }, user_data: '#cloud-config\nruncmd: [two]\n' },
+      `overwrite-${format}`,
+    );
+    expect(cloudConfigOf(view).runcmd).toEqual(['two']);
+  });
+
+  it('GIVEN environment and files (text, binary, owner, permissions, defer, append) WHEN processed THEN write_files carries them', () => {
+    const binary = Buffer.from([0, 1, 2, 0xff, 0xfe]).toString('base64');
+    const { view } = readThroughCloudInit(
+      {
+        format,
+        environment: { B: 'two', A: 'one' },
+        files: [
+          { path: '/etc/app.conf', content: 'x=1\n', owner: 'app:app', permissions: '0600', defer: true },
+          { path: '/opt/blob.bin', content_base64: binary },
+          { path: '/etc/motd', content: 'hi\n', append: true },
+        ],
+      },
+      `files-${format}`,
+    );
+    const wf = cloudConfigOf(view).write_files as Record<string, any>[];
+    expect(wf.find((w) => w.path === '/etc/cloud/environment')?.content).toBe('A=one\nB=two\n');
+    expect(wf.find((w) => w.path === '/etc/app.conf')).toMatchObject({ content: 'x=1\n', owner: 'app:app', permissions: '0600', defer: true });
+    expect(wf.find((w) => w.path === '/opt/blob.bin')).toMatchObject({ encoding: 'b64', content: binary });
+    expect(wf.find((w) => w.path === '/etc/motd')).toMatchObject({ append: true });
+  });
+
+  it('GIVEN block-device mounts with a raw-device symlink WHEN processed THEN fstab entries, the mount script and runcmd are there', () => {
+    const { view } = readThroughCloudInit(
+      { format, mounts: [{ device: 'vdb', mount_point: '/data', fs_type: 'ext4' }, { device: '/dev/vdc', symlink: '/dev/disk/virtseed/raw' }] },
+      `mounts-${format}`,
+    );
+    const cc = cloudConfigOf(view);
+    expect(cc.mounts).toEqual([['/dev/vdb', '/data', 'ext4', 'defaults,nofail', '0', '2']]);
+    const script = (cc.write_files as Record<string, any>[]).find((w) => w.path === '/etc/cloud/virtseed-mounts.sh')?.content as string;
+    expect(script).toContain("ln -sfn '/dev/vdc' '/dev/disk/virtseed/raw'");
+    expect(JSON.stringify(cc.runcmd)).toContain('/etc/cloud/virtseed-mounts.sh');
+  });
+
+  it('GIVEN extra meta_data and an fqdn WHEN read THEN cloud-init sees the extra key and the fqdn in cloud-config', () => {
+    const { view } = readThroughCloudInit({ format, hostname: 'h1', fqdn: 'h1.example.org', meta_data: { 'availability-zone': 'lab' } }, `meta-${format}`);
+    expect(view.meta_data['availability-zone']).toBe('lab');
+    expect(cloudConfigOf(view).fqdn).toBe('h1.example.org');
+  });
+
+  it('GIVEN force_dhcp over static settings WHEN the network is read THEN every interface is DHCP', () => {
+    const { view } = readThroughCloudInit(
+      { format, network: { version: 1, force_dhcp: true, interfaces: [{ name: 'eth0', mac: '52:54:00:00:00:01', addresses: ['10.0.0.2/24'] }] } },
+      `dhcp-${format}`,
+    );
+    expect(JSON.stringify(view.network)).toMatch(/dhcp/);
+    expect(JSON.stringify(view.network)).not.toContain('10.0.0.2');
+  });
+
+  it('GIVEN a cloud-config vendor_data WHEN read THEN cloud-init gets it as vendor-data', () => {
+    const { view } = readThroughCloudInit({ format, vendor_data: { runcmd: ['vendor'] } }, `vendor-${format}`);
+    expect(view.vendor_data).toContain('vendor');
+  });
+});
+
+describe('network-config v2 through cloud-init (NoCloud)', () => {
+  it('GIVEN a v2 static interface matched by MAC WHEN read THEN cloud-init gets version 2 with the address, gateway and nameservers', () => {
+    const { view } = readThroughCloudInit(
+      { network: { version: 2, interfaces: [{ mac: '52:54:00:aa:bb:01', addresses: ['10.0.2.15/24', 'fd00::15/64'], gateway4: '10.0.2.2', nameservers: ['10.0.2.3'], search: ['lab'] }] } },
+      'v2-nocloud',
+    );
+    expect(view.network?.version).toBe(2);
+    const eth = Object.values(view.network?.ethernets ?? {})[0] as Record<string, any>;
+    expect(eth.match).toEqual({ macaddress: '52:54:00:aa:bb:01' });
+    expect(eth.addresses).toEqual(['10.0.2.15/24', 'fd00::15/64']);
+    expect(eth.gateway4).toBe('10.0.2.2');
+    expect(eth.nameservers).toEqual({ addresses: ['10.0.2.3'], search: ['lab'] });
   });
 });

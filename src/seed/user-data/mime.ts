@@ -29,7 +29,9 @@ export function renderMultipart(parts: readonly MimePart[]): string {
     out.push(`Content-Disposition: attachment; filename="${part.filename.replace(/["\\]/g, '_')}"`);
     if (part.mergeType !== undefined) out.push(`Merge-Type: ${part.mergeType}`);
     out.push('');
-    out.push(part.content.endsWith('\n') ? part.content.slice(0, -1) : part.content);
+    // The line break before the next delimiter belongs to the delimiter (RFC 2046 5.1.1), so the content goes in
+    // as it is and comes out of a MIME parser byte for byte, trailing newline included.
+    out.push(part.content);
   }
   out.push(`--${boundary}--`, '');
   return out.join('\n');
