@@ -247,3 +247,14 @@ describe('network-config v2 through cloud-init (NoCloud)', () => {
     expect(eth.nameservers).toEqual({ addresses: ['10.0.2.3'], search: ['lab'] });
   });
 });
+
+describe('ConfigDrive static network through cloud-init', () => {
+  it('GIVEN a static interface with a gateway WHEN cloud-init converts network_data.json THEN the subnet carries the gateway (a native default route)', () => {
+    const { view } = readThroughCloudInit(
+      { format: 'configdrive', network: { version: 2, interfaces: [{ name: 'eth0', mac: '52:54:00:aa:bb:02', addresses: ['10.0.2.16/24'], gateway4: '10.0.2.2' }] } },
+      'cd-gateway',
+    );
+    const eth0 = view.network?.config?.find((c) => c['name'] === 'eth0') as Record<string, any>;
+    expect(eth0.subnets[0]).toMatchObject({ type: 'static', address: '10.0.2.16', gateway: '10.0.2.2' });
+  });
+});

@@ -11,7 +11,9 @@ import { normaliseInterfaces } from './private/interfaces';
  * `{links, networks, services}`. One link per interface: `id` = `name` = interface name (cloud-init names the
  * guest device by `name`), `type: phy`, `ethernet_mac_address`, `mtu`. Networks `network<N>` (N counts over all
  * interfaces): `ipv4_dhcp` / `ipv6_dhcp`, and `ipv4` / `ipv6` per static address with `ip_address`, `netmask`
- * (dotted for IPv4, full form for IPv6), a default route via the gateway on the first address of a family, and
+ * (dotted for IPv4, full form for IPv6), the gateway as a `gateway` key on the first address of a family (cloud-init
+ * passes it to the subnet, which renderers turn into a native default gateway; the OpenStack-style default route in
+ * `routes` became a `route add` that fails on guests without net-tools, e.g. Debian), and
  * `dns_nameservers` / `dns_search`. Every nameserver also becomes a `dns` service (deduplicated, in order).
  * `version` is ignored (network_data.json has one format).
  */
@@ -39,7 +41,8 @@ export function renderNetworkData(spec: NetworkSpec): Record<string, unknown> {
         type: 'ipv4',
         ip_address: a.address,
         netmask: ipv4Netmask(a.prefix),
-        routes: n === 0 && i.gateway4 ? [{ network: '0.0.0.0', netmask: '0.0.0.0', gateway: i.gateway4 }] : [],
+        ...(n === 0 && i.gateway4 ? { gateway: i.gateway4 } : {}),
+        routes: [],
       }),
     );
     i.v6.forEach((a, n) =>
@@ -47,7 +50,8 @@ export function renderNetworkData(spec: NetworkSpec): Record<string, unknown> {
         type: 'ipv6',
         ip_address: a.address,
         netmask: ipv6Netmask(a.prefix),
-        routes: n === 0 && i.gateway6 ? [{ network: '::', netmask: '::', gateway: i.gateway6 }] : [],
+        ...(n === 0 && i.gateway6 ? { gateway: i.gateway6 } : {}),
+        routes: [],
       }),
     );
     for (const s of i.nameservers) if (!dnsServers.includes(s)) dnsServers.push(s);

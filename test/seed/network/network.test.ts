@@ -43,8 +43,8 @@ describe('network renderers', () => {
       { id: 'eth1', name: 'eth1', type: 'phy' },
     ]);
     expect(nd.networks).toEqual([
-      { id: 'network0', link: 'lan0', type: 'ipv4', ip_address: '192.168.1.10', netmask: '255.255.255.0', routes: [{ network: '0.0.0.0', netmask: '0.0.0.0', gateway: '192.168.1.1' }], dns_nameservers: ['192.168.1.1'], dns_search: ['lab'] },
-      { id: 'network1', link: 'lan0', type: 'ipv6', ip_address: 'fd00::10', netmask: 'ffff:ffff:ffff:ffff:0:0:0:0', routes: [{ network: '::', netmask: '::', gateway: 'fd00::1' }], dns_nameservers: ['192.168.1.1'], dns_search: ['lab'] },
+      { id: 'network0', link: 'lan0', type: 'ipv4', ip_address: '192.168.1.10', netmask: '255.255.255.0', gateway: '192.168.1.1', routes: [], dns_nameservers: ['192.168.1.1'], dns_search: ['lab'] },
+      { id: 'network1', link: 'lan0', type: 'ipv6', ip_address: 'fd00::10', netmask: 'ffff:ffff:ffff:ffff:0:0:0:0', gateway: 'fd00::1', routes: [], dns_nameservers: ['192.168.1.1'], dns_search: ['lab'] },
       { id: 'network2', link: 'eth1', type: 'ipv4_dhcp' },
     ]);
     expect(nd.services).toEqual([{ type: 'dns', address: '192.168.1.1' }]);
