@@ -76,6 +76,25 @@ export interface ResolvedRefs {
   readonly disks: { source: DomainDisk['source']; format?: 'qcow2' | 'raw' }[];
   readonly seed?: { pool: string; volume: string };
   readonly ignitionFile?: string;
+  /** libvirt older than 6.5 has no `<sysinfo type='fwcfg'>`: pass the Ignition file with QEMU's `-fw_cfg`. */
+  readonly fwCfgViaCommandline?: boolean;
+}
+
+/** First libvirt version with `<sysinfo type='fwcfg'>` (formatdomain "SMBIOS System Information"), 6.5.0. */
+export const LIBVIRT_FWCFG_SYSINFO_VERSION = 6_005_000;
+
+/** QEMU arguments passing a host file as the Ignition fw_cfg blob (for libvirt < 6.5). */
+export function ignitionFwCfgArgs(file: string): string[] {
+  return ['-fw_cfg', `name=${IGNITION_FW_CFG_KEY},file=${file}`];
+}
+
+/** The Ignition file named by `-fw_cfg name=opt/com.coreos/config,file=...` among QEMU arguments, if any. */
+export function ignitionFileFromArgs(args: readonly string[] | undefined): string | undefined {
+  const prefix = `name=${IGNITION_FW_CFG_KEY},file=`;
+  for (let i = 0; i + 1 < (args?.length ?? 0); i++) {
+    if (args![i] === '-fw_cfg' && args![i + 1].startsWith(prefix)) return args![i + 1].slice(prefix.length);
+  }
+  return undefined;
 }
 
 async function volumeSource(client: LibvirtClient, key: string): Promise<{ source: DomainDisk['source']; format?: 'qcow2' | 'raw' }> {
@@ -106,8 +125,12 @@ export async function resolveRefs(client: LibvirtClient, s: State): Promise<Reso
   }
   let ignitionFile: string | undefined;
   const ignKey = str(s.ignition_id);
-  if (ignKey) ignitionFile = await client.storageVolGetPath(await client.storageVolLookupByKey(ignKey));
-  return { disks, seed, ignitionFile };
+  let fwCfgViaCommandline = false;
+  if (ignKey) {
+    ignitionFile = await client.storageVolGetPath(await client.storageVolLookupByKey(ignKey));
+    fwCfgViaCommandline = (await client.connectGetLibVersion()) < LIBVIRT_FWCFG_SYSINFO_VERSION;
+  }
+  return { disks, seed, ignitionFile, fwCfgViaCommandline };
 }
 
 /** The DomainSpec of a planned state, with refs resolved (or placeholders for validation at plan). */
@@ -141,7 +164,8 @@ export function toDomainSpec(s: State, refs: ResolvedRefs, uuid?: string): Domai
     disks,
     interfaces,
     ...(str(s.console_log) ? { serialLogFile: s.console_log as string } : {}),
-    ...(refs.ignitionFile ? { fwCfg: [{ name: IGNITION_FW_CFG_KEY, file: refs.ignitionFile }] } : {}),
+    ...(refs.ignitionFile && !refs.fwCfgViaCommandline ? { fwCfg: [{ name: IGNITION_FW_CFG_KEY, file: refs.ignitionFile }] } : {}),
+    ...(refs.ignitionFile && refs.fwCfgViaCommandline ? { qemuCommandline: ignitionFwCfgArgs(refs.ignitionFile) } : {}),
     metadata,
   };
 }
@@ -176,7 +200,8 @@ export async function stateFromDomain(client: LibvirtClient, spec: DomainSpec, r
     disk.push({ volume_id: key, file, target: d.target, bus: d.bus, readonly: d.readonly === true });
   }
   let ignitionId: string | null = null;
-  const fw = spec.fwCfg?.find((e) => e.name === IGNITION_FW_CFG_KEY);
+  const fwFile = spec.fwCfg?.find((e) => e.name === IGNITION_FW_CFG_KEY)?.file ?? ignitionFileFromArgs(spec.qemuCommandline);
+  const fw = fwFile ? { file: fwFile } : undefined;
   if (fw) {
     try {
       ignitionId = (await client.storageVolLookupByPath(fw.file)).key;
