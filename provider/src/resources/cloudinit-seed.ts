@@ -11,7 +11,7 @@ import type { ResourceHandler } from '../plugin/handler';
 import type { ResourceSchema } from '../plugin/schema';
 import { mapDiagnostics } from './private/paths';
 import { SEED_PATHS, seedSpecFromConfig } from './private/seed-spec';
-import { activePool, createRawVolumeWith, deleteVolume, rewriteRawVolume, volumeByKey, volumeByName, volumeSha256 } from './private/storage';
+import { deleteVolume, inspectRawVolume, storeRawVolume, volumeExistsDiagnostic } from './private/storage';
 import { clientOf } from './private/client';
 import { isWhollyKnown, str, UNKNOWN } from './private/values';
 
@@ -206,34 +206,16 @@ export const cloudinitSeed: ResourceHandler<State> = {
     const r = build(config ?? planned);
     if (!r.built) return { newState: prior, diagnostics: r.diagnostics };
     const { iso, instanceId, sha256 } = r.built;
-    let vol = prior && str(prior.id) ? await volumeByKey(client, prior.id as string, opts) : null;
-    if (vol) {
-      await rewriteRawVolume(client, vol, iso, opts);
-    } else {
-      const pool = await activePool(client, planned.pool as string, opts);
-      if (await volumeByName(client, pool, planned.name as string, opts)) {
-        return {
-          newState: prior,
-          diagnostics: [
-            { severity: 'error', summary: 'Volume exists already', path: ['name'],
-              detail: `Pool ${planned.pool} already has a volume named ${planned.name}. virtseed does not overwrite volumes it did not create: delete it, or choose another name.` },
-          ],
-        };
-      }
-      vol = await createRawVolumeWith(client, pool, planned.name as string, iso, opts);
-    }
-    const path = await client.storageVolGetPath(vol, opts);
+    const target = { key: str(prior?.id), pool: planned.pool as string, name: planned.name as string };
+    const stored = await storeRawVolume(client, target, iso, opts);
+    if (!stored) return { newState: prior, diagnostics: [volumeExistsDiagnostic(target.pool, target.name)] };
     ctx.log.info(`seed ${planned.name}: ${iso.length} bytes, instance-id ${instanceId}`);
-    return { newState: { ...planned, id: vol.key, path, instance_id: instanceId, sha256, size: iso.length }, diagnostics: [] };
+    return { newState: { ...planned, id: stored.vol.key, path: stored.path, instance_id: instanceId, sha256, size: iso.length }, diagnostics: [] };
   },
 
   async read({ current }, ctx) {
     const client = await clientOf(ctx);
-    const vol = str(current.id) ? await volumeByKey(client, current.id as string, { signal: ctx.signal }) : null;
-    if (!vol) return { newState: null, diagnostics: [] };
-    const info = await client.storageVolGetInfo(vol);
-    const sha256 = await volumeSha256(client, vol, info.capacity);
-    return { newState: { ...current, path: await client.storageVolGetPath(vol), size: info.capacity, sha256 }, diagnostics: [] };
+    const found = str(current.id) ? await inspectRawVolume(client, current.id as string, { signal: ctx.signal }) : null;
+    return { newState: found ? { ...current, ...found } : null, diagnostics: [] };
   },
 };
-

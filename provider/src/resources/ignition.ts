@@ -12,7 +12,7 @@ import type { ResourceHandler } from '../plugin/handler';
 import type { ResourceSchema } from '../plugin/schema';
 import { clientOf } from './private/client';
 import { mapDiagnostics } from './private/paths';
-import { activePool, createRawVolumeWith, deleteVolume, rewriteRawVolume, volumeByKey, volumeByName, volumeSha256 } from './private/storage';
+import { deleteVolume, inspectRawVolume, storeRawVolume, volumeExistsDiagnostic } from './private/storage';
 import { isWhollyKnown, messageOf, str, UNKNOWN } from './private/values';
 
 type State = Record<string, unknown>;
@@ -101,19 +101,14 @@ export const ignition: ResourceHandler<State> = {
     const r = render(planned.content as string);
     if (!r.rendered) return { newState: prior, diagnostics: r.diagnostics };
     const bytes = Buffer.from(r.rendered.json, 'utf8');
-    let vol = prior && str(prior.id) && prior.id === planned.id ? await volumeByKey(client, prior.id as string, opts) : null;
-    if (vol) await rewriteRawVolume(client, vol, bytes, opts);
-    else {
-      const pool = await activePool(client, planned.pool as string, opts);
-      if (await volumeByName(client, pool, planned.name as string, opts))
-        return { newState: null, diagnostics: [{ severity: 'error', path: ['name'], summary: 'Volume exists already', detail: `Pool ${planned.pool} already has a volume named ${planned.name}; choose another name or delete it.` }] };
-      vol = await createRawVolumeWith(client, pool, planned.name as string, bytes, opts);
-    }
+    const target = { key: str(prior?.id), pool: planned.pool as string, name: planned.name as string };
+    const stored = await storeRawVolume(client, target, bytes, opts);
+    if (!stored) return { newState: prior, diagnostics: [volumeExistsDiagnostic(target.pool, target.name)] };
     return {
       newState: {
         ...planned,
-        id: vol.key,
-        path: await client.storageVolGetPath(vol, opts),
+        id: stored.vol.key,
+        path: stored.path,
         version: r.rendered.version,
         sha256: r.rendered.sha256,
         instance_id: ignitionInstanceId(r.rendered.sha256),
@@ -124,9 +119,7 @@ export const ignition: ResourceHandler<State> = {
 
   async read({ current }, ctx) {
     const client = await clientOf(ctx);
-    const vol = str(current.id) ? await volumeByKey(client, current.id as string) : null;
-    if (!vol) return { newState: null, diagnostics: [] };
-    const info = await client.storageVolGetInfo(vol);
-    return { newState: { ...current, path: await client.storageVolGetPath(vol), sha256: await volumeSha256(client, vol, info.capacity) }, diagnostics: [] };
+    const found = str(current.id) ? await inspectRawVolume(client, current.id as string, { signal: ctx.signal }) : null;
+    return { newState: found ? { ...current, path: found.path, sha256: found.sha256 } : null, diagnostics: [] };
   },
 };

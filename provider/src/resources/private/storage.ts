@@ -13,6 +13,7 @@ import {
   VIR_STORAGE_POOL_RUNNING,
 } from '../../../../src/libvirt';
 import type { CallOptions } from '../../../../src/libvirt';
+import { Diagnostic, error } from '../../../../src/diagnostics';
 
 /** virStorageVolResizeFlags: VIR_STORAGE_VOL_RESIZE_SHRINK. */
 const VIR_STORAGE_VOL_RESIZE_SHRINK = 4;
@@ -115,4 +116,39 @@ export async function deleteVolume(client: LibvirtClient, key: string, options?:
   } catch (err) {
     if (!isNotFound(err)) throw err;
   }
+}
+
+/** The diagnostic for a create that would overwrite a volume virtseed did not make. */
+export function volumeExistsDiagnostic(pool: string, name: string): Diagnostic {
+  return error(['name'], 'Volume exists already',
+    `Pool ${pool} already has a volume named ${name}. virtseed does not overwrite volumes it did not create: delete it, or choose another name.`);
+}
+
+/**
+ * Stores `bytes` (a seed ISO, an Ignition JSON) as a raw volume: rewritten in place when the volume `key` still
+ * exists, else created as `name` in `pool`. Returns the volume and its host path, or null when `pool` already has a
+ * volume `name` that is not ours (nothing is overwritten; report `volumeExistsDiagnostic`).
+ */
+export async function storeRawVolume(
+  client: LibvirtClient,
+  target: { key?: string; pool: string; name: string },
+  bytes: Uint8Array,
+  options?: CallOptions,
+): Promise<{ vol: VolRef; path: string } | null> {
+  let vol = target.key ? await volumeByKey(client, target.key, options) : null;
+  if (vol) await rewriteRawVolume(client, vol, bytes, options);
+  else {
+    const pool = await activePool(client, target.pool, options);
+    if (await volumeByName(client, pool, target.name, options)) return null;
+    vol = await createRawVolumeWith(client, pool, target.name, bytes, options);
+  }
+  return { vol, path: await client.storageVolGetPath(vol, options) };
+}
+
+/** Path, size (bytes) and content sha256 of the raw volume `key`, or null when it no longer exists. */
+export async function inspectRawVolume(client: LibvirtClient, key: string, options?: CallOptions): Promise<{ path: string; size: number; sha256: string } | null> {
+  const vol = await volumeByKey(client, key, options);
+  if (!vol) return null;
+  const info = await client.storageVolGetInfo(vol, options);
+  return { path: await client.storageVolGetPath(vol, options), size: info.capacity, sha256: await volumeSha256(client, vol, info.capacity, options) };
 }
