@@ -5,7 +5,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
-import { CLOUD_INIT_FINISHED, domainExists, testImage, virshRun, waitForConsole } from '../helpers/guest';
+import { CLOUD_INIT_FINISHED, domainExists, testImage, volumeNames, waitForConsole } from '../helpers/guest';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const NAME = 'virtseed-basic';
@@ -18,15 +18,6 @@ function cdktf(verb: 'deploy' | 'destroy', env: NodeJS.ProcessEnv): { code: numb
     timeout: 900_000,
   });
   return { code: r.status ?? -1, out: `${r.stdout}${r.stderr}` };
-}
-
-function volumesOf(name: string): string[] {
-  virshRun('pool-refresh', 'default');
-  return virshRun('vol-list', 'default')
-    .split('\n')
-    .slice(2)
-    .map((l) => l.trim().split(/\s+/)[0])
-    .filter((v) => v && v.startsWith(name));
 }
 
 describe('examples/basic with cdktf', () => {
@@ -42,7 +33,7 @@ describe('examples/basic with cdktf', () => {
   };
 
   afterAll(() => {
-    if (domainExists(NAME) || volumesOf(NAME).length) cdktf('destroy', env);
+    if (domainExists(NAME) || volumeNames(NAME).length) cdktf('destroy', env);
   });
 
   test('GIVEN the basic example WHEN cdktf deploy THEN the guest runs cloud-init from our seed, and destroy removes everything', async () => {
@@ -61,6 +52,6 @@ describe('examples/basic with cdktf', () => {
     const destroyed = cdktf('destroy', env);
     expect(destroyed.code).toBe(0);
     expect(domainExists(NAME)).toBe(false);
-    expect(volumesOf(NAME)).toEqual([]);
+    expect(volumeNames(NAME)).toEqual([]);
   }, 1_200_000);
 });

@@ -5,7 +5,7 @@
  * config is planned as its 3.3.0 translation; and planning creates nothing in libvirt.
  */
 import { TfWorkdir } from '../helpers/terraform';
-import { cleanupByPrefix, virshRun } from '../helpers/guest';
+import { cleanupByPrefix, virshRun, volumeNames } from '../helpers/guest';
 
 jest.setTimeout(300_000);
 
@@ -20,23 +20,13 @@ function ignitionHcl(config: string): string {
 `;
 }
 
-function volumeNames(): string[] {
-  virshRun('pool-refresh', 'default');
-  return virshRun('vol-list', 'default')
-    .split('\n')
-    .slice(2)
-    .map((l) => l.trim().split(/\s+/)[0])
-    .filter((n): n is string => !!n)
-    .sort();
-}
-
 describe('virtseed_ignition at terraform plan', () => {
   let tf: TfWorkdir;
   let volumesBefore: string[];
 
   beforeAll(() => {
     cleanupByPrefix(PREFIX);
-    volumesBefore = volumeNames();
+    volumesBefore = volumeNames(PREFIX);
     tf = new TfWorkdir('ignplan');
     tf.write(ignitionHcl('{ ignition = { version = "3.3.0" } }'));
     tf.init();
@@ -128,8 +118,8 @@ resource "virtseed_domain" "vm" {
 
   it('GIVEN all the plans above WHEN libvirt is listed THEN no volume or domain of this test exists', () => {
     // Only this test's names: other e2e tests may create their own vstest- volumes meanwhile.
-    expect(volumesBefore.filter((n) => n.startsWith(PREFIX))).toEqual([]);
-    expect(volumeNames().filter((n) => n.startsWith(PREFIX))).toEqual([]);
+    expect(volumesBefore).toEqual([]);
+    expect(volumeNames(PREFIX)).toEqual([]);
     expect(virshRun('list', '--all', '--name').split('\n').filter((n) => n.trim().startsWith(PREFIX))).toEqual([]);
   });
 });

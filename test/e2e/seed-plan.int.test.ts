@@ -6,22 +6,12 @@
  * - a derived instance-id is known at plan and equals what apply stores; a second plan shows no changes;
  * - a seed volume deleted behind Terraform's back is planned for re-creation.
  */
-import { cleanupByPrefix, virshRun } from '../helpers/guest';
+import { cleanupByPrefix, virshRun, volumeNames } from '../helpers/guest';
 import { PROVIDER_BLOCK, TfWorkdir } from '../helpers/terraform';
 
 const PREFIX = 'vstest-sp-';
 
 jest.setTimeout(300_000);
-
-/** Names of the `default` pool's volumes starting with PREFIX. */
-function ourVolumes(): string[] {
-  virshRun('pool-refresh', 'default');
-  return virshRun('vol-list', 'default')
-    .split('\n')
-    .slice(2)
-    .map((l) => l.trim().split(/\s+/)[0])
-    .filter((n) => n && n.startsWith(PREFIX));
-}
 
 /** 1-based line in main.tf (provider block + body) of the `occurrence`-th (1-based) line containing `needle`. */
 function lineOf(body: string, needle: string, occurrence = 1): number {
@@ -63,7 +53,7 @@ describe('bad input fails at plan with the attribute path, and nothing is create
     expect(r.out).toMatch(typeof summary === 'string' ? new RegExp(`Error: ${summary.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`) : summary);
     expect(r.out).toContain('with virtseed_cloudinit_seed.bad,');
     expect(r.out).toContain(`on main.tf line ${lineOf(body, needle, occurrence)}, in resource "virtseed_cloudinit_seed" "bad"`);
-    expect(ourVolumes()).toEqual([]);
+    expect(volumeNames(PREFIX)).toEqual([]);
     return r.out;
   }
 
@@ -205,11 +195,11 @@ resource "virtseed_cloudinit_seed" "derived" {
 
   test('GIVEN the seed volume deleted with virsh WHEN planning THEN terraform plans to create it again, and apply restores it', () => {
     virshRun('vol-delete', `${PREFIX}derived.iso`, '--pool', 'default');
-    expect(ourVolumes()).not.toContain(`${PREFIX}derived.iso`);
+    expect(volumeNames(PREFIX)).not.toContain(`${PREFIX}derived.iso`);
     const c = change(tf.planJson(), 'virtseed_cloudinit_seed.derived');
     expect(c.actions).toEqual(['create']);
     tf.ok(['apply', '-input=false', 'tfplan']);
-    expect(ourVolumes()).toContain(`${PREFIX}derived.iso`);
+    expect(volumeNames(PREFIX)).toContain(`${PREFIX}derived.iso`);
     expect(tf.plan().code).toBe(0);
   });
 });

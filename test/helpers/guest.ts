@@ -83,11 +83,18 @@ export function cleanupByPrefix(prefix: string): void {
     virsh('destroy', name);
     virsh('undefine', name, '--nvram');
   }
+  for (const name of volumeNames(prefix)) virsh('vol-delete', name, '--pool', 'default');
+}
+
+/** Names of the `default` pool's volumes that start with `prefix` (after a pool refresh), sorted. */
+export function volumeNames(prefix = ''): string[] {
   virsh('pool-refresh', 'default');
-  for (const line of virsh('vol-list', 'default').split('\n').slice(2)) {
-    const name = line.trim().split(/\s+/)[0];
-    if (name && name.startsWith(prefix)) virsh('vol-delete', name, '--pool', 'default');
-  }
+  return virsh('vol-list', 'default')
+    .split('\n')
+    .slice(2)
+    .map((l) => l.trim().split(/\s+/)[0])
+    .filter((n): n is string => !!n && n.startsWith(prefix))
+    .sort();
 }
 
 /** Whether libvirt has a domain of that name. */
