@@ -5,6 +5,9 @@
 # a file that does not exist yet, writes a CLI config there that takes virtseed/* from that mirror and everything
 # else from the registry; an existing file is left alone (a hint is printed). Idempotent.
 # Env: VIRTSEED_SKIP_BUILD=1 skips `npm run build` (when the caller just built).
+#      VIRTSEED_MIRROR=DIR installs into the filesystem mirror DIR instead of $HOME/.terraform.d/plugins, and then
+#      (re)writes TF_CLI_CONFIG_FILE unconditionally when it was written by this script (the test suite's own
+#      folder: nothing another checkout installs can change what the tests run).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 version=0.1.0
@@ -26,7 +29,7 @@ case "$(uname -m)" in
 esac
 os=$(uname -s | tr '[:upper:]' '[:lower:]')
 node_bin=$(command -v node)
-mirror="$HOME/.terraform.d/plugins"
+mirror="${VIRTSEED_MIRROR:-$HOME/.terraform.d/plugins}"
 dir="$mirror/registry.terraform.io/virtseed/virtseed/$version/${os}_${arch}"
 exe="$dir/terraform-provider-virtseed_v$version"
 
@@ -42,7 +45,7 @@ mv -f "$tmp" "$exe"
 echo "install-provider: installed $exe"
 
 if [ -n "${TF_CLI_CONFIG_FILE:-}" ]; then
-  if [ ! -e "$TF_CLI_CONFIG_FILE" ]; then
+  if [ ! -e "$TF_CLI_CONFIG_FILE" ] || { [ -n "${VIRTSEED_MIRROR:-}" ] && head -n 1 "$TF_CLI_CONFIG_FILE" | grep -q "^# Written by virtseed's scripts/install-provider.sh"; }; then
     mkdir -p "$(dirname "$TF_CLI_CONFIG_FILE")"
     cat > "$TF_CLI_CONFIG_FILE" <<CONFIG
 # Written by virtseed's scripts/install-provider.sh: virtseed/* from the local mirror, the rest from the registry.

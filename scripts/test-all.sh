@@ -11,7 +11,10 @@ bash scripts/ensure-libvirtd.sh
 npm run --silent build
 VIRTSEED_TEST_IMAGE_DIR=$(bash scripts/build-test-image.sh | tail -n 1)
 export VIRTSEED_TEST_IMAGE_DIR
-VIRTSEED_SKIP_BUILD=1 bash scripts/install-provider.sh
+# The provider under test is installed into this checkout's own folder and terraform is pointed at it, so a
+# provider installed by another checkout (or the user's ~/.terraform.d) never stands in for this one.
+. scripts/test-env.sh
+VIRTSEED_SKIP_BUILD=1 VIRTSEED_MIRROR="$VIRTSEED_TEST_MIRROR" bash scripts/install-provider.sh
 
 results=$(mktemp -d)
 status=0
