@@ -1,10 +1,16 @@
-/** Runs every benchmark in turn: `npm run bench`. Add a bench by importing its runner and listing it here. */
+/** Runs every benchmark in turn: `npm run bench`. Add a bench by importing its runner and listing it here.
+ *  `npm run bench -- NAME...` runs only the benches whose names contain one of the given words. */
 import { runIsoBench } from './iso';
+import { runStartupBench } from './startup';
 
-const benches: { name: string; run: () => unknown }[] = [{ name: 'iso9660', run: () => runIsoBench() }];
+const benches: { name: string; run: () => unknown }[] = [
+  { name: 'iso9660', run: () => runIsoBench() },
+  { name: 'provider start-up', run: () => runStartupBench() },
+];
 
 async function main(): Promise<void> {
-  for (const bench of benches) {
+  const only = process.argv.slice(2);
+  for (const bench of benches.filter((b) => !only.length || only.some((word) => b.name.includes(word)))) {
     console.log(`\n== ${bench.name} ==`);
     await bench.run();
   }

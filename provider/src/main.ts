@@ -1,9 +1,17 @@
 /** Entry point of terraform-provider-virtseed (provider/bin/terraform-provider-virtseed runs the built copy). */
 import { PROVIDER_SCHEMA } from './config';
 import { serve } from './plugin/serve';
-import { hostConnector, resourceHandlers } from './registry';
+import type * as Registry from './registry';
 
-serve({ providerSchema: PROVIDER_SCHEMA, resources: resourceHandlers(), connector: hostConnector() }).catch((err: unknown) => {
+/** The resource handlers (and through them src/seed, src/domain and src/libvirt) load after the handshake line is
+ *  written, while Terraform connects (issue #15). */
+const registry = (): typeof Registry => require('./registry') as typeof Registry;
+
+serve({
+  providerSchema: PROVIDER_SCHEMA,
+  resources: () => registry().resourceHandlers(),
+  connector: { connect: (uri) => registry().hostConnector().connect(uri) },
+}).catch((err: unknown) => {
   process.stderr.write(`terraform-provider-virtseed: ${err instanceof Error ? err.stack ?? err.message : String(err)}\n`);
   process.exit(1);
 });

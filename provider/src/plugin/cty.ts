@@ -13,7 +13,11 @@
  * - lists, sets and tuples are arrays; maps and objects are maps (object keys sorted);
  * - a `dynamic` value is a 2-array `[type JSON as bytes, value]`; in JSON it is `{"value": v, "type": t}`.
  */
-import { decode, encode, ExtData } from '@msgpack/msgpack';
+import type * as Msgpack from '@msgpack/msgpack';
+
+/** @msgpack/msgpack, loaded on first use: a provider launched only for its schema never needs it (issue #15). */
+let msgpackLib: typeof Msgpack | undefined;
+const msgpack = (): typeof Msgpack => (msgpackLib ??= require('@msgpack/msgpack') as typeof Msgpack);
 
 /** The unknown value ("known after apply"). */
 export const UNKNOWN: unique symbol = Symbol.for('virtseed.cty.unknown');
@@ -111,18 +115,19 @@ export class CtyConversionError extends Error {
   }
 }
 
-const UNKNOWN_EXT = new ExtData(0, new Uint8Array([0]));
+let unknownExt: Msgpack.ExtData | undefined;
+const UNKNOWN_EXT = (): Msgpack.ExtData => (unknownExt ??= new (msgpack().ExtData)(0, new Uint8Array([0])));
 
 /** Encodes a value of `type` as msgpack (the `DynamicValue.msgpack` field). Throws `CtyConversionError`. */
 export function encodeMsgpack(value: unknown, type: CtyType): Buffer {
   const wire = toWire(value, type, [], 'msgpack');
-  const bytes = encode(wire, { sortKeys: false, forceIntegerToFloat: false, ignoreUndefined: false });
+  const bytes = msgpack().encode(wire, { sortKeys: false, forceIntegerToFloat: false, ignoreUndefined: false });
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
 /** Decodes msgpack bytes of a value of `type`. Any extension type becomes `UNKNOWN`. Throws on malformed input. */
 export function decodeMsgpack(bytes: Uint8Array, type: CtyType): unknown {
-  const raw = decode(bytes, { useBigInt64: false });
+  const raw = msgpack().decode(bytes, { useBigInt64: false });
   return fromWire(raw, type, [], 'msgpack');
 }
 
@@ -142,7 +147,7 @@ export function conform(value: unknown, type: CtyType): unknown {
 /** The wire representation (what @msgpack/msgpack encodes) of a JS value of `type`. */
 function toWire(value: unknown, type: CtyType, path: (string | number)[], mode: 'msgpack'): unknown {
   if (value === null || value === undefined) return null;
-  if (value === UNKNOWN) return UNKNOWN_EXT;
+  if (value === UNKNOWN) return UNKNOWN_EXT();
   switch (type.kind) {
     case 'string':
       if (typeof value === 'string') return value;
@@ -189,7 +194,7 @@ function toWire(value: unknown, type: CtyType, path: (string | number)[], mode: 
 /** The JS value of `type` from its wire form (decoded msgpack or parsed JSON). */
 function fromWire(raw: unknown, type: CtyType, path: (string | number)[], mode: 'msgpack' | 'json'): unknown {
   if (raw === null || raw === undefined) return null;
-  if (raw === UNKNOWN || raw instanceof ExtData || raw instanceof Date) return UNKNOWN;
+  if (raw === UNKNOWN || (msgpackLib !== undefined && raw instanceof msgpackLib.ExtData) || raw instanceof Date) return UNKNOWN;
   switch (type.kind) {
     case 'string':
       if (typeof raw === 'string') return raw;

@@ -1,32 +1,18 @@
 /**
  * The gRPC server a go-plugin client (Terraform) talks to: `tfplugin6.Provider` (backed by a `ProviderServer`),
  * `plugin.GRPCController/Shutdown`, `plugin.GRPCStdio/StreamStdio` and `grpc.health.v1.Health/Check`.
- * Protos are loaded at runtime from provider/src/plugin/proto.
+ * The services come from a descriptor precompiled from provider/src/plugin/proto/*.proto
+ * (`npx tsx provider/scripts/generate-proto-descriptor.ts`), so no .proto is parsed at start-up.
  */
-import * as path from 'node:path';
 import * as grpc from '@grpc/grpc-js';
-import * as protoLoader from '@grpc/proto-loader';
 import type { Logger } from './log';
-import { protoDir } from './private/protoDir';
+import { servicePackageDefinition } from './private/services';
 import type { ProviderServer } from './server';
 
-/** Options matching the wire form our code uses: snake_case keys, int64 as number, enums as names, bytes as
- *  Buffer, defaults filled, oneofs named. */
-export const LOADER_OPTIONS: protoLoader.Options = {
-  keepCase: true,
-  longs: Number,
-  enums: String,
-  bytes: Buffer,
-  defaults: true,
-  oneofs: true,
-};
-
-/** Loads all our protos into one grpc package definition (`tfplugin6`, `plugin`, `grpc.health.v1`). */
+/** All our services as one grpc package object (`tfplugin6`, `plugin`, `grpc.health.v1`); messages are plain
+ *  objects with snake_case keys, int64 as number, enums as names, bytes as Buffer, defaults filled, oneofs named. */
 export function loadProtos(): grpc.GrpcObject {
-  const dir = protoDir();
-  const files = ['tfplugin6.proto', 'grpc_controller.proto', 'grpc_stdio.proto', 'health.proto'].map((f) => path.join(dir, f));
-  const def = protoLoader.loadSync(files, { ...LOADER_OPTIONS, includeDirs: [dir] });
-  return grpc.loadPackageDefinition(def);
+  return grpc.loadPackageDefinition(servicePackageDefinition() as unknown as Parameters<typeof grpc.loadPackageDefinition>[0]);
 }
 
 const PROVIDER_RPCS = [
@@ -36,7 +22,8 @@ const PROVIDER_RPCS = [
 ] as const;
 
 export interface GrpcServerOptions {
-  readonly provider: ProviderServer;
+  /** The provider, or a function returning it when a call arrives (it may be created after the server). */
+  readonly provider: ProviderServer | (() => ProviderServer);
   readonly log: Logger;
   /** Called after Shutdown has been answered. */
   readonly onShutdown: () => void;
@@ -45,12 +32,13 @@ export interface GrpcServerOptions {
 /** A grpc-js server with all four services registered (not yet bound). */
 export function createGrpcServer(opts: GrpcServerOptions): grpc.Server {
   const pkg = loadProtos() as any;
+  const provider = typeof opts.provider === 'function' ? opts.provider : () => opts.provider as ProviderServer;
   const server = new grpc.Server();
   const impl: grpc.UntypedServiceImplementation = {};
   for (const rpc of PROVIDER_RPCS) {
     impl[rpc] = (call: grpc.ServerUnaryCall<any, any>, callback: grpc.sendUnaryData<any>) => {
       const started = process.hrtime.bigint();
-      (opts.provider as any)[rpc](call.request).then(
+      (provider() as any)[rpc](call.request).then(
         (res: unknown) => {
           opts.log.trace(`${rpc} done in ${(Number(process.hrtime.bigint() - started) / 1e6).toFixed(1)} ms`);
           callback(null, res);

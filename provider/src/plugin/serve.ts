@@ -1,7 +1,9 @@
 /**
  * Runs the provider as a go-plugin server: checks the environment, keeps stdout for the handshake alone,
  * serves gRPC on a unix socket (TLS with AutoMTLS when `PLUGIN_CLIENT_CERT` is set, plaintext otherwise), prints
- * the handshake line, and exits after `GRPCController/Shutdown` or SIGTERM. Interrupts (SIGINT) are ignored, as
+ * the handshake line, and exits after `GRPCController/Shutdown` or SIGTERM. Resource handlers given as a function
+ * are loaded right after the handshake line is written, in the same turn of the event loop (so before any call is
+ * served): Terraform connects while they load (start-up time, issue #15). Interrupts (SIGINT) are ignored, as
  * go-plugin plugins do: Terraform handles Ctrl-C and calls StopProvider.
  */
 import * as fs from 'node:fs';
@@ -9,10 +11,13 @@ import * as grpc from '@grpc/grpc-js';
 import { createGrpcServer } from './grpc';
 import { checkPluginEnvironment, handshakeLine, makeSocketPath } from './handshake';
 import { createLogger, Logger } from './log';
+import type { ResourceHandler } from './handler';
 import { ProviderServer, ProviderServerOptions } from './server';
 import { generateServerCertificate, handshakeCert } from './tls';
 
-export interface ServeOptions extends Omit<ProviderServerOptions, 'log'> {
+export interface ServeOptions extends Omit<ProviderServerOptions, 'log' | 'resources'> {
+  /** The handlers, or a function that loads them (called once, after the handshake line is written). */
+  readonly resources: readonly ResourceHandler<any>[] | (() => readonly ResourceHandler<any>[]);
   readonly env?: NodeJS.ProcessEnv;
   readonly log?: Logger;
 }
@@ -35,7 +40,10 @@ export async function serve(options: ServeOptions): Promise<void> {
   }
   protectStdout();
   const log = options.log ?? createLogger();
-  const provider = new ProviderServer({ ...options, log });
+  const makeProvider = (): ProviderServer =>
+    new ProviderServer({ ...options, resources: typeof options.resources === 'function' ? options.resources() : options.resources, log });
+  // Handlers given as a list are checked before the handshake (a bad schema never reaches Terraform's connect).
+  let provider: ProviderServer | undefined = typeof options.resources === 'function' ? undefined : makeProvider();
 
   const { dir, socket } = makeSocketPath(env);
   const cleanup = () => fs.rmSync(dir, { recursive: true, force: true });
@@ -47,7 +55,7 @@ export async function serve(options: ServeOptions): Promise<void> {
     exiting = true;
     // Let answered calls (Shutdown's own reply) flush; the StdioStream stays open until the client leaves, so a
     // timer ends everything anyway.
-    const finish = () => void provider.close().finally(() => process.exit(code));
+    const finish = () => void (provider?.close() ?? Promise.resolve()).finally(() => process.exit(code));
     server.tryShutdown(finish);
     setTimeout(() => {
       server.forceShutdown();
@@ -55,7 +63,7 @@ export async function serve(options: ServeOptions): Promise<void> {
     }, 300).unref();
     setTimeout(() => process.exit(code), 1000).unref();
   };
-  const server = createGrpcServer({ provider, log, onShutdown: () => exit(0) });
+  const server = createGrpcServer({ provider: () => provider!, log, onShutdown: () => exit(0) });
   process.on('SIGINT', () => log.debug('SIGINT ignored; waiting for Terraform to stop us'));
   process.on('SIGTERM', () => exit(0));
 
@@ -76,4 +84,5 @@ export async function serve(options: ServeOptions): Promise<void> {
   );
   log.debug(`serving on ${socket}${cert ? ' with mTLS' : ' without TLS'}`);
   process.stdout.write(handshakeLine('unix', socket, cert));
+  provider ??= makeProvider(); // synchronous: no call is dispatched before this
 }

@@ -2,7 +2,11 @@
  * fast-xml-parser settings and accessors for the tree it produces, shared by render.ts and parse.ts.
  * Attributes are keys prefixed `@_`, text is `#text`; all values stay strings.
  */
-import { XMLBuilder, XMLParser } from 'fast-xml-parser';
+import type { XMLBuilder, XMLParser } from 'fast-xml-parser';
+import type * as FastXml from 'fast-xml-parser';
+
+/** fast-xml-parser, loaded on first use rather than at provider start-up (issue #15). */
+const fxp = (): typeof FastXml => require('fast-xml-parser') as typeof FastXml;
 
 export const ATTR = '@_';
 export const TEXT = '#text';
@@ -11,7 +15,7 @@ export const TEXT = '#text';
 export type XmlNode = { [key: string]: unknown };
 
 export function newBuilder(): XMLBuilder {
-  return new XMLBuilder({
+  return new (fxp().XMLBuilder)({
     ignoreAttributes: false,
     attributeNamePrefix: ATTR,
     textNodeName: TEXT,
@@ -22,7 +26,7 @@ export function newBuilder(): XMLBuilder {
 }
 
 export function newParser(): XMLParser {
-  return new XMLParser({
+  return new (fxp().XMLParser)({
     ignoreAttributes: false,
     attributeNamePrefix: ATTR,
     textNodeName: TEXT,

@@ -1,5 +1,6 @@
 /** ajv validation against the project's own JSON Schemas (src/seed/schemas/), mapped to Diagnostics. */
-import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
+import type Ajv from 'ajv';
+import type { ErrorObject, ValidateFunction } from 'ajv';
 import { error, warning, type AttributePath, type Diagnostic } from '../../diagnostics';
 import cloudConfigSchema from '../schemas/cloud-config.schema.json';
 import networkV1Schema from '../schemas/network-config-v1.schema.json';
@@ -19,7 +20,8 @@ const compiled = new Map<SchemaName, ValidateFunction>();
 function validator(name: SchemaName): ValidateFunction {
   let fn = compiled.get(name);
   if (!fn) {
-    ajv ??= new Ajv({ allErrors: true, strict: false });
+    // ajv is loaded on first use, not when the provider or CLI starts (start-up time, issue #15).
+    ajv ??= new (require('ajv') as typeof import('ajv')).default({ allErrors: true, strict: false });
     fn = ajv.compile(SCHEMAS[name]);
     compiled.set(name, fn);
   }

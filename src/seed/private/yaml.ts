@@ -1,5 +1,9 @@
 /** YAML helpers shared by the seed renderers: one stable output style, and parsing with positioned errors. */
-import { parseDocument, stringify } from 'yaml';
+import type * as YamlLib from 'yaml';
+
+/** The yaml library, loaded on first use rather than at start-up (issue #15). */
+let yamlLib: typeof YamlLib | undefined;
+const yaml = (): typeof YamlLib => (yamlLib ??= require('yaml') as typeof YamlLib);
 import { isBase64Text } from './base64';
 
 /** A YAML syntax problem at a 1-based line and column. */
@@ -42,7 +46,7 @@ export function stableYamlPieces(value: unknown): string[] {
 }
 
 function yaml11(value: unknown): string {
-  return stringify(value, { version: '1.1', sortMapEntries: true, aliasDuplicateObjects: false, lineWidth: 0, indentSeq: true });
+  return yaml().stringify(value, { version: '1.1', sortMapEntries: true, aliasDuplicateObjects: false, lineWidth: 0, indentSeq: true });
 }
 
 /** Strings at least this long made only of base64 characters are written without the yaml library's scan. */
@@ -68,7 +72,7 @@ function withBlobTokens(value: unknown, blobs: string[]): unknown {
 /** Parses one YAML document with YAML 1.1 rules, as cloud-init's PyYAML does (`yes` is a boolean). Returns the JS
  *  value, or the syntax problems (never throws). */
 export function parseYaml(text: string): { value?: unknown; problems: YamlProblem[] } {
-  const doc = parseDocument(text, { version: '1.1', prettyErrors: false, uniqueKeys: true });
+  const doc = yaml().parseDocument(text, { version: '1.1', prettyErrors: false, uniqueKeys: true });
   if (doc.errors.length > 0) {
     return {
       problems: doc.errors.map((e) => ({

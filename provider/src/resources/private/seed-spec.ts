@@ -2,7 +2,10 @@
  * Turns a `virtseed_cloudinit_seed` config/state value into the shared seed generator's `SeedSpec`
  * (src/seed/model.ts), parsing the JSON/YAML string attributes and reading local `file.source` files.
  */
-import { parse as parseYaml } from 'yaml';
+import type * as YamlLib from 'yaml';
+
+/** yaml's parse, loaded on first use rather than at provider start-up (issue #15). */
+const parseYaml = (text: string): unknown => (require('yaml') as typeof YamlLib).parse(text);
 import { Diagnostic, error } from '../../../../src/diagnostics';
 import type { SeedSpec } from '../../../../src/seed';
 import { loadSeedSources } from '../../../../src/seed/io';

@@ -1,15 +1,18 @@
 /** Runs the per-version JSON Schema with ajv and turns its errors into diagnostics. */
-import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
+import type Ajv from 'ajv';
+import type { ErrorObject, ValidateFunction } from 'ajv';
 import { error, warning, type AttributePath, type Diagnostic } from '../../../diagnostics';
 import { schemaFor } from '../schemas/select';
 import type { IgnitionVersion } from '../types';
 
-const ajv = new Ajv({ allErrors: true, strict: false });
+// ajv is loaded on first use, not when the provider or CLI starts (start-up time, issue #15).
+let ajv: Ajv | undefined;
 const compiled = new Map<IgnitionVersion, ValidateFunction>();
 
 function validatorFor(version: IgnitionVersion): ValidateFunction {
   let v = compiled.get(version);
   if (!v) {
+    ajv ??= new (require('ajv') as typeof import('ajv')).default({ allErrors: true, strict: false });
     v = ajv.compile(schemaFor(version));
     compiled.set(version, v);
   }

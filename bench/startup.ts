@@ -1,0 +1,74 @@
+/**
+ * Provider start-up: process start → go-plugin handshake line on stdout, the way Terraform starts the provider
+ * (magic cookie, AutoMTLS client certificate), against Node's own floor on this machine (a `node -e` that prints
+ * the same kind of line). Alternating runs, medians. Goal: the handshake within 150 ms.
+ * When a bundled provider exists (VIRTSEED_BENCH_BUNDLE, or dist/terraform-provider-virtseed.js), it is timed too,
+ * with its V8 code cache (provider/bin/code-cache.js) warmed by one run first.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { MAGIC_COOKIE_KEY, MAGIC_COOKIE_VALUE } from '../provider/src/plugin/handshake';
+import { alternate, formatGoalTable, GoalRow } from './private/rows';
+
+const ROOT = join(__dirname, '..', '..');
+const DIST_MAIN = join(ROOT, 'dist', 'provider', 'src', 'main.js');
+
+/** A client certificate as Terraform passes it in PLUGIN_CLIENT_CERT (made by openssl, once). */
+function clientCertificate(work: string): string {
+  const r = spawnSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', join(work, 'k.pem'),
+    '-out', join(work, 'c.pem'), '-days', '1', '-subj', '/CN=localhost'], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`openssl req failed: ${r.stderr}`);
+  return readFileSync(join(work, 'c.pem'), 'utf8');
+}
+
+/** Milliseconds from spawn to the first byte on stdout; the process is then stopped with SIGTERM. */
+function timeToFirstLine(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const start = process.hrtime.bigint();
+    const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (b) => (stderr += b));
+    child.stdout.once('data', () => {
+      const ms = Number(process.hrtime.bigint() - start) / 1e6;
+      child.kill('SIGTERM');
+      child.on('exit', () => resolve(ms));
+    });
+    child.on('exit', (code) => (code !== 0 && code !== null ? reject(new Error(`${args.join(' ')} exited ${code}: ${stderr}`)) : undefined));
+  });
+}
+
+export function bundlePath(): string | undefined {
+  const candidates = [process.env.VIRTSEED_BENCH_BUNDLE, join(ROOT, 'dist', 'terraform-provider-virtseed.js')];
+  return candidates.find((c): c is string => !!c && existsSync(c));
+}
+
+export async function runStartupBench(runs = 15, log: (line: string) => void = console.log): Promise<GoalRow[]> {
+  const work = mkdtempSync(join(tmpdir(), 'virtseed-bench-startup-'));
+  try {
+    const env = { ...process.env, [MAGIC_COOKIE_KEY]: MAGIC_COOKIE_VALUE, PLUGIN_PROTOCOL_VERSIONS: '6', PLUGIN_CLIENT_CERT: clientCertificate(work), PLUGIN_UNIX_SOCKET_DIR: work };
+    const floor = () => timeToFirstLine(['-e', 'process.stdout.write("1|6|unix|/tmp/plugin.sock|grpc|\\n")'], env);
+    const variants = [floor, () => timeToFirstLine([DIST_MAIN], env)];
+    const bundle = bundlePath();
+    const codeCache = join(ROOT, 'provider', 'bin', 'code-cache.js');
+    const bundleArgs = bundle ? ['-e', `require(${JSON.stringify(codeCache)}).runWithCodeCache(${JSON.stringify(bundle)})`] : [];
+    if (bundle) {
+      await timeToFirstLine(bundleArgs, env); // writes the code cache
+      variants.push(() => timeToFirstLine([bundle], env), () => timeToFirstLine(bundleArgs, env));
+    }
+    const [floorMs, distMs, bundleMs, cachedMs] = await alternate(runs, variants);
+    const rows: GoalRow[] = [
+      { name: 'start → handshake, dist/', unit: 'ms', ours: distMs, anchorName: 'node printing the line', anchor: floorMs, goal: 150, absolute: true },
+    ];
+    if (bundle) {
+      rows.push({ name: 'start → handshake, bundle', unit: 'ms', ours: bundleMs, anchorName: 'node printing the line', anchor: floorMs, goal: 150, absolute: true });
+      rows.push({ name: 'start → handshake, bundle + code cache', unit: 'ms', ours: cachedMs, anchorName: 'node printing the line', anchor: floorMs, goal: 150, absolute: true });
+    }
+    log(`provider start-up (median of ${runs} alternating runs; AutoMTLS as under Terraform)`);
+    for (const line of formatGoalTable(rows)) log(line);
+    return rows;
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
