@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 log() { echo "install-deps: $*" >&2; }
 
-pkgs=(libvirt-daemon-system libvirt-clients qemu-system-x86 qemu-utils debootstrap e2fsprogs)
+pkgs=(libvirt-daemon-system libvirt-clients qemu-system-x86 qemu-utils debootstrap e2fsprogs dnsmasq-base)  # dnsmasq: DHCP/DNS of libvirt networks
 if [ "${1:-}" != "--runtime-only" ]; then
   # Independent checkers for the tests: ISO readers, cloud-init's own datasource code, Ignition's validator,
   # netplan for network-config v2.

@@ -6,9 +6,9 @@
  * domain does not exist) and, if its optional last `options.signal` aborts, with the signal's reason.
  */
 import type { CallOptions } from './rpc';
-import type { DomRef, PoolRef, VolRef } from './protocol';
+import type { DomRef, NetRef, PoolRef, VolRef } from './protocol';
 
-export type { DomRef, PoolRef, VolRef } from './protocol';
+export type { DomRef, NetRef, PoolRef, VolRef } from './protocol';
 export type { CallOptions } from './rpc';
 
 /** `virStoragePoolInfo`: state is virStoragePoolState (0 inactive, 1 building, 2 running, 3 degraded, 4 inaccessible); sizes in bytes. */
@@ -61,6 +61,52 @@ export const VIR_DOMAIN_XML_INACTIVE = 2;
 /** virConnectListAllDomainsFlags (subset). */
 export const VIR_CONNECT_LIST_DOMAINS_ACTIVE = 1;
 export const VIR_CONNECT_LIST_DOMAINS_INACTIVE = 2;
+
+/** virNetworkUpdateCommand. */
+export const VIR_NETWORK_UPDATE_COMMAND_MODIFY = 1;
+export const VIR_NETWORK_UPDATE_COMMAND_DELETE = 2;
+export const VIR_NETWORK_UPDATE_COMMAND_ADD_LAST = 3;
+export const VIR_NETWORK_UPDATE_COMMAND_ADD_FIRST = 4;
+
+/** virNetworkUpdateSection (subset). */
+export const VIR_NETWORK_SECTION_IP_DHCP_HOST = 4;
+export const VIR_NETWORK_SECTION_DNS_HOST = 10;
+
+/** virNetworkUpdateFlags: the running network (LIVE) and/or its persistent definition (CONFIG). */
+export const VIR_NETWORK_UPDATE_AFFECT_LIVE = 1;
+export const VIR_NETWORK_UPDATE_AFFECT_CONFIG = 2;
+
+/** virNetworkXMLFlags. */
+export const VIR_NETWORK_XML_INACTIVE = 1;
+
+/** virDomainInterfaceAddressesSource. */
+export const VIR_DOMAIN_INTERFACE_ADDRESSES_SRC_LEASE = 0;
+export const VIR_DOMAIN_INTERFACE_ADDRESSES_SRC_AGENT = 1;
+export const VIR_DOMAIN_INTERFACE_ADDRESSES_SRC_ARP = 2;
+
+/** virIPAddrType. */
+export const VIR_IP_ADDR_TYPE_IPV4 = 0;
+export const VIR_IP_ADDR_TYPE_IPV6 = 1;
+
+/** `virNetworkDHCPLease` (`remote_network_dhcp_lease`): expiry in seconds since the epoch, type virIPAddrType. */
+export interface NetworkDhcpLease {
+  iface: string;
+  expiryTime: number;
+  type: number;
+  mac: string | null;
+  iaid: string | null;
+  ipAddress: string;
+  prefix: number;
+  hostname: string | null;
+  clientId: string | null;
+}
+
+/** `virDomainInterface` (`remote_domain_interface`): a guest NIC and its addresses (type virIPAddrType). */
+export interface DomainInterfaceAddresses {
+  name: string;
+  hwaddr: string | null;
+  addresses: { type: number; address: string; prefix: number }[];
+}
 
 export interface LibvirtClient {
   /** Sends CONNECT_CLOSE and closes the transport. Idempotent; later calls reject. */
@@ -135,4 +181,37 @@ export interface LibvirtClient {
   domainGetState(dom: DomRef, options?: CallOptions): Promise<DomainStateInfo>;
   domainIsActive(dom: DomRef, options?: CallOptions): Promise<boolean>;
   domainSetAutostart(dom: DomRef, autostart: boolean, options?: CallOptions): Promise<void>;
+  /**
+   * The guest's interfaces and addresses from `source` (VIR_DOMAIN_INTERFACE_ADDRESSES_SRC_*): the DHCP leases of
+   * the libvirt networks its NICs are on, or the QEMU guest agent (fails with VIR_ERR_AGENT_UNRESPONSIVE = 86
+   * when no agent answers; libvirt bounds the wait). The domain must be running (else VIR_ERR_OPERATION_INVALID).
+   */
+  domainInterfaceAddresses(dom: DomRef, source: number, options?: CallOptions): Promise<DomainInterfaceAddresses[]>;
+
+  // networks (formatnetwork)
+  /** All networks matching virConnectListAllNetworksFlags `flags` (0 = all). */
+  connectListAllNetworks(flags?: number, options?: CallOptions): Promise<NetRef[]>;
+  /** Defines (or redefines, same name and UUID) a persistent network. */
+  networkDefineXml(xml: string, options?: CallOptions): Promise<NetRef>;
+  /** Starts a defined network. */
+  networkCreate(net: NetRef, options?: CallOptions): Promise<void>;
+  /** Stops a network (its definition stays). */
+  networkDestroy(net: NetRef, options?: CallOptions): Promise<void>;
+  networkUndefine(net: NetRef, options?: CallOptions): Promise<void>;
+  /** Fails with VIR_ERR_NO_NETWORK (43) when there is none. */
+  networkLookupByName(name: string, options?: CallOptions): Promise<NetRef>;
+  networkLookupByUuid(uuid: Buffer, options?: CallOptions): Promise<NetRef>;
+  /** `flags`: VIR_NETWORK_XML_INACTIVE for the persistent definition. */
+  networkGetXmlDesc(net: NetRef, flags?: number, options?: CallOptions): Promise<string>;
+  networkGetAutostart(net: NetRef, options?: CallOptions): Promise<boolean>;
+  networkSetAutostart(net: NetRef, autostart: boolean, options?: CallOptions): Promise<void>;
+  networkIsActive(net: NetRef, options?: CallOptions): Promise<boolean>;
+  /**
+   * virNetworkUpdate: one `command` (VIR_NETWORK_UPDATE_COMMAND_*) on one `section` (VIR_NETWORK_SECTION_*) with
+   * an XML fragment (e.g. `<host mac=... ip=.../>`); `parentIndex` picks the `<ip>` element (-1 = the first that
+   * fits); `flags` VIR_NETWORK_UPDATE_AFFECT_*.
+   */
+  networkUpdate(net: NetRef, command: number, section: number, parentIndex: number, xml: string, flags?: number, options?: CallOptions): Promise<void>;
+  /** The network's DHCP leases, only those of `mac` when given. */
+  networkGetDhcpLeases(net: NetRef, mac?: string | null, options?: CallOptions): Promise<NetworkDhcpLease[]>;
 }

@@ -29,6 +29,7 @@ export const VIR_ERR_ARGUMENT_UNSUPPORTED = 74;
 export const VIR_ERR_STORAGE_POOL_BUILT = 76;
 export const VIR_ERR_OPERATION_ABORTED = 78;
 export const VIR_ERR_OPERATION_UNSUPPORTED = 84;
+export const VIR_ERR_AGENT_UNRESPONSIVE = 86;
 
 // virErrorDomain (subset)
 export const VIR_FROM_NONE = 0;

@@ -60,6 +60,21 @@ export const RemoteProcedure = {
   CONNECT_LIST_ALL_STORAGE_POOLS: 281,
   STORAGE_POOL_LIST_ALL_VOLUMES: 282,
   DOMAIN_DEFINE_XML_FLAGS: 350,
+  // networks (formatnetwork) and guest addresses
+  NETWORK_CREATE: 39,
+  NETWORK_DEFINE_XML: 41,
+  NETWORK_DESTROY: 42,
+  NETWORK_GET_XML_DESC: 43,
+  NETWORK_GET_AUTOSTART: 44,
+  NETWORK_LOOKUP_BY_NAME: 46,
+  NETWORK_LOOKUP_BY_UUID: 47,
+  NETWORK_SET_AUTOSTART: 48,
+  NETWORK_UNDEFINE: 49,
+  NETWORK_IS_ACTIVE: 152,
+  CONNECT_LIST_ALL_NETWORKS: 283,
+  NETWORK_UPDATE: 291,
+  NETWORK_GET_DHCP_LEASES: 341,
+  DOMAIN_INTERFACE_ADDRESSES: 353,
 } as const;
 
 /** `REMOTE_STRING_MAX` of current libvirt (4 MiB; 1 MiB before libvirt 1.2.x). Decoding accepts up to this. */
@@ -111,6 +126,19 @@ export function writeDom(w: XdrWriter, d: DomRef): void {
 }
 export function readDom(r: XdrReader): DomRef {
   return { name: r.string(REMOTE_STRING_MAX), uuid: r.fixedOpaque(UUID_LENGTH), id: r.int() };
+}
+
+/** A virtual network (`remote_nonnull_network`). */
+export interface NetRef {
+  readonly name: string;
+  readonly uuid: Buffer;
+}
+
+export function writeNet(w: XdrWriter, n: NetRef): void {
+  w.string(n.name).fixedOpaque(n.uuid, UUID_LENGTH);
+}
+export function readNet(r: XdrReader): NetRef {
+  return { name: r.string(REMOTE_STRING_MAX), uuid: r.fixedOpaque(UUID_LENGTH) };
 }
 
 /** `remote_string`: an optional string. */

@@ -2,11 +2,11 @@
  * LibvirtClient over libvirt's remote RPC protocol (`src/remote/remote_protocol.x`): each method encodes its
  * `remote_<proc>_args` struct, calls the procedure, and decodes `remote_<proc>_ret`.
  */
-import type { DomainStateInfo, LibvirtClient, StoragePoolInfo, StorageVolInfo } from './client';
+import type { DomainInterfaceAddresses, DomainStateInfo, LibvirtClient, NetworkDhcpLease, StoragePoolInfo, StorageVolInfo } from './client';
 import { LibvirtError, VIR_ERR_AUTH_FAILED, VIR_ERR_ERROR, VIR_ERR_RPC, VIR_FROM_RPC } from './errors';
 import {
-  DomRef, PoolRef, REMOTE_AUTH_NONE, REMOTE_AUTH_POLKIT, REMOTE_STRING_MAX, RemoteProcedure as P, VolRef,
-  readDom, readPool, readVol, writeDom, writeOptionalString, writePool, writeVol,
+  DomRef, NetRef, PoolRef, REMOTE_AUTH_NONE, REMOTE_AUTH_POLKIT, REMOTE_STRING_MAX, RemoteProcedure as P, VolRef,
+  readDom, readNet, readPool, readVol, writeDom, writeNet, writeOptionalString, writePool, writeVol,
 } from './protocol';
 import { CallOptions, RpcConnection, RpcConnectionOptions } from './rpc';
 import { parseLibvirtUri } from './uri';
@@ -278,6 +278,67 @@ export class RemoteLibvirtClient implements LibvirtClient {
   }
   domainSetAutostart(dom: DomRef, autostart: boolean, options?: CallOptions): Promise<void> {
     return this.callVoid(P.DOMAIN_SET_AUTOSTART, (w) => (writeDom(w, dom), w.int(autostart ? 1 : 0)), options);
+  }
+  domainInterfaceAddresses(dom: DomRef, source: number, options?: CallOptions): Promise<DomainInterfaceAddresses[]> {
+    return this.call(P.DOMAIN_INTERFACE_ADDRESSES, (w) => (writeDom(w, dom), w.uint(source).uint(0)), (r) => r.array((x) => ({
+      name: x.string(REMOTE_STRING_MAX),
+      hwaddr: x.optional((y) => y.string(REMOTE_STRING_MAX)),
+      addresses: x.array((y) => ({ type: y.int(), address: y.string(REMOTE_STRING_MAX), prefix: y.uint() })),
+    })), options);
+  }
+
+  // networks
+
+  connectListAllNetworks(flags = 0, options?: CallOptions): Promise<NetRef[]> {
+    return this.call(P.CONNECT_LIST_ALL_NETWORKS, (w) => w.int(1).uint(flags), (r) => listWithCount(r, readNet), options);
+  }
+  networkDefineXml(xml: string, options?: CallOptions): Promise<NetRef> {
+    return this.call(P.NETWORK_DEFINE_XML, (w) => w.string(xml), readNet, options);
+  }
+  networkCreate(net: NetRef, options?: CallOptions): Promise<void> {
+    return this.callVoid(P.NETWORK_CREATE, (w) => writeNet(w, net), options);
+  }
+  networkDestroy(net: NetRef, options?: CallOptions): Promise<void> {
+    return this.callVoid(P.NETWORK_DESTROY, (w) => writeNet(w, net), options);
+  }
+  networkUndefine(net: NetRef, options?: CallOptions): Promise<void> {
+    return this.callVoid(P.NETWORK_UNDEFINE, (w) => writeNet(w, net), options);
+  }
+  networkLookupByName(name: string, options?: CallOptions): Promise<NetRef> {
+    return this.call(P.NETWORK_LOOKUP_BY_NAME, (w) => w.string(name), readNet, options);
+  }
+  networkLookupByUuid(uuid: Buffer, options?: CallOptions): Promise<NetRef> {
+    return this.call(P.NETWORK_LOOKUP_BY_UUID, (w) => w.fixedOpaque(uuid, 16), readNet, options);
+  }
+  networkGetXmlDesc(net: NetRef, flags = 0, options?: CallOptions): Promise<string> {
+    return this.call(P.NETWORK_GET_XML_DESC, (w) => (writeNet(w, net), w.uint(flags)), (r) => r.string(REMOTE_STRING_MAX), options);
+  }
+  networkGetAutostart(net: NetRef, options?: CallOptions): Promise<boolean> {
+    return this.call(P.NETWORK_GET_AUTOSTART, (w) => writeNet(w, net), (r) => r.int() !== 0, options);
+  }
+  networkSetAutostart(net: NetRef, autostart: boolean, options?: CallOptions): Promise<void> {
+    return this.callVoid(P.NETWORK_SET_AUTOSTART, (w) => (writeNet(w, net), w.int(autostart ? 1 : 0)), options);
+  }
+  networkIsActive(net: NetRef, options?: CallOptions): Promise<boolean> {
+    return this.call(P.NETWORK_IS_ACTIVE, (w) => writeNet(w, net), (r) => r.int() !== 0, options);
+  }
+  networkUpdate(net: NetRef, command: number, section: number, parentIndex: number, xml: string, flags = 0, options?: CallOptions): Promise<void> {
+    // remote_network_update_args: net, command, section, parentIndex, xml, flags (the order libvirt >= 6.x daemons
+    // expect; they advertise VIR_DRV_FEATURE_NETWORK_UPDATE_HAS_CORRECT_ORDER).
+    return this.callVoid(P.NETWORK_UPDATE, (w) => (writeNet(w, net), w.uint(command).uint(section).int(parentIndex).string(xml).uint(flags)), options);
+  }
+  networkGetDhcpLeases(net: NetRef, mac?: string | null, options?: CallOptions): Promise<NetworkDhcpLease[]> {
+    return this.call(P.NETWORK_GET_DHCP_LEASES, (w) => (writeNet(w, net), writeOptionalString(w, mac ?? null), w.int(1).uint(0)), (r) => listWithCount(r, (x) => ({
+      iface: x.string(REMOTE_STRING_MAX),
+      expiryTime: Number(x.hyper()),
+      type: x.int(),
+      mac: x.optional((y) => y.string(REMOTE_STRING_MAX)),
+      iaid: x.optional((y) => y.string(REMOTE_STRING_MAX)),
+      ipAddress: x.string(REMOTE_STRING_MAX),
+      prefix: x.uint(),
+      hostname: x.optional((y) => y.string(REMOTE_STRING_MAX)),
+      clientId: x.optional((y) => y.string(REMOTE_STRING_MAX)),
+    })), options);
   }
 }
 
