@@ -5,7 +5,11 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { PROVIDER_NAME, PROVIDER_SOURCE, PROVIDER_VERSION, ProviderSchemaJson } from './schema';
+import { nestedStructPaths, rewriteDocLinks } from './doc-links';
+import { PROVIDER_FQPN, PROVIDER_NAME, PROVIDER_SOURCE, PROVIDER_VERSION, ProviderSchemaJson } from './schema';
+
+/** Where the bindings are committed, relative to the repository root (for the documentation links). */
+export const GENERATED_DIR = 'constructs/generated';
 
 /** First line of every generated file. */
 export const GENERATED_HEADER =
@@ -39,10 +43,14 @@ export async function generateBindings(schema: ProviderSchemaJson, outDir: strin
     const files = listFiles(from).filter((f) => f.endsWith('.ts') && path.basename(f) !== 'lazy-index.ts');
     fs.rmSync(outDir, { recursive: true, force: true });
     const written: string[] = [];
+    const resources = (schema.provider_schemas?.[PROVIDER_FQPN] as { resource_schemas?: Record<string, never> } | undefined)?.resource_schemas ?? {};
+    const structs = nestedStructPaths(resources);
     for (const rel of files) {
       const target = path.join(outDir, PROVIDER_NAME, rel);
       fs.mkdirSync(path.dirname(target), { recursive: true });
-      const source = adaptToNoImplicitOverride(fs.readFileSync(path.join(from, rel), 'utf8'));
+      const committedAt = path.posix.join(GENERATED_DIR, PROVIDER_NAME, rel);
+      const toRoot = path.posix.relative(path.posix.dirname(committedAt), '.');
+      const source = rewriteDocLinks(adaptToNoImplicitOverride(fs.readFileSync(path.join(from, rel), 'utf8')), toRoot, structs);
       fs.writeFileSync(target, `${GENERATED_HEADER}\n${source}`);
       written.push(path.join(PROVIDER_NAME, rel));
     }

@@ -1,0 +1,3 @@
+# A volume by POOL/NAME, or by its key (the host path for dir pools).
+terraform import virtseed_volume.root default/web1-root.qcow2
+terraform import virtseed_volume.data /var/lib/libvirt/images/web1-data.qcow2
