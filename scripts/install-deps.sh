@@ -9,8 +9,8 @@ log() { echo "install-deps: $*" >&2; }
 pkgs=(libvirt-daemon-system libvirt-clients qemu-system-x86 qemu-utils debootstrap e2fsprogs dnsmasq-base)  # dnsmasq: DHCP/DNS of libvirt networks
 if [ "${1:-}" != "--runtime-only" ]; then
   # Independent checkers for the tests: ISO readers, cloud-init's own datasource code, Ignition's validator,
-  # netplan for network-config v2.
-  pkgs+=(xorriso genisoimage cloud-init ignition netplan.io libxml2-utils)
+  # netplan for network-config v2. Transport tests: an sshd and netcat (qemu+ssh), certtool (qemu+tls certificates).
+  pkgs+=(xorriso genisoimage cloud-init ignition netplan.io libxml2-utils openssh-server netcat-openbsd gnutls-bin)
 fi
 missing=()
 for p in "${pkgs[@]}"; do

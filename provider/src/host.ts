@@ -7,6 +7,8 @@
  *  The real client satisfies it; resource handlers narrow `ctx.client()` to the full interface. */
 export interface LibvirtClient {
   close(): Promise<void>;
+  /** True once the connection is closed or lost (then the provider connects again on the next call). */
+  readonly isClosed?: boolean;
 }
 
 /** Opens a connection to a libvirt URI (`qemu:///system`, `qemu+ssh://...`). Rejects when it cannot connect. */

@@ -134,3 +134,26 @@ function skipNetwork(r: XdrReader): void {
   r.string();
   r.fixedOpaque(16);
 }
+
+/** The steps of connecting to libvirtd, in order. */
+export type ConnectStep = 'resolve' | 'connect' | 'authenticate' | 'libvirt handshake';
+
+/**
+ * A failure to connect to libvirtd (code VIR_ERR_NO_CONNECT, domain VIR_FROM_RPC). The message names the URI, the
+ * step that failed, what the transport said (e.g. ssh's own stderr) and the fix:
+ * `Cannot connect to <uri> (step: <step>): <detail>. Fix: <fix>`.
+ */
+export class LibvirtConnectError extends LibvirtError {
+  readonly uri: string;
+  readonly step: ConnectStep;
+  readonly detail: string;
+  readonly fix: string;
+  constructor(uri: string, step: ConnectStep, detail: string, fix: string) {
+    super(VIR_ERR_NO_CONNECT, VIR_FROM_RPC, VIR_ERR_ERROR, `Cannot connect to ${uri} (step: ${step}): ${detail.replace(/[.\s]+$/, '')}. Fix: ${fix}`);
+    this.name = 'LibvirtConnectError';
+    this.uri = uri;
+    this.step = step;
+    this.detail = detail;
+    this.fix = fix;
+  }
+}

@@ -3,13 +3,13 @@
  * `remote_<proc>_args` struct, calls the procedure, and decodes `remote_<proc>_ret`.
  */
 import type { DomainInterfaceAddresses, DomainStateInfo, LibvirtClient, NetworkDhcpLease, StoragePoolInfo, StorageVolInfo } from './client';
-import { LibvirtError, VIR_ERR_AUTH_FAILED, VIR_ERR_ERROR, VIR_ERR_RPC, VIR_FROM_RPC } from './errors';
+import { LibvirtConnectError, LibvirtError, VIR_ERR_AUTH_FAILED, VIR_ERR_ERROR, VIR_ERR_RPC, VIR_FROM_RPC } from './errors';
 import {
   DomRef, NetRef, PoolRef, REMOTE_AUTH_NONE, REMOTE_AUTH_POLKIT, REMOTE_STRING_MAX, RemoteProcedure as P, VolRef,
   readDom, readNet, readPool, readVol, writeDom, writeNet, writeOptionalString, writePool, writeVol,
 } from './protocol';
 import { CallOptions, RpcConnection, RpcConnectionOptions } from './rpc';
-import { parseLibvirtUri } from './uri';
+import { LibvirtUri, connectTimeoutSeconds, parseLibvirtUri } from './uri';
 import { XdrReader, XdrWriter } from './xdr';
 import { openTransport } from './private/transport';
 import { fromBytes } from './private/rechunk';
@@ -29,23 +29,61 @@ export interface ConnectOptions extends RpcConnectionOptions {
 /**
  * Connects to libvirtd: opens the URI's transport, negotiates authentication (none or polkit; SASL is not
  * supported), and opens the hypervisor connection with the URI's server part (e.g. `qemu:///system`).
- * Throws LibvirtUriError for bad URIs and LibvirtError when the daemon cannot be reached or refuses.
+ * The whole of it is bounded by `?connect_timeout=` seconds (default 30; ssh gets 5 s more to report its own
+ * timeout). Throws LibvirtUriError for bad URIs and LibvirtConnectError (naming the URI, the step that failed and
+ * the fix) when the daemon cannot be reached or refuses; rejects with the signal's reason when aborted.
  */
 export async function connect(uri: string, options: ConnectOptions = {}): Promise<RemoteLibvirtClient> {
   const parsed = parseLibvirtUri(uri);
-  const socket = await openTransport(parsed, { signal: options.signal, sshCommand: options.sshCommand });
-  const rpc = new RpcConnection(socket, options);
+  const seconds = connectTimeoutSeconds(parsed) + (parsed.transport === 'ssh' ? 5 : 0);
+  const deadline = new AbortController();
+  const timer = setTimeout(() => deadline.abort(), seconds * 1000);
+  const signal = options.signal ? AbortSignal.any([options.signal, deadline.signal]) : deadline.signal;
+  let step: 'connect' | 'libvirt handshake' = 'connect';
+  let rpc: RpcConnection | undefined;
   try {
-    await authenticate(rpc, uri, options.signal);
+    const socket = await openTransport(parsed, { signal, sshCommand: options.sshCommand });
+    step = 'libvirt handshake';
+    rpc = new RpcConnection(socket, options);
+    await authenticate(rpc, uri, signal);
     const w = new XdrWriter();
     writeOptionalString(w, parsed.serverName);
     w.uint(options.readonly ? VIR_CONNECT_RO : 0);
-    await rpc.call(P.CONNECT_OPEN, w.finish(), { signal: options.signal });
+    await rpc.call(P.CONNECT_OPEN, w.finish(), { signal });
+    return new RemoteLibvirtClient(rpc);
   } catch (e) {
-    await rpc.destroy();
+    // ssh explains itself only once it has exited: give it a moment after the end of its output.
+    if (rpc && parsed.transport === 'ssh' && !rpc.transportError && !options.signal?.aborted) await delay(1000);
+    const transportError = rpc?.transportError;
+    await rpc?.destroy();
+    if (options.signal?.aborted) throw e;
+    if (transportError instanceof LibvirtConnectError) throw transportError;
+    if (e instanceof LibvirtConnectError) throw e;
+    if (deadline.signal.aborted) throw timeoutError(parsed, step, seconds);
+    if (e instanceof LibvirtError && e.code === VIR_ERR_AUTH_FAILED) {
+      throw new LibvirtConnectError(uri, 'authenticate', e.message, 'connect over a unix socket (polkit or auth "none"), or over TLS with client certificates');
+    }
+    if (e instanceof LibvirtError) {
+      throw new LibvirtConnectError(uri, 'libvirt handshake', e.message,
+        `check that libvirtd runs on the host and serves ${parsed.serverName} (a driver it has, e.g. qemu:///system), and that this user may open it`);
+    }
     throw e;
+  } finally {
+    clearTimeout(timer);
   }
-  return new RemoteLibvirtClient(rpc);
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}
+
+function timeoutError(uri: LibvirtUri, step: 'connect' | 'libvirt handshake', seconds: number): LibvirtConnectError {
+  const where = uri.host ? `${uri.host}${uri.port ? `:${uri.port}` : ''}` : 'the local socket';
+  return step === 'connect'
+    ? new LibvirtConnectError(uri.uri, 'connect', `no connection to ${where} within ${seconds} s`,
+      `check that the host is up and the port is right; a firewall that drops packets looks like this. For slow links raise ?connect_timeout= (seconds)`)
+    : new LibvirtConnectError(uri.uri, 'libvirt handshake', `${where} accepted the connection but libvirtd did not answer within ${seconds} s`,
+      `check that the port is libvirtd's (16509 tcp, 16514 tls) and not another service, and that libvirtd is not hung; raise ?connect_timeout= for slow links`);
 }
 
 async function authenticate(rpc: RpcConnection, uri: string, signal?: AbortSignal): Promise<void> {
@@ -64,8 +102,7 @@ async function authenticate(rpc: RpcConnection, uri: string, signal?: AbortSigna
   }
   throw new LibvirtError(
     VIR_ERR_AUTH_FAILED, VIR_FROM_RPC, VIR_ERR_ERROR,
-    `libvirtd at ${uri} requires authentication this client cannot do (offered: ${types.map(authName).join(', ')}); ` +
-      'use a unix socket with polkit or auth "none", or TLS client certificates',
+    `libvirtd requires authentication this client cannot do (offered: ${types.map(authName).join(', ')})`,
   );
 }
 

@@ -6,7 +6,10 @@
  *   a `remote_error` (status ERROR → LibvirtError).
  * - Streams: the CALL opens the stream and is answered by a REPLY; then STREAM packets with the same serial and
  *   procedure flow (status CONTINUE = data, OK = end/confirmation, ERROR = remote_error).
- * - Keepalive: a MESSAGE PING of program KEEPALIVE_PROGRAM is answered with a MESSAGE PONG.
+ * - Keepalive: a MESSAGE PING of program KEEPALIVE_PROGRAM is answered with a MESSAGE PONG. When nothing arrives
+ *   for `keepaliveInterval` seconds, the client sends its own PING (libvirtd answers with a PONG); after
+ *   `keepaliveCount` unanswered intervals the peer counts as dead and the connection fails (libvirt's client
+ *   keepalive: dead after interval × (count + 1) seconds at most).
  * - A dropped connection rejects every pending call and stream with a LibvirtError (VIR_ERR_SYSTEM_ERROR,
  *   VIR_FROM_RPC).
  */
@@ -44,7 +47,15 @@ const DOWNLOAD_HIGH_WATER = 8 * 1024 * 1024;
 export interface RpcConnectionOptions {
   /** Bytes per outgoing STREAM packet (default 1 MiB). */
   streamChunkSize?: number;
+  /** Seconds without a byte from the daemon before a keepalive PING (default 5; 0 = no keepalive). */
+  keepaliveInterval?: number;
+  /** Unanswered PINGs after which the daemon counts as dead (default 5). */
+  keepaliveCount?: number;
 }
+
+/** libvirt's client defaults (libvirt.conf keepalive_interval, keepalive_count). */
+export const DEFAULT_KEEPALIVE_INTERVAL_S = 5;
+export const DEFAULT_KEEPALIVE_COUNT = 5;
 
 export class RpcConnection {
   private serial = 0;
@@ -53,16 +64,45 @@ export class RpcConnection {
   private lost: LibvirtError | null = null;
   private readonly closedPromise: Promise<void>;
   private pausedBy = new Set<number>();
+  private transportFailure: Error | null = null;
+  private keepaliveTimer: NodeJS.Timeout | null = null;
+  private unanswered = 0;
   readonly streamChunkSize: number;
 
   constructor(private readonly socket: Duplex, options: RpcConnectionOptions = {}) {
     this.streamChunkSize = options.streamChunkSize ?? DEFAULT_STREAM_CHUNK_SIZE;
     this.closedPromise = new Promise((resolve) => socket.once('close', () => resolve()));
     socket.on('data', (chunk: Buffer) => this.onData(chunk));
-    socket.on('error', (e: Error) => this.fail(`${e.message}`));
+    socket.on('drain', () => (this.unanswered = 0)); // the peer took our bytes: it is alive
+    socket.on('error', (e: Error) => {
+      this.transportFailure ??= e;
+      this.fail(`${e.message}`);
+    });
     socket.on('end', () => this.fail('end of file from libvirtd'));
     socket.on('close', () => this.fail('connection closed'));
     socket.resume();
+    const interval = options.keepaliveInterval ?? DEFAULT_KEEPALIVE_INTERVAL_S;
+    const count = options.keepaliveCount ?? DEFAULT_KEEPALIVE_COUNT;
+    if (interval > 0) {
+      this.keepaliveTimer = setInterval(() => this.keepalive(interval, count), interval * 1000);
+      this.keepaliveTimer.unref();
+    }
+  }
+
+  /** The error the byte stream itself failed with (e.g. ssh's exit, explained), if it did. */
+  get transportError(): Error | null {
+    return this.transportFailure;
+  }
+
+  private keepalive(interval: number, count: number): void {
+    if (this.lost) return;
+    if (this.unanswered >= count) {
+      this.fail(`libvirtd sent nothing for ${interval * (count + 1)} s and did not answer ${count} keepalive pings: the host or the network path to it is down`);
+      this.socket.destroy();
+      return;
+    }
+    this.unanswered++;
+    this.trySend({ program: KEEPALIVE_PROGRAM, version: KEEPALIVE_PROTOCOL_VERSION, procedure: KEEPALIVE_PROC_PING, type: MessageType.Message, serial: 0, status: MessageStatus.Ok });
   }
 
   /** True once the connection is closed or lost; every call then rejects. */
@@ -202,6 +242,7 @@ export class RpcConnection {
   }
 
   private onData(chunk: Buffer): void {
+    this.unanswered = 0;
     let packets: Packet[];
     try {
       packets = this.decoder.push(chunk);
@@ -242,6 +283,8 @@ export class RpcConnection {
   }
 
   private fail(reason: string, message = `libvirt connection lost: ${reason}`): void {
+    if (this.keepaliveTimer) clearInterval(this.keepaliveTimer);
+    this.keepaliveTimer = null;
     if (this.lost) return;
     this.lost = new LibvirtError(VIR_ERR_SYSTEM_ERROR, VIR_FROM_RPC, VIR_ERR_ERROR, message);
     for (const channel of this.channels.values()) channel.fail(this.lost);

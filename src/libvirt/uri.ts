@@ -36,11 +36,33 @@ export const DEFAULT_SSH_PORT = 22;
 /** Default system-daemon socket (libvirtd; `virtqemud-sock` etc. for modular daemons). */
 export const DEFAULT_SYSTEM_SOCKET = '/var/run/libvirt/libvirt-sock';
 
-/** Query parameters the client itself consumes; they are not forwarded in `serverName`. */
-const CLIENT_PARAMS = new Set([
-  'name', 'command', 'socket', 'netcat', 'keyfile', 'no_verify', 'no_tty', 'pkipath', 'known_hosts',
-  'known_hosts_verify', 'sshauth', 'tls_priority', 'mode', 'proxy',
-]);
+/**
+ * Query parameters the client itself consumes (libvirt "Remote URIs", "Extra parameters"), with the transports
+ * each applies to; they are not forwarded in `serverName`. `connect_timeout` (seconds) is virtseed's own.
+ * Any other parameter is an error: libvirt would forward it to the daemon, where no driver reads it.
+ */
+export const CLIENT_PARAMS: Readonly<Record<string, readonly LibvirtTransport[]>> = {
+  name: ['unix', 'tcp', 'tls', 'ssh'],
+  command: ['ssh'],
+  socket: ['unix', 'ssh'],
+  netcat: ['ssh'],
+  keyfile: ['ssh'],
+  no_verify: ['ssh', 'tls'],
+  no_tty: ['ssh'],
+  pkipath: ['tls'],
+  known_hosts: ['ssh'],
+  known_hosts_verify: ['ssh'],
+  sshauth: ['ssh'],
+  mode: ['unix', 'ssh'],
+  proxy: ['ssh'],
+  connect_timeout: ['unix', 'tcp', 'tls', 'ssh'],
+};
+
+/** Default seconds to reach the host and finish the libvirt handshake (`?connect_timeout=` overrides). */
+export const DEFAULT_CONNECT_TIMEOUT_S = 30;
+
+/** `sshauth` methods (libvirt: agent, privkey, password, keyboard-interactive). */
+const SSH_AUTH_METHODS = ['agent', 'privkey', 'password', 'keyboard-interactive'];
 
 const UNSUPPORTED_TRANSPORTS: Record<string, string> = {
   ext: 'the "ext" transport runs an arbitrary command; use qemu+ssh or qemu+unix instead',
@@ -93,12 +115,71 @@ export function parseLibvirtUri(uri: string): LibvirtUri {
   }
   if (port !== undefined && transport === 'unix') throw new LibvirtUriError(uri, 'the unix transport takes no port');
   const path = url.pathname || '/';
+  checkParams(uri, transport, params);
 
   return { uri, driver, transport, user, host, port, path, params, serverName: params.name ?? serverNameOf(driver, path, params) };
 }
 
+/** Rejects unknown parameters, parameters of another transport and values outside what libvirt accepts. */
+function checkParams(uri: string, transport: LibvirtTransport, params: Record<string, string>): void {
+  for (const [k, v] of Object.entries(params)) {
+    const applies = CLIENT_PARAMS[k];
+    if (!applies) {
+      throw new LibvirtUriError(uri, `unknown parameter "${k}"; the parameters are ${Object.keys(CLIENT_PARAMS).join(', ')} (libvirt "Remote URIs")`);
+    }
+    if (!applies.includes(transport)) {
+      throw new LibvirtUriError(uri, `parameter "${k}" applies to the ${applies.join('/')} transport, not ${transport}; remove it`);
+    }
+    const oneOf = (allowed: string[]): void => {
+      if (!allowed.includes(v)) throw new LibvirtUriError(uri, `${k}=${v} is not one of ${allowed.join(', ')}`);
+    };
+    switch (k) {
+      case 'no_verify':
+      case 'no_tty':
+        oneOf(['0', '1']);
+        break;
+      case 'known_hosts_verify':
+        oneOf(['normal', 'auto', 'ignore']);
+        break;
+      case 'mode':
+        oneOf(['auto', 'legacy', 'direct']);
+        break;
+      case 'proxy':
+        oneOf(['auto', 'netcat', 'native']);
+        break;
+      case 'connect_timeout':
+        if (!/^[0-9]+$/.test(v) || Number(v) < 1 || Number(v) > 3600) throw new LibvirtUriError(uri, `connect_timeout=${v} is not a whole number of seconds in 1..3600`);
+        break;
+      case 'sshauth': {
+        const methods = v.split(',').map((m) => m.trim());
+        for (const m of methods) {
+          if (!SSH_AUTH_METHODS.includes(m)) throw new LibvirtUriError(uri, `sshauth method "${m}" is not one of ${SSH_AUTH_METHODS.join(', ')}`);
+          if (m === 'password' || m === 'keyboard-interactive') {
+            throw new LibvirtUriError(uri, `sshauth=${m} needs someone to type a password, and a Terraform provider cannot prompt; use sshauth=agent or sshauth=privkey with keyfile=`);
+          }
+        }
+        break;
+      }
+      case 'command':
+      case 'netcat':
+      case 'keyfile':
+      case 'known_hosts':
+      case 'pkipath':
+      case 'socket':
+      case 'name':
+        if (!v) throw new LibvirtUriError(uri, `parameter "${k}" is empty`);
+        break;
+    }
+  }
+}
+
+/** Seconds allowed to connect (`?connect_timeout=`, else DEFAULT_CONNECT_TIMEOUT_S). */
+export function connectTimeoutSeconds(uri: LibvirtUri): number {
+  return uri.params.connect_timeout ? Number(uri.params.connect_timeout) : DEFAULT_CONNECT_TIMEOUT_S;
+}
+
 function serverNameOf(driver: string, path: string, params: Record<string, string>): string {
-  const rest = Object.entries(params).filter(([k]) => !CLIENT_PARAMS.has(k));
+  const rest = Object.entries(params).filter(([k]) => !(k in CLIENT_PARAMS));
   const query = rest.length ? `?${rest.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&')}` : '';
   return `${driver}://${path}${query}`;
 }

@@ -20,9 +20,15 @@ describe('parseLibvirtUri', () => {
     expect(parseLibvirtUri('qemu://kvm1/system').transport).toBe('tls');
   });
 
-  it('GIVEN qemu+ssh with user, IPv6 host and extra params WHEN parsed THEN unknown params are forwarded to the daemon', () => {
-    const u = parseLibvirtUri('qemu+ssh://root@[fd00::1]:2222/system?keyfile=/k&foo=bar');
-    expect([u.user, u.host, u.port, u.params.keyfile, u.serverName]).toEqual(['root', 'fd00::1', 2222, '/k', 'qemu:///system?foo=bar']);
+  it('GIVEN qemu+ssh with user, IPv6 host and a keyfile WHEN parsed THEN the keyfile stays with the client', () => {
+    const u = parseLibvirtUri('qemu+ssh://root@[fd00::1]:2222/system?keyfile=/k');
+    expect([u.user, u.host, u.port, u.params.keyfile, u.serverName]).toEqual(['root', 'fd00::1', 2222, '/k', 'qemu:///system']);
+  });
+
+  it('GIVEN every libvirt ssh parameter WHEN parsed THEN all are accepted and none reaches the daemon', () => {
+    const u = parseLibvirtUri('qemu+ssh://h/system?keyfile=/k&known_hosts=/kh&known_hosts_verify=auto&no_verify=1&no_tty=1&sshauth=agent,privkey&command=/usr/bin/ssh&socket=/s&netcat=ncat&mode=legacy&proxy=netcat&connect_timeout=7');
+    expect(u.serverName).toBe('qemu:///system');
+    expect(Object.keys(u.params)).toHaveLength(12);
   });
 
   it('GIVEN ?name= WHEN parsed THEN it overrides the server name', () => {
@@ -35,6 +41,15 @@ describe('parseLibvirtUri', () => {
     ['qemu+ext:///system', /"ext" transport/],
     ['qemu+tcp:///system', /needs a host/],
     ['qemu+unix://host/system', /takes no host/],
+    ['qemu+ssh://h/system?foo=bar', /unknown parameter "foo"; the parameters are name, command/],
+    ['qemu+ssh://h/system?known_hosts_verify=never', /known_hosts_verify=never is not one of normal, auto, ignore/],
+    ['qemu+ssh://h/system?no_verify=yes', /no_verify=yes is not one of 0, 1/],
+    ['qemu+ssh://h/system?sshauth=password', /cannot prompt; use sshauth=agent or sshauth=privkey/],
+    ['qemu+ssh://h/system?sshauth=agent,kerberos', /sshauth method "kerberos"/],
+    ['qemu+ssh://h/system?connect_timeout=0', /connect_timeout=0 is not a whole number of seconds in 1..3600/],
+    ['qemu+tls://h/system?keyfile=/k', /"keyfile" applies to the ssh transport, not tls/],
+    ['qemu+tcp://h/system?pkipath=/p', /"pkipath" applies to the tls transport, not tcp/],
+    ['qemu+tls://h/system?tls_priority=NORMAL', /unknown parameter "tls_priority"/],
   ])('GIVEN %s WHEN parsed THEN LibvirtUriError explains %s', (uri, message) => {
     expect(() => parseLibvirtUri(uri)).toThrow(LibvirtUriError);
     expect(() => parseLibvirtUri(uri)).toThrow(message);

@@ -80,13 +80,25 @@ export class ProviderServer {
     };
   }
 
+  private connected: LibvirtClient | undefined;
+
   private client(): Promise<LibvirtClient> {
     if (!this.uri) return Promise.reject(new Error('the provider is not configured yet (its uri is unknown)'));
     if (!this.options.connector) return Promise.reject(new Error('no libvirt connector was given to the provider'));
+    if (this.connected?.isClosed) {
+      // The connection was lost (libvirtd restarted, network dropped): the next operation reconnects.
+      this.log.warn(`connection to ${this.uri} was lost; connecting again`);
+      this.connected = undefined;
+      this.clientPromise = undefined;
+    }
     if (!this.clientPromise) {
       this.log.debug(`connecting to ${this.uri}`);
-      this.clientPromise = this.options.connector.connect(this.uri);
-      this.clientPromise.catch(() => (this.clientPromise = undefined)); // retry on next call
+      const pending = this.options.connector.connect(this.uri);
+      this.clientPromise = pending;
+      pending.then(
+        (c) => (this.connected = c),
+        () => (this.clientPromise = undefined), // retry on next call
+      );
     }
     return this.clientPromise;
   }

@@ -138,6 +138,25 @@ describe('handler context', () => {
     expect(connect.mock.calls).toEqual([['qemu:///system']]);
   });
 
+  it('GIVEN a client whose connection was lost WHEN a handler asks again THEN the provider connects again', async () => {
+    const clients = [{ isClosed: false, close: async () => undefined }, { isClosed: false, close: async () => undefined }];
+    const connect = jest.fn(async () => clients[connect.mock.calls.length - 1]);
+    const got: unknown[] = [];
+    const s = new ProviderServer({ providerSchema: PROVIDER_SCHEMA, resources: [probe(async (ctx) => void got.push(await ctx.client()))], connector: { connect }, log: quiet });
+    await s.ConfigureProvider({ config: { msgpack: encodeMsgpack({ uri: null }, t.object({ uri: t.string })) } });
+    await s.PlanResourceChange(planReq);
+    clients[0].isClosed = true;
+    await s.PlanResourceChange(planReq);
+    expect(connect).toHaveBeenCalledTimes(2);
+    expect(got).toEqual([clients[0], clients[1]]);
+  });
+
+  it('GIVEN a uri with an unknown parameter WHEN validated THEN the diagnostic names it at uri', async () => {
+    const res = await server.ValidateProviderConfig({ config: { msgpack: encodeMsgpack({ uri: 'qemu+ssh://h/system?keyfle=/k' }, t.object({ uri: t.string })) } });
+    expect(res.diagnostics).toEqual([expect.objectContaining({ severity: 'ERROR', summary: 'Invalid libvirt URI', attribute: { steps: [{ attribute_name: 'uri' }] } })]);
+    expect(res.diagnostics[0].detail).toContain('unknown parameter "keyfle"');
+  });
+
   it('GIVEN a handler that throws WHEN planned THEN the RPC resolves with an error diagnostic', async () => {
     const s = new ProviderServer({ providerSchema: PROVIDER_SCHEMA, resources: [probe(async () => { throw new Error('boom'); })], log: quiet });
     const res = await s.PlanResourceChange(planReq);

@@ -1,5 +1,6 @@
 /** Small helpers of the Provider service (server.ts). */
 import type { Diagnostic } from '../../../../src/diagnostics';
+import { LibvirtUriError, parseLibvirtUri } from '../../../../src/libvirt/uri';
 import { isUnknown } from '../cty';
 
 export function nonEmpty(b: Buffer | null | undefined): Buffer | undefined {
@@ -17,6 +18,12 @@ export function validateUri(uri: unknown): Diagnostic[] {
         path: ['uri'],
       },
     ];
+  }
+  try {
+    parseLibvirtUri(uri);
+  } catch (e) {
+    if (!(e instanceof LibvirtUriError)) throw e;
+    return [{ severity: 'error', summary: 'Invalid libvirt URI', detail: e.message, path: ['uri'] }];
   }
   return [];
 }
