@@ -2,13 +2,15 @@
 import { parseArgs } from 'node:util';
 import { SEED_BUILD_USAGE, seedBuild } from './commands/seed-build';
 import { SEED_SHOW_USAGE, seedShow } from './commands/seed-show';
+import { providerCommand, PROVIDER_USAGE } from './commands/provider';
 import { processIo, type CliIo } from './io';
 
-const USAGE = `${SEED_BUILD_USAGE}\n${SEED_SHOW_USAGE}\n`;
+const USAGE = `${SEED_BUILD_USAGE}\n${SEED_SHOW_USAGE}\n${PROVIDER_USAGE}\n`;
 
 /** Runs the CLI with argv (without node and script) and returns the exit code. */
 export function main(argv: string[], io: CliIo = processIo): number {
   const [group, command, ...rest] = argv;
+  if (group === 'provider') return providerCommand(argv.slice(1), io);
   if (group !== 'seed' || (command !== 'build' && command !== 'show')) {
     io.stderr(USAGE);
     return argv.length === 0 || group === '--help' || group === '-h' ? 0 : 2;

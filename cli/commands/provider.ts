@@ -1,0 +1,118 @@
+/**
+ * `virtseed provider install [--mirror DIR] [--from DIR] [--platform OS_ARCH]`: installs the bundled
+ * terraform-provider-virtseed (shipped in the `virtseed` package, built by packages/build/provider-artifact.ts)
+ * into a Terraform filesystem mirror, unpacked:
+ *   DIR/registry.terraform.io/virtseed/virtseed/<version>/<os>_<arch>/terraform-provider-virtseed_v<version>
+ * DIR defaults to ~/.terraform.d/plugins, the implicit mirror `terraform init` searches without any CLI config.
+ * The zip is checked against SHA256SUMS first; the installed file has the zip entry's bytes, so `.terraform.lock.hcl`
+ * hashes agree with every other installation of the same version.
+ */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { parseArgs } from 'node:util';
+import { unzipSync } from 'fflate';
+import type { CliIo } from '../io';
+import { PROVIDER_HOST_PATH, executableName, parseSums, sha256Hex, terraformPlatform, versionOfSumsName, zipName } from './provider-artifact';
+
+export const PROVIDER_USAGE =
+  'usage: virtseed provider install [--mirror DIR] [--from ARTIFACT_DIR] [--platform OS_ARCH]\n' +
+  '  installs terraform-provider-virtseed into the filesystem mirror DIR (default ~/.terraform.d/plugins)';
+
+/** Where this installation's artifact folder is: `dist/provider-artifact` above this module (the checkout after
+ *  `npm run build`, or the installed `virtseed` package). Undefined when there is none. */
+export function findArtifactDir(start: string = __dirname): string | undefined {
+  let dir = start;
+  for (;;) {
+    const candidate = path.join(dir, 'dist', 'provider-artifact');
+    if (fs.existsSync(candidate) && fs.readdirSync(candidate).some((f) => versionOfSumsName(f) !== undefined)) return candidate;
+    const parent = path.dirname(dir);
+    if (parent === dir) return undefined;
+    dir = parent;
+  }
+}
+
+export interface ProviderInstallOptions {
+  /** Filesystem mirror root. Default: ~/.terraform.d/plugins. */
+  mirror?: string;
+  /** Artifact folder (with the zips and SHA256SUMS). Default: {@link findArtifactDir}. */
+  from?: string;
+  /** Terraform platform, e.g. `linux_amd64`. Default: this machine's. */
+  platform?: string;
+}
+
+/**
+ * Installs the provider. @returns the installed executable's path.
+ * @throws Error naming the file and the problem: no artifact, no zip for the platform, a checksum mismatch, a zip
+ *   without the executable.
+ */
+export function installProvider(opts: ProviderInstallOptions = {}): { path: string; version: string; platform: string } {
+  const from = opts.from ?? findArtifactDir();
+  if (from === undefined) throw new Error('no provider artifact found next to this virtseed (in a checkout, run `npm run build` first)');
+  const sumsFile = fs.existsSync(from) ? fs.readdirSync(from).find((f) => versionOfSumsName(f) !== undefined) : undefined;
+  if (sumsFile === undefined) throw new Error(`${from}: no terraform-provider-virtseed_<version>_SHA256SUMS in this folder`);
+  const version = versionOfSumsName(sumsFile) as string;
+  const platform = opts.platform ?? terraformPlatform();
+  if (platform === undefined) throw new Error(`no Terraform platform for ${process.platform}/${process.arch}`);
+  const name = zipName(version, platform);
+  const expected = parseSums(fs.readFileSync(path.join(from, sumsFile), 'utf8')).get(name);
+  if (expected === undefined) throw new Error(`${path.join(from, sumsFile)} lists no ${name}: platform ${platform} is not built`);
+  const zip = new Uint8Array(fs.readFileSync(path.join(from, name)));
+  const actual = sha256Hex(zip);
+  if (actual !== expected) throw new Error(`${path.join(from, name)}: sha256 ${actual}, but ${sumsFile} says ${expected}`);
+  const entry = unzipSync(zip)[executableName(version)];
+  if (entry === undefined) throw new Error(`${path.join(from, name)} has no entry ${executableName(version)}`);
+
+  const mirror = path.resolve(opts.mirror ?? path.join(os.homedir(), '.terraform.d', 'plugins'));
+  const dir = path.join(mirror, ...PROVIDER_HOST_PATH.split('/'), version, platform);
+  const target = path.join(dir, executableName(version));
+  fs.mkdirSync(dir, { recursive: true });
+  const tmp = path.join(dir, `.install.${process.pid}`);
+  fs.writeFileSync(tmp, entry, { mode: 0o755 });
+  fs.chmodSync(tmp, 0o755);
+  fs.renameSync(tmp, target);
+  return { path: target, version, platform };
+}
+
+/** `virtseed provider ...` with its arguments (after `provider`). Exit codes: 0 done, 1 install failed, 2 usage. */
+export function providerCommand(argv: string[], io: CliIo): number {
+  const [command, ...rest] = argv;
+  if (command === '--help' || command === '-h' || command === 'help') {
+    io.stdout(`${PROVIDER_USAGE}\n`);
+    return 0;
+  }
+  if (command !== 'install') {
+    io.stderr(`${command === undefined ? 'missing command' : `unknown command 'provider ${command}'`}\n${PROVIDER_USAGE}\n`);
+    return 2;
+  }
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: rest,
+      options: { mirror: { type: 'string' }, from: { type: 'string' }, platform: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    }));
+  } catch (e) {
+    io.stderr(`${(e as Error).message}\n${PROVIDER_USAGE}\n`);
+    return 2;
+  }
+  if (values.help) {
+    io.stdout(`${PROVIDER_USAGE}\n`);
+    return 0;
+  }
+  try {
+    const r = installProvider({ mirror: values.mirror, from: values.from, platform: values.platform });
+    io.stdout(`installed terraform-provider-virtseed ${r.version} (${r.platform}): ${r.path}\n`);
+    if (values.mirror !== undefined) {
+      const root = path.resolve(values.mirror);
+      io.stdout(
+        `terraform finds it with this in its CLI config (~/.terraformrc or $TF_CLI_CONFIG_FILE):\n` +
+          `provider_installation {\n  filesystem_mirror {\n    path    = "${root}"\n    include = ["registry.terraform.io/virtseed/*"]\n  }\n` +
+          `  direct {\n    exclude = ["registry.terraform.io/virtseed/*"]\n  }\n}\n`,
+      );
+    }
+    return 0;
+  } catch (e) {
+    io.stderr(`virtseed provider install: ${(e as Error).message}\n`);
+    return 1;
+  }
+}

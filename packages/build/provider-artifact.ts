@@ -1,0 +1,132 @@
+/**
+ * Builds the self-contained provider artifact from this checkout (run by `npm run build`):
+ *
+ *   node dist/packages/build/provider-artifact.js [--out DIR]      (default DIR: dist/provider-artifact)
+ *
+ * provider/src/main.ts and everything it imports (our code, @grpc/grpc-js, ajv, the JSON schemas, the
+ * precompiled protobuf descriptor) are
+ * bundled by esbuild into one JavaScript file run by `node` >= 20: nothing is resolved from node_modules or read
+ * from the checkout at run time. The bytes depend only on the commit and the locked esbuild version (no absolute
+ * paths, no timestamps; zip entries carry a fixed mtime), so every clone builds the same zips and lock files made
+ * with one installation hold for another. Writes, under DIR (replacing it):
+ *   terraform-provider-virtseed_<v>_<platform>.zip, terraform-provider-virtseed_<v>_SHA256SUMS,
+ *   mirror/registry.terraform.io/virtseed/virtseed/{index.json,<v>.json,<zips>}   (`terraform providers mirror` layout)
+ * The version is package.json's.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as esbuild from 'esbuild';
+import { zipSync } from 'fflate';
+import {
+  PLATFORMS,
+  PROVIDER_HOST_PATH,
+  executableName,
+  formatSums,
+  packageHashV1,
+  sha256Hex,
+  sumsName,
+  zipName,
+} from '../../cli/commands/provider-artifact';
+import { repoRoot, repoVersion } from './repo';
+
+/** DOS timestamps have no zone: fflate reads local fields, so a local-time date gives the same bytes in any TZ. */
+const ZIP_MTIME = new Date(1980, 0, 1, 0, 0, 0);
+/** Unix external attributes of the executable: regular file, 0755. */
+const ZIP_ATTRS = (0o100755 << 16) >>> 0;
+
+/** First lines of the executable: refuse an old node with a clear message instead of a syntax error. */
+const BANNER = `#!/usr/bin/env node
+// terraform-provider-virtseed (bundled by packages/build/provider-artifact.ts; MPL-2.0, bundled packages keep their licenses)
+if (+process.versions.node.split('.')[0] < 20) { process.stderr.write('terraform-provider-virtseed needs Node.js >= 20 as \`node\` on PATH; found ' + process.version + '\\n'); process.exit(1); }`;
+
+/** The provider bundled into one file (the executable's bytes). */
+export async function bundleProvider(root: string): Promise<Uint8Array> {
+  const result = await esbuild.build({
+    absWorkingDir: root,
+    entryPoints: ['provider/src/main.ts'],
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    write: false,
+    outfile: 'terraform-provider-virtseed.js',
+    minifyWhitespace: true,
+    minifySyntax: true,
+    legalComments: 'none',
+    charset: 'utf8',
+    preserveSymlinks: true,
+    logLevel: 'silent',
+    banner: { js: BANNER },
+  });
+  const out = result.outputFiles?.[0];
+  if (!out) throw new Error('esbuild wrote no output');
+  const text = Buffer.from(out.contents).toString('utf8');
+  const leak = text.indexOf(root);
+  if (leak >= 0) throw new Error(`the bundle contains the checkout's path ${root} (at ${leak}): it would differ between clones`);
+  return out.contents;
+}
+
+/** A zip with the one executable entry, fixed mtime and mode: the same bytes for the same executable. */
+export function zipExecutable(version: string, executable: Uint8Array): Uint8Array {
+  return zipSync({ [executableName(version)]: [executable, { level: 9, mtime: ZIP_MTIME, os: 3, attrs: ZIP_ATTRS }] });
+}
+
+export interface ArtifactFiles {
+  version: string;
+  /** Relative path → bytes, '/'-separated. */
+  files: Map<string, Uint8Array>;
+}
+
+/** Every file of the artifact folder, in memory. */
+export async function buildProviderArtifact(root: string = repoRoot()): Promise<ArtifactFiles> {
+  const version = repoVersion(root);
+  const executable = await bundleProvider(root);
+  const zip = zipExecutable(version, executable);
+  const zipSum = sha256Hex(zip);
+  const h1 = packageHashV1([{ name: executableName(version), data: executable }]);
+  const files = new Map<string, Uint8Array>();
+  const archives: Record<string, { url: string; hashes: string[] }> = {};
+  for (const platform of PLATFORMS) {
+    const name = zipName(version, platform);
+    files.set(name, zip);
+    files.set(`mirror/${PROVIDER_HOST_PATH}/${name}`, zip);
+    archives[platform] = { url: name, hashes: [h1, `zh:${zipSum}`] };
+  }
+  files.set(sumsName(version), Buffer.from(formatSums(PLATFORMS.map((p) => ({ name: zipName(version, p), sha256: zipSum })))));
+  files.set(`mirror/${PROVIDER_HOST_PATH}/index.json`, Buffer.from(`${JSON.stringify({ versions: { [version]: {} } }, null, 2)}\n`));
+  files.set(`mirror/${PROVIDER_HOST_PATH}/${version}.json`, Buffer.from(`${JSON.stringify({ archives }, null, 2)}\n`));
+  return { version, files };
+}
+
+/** Writes the artifact folder `outDir` (replacing it). @returns the files written, relative, sorted. */
+export async function writeProviderArtifact(outDir: string, root: string = repoRoot()): Promise<string[]> {
+  const { files } = await buildProviderArtifact(root);
+  const tmp = `${outDir}.tmp`;
+  fs.rmSync(tmp, { recursive: true, force: true });
+  for (const [rel, data] of files) {
+    const target = path.join(tmp, rel);
+    fs.mkdirSync(path.dirname(target), { recursive: true });
+    fs.writeFileSync(target, data);
+  }
+  fs.rmSync(outDir, { recursive: true, force: true });
+  fs.renameSync(tmp, outDir);
+  return [...files.keys()].sort();
+}
+
+if (require.main === module) {
+  const argv = process.argv.slice(2);
+  const root = repoRoot();
+  let out = path.join(root, 'dist', 'provider-artifact');
+  if (argv[0] === '--out' && argv[1]) out = path.resolve(argv[1]);
+  else if (argv.length > 0) {
+    process.stderr.write('usage: provider-artifact [--out DIR]\n');
+    process.exit(2);
+  }
+  writeProviderArtifact(out, root).then(
+    (files) => process.stderr.write(`provider-artifact: wrote ${files.length} files to ${path.relative(process.cwd(), out) || '.'}\n`),
+    (e: Error) => {
+      process.stderr.write(`provider-artifact: ${e.message}\n`);
+      process.exit(1);
+    },
+  );
+}

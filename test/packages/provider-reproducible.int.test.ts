@@ -1,0 +1,96 @@
+/**
+ * The provider artifact is the same from any clone of a commit: two `git clone`s of this repository's HEAD into
+ * folders of different depth build it (packages/build/provider-artifact.ts, node_modules linked from this
+ * checkout), the zips and SHA256SUMS are byte-identical, and a `.terraform.lock.hcl` made by `terraform init` with
+ * one clone's packed mirror is accepted with the other's mirror and with an unpacked `virtseed provider install`.
+ */
+import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const VERSION = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).version as string;
+const TSX = path.join(ROOT, 'node_modules', '.bin', 'tsx');
+
+jest.setTimeout(300_000);
+
+let tmp: string;
+const clones: string[] = [];
+
+function ok(r: SpawnSyncReturns<string>, what: string): string {
+  if (r.status !== 0) throw new Error(`${what} exited ${r.status}:\n${r.stdout}\n${r.stderr}`);
+  return r.stdout;
+}
+
+function terraformInit(work: string, config: string): SpawnSyncReturns<string> {
+  const rc = path.join(work, '..', `${path.basename(work)}.tfrc`);
+  fs.writeFileSync(rc, config);
+  const env = { ...process.env, TF_CLI_CONFIG_FILE: rc, CHECKPOINT_DISABLE: '1' };
+  delete env.TF_PLUGIN_CACHE_DIR;
+  fs.rmSync(path.join(work, '.terraform'), { recursive: true, force: true });
+  return spawnSync('terraform', ['init', '-input=false', '-no-color', '-lockfile=readonly'], { cwd: work, env, encoding: 'utf8' });
+}
+
+const mirrorConfig = (mirror: string) =>
+  `provider_installation {\n  filesystem_mirror {\n    path    = "${mirror}"\n    include = ["registry.terraform.io/virtseed/*"]\n  }\n  direct {\n    exclude = ["registry.terraform.io/virtseed/*"]\n  }\n}\n`;
+
+beforeAll(() => {
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'vstest-clone-'));
+  for (const rel of ['a', path.join('somewhere', 'much', 'deeper', 'b')]) {
+    const dir = path.join(tmp, rel);
+    fs.mkdirSync(path.dirname(dir), { recursive: true });
+    ok(spawnSync('git', ['clone', '--quiet', '--no-hardlinks', ROOT, dir], { encoding: 'utf8' }), `git clone ${ROOT} ${dir}`);
+    fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'));
+    ok(
+      spawnSync(TSX, ['packages/build/provider-artifact.ts', '--out', 'artifact'], { cwd: dir, encoding: 'utf8' }),
+      `tsx packages/build/provider-artifact.ts in ${dir}`,
+    );
+    clones.push(dir);
+  }
+});
+afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+describe('provider artifact from two clones', () => {
+  it('GIVEN two clones in different folders WHEN each builds the artifact THEN every file has the same bytes', () => {
+    const [a, b] = clones as [string, string];
+    const list = (d: string) => spawnSync('find', ['.', '-type', 'f'], { cwd: path.join(d, 'artifact'), encoding: 'utf8' }).stdout.split('\n').filter(Boolean).sort();
+    const files = list(a);
+    expect(files).toContain(`./terraform-provider-virtseed_${VERSION}_linux_amd64.zip`);
+    expect(files).toContain(`./terraform-provider-virtseed_${VERSION}_SHA256SUMS`);
+    expect(files).toContain(`./mirror/registry.terraform.io/virtseed/virtseed/${VERSION}.json`);
+    expect(list(b)).toEqual(files);
+    const differing = files.filter((f) => !fs.readFileSync(path.join(a, 'artifact', f)).equals(fs.readFileSync(path.join(b, 'artifact', f))));
+    expect(differing).toEqual([]);
+    const sums = spawnSync('sha256sum', ['-c', `terraform-provider-virtseed_${VERSION}_SHA256SUMS`], { cwd: path.join(b, 'artifact'), encoding: 'utf8' });
+    expect({ status: sums.status, out: sums.stdout + sums.stderr }).toMatchObject({ status: 0 });
+  });
+
+  it('GIVEN a lock file made with clone a THEN terraform init accepts clone b packed and clone b installed unpacked', () => {
+    const [a, b] = clones as [string, string];
+    const work = path.join(tmp, 'work');
+    fs.mkdirSync(work);
+    fs.writeFileSync(
+      path.join(work, 'main.tf'),
+      `terraform {\n  required_providers {\n    virtseed = { source = "virtseed/virtseed", version = "${VERSION}" }\n  }\n}\n`,
+    );
+    const env = { ...process.env, TF_CLI_CONFIG_FILE: path.join(tmp, 'first.tfrc'), CHECKPOINT_DISABLE: '1' };
+    fs.writeFileSync(env.TF_CLI_CONFIG_FILE, mirrorConfig(path.join(a, 'artifact', 'mirror')));
+    delete env.TF_PLUGIN_CACHE_DIR;
+    ok(spawnSync('terraform', ['init', '-input=false', '-no-color'], { cwd: work, env, encoding: 'utf8' }), 'terraform init (clone a)');
+    const lock = fs.readFileSync(path.join(work, '.terraform.lock.hcl'), 'utf8');
+    expect(lock).toMatch(/"h1:[A-Za-z0-9+/]{43}="/);
+
+    const packed = terraformInit(work, mirrorConfig(path.join(b, 'artifact', 'mirror')));
+    expect({ status: packed.status, out: packed.stdout + packed.stderr }).toMatchObject({ status: 0 });
+
+    const unpacked = path.join(tmp, 'unpacked');
+    ok(
+      spawnSync('node', [path.join(ROOT, 'bin', 'virtseed'), 'provider', 'install', '--from', path.join(b, 'artifact'), '--mirror', unpacked], { encoding: 'utf8' }),
+      'virtseed provider install --from clone b',
+    );
+    const viaInstall = terraformInit(work, mirrorConfig(unpacked));
+    expect({ status: viaInstall.status, out: viaInstall.stdout + viaInstall.stderr }).toMatchObject({ status: 0 });
+    expect(fs.readFileSync(path.join(work, '.terraform.lock.hcl'), 'utf8')).toBe(lock);
+  });
+});
