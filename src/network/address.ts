@@ -1,0 +1,56 @@
+/**
+ * IPv4/IPv6 address arithmetic the network model needs (RFC 4291 text forms via node:net): CIDR parsing, subnet
+ * membership, netmask → prefix. Pure.
+ */
+import { isIPv4, isIPv6 } from 'node:net';
+
+export type IpFamily = 'ipv4' | 'ipv6';
+
+/** The family of an address in text form, or undefined when it is neither. */
+export function ipFamily(address: string): IpFamily | undefined {
+  return isIPv4(address) ? 'ipv4' : isIPv6(address) ? 'ipv6' : undefined;
+}
+
+/** An address as a 32-bit (IPv4) or 128-bit (IPv6) unsigned integer. Throws RangeError for non-addresses. */
+export function ipToBigInt(address: string): bigint {
+  if (isIPv4(address)) return address.split('.').reduce((acc, part) => (acc << 8n) | BigInt(Number(part)), 0n);
+  if (!isIPv6(address)) throw new RangeError(`not an IP address: "${address}"`);
+  let text = address;
+  const v4 = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
+  if (v4) {
+    const n = ipToBigInt(v4[1]);
+    text = text.slice(0, -v4[1].length) + `${(n >> 16n).toString(16)}:${(n & 0xffffn).toString(16)}`;
+  }
+  const [head, tail] = text.split('::');
+  const h = head ? head.split(':') : [];
+  const t = tail !== undefined ? (tail ? tail.split(':') : []) : [];
+  const groups = tail !== undefined ? [...h, ...Array(8 - h.length - t.length).fill('0'), ...t] : h;
+  return groups.reduce((acc, g) => (acc << 16n) | BigInt(parseInt(g, 16)), 0n);
+}
+
+/** `A/N` split and checked: a valid address and a prefix length within its family (0..32 or 0..128). */
+export function parseCidr(cidr: string): { family: IpFamily; address: string; prefix: number } | undefined {
+  const m = /^([^/]+)\/(\d{1,3})$/.exec(cidr.trim());
+  if (!m) return undefined;
+  const family = ipFamily(m[1]);
+  const prefix = Number(m[2]);
+  if (!family || prefix > (family === 'ipv4' ? 32 : 128)) return undefined;
+  return { family, address: m[1], prefix };
+}
+
+/** True when `address` lies in the subnet `network/prefix` (same family). */
+export function inSubnet(address: string, network: string, prefix: number): boolean {
+  const family = ipFamily(address);
+  if (!family || family !== ipFamily(network)) return false;
+  const bits = BigInt(family === 'ipv4' ? 32 : 128);
+  const shift = bits - BigInt(prefix);
+  return ipToBigInt(address) >> shift === ipToBigInt(network) >> shift;
+}
+
+/** The prefix length of a dotted IPv4 netmask (`255.255.255.0` → 24); undefined for non-contiguous masks. */
+export function netmaskToPrefix(netmask: string): number | undefined {
+  if (!isIPv4(netmask)) return undefined;
+  const n = ipToBigInt(netmask);
+  const bin = n.toString(2).padStart(32, '0');
+  return /^1*0*$/.test(bin) ? bin.indexOf('0') === -1 ? 32 : bin.indexOf('0') : undefined;
+}

@@ -1,0 +1,6 @@
+export * from './model';
+export * from './address';
+export * from './validate';
+export * from './render';
+export * from './parse';
+export * from './errors';
