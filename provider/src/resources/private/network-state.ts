@@ -1,0 +1,103 @@
+/**
+ * `virtseed_network` state ⇄ the shared network model (src/network `NetworkSpec`). Terraform lists static DHCP
+ * hosts at the top level (`dhcp_host`); the model keeps them inside the `<ip>` whose subnet holds their address.
+ */
+import { error, type Diagnostic } from '../../../../src/diagnostics';
+import { inSubnet, parseCidr, validateNetworkSpec, type NetworkIp, type NetworkSpec } from '../../../../src/network';
+import { list, str, num } from './values';
+
+type State = Record<string, unknown>;
+
+/** Defaults of optional+computed attributes. */
+export const NETWORK_DEFAULTS = { mode: 'none', autostart: true } as const;
+export const NETWORK_MODES = ['none', 'nat', 'route', 'open', 'bridge'] as const;
+
+/** Where each `dhcp_host[k]` went in the spec: `[ip index, host index]` (undefined: no subnet holds it). */
+export type HostPlacement = ([number, number] | undefined)[];
+
+/** The spec of a (wholly known) state or config, and problems found converting it, with Terraform paths. */
+export function toNetworkSpec(s: State): { spec: NetworkSpec; placement: HostPlacement; diagnostics: Diagnostic[] } {
+  const diagnostics: Diagnostic[] = [];
+  const mode = str(s.mode) ?? NETWORK_DEFAULTS.mode;
+  if (!(NETWORK_MODES as readonly string[]).includes(mode))
+    diagnostics.push(error(['mode'], 'Invalid network mode', `mode is "${mode}"; expected one of ${NETWORK_MODES.join(', ')} (none = isolated: no forwarding off the host).`));
+  const ips: NetworkIp[] = [];
+  list<State>(s.ip).forEach((ip, i) => {
+    const cidr = parseCidr(str(ip.address) ?? '');
+    if (!cidr) {
+      diagnostics.push(error(['ip', i, 'address'], 'Invalid address', `address is ${JSON.stringify(ip.address)}; expected the host's address and prefix length, e.g. 192.168.150.1/24 or fd00:150::1/64.`));
+      return;
+    }
+    ips.push({
+      family: cidr.family,
+      address: cidr.address,
+      prefix: cidr.prefix,
+      dhcpRanges: list<State>(ip.dhcp_range).map((r) => ({ start: str(r.start) ?? '', end: str(r.end) ?? '' })),
+      dhcpHosts: [],
+    });
+  });
+  const placement: HostPlacement = list<State>(s.dhcp_host).map((h, k) => {
+    const ip = str(h.ip) ?? '';
+    const at = ips.findIndex((x) => inSubnet(ip, x.address, x.prefix));
+    if (at < 0) {
+      diagnostics.push(error(['dhcp_host', k, 'ip'], 'Address outside the network', `ip ${JSON.stringify(ip)} is in no subnet of this network's ip blocks; use an address of one of them.`));
+      return undefined;
+    }
+    ips[at].dhcpHosts.push({ ...(str(h.mac) ? { mac: (h.mac as string).toLowerCase() } : {}), ...(str(h.hostname) ? { name: h.hostname as string } : {}), ip });
+    return [at, ips[at].dhcpHosts.length - 1];
+  });
+  const spec: NetworkSpec = {
+    name: str(s.name) ?? '',
+    ...(mode !== 'none' && (NETWORK_MODES as readonly string[]).includes(mode) ? { forward: { mode: mode as 'nat', ...(str(s.forward_dev) ? { dev: s.forward_dev as string } : {}) } } : {}),
+    ...(str(s.bridge) ? { bridge: s.bridge as string } : {}),
+    ...(str(s.domain) ? { domain: s.domain as string } : {}),
+    ...(num(s.mtu) !== undefined ? { mtu: s.mtu as number } : {}),
+    ips,
+    dnsHosts: list<State>(s.dns_host).map((h) => ({ ip: str(h.ip) ?? '', hostnames: list<string>(h.hostnames) })),
+  };
+  if (mode === 'none' && str(s.forward_dev))
+    diagnostics.push(error(['forward_dev'], 'Invalid forward_dev', 'An isolated network (mode none) forwards nothing; forward_dev is for nat, route and open.'));
+  return { spec, placement, diagnostics };
+}
+
+/** validateNetworkSpec with paths in Terraform's terms (ips[i] → ip[i], dhcpHosts → the top-level dhcp_host). */
+export function validateNetworkState(s: State): Diagnostic[] {
+  const { spec, placement, diagnostics } = toNetworkSpec(s);
+  const ipIndex: number[] = []; // spec ip index → state ip index (invalid ones were skipped)
+  list<State>(s.ip).forEach((ip, i) => {
+    if (parseCidr(str(ip.address) ?? '')) ipIndex.push(i);
+  });
+  for (const d of validateNetworkSpec(spec)) {
+    const p = d.path;
+    let path: (string | number)[];
+    if (p[0] === 'ips' && typeof p[1] === 'number' && p[2] === 'dhcpHosts' && typeof p[3] === 'number') {
+      const k = placement.findIndex((x) => x && x[0] === p[1] && x[1] === p[3]);
+      path = ['dhcp_host', k, ...p.slice(4).map((x) => (x === 'name' ? 'hostname' : x))];
+    } else if (p[0] === 'ips' && typeof p[1] === 'number') {
+      path = ['ip', ipIndex[p[1]], ...p.slice(2).map((x) => (x === 'dhcpRanges' ? 'dhcp_range' : x === 'prefix' ? 'address' : x))];
+    } else if (p[0] === 'ips') path = ['ip'];
+    else if (p[0] === 'dnsHosts') path = ['dns_host', ...p.slice(1)];
+    else if (p[0] === 'forward') path = [p[1] === 'dev' ? 'forward_dev' : 'mode'];
+    else path = p;
+    diagnostics.push({ ...d, path });
+  }
+  return diagnostics;
+}
+
+/** The state attributes of a network libvirt describes (`autostart` read separately). */
+export function stateFromNetwork(spec: NetworkSpec, autostart: boolean): State {
+  return {
+    id: spec.uuid ?? null,
+    uuid: spec.uuid ?? null,
+    name: spec.name,
+    mode: spec.forward?.mode ?? 'none',
+    forward_dev: spec.forward?.dev ?? null,
+    bridge: spec.bridge ?? null,
+    domain: spec.domain ?? null,
+    mtu: spec.mtu ?? null,
+    autostart,
+    ip: spec.ips.map((ip) => ({ address: `${ip.address}/${ip.prefix}`, dhcp_range: ip.dhcpRanges.map((r) => ({ start: r.start, end: r.end })) })),
+    dhcp_host: spec.ips.flatMap((ip) => ip.dhcpHosts.map((h) => ({ mac: h.mac ?? null, hostname: h.name ?? null, ip: h.ip }))),
+    dns_host: spec.dnsHosts.map((h) => ({ ip: h.ip, hostnames: h.hostnames })),
+  };
+}
