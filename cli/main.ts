@@ -1,44 +1,152 @@
-/** `virtseed` command line: a thin layer over src/seed. Exit code 2 for usage and input errors. */
-import { parseArgs } from 'node:util';
-import { SEED_BUILD_USAGE, seedBuild } from './commands/seed-build';
-import { SEED_SHOW_USAGE, seedShow } from './commands/seed-show';
-import { providerCommand, PROVIDER_USAGE } from './commands/provider';
-import { processIo, type CliIo } from './io';
+/**
+ * `virtseed` command line: a thin layer over src/seed, parsed with commander. `--help` on every command prints to
+ * stdout and exits 0; `--version` prints the package version. Exit code 2 for usage and input errors.
+ *
+ *   virtseed seed build SPEC -o ISO [--format nocloud|configdrive]      from a seed spec (JSON/YAML)
+ *   virtseed seed build [-N F] [-V F] [-H H] [-i F] [-m M] [-d D] [-f iso] OUTPUT USER-DATA [META-DATA]
+ *                                                                       cloud-localds's arguments
+ *   virtseed seed show [--json] ISO
+ *   virtseed provider install [--mirror DIR] ...                        (cli/commands/provider.ts parses its own)
+ */
+import { Command, CommanderError, Option } from 'commander';
+import { providerCommand } from './commands/provider';
+import { seedBuild } from './commands/seed-build';
+import { seedLocalds, type LocaldsArgs } from './commands/seed-localds';
+import { seedShow } from './commands/seed-show';
+import { endQuietlyOnClosedPipe, processIo, type CliIo } from './io';
+import { packageVersion } from './version';
 
-const USAGE = `${SEED_BUILD_USAGE}\n${SEED_SHOW_USAGE}\n${PROVIDER_USAGE}\n`;
+/** Options of `seed build` as commander parses them. */
+interface BuildOptions {
+  output?: string;
+  format?: string;
+  networkConfig?: string;
+  vendorData?: string;
+  hostname?: string;
+  interfaces?: string;
+  dsmode?: string;
+  diskFormat?: string;
+  filesystem?: string;
+  verbose: number;
+}
+
+const LOCALDS_ONLY: ReadonlyArray<[keyof BuildOptions, string]> = [
+  ['networkConfig', '-N'], ['vendorData', '-V'], ['hostname', '-H'], ['interfaces', '-i'], ['dsmode', '-m'], ['diskFormat', '-d'], ['filesystem', '-f'],
+];
+
+const BUILD_HELP = `
+Two forms:
+  virtseed seed build SPEC -o ISO [--format nocloud|configdrive]
+      A seed from a spec: a JSON or YAML mapping with the fields of the virtseed_cloudinit_seed resource (hostname,
+      cloud_config, files, mounts, network, ...; lists named files, mounts, user_data_parts, network.interfaces).
+      Prints the instance-id and the ISO's sha256.
+  virtseed seed build [-N NETWORK-CONFIG] [-V VENDOR-DATA] [-H HOSTNAME] [-i INTERFACES] [-m DSMODE]
+                      [-d DISK-FORMAT] [-f iso] OUTPUT USER-DATA [META-DATA]
+      cloud-localds's arguments: the files go onto a NoCloud (cidata) image unchanged, the meta-data (when not
+      given) as cloud-localds writes it. USER-DATA "-" reads stdin, OUTPUT "-" writes stdout.
+
+Examples:
+  virtseed seed build web1.yaml -o web1-seed.iso
+  virtseed seed build -N network-config.yaml seed.img user-data meta-data
+`;
+
+/** The command tree; actions store their exit code in `result.code`. */
+function program(io: CliIo, result: { code: number }): Command {
+  const root = new Command('virtseed')
+    .description('The virtseed Terraform provider\'s installer, and cloud-init seeds outside Terraform.')
+    .version(packageVersion(), '-V, --version', 'print the version')
+    .helpOption('-h, --help', 'print help')
+    .helpCommand(false)
+    .enablePositionalOptions()
+    .exitOverride()
+    .configureOutput({ writeOut: (s) => io.stdout(s), writeErr: (s) => io.stderr(s) });
+
+  const seed = root.command('seed').description('build and inspect cloud-init seed images (NoCloud, ConfigDrive)').helpCommand(false);
+
+  seed
+    .command('build')
+    .description('build a seed image from a spec, or from cloud-localds\'s arguments')
+    .usage('[options] SPEC -o ISO | [options] OUTPUT USER-DATA [META-DATA]')
+    .argument('<files...>', 'SPEC, or OUTPUT USER-DATA [META-DATA]')
+    .option('-o, --output <iso>', 'spec form: the ISO to write')
+    .addOption(new Option('--format <layout>', 'spec form: seed layout').choices(['nocloud', 'configdrive']))
+    .option('-N, --network-config <file>', 'network-config file (cloud-localds)')
+    .option('-V, --vendor-data <file>', 'vendor-data file (cloud-localds)')
+    .option('-H, --hostname <name>', 'local-hostname in the generated meta-data (cloud-localds)')
+    .option('-i, --interfaces <file>', 'interfaces file put into the generated meta-data (cloud-localds)')
+    .option('-m, --dsmode <mode>', 'dsmode in the generated meta-data: local or net (cloud-localds)')
+    .option('-d, --disk-format <format>', 'raw (default), a qemu-img format such as qcow2, or tar, tar-seed-local, tar-seed-net (cloud-localds)')
+    .option('-f, --filesystem <fs>', 'iso or iso9660, the default (cloud-localds)')
+    .option('-v, --verbose', 'say what was written (cloud-localds)', (_v: string, n: number) => n + 1, 0)
+    .addHelpText('after', BUILD_HELP)
+    .action((files: string[], opts: BuildOptions) => {
+      result.code = build(files, opts, io);
+    });
+
+  seed
+    .command('show')
+    .description('list and print the files of a NoCloud or ConfigDrive image')
+    .argument('<iso>', 'the image')
+    .option('--json', 'print one JSON object: volume_id, format, files[] with path, size, sha256, encoding, content')
+    .action((iso: string, opts: { json?: boolean }) => {
+      result.code = seedShow({ iso, json: !!opts.json }, io);
+    });
+
+  // `provider ...` keeps its own argument parsing: everything after `provider` is handed over unchanged.
+  root
+    .command('provider')
+    .description('install the bundled terraform-provider-virtseed into a Terraform mirror (virtseed provider install --help)')
+    .usage('install [--mirror DIR] [--from ARTIFACT_DIR] [--platform OS_ARCH]')
+    .argument('[args...]')
+    .helpOption(false)
+    .allowUnknownOption()
+    .allowExcessArguments()
+    .passThroughOptions()
+    .action((args: string[]) => {
+      result.code = providerCommand(args, io);
+    });
+
+  return root;
+}
+
+function usageError(io: CliIo, message: string): number {
+  io.stderr(`virtseed seed build: ${message}\n(run virtseed seed build --help)\n`);
+  return 2;
+}
+
+function build(files: string[], opts: BuildOptions, io: CliIo): number {
+  if (opts.output !== undefined) {
+    const given = LOCALDS_ONLY.filter(([k]) => opts[k] !== undefined).map(([, flag]) => flag);
+    if (given.length) return usageError(io, `${given.join(', ')} belong to the cloud-localds form (OUTPUT USER-DATA [META-DATA]); with -o, set those in the spec`);
+    if (files.length !== 1) return usageError(io, `with -o, give exactly one SPEC file (got ${files.length}: ${files.join(' ')})`);
+    return seedBuild({ spec: files[0]!, output: opts.output, ...(opts.format ? { format: opts.format } : {}) }, io);
+  }
+  if (files.length === 1) {
+    return usageError(io, `missing -o ISO for the spec ${files[0]} (spec form: virtseed seed build SPEC -o ISO; cloud-localds form: virtseed seed build OUTPUT USER-DATA [META-DATA])`);
+  }
+  if (files.length > 3) return usageError(io, `too many arguments (${files.length}); the cloud-localds form is OUTPUT USER-DATA [META-DATA]`);
+  if (opts.format !== undefined) return usageError(io, '--format belongs to the spec form (SPEC -o ISO); the cloud-localds form writes NoCloud');
+  const args: LocaldsArgs = { output: files[0]!, userData: files[1]!, verbose: opts.verbose };
+  if (files[2] !== undefined) args.metaData = files[2];
+  for (const k of ['networkConfig', 'vendorData', 'hostname', 'interfaces', 'dsmode', 'diskFormat', 'filesystem'] as const) {
+    if (opts[k] !== undefined) args[k] = opts[k];
+  }
+  return seedLocalds(args, io);
+}
 
 /** Runs the CLI with argv (without node and script) and returns the exit code. */
 export function main(argv: string[], io: CliIo = processIo): number {
-  const [group, command, ...rest] = argv;
-  if (group === 'provider') return providerCommand(argv.slice(1), io);
-  if (group !== 'seed' || (command !== 'build' && command !== 'show')) {
-    io.stderr(USAGE);
-    return argv.length === 0 || group === '--help' || group === '-h' ? 0 : 2;
-  }
-  let parsed;
+  const result = { code: 0 };
   try {
-    parsed = parseArgs({
-      args: rest,
-      allowPositionals: true,
-      options: { output: { type: 'string', short: 'o' }, format: { type: 'string', short: 'f' } },
-    });
+    program(io, result).parse(argv, { from: 'user' });
+    return result.code;
   } catch (e) {
-    io.stderr(`${(e as Error).message}\n${USAGE}`);
-    return 2;
+    if (e instanceof CommanderError) return e.exitCode === 0 ? 0 : 2;
+    throw e;
   }
-  const { values, positionals } = parsed;
-  if (command === 'build') {
-    if (positionals.length !== 1 || values.output === undefined) {
-      io.stderr(`${SEED_BUILD_USAGE}\n`);
-      return 2;
-    }
-    return seedBuild({ spec: positionals[0] as string, output: values.output, ...(values.format ? { format: values.format } : {}) }, io);
-  }
-  if (positionals.length !== 1) {
-    io.stderr(`${SEED_SHOW_USAGE}\n`);
-    return 2;
-  }
-  return seedShow({ iso: positionals[0] as string }, io);
 }
 
-if (require.main === module) process.exitCode = main(process.argv.slice(2));
+if (require.main === module) {
+  endQuietlyOnClosedPipe();
+  process.exitCode = main(process.argv.slice(2));
+}

@@ -1,29 +1,28 @@
-/** `virtseed seed build SPEC -o ISO [--format nocloud|configdrive]`: like cloud-localds, from a SeedSpec file. */
+/** `virtseed seed build SPEC -o ISO [--format nocloud|configdrive]`: a seed ISO from a SeedSpec file (JSON/YAML). */
 import { formatPath, ValidationError, type Diagnostic } from '../../src/diagnostics';
 import { buildSeedIso, validateSeed, type SeedFormat } from '../../src/seed';
-import { readSeedSpecFile, writeFileAtomic } from '../../src/seed/io';
+import { writeFileAtomic } from '../../src/seed/io';
 import type { CliIo } from '../io';
-
-export const SEED_BUILD_USAGE = 'usage: virtseed seed build SPEC.(json|yaml) -o seed.iso [--format nocloud|configdrive]';
+import { readSpecFile } from '../spec-file';
 
 /** Exit codes: 0 built, 1 I/O failure, 2 invalid input or usage. */
 export function seedBuild(args: { spec: string; output: string; format?: string }, io: CliIo): number {
   if (args.format !== undefined && args.format !== 'nocloud' && args.format !== 'configdrive') {
-    io.stderr(`format: must be nocloud or configdrive (got ${args.format})\n`);
+    io.stderr(`--format: expected nocloud or configdrive (got ${args.format})\n`);
     return 2;
   }
   try {
-    const loaded = readSeedSpecFile(args.spec);
+    const loaded = readSpecFile(args.spec);
     const spec = args.format ? { ...loaded, format: args.format as SeedFormat } : loaded;
     const diagnostics = validateSeed(spec, { requireLoadedSources: true });
-    printDiagnostics(diagnostics.filter((d) => d.severity === 'warning'), io);
+    printDiagnostics(diagnostics.filter((d) => d.severity === 'warning'), io, args.spec);
     const built = buildSeedIso(spec);
     writeFileAtomic(args.output, built.iso);
     io.stdout(`instance-id: ${built.instanceId}\nsha256: ${built.sha256}\n`);
     return 0;
   } catch (e) {
     if (e instanceof ValidationError) {
-      printDiagnostics(e.diagnostics.filter((d) => d.severity === 'error'), io);
+      printDiagnostics(e.diagnostics.filter((d) => d.severity === 'error'), io, args.spec);
       return 2;
     }
     io.stderr(`${(e as Error).message}\n`);
@@ -31,10 +30,11 @@ export function seedBuild(args: { spec: string; output: string; format?: string 
   }
 }
 
-/** One `path: message` line per diagnostic (warnings prefixed `warning: `). */
-export function printDiagnostics(diagnostics: readonly Diagnostic[], io: CliIo): void {
+/** One `path: message` line per diagnostic (warnings prefixed `warning: `); `whole` names the input when the
+ *  path is empty. */
+export function printDiagnostics(diagnostics: readonly Diagnostic[], io: CliIo, whole = '(spec)'): void {
   for (const d of diagnostics) {
-    const where = d.path.length ? formatPath(d.path) : '(spec)';
+    const where = d.path.length ? formatPath(d.path) : whole;
     io.stderr(`${d.severity === 'warning' ? 'warning: ' : ''}${where}: ${d.summary}: ${d.detail}\n`);
   }
 }

@@ -1,0 +1,176 @@
+/**
+ * `virtseed seed build [options] OUTPUT USER-DATA [META-DATA]`: cloud-localds's command line (cloud-image-utils),
+ * so its users switch by changing the command name. The files go onto the image byte for byte, as cloud-localds
+ * puts them there: `user-data` (`-` = stdin), `meta-data` (the given file, or cloud-localds's generated JSON:
+ * instance-id `iid-local01`, `-H` local-hostname, `-i` interfaces, `-m` dsmode), `network-config` (`-N`) and
+ * `vendor-data` (`-V`), on an ISO 9660 image with Joliet and Rock Ridge labelled `cidata` (NoCloud), built in
+ * process and deterministic. `-d` converts the image with `qemu-img convert` (e.g. qcow2) or writes a tar
+ * (`tar`, `tar-seed-local`, `tar-seed-net`, GNU tar, fixed owner and mtime). OUTPUT `-` writes to stdout.
+ * `-f vfat` is not supported (virtseed writes ISO 9660; cloud-init reads either).
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { buildIso, validateSeed, type SeedFile } from '../../src/seed';
+import { writeFileAtomic } from '../../src/seed/io';
+import type { CliIo } from '../io';
+
+export interface LocaldsArgs {
+  output: string;
+  /** File path or `-` (stdin). */
+  userData: string;
+  metaData?: string;
+  networkConfig?: string;
+  vendorData?: string;
+  hostname?: string;
+  interfaces?: string;
+  dsmode?: string;
+  /** `raw` (default), a qemu-img format (`qcow2`, `vmdk`, ...), `tar`, `tar-seed-local`, `tar-seed-net`. */
+  diskFormat?: string;
+  /** `iso`/`iso9660` (default) or `tar`. */
+  filesystem?: string;
+  verbose?: number;
+}
+
+/** cloud-localds's instance-id when it writes the meta-data. */
+export const LOCALDS_INSTANCE_ID = 'iid-local01';
+const DSMODES = ['local', 'net', 'pass', 'disabled'];
+const TAR_FORMATS = ['tar', 'tar-seed-local', 'tar-seed-net'];
+
+/** A usage or input error: the message names what was given and what is expected (exit code 2). */
+export class LocaldsError extends Error {}
+
+/**
+ * cloud-localds's meta-data when no META-DATA file is given: a JSON object, one `"key": "value"` per line, keys
+ * in cloud-localds's order, empty values left out. Values are JSON strings (cloud-localds writes them unescaped;
+ * the two agree for values without `"`, `\` and control characters). `interfaces` is the file's text without its
+ * final newline, as cloud-localds's `$(sed ...)` leaves it.
+ */
+export function localdsMetaData(opts: { hostname?: string; interfaces?: string; dsmode?: string }): string {
+  const pairs: Array<[string, string | undefined]> = [
+    ['instance-id', LOCALDS_INSTANCE_ID],
+    ['local-hostname', opts.hostname],
+    ['interfaces', opts.interfaces?.replace(/\n$/, '')],
+    ['dsmode', opts.dsmode],
+  ];
+  const lines = pairs.filter(([, v]) => v !== undefined && v !== '').map(([k, v]) => `"${k}": ${JSON.stringify(v)}`);
+  return `{\n${lines.join(',\n')}\n}\n`;
+}
+
+/** The checked formats: what to build and how to package it. Throws LocaldsError. */
+export function resolveFormats(diskFormat = 'raw', filesystem?: string): { filesystem: 'iso9660' | 'tar' | 'tar-seed-local' | 'tar-seed-net'; diskFormat: string } {
+  if (TAR_FORMATS.includes(diskFormat)) {
+    if ((filesystem ?? 'tar') !== 'tar') throw new LocaldsError(`-d ${diskFormat} writes a tar archive and takes no -f (got -f ${filesystem})`);
+    return { filesystem: diskFormat as 'tar', diskFormat };
+  }
+  if (diskFormat.startsWith('tar')) throw new LocaldsError(`-d ${diskFormat}: the tar formats are ${TAR_FORMATS.join(', ')}`);
+  if (!/^[a-z0-9]+$/.test(diskFormat)) throw new LocaldsError(`-d ${diskFormat}: expected raw, a qemu-img format (qcow2, vmdk, vdi, vhdx, ...) or ${TAR_FORMATS.join(', ')}`);
+  const fs = filesystem ?? 'iso9660';
+  if (fs === 'iso' || fs === 'iso9660') return { filesystem: 'iso9660', diskFormat };
+  if (fs === 'vfat') throw new LocaldsError('-f vfat is not supported: virtseed writes ISO 9660 seeds, which cloud-init reads the same way (use -f iso or leave -f out)');
+  if (fs === 'nocloud' || fs === 'configdrive') throw new LocaldsError(`-f ${fs}: -f is the file system (iso); the seed layout of a spec is --format ${fs}`);
+  if (fs === 'tar') throw new LocaldsError('-f tar: give -d tar (or tar-seed-local, tar-seed-net) instead');
+  throw new LocaldsError(`-f ${fs}: unknown file system; expected iso or iso9660`);
+}
+
+function readInput(file: string, what: string, io: CliIo): Uint8Array {
+  if (file === '-') {
+    if (!io.stdin) throw new LocaldsError(`${what} "-": no stdin to read`);
+    return io.stdin();
+  }
+  try {
+    return new Uint8Array(readFileSync(file));
+  } catch (e) {
+    throw new LocaldsError(`${what} ${file}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`);
+  }
+}
+
+/** The files cloud-localds puts on the image, in its order. Throws LocaldsError. */
+export function localdsFiles(args: LocaldsArgs, io: CliIo): SeedFile[] {
+  if (args.metaData !== undefined && (args.interfaces !== undefined || args.hostname !== undefined || args.dsmode !== undefined)) {
+    throw new LocaldsError('META-DATA is incompatible with -i/--interfaces, -H/--hostname and -m/--dsmode: put those keys into the meta-data file');
+  }
+  if (args.dsmode !== undefined && !DSMODES.includes(args.dsmode)) throw new LocaldsError(`-m ${args.dsmode}: expected one of ${DSMODES.join(', ')}`);
+  if (args.hostname !== undefined) {
+    const bad = validateSeed({ hostname: args.hostname }).filter((d) => d.severity === 'error');
+    if (bad.length) throw new LocaldsError(`-H ${args.hostname}: ${bad[0]!.detail}`);
+  }
+  const text = new TextEncoder();
+  const userData = readInput(args.userData, 'USER-DATA', io);
+  const metaData = args.metaData !== undefined
+    ? readInput(args.metaData, 'META-DATA', io)
+    : text.encode(localdsMetaData({
+      ...(args.hostname !== undefined ? { hostname: args.hostname } : {}),
+      ...(args.interfaces !== undefined ? { interfaces: Buffer.from(readInput(args.interfaces, '-i', io)).toString('utf8') } : {}),
+      ...(args.dsmode !== undefined ? { dsmode: args.dsmode } : {}),
+    }));
+  const files: SeedFile[] = [{ path: 'user-data', content: userData }, { path: 'meta-data', content: metaData }];
+  if (args.networkConfig !== undefined) files.push({ path: 'network-config', content: readInput(args.networkConfig, '-N', io) });
+  if (args.vendorData !== undefined) files.push({ path: 'vendor-data', content: readInput(args.vendorData, '-V', io) });
+  return files;
+}
+
+/** Runs a tool, throwing LocaldsError with its output when it fails or is missing. */
+function run(cmd: string, argv: string[], cwd?: string): void {
+  try {
+    execFileSync(cmd, argv, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+  } catch (e) {
+    const err = e as NodeJS.ErrnoException & { stderr?: Buffer };
+    if (err.code === 'ENOENT') throw new LocaldsError(`${cmd} is needed for this output format and is not installed`);
+    throw new LocaldsError(`${cmd} ${argv.join(' ')} failed: ${err.stderr?.toString().trim() || err.message}`);
+  }
+}
+
+/** The image bytes in the requested file system and disk format. */
+function image(files: SeedFile[], filesystem: string, diskFormat: string): Uint8Array {
+  if (filesystem === 'iso9660' && diskFormat === 'raw') return buildIso(files, { volumeId: 'cidata' });
+  const tmp = mkdtempSync(join(tmpdir(), 'virtseed-localds-'));
+  try {
+    if (filesystem === 'iso9660') {
+      writeFileSync(join(tmp, 'seed.raw'), buildIso(files, { volumeId: 'cidata' }));
+      run('qemu-img', ['convert', '-f', 'raw', '-O', diskFormat, join(tmp, 'seed.raw'), join(tmp, 'seed.out')]);
+      return new Uint8Array(readFileSync(join(tmp, 'seed.out')));
+    }
+    const sub = filesystem === 'tar-seed-local' ? 'var/lib/cloud/seed/nocloud' : filesystem === 'tar-seed-net' ? 'var/lib/cloud/seed/nocloud-net' : '';
+    const dir = join(tmp, 'root', sub);
+    mkdirSync(dir, { recursive: true });
+    for (const f of files) writeFileSync(join(dir, f.path), f.content);
+    const members = sub ? [sub] : files.map((f) => f.path);
+    run('tar', ['--owner=root', '--group=root', '--numeric-owner', '--mtime=@0', '--sort=name', '--format=gnu', '-C', join(tmp, 'root'), '-cf', join(tmp, 'seed.tar'), ...members]);
+    return new Uint8Array(readFileSync(join(tmp, 'seed.tar')));
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+/** Exit codes: 0 written, 1 writing failed, 2 usage or input error. Prints nothing on success (like cloud-localds)
+ *  unless `verbose`. */
+export function seedLocalds(args: LocaldsArgs, io: CliIo): number {
+  try {
+    if (args.output !== '-' && /\.(ya?ml|json)$/i.test(args.output)) {
+      throw new LocaldsError(`OUTPUT ${args.output} looks like a spec file, and would be overwritten; to build from a spec: virtseed seed build ${args.output} -o seed.iso`);
+    }
+    const inputs = [args.userData, args.metaData, args.networkConfig, args.vendorData, args.interfaces].filter((f): f is string => f !== undefined && f !== '-');
+    if (args.output !== '-' && inputs.some((f) => resolve(f) === resolve(args.output))) throw new LocaldsError(`OUTPUT ${args.output} is also an input file`);
+    const { filesystem, diskFormat } = resolveFormats(args.diskFormat, args.filesystem);
+    const bytes = image(localdsFiles(args, io), filesystem, diskFormat);
+    if (args.output === '-') (io.stdoutBytes ?? ((d: Uint8Array) => io.stdout(Buffer.from(d).toString('latin1'))))(bytes);
+    else {
+      try {
+        writeFileAtomic(args.output, bytes);
+      } catch (e) {
+        io.stderr(`virtseed seed build: cannot write ${args.output} (in ${dirname(resolve(args.output))}): ${(e as Error).message}\n`);
+        return 1;
+      }
+    }
+    if ((args.verbose ?? 0) > 0) io.stderr(`wrote ${args.output} with filesystem=${filesystem} and diskformat=${diskFormat}\n`);
+    return 0;
+  } catch (e) {
+    if (e instanceof LocaldsError) {
+      io.stderr(`virtseed seed build: ${e.message}\n`);
+      return 2;
+    }
+    throw e;
+  }
+}

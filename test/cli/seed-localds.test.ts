@@ -1,0 +1,42 @@
+/** The pure parts of the cloud-localds form (cli/commands/seed-localds.ts). */
+import { LocaldsError, localdsMetaData, resolveFormats } from '../../cli/commands/seed-localds';
+
+describe('localdsMetaData', () => {
+  it('GIVEN no options WHEN written THEN it is cloud-localds\'s JSON with its instance-id only', () => {
+    expect(localdsMetaData({})).toBe('{\n"instance-id": "iid-local01"\n}\n');
+  });
+
+  it('GIVEN hostname, interfaces and dsmode WHEN written THEN they follow in cloud-localds\'s order, interfaces joined by \\n', () => {
+    expect(localdsMetaData({ dsmode: 'local', hostname: 'web1', interfaces: 'auto eth0\niface eth0 inet dhcp\n\n' })).toBe(
+      '{\n"instance-id": "iid-local01",\n"local-hostname": "web1",\n"interfaces": "auto eth0\\niface eth0 inet dhcp\\n",\n"dsmode": "local"\n}\n',
+    );
+  });
+
+  it('GIVEN a value with a quote WHEN written THEN it is escaped (valid JSON, unlike cloud-localds)', () => {
+    expect(JSON.parse(localdsMetaData({ interfaces: 'a "b" \\ c' }))).toEqual({ 'instance-id': 'iid-local01', interfaces: 'a "b" \\ c' });
+  });
+});
+
+describe('resolveFormats', () => {
+  it.each([
+    [undefined, undefined, { filesystem: 'iso9660', diskFormat: 'raw' }],
+    ['raw', 'iso', { filesystem: 'iso9660', diskFormat: 'raw' }],
+    ['qcow2', 'iso9660', { filesystem: 'iso9660', diskFormat: 'qcow2' }],
+    ['tar-seed-local', undefined, { filesystem: 'tar-seed-local', diskFormat: 'tar-seed-local' }],
+    ['tar', 'tar', { filesystem: 'tar', diskFormat: 'tar' }],
+  ])('GIVEN -d %s -f %s WHEN resolved THEN %j', (d, f, want) => {
+    expect(resolveFormats(d, f)).toEqual(want);
+  });
+
+  it.each([
+    ['tar', 'iso', /-d tar writes a tar archive and takes no -f/],
+    ['tarx', undefined, /the tar formats are/],
+    ['raw', 'vfat', /-f vfat is not supported/],
+    ['raw', 'configdrive', /--format configdrive/],
+    ['raw', 'ext4', /unknown file system; expected iso or iso9660/],
+    ['../x', undefined, /expected raw, a qemu-img format/],
+  ])('GIVEN -d %s -f %s WHEN resolved THEN a LocaldsError says %s', (d, f, message) => {
+    expect(() => resolveFormats(d, f)).toThrow(LocaldsError);
+    expect(() => resolveFormats(d, f)).toThrow(message);
+  });
+});
