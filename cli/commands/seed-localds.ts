@@ -6,13 +6,16 @@
  * `vendor-data` (`-V`), on an ISO 9660 image with Joliet and Rock Ridge labelled `cidata` (NoCloud), built in
  * process and deterministic. `-d` converts the image with `qemu-img convert` (e.g. qcow2) or writes a tar
  * (`tar`, `tar-seed-local`, `tar-seed-net`, GNU tar, fixed owner and mtime). OUTPUT `-` writes to stdout.
- * `-f vfat` is not supported (virtseed writes ISO 9660; cloud-init reads either).
+ * `-f vfat` is not supported (virtseed writes ISO 9660; cloud-init reads either). Unlike cloud-localds, the
+ * user-data, network-config and vendor-data are checked the way the seed validator checks a spec's `user_data`,
+ * `network_config` and `vendor_data`; what it finds is printed as warnings (the image is written as given).
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { buildIso, validateSeed, type SeedFile } from '../../src/seed';
+import { formatPath, type Diagnostic } from '../../src/diagnostics';
+import { buildIso, validateSeed, type SeedFile, type SeedSpec } from '../../src/seed';
 import { writeFileAtomic } from '../../src/seed/io';
 import type { CliIo } from '../io';
 
@@ -144,6 +147,39 @@ function image(files: SeedFile[], filesystem: string, diskFormat: string): Uint8
   }
 }
 
+/**
+ * What the seed validator says about the text files of the image, as warnings naming the file: cloud-config
+ * (invalid YAML, wrong types, unknown keys), network-config v1/v2 and vendor-data.
+ */
+export function localdsWarnings(files: readonly SeedFile[], names: { userData: string; networkConfig?: string; vendorData?: string }): string[] {
+  const text = (name: string): string | undefined => {
+    const f = files.find((x) => x.path === name);
+    if (!f) return undefined;
+    try {
+      return new TextDecoder('utf-8', { fatal: true }).decode(f.content);
+    } catch {
+      return undefined;
+    }
+  };
+  const spec: SeedSpec = {};
+  const userData = text('user-data');
+  const networkConfig = text('network-config');
+  const vendorData = text('vendor-data');
+  if (userData !== undefined) spec.user_data = userData;
+  if (networkConfig !== undefined) spec.network_config = networkConfig;
+  if (vendorData !== undefined) spec.vendor_data = vendorData;
+  const fileOf: Record<string, string | undefined> = {
+    user_data: `USER-DATA ${names.userData === '-' ? '(stdin)' : names.userData}`,
+    network_config: names.networkConfig && `-N ${names.networkConfig}`,
+    vendor_data: names.vendorData && `-V ${names.vendorData}`,
+  };
+  return validateSeed(spec).map((d: Diagnostic) => {
+    const [root, ...rest] = d.path;
+    const where = `${fileOf[String(root)] ?? String(root)}${rest.length ? `: ${formatPath(rest)}` : ''}`;
+    return `warning: ${where}: ${d.summary}: ${d.detail}`;
+  });
+}
+
 /** Exit codes: 0 written, 1 writing failed, 2 usage or input error. Prints nothing on success (like cloud-localds)
  *  unless `verbose`. */
 export function seedLocalds(args: LocaldsArgs, io: CliIo): number {
@@ -154,7 +190,9 @@ export function seedLocalds(args: LocaldsArgs, io: CliIo): number {
     const inputs = [args.userData, args.metaData, args.networkConfig, args.vendorData, args.interfaces].filter((f): f is string => f !== undefined && f !== '-');
     if (args.output !== '-' && inputs.some((f) => resolve(f) === resolve(args.output))) throw new LocaldsError(`OUTPUT ${args.output} is also an input file`);
     const { filesystem, diskFormat } = resolveFormats(args.diskFormat, args.filesystem);
-    const bytes = image(localdsFiles(args, io), filesystem, diskFormat);
+    const files = localdsFiles(args, io);
+    for (const w of localdsWarnings(files, args)) io.stderr(`${w}\n`);
+    const bytes = image(files, filesystem, diskFormat);
     if (args.output === '-') (io.stdoutBytes ?? ((d: Uint8Array) => io.stdout(Buffer.from(d).toString('latin1'))))(bytes);
     else {
       try {

@@ -1,5 +1,5 @@
 /** The pure parts of the cloud-localds form (cli/commands/seed-localds.ts). */
-import { LocaldsError, localdsMetaData, resolveFormats } from '../../cli/commands/seed-localds';
+import { LocaldsError, localdsMetaData, localdsWarnings, resolveFormats } from '../../cli/commands/seed-localds';
 
 describe('localdsMetaData', () => {
   it('GIVEN no options WHEN written THEN it is cloud-localds\'s JSON with its instance-id only', () => {
@@ -38,5 +38,26 @@ describe('resolveFormats', () => {
   ])('GIVEN -d %s -f %s WHEN resolved THEN a LocaldsError says %s', (d, f, message) => {
     expect(() => resolveFormats(d, f)).toThrow(LocaldsError);
     expect(() => resolveFormats(d, f)).toThrow(message);
+  });
+});
+
+describe('localdsWarnings', () => {
+  const file = (path: string, text: string) => ({ path, content: new TextEncoder().encode(text) });
+
+  it('GIVEN a bad cloud-config, network-config and vendor-data WHEN checked THEN each finding is a warning naming its file', () => {
+    const files = [
+      file('user-data', '#cloud-config\nusers: 3\n'), file('meta-data', 'instance-id: x\n'),
+      file('network-config', 'version: 2\nethernets: 3\n'), file('vendor-data', '#cloud-config\nfoo: 1\n'),
+    ];
+    expect(localdsWarnings(files, { userData: 'ud.yaml', networkConfig: 'nc.yaml', vendorData: 'vd' })).toEqual([
+      expect.stringMatching(/^warning: USER-DATA ud\.yaml: users: Invalid cloud-config: /),
+      expect.stringMatching(/^warning: -V vd: foo: Unknown cloud-config key: /),
+      expect.stringMatching(/^warning: -N nc\.yaml: ethernets: Invalid network-config v2: /),
+    ]);
+  });
+
+  it('GIVEN a script or binary user-data read from stdin WHEN checked THEN there is nothing to say', () => {
+    expect(localdsWarnings([file('user-data', '#!/bin/sh\necho hi\n'), file('meta-data', '{}')], { userData: '-' })).toEqual([]);
+    expect(localdsWarnings([{ path: 'user-data', content: new Uint8Array([0xff, 0xfe, 0]) }], { userData: '-' })).toEqual([]);
   });
 });

@@ -156,6 +156,17 @@ describe('virtseed seed build with cloud-localds arguments', () => {
     }
   });
 
+  it('GIVEN a cloud-config with a wrong type and a misspelled key WHEN built THEN warnings name the file and the image holds it unchanged', () => {
+    fs.writeFileSync(path.join(dir, 'odd-user-data'), '#cloud-config\npackagess: [nginx]\nusers: 3\n');
+    const r = virtseed(['seed', 'build', 'odd.img', 'odd-user-data']);
+    expect(r.code === 0 ? '' : describeRun(BIN, ['seed', 'build', 'odd.img', 'odd-user-data'], r)).toBe('');
+    expect(r.stderr.split('\n').filter(Boolean)).toEqual([
+      expect.stringMatching(/^warning: USER-DATA odd-user-data: users: Invalid cloud-config: /),
+      expect.stringMatching(/^warning: USER-DATA odd-user-data: packagess: Unknown cloud-config key: /),
+    ]);
+    expect(isoFiles(path.join(dir, 'odd.img')).get('user-data')?.toString()).toBe('#cloud-config\npackagess: [nginx]\nusers: 3\n');
+  });
+
   it('GIVEN a meta-data file and -H WHEN built THEN it is refused like cloud-localds refuses it, and nothing is written', () => {
     const r = virtseed(['seed', 'build', '-H', 'web1', 'conflict.img', 'user-data', 'meta-data']);
     expect(r.code).toBe(2);
