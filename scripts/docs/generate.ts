@@ -1,14 +1,15 @@
 /**
- * `npm run docs`: regenerates the registry-layout provider docs (docs/index.md, docs/resources/*.md) from the
- * schema the provider serves (GetProviderSchema of the resource handlers in provider/src/registry.ts) plus
- * templates/index.md.tmpl and the examples under examples/hcl/.
+ * `npm run docs` (first step; typedoc writes docs/constructs next): regenerates the registry-layout provider docs
+ * (docs/index.md, docs/resources/*.md, docs/data-sources/*.md) from the schema the provider serves
+ * (GetProviderSchema of the handlers in provider/src/registry.ts) plus templates/index.md.tmpl and the examples
+ * under examples/hcl/.
  *
  *   tsx scripts/docs/generate.ts [--check]
  *
  * --check  write nothing; exit 1 listing the files that differ from what would be generated.
  *
  * Example files: examples/hcl/provider/provider.tf, examples/hcl/resources/<type>/resource.tf and, for types
- * that can be imported, examples/hcl/resources/<type>/import.sh.
+ * that can be imported, examples/hcl/resources/<type>/import.sh; examples/hcl/data-sources/<type>/data-source.tf.
  */
 import * as fs from 'fs';
 import * as path from 'path';
@@ -55,6 +56,11 @@ export async function expectedDocs(root: string = repoRoot()): Promise<Map<strin
     const importScript = readIfExists(path.join(dir, 'import.sh'));
     examples[type] = { ...(resource !== undefined ? { resource } : {}), ...(importScript !== undefined ? { importScript } : {}) };
   }
+  const dataSourceExamples: Record<string, string> = {};
+  for (const type of Object.keys(schema.data_source_schemas ?? {})) {
+    const example = readIfExists(path.join(root, 'examples', 'hcl', 'data-sources', type, 'data-source.tf'));
+    if (example !== undefined) dataSourceExamples[type] = example;
+  }
   const providerExample = readIfExists(path.join(root, 'examples', 'hcl', 'provider', 'provider.tf'));
   return renderDocs({
     providerName: PROVIDER_NAME,
@@ -62,18 +68,21 @@ export async function expectedDocs(root: string = repoRoot()): Promise<Map<strin
     indexTemplate: fs.readFileSync(path.join(root, 'templates', 'index.md.tmpl'), 'utf8'),
     ...(providerExample !== undefined ? { providerExample } : {}),
     examples,
+    dataSourceExamples,
     importable: importableTypes(),
   });
 }
 
-/** Generated files currently on disk (docs/index.md and docs/resources/*.md), by path relative to `root`. */
+/** Generated files currently on disk (docs/index.md, docs/resources/*.md, docs/data-sources/*.md), by path
+ *  relative to `root`. */
 export function committedDocs(root: string = repoRoot()): Map<string, string> {
   const out = new Map<string, string>();
   const index = path.join(root, 'docs', 'index.md');
   if (fs.existsSync(index)) out.set('docs/index.md', fs.readFileSync(index, 'utf8'));
-  const dir = path.join(root, 'docs', 'resources');
-  if (fs.existsSync(dir)) {
-    for (const f of fs.readdirSync(dir).sort()) out.set(`docs/resources/${f}`, fs.readFileSync(path.join(dir, f), 'utf8'));
+  for (const sub of ['resources', 'data-sources']) {
+    const dir = path.join(root, 'docs', sub);
+    if (!fs.existsSync(dir)) continue;
+    for (const f of fs.readdirSync(dir).sort()) out.set(`docs/${sub}/${f}`, fs.readFileSync(path.join(dir, f), 'utf8'));
   }
   return out;
 }

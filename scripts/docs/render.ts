@@ -4,6 +4,9 @@
  * type name without the `virtseed_` prefix. Pure: the input is the tfplugin6 `GetProviderSchema` response (as
  * virtseed's server builds it) plus the example files; the output is file contents keyed by path.
  *
+ * Data sources, when the provider has any, get `docs/data-sources/<name>.md` (example
+ * examples/hcl/data-sources/<type>/data-source.tf, arguments, attributes).
+ *
  * Page anatomy (per resource): front matter, title, description, `## Example Usage` (examples/hcl/resources/<type>/
  * resource.tf), `## Argument Reference` (Required / Optional), `## Attribute Reference` (read-only attributes),
  * one `### Nested Schema for <path>` section per nested block, `## Import` (import.sh, or a note that the type
@@ -66,6 +69,8 @@ export interface DocsInput {
   providerExample?: string;
   /** Examples by resource type name. */
   examples: Record<string, ResourceExamples>;
+  /** `data-source.tf` examples by data source type name. */
+  dataSourceExamples?: Record<string, string>;
   /** Resource types whose handler implements ImportResourceState. */
   importable: ReadonlySet<string>;
 }
@@ -92,7 +97,8 @@ export function pageName(providerName: string, typeName: string): string {
 }
 
 /**
- * All pages: `docs/index.md` and `docs/resources/<name>.md`, keyed by path relative to the repository root.
+ * All pages: `docs/index.md`, `docs/resources/<name>.md` and `docs/data-sources/<name>.md`, keyed by path relative
+ * to the repository root.
  * Throws `Error` when the index template lacks `{{schema}}`.
  */
 export function renderDocs(input: DocsInput): Map<string, string> {
@@ -101,6 +107,9 @@ export function renderDocs(input: DocsInput): Map<string, string> {
   files.set('docs/index.md', renderIndex(input, types));
   for (const type of types) {
     files.set(`docs/resources/${pageName(input.providerName, type)}.md`, renderResource(input, type));
+  }
+  for (const type of Object.keys(input.schema.data_source_schemas ?? {}).sort()) {
+    files.set(`docs/data-sources/${pageName(input.providerName, type)}.md`, renderDataSource(input, type));
   }
   return files;
 }
@@ -132,6 +141,19 @@ function renderResource(input: DocsInput, type: string): string {
     parts.push(`\`${type}\` cannot be imported: create it with Terraform.\n`);
   }
   return parts.join('');
+}
+
+function renderDataSource(input: DocsInput, type: string): string {
+  const block = input.schema.data_source_schemas![type]!.block;
+  const example = input.dataSourceExamples?.[type];
+  return [
+    frontMatter(`${type} Data Source - ${input.providerName}`, block.description ?? ''),
+    `${GENERATED_NOTE}\n\n# ${type} (Data Source)\n\n`,
+    block.description ? `${block.description.trim()}\n\n` : '',
+    example ? `## Example Usage\n\n${fence('terraform', example)}\n` : '',
+    schemaSections(block, 'resource').trimEnd(),
+    '\n',
+  ].join('');
 }
 
 /** Argument Reference, Attribute Reference and the nested schema sections of a block. */

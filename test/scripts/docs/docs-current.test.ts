@@ -32,7 +32,7 @@ describe('provider docs', () => {
     expect(Object.keys(schema.resource_schemas).length).toBeGreaterThan(0);
   });
 
-  it('GIVEN each resource type WHEN its examples are looked up THEN resource.tf exists, and import.sh exactly when the type can be imported', async () => {
+  it('GIVEN each resource type and data source WHEN its examples are looked up THEN resource.tf (data-source.tf) exists, and import.sh exactly when the type can be imported', async () => {
     const schema = await servedSchema();
     const importable = importableTypes();
     const problems: string[] = [];
@@ -42,6 +42,10 @@ describe('provider docs', () => {
       const hasImport = fs.existsSync(path.join(dir, 'import.sh'));
       if (importable.has(type) && !hasImport) problems.push(`${type} can be imported: add ${path.relative(root, dir)}/import.sh`);
       if (!importable.has(type) && hasImport) problems.push(`${type} cannot be imported: remove ${path.relative(root, dir)}/import.sh`);
+    }
+    for (const type of Object.keys(schema.data_source_schemas ?? {})) {
+      const file = path.join('examples', 'hcl', 'data-sources', type, 'data-source.tf');
+      if (!fs.existsSync(path.join(root, file))) problems.push(`missing ${file}`);
     }
     const dirs = fs.readdirSync(path.join(root, 'examples', 'hcl', 'resources'));
     for (const d of dirs) if (!(d in schema.resource_schemas)) problems.push(`examples/hcl/resources/${d} is not a resource type of the provider`);

@@ -110,3 +110,22 @@ describe('typeName / pageName', () => {
     expect(pageName('virtseed', 'virtseed_cloudinit_seed')).toBe('cloudinit_seed');
   });
 });
+
+describe('renderDocs with data sources', () => {
+  it('GIVEN a data source WHEN rendered THEN docs/data-sources/<name>.md has its example, arguments and attributes', () => {
+    const files = renderDocs({
+      providerName: 'test',
+      schema: { ...schema(), data_source_schemas: { test_lookup: toProtoSchema({ version: 0, description: 'Looks up.', attributes: {
+        name: { type: t.string, required: true, description: 'Name.' }, id: { type: t.string, computed: true, description: 'Id.' },
+      } }) as never } },
+      indexTemplate: '{{schema}}',
+      examples: {},
+      dataSourceExamples: { test_lookup: 'data "test_lookup" "a" { name = "x" }\n' },
+      importable: new Set(),
+    });
+    const page = files.get('docs/data-sources/lookup.md')!;
+    expect(page).toContain('# test_lookup (Data Source)\n\nLooks up.\n\n## Example Usage\n\n```terraform\ndata "test_lookup" "a" { name = "x" }\n```\n');
+    expect(page).toContain('### Required\n\n- <a id="name"></a>`name` (String) Name.\n');
+    expect(page).toMatch(/### Read-Only\n\n- <a id="id"><\/a>`id` \(String\) Id\.\n$/);
+  });
+});
