@@ -1,11 +1,17 @@
 /** Runs every benchmark in turn: `npm run bench`. Add a bench by importing its runner and listing it here.
  *  `npm run bench -- NAME...` runs only the benches whose names contain one of the given words. */
+import { largeSeedGoalRows, runCliBench } from './cli';
 import { runIsoBench } from './iso';
 import { runStartupBench } from './startup';
+import { runTerraformBench } from './terraform';
+import { runUploadBench } from './upload';
 
 const benches: { name: string; run: () => unknown }[] = [
-  { name: 'iso9660', run: () => runIsoBench() },
+  { name: 'iso9660', run: () => largeSeedGoalRows(runIsoBench()) },
+  { name: 'seed build process', run: () => runCliBench() },
   { name: 'provider start-up', run: () => runStartupBench() },
+  { name: 'terraform at scale', run: () => runTerraformBench() },
+  { name: 'volume upload', run: () => runUploadBench() },
 ];
 
 async function main(): Promise<void> {

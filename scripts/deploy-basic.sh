@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh --runtime-only
 bash scripts/ensure-libvirtd.sh
 npm run --silent build
-bash scripts/install-provider.sh
+VIRTSEED_SKIP_BUILD=1 bash scripts/install-provider.sh # built just above: compile once
 . scripts/example-env.sh
 
 start=$(date +%s.%N)

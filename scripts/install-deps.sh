@@ -12,6 +12,8 @@ if [ "${1:-}" != "--runtime-only" ]; then
   # netplan for network-config v2. Transport tests: an sshd and netcat (qemu+ssh), certtool (qemu+tls certificates).
   # cloud-localds (cloud-image-utils), which `virtseed seed build` is compared with.
   pkgs+=(xorriso genisoimage cloud-init ignition netplan.io libxml2-utils openssh-server netcat-openbsd gnutls-bin cloud-image-utils)
+  # GNU time: peak memory in `npm run bench`.
+  pkgs+=(time)
 fi
 missing=()
 for p in "${pkgs[@]}"; do

@@ -27,7 +27,7 @@ import {
   REMOTE_PROGRAM,
   REMOTE_PROTOCOL_VERSION,
 } from './packet';
-import { encodePacket } from './packet';
+import { encodePacket, encodePacketHead } from './packet';
 import { LibvirtError, VIR_ERR_ERROR, VIR_ERR_RPC, VIR_ERR_SYSTEM_ERROR, VIR_FROM_RPC, decodeRemoteError } from './errors';
 import { Channel } from './private/channel';
 import { rechunk } from './private/rechunk';
@@ -38,8 +38,10 @@ export interface CallOptions {
   signal?: AbortSignal;
 }
 
-/** Default bytes per STREAM packet: 1 MiB, well below the daemon's VIR_NET_MESSAGE_PAYLOAD_MAX (16 MiB − 24). */
-export const DEFAULT_STREAM_CHUNK_SIZE = 1024 * 1024;
+/** Default bytes per STREAM packet: 256 KiB, well below the daemon's VIR_NET_MESSAGE_PAYLOAD_MAX (16 MiB − 24).
+ *  Measured into a local pool (issue #15): 256 KiB packets uploaded about twice as fast as 1 MiB, and faster than
+ *  128 KiB. */
+export const DEFAULT_STREAM_CHUNK_SIZE = 256 * 1024;
 
 /** Downloads pause reading the socket when this many received bytes wait for the consumer. */
 const DOWNLOAD_HIGH_WATER = 8 * 1024 * 1024;
@@ -127,6 +129,7 @@ export class RpcConnection {
    * packets of at most `streamChunkSize` bytes, waiting for the socket to drain between packets (backpressure),
    * and finishes with an empty STREAM OK packet, resolving when the daemon confirms. Errors from the daemon
    * reject with LibvirtError; a failing source or an abort sends a stream abort (STREAM ERROR) and rethrows.
+   * Chunks are written without copying: a source must not modify a chunk after yielding it (Node streams never do).
    */
   async upload(procedure: number, args: Uint8Array, source: AsyncIterable<Uint8Array>, options: CallOptions = {}): Promise<void> {
     const { serial, channel } = this.open(procedure, options.signal);
@@ -222,10 +225,12 @@ export class RpcConnection {
     }
   }
 
-  /** Writes a packet; when the socket's buffer is full, waits for 'drain' (or the stream's failure). */
+  /** Writes a packet (header and payload as two writes: the payload is not copied); when the socket's buffer is
+   *  full, waits for 'drain' (or the stream's failure). */
   private async sendAndDrain(header: PacketHeader, payload: Uint8Array, channel: Channel): Promise<void> {
     if (this.lost) throw this.lost;
-    if (this.socket.write(encodePacket(header, payload))) return;
+    this.socket.write(encodePacketHead(header, payload.length));
+    if (this.socket.write(payload)) return;
     let done = (): void => undefined;
     await Promise.race([
       channel.failure,

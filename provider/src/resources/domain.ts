@@ -34,6 +34,7 @@ import { t } from '../plugin/cty';
 import type { HandlerContext, ResourceHandler } from '../plugin/handler';
 import type { ResourceSchema } from '../plugin/schema';
 import { clientOf } from './private/client';
+import { forgetDomainListing, isNoDomain, lookupDomainByUuid } from './private/domain-directory';
 import { REPROVISION_POLICIES, resolveRefs, stateFromDomain, toDomainSpec, withDefaults } from './private/domain-state';
 import { mapDiagnostics } from './private/paths';
 import { deepEqual, isWhollyKnown, list, num, str, UNKNOWN } from './private/values';
@@ -186,8 +187,10 @@ async function define(client: LibvirtClient, s: State, uuid?: string): Promise<D
 }
 
 async function readDomain(client: LibvirtClient, dom: DomRef): Promise<{ state: State; policy?: string }> {
-  const spec = parseDomainXml(await client.domainGetXmlDesc(dom, VIR_DOMAIN_XML_INACTIVE));
-  const running = isActive((await client.domainGetState(dom)).state);
+  // Both calls in flight at once on the one connection: one round trip instead of two.
+  const [xml, info] = await Promise.all([client.domainGetXmlDesc(dom, VIR_DOMAIN_XML_INACTIVE), client.domainGetState(dom)]);
+  const spec = parseDomainXml(xml);
+  const running = isActive(info.state);
   return { state: await stateFromDomain(client, spec, running), policy: spec.metadata?.[METADATA_KEYS.reprovisionPolicy] };
 }
 
@@ -261,6 +264,7 @@ export const domain: ResourceHandler<State> = {
 
   async apply({ prior, planned }, ctx) {
     const client = await clientOf(ctx);
+    forgetDomainListing(client);
     if (!planned) {
       if (prior && str(prior.uuid)) {
         const dom = await lookup(client, prior.uuid as string);
@@ -308,9 +312,10 @@ export const domain: ResourceHandler<State> = {
 
   async read({ current }, ctx) {
     const client = await clientOf(ctx);
-    const dom = str(current.uuid) ? await lookup(client, current.uuid as string) : null;
-    if (!dom) return { newState: null, diagnostics: [] };
-    return { newState: mergeObserved(current, (await readDomain(client, dom)).state), diagnostics: [] };
+    const dom = str(current.uuid) ? await lookupDomainByUuid(client, current.uuid as string) : null;
+    const observed = dom ? await readDomain(client, dom).catch((err) => (isNoDomain(err) ? null : Promise.reject(err))) : null;
+    if (!observed) return { newState: null, diagnostics: [] }; // gone (undefined outside Terraform)
+    return { newState: mergeObserved(current, observed.state), diagnostics: [] };
   },
 
   async importState(id, ctx) {

@@ -1,4 +1,5 @@
 /** ajv validation against the project's own JSON Schemas (src/seed/schemas/), mapped to Diagnostics. */
+import { createHash } from 'node:crypto';
 import type Ajv from 'ajv';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { error, warning, type AttributePath, type Diagnostic } from '../../diagnostics';
@@ -17,14 +18,29 @@ const SCHEMAS: Record<SchemaName, object> = {
 let ajv: Ajv | undefined;
 const compiled = new Map<SchemaName, ValidateFunction>();
 
+/** ajv's standalone code for `name` (scripts/generate-seed-validators.ts), when it was generated from the schema
+ *  in use now; undefined when it is missing or stale (the schema changed without regeneration). */
+function precompiled(name: SchemaName): ValidateFunction | undefined {
+  let generated: { SCHEMA_SHA256: Record<string, string> } & Record<string, unknown>;
+  try {
+    generated = require('../schemas/validators.generated');
+  } catch {
+    return undefined;
+  }
+  const hash = createHash('sha256').update(JSON.stringify(SCHEMAS[name])).digest('hex');
+  const id = name.replace(/-(\w)/g, (_m, c: string) => c.toUpperCase());
+  return generated.SCHEMA_SHA256[name] === hash ? (generated[id] as ValidateFunction) : undefined;
+}
+
 function validator(name: SchemaName): ValidateFunction {
   let fn = compiled.get(name);
+  if (!fn) fn = precompiled(name);
   if (!fn) {
     // ajv is loaded on first use, not when the provider or CLI starts (start-up time, issue #15).
     ajv ??= new (require('ajv') as typeof import('ajv')).default({ allErrors: true, strict: false });
     fn = ajv.compile(SCHEMAS[name]);
-    compiled.set(name, fn);
   }
+  compiled.set(name, fn);
   return fn;
 }
 

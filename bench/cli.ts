@@ -1,0 +1,74 @@
+/**
+ * `virtseed seed build` as a whole process (Node start, spec read, validation, render, ISO write) against
+ * `cloud-localds` (cloud-image-utils) on the same inputs: the user-data and meta-data our build renders from the
+ * spec. Node's own floor (`node -e 0`) is printed beside. Alternating runs, medians. Goal: within 2× cloud-localds.
+ * Also the whole 64 MiB seed from a spec (bench/iso.ts `spec→iso 64MiB`) against genisoimage on its files:
+ * goal at least as fast.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { renderSeed, type SeedSpec } from '../src/seed';
+import type { IsoBenchRow } from './iso';
+import { alternate, formatGoalTable, GoalRow } from './private/rows';
+
+const ROOT = join(__dirname, '..', '..');
+
+const SPEC: SeedSpec = {
+  instance_id: 'bench-1',
+  hostname: 'bench',
+  public_keys: ['ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIBenchKey0000000000000000000000000000000000 bench'],
+  cloud_config: {
+    users: [{ name: 'alice', shell: '/bin/bash', ssh_authorized_keys: ['ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIAlice000000000000000000000000000000000000000 alice'] }],
+    packages: ['nginx', 'curl'],
+    runcmd: ['systemctl enable --now nginx'],
+  },
+};
+
+function timed(cmd: string, args: string[]): number {
+  const start = performance.now();
+  const r = spawnSync(cmd, args, { encoding: 'utf8' });
+  const ms = performance.now() - start;
+  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} exited ${r.status}: ${r.stdout}${r.stderr}`);
+  return ms;
+}
+
+export async function runCliBench(runs = 15, log: (line: string) => void = console.log): Promise<GoalRow[]> {
+  const work = mkdtempSync(join(tmpdir(), 'virtseed-bench-cli-'));
+  try {
+    writeFileSync(join(work, 'spec.json'), JSON.stringify(SPEC));
+    const files = renderSeed(SPEC).files;
+    const content = (name: string) => files.find((f) => f.path === name)?.content ?? new Uint8Array();
+    writeFileSync(join(work, 'user-data'), content('user-data'));
+    writeFileSync(join(work, 'meta-data'), content('meta-data'));
+    const ours = () => timed(process.execPath, [join(ROOT, 'bin', 'virtseed'), 'seed', 'build', join(work, 'spec.json'), '-o', join(work, 'ours.iso')]);
+    const theirs = () => timed('cloud-localds', [join(work, 'theirs.iso'), join(work, 'user-data'), join(work, 'meta-data')]);
+    const floor = () => timed(process.execPath, ['-e', '0']);
+    ours();
+    theirs();
+    const [oursMs, theirsMs, floorMs] = await alternate(runs, [ours, theirs, floor]);
+    const rows: GoalRow[] = [
+      { name: 'virtseed seed build (process)', unit: 'ms', ours: oursMs, anchorName: 'cloud-localds', anchor: theirsMs, goal: 2 },
+      { name: 'node -e 0 (Node floor, for reference)', unit: 'ms', ours: floorMs, anchorName: 'cloud-localds', anchor: theirsMs },
+    ];
+    log(`seed build as a process (median of ${runs} alternating runs)`);
+    for (const line of formatGoalTable(rows)) log(line);
+    return rows;
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+/** The goal row of the whole 64 MiB seed, from the ISO bench's rows. */
+export function largeSeedGoalRows(rows: readonly IsoBenchRow[], log: (line: string) => void = console.log): GoalRow[] {
+  const row = rows.find((r) => r.name === 'spec→iso 64MiB');
+  if (!row || row.genisoimageMs === undefined) return [];
+  const goal: GoalRow[] = [
+    { name: 'whole 64 MiB seed from a spec (in process, warm)', unit: 'ms', ours: row.oursMs, anchorName: 'genisoimage on its files', anchor: row.genisoimageMs, goal: 1 },
+    { name: 'whole 64 MiB seed from a spec, written to a file', unit: 'ms', ours: row.oursWriteMs, anchorName: 'genisoimage on its files', anchor: row.genisoimageMs, goal: 1 },
+  ];
+  for (const line of formatGoalTable(goal)) log(line);
+  return goal;
+}

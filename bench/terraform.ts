@@ -1,0 +1,137 @@
+/**
+ * Terraform at scale: `terraform plan` (with refresh) and `apply` of N defined (never started) `virtseed_domain`s
+ * against the same of N `terraform_data`, real terraform and the real provider, installed into a bench folder
+ * (its own filesystem mirror and TF_CLI_CONFIG_FILE; ~/.terraform.d is never used). Domains are named
+ * `vsbench-<n>` and destroyed at the end (and any left over from an interrupted run are undefined first).
+ * Also prints the provider's peak memory during a plan beside Terraform's own (GNU time).
+ * Goals (issue #15): plan of 1 and of 1000 within 1.5× the anchor; apply of 1000 within 1.5×.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { alternate, formatGoalTable, GoalRow } from './private/rows';
+
+const ROOT = join(__dirname, '..', '..');
+const PREFIX = 'vsbench-';
+const URI = 'qemu:///system';
+
+interface Workdir {
+  readonly dir: string;
+  readonly env: NodeJS.ProcessEnv;
+}
+
+function run(cmd: string, args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv; allow?: number[] } = {}): { ms: number; stdout: string; status: number } {
+  const start = performance.now();
+  const r = spawnSync(cmd, args, { cwd: opts.cwd, env: opts.env ?? process.env, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+  const ms = performance.now() - start;
+  const status = r.status ?? -1;
+  if (!(opts.allow ?? [0]).includes(status)) {
+    throw new Error(`${cmd} ${args.join(' ')} (in ${opts.cwd ?? '.'}) exited ${status}:\n${r.stdout}\n${r.stderr}`);
+  }
+  return { ms, stdout: r.stdout, status };
+}
+
+/** Undefines every domain named with the bench prefix (left over from an interrupted run). */
+function cleanupDomains(): void {
+  const list = run('virsh', ['-c', URI, 'list', '--all', '--name']).stdout.split('\n').filter((n) => n.startsWith(PREFIX));
+  for (const name of list) run('virsh', ['-c', URI, 'undefine', name], { allow: [0, 1] });
+}
+
+function domainConfig(n: number): object {
+  return {
+    terraform: { required_providers: { virtseed: { source: 'virtseed/virtseed', version: '0.1.0' } } },
+    provider: { virtseed: { uri: URI } },
+    resource: { virtseed_domain: { d: { count: n, name: `${PREFIX}\${count.index}`, memory: 64, type: 'qemu', running: false } } },
+  };
+}
+
+function anchorConfig(n: number): object {
+  return { resource: { terraform_data: { d: { count: n, input: `${PREFIX}\${count.index}` } } } };
+}
+
+function workdir(base: string, name: string, config: object, env: NodeJS.ProcessEnv): Workdir {
+  const dir = join(base, name);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'main.tf.json'), JSON.stringify(config, null, 1));
+  run('terraform', ['init', '-input=false', '-no-color'], { cwd: dir, env });
+  return { dir, env };
+}
+
+const tf = (w: Workdir, args: string[], allow?: number[]) => run('terraform', [...args, '-input=false', '-no-color'], { cwd: w.dir, env: w.env, allow });
+
+/** A plan with refresh that must find no changes (exit 0 with -detailed-exitcode). */
+const plan = (w: Workdir) => tf(w, ['plan', '-lock=false', '-detailed-exitcode']).ms;
+
+/** Peak RSS (KiB) of terraform and (when `provider`) of the provider processes during one plan. */
+function planMemory(w: Workdir, base: string, provider = true): { terraformKiB: number; providerKiB: number } {
+  const rssFile = join(base, `maxrss-${Math.random().toString(36).slice(2)}`);
+  const timeFile = join(base, `time-${Math.random().toString(36).slice(2)}`);
+  const env = { ...w.env, NODE_OPTIONS: `--require ${join(ROOT, 'bench', 'private', 'maxrss.js')}`, VIRTSEED_BENCH_MAXRSS_FILE: rssFile };
+  run('/usr/bin/time', ['-f', '%M', '-o', timeFile, 'terraform', 'plan', '-lock=false', '-input=false', '-no-color'], { cwd: w.dir, env });
+  const terraformKiB = Number(readFileSync(timeFile, 'utf8').trim().split('\n').pop());
+  if (!provider) return { terraformKiB, providerKiB: 0 };
+  let peaks: number[];
+  try {
+    peaks = readFileSync(rssFile, 'utf8').trim().split('\n').map(Number);
+  } catch (err) {
+    throw new Error(`no provider peak memory was recorded (${(err as Error).message}); NODE_OPTIONS=${env.NODE_OPTIONS}`);
+  }
+  return { terraformKiB, providerKiB: Math.max(...peaks) };
+}
+
+export interface TerraformBenchOptions {
+  /** Resource counts. @default [1, 1000] */
+  readonly sizes?: readonly number[];
+  /** Timed plans per config and size. @default 5 for ≤ 10 resources, else 3 */
+  readonly plans?: (n: number) => number;
+  readonly log?: (line: string) => void;
+  /** Measure peak memory from this many resources on. @default 100 */
+  readonly memoryFrom?: number;
+}
+
+export async function runTerraformBench(options: TerraformBenchOptions = {}): Promise<GoalRow[]> {
+  const log = options.log ?? console.log;
+  const base = mkdtempSync(join(tmpdir(), 'virtseed-bench-tf-'));
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    TF_CLI_CONFIG_FILE: join(base, 'terraformrc'),
+    TF_PLUGIN_CACHE_DIR: '',
+    CHECKPOINT_DISABLE: '1',
+    TF_IN_AUTOMATION: '1',
+  };
+  delete env.TF_LOG;
+  run('bash', [join(ROOT, 'scripts', 'install-provider.sh')], { env: { ...env, VIRTSEED_SKIP_BUILD: '1', VIRTSEED_MIRROR: join(base, 'plugins') } });
+  const rows: GoalRow[] = [];
+  cleanupDomains();
+  try {
+    for (const n of options.sizes ?? [1, 1000]) {
+      const ours = workdir(base, `ours-${n}`, domainConfig(n), env);
+      const anchor = workdir(base, `anchor-${n}`, anchorConfig(n), env);
+      const applyOurs = tf(ours, ['apply', '-auto-approve']).ms;
+      const applyAnchor = tf(anchor, ['apply', '-auto-approve']).ms;
+      const runs = options.plans?.(n) ?? (n <= 10 ? 5 : 3);
+      const [planOurs, planAnchor] = await alternate(runs, [() => plan(ours), () => plan(anchor)]);
+      const added = rows.length;
+      rows.push({ name: `plan (refresh), ${n} domain${n === 1 ? '' : 's'}`, unit: 'ms', ours: planOurs, anchorName: `${n} terraform_data`, anchor: planAnchor, goal: 1.5 });
+      rows.push({ name: `apply, ${n} defined domain${n === 1 ? '' : 's'}`, unit: 'ms', ours: applyOurs, anchorName: `${n} terraform_data`, anchor: applyAnchor, goal: n >= 1000 ? 1.5 : undefined });
+      if (n >= (options.memoryFrom ?? 100)) {
+        const mem = planMemory(ours, base);
+        const anchorMem = planMemory(anchor, base, false);
+        rows.push({ name: `peak RSS during plan, ${n} domains: provider`, unit: 'MiB', ours: mem.providerKiB / 1024, anchorName: 'terraform (same plan)', anchor: mem.terraformKiB / 1024 });
+        rows.push({ name: `peak RSS during plan, ${n} terraform_data: terraform`, unit: 'MiB', ours: anchorMem.terraformKiB / 1024, anchorName: 'terraform (domains plan)', anchor: mem.terraformKiB / 1024 });
+      }
+      for (const line of formatGoalTable(rows.slice(added)).slice(2)) log(`  ${line}`); // progress, as measured
+      tf(ours, ['destroy', '-auto-approve']);
+      tf(anchor, ['destroy', '-auto-approve']);
+    }
+  } finally {
+    cleanupDomains();
+    rmSync(base, { recursive: true, force: true });
+  }
+  log('terraform plan/apply at scale (plan: median of alternating runs with refresh, no changes; apply: one run; real terraform + provider)');
+  for (const line of formatGoalTable(rows)) log(line);
+  return rows;
+}
+
