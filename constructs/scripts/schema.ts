@@ -7,10 +7,11 @@ import { execFileSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import { repoVersion } from '../../packages/build/repo';
 
 /** Where the provider comes from and which version the bindings are generated for. */
 export const PROVIDER_SOURCE = 'virtseed/virtseed';
-export const PROVIDER_VERSION = '0.1.0';
+export const PROVIDER_VERSION: string = repoVersion();
 export const PROVIDER_NAME = 'virtseed';
 /** The fully qualified provider name as Terraform prints it in schemas. */
 export const PROVIDER_FQPN = `registry.terraform.io/${PROVIDER_SOURCE}`;

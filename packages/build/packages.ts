@@ -1,0 +1,295 @@
+/**
+ * `npm run package`: the installable products, as npm tarballs in dist/npm/ (after `npm run build`):
+ *
+ *   @virtseed/cdktf   constructs for CDK for Terraform 0.21  (peer: cdktf ^0.21, constructs as cdktf asks)
+ *   @virtseed/cdktn   constructs for CDK Terrain 0.24        (peer: cdktn ^0.24, constructs >=10.6.0 <10.8.0)
+ *   virtseed          the `virtseed` CLI in one bundled file, with the provider artifact and
+ *                     `virtseed provider install`
+ *
+ *   node dist/packages/build/packages.js [--out DIR] [--only cdktf,cdktn,cli]
+ *
+ * One source, two construct packages: the files constructs/index.ts reaches (constructs/src, src/seed, ...) are
+ * staged under packages/<framework>/.stage, the bindings regenerated there by that framework's own generator
+ * (@cdktf/provider-generator or @cdktn/provider-generator) from the schema the provider artifact serves, `cdktf`
+ * module specifiers rewritten to `cdktn` for CDK Terrain, and compiled by tsc to JavaScript + .d.ts. cdktf comes
+ * from this checkout's node_modules; CDK Terrain's toolchain from packages/cdktn (its own lock file: its
+ * `constructs` range excludes the checkout's), installed by `npm ci` when missing. Runtime dependencies are the
+ * bare `require`s of the compiled code, with this checkout's version ranges. Versions: package.json's.
+ */
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import { createRequire } from 'node:module';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as esbuild from 'esbuild';
+import * as ts from 'typescript';
+import { PROVIDER_HOST_PATH, versionOfSumsName } from '../../cli/commands/provider-artifact';
+import { generateBindings } from '../../constructs/scripts/bindings';
+import { readProviderSchemaFromTerraform, type ProviderSchemaJson } from '../../constructs/scripts/schema';
+import { repoRoot, repoVersion } from './repo';
+
+export type Framework = 'cdktf' | 'cdktn';
+export const FRAMEWORKS: readonly Framework[] = ['cdktf', 'cdktn'];
+
+/** npm package names of the products. */
+export const PACKAGE_NAMES = { cdktf: '@virtseed/cdktf', cdktn: '@virtseed/cdktn', cli: 'virtseed' } as const;
+
+const FRAMEWORK_TITLE: Record<Framework, string> = { cdktf: 'CDK for Terraform', cdktn: 'CDK Terrain' };
+
+/** The folder whose node_modules holds a framework's toolchain (framework, constructs, generator). */
+function toolchainDir(root: string, fw: Framework): string {
+  return fw === 'cdktf' ? root : path.join(root, 'packages', 'cdktn');
+}
+
+/** Installs packages/cdktn's locked toolchain when it is missing. */
+function ensureToolchain(root: string, fw: Framework, log: (s: string) => void): void {
+  const dir = toolchainDir(root, fw);
+  if (fs.existsSync(path.join(dir, 'node_modules', fw, 'package.json'))) return;
+  log(`packages: npm ci in ${path.relative(root, dir)} (the ${FRAMEWORK_TITLE[fw]} toolchain)`);
+  execFileSync('npm', ['ci', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: dir, stdio: ['ignore', 'inherit', 'inherit'] });
+}
+
+/** The provider schema as Terraform reads it from the built artifact's mirror (what `cdktf get` sees). */
+export function schemaFromArtifact(root: string): ProviderSchemaJson {
+  const mirror = path.join(root, 'dist', 'provider-artifact', 'mirror');
+  if (!fs.existsSync(path.join(mirror, ...PROVIDER_HOST_PATH.split('/')))) {
+    throw new Error(`${mirror} is missing: run \`npm run build\` first`);
+  }
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'virtseed-package-'));
+  const saved = process.env.TF_CLI_CONFIG_FILE;
+  try {
+    const rc = path.join(tmp, 'terraformrc');
+    fs.writeFileSync(
+      rc,
+      `provider_installation {\n  filesystem_mirror {\n    path    = ${JSON.stringify(mirror)}\n    include = ["registry.terraform.io/virtseed/*"]\n  }\n  direct {\n    exclude = ["registry.terraform.io/virtseed/*"]\n  }\n}\n`,
+    );
+    process.env.TF_CLI_CONFIG_FILE = rc;
+    return readProviderSchemaFromTerraform();
+  } finally {
+    if (saved === undefined) delete process.env.TF_CLI_CONFIG_FILE;
+    else process.env.TF_CLI_CONFIG_FILE = saved;
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+const COMPILER_OPTIONS: ts.CompilerOptions = {
+  target: ts.ScriptTarget.ES2022,
+  module: ts.ModuleKind.CommonJS,
+  moduleResolution: ts.ModuleResolutionKind.Node10,
+  lib: ['lib.es2022.d.ts'],
+  types: ['node'],
+  strict: true,
+  esModuleInterop: true,
+  resolveJsonModule: true,
+  declaration: true,
+  skipLibCheck: true,
+};
+
+function formatDiagnostics(diags: readonly ts.Diagnostic[]): string {
+  return ts.formatDiagnostics(diags, { getCanonicalFileName: (f) => f, getCurrentDirectory: () => process.cwd(), getNewLine: () => '\n' });
+}
+
+/** Repository files (relative, '/'-separated) that constructs/index.ts reaches, generated bindings excluded. */
+export function constructSources(root: string): string[] {
+  const program = ts.createProgram([path.join(root, 'constructs', 'index.ts')], { ...COMPILER_OPTIONS, noEmit: true });
+  return program
+    .getSourceFiles()
+    .map((f) => path.relative(root, f.fileName).split(path.sep).join('/'))
+    .filter((rel) => !rel.startsWith('..') && !rel.includes('node_modules/') && !rel.startsWith('constructs/generated/'))
+    .sort();
+}
+
+/** `cdktf` module specifiers (import/export from, require, import()) → `cdktn`. */
+export function rewriteFrameworkImports(source: string, fw: Framework): string {
+  if (fw === 'cdktf') return source;
+  return source.replace(/(\bfrom\s+|\brequire\(\s*|\bimport\(\s*|^import\s+)(['"])cdktf\2/gm, `$1$2${fw}$2`);
+}
+
+/** Bare package names a compiled tree requires (no node: builtins, no relative paths), sorted. */
+export function requiredPackages(libDir: string): string[] {
+  const found = new Set<string>();
+  const builtins = new Set(require('node:module').builtinModules as string[]);
+  const walk = (dir: string): void => {
+    for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+      const p = path.join(dir, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (e.name.endsWith('.js')) {
+        for (const m of fs.readFileSync(p, 'utf8').matchAll(/\brequire\(\s*["']([^"'.][^"']*)["']\s*\)/g)) {
+          const spec = m[1] as string;
+          const name = spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : (spec.split('/')[0] as string);
+          if (!spec.startsWith('node:') && !builtins.has(name)) found.add(name);
+        }
+      }
+    }
+  };
+  walk(libDir);
+  return [...found].sort();
+}
+
+interface RootPackageJson {
+  version: string;
+  license?: string;
+  dependencies?: Record<string, string>;
+  devDependencies?: Record<string, string>;
+}
+
+/** Builds one construct package into `pkgDir` (created). @returns its package.json. */
+export async function buildConstructPackage(root: string, fw: Framework, schema: ProviderSchemaJson, pkgDir: string): Promise<Record<string, unknown>> {
+  const rootPkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as RootPackageJson;
+  const stage = path.join(root, 'packages', fw, '.stage'); // below the toolchain's node_modules
+  fs.rmSync(stage, { recursive: true, force: true });
+  for (const rel of constructSources(root)) {
+    const target = path.join(stage, rel);
+    fs.mkdirSync(path.dirname(target), { recursive: true });
+    const text = fs.readFileSync(path.join(root, rel), 'utf8');
+    fs.writeFileSync(target, rel.endsWith('.ts') ? rewriteFrameworkImports(text, fw) : text);
+  }
+  const load = createRequire(path.join(toolchainDir(root, fw), 'package.json'));
+  await generateBindings(schema, path.join(stage, 'constructs', 'generated'), { framework: fw, load });
+
+  const lib = path.join(pkgDir, 'lib');
+  const program = ts.createProgram([path.join(stage, 'constructs', 'index.ts')], { ...COMPILER_OPTIONS, rootDir: stage, outDir: lib });
+  const diags = [...ts.getPreEmitDiagnostics(program), ...program.emit().diagnostics];
+  if (diags.length > 0) throw new Error(`tsc (${fw} package) failed:\n${formatDiagnostics(diags)}`);
+
+  const fwPkg = load(`${fw}/package.json`) as { version: string; peerDependencies?: Record<string, string> };
+  const constructsRange = fwPkg.peerDependencies?.constructs;
+  if (!constructsRange) throw new Error(`${fw}/package.json has no peerDependencies.constructs`);
+  const peers: Record<string, string> = { [fw]: `^${fwPkg.version}`, constructs: constructsRange };
+  const dependencies: Record<string, string> = {};
+  for (const name of requiredPackages(lib)) {
+    if (name in peers) continue;
+    const range = rootPkg.dependencies?.[name];
+    if (!range) throw new Error(`the ${fw} package requires '${name}', which is not in package.json's dependencies`);
+    dependencies[name] = range;
+  }
+  const main = './lib/constructs/index.js';
+  const types = './lib/constructs/index.d.ts';
+  const pkg = {
+    name: PACKAGE_NAMES[fw],
+    version: rootPkg.version,
+    description: `virtseed constructs for ${FRAMEWORK_TITLE[fw]}: declarative libvirt virtual machines provisioned by cloud-init or Ignition`,
+    license: rootPkg.license ?? 'MPL-2.0',
+    main,
+    types,
+    exports: { '.': { types, default: main }, './package.json': './package.json' },
+    files: ['lib'],
+    engines: { node: '>=20' },
+    dependencies,
+    peerDependencies: peers,
+  };
+  fs.writeFileSync(path.join(pkgDir, 'package.json'), `${JSON.stringify(pkg, null, 2)}\n`);
+  fs.writeFileSync(
+    path.join(pkgDir, 'README.md'),
+    `# ${PACKAGE_NAMES[fw]}\n\nvirtseed's constructs (\`VirtualMachine\`, \`CloudInitSeed\`, \`IgnitionConfig\`, \`Volume\`, \`CloudInit\`, ` +
+      `\`BaseImage\`, \`Size\`, \`Reprovision\`) and the \`virtseed/virtseed\` provider bindings (\`bindings\`) for ${FRAMEWORK_TITLE[fw]}.\n\n` +
+      `\`\`\`ts\nimport { bindings, BaseImage, CloudInit, VirtualMachine } from '${PACKAGE_NAMES[fw]}';\n\`\`\`\n\n` +
+      `The provider itself: \`npm install virtseed && npx virtseed provider install\`.\n`,
+  );
+  fs.rmSync(stage, { recursive: true, force: true });
+  return pkg;
+}
+
+/** Builds the `virtseed` CLI package into `pkgDir`: one bundled file plus the provider artifact. */
+export async function buildCliPackage(root: string, pkgDir: string): Promise<Record<string, unknown>> {
+  const version = repoVersion(root);
+  const artifact = path.join(root, 'dist', 'provider-artifact');
+  const sums = fs.existsSync(artifact) ? fs.readdirSync(artifact).find((f) => versionOfSumsName(f) === version) : undefined;
+  if (!sums) throw new Error(`${artifact} has no SHA256SUMS for ${version}: run \`npm run build\` first`);
+  const result = await esbuild.build({
+    absWorkingDir: root,
+    entryPoints: ['cli/main.ts'],
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    outfile: path.join(pkgDir, 'dist', 'virtseed.js'),
+    minifyWhitespace: true,
+    minifySyntax: true,
+    legalComments: 'none',
+    preserveSymlinks: true,
+    logLevel: 'silent',
+    banner: { js: '#!/usr/bin/env node' },
+  });
+  if (result.errors.length > 0) throw new Error(`esbuild (cli) failed: ${result.errors.map((e) => e.text).join('; ')}`);
+  fs.chmodSync(path.join(pkgDir, 'dist', 'virtseed.js'), 0o755);
+  const out = path.join(pkgDir, 'dist', 'provider-artifact');
+  fs.mkdirSync(out, { recursive: true });
+  for (const f of fs.readdirSync(artifact)) {
+    if (f === sums || f.endsWith('.zip')) fs.copyFileSync(path.join(artifact, f), path.join(out, f));
+  }
+  const rootPkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as RootPackageJson;
+  const pkg = {
+    name: PACKAGE_NAMES.cli,
+    version,
+    description: 'virtseed: cloud-init seeds (like cloud-localds) and terraform-provider-virtseed, installed by `virtseed provider install`',
+    license: rootPkg.license ?? 'MPL-2.0',
+    bin: { virtseed: 'dist/virtseed.js' },
+    files: ['dist'],
+    engines: { node: '>=20' },
+  };
+  fs.writeFileSync(path.join(pkgDir, 'package.json'), `${JSON.stringify(pkg, null, 2)}\n`);
+  fs.writeFileSync(
+    path.join(pkgDir, 'README.md'),
+    `# virtseed\n\n\`virtseed provider install [--mirror DIR]\` installs terraform-provider-virtseed ${version} (one JavaScript file run by ` +
+      `Node.js >= 20; zips and SHA256SUMS in dist/provider-artifact) into a Terraform filesystem mirror.\n` +
+      `\`virtseed seed build|show\` builds and shows cloud-init seed ISOs.\n`,
+  );
+  return pkg;
+}
+
+/** `npm pack` of `pkgDir` into `outDir`. @returns the tarball's path. */
+function npmPack(pkgDir: string, outDir: string): string {
+  const out = execFileSync('npm', ['pack', '--json', '--pack-destination', outDir], { cwd: pkgDir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  const [info] = JSON.parse(out) as Array<{ filename: string }>;
+  if (!info) throw new Error(`npm pack in ${pkgDir} printed no file`);
+  return path.join(outDir, info.filename);
+}
+
+/** Builds and packs the products. @returns the tarballs written. */
+export async function buildPackages(opts: { root?: string; out?: string; only?: ReadonlyArray<Framework | 'cli'>; log?: (s: string) => void } = {}): Promise<string[]> {
+  const root = opts.root ?? repoRoot();
+  const out = path.resolve(opts.out ?? path.join(root, 'dist', 'npm'));
+  const only = opts.only ?? [...FRAMEWORKS, 'cli'];
+  const log = opts.log ?? ((s: string) => process.stderr.write(`${s}\n`));
+  fs.mkdirSync(out, { recursive: true });
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'virtseed-packages-'));
+  const tarballs: string[] = [];
+  try {
+    const fws = FRAMEWORKS.filter((f) => only.includes(f));
+    const schema = fws.length > 0 ? schemaFromArtifact(root) : undefined;
+    for (const fw of fws) {
+      ensureToolchain(root, fw, log);
+      const dir = path.join(work, fw);
+      await buildConstructPackage(root, fw, schema as ProviderSchemaJson, dir);
+      tarballs.push(npmPack(dir, out));
+    }
+    if (only.includes('cli')) {
+      const dir = path.join(work, 'cli');
+      await buildCliPackage(root, dir);
+      tarballs.push(npmPack(dir, out));
+    }
+  } finally {
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+  for (const t of tarballs) log(`packages: wrote ${path.relative(process.cwd(), t)}`);
+  return tarballs;
+}
+
+if (require.main === module) {
+  const argv = process.argv.slice(2);
+  const opts: { out?: string; only?: Array<Framework | 'cli'> } = {};
+  for (let i = 0; i < argv.length; i += 2) {
+    const [flag, value] = [argv[i], argv[i + 1]];
+    if (flag === '--out' && value) opts.out = value;
+    else if (flag === '--only' && value && value.split(',').every((v) => ['cdktf', 'cdktn', 'cli'].includes(v))) opts.only = value.split(',') as Array<Framework | 'cli'>;
+    else {
+      process.stderr.write('usage: packages [--out DIR] [--only cdktf,cdktn,cli]\n');
+      process.exit(2);
+    }
+  }
+  buildPackages(opts).catch((e: Error) => {
+    process.stderr.write(`packages: ${e.message}\n`);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,53 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { constructSources, requiredPackages, rewriteFrameworkImports } from '../../packages/build/packages';
+
+const ROOT = path.resolve(__dirname, '..', '..');
+
+describe('construct package build', () => {
+  it('GIVEN cdktf imports WHEN rewritten for cdktn THEN only module specifiers change', () => {
+    const src = [
+      "import { App } from 'cdktf';",
+      'import * as cdktf from "cdktf";',
+      "export { Token } from 'cdktf';",
+      "const c = require('cdktf');",
+      "import 'cdktf';",
+      "import { x } from 'cdktf-cli';",
+      "// cdktf invokes aspects; 'cdktf' in prose",
+    ].join('\n');
+    expect(rewriteFrameworkImports(src, 'cdktn')).toBe(
+      [
+        "import { App } from 'cdktn';",
+        'import * as cdktf from "cdktn";',
+        "export { Token } from 'cdktn';",
+        "const c = require('cdktn');",
+        "import 'cdktn';",
+        "import { x } from 'cdktf-cli';",
+        "// cdktf invokes aspects; 'cdktf' in prose",
+      ].join('\n'),
+    );
+    expect(rewriteFrameworkImports(src, 'cdktf')).toBe(src);
+  });
+
+  it('GIVEN compiled JavaScript THEN its bare package requires are listed, builtins and relative paths not', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'virtseed-reqs-'));
+    try {
+      fs.mkdirSync(path.join(dir, 'a'));
+      fs.writeFileSync(path.join(dir, 'a', 'x.js'), 'require("yaml"); require("./y"); require("node:fs"); require("path");');
+      fs.writeFileSync(path.join(dir, 'z.js'), "const a = () => require('ajv'); require('@scope/pkg/sub'); require(\"cdktf\");");
+      fs.writeFileSync(path.join(dir, 'z.d.ts'), "import 'not-a-runtime-dep';");
+      expect(requiredPackages(dir)).toEqual(['@scope/pkg', 'ajv', 'cdktf', 'yaml']);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('GIVEN this checkout THEN the package sources are what constructs/index.ts reaches, without provider or generated code', () => {
+    const files = constructSources(ROOT);
+    expect(files).toContain('constructs/index.ts');
+    expect(files).toContain('constructs/src/virtual-machine.ts');
+    expect(files).toContain('src/seed/index.ts');
+    expect(files.filter((f) => f.startsWith('provider/') || f.startsWith('constructs/generated/') || f.startsWith('test/'))).toEqual([]);
+  }, 60_000);
+});
