@@ -8,4 +8,5 @@ export * from './src/reprovision';
 export * from './src/size';
 export * from './src/virtual-machine';
 export * from './src/volume';
+export * from './src/wait-for';
 export * as bindings from './generated/virtseed';

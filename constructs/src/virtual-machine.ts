@@ -12,6 +12,7 @@ import { checkName } from './private/names';
 import { Reprovision } from './reprovision';
 import { Size } from './size';
 import { Volume } from './volume';
+import { WaitFor } from './wait-for';
 
 /** Direct kernel boot: the host's kernel and initrd files, instead of the boot loader on the root disk. */
 export interface KernelBoot {
@@ -97,6 +98,17 @@ export interface VirtualMachineProps {
    * @default true
    */
   readonly running?: boolean;
+  /**
+   * What a deploy that starts the guest waits for: `WaitFor.CLOUD_INIT` (needs `cloudInit`) or `WaitFor.IGNITION`
+   * (needs `ignition`) make the deploy return once the guest is provisioned, and fail with the agent's errors.
+   * @default WaitFor.NONE
+   */
+  readonly waitFor?: WaitFor;
+  /**
+   * Seconds `waitFor` waits from the guest's start before the deploy fails (the guest keeps running).
+   * @default 600
+   */
+  readonly waitTimeoutSeconds?: number;
 }
 
 const MIN_MEMORY_MIB = 64;
@@ -135,6 +147,8 @@ export class VirtualMachine extends Construct {
   readonly reprovisionAction: string;
   /** The instance-id before the last re-provision decision (a token of the domain's `previous_instance_id`). */
   readonly previousInstanceId: string;
+  /** What a deploy that starts the guest waits for. */
+  readonly waitFor: WaitFor;
 
   /** @throws ConstructPropsError for invalid or conflicting props (the message names the prop). */
   constructor(scope: Construct, id: string, props: VirtualMachineProps) {
@@ -142,6 +156,7 @@ export class VirtualMachine extends Construct {
     validateProps(props);
     const pool = props.pool ?? 'default';
     this.reprovision = props.reprovision ?? Reprovision.REBOOT;
+    this.waitFor = props.waitFor ?? WaitFor.NONE;
 
     const image = props.baseImage.source;
     if (image.kind === 'upload') {
@@ -187,6 +202,8 @@ export class VirtualMachine extends Construct {
       reprovision: this.reprovision,
       networkInterface: networks.map((n) => ({ ...n.config })),
       running: props.running ?? true,
+      waitFor: props.waitFor,
+      waitTimeout: props.waitTimeoutSeconds,
     });
     this.consoleLog = this.domain.consoleLog;
     this.uuid = this.domain.uuid;
@@ -228,6 +245,19 @@ function validateProps(props: VirtualMachineProps): void {
   const reprovisions: string[] = Object.values(Reprovision);
   if (props.reprovision !== undefined && !reprovisions.includes(props.reprovision)) {
     throw invalidValue('VirtualMachine.reprovision', props.reprovision, `one of Reprovision.${Object.keys(Reprovision).join(', Reprovision.')}`);
+  }
+  const waits: string[] = Object.values(WaitFor);
+  if (props.waitFor !== undefined && !waits.includes(props.waitFor)) {
+    throw invalidValue('VirtualMachine.waitFor', props.waitFor, `one of WaitFor.${Object.keys(WaitFor).join(', WaitFor.')}`);
+  }
+  if (props.waitFor === WaitFor.CLOUD_INIT && !props.cloudInit) {
+    throw invalidValue('VirtualMachine.waitFor', props.waitFor, 'WaitFor.CLOUD_INIT only with cloudInit (or WaitFor.IGNITION with ignition, WaitFor.NONE)');
+  }
+  if (props.waitFor === WaitFor.IGNITION && !props.ignition) {
+    throw invalidValue('VirtualMachine.waitFor', props.waitFor, 'WaitFor.IGNITION only with ignition (or WaitFor.CLOUD_INIT with cloudInit, WaitFor.NONE)');
+  }
+  if (props.waitTimeoutSeconds !== undefined && !Token.isUnresolved(props.waitTimeoutSeconds) && !(props.waitTimeoutSeconds > 0)) {
+    throw invalidNumber('VirtualMachine.waitTimeoutSeconds', props.waitTimeoutSeconds, 'seconds > 0');
   }
   if (props.kernel !== undefined && !props.kernel.kernel) {
     throw invalidValue('VirtualMachine.kernel.kernel', props.kernel.kernel, 'the host path of a kernel image');

@@ -5,11 +5,11 @@
  * Every method rejects with LibvirtError carrying libvirt's own error code (e.g. VIR_ERR_NO_DOMAIN = 42 when a
  * domain does not exist) and, if its optional last `options.signal` aborts, with the signal's reason.
  */
-import type { CallOptions } from './rpc';
+import type { CallOptions, StreamOptions } from './rpc';
 import type { DomRef, NetRef, PoolRef, VolRef } from './protocol';
 
 export type { DomRef, NetRef, PoolRef, VolRef } from './protocol';
-export type { CallOptions } from './rpc';
+export type { CallOptions, StreamOptions } from './rpc';
 
 /** `virStoragePoolInfo`: state is virStoragePoolState (0 inactive, 1 building, 2 running, 3 degraded, 4 inaccessible); sizes in bytes. */
 export interface StoragePoolInfo {
@@ -57,6 +57,13 @@ export const VIR_DOMAIN_UNDEFINE_TPM = 32;
 /** virDomainXMLFlags. */
 export const VIR_DOMAIN_XML_SECURE = 1;
 export const VIR_DOMAIN_XML_INACTIVE = 2;
+
+/** virDomainCreateFlags (subset): start with the CPUs paused (resume with domainResume). */
+export const VIR_DOMAIN_START_PAUSED = 1;
+
+/** virDomainConsoleFlags: FORCE takes the console from another client's session; SAFE needs a safe device. */
+export const VIR_DOMAIN_CONSOLE_FORCE = 1;
+export const VIR_DOMAIN_CONSOLE_SAFE = 2;
 
 /** virConnectListAllDomainsFlags (subset). */
 export const VIR_CONNECT_LIST_DOMAINS_ACTIVE = 1;
@@ -171,6 +178,18 @@ export interface LibvirtClient {
   domainGetXmlDesc(dom: DomRef, flags?: number, options?: CallOptions): Promise<string>;
   /** Starts a defined domain. */
   domainCreate(dom: DomRef, options?: CallOptions): Promise<void>;
+  /** Starts a defined domain with virDomainCreateFlags `flags` (VIR_DOMAIN_START_PAUSED: CPUs stopped until domainResume). */
+  domainCreateWithFlags(dom: DomRef, flags: number, options?: CallOptions): Promise<void>;
+  /** Resumes a paused domain's CPUs. */
+  domainResume(dom: DomRef, options?: CallOptions): Promise<void>;
+  /**
+   * Reads the domain's console (`devName` null: the first console/serial) as a libvirt stream: yields the bytes
+   * the guest writes, from the moment the stream is open, until the guest's pty closes (domain stops) or the
+   * loop is left (which aborts the stream on the daemon). The domain must be running (or paused). Does not
+   * disturb a `<log file>` on the same chardev. Rejects with LibvirtError (e.g. VIR_ERR_OPERATION_FAILED when
+   * another console session is open and `flags` lacks VIR_DOMAIN_CONSOLE_FORCE).
+   */
+  domainOpenConsole(dom: DomRef, devName: string | null, flags?: number, options?: StreamOptions): AsyncIterable<Uint8Array>;
   /** Asks the guest to shut down (ACPI); returns before it has. */
   domainShutdown(dom: DomRef, options?: CallOptions): Promise<void>;
   /** Stops the domain at once (power off). */

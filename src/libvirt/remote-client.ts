@@ -8,7 +8,7 @@ import {
   DomRef, NetRef, PoolRef, REMOTE_AUTH_NONE, REMOTE_AUTH_POLKIT, REMOTE_STRING_MAX, RemoteProcedure as P, VolRef,
   readDom, readNet, readPool, readVol, writeDom, writeNet, writeOptionalString, writePool, writeVol,
 } from './protocol';
-import { CallOptions, RpcConnection, RpcConnectionOptions } from './rpc';
+import { CallOptions, RpcConnection, RpcConnectionOptions, StreamOptions } from './rpc';
 import { LibvirtUri, connectTimeoutSeconds, parseLibvirtUri } from './uri';
 import { XdrReader, XdrWriter } from './xdr';
 import { openTransport } from './private/transport';
@@ -294,6 +294,19 @@ export class RemoteLibvirtClient implements LibvirtClient {
   }
   domainCreate(dom: DomRef, options?: CallOptions): Promise<void> {
     return this.callVoid(P.DOMAIN_CREATE, (w) => writeDom(w, dom), options);
+  }
+  async domainCreateWithFlags(dom: DomRef, flags: number, options?: CallOptions): Promise<void> {
+    await this.call(P.DOMAIN_CREATE_WITH_FLAGS, (w) => (writeDom(w, dom), w.uint(flags)), readDom, options);
+  }
+  domainResume(dom: DomRef, options?: CallOptions): Promise<void> {
+    return this.callVoid(P.DOMAIN_RESUME, (w) => writeDom(w, dom), options);
+  }
+  domainOpenConsole(dom: DomRef, devName: string | null, flags = 0, options?: StreamOptions): AsyncIterable<Uint8Array> {
+    const w = new XdrWriter();
+    writeDom(w, dom);
+    writeOptionalString(w, devName);
+    w.uint(flags);
+    return this.rpc.download(P.DOMAIN_OPEN_CONSOLE, w.finish(), options);
   }
   domainShutdown(dom: DomRef, options?: CallOptions): Promise<void> {
     return this.callVoid(P.DOMAIN_SHUTDOWN, (w) => writeDom(w, dom), options);

@@ -38,6 +38,12 @@ export interface CallOptions {
   signal?: AbortSignal;
 }
 
+/** Options of a read stream. */
+export interface StreamOptions extends CallOptions {
+  /** Called once the daemon has opened the stream (its REPLY arrived), before any data is yielded. */
+  onOpen?: () => void;
+}
+
 /** Default bytes per STREAM packet: 256 KiB, well below the daemon's VIR_NET_MESSAGE_PAYLOAD_MAX (16 MiB − 24).
  *  Measured into a local pool (issue #15): 256 KiB packets uploaded about twice as fast as 1 MiB, and faster than
  *  128 KiB. */
@@ -163,7 +169,7 @@ export class RpcConnection {
    * confirmation. Reading the socket pauses while more than 8 MiB wait for the consumer. Breaking out of the
    * loop aborts the stream on the daemon.
    */
-  async *download(procedure: number, args: Uint8Array, options: CallOptions = {}): AsyncGenerator<Buffer, void, undefined> {
+  async *download(procedure: number, args: Uint8Array, options: StreamOptions = {}): AsyncGenerator<Buffer, void, undefined> {
     const { serial, channel } = this.open(procedure, options.signal);
     const header = (status: MessageStatus): PacketHeader => ({
       program: REMOTE_PROGRAM, version: REMOTE_PROTOCOL_VERSION, procedure, type: MessageType.Stream, serial, status,
@@ -175,6 +181,7 @@ export class RpcConnection {
       this.send({ ...header(MessageStatus.Ok), type: MessageType.Call }, args);
       await channel.reply();
       opened = true;
+      options.onOpen?.();
       for (;;) {
         const data = await channel.nextData();
         if (data === null) break;

@@ -37,6 +37,7 @@ import { clientOf } from './private/client';
 import { forgetDomainListing, isNoDomain, lookupDomainByUuid } from './private/domain-directory';
 import { REPROVISION_POLICIES, resolveRefs, stateFromDomain, toDomainSpec, withDefaults } from './private/domain-state';
 import { mapDiagnostics } from './private/paths';
+import { DEFAULT_WAIT_TIMEOUT_S, leaseDiagnostics, startAndWait, startAndWaitForLease, WAIT_FOR_VALUES, waitDiagnostics } from './private/wait-for';
 import { deepEqual, isWhollyKnown, list, num, str, UNKNOWN } from './private/values';
 
 type State = Record<string, unknown>;
@@ -62,6 +63,8 @@ export const DOMAIN_SCHEMA: ResourceSchema = {
     running: { type: t.bool, optional: true, computed: true, description: 'Whether the domain runs. Default true.' },
     shutdown_timeout: { type: t.number, optional: true, computed: true, description: 'Seconds to wait for a clean shutdown before powering off. Default 60.' },
     console_log: { type: t.string, computed: true, description: 'Host path of the serial console log.' },
+    wait_for: { type: t.string, optional: true, computed: true, description: 'What an apply that starts the guest waits for, read through libvirt only (so it works for remote hosts too): `none` (default), `lease` (an address appeared: a DHCP lease on the domain\'s libvirt networks, or the guest agent\'s), `cloud-init` (cloud-init finished this boot; its module failures fail the apply), `ignition` (Ignition finished on the first boot).' },
+    wait_timeout: { type: t.number, optional: true, computed: true, description: 'Seconds `wait_for` waits from the guest\'s start before the apply fails (the guest keeps running). Default 600.' },
     reprovision_action: { type: t.string, computed: true, description: 'What this plan does to the guest because of `instance_id`: `none`, `reboot`, `recreate` or `next-boot`.' },
     previous_instance_id: { type: t.string, computed: true, description: 'The instance-id before a re-provision decision (null when `reprovision_action` is `none`).' },
   },
@@ -109,6 +112,17 @@ function validateConfig(c: State): Diagnostic[] {
   if (type !== undefined && type !== 'kvm' && type !== 'qemu') d.push(error(['type'], 'Invalid domain type', `type is "${type}"; expected kvm or qemu.`));
   const timeout = num(c.shutdown_timeout);
   if (timeout !== undefined && !(timeout >= 0)) d.push(error(['shutdown_timeout'], 'Invalid shutdown_timeout', `shutdown_timeout is ${timeout}; expected seconds ≥ 0.`));
+  const waitFor = str(c.wait_for);
+  if (waitFor !== undefined && !(WAIT_FOR_VALUES as readonly string[]).includes(waitFor))
+    d.push(error(['wait_for'], 'Invalid wait_for', `wait_for is "${waitFor}"; expected one of ${WAIT_FOR_VALUES.join(', ')}.`));
+  if (waitFor === 'cloud-init' && c.cloudinit_seed_id === null)
+    d.push(error(['wait_for'], 'Nothing to wait for', 'wait_for = "cloud-init" needs a cloud-init seed (cloudinit_seed_id). Attach a seed or set wait_for = "none".'));
+  if (waitFor === 'ignition' && c.ignition_id === null)
+    d.push(error(['wait_for'], 'Nothing to wait for', 'wait_for = "ignition" needs an Ignition config (ignition_id). Attach one or set wait_for = "none".'));
+  if (waitFor === 'lease' && !list<State>(c.network_interface).some((n) => n.user !== true))
+    d.push(error(['wait_for'], 'Nothing to wait for', 'wait_for = "lease" needs a network_interface on a libvirt network (network = ...): DHCP leases come from libvirt networks, not from user-mode networking. Add one or set wait_for = "none".'));
+  const waitTimeout = num(c.wait_timeout);
+  if (waitTimeout !== undefined && !(waitTimeout > 0)) d.push(error(['wait_timeout'], 'Invalid wait_timeout', `wait_timeout is ${waitTimeout}; expected seconds > 0.`));
   list<State>(c.disk).forEach((disk, i) => {
     const n = (disk.volume_id !== null ? 1 : 0) + (disk.file !== null ? 1 : 0);
     if (n !== 1) d.push(error(['disk', i], 'Invalid disk', `disk ${i} must set exactly one of volume_id and file.`));
@@ -221,7 +235,7 @@ export const domain: ResourceHandler<State> = {
   async plan({ prior, proposed, config }, ctx) {
     if (!proposed || !config) return { planned: null, requiresReplace: [], diagnostics: [] };
     const diagnostics = validateConfig(config);
-    const planned = withDefaults({ ...proposed, ...pickNulls(config, ['vcpu', 'running', 'reprovision', 'shutdown_timeout']) }, prior);
+    const planned = withDefaults({ ...proposed, ...pickNulls(config, ['vcpu', 'running', 'reprovision', 'shutdown_timeout', 'wait_for', 'wait_timeout']) }, prior);
     if (planned.type === null) planned.type = str(prior?.type) ?? detectDomainType(ctx.uri);
     const requiresReplace: (string | number)[][] = [];
     if (!prior) {
@@ -276,6 +290,7 @@ export const domain: ResourceHandler<State> = {
       return { newState: null, diagnostics: [] };
     }
     const timeout = num(planned.shutdown_timeout) ?? 60;
+    let waited: Diagnostic[] = [];
     let dom = prior && str(prior.uuid) && prior.uuid === planned.uuid ? await lookup(client, prior.uuid as string) : null;
     if (!dom) {
       try {
@@ -288,7 +303,7 @@ export const domain: ResourceHandler<State> = {
         if (!(err instanceof LibvirtError && err.code === VIR_ERR_NO_DOMAIN)) throw err;
       }
       dom = await define(client, planned);
-      if (planned.running !== false) await client.domainCreate(dom);
+      if (planned.running !== false) waited = await start(client, dom, planned, ctx, true);
     } else {
       const definitionChanged = DEFINITION_ATTRS.some((k) => !deepEqual(prior![k], planned[k]));
       const reprovisionNow = planned.reprovision_action === 'reboot' && prior!.instance_id !== planned.instance_id;
@@ -298,16 +313,17 @@ export const domain: ResourceHandler<State> = {
       if (planned.running === false) {
         if (active) stopped = await stopDomain(client, dom, timeout, ctx);
       } else if (!active) {
-        await client.domainCreate(dom);
+        waited = await start(client, dom, planned, ctx, false);
       } else if (definitionChanged || reprovisionNow) {
         ctx.log.info(`domain ${planned.name}: restarting (${reprovisionNow ? 're-provision' : 'definition changed'})`);
         stopped = await stopDomain(client, dom, timeout, ctx);
-        if (stopped === 'off') await client.domainCreate(dom);
+        if (stopped === 'off') waited = await start(client, dom, planned, ctx, false);
       }
       if (stopped === 'interrupted') return interrupted(planned, prior!, dom, reprovisionNow);
     }
     const uuid = bytesToUuid(dom.uuid);
-    return { newState: { ...planned, id: uuid, uuid }, diagnostics: [] };
+    // The domain exists whatever the wait found: it stays in state, so the next plan starts from the truth.
+    return { newState: { ...planned, id: uuid, uuid }, diagnostics: waited };
   },
 
   async read({ current }, ctx) {
@@ -330,9 +346,31 @@ export const domain: ResourceHandler<State> = {
       throw err;
     }
     const { state: observed, policy } = await readDomain(client, dom);
-    return [{ ...observed, reprovision: policy ?? 'reboot', shutdown_timeout: 60, reprovision_action: 'none', previous_instance_id: null }];
+    return [{ ...observed, reprovision: policy ?? 'reboot', shutdown_timeout: 60, wait_for: 'none', wait_timeout: DEFAULT_WAIT_TIMEOUT_S, reprovision_action: 'none', previous_instance_id: null }];
   },
 };
+
+/**
+ * Starts the shut-off domain and, per `wait_for`, waits for its provisioning agent; returns the wait's diagnostics.
+ * cloud-init runs (and reports "finished") at every boot; Ignition only on the first, so `ignition` waits only when
+ * `firstBoot`.
+ */
+async function start(client: LibvirtClient, dom: DomRef, planned: State, ctx: HandlerContext, firstBoot: boolean): Promise<Diagnostic[]> {
+  const waitFor = str(planned.wait_for) ?? 'none';
+  const timeoutS = num(planned.wait_timeout) ?? DEFAULT_WAIT_TIMEOUT_S;
+  if (waitFor === 'lease') {
+    ctx.log.info(`domain ${planned.name}: starting and waiting for an address (up to ${timeoutS} s)`);
+    return leaseDiagnostics(planned.name as string, timeoutS, await startAndWaitForLease(client, dom, { timeoutS, signal: ctx.signal, log: ctx.log }));
+  }
+  const agent = waitFor === 'cloud-init' ? 'cloud-init' : waitFor === 'ignition' && firstBoot ? 'ignition' : null;
+  if (!agent) {
+    await client.domainCreate(dom);
+    return [];
+  }
+  ctx.log.info(`domain ${planned.name}: starting and waiting for ${agent} (up to ${timeoutS} s)`);
+  const result = await startAndWait(client, dom, agent, { timeoutS, signal: ctx.signal, log: ctx.log });
+  return waitDiagnostics(planned.name as string, timeoutS, result, agent);
+}
 
 /**
  * The state after StopProvider interrupted a shutdown: the new definition is in libvirt, the guest still runs its

@@ -1,6 +1,6 @@
 import { TerraformOutput, Testing } from 'cdktf';
 import { deriveInstanceId } from '../../../src/seed';
-import { BaseImage, bindings, CloudInit, NetworkAttachment, Reprovision, Size, VirtualMachine, VirtualMachineProps } from '../../../constructs';
+import { BaseImage, bindings, CloudInit, NetworkAttachment, Reprovision, Size, VirtualMachine, VirtualMachineProps, WaitFor } from '../../../constructs';
 import { byName, resources, synth, Synth } from '../synth-helpers';
 
 Testing.setupJest();
@@ -170,5 +170,31 @@ describe('VirtualMachine props validation', () => {
 
   test('GIVEN an unknown reprovision policy WHEN constructed THEN it throws naming VirtualMachine.reprovision', () => {
     expect(() => vm({ reprovision: 'reset' as Reprovision })).toThrow(/VirtualMachine\.reprovision: invalid value 'reset'/);
+  });
+});
+
+describe('VirtualMachine waitFor', () => {
+  test('GIVEN no waitFor WHEN synthesized THEN wait_for is left to the provider default (none)', () => {
+    const { out, machine } = vm();
+    expect(byName(out, 'virtseed_domain', 'web').body.wait_for).toBeUndefined();
+    expect(machine.waitFor).toBe(WaitFor.NONE);
+  });
+
+  test('GIVEN WaitFor.CLOUD_INIT and a timeout WHEN synthesized THEN the domain carries wait_for and wait_timeout', () => {
+    const { out, machine } = vm({ waitFor: WaitFor.CLOUD_INIT, waitTimeoutSeconds: 300 });
+    expect(byName(out, 'virtseed_domain', 'web').body).toMatchObject({ wait_for: 'cloud-init', wait_timeout: 300 });
+    expect(machine.waitFor).toBe(WaitFor.CLOUD_INIT);
+  });
+
+  test('GIVEN WaitFor.CLOUD_INIT without cloudInit WHEN constructed THEN it throws naming VirtualMachine.waitFor', () => {
+    expect(() => vm({ cloudInit: undefined, waitFor: WaitFor.CLOUD_INIT })).toThrow(/VirtualMachine\.waitFor: invalid value 'cloud-init'; expected WaitFor\.CLOUD_INIT only with cloudInit/);
+  });
+
+  test('GIVEN WaitFor.IGNITION without ignition WHEN constructed THEN it throws naming VirtualMachine.waitFor', () => {
+    expect(() => vm({ waitFor: WaitFor.IGNITION })).toThrow(/VirtualMachine\.waitFor: invalid value 'ignition'/);
+  });
+
+  test('GIVEN a zero timeout WHEN constructed THEN it throws naming VirtualMachine.waitTimeoutSeconds', () => {
+    expect(() => vm({ waitFor: WaitFor.CLOUD_INIT, waitTimeoutSeconds: 0 })).toThrow(/VirtualMachine\.waitTimeoutSeconds: invalid value 0; expected seconds > 0/);
   });
 });

@@ -93,6 +93,18 @@ export interface DomainConfig extends cdktf.TerraformMetaArguments {
   */
   readonly vcpu?: number;
   /**
+  * What an apply that starts the guest waits for, read through libvirt only (so it works for remote hosts too): `none` (default), `lease` (an address appeared: a DHCP lease on the domain's libvirt networks, or the guest agent's), `cloud-init` (cloud-init finished this boot; its module failures fail the apply), `ignition` (Ignition finished on the first boot).
+  *
+  * Docs: {@link ../../../../docs/resources/domain.md#wait_for Domain#wait_for}
+  */
+  readonly waitFor?: string;
+  /**
+  * Seconds `wait_for` waits from the guest's start before the apply fails (the guest keeps running). Default 600.
+  *
+  * Docs: {@link ../../../../docs/resources/domain.md#wait_timeout Domain#wait_timeout}
+  */
+  readonly waitTimeout?: number;
+  /**
   * disk block
   *
   * Docs: {@link ../../../../docs/resources/domain.md#disk Domain#disk}
@@ -687,6 +699,8 @@ export class Domain extends cdktf.TerraformResource {
     this._shutdownTimeout = config.shutdownTimeout;
     this._type = config.type;
     this._vcpu = config.vcpu;
+    this._waitFor = config.waitFor;
+    this._waitTimeout = config.waitTimeout;
     this._disk.internalValue = config.disk;
     this._networkInterface.internalValue = config.networkInterface;
   }
@@ -938,6 +952,38 @@ export class Domain extends cdktf.TerraformResource {
     return this._vcpu;
   }
 
+  // wait_for - computed: true, optional: true, required: false
+  private _waitFor?: string; 
+  public get waitFor() {
+    return this.getStringAttribute('wait_for');
+  }
+  public set waitFor(value: string) {
+    this._waitFor = value;
+  }
+  public resetWaitFor() {
+    this._waitFor = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get waitForInput() {
+    return this._waitFor;
+  }
+
+  // wait_timeout - computed: true, optional: true, required: false
+  private _waitTimeout?: number; 
+  public get waitTimeout() {
+    return this.getNumberAttribute('wait_timeout');
+  }
+  public set waitTimeout(value: number) {
+    this._waitTimeout = value;
+  }
+  public resetWaitTimeout() {
+    this._waitTimeout = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get waitTimeoutInput() {
+    return this._waitTimeout;
+  }
+
   // disk - computed: false, optional: true, required: false
   private _disk = new DomainDiskList(this, "disk", false);
   public get disk() {
@@ -990,6 +1036,8 @@ export class Domain extends cdktf.TerraformResource {
       shutdown_timeout: cdktf.numberToTerraform(this._shutdownTimeout),
       type: cdktf.stringToTerraform(this._type),
       vcpu: cdktf.numberToTerraform(this._vcpu),
+      wait_for: cdktf.stringToTerraform(this._waitFor),
+      wait_timeout: cdktf.numberToTerraform(this._waitTimeout),
       disk: cdktf.listMapper(domainDiskToTerraform, true)(this._disk.internalValue),
       network_interface: cdktf.listMapper(domainNetworkInterfaceToTerraform, true)(this._networkInterface.internalValue),
     };
@@ -1077,6 +1125,18 @@ export class Domain extends cdktf.TerraformResource {
       },
       vcpu: {
         value: cdktf.numberToHclTerraform(this._vcpu),
+        isBlock: false,
+        type: "simple",
+        storageClassType: "number",
+      },
+      wait_for: {
+        value: cdktf.stringToHclTerraform(this._waitFor),
+        isBlock: false,
+        type: "simple",
+        storageClassType: "string",
+      },
+      wait_timeout: {
+        value: cdktf.numberToHclTerraform(this._waitTimeout),
         isBlock: false,
         type: "simple",
         storageClassType: "number",

@@ -16,7 +16,7 @@ export const REPROVISION_POLICIES = ['reboot', 'recreate', 'next-boot'] as const
 export type ReprovisionPolicy = (typeof REPROVISION_POLICIES)[number];
 
 /** Defaults of optional+computed attributes, filled at plan when the config leaves them null. */
-export const DOMAIN_DEFAULTS = { vcpu: 1, running: true, reprovision: 'reboot', shutdown_timeout: 60 } as const;
+export const DOMAIN_DEFAULTS = { vcpu: 1, running: true, reprovision: 'reboot', shutdown_timeout: 60, wait_for: 'none', wait_timeout: 600 } as const;
 
 /** The fw_cfg key Ignition reads on QEMU (Ignition docs "Supported platforms": qemu). */
 export const IGNITION_FW_CFG_KEY = 'opt/com.coreos/config';

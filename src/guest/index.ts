@@ -1,0 +1,2 @@
+export * from './console-lines';
+export * from './provisioning';

@@ -1,0 +1,77 @@
+import { ProvisioningWatch } from '../../src/guest';
+
+// Console lines as a Debian 12 guest (cloud-init 22.4.2) prints them through systemd's journal+console.
+const RUNNING = "[   12.001234] cloud-init[251]: Cloud-init v. 22.4.2 running 'init-local' at Mon, 23 Nov 2026 01:00:00 +0000. Up 11.90 seconds.";
+const FINISHED = '[   45.678901] cloud-init[402]: Cloud-init v. 22.4.2 finished at Mon, 23 Nov 2026 01:00:34 +0000. Datasource DataSourceNoCloud [seed=/dev/sr0][dsmode=net].  Up 45.60 seconds';
+const RUNCMD_FAILED = [
+  '[   44.1] cloud-init[402]: 2026-11-23 01:00:33,100 - subp.py[WARNING]: Failed running /var/lib/cloud/instance/scripts/runcmd [1]',
+  '[   44.2] cloud-init[402]: 2026-11-23 01:00:33,101 - cc_scripts_user.py[WARNING]: Failed to run module scripts-user (scripts in /var/lib/cloud/instance/scripts)',
+  "[   44.3] cloud-init[402]: 2026-11-23 01:00:33,102 - util.py[WARNING]: Running module scripts-user (<module 'cloudinit.config.cc_scripts_user' from '/usr/lib/python3/dist-packages/cloudinit/config/cc_scripts_user.py'>) failed",
+];
+
+function feed(w: ProvisioningWatch, lines: string[]): boolean {
+  let done = false;
+  for (const l of lines) done = w.line(l);
+  return done;
+}
+
+describe('ProvisioningWatch cloud-init', () => {
+  test('GIVEN a clean boot WHEN the finished line comes THEN it is finished without errors, with version and datasource', () => {
+    const w = new ProvisioningWatch('cloud-init');
+    expect(feed(w, [RUNNING, 'random kernel line'])).toBe(false);
+    expect(w.outcome.finished).toBe(false);
+    expect(w.line(FINISHED)).toBe(true);
+    expect(w.outcome).toMatchObject({ finished: true, errors: [], warnings: [], version: '22.4.2', datasource: 'DataSourceNoCloud' });
+    expect(w.outcome.finishedLine).toMatch(/^Cloud-init v\. 22\.4\.2 finished at /);
+  });
+
+  test('GIVEN a failing runcmd WHEN the boot finishes THEN one error names scripts-user and the runcmd warning is kept as context', () => {
+    const w = new ProvisioningWatch('cloud-init');
+    expect(feed(w, [RUNNING, ...RUNCMD_FAILED, FINISHED])).toBe(true);
+    const o = w.outcome;
+    expect(o.errors).toEqual([{ module: 'scripts-user', message: 'Failed to run module scripts-user (scripts in /var/lib/cloud/instance/scripts)' }]);
+    expect(o.warnings).toEqual(['Failed running /var/lib/cloud/instance/scripts/runcmd [1]']);
+  });
+
+  test('GIVEN only warnings WHEN finished THEN there are warnings and no errors', () => {
+    const w = new ProvisioningWatch('cloud-init');
+    feed(w, ['[CLOUDINIT] cc_set_passwords.py[WARNING]: Ignoring ssh_pwauth', '[CLOUDINIT] cc_set_passwords.py[WARNING]: Ignoring ssh_pwauth', FINISHED]);
+    expect(w.outcome.errors).toEqual([]);
+    expect(w.outcome.warnings).toEqual(['Ignoring ssh_pwauth']);
+  });
+
+  test('GIVEN cloud-init ran without a seed WHEN finished with DataSourceNone THEN that is an error', () => {
+    const w = new ProvisioningWatch('cloud-init');
+    w.line('cloud-init[1]: Cloud-init v. 22.4.2 finished at Mon, 23 Nov 2026 01:00:34 +0000. Datasource DataSourceNone.  Up 45.60 seconds');
+    expect(w.outcome.finished).toBe(true);
+    expect(w.outcome.errors[0].message).toMatch(/no datasource/);
+  });
+
+  test('GIVEN an ERROR line WHEN seen THEN it is an error without a module', () => {
+    const w = new ProvisioningWatch('cloud-init');
+    feed(w, ['stages.py[ERROR]: Unable to render networking', FINISHED]);
+    expect(w.outcome.errors).toEqual([{ message: 'Unable to render networking' }]);
+  });
+
+  test('GIVEN lines after the finished line WHEN fed THEN the outcome no longer changes', () => {
+    const w = new ProvisioningWatch('cloud-init');
+    feed(w, [FINISHED, ...RUNCMD_FAILED]);
+    expect(w.outcome.errors).toEqual([]);
+  });
+});
+
+describe('ProvisioningWatch ignition', () => {
+  test('GIVEN the fetch stage finished WHEN the files stage has not passed THEN it is not done; after files passed and finished it is', () => {
+    const w = new ProvisioningWatch('ignition');
+    expect(feed(w, ['ignition[300]: INFO     : fetch: fetch passed', 'ignition[300]: INFO     : Ignition finished successfully'])).toBe(false);
+    expect(feed(w, ['ignition[310]: INFO     : files: files passed', 'ignition[310]: INFO     : Ignition finished successfully'])).toBe(true);
+    expect(w.outcome.errors).toEqual([]);
+    expect(w.outcome.finishedLine).toMatch(/Ignition finished successfully/);
+  });
+
+  test('GIVEN Ignition failed WHEN seen THEN it is done with the error', () => {
+    const w = new ProvisioningWatch('ignition');
+    expect(w.line('ignition[310]: CRITICAL : Ignition failed: failed to create files: open /etc/x: permission denied')).toBe(true);
+    expect(w.outcome.errors).toEqual([{ message: 'Ignition failed: failed to create files: open /etc/x: permission denied' }]);
+  });
+});
