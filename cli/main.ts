@@ -3,7 +3,7 @@
  * stdout and exits 0; `--version` prints the package version. Exit code 2 for usage and input errors.
  *
  *   virtseed seed build SPEC -o ISO [--format nocloud|configdrive]      from a seed spec (JSON/YAML)
- *   virtseed seed build [-N F] [-V F] [-H H] [-i F] [-m M] [-d D] [-f iso] OUTPUT USER-DATA [META-DATA]
+ *   virtseed seed build [-N F] [-V F] [-H H] [-i F] [-m M] [-d D] [-f iso|vfat] OUTPUT USER-DATA [META-DATA]
  *                                                                       cloud-localds's arguments
  *   virtseed seed show [--json] ISO
  *   virtseed provider install [--mirror DIR] ...                        (cli/commands/provider.ts parses its own)
@@ -41,7 +41,7 @@ Two forms:
       cloud_config, files, mounts, network, ...; lists named files, mounts, user_data_parts, network.interfaces).
       Prints the instance-id and the ISO's sha256.
   virtseed seed build [-N NETWORK-CONFIG] [-V VENDOR-DATA] [-H HOSTNAME] [-i INTERFACES] [-m DSMODE]
-                      [-d DISK-FORMAT] [-f iso] OUTPUT USER-DATA [META-DATA]
+                      [-d DISK-FORMAT] [-f iso|vfat] OUTPUT USER-DATA [META-DATA]
       cloud-localds's arguments: the files go onto a NoCloud (cidata) image unchanged, the meta-data (when not
       given) as cloud-localds writes it. USER-DATA "-" reads stdin, OUTPUT "-" writes stdout.
 
@@ -76,7 +76,7 @@ function program(io: CliIo, result: { code: number }): Command {
     .option('-i, --interfaces <file>', 'interfaces file put into the generated meta-data (cloud-localds)')
     .option('-m, --dsmode <mode>', 'dsmode in the generated meta-data: local or net (cloud-localds)')
     .option('-d, --disk-format <format>', 'raw (default), a qemu-img format such as qcow2, or tar, tar-seed-local, tar-seed-net (cloud-localds)')
-    .option('-f, --filesystem <fs>', 'iso or iso9660, the default (cloud-localds)')
+    .option('-f, --filesystem <fs>', 'iso or iso9660 (the default), or vfat (cloud-localds)')
     .option('-v, --verbose', 'say what was written (cloud-localds)', (_v: string, n: number) => n + 1, 0)
     .addHelpText('after', BUILD_HELP)
     .action((files: string[], opts: BuildOptions) => {

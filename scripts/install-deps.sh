@@ -10,8 +10,9 @@ pkgs=(libvirt-daemon-system libvirt-clients qemu-system-x86 qemu-utils debootstr
 if [ "${1:-}" != "--runtime-only" ]; then
   # Independent checkers for the tests: ISO readers, cloud-init's own datasource code, Ignition's validator,
   # netplan for network-config v2. Transport tests: an sshd and netcat (qemu+ssh), certtool (qemu+tls certificates).
-  # cloud-localds (cloud-image-utils), which `virtseed seed build` is compared with.
-  pkgs+=(xorriso genisoimage cloud-init ignition netplan.io libxml2-utils openssh-server netcat-openbsd gnutls-bin cloud-image-utils)
+  # cloud-localds (cloud-image-utils), which `virtseed seed build` is compared with; dosfstools and mtools for
+  # its -f vfat (also what `virtseed seed build -f vfat` runs).
+  pkgs+=(xorriso genisoimage cloud-init ignition netplan.io libxml2-utils openssh-server netcat-openbsd gnutls-bin cloud-image-utils dosfstools mtools)
   # GNU time: peak memory in `npm run bench`.
   pkgs+=(time)
 fi

@@ -4,14 +4,15 @@
  * puts them there: `user-data` (`-` = stdin), `meta-data` (the given file, or cloud-localds's generated JSON:
  * instance-id `iid-local01`, `-H` local-hostname, `-i` interfaces, `-m` dsmode), `network-config` (`-N`) and
  * `vendor-data` (`-V`), on an ISO 9660 image with Joliet and Rock Ridge labelled `cidata` (NoCloud), built in
- * process and deterministic. `-d` converts the image with `qemu-img convert` (e.g. qcow2) or writes a tar
- * (`tar`, `tar-seed-local`, `tar-seed-net`, GNU tar, fixed owner and mtime). OUTPUT `-` writes to stdout.
- * `-f vfat` is not supported (virtseed writes ISO 9660; cloud-init reads either). Unlike cloud-localds, the
+ * process and deterministic. `-f vfat` makes a FAT file system instead, labelled `cidata`, with mkfs.vfat
+ * (`--invariant`) and mcopy (dosfstools, mtools; files dated 1980-01-01 UTC), 128 KiB like cloud-localds's or as
+ * large as the files need. `-d` converts the image with `qemu-img convert` (e.g. qcow2) or writes a tar (`tar`,
+ * `tar-seed-local`, `tar-seed-net`, GNU tar, fixed owner and mtime). OUTPUT `-` writes to stdout. Unlike cloud-localds, the
  * user-data, network-config and vendor-data are checked the way the seed validator checks a spec's `user_data`,
  * `network_config` and `vendor_data`; what it finds is printed as warnings (the image is written as given).
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { formatPath, type Diagnostic } from '../../src/diagnostics';
@@ -31,7 +32,7 @@ export interface LocaldsArgs {
   dsmode?: string;
   /** `raw` (default), a qemu-img format (`qcow2`, `vmdk`, ...), `tar`, `tar-seed-local`, `tar-seed-net`. */
   diskFormat?: string;
-  /** `iso`/`iso9660` (default) or `tar`. */
+  /** `iso`/`iso9660` (default), `vfat` or `tar`. */
   filesystem?: string;
   verbose?: number;
 }
@@ -62,7 +63,7 @@ export function localdsMetaData(opts: { hostname?: string; interfaces?: string; 
 }
 
 /** The checked formats: what to build and how to package it. Throws LocaldsError. */
-export function resolveFormats(diskFormat = 'raw', filesystem?: string): { filesystem: 'iso9660' | 'tar' | 'tar-seed-local' | 'tar-seed-net'; diskFormat: string } {
+export function resolveFormats(diskFormat = 'raw', filesystem?: string): { filesystem: 'iso9660' | 'vfat' | 'tar' | 'tar-seed-local' | 'tar-seed-net'; diskFormat: string } {
   if (TAR_FORMATS.includes(diskFormat)) {
     if ((filesystem ?? 'tar') !== 'tar') throw new LocaldsError(`-d ${diskFormat} writes a tar archive and takes no -f (got -f ${filesystem})`);
     return { filesystem: diskFormat as 'tar', diskFormat };
@@ -71,10 +72,10 @@ export function resolveFormats(diskFormat = 'raw', filesystem?: string): { files
   if (!/^[a-z0-9]+$/.test(diskFormat)) throw new LocaldsError(`-d ${diskFormat}: expected raw, a qemu-img format (qcow2, vmdk, vdi, vhdx, ...) or ${TAR_FORMATS.join(', ')}`);
   const fs = filesystem ?? 'iso9660';
   if (fs === 'iso' || fs === 'iso9660') return { filesystem: 'iso9660', diskFormat };
-  if (fs === 'vfat') throw new LocaldsError('-f vfat is not supported: virtseed writes ISO 9660 seeds, which cloud-init reads the same way (use -f iso or leave -f out)');
+  if (fs === 'vfat') return { filesystem: 'vfat', diskFormat };
   if (fs === 'nocloud' || fs === 'configdrive') throw new LocaldsError(`-f ${fs}: -f is the file system (iso); the seed layout of a spec is --format ${fs}`);
   if (fs === 'tar') throw new LocaldsError('-f tar: give -d tar (or tar-seed-local, tar-seed-net) instead');
-  throw new LocaldsError(`-f ${fs}: unknown file system; expected iso or iso9660`);
+  throw new LocaldsError(`-f ${fs}: unknown file system; expected iso, iso9660 or vfat`);
 }
 
 function readInput(file: string, what: string, io: CliIo): Uint8Array {
@@ -115,9 +116,9 @@ export function localdsFiles(args: LocaldsArgs, io: CliIo): SeedFile[] {
 }
 
 /** Runs a tool, throwing LocaldsError with its output when it fails or is missing. */
-function run(cmd: string, argv: string[], cwd?: string): void {
+function run(cmd: string, argv: string[], env?: NodeJS.ProcessEnv): void {
   try {
-    execFileSync(cmd, argv, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    execFileSync(cmd, argv, { stdio: ['ignore', 'pipe', 'pipe'], ...(env ? { env } : {}) });
   } catch (e) {
     const err = e as NodeJS.ErrnoException & { stderr?: Buffer };
     if (err.code === 'ENOENT') throw new LocaldsError(`${cmd} is needed for this output format and is not installed`);
@@ -125,14 +126,39 @@ function run(cmd: string, argv: string[], cwd?: string): void {
   }
 }
 
+/** Bytes of a FAT image that holds `files`: cloud-localds's 128 KiB, or more when the files need it. */
+export function vfatSize(files: readonly SeedFile[]): number {
+  const bytes = files.reduce((n, f) => n + f.content.length, 0);
+  return Math.max(128 * 1024, Math.ceil(((bytes + 64 * 1024) * 1.1) / 65536) * 65536);
+}
+
+/** A FAT file system labelled `cidata` with the files, by mkfs.vfat and mcopy; the same bytes for the same files. */
+function vfatImage(files: readonly SeedFile[], tmp: string): string {
+  const img = join(tmp, 'seed.vfat');
+  writeFileSync(img, new Uint8Array(0));
+  truncateSync(img, vfatSize(files));
+  run('mkfs.vfat', ['--invariant', '-n', 'cidata', img]);
+  const epoch = new Date(Date.UTC(1980, 0, 1)); // FAT's first date: a fixed timestamp instead of the build time
+  for (const f of files) {
+    const src = join(tmp, `vfat-${f.path}`);
+    writeFileSync(src, f.content);
+    utimesSync(src, epoch, epoch);
+    run('mcopy', ['-m', '-o', '-i', img, src, `::${f.path}`], { ...process.env, TZ: 'UTC' });
+  }
+  return img;
+}
+
 /** The image bytes in the requested file system and disk format. */
 function image(files: SeedFile[], filesystem: string, diskFormat: string): Uint8Array {
   if (filesystem === 'iso9660' && diskFormat === 'raw') return buildIso(files, { volumeId: 'cidata' });
   const tmp = mkdtempSync(join(tmpdir(), 'virtseed-localds-'));
   try {
-    if (filesystem === 'iso9660') {
-      writeFileSync(join(tmp, 'seed.raw'), buildIso(files, { volumeId: 'cidata' }));
-      run('qemu-img', ['convert', '-f', 'raw', '-O', diskFormat, join(tmp, 'seed.raw'), join(tmp, 'seed.out')]);
+    if (filesystem === 'iso9660' || filesystem === 'vfat') {
+      let raw = join(tmp, 'seed.raw');
+      if (filesystem === 'vfat') raw = vfatImage(files, tmp);
+      else writeFileSync(raw, buildIso(files, { volumeId: 'cidata' }));
+      if (diskFormat === 'raw') return new Uint8Array(readFileSync(raw));
+      run('qemu-img', ['convert', '-f', 'raw', '-O', diskFormat, raw, join(tmp, 'seed.out')]);
       return new Uint8Array(readFileSync(join(tmp, 'seed.out')));
     }
     const sub = filesystem === 'tar-seed-local' ? 'var/lib/cloud/seed/nocloud' : filesystem === 'tar-seed-net' ? 'var/lib/cloud/seed/nocloud-net' : '';

@@ -1,5 +1,5 @@
 /** The pure parts of the cloud-localds form (cli/commands/seed-localds.ts). */
-import { LocaldsError, localdsMetaData, localdsWarnings, resolveFormats } from '../../cli/commands/seed-localds';
+import { LocaldsError, localdsMetaData, localdsWarnings, resolveFormats, vfatSize } from '../../cli/commands/seed-localds';
 
 describe('localdsMetaData', () => {
   it('GIVEN no options WHEN written THEN it is cloud-localds\'s JSON with its instance-id only', () => {
@@ -24,6 +24,7 @@ describe('resolveFormats', () => {
     ['qcow2', 'iso9660', { filesystem: 'iso9660', diskFormat: 'qcow2' }],
     ['tar-seed-local', undefined, { filesystem: 'tar-seed-local', diskFormat: 'tar-seed-local' }],
     ['tar', 'tar', { filesystem: 'tar', diskFormat: 'tar' }],
+    ['qcow2', 'vfat', { filesystem: 'vfat', diskFormat: 'qcow2' }],
   ])('GIVEN -d %s -f %s WHEN resolved THEN %j', (d, f, want) => {
     expect(resolveFormats(d, f)).toEqual(want);
   });
@@ -31,9 +32,8 @@ describe('resolveFormats', () => {
   it.each([
     ['tar', 'iso', /-d tar writes a tar archive and takes no -f/],
     ['tarx', undefined, /the tar formats are/],
-    ['raw', 'vfat', /-f vfat is not supported/],
     ['raw', 'configdrive', /--format configdrive/],
-    ['raw', 'ext4', /unknown file system; expected iso or iso9660/],
+    ['raw', 'ext4', /unknown file system; expected iso, iso9660 or vfat/],
     ['../x', undefined, /expected raw, a qemu-img format/],
   ])('GIVEN -d %s -f %s WHEN resolved THEN a LocaldsError says %s', (d, f, message) => {
     expect(() => resolveFormats(d, f)).toThrow(LocaldsError);
@@ -59,5 +59,14 @@ describe('localdsWarnings', () => {
   it('GIVEN a script or binary user-data read from stdin WHEN checked THEN there is nothing to say', () => {
     expect(localdsWarnings([file('user-data', '#!/bin/sh\necho hi\n'), file('meta-data', '{}')], { userData: '-' })).toEqual([]);
     expect(localdsWarnings([{ path: 'user-data', content: new Uint8Array([0xff, 0xfe, 0]) }], { userData: '-' })).toEqual([]);
+  });
+});
+
+describe('vfatSize', () => {
+  it('GIVEN small files WHEN sized THEN cloud-localds\'s 128 KiB; GIVEN 4 MiB THEN a 64 KiB multiple with room to spare', () => {
+    expect(vfatSize([{ path: 'user-data', content: new Uint8Array(1000) }])).toBe(131072);
+    const big = vfatSize([{ path: 'user-data', content: new Uint8Array(4 << 20) }]);
+    expect(big % 65536).toBe(0);
+    expect(big).toBeGreaterThan((4 << 20) + 64 * 1024);
   });
 });

@@ -156,6 +156,23 @@ describe('virtseed seed build with cloud-localds arguments', () => {
     }
   });
 
+  it('GIVEN -f vfat WHEN both build THEN both are FAT file systems labelled cidata holding the same files, and ours is reproducible', () => {
+    const args = ['-f', 'vfat', '-N', 'network-config', '-V', 'vendor-data'];
+    ok('cloud-localds', [...args, 'lds.vfat', 'user-data', 'meta-data']);
+    ok(BIN, ['seed', 'build', ...args, 'vs.vfat', 'user-data', 'meta-data']);
+    ok(BIN, ['seed', 'build', ...args, 'vs2.vfat', 'user-data', 'meta-data']);
+    expect(fs.readFileSync(path.join(dir, 'vs.vfat')).equals(fs.readFileSync(path.join(dir, 'vs2.vfat')))).toBe(true);
+    const fat = (img: string) => {
+      expect(ok('blkid', ['-o', 'export', img]).stdout).toMatch(/^LABEL=cidata$[\s\S]*^TYPE=vfat$/m);
+      const target = fs.mkdtempSync(path.join(dir, 'fat-'));
+      ok('mcopy', ['-n', '-i', img, '::user-data', '::meta-data', '::network-config', '::vendor-data', target]);
+      return new Map(fs.readdirSync(target).sort().map((f) => [f, fs.readFileSync(path.join(target, f)).toString('latin1')]));
+    };
+    const mine = fat('vs.vfat');
+    expect(mine).toEqual(fat('lds.vfat'));
+    expect(mine.get('network-config')).toBe(fs.readFileSync(path.join(dir, 'network-config'), 'latin1'));
+  });
+
   it('GIVEN a cloud-config with a wrong type and a misspelled key WHEN built THEN warnings name the file and the image holds it unchanged', () => {
     fs.writeFileSync(path.join(dir, 'odd-user-data'), '#cloud-config\npackagess: [nginx]\nusers: 3\n');
     const r = virtseed(['seed', 'build', 'odd.img', 'odd-user-data']);
@@ -176,7 +193,6 @@ describe('virtseed seed build with cloud-localds arguments', () => {
   });
 
   it.each([
-    [['-f', 'vfat', 'v.img', 'user-data'], /-f vfat is not supported/],
     [['-f', 'configdrive', 'v.img', 'user-data'], /--format configdrive/],
     [['-d', 'tarball', 'v.img', 'user-data'], /tar formats are tar, tar-seed-local, tar-seed-net/],
     [['-m', 'sometimes', 'v.img', 'user-data'], /-m sometimes: expected one of local, net/],
