@@ -14,7 +14,7 @@ import { readSeedSpecFile } from '../src/seed/io';
 // `Record<keyof T, true>`: tsc fails here when a field is added to or removed from the model without this list.
 const SPEC_KEYS: Record<keyof SeedSpec, true> = {
   format: true, instance_id: true, hostname: true, fqdn: true, public_keys: true, meta_data: true, cloud_config: true,
-  user_data: true, user_data_parts: true, user_data_gzip: true, merge_overwrite: true, environment: true, files: true,
+  user_data: true, user_data_base64: true, user_data_parts: true, user_data_gzip: true, merge_overwrite: true, environment: true, files: true,
   mounts: true, network: true, network_config: true, vendor_data: true,
 };
 const FILE_KEYS: Record<keyof SeedInjectedFile, true> = {

@@ -198,10 +198,17 @@ export interface CloudInitProps {
    */
   readonly cloudConfig?: CloudConfig;
   /**
-   * Raw user-data: `#cloud-config` YAML (merged after `cloudConfig`), a `#!` script or MIME (replace it).
+   * Raw user-data: `#cloud-config` YAML (written byte for byte when given alone; merged after `cloudConfig`, and
+   * re-rendered, when other cloud-config inputs are set), a `#!` script or MIME (replace it).
    * @default - none
    */
   readonly userData?: string;
+  /**
+   * Raw user-data as base64, for exact bytes: text that must reach the guest unchanged, or gzip-compressed or
+   * binary user-data. Decoded, it is treated like `userData`; exclusive with it.
+   * @default - none
+   */
+  readonly userDataBase64?: string;
   /**
    * Extra multipart MIME parts.
    * @default - none
@@ -271,6 +278,14 @@ export class CloudInit {
     return new CloudInit({ user_data: userData });
   }
 
+  /**
+   * Raw user-data only, as base64 (exact bytes reach the seed: text, gzip-compressed or binary user-data), like
+   * KubeVirt's `userDataBase64`.
+   */
+  static fromUserDataBase64(userDataBase64: string): CloudInit {
+    return new CloudInit({ user_data_base64: userDataBase64 });
+  }
+
   private constructor(private readonly spec: SeedSpec) {}
 
   /** The content as the shared seed generator's `SeedSpec` (snake_case, as the provider receives it). */
@@ -318,6 +333,7 @@ function toSeedSpec(p: CloudInitProps): SeedSpec {
     meta_data: p.metaData,
     cloud_config: p.cloudConfig,
     user_data: p.userData,
+    user_data_base64: p.userDataBase64,
     user_data_parts: p.userDataParts?.map((u) => ({
       content: u.content,
       content_type: u.contentType,

@@ -11,8 +11,9 @@ export function formatOf(spec: SeedSpec): SeedFormat {
   return spec.format ?? 'nocloud';
 }
 
-/** Content of a validated spec with `instanceId: null`, plus composition warnings. Pure. */
-export function seedContent(spec: SeedSpec): { content: SeedContent; diagnostics: Diagnostic[] } {
+/** Content of a validated spec with `instanceId: null`, plus composition warnings and the user-data's length before
+ *  compression (for the size rule). Pure. */
+export function seedContent(spec: SeedSpec): { content: SeedContent; diagnostics: Diagnostic[]; userDataPlainBytes: number } {
   const userData = composeUserData(spec);
   const network = renderNetworkFile(spec, formatOf(spec));
   const vendorData =
@@ -28,5 +29,6 @@ export function seedContent(spec: SeedSpec): { content: SeedContent; diagnostics
       ...(vendorData !== undefined ? { vendorData } : {}),
     },
     diagnostics: userData.diagnostics,
+    userDataPlainBytes: userData.plainLength,
   };
 }

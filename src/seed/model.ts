@@ -117,11 +117,19 @@ export interface SeedSpec {
   /** Typed cloud-config (the user's part, merged after the generated parts). */
   cloud_config?: CloudConfig;
   /**
-   * Raw user-data. `#cloud-config` YAML is merged last (after `cloud_config`); a `#!` script or any other
-   * non-cloud-config, non-MIME text replaces all other user-data (warning); MIME is passed through unchanged
-   * (warning when other user-data inputs are dropped).
+   * Raw user-data. `#cloud-config` YAML given alone is written byte for byte; with other cloud-config inputs it is
+   * merged last (after `cloud_config`) and re-rendered (warning). A `#!` script or any other non-cloud-config,
+   * non-MIME text replaces all other user-data (warning); MIME is passed through unchanged (warning when other
+   * user-data inputs are dropped).
    */
   user_data?: string;
+  /**
+   * Raw user-data as base64, for exact bytes: text whose bytes must not change, gzip-compressed or other binary
+   * user-data (cloud-init decompresses gzip itself). Exclusive with `user_data`; the decoded bytes are treated as
+   * `user_data` is (UTF-8 `#cloud-config` is validated and merged when there is something to merge with; anything
+   * else is passed through byte for byte).
+   */
+  user_data_base64?: string;
   /** Extra multipart MIME parts; when set, user-data is `multipart/mixed` with the merged cloud-config first. */
   user_data_parts?: UserDataPart[];
   /** gzip the final user-data (deterministic: mtime 0); cloud-init decompresses it. @default false */

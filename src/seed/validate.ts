@@ -9,11 +9,13 @@
  * src/seed/schemas/network-config-v{1,2}.schema.json; `network` and `network_config` both set; meta_data keys
  * that clash with dedicated fields; duplicate write_files paths after merging; sizes.
  *
- * Size limits (cloud-init itself sets none for NoCloud/ConfigDrive; EC2's 16 KiB does not apply):
- * user-data over {@link USER_DATA_WARN_BYTES} (1 MiB) → warning (slow to parse; consider a data volume);
- * a seed whose files total over {@link SEED_MAX_BYTES} (512 MiB) → error.
+ * Sizes follow the seed size rule of src/seed/private/size.ts (docs/seed-fidelity.md): each file cloud-init reads
+ * at most {@link SEED_FILE_MAX_BYTES} (32 MiB, user-data after decompression), the seed at most
+ * {@link SEED_MAX_BYTES} (64 MiB), user-data over {@link USER_DATA_WARN_BYTES} (1 MiB) a warning. An input that
+ * alone breaks the rule is an error before anything is parsed.
  */
-import { error, hasErrors, warning, type Diagnostic } from '../diagnostics';
+import { error, hasErrors, type Diagnostic } from '../diagnostics';
+import { decompressedLength, inputSizeDiagnostics, seedSizeDiagnostics } from './private/size';
 import { formatOf, seedContent } from './content';
 import { toLayout, type SeedContent } from './layout';
 import type { SeedSpec } from './model';
@@ -23,10 +25,7 @@ import { keyList, validateUserDataInputs } from './private/validate-user-data';
 import { INSTANCE_ID, isHostname } from './private/patterns';
 import { isPlainObject } from './private/yaml';
 
-/** user-data size above which a warning is given (bytes, after gzip). */
-export const USER_DATA_WARN_BYTES = 1024 * 1024;
-/** Total size of a seed's files above which it is rejected (bytes). */
-export const SEED_MAX_BYTES = 512 * 1024 * 1024;
+export { SEED_FILE_MAX_BYTES, SEED_MAX_BYTES, USER_DATA_WARN_BYTES } from './private/size';
 
 /** meta-data keys owned by dedicated SeedSpec fields, per format. */
 const RESERVED_META_DATA = {
@@ -45,8 +44,8 @@ export interface ValidateSeedOptions {
 export function validateSeed(spec: SeedSpec, options: ValidateSeedOptions = {}): Diagnostic[] {
   const out = validateSeedInputs(spec, options);
   if (hasErrors(out)) return out;
-  const { content, diagnostics } = seedContent(spec);
-  return [...out, ...contentDiagnostics(spec, content, diagnostics)];
+  const { content, diagnostics, userDataPlainBytes } = seedContent(spec);
+  return [...out, ...contentDiagnostics(spec, content, diagnostics, userDataPlainBytes)];
 }
 
 /**
@@ -56,6 +55,8 @@ export function validateSeed(spec: SeedSpec, options: ValidateSeedOptions = {}):
  */
 export function validateSeedInputs(spec: SeedSpec, options: ValidateSeedOptions = {}): Diagnostic[] {
   if (!isPlainObject(spec)) return [error([], 'Invalid seed spec', 'The seed spec must be an object.')];
+  const tooLarge = inputSizeDiagnostics(spec);
+  if (tooLarge.length > 0) return tooLarge;
   const out: Diagnostic[] = [];
   if (spec.format !== undefined && spec.format !== 'nocloud' && spec.format !== 'configdrive') {
     out.push(error(['format'], 'Invalid format', `Got ${JSON.stringify(spec.format)}; expected "nocloud" or "configdrive".`));
@@ -94,16 +95,9 @@ export function validateSeedInputs(spec: SeedSpec, options: ValidateSeedOptions 
   return out;
 }
 
-/** Checks of rendered content: the composition warnings (`composeDiagnostics`, from `seedContent`), the user-data
- *  size warning and the seed size limit. Pure. */
-export function contentDiagnostics(spec: SeedSpec, content: SeedContent, composeDiagnostics: readonly Diagnostic[]): Diagnostic[] {
-  const out = [...composeDiagnostics];
-  if (content.userData.length > USER_DATA_WARN_BYTES) {
-    out.push(warning(['user_data'], 'Large user-data', `The user-data is ${content.userData.length} bytes (over 1 MiB); cloud-init handles it but slowly. Consider user_data_gzip or a data volume.`));
-  }
-  const total = toLayout(content, formatOf(spec)).reduce((n, f) => n + f.content.length, 0);
-  if (total > SEED_MAX_BYTES) {
-    out.push(error([], 'Seed too large', `The seed files total ${total} bytes; the limit is ${SEED_MAX_BYTES} (512 MiB). Move large files to a data volume.`));
-  }
-  return out;
+/** Checks of rendered content: the composition warnings (`composeDiagnostics`, from `seedContent`) and the seed
+ *  size rule (`userDataPlainBytes`: the user-data's length before compression, from `seedContent`). Pure. */
+export function contentDiagnostics(spec: SeedSpec, content: SeedContent, composeDiagnostics: readonly Diagnostic[], userDataPlainBytes?: number): Diagnostic[] {
+  const plain = userDataPlainBytes ?? decompressedLength(content.userData);
+  return [...composeDiagnostics, ...seedSizeDiagnostics(spec, plain, toLayout(content, formatOf(spec)))];
 }

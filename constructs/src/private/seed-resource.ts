@@ -24,6 +24,7 @@ export function seedResourceConfig(spec: SeedSpec): SeedContentConfig {
     metaData: jsonAttribute(spec.meta_data),
     cloudConfig: jsonAttribute(spec.cloud_config),
     userData: spec.user_data,
+    userDataBase64: spec.user_data_base64,
     userDataPart: spec.user_data_parts?.map((u) => ({
       content: u.content,
       contentType: u.content_type,

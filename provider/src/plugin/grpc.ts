@@ -29,11 +29,22 @@ export interface GrpcServerOptions {
   readonly onShutdown: () => void;
 }
 
+/**
+ * Message size limits of the server: none (-1), like Terraform's own plugin client (go-plugin sets its limits to
+ * math.MaxInt32). gRPC's 4 MiB default receive limit would fail every config over 4 MiB with ResourceExhausted
+ * before the provider sees it; sizes are judged by the resources instead (e.g. the seed size rule), with a
+ * diagnostic on the attribute.
+ */
+export const GRPC_SERVER_OPTIONS: grpc.ServerOptions = {
+  'grpc.max_receive_message_length': -1,
+  'grpc.max_send_message_length': -1,
+};
+
 /** A grpc-js server with all four services registered (not yet bound). */
 export function createGrpcServer(opts: GrpcServerOptions): grpc.Server {
   const pkg = loadProtos() as any;
   const provider = typeof opts.provider === 'function' ? opts.provider : () => opts.provider as ProviderServer;
-  const server = new grpc.Server();
+  const server = new grpc.Server(GRPC_SERVER_OPTIONS);
   const impl: grpc.UntypedServiceImplementation = {};
   for (const rpc of PROVIDER_RPCS) {
     impl[rpc] = (call: grpc.ServerUnaryCall<any, any>, callback: grpc.sendUnaryData<any>) => {

@@ -41,7 +41,20 @@ export const CLOUDINIT_SEED_SCHEMA: ResourceSchema = {
     public_keys: { type: t.list(t.string), optional: true, description: 'SSH public keys for the default user.' },
     meta_data: { type: t.string, optional: true, description: 'Extra meta-data keys: a JSON or YAML map.' },
     cloud_config: { type: t.string, optional: true, sensitive: true, description: 'cloud-config as JSON (`jsonencode({...})`) or YAML, merged after the generated parts.' },
-    user_data: { type: t.string, optional: true, sensitive: true, description: 'Raw user-data: `#cloud-config` YAML (merged last), a `#!` script (replaces all other user-data), or MIME.' },
+    user_data: {
+      type: t.string,
+      optional: true,
+      sensitive: true,
+      description:
+        'Raw user-data: `#cloud-config` YAML (written byte for byte when given alone; merged last, and re-rendered, when other cloud-config inputs are set — the plan warns), a `#!` script (replaces all other user-data), or MIME. Exclusive with `user_data_base64`.',
+    },
+    user_data_base64: {
+      type: t.string,
+      optional: true,
+      sensitive: true,
+      description:
+        'Raw user-data as base64 (`base64encode()`, `filebase64()`), for exact bytes: text that must reach the guest unchanged, or gzip-compressed/binary user-data. Decoded, it is treated like `user_data`. Exclusive with `user_data`.',
+    },
     user_data_gzip: { type: t.bool, optional: true, description: 'gzip the user-data.' },
     merge_overwrite: { type: t.bool, optional: true, description: 'Later cloud-config sources replace top-level keys instead of merging (Virtlet\'s overwrite switch).' },
     environment: { type: t.map(t.string), optional: true, sensitive: true, description: 'Written to `/etc/cloud/environment` as `KEY=value` lines.' },

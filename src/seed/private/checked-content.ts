@@ -19,7 +19,7 @@ function check(spec: SeedSpec): { format: SeedFormat; content: SeedContent } {
   const inputs = validateSeedInputs(spec, { requireLoadedSources: true });
   if (hasErrors(inputs)) throw new ValidationError(inputs);
   const rendered = seedContent(spec);
-  const diagnostics = [...inputs, ...contentDiagnostics(spec, rendered.content, rendered.diagnostics)];
+  const diagnostics = [...inputs, ...contentDiagnostics(spec, rendered.content, rendered.diagnostics, rendered.userDataPlainBytes)];
   if (hasErrors(diagnostics)) throw new ValidationError(diagnostics);
   return { format: formatOf(spec), content: rendered.content };
 }

@@ -1,7 +1,7 @@
 /** Validation of `environment`, `files` and `mounts`, and of the final write_files list (duplicate paths). */
 import { error, type AttributePath, type Diagnostic } from '../../diagnostics';
 import type { SeedSpec } from '../model';
-import { classifyUserData } from '../user-data/classify';
+import { rawUserData } from '../user-data/raw';
 import { ENVIRONMENT_PATH, MOUNT_SCRIPT_PATH } from '../user-data/generated';
 import { isBase64 } from './base64';
 import { DEVICE, ENV_NAME, OWNER, PERMISSIONS } from './patterns';
@@ -128,16 +128,16 @@ interface WriteFileRef {
  * unless it appends. Expects the inputs already individually valid.
  */
 export function duplicateWriteFiles(spec: SeedSpec): Diagnostic[] {
-  const kind = classifyUserData(spec.user_data);
-  if (kind === 'raw' || kind === 'mime') return [];
+  const raw = rawUserData(spec);
+  if (raw?.kind === 'raw' || raw?.kind === 'mime') return [];
   const sources: WriteFileRef[][] = [];
   if (spec.environment && Object.keys(spec.environment).length) sources.push([{ guestPath: ENVIRONMENT_PATH, append: false, at: ['environment'] }]);
   if (spec.files?.length) sources.push(spec.files.map((f, i) => ({ guestPath: f.path, append: f.append === true, at: ['files', i, 'path'] })));
   if (spec.mounts?.length) sources.push([{ guestPath: MOUNT_SCRIPT_PATH, append: false, at: ['mounts'] }]);
   sources.push(refsOf(spec.cloud_config?.write_files, ['cloud_config', 'write_files']));
-  if (kind === 'cloud-config') {
-    const parsed = parseYaml(spec.user_data as string).value;
-    if (isPlainObject(parsed)) sources.push(refsOf(parsed.write_files, ['user_data', 'write_files']));
+  if (raw?.kind === 'cloud-config') {
+    const parsed = parseYaml(raw.text as string).value;
+    if (isPlainObject(parsed)) sources.push(refsOf(parsed.write_files, [raw.key, 'write_files']));
   }
   const nonEmpty = sources.filter((s) => s.length > 0);
   const final = spec.merge_overwrite ? nonEmpty.slice(-1).flat() : nonEmpty.flat();

@@ -1,5 +1,7 @@
 /** Validation of the cloud-config inputs (`cloud_config`, `user_data`, `user_data_parts`, `vendor_data`). */
-import { error, type AttributePath, type Diagnostic } from '../../diagnostics';
+import { error, hasErrors, type AttributePath, type Diagnostic } from '../../diagnostics';
+import { isBase64 } from './base64';
+import { rawUserData } from '../user-data/raw';
 import type { SeedSpec } from '../model';
 import { classifyUserData } from '../user-data/classify';
 import { MIME_TYPE, SSH_PUBLIC_KEY } from './patterns';
@@ -42,16 +44,21 @@ export function validateCloudConfigText(text: string, base: AttributePath): Diag
 export function validateUserDataInputs(spec: SeedSpec): Diagnostic[] {
   const out: Diagnostic[] = [];
   if (spec.cloud_config !== undefined) out.push(...validateCloudConfigObject(spec.cloud_config, ['cloud_config']));
-  if (spec.user_data !== undefined) {
-    if (typeof spec.user_data !== 'string') out.push(error(['user_data'], 'Invalid user_data', 'user_data must be a string.'));
-    else {
-      const kind = classifyUserData(spec.user_data);
-      if (kind === 'cloud-config') out.push(...validateCloudConfigText(spec.user_data, ['user_data']));
-      if ((kind === 'raw' || kind === 'mime') && spec.user_data_parts && spec.user_data_parts.length > 0) {
-        out.push(
-          error(['user_data_parts'], 'user_data_parts with non-cloud-config user_data', `user_data is ${kind === 'raw' ? 'a raw script' : 'MIME'} and would replace the parts. Move it into user_data_parts (e.g. content_type "text/x-shellscript").`),
-        );
-      }
+  if (spec.user_data !== undefined && typeof spec.user_data !== 'string') out.push(error(['user_data'], 'Invalid user_data', 'user_data must be a string.'));
+  if (spec.user_data_base64 !== undefined) {
+    if (spec.user_data !== undefined) {
+      out.push(error(['user_data_base64'], 'Conflicting user-data inputs', 'Both user_data and user_data_base64 are set; give only one (user_data for text, user_data_base64 for exact or binary bytes).'));
+    } else if (typeof spec.user_data_base64 !== 'string' || !isBase64(spec.user_data_base64)) {
+      out.push(error(['user_data_base64'], 'Invalid user_data_base64', `Expected standard base64 (RFC 4648: A–Z a–z 0–9 + /, padded with = to a multiple of 4), e.g. the output of base64encode() or filebase64(); got ${typeof spec.user_data_base64 === 'string' ? `${spec.user_data_base64.length} characters that are not` : typeof spec.user_data_base64}.`));
+    }
+  }
+  if (!hasErrors(out)) {
+    const raw = rawUserData(spec);
+    if (raw?.kind === 'cloud-config') out.push(...validateCloudConfigText(raw.text as string, [raw.key]));
+    if (raw && (raw.kind === 'raw' || raw.kind === 'mime') && spec.user_data_parts && spec.user_data_parts.length > 0) {
+      out.push(
+        error(['user_data_parts'], 'user_data_parts with non-cloud-config user-data', `${raw.key} is ${raw.kind === 'raw' ? 'a raw script or binary' : 'MIME'} and would replace the parts. Move it into user_data_parts (e.g. content_type "text/x-shellscript").`),
+      );
     }
   }
   if (spec.user_data_parts !== undefined) {

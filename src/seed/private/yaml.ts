@@ -72,17 +72,16 @@ function withBlobTokens(value: unknown, blobs: string[]): unknown {
 /** Parses one YAML document with YAML 1.1 rules, as cloud-init's PyYAML does (`yes` is a boolean). Returns the JS
  *  value, or the syntax problems (never throws). */
 export function parseYaml(text: string): { value?: unknown; problems: YamlProblem[] } {
-  const doc = yaml().parseDocument(text, { version: '1.1', prettyErrors: false, uniqueKeys: true });
-  if (doc.errors.length > 0) {
-    return {
-      problems: doc.errors.map((e) => ({
-        message: e.message.split('\n')[0] ?? e.message,
-        line: e.linePos?.[0]?.line ?? 1,
-        col: e.linePos?.[0]?.col ?? 1,
-      })),
-    };
-  }
+  const doc = yaml().parseDocument(text, { version: '1.1', prettyErrors: true, uniqueKeys: true });
+  if (doc.errors.length > 0) return { problems: doc.errors.map(problemOf) };
   return { value: doc.toJS({ maxAliasCount: 100 }), problems: [] };
+}
+
+/** A parse error of the yaml library as a YamlProblem: its own 1-based position, the message without the
+ *  position suffix and the source excerpt that `prettyErrors` appends. */
+export function problemOf(e: YamlLib.YAMLError): YamlProblem {
+  const first = (e.message.split('\n')[0] ?? e.message).replace(/ at line \d+, column \d+:?$/, '');
+  return { message: first, line: e.linePos?.[0]?.line ?? 1, col: e.linePos?.[0]?.col ?? 1 };
 }
 
 /** True for a plain object (a YAML/JSON map). */

@@ -2,13 +2,17 @@
  * Composition of the final user-data from every user-data input of a SeedSpec.
  *
  * Rules (Virtlet's order, docs/DESIGN.md "Facts: seeds"):
+ * The raw user-data is `user_data` (text) or `user_data_base64` (exact bytes; see `rawUserData`).
  * 1. cloud-config sources are merged in this order: generated parts (environment, files, mounts, fqdn), the
- *    user's `cloud_config`, then `user_data` when it is `#cloud-config` YAML — maps recursively, lists appended;
- *    with `merge_overwrite` a later source replaces each of its top-level keys wholesale.
- * 2. `user_data` that is neither cloud-config nor MIME (a `#!` script, `#include`, `#cloud-boothook`, …) replaces
- *    the user-data entirely; generated parts and `cloud_config` are dropped (a warning names them).
- * 3. `user_data` that is MIME is passed through unchanged (it is not re-wrapped, so the user's own boundaries and
- *    headers reach cloud-init as written); dropped inputs are named in a warning.
+ *    user's `cloud_config`, then the raw user-data when it is `#cloud-config` YAML — maps recursively, lists
+ *    appended; with `merge_overwrite` a later source replaces each of its top-level keys wholesale. A merge
+ *    re-renders the user's YAML (a warning says so); a `#cloud-config` raw user-data with nothing to merge with
+ *    is written byte for byte (as the whole user-data, or as the cloud-config part with `user_data_parts`).
+ * 2. Raw user-data that is neither cloud-config nor MIME (a `#!` script, `#include`, `#cloud-boothook`, gzip or
+ *    other bytes that are not UTF-8) replaces the user-data entirely, byte for byte; generated parts and
+ *    `cloud_config` are dropped (a warning names them).
+ * 3. Raw user-data that is MIME is passed through byte for byte (it is not re-wrapped, so the user's own
+ *    boundaries and headers reach cloud-init as written); dropped inputs are named in a warning.
  * 4. With `user_data_parts` (and user_data not raw/MIME — validation rejects that mix), the result is
  *    `multipart/mixed`: the merged cloud-config as part `cloud-config.yaml` (omitted when empty), then each part
  *    in order.
@@ -17,20 +21,24 @@
 import { warning, type Diagnostic } from '../../diagnostics';
 import type { SeedSpec } from '../model';
 import type { CloudConfig } from './cloud-config-model';
-import { classifyUserData } from './classify';
+import { rawUserData, type RawUserData } from './raw';
 import { renderCloudConfig, renderCloudConfigPieces } from './cloud-config';
 import { generatedParts } from './generated';
 import { gzipDeterministic } from './gzip';
 import { mergeCloudConfigs } from './merge';
 import { renderMultipart, type MimePart } from './mime';
 import { utf8, utf8OfPieces } from '../private/bytes';
+import { decompressedLength } from '../private/size';
 import { isPlainObject, parseYaml } from '../private/yaml';
 
 /** The final user-data. */
 export interface ComposedUserData {
   /** The bytes of the user-data file (gzip-compressed when `user_data_gzip`). */
   bytes: Uint8Array;
-  /** The merged cloud-config, when user-data carries one (not for raw or MIME `user_data`). */
+  /** Length of the user-data as cloud-init reads it: before `user_data_gzip`, gzip raw user-data decompressed
+   *  (counted up to just past the size rule's limit). */
+  plainLength: number;
+  /** The merged cloud-config, when user-data carries one (not for raw or MIME user-data). */
   cloudConfig?: CloudConfig;
   /** Warnings about dropped inputs. */
   diagnostics: Diagnostic[];
@@ -39,13 +47,14 @@ export interface ComposedUserData {
 /** Filename of the merged cloud-config part in multipart user-data. */
 export const CLOUD_CONFIG_PART_FILENAME = 'cloud-config.yaml';
 
-/** The cloud-config sources in merge order, named by SeedSpec key. `user_data` must already be valid YAML. */
+/** The cloud-config sources in merge order, named by SeedSpec key. The raw user-data must already be valid YAML. */
 export function cloudConfigSources(spec: SeedSpec): { name: string; config: CloudConfig }[] {
   const sources: { name: string; config: CloudConfig }[] = generatedParts(spec).map((p) => ({ name: p.name, config: p.config }));
   if (spec.cloud_config && Object.keys(spec.cloud_config).length > 0) sources.push({ name: 'cloud_config', config: spec.cloud_config });
-  if (classifyUserData(spec.user_data) === 'cloud-config') {
-    const parsed = parseYaml(spec.user_data as string).value;
-    if (isPlainObject(parsed)) sources.push({ name: 'user_data', config: parsed as CloudConfig });
+  const raw = rawUserData(spec);
+  if (raw?.kind === 'cloud-config') {
+    const parsed = parseYaml(raw.text as string).value;
+    if (isPlainObject(parsed)) sources.push({ name: raw.key, config: parsed as CloudConfig });
   }
   return sources;
 }
@@ -53,10 +62,11 @@ export function cloudConfigSources(spec: SeedSpec): { name: string; config: Clou
 /** Builds the user-data of a validated spec (expects `files[].source` loaded). Pure and deterministic. */
 export function composeUserData(spec: SeedSpec): ComposedUserData {
   const diagnostics: Diagnostic[] = [];
-  const kind = classifyUserData(spec.user_data);
-  let text: string | string[];
+  const raw = rawUserData(spec);
+  const kind = raw?.kind ?? 'empty';
+  let plain: Uint8Array;
   let cloudConfig: CloudConfig | undefined;
-  if (kind === 'raw' || kind === 'mime') {
+  if (raw && (kind === 'raw' || kind === 'mime')) {
     const dropped = [
       ...generatedParts(spec).map((p) => p.name),
       ...(spec.cloud_config && Object.keys(spec.cloud_config).length > 0 ? ['cloud_config'] : []),
@@ -64,24 +74,39 @@ export function composeUserData(spec: SeedSpec): ComposedUserData {
     if (dropped.length > 0) {
       diagnostics.push(
         warning(
-          ['user_data'],
+          [raw.key],
           kind === 'raw' ? 'User-data replaced by a raw script' : 'MIME user-data passed through unchanged',
-          `user_data is ${kind === 'raw' ? 'not cloud-config (e.g. a #! script)' : 'MIME multipart'}, so it becomes the whole user-data and these inputs do not reach the guest: ${dropped.join(', ')}. Use a #cloud-config user_data, or user_data_parts, to combine them.`,
+          `${raw.key} is ${kind === 'raw' ? 'not cloud-config (e.g. a #! script, or gzip/binary bytes)' : 'MIME multipart'}, so it becomes the whole user-data and these inputs do not reach the guest: ${dropped.join(', ')}. Use a #cloud-config user-data, or user_data_parts, to combine them.`,
         ),
       );
     }
-    text = spec.user_data as string;
+    plain = raw.bytes;
   } else {
+    const sources = cloudConfigSources(spec);
+    const others = sources.filter((s) => s.name !== raw?.key);
+    const parts = spec.user_data_parts ?? [];
+    // The user's #cloud-config given alone keeps its exact bytes (comments, key order, quoting).
+    const verbatim = raw !== undefined && others.length === 0 ? (raw.text as string) : undefined;
+    if (raw && verbatim === undefined) {
+      diagnostics.push(
+        warning(
+          [raw.key],
+          'User-data re-rendered by a merge',
+          `${raw.key} is merged with ${others.map((s) => s.name).join(', ')}, so its cloud-config reaches the guest re-rendered (keys sorted; comments, quoting and key order not kept). To keep its exact bytes, give it without the other inputs, or put the other cloud-config into it.`,
+        ),
+      );
+    }
     cloudConfig = mergeCloudConfigs(
-      cloudConfigSources(spec).map((s) => s.config),
+      sources.map((s) => s.config),
       { overwrite: spec.merge_overwrite === true },
     );
-    const parts = spec.user_data_parts ?? [];
     if (parts.length === 0) {
-      text = renderCloudConfigPieces(cloudConfig);
+      plain = verbatim !== undefined ? (raw as RawUserData).bytes : utf8OfPieces(renderCloudConfigPieces(cloudConfig));
     } else {
       const mime: MimePart[] = [];
-      if (Object.keys(cloudConfig).length > 0) {
+      if (verbatim !== undefined) {
+        mime.push({ content: verbatim, contentType: 'text/cloud-config', filename: CLOUD_CONFIG_PART_FILENAME });
+      } else if (Object.keys(cloudConfig).length > 0) {
         mime.push({ content: renderCloudConfig(cloudConfig), contentType: 'text/cloud-config', filename: CLOUD_CONFIG_PART_FILENAME });
       }
       parts.forEach((p, i) =>
@@ -92,9 +117,8 @@ export function composeUserData(spec: SeedSpec): ComposedUserData {
           ...(p.merge_type !== undefined ? { mergeType: p.merge_type } : {}),
         }),
       );
-      text = renderMultipart(mime);
+      plain = utf8(renderMultipart(mime));
     }
   }
-  const plain = typeof text === 'string' ? utf8(text) : utf8OfPieces(text);
-  return { bytes: spec.user_data_gzip ? gzipDeterministic(plain) : plain, ...(cloudConfig ? { cloudConfig } : {}), diagnostics };
+  return { bytes: spec.user_data_gzip ? gzipDeterministic(plain) : plain, plainLength: decompressedLength(plain), ...(cloudConfig ? { cloudConfig } : {}), diagnostics };
 }

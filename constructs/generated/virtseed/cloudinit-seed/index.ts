@@ -81,11 +81,17 @@ export interface CloudinitSeedConfig extends cdktf.TerraformMetaArguments {
   */
   readonly publicKeys?: string[];
   /**
-  * Raw user-data: `#cloud-config` YAML (merged last), a `#!` script (replaces all other user-data), or MIME.
+  * Raw user-data: `#cloud-config` YAML (written byte for byte when given alone; merged last, and re-rendered, when other cloud-config inputs are set — the plan warns), a `#!` script (replaces all other user-data), or MIME. Exclusive with `user_data_base64`.
   *
   * Docs: {@link ../../../../docs/resources/cloudinit_seed.md#user_data CloudinitSeed#user_data}
   */
   readonly userData?: string;
+  /**
+  * Raw user-data as base64 (`base64encode()`, `filebase64()`), for exact bytes: text that must reach the guest unchanged, or gzip-compressed/binary user-data. Decoded, it is treated like `user_data`. Exclusive with `user_data`.
+  *
+  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/virtseed/virtseed/0.1.0/docs/resources/cloudinit_seed#user_data_base64 CloudinitSeed#user_data_base64}
+  */
+  readonly userDataBase64?: string;
   /**
   * gzip the user-data.
   *
@@ -1622,6 +1628,7 @@ export class CloudinitSeed extends cdktf.TerraformResource {
     this._pool = config.pool;
     this._publicKeys = config.publicKeys;
     this._userData = config.userData;
+    this._userDataBase64 = config.userDataBase64;
     this._userDataGzip = config.userDataGzip;
     this._vendorData = config.vendorData;
     this._file.internalValue = config.file;
@@ -1856,6 +1863,22 @@ export class CloudinitSeed extends cdktf.TerraformResource {
     return this._userData;
   }
 
+  // user_data_base64 - computed: false, optional: true, required: false
+  private _userDataBase64?: string; 
+  public get userDataBase64() {
+    return this.getStringAttribute('user_data_base64');
+  }
+  public set userDataBase64(value: string) {
+    this._userDataBase64 = value;
+  }
+  public resetUserDataBase64() {
+    this._userDataBase64 = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get userDataBase64Input() {
+    return this._userDataBase64;
+  }
+
   // user_data_gzip - computed: false, optional: true, required: false
   private _userDataGzip?: boolean | cdktf.IResolvable; 
   public get userDataGzip() {
@@ -1971,6 +1994,7 @@ export class CloudinitSeed extends cdktf.TerraformResource {
       pool: cdktf.stringToTerraform(this._pool),
       public_keys: cdktf.listMapper(cdktf.stringToTerraform, false)(this._publicKeys),
       user_data: cdktf.stringToTerraform(this._userData),
+      user_data_base64: cdktf.stringToTerraform(this._userDataBase64),
       user_data_gzip: cdktf.booleanToTerraform(this._userDataGzip),
       vendor_data: cdktf.stringToTerraform(this._vendorData),
       file: cdktf.listMapper(cloudinitSeedFileToTerraform, true)(this._file.internalValue),
@@ -2056,6 +2080,12 @@ export class CloudinitSeed extends cdktf.TerraformResource {
       },
       user_data: {
         value: cdktf.stringToHclTerraform(this._userData),
+        isBlock: false,
+        type: "simple",
+        storageClassType: "string",
+      },
+      user_data_base64: {
+        value: cdktf.stringToHclTerraform(this._userDataBase64),
         isBlock: false,
         type: "simple",
         storageClassType: "string",

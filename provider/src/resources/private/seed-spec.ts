@@ -4,8 +4,8 @@
  */
 import type * as YamlLib from 'yaml';
 
-/** yaml's parse, loaded on first use rather than at provider start-up (issue #15). */
-const parseYaml = (text: string): unknown => (require('yaml') as typeof YamlLib).parse(text);
+/** yaml's parseDocument, loaded on first use rather than at provider start-up (issue #15). */
+const parseDocument = (text: string): YamlLib.Document => (require('yaml') as typeof YamlLib).parseDocument(text, { prettyErrors: true, uniqueKeys: true });
 import { Diagnostic, error } from '../../../../src/diagnostics';
 import type { SeedSpec } from '../../../../src/seed';
 import { loadSeedSources } from '../../../../src/seed/io';
@@ -15,18 +15,22 @@ import type { PathMapping } from './paths';
 /** How seed diagnostics map onto the resource's attribute paths. */
 export const SEED_PATHS: PathMapping = {
   rename: { user_data_parts: 'user_data_part', files: 'file', mounts: 'mount', interfaces: 'interface' },
-  opaque: ['cloud_config', 'meta_data', 'user_data', 'network_config', 'vendor_data'],
+  opaque: ['cloud_config', 'meta_data', 'user_data', 'user_data_base64', 'network_config', 'vendor_data'],
 };
 
 function parseMap(value: string | undefined, attr: string, diags: Diagnostic[]): Record<string, unknown> | undefined {
   if (value === undefined || value.trim() === '') return undefined;
-  let parsed: unknown;
-  try {
-    parsed = parseYaml(value); // YAML 1.2 is a superset of JSON: jsonencode() output parses too
-  } catch (err) {
-    diags.push(error([attr], `Invalid ${attr}`, `${attr} must be a JSON or YAML map; parsing failed: ${messageOf(err)}`));
+  // YAML 1.2 is a superset of JSON: jsonencode() output parses too. Errors carry their own line and column.
+  const doc = parseDocument(value);
+  if (doc.errors.length > 0) {
+    for (const e of doc.errors) {
+      const message = (e.message.split('\n')[0] ?? e.message).replace(/ at line \d+, column \d+:?$/, '');
+      const [line, col] = [e.linePos?.[0]?.line ?? 1, e.linePos?.[0]?.col ?? 1];
+      diags.push(error([attr], `Invalid ${attr}`, `${attr} must be a JSON or YAML map; parsing failed at line ${line}, column ${col}: ${message}`));
+    }
     return undefined;
   }
+  const parsed: unknown = doc.toJS({ maxAliasCount: 100 });
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
     diags.push(error([attr], `Invalid ${attr}`, `${attr} must be a JSON or YAML map (e.g. jsonencode({ ... })); got ${Array.isArray(parsed) ? 'a list' : typeof parsed}.`));
     return undefined;
@@ -47,6 +51,7 @@ export function seedSpecFromConfig(v: Record<string, unknown>): { spec: SeedSpec
     meta_data: parseMap(str(v.meta_data), 'meta_data', diagnostics),
     cloud_config: parseMap(str(v.cloud_config), 'cloud_config', diagnostics),
     user_data: str(v.user_data),
+    user_data_base64: str(v.user_data_base64),
     user_data_parts: list<Record<string, unknown>>(v.user_data_part).map((p) =>
       compact({ content: str(p.content) ?? '', content_type: str(p.content_type), filename: str(p.filename), merge_type: str(p.merge_type) }),
     ) as SeedSpec['user_data_parts'],

@@ -1,0 +1,106 @@
+/**
+ * The seed size rule (docs/seed-fidelity.md, "Seed size rule").
+ *
+ * cloud-init's NoCloud and ConfigDrive readers load every seed file whole into memory (`util.load_file`), and
+ * user-data is then held several times over: the raw bytes, the decompressed text, the MIME tree, the parsed YAML
+ * (PyYAML's pure-Python loader, which cloud-init uses, peaks at about 8–10× the text: measured 158 MiB RSS and
+ * 8 s for a 16 MiB cloud-config on the development host, and TCG guests are many times slower), plus the copies it
+ * writes under /var/lib/cloud. So:
+ * - every seed file cloud-init reads (meta-data, user-data — measured after gzip decompression —, vendor-data,
+ *   network-config) may be at most {@link SEED_FILE_MAX_BYTES} (32 MiB: about 300 MiB of guest memory while
+ *   cloud-init parses it);
+ * - the seed's files together at most {@link SEED_MAX_BYTES} (64 MiB);
+ * - user-data over {@link USER_DATA_WARN_BYTES} (1 MiB) is a warning (slow to parse; a data volume is better).
+ * Larger payloads belong on a data volume (`virtseed_volume`), mounted with `mounts`.
+ */
+import { gunzipSync } from 'node:zlib';
+import { error, warning, type AttributePath, type Diagnostic } from '../../diagnostics';
+import type { SeedSpec } from '../model';
+
+/** Largest seed file cloud-init is asked to read (bytes; user-data after decompression). */
+export const SEED_FILE_MAX_BYTES = 32 * 1024 * 1024;
+/** Largest total of a seed's files (bytes). */
+export const SEED_MAX_BYTES = 64 * 1024 * 1024;
+/** user-data size above which a warning is given (bytes, after decompression). */
+export const USER_DATA_WARN_BYTES = 1024 * 1024;
+
+const MiB = 1024 * 1024;
+const RULE = 'seed size rule: each file cloud-init reads from the seed at most 32 MiB (user-data after gzip decompression), the seed at most 64 MiB in total';
+
+function mib(n: number): string {
+  return `${(n / MiB).toFixed(1)} MiB`;
+}
+
+/** Bytes a base64 text decodes to (no decoding). */
+function base64Bytes(text: string): number {
+  const clean = text.replace(/\s+/g, '');
+  const pad = clean.endsWith('==') ? 2 : clean.endsWith('=') ? 1 : 0;
+  return Math.floor((clean.length * 3) / 4) - pad;
+}
+
+/** The inputs that end up in a seed file, with a lower bound of the bytes each contributes. */
+function contributions(spec: SeedSpec): { path: AttributePath; bytes: number; file: 'user-data' | 'network-config' | 'vendor-data' }[] {
+  const out: { path: AttributePath; bytes: number; file: 'user-data' | 'network-config' | 'vendor-data' }[] = [];
+  if (typeof spec.user_data === 'string') out.push({ path: ['user_data'], bytes: Buffer.byteLength(spec.user_data), file: 'user-data' });
+  if (typeof spec.user_data_base64 === 'string') out.push({ path: ['user_data_base64'], bytes: base64Bytes(spec.user_data_base64), file: 'user-data' });
+  if (Array.isArray(spec.files)) {
+    spec.files.forEach((f, i) => {
+      const bytes = typeof f?.content === 'string' ? Buffer.byteLength(f.content) : typeof f?.content_base64 === 'string' ? base64Bytes(f.content_base64) : 0;
+      out.push({ path: ['files', i], bytes, file: 'user-data' });
+    });
+  }
+  if (Array.isArray(spec.user_data_parts)) {
+    spec.user_data_parts.forEach((p, i) => out.push({ path: ['user_data_parts', i, 'content'], bytes: typeof p?.content === 'string' ? Buffer.byteLength(p.content) : 0, file: 'user-data' }));
+  }
+  if (typeof spec.network_config === 'string') out.push({ path: ['network_config'], bytes: Buffer.byteLength(spec.network_config), file: 'network-config' });
+  if (typeof spec.vendor_data === 'string') out.push({ path: ['vendor_data'], bytes: Buffer.byteLength(spec.vendor_data), file: 'vendor-data' });
+  return out;
+}
+
+/**
+ * Errors for single inputs that already break the rule on their own, checked before anything is parsed (so an
+ * oversized input is never parsed or rendered). Pure.
+ */
+export function inputSizeDiagnostics(spec: SeedSpec): Diagnostic[] {
+  return contributions(spec)
+    .filter((c) => c.bytes > SEED_FILE_MAX_BYTES)
+    .map((c) => error(c.path, 'Seed too large', `This input alone puts ${mib(c.bytes)} into the seed's ${c.file}; the ${RULE}. Put large payloads on a data volume (virtseed_volume, attached to the domain and mounted with mounts).`));
+}
+
+/** Size of user-data as cloud-init reads it: gzip data decompressed (up to just past the limit). */
+export function decompressedLength(bytes: Uint8Array): number {
+  if (bytes.length < 2 || bytes[0] !== 0x1f || bytes[1] !== 0x8b) return bytes.length;
+  try {
+    return gunzipSync(bytes, { maxOutputLength: SEED_FILE_MAX_BYTES + 1 }).length;
+  } catch (e) {
+    if ((e as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE' || e instanceof RangeError) return SEED_FILE_MAX_BYTES + 1;
+    return bytes.length; // not valid gzip: cloud-init passes it on as is
+  }
+}
+
+/**
+ * The rule applied to the rendered files: `userDataPlainBytes` is the user-data before `user_data_gzip` (or the
+ * decompressed raw user-data), `files` the seed's files. Errors point at the input that contributes most. Pure.
+ */
+export function seedSizeDiagnostics(spec: SeedSpec, userDataPlainBytes: number, files: readonly { path: string; content: Uint8Array }[]): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const largest = (file: string): AttributePath => {
+    const own = contributions(spec).filter((c) => c.file === file);
+    return own.length === 0 ? [] : own.reduce((a, b) => (b.bytes > a.bytes ? b : a)).path;
+  };
+  if (userDataPlainBytes > SEED_FILE_MAX_BYTES) {
+    out.push(error(largest('user-data'), 'Seed too large', `The user-data is ${mib(userDataPlainBytes)}${userDataPlainBytes === SEED_FILE_MAX_BYTES + 1 ? ' or more' : ''}; the ${RULE}. Put large payloads on a data volume (virtseed_volume, attached to the domain and mounted with mounts).`));
+  } else if (userDataPlainBytes > USER_DATA_WARN_BYTES) {
+    out.push(warning(largest('user-data'), 'Large user-data', `The user-data is ${mib(userDataPlainBytes)} (over 1 MiB); cloud-init parses it slowly and holds several copies in memory. Consider a data volume for large files.`));
+  }
+  for (const f of files) {
+    if (/user[-_]data$/.test(f.path) || f.content.length <= SEED_FILE_MAX_BYTES) continue;
+    const file = /network/.test(f.path) ? 'network-config' : /vendor/.test(f.path) ? 'vendor-data' : 'meta-data';
+    out.push(error(file === 'meta-data' ? ['meta_data'] : largest(file), 'Seed too large', `The seed file ${f.path} is ${mib(f.content.length)}; the ${RULE}.`));
+  }
+  const total = files.reduce((n, f) => n + f.content.length, 0);
+  if (total > SEED_MAX_BYTES && !out.some((d) => d.severity === 'error')) {
+    out.push(error([], 'Seed too large', `The seed files total ${mib(total)}; the ${RULE}. Put large payloads on a data volume.`));
+  }
+  return out;
+}
