@@ -12,10 +12,9 @@ describe('precompiled seed schema validators', () => {
     expect(fs.readFileSync(OUTPUT, 'utf8')).toBe(validatorsSource());
   });
 
+  // cloud-config rows removed (#9): cloud-config is cloud-init's own draft-04 schema, compiled at run time by
+  // src/seed/private/schema.ts (its `deprecated` annotations cannot be precompiled); the network schemas still are.
   const cases: [string, string, unknown][] = [
-    ['cloud-config', 'cloudConfig', { users: [{ name: 5 }], packages: 'nginx', runcmd: [['ls', 1]], write_files: [{ content: 'x' }] }],
-    ['cloud-config', 'cloudConfig', { ssh_pwauth: [], chpasswd: { users: [{ name: 'a' }] } }],
-    ['cloud-config', 'cloudConfig', { hostname: 'ok', runcmd: ['echo hi'] }],
     ['network-config-v2', 'networkConfigV2', { version: 2, ethernets: { eth0: { dhcp4: 'maybe', addresses: [1] } } }],
     ['network-config-v1', 'networkConfigV1', { version: 1, config: [{ type: 'physical' }] }],
   ];

@@ -1,4 +1,17 @@
-/** ajv validation against the project's own JSON Schemas (src/seed/schemas/), mapped to Diagnostics. */
+/**
+ * ajv validation against the seed's JSON Schemas (src/seed/schemas/), mapped to Diagnostics.
+ *
+ * `cloud-config` is cloud-init's own schema, derived from the files Debian's cloud-init package installs by
+ * scripts/derive-cloud-init-schema.ts (version and source recorded in the file, `x-virtseed-derived-from`). It is
+ * draft-04 and is compiled by ajv-draft-04, the ajv project's draft-04 validator, the way cloud-init's validator
+ * (python-jsonschema Draft4Validator with a FormatChecker) reads it: format `date` checked (the only format of the
+ * schema python-jsonschema checks without extra packages; `hostname` and `uri` are not checked by cloud-init either),
+ * `deprecated: true` an annotation (a warning, never an error — cloud-init logs it and goes on). The network-config
+ * schemas are the project's own (draft-07; cloud-init 22.4 ships none). ajv is loaded on first use, not when the
+ * provider or CLI starts (start-up time, issue #15); the network-config validators are precompiled
+ * (scripts/generate-seed-validators.ts). cloud-config is compiled on first use: its `deprecated` keyword collects
+ * annotations at run time, which ajv's standalone code cannot carry.
+ */
 import { createHash } from 'node:crypto';
 import type Ajv from 'ajv';
 import type { ErrorObject, ValidateFunction } from 'ajv';
@@ -15,12 +28,26 @@ const SCHEMAS: Record<SchemaName, object> = {
   'network-config-v2': networkV2Schema,
 };
 
-let ajv: Ajv | undefined;
+/** Where cloud-config's schema comes from (recorded by scripts/derive-cloud-init-schema.ts). */
+export const CLOUD_CONFIG_SCHEMA_SOURCE = (cloudConfigSchema as unknown as { 'x-virtseed-derived-from': { version: string; path: string } })['x-virtseed-derived-from'];
+
+/** A use of a property marked `deprecated` in cloud-init's schema, found while validating. */
+interface DeprecatedUse {
+  path: AttributePath;
+  description?: string;
+}
+
+/** Filled by the `deprecated` keyword during one validation (validation is synchronous). */
+let deprecatedUses: DeprecatedUse[] = [];
+
+let draft07: Ajv | undefined;
+let draft04: Ajv | undefined;
 const compiled = new Map<SchemaName, ValidateFunction>();
 
 /** ajv's standalone code for `name` (scripts/generate-seed-validators.ts), when it was generated from the schema
  *  in use now; undefined when it is missing or stale (the schema changed without regeneration). */
 function precompiled(name: SchemaName): ValidateFunction | undefined {
+  if (name === 'cloud-config') return undefined; // see the module docstring
   let generated: { SCHEMA_SHA256: Record<string, string> } & Record<string, unknown>;
   try {
     generated = require('../schemas/validators.generated');
@@ -32,20 +59,137 @@ function precompiled(name: SchemaName): ValidateFunction | undefined {
   return generated.SCHEMA_SHA256[name] === hash ? (generated[id] as ValidateFunction) : undefined;
 }
 
+function cloudInitAjv(): Ajv {
+  const AjvDraft04 = (require('ajv-draft-04') as typeof import('ajv-draft-04')).default;
+  const addFormats = (require('ajv-formats') as typeof import('ajv-formats')).default;
+  const ajv = new AjvDraft04({ allErrors: true, strict: false, validateSchema: false }) as unknown as Ajv;
+  addFormats(ajv, ['date']);
+  // Unknown formats (hostname, uri) are not checked, as in cloud-init's validator without extra packages.
+  ajv.addFormat('hostname', true).addFormat('uri', true);
+  ajv.addKeyword({
+    keyword: 'deprecated',
+    schemaType: 'boolean',
+    errors: false,
+    validate: (isDeprecated: boolean, data: unknown, parent?: Record<string, unknown>, cxt?: { instancePath: string }) => {
+      // Like cloud-init's oneOf/anyOf, only a deprecation of a (sub)schema the value matches counts: the keyword is
+      // also evaluated inside alternatives that fail on the same value (e.g. `sudo: "ALL"` against the deprecated
+      // `false` branch), so the sibling keywords are checked first.
+      if (isDeprecated && cxt && parent && siblingsMatch(ajv, parent, data)) {
+        deprecatedUses.push({ path: pointerPath(cxt.instancePath), ...(typeof parent.description === 'string' ? { description: parent.description } : {}) });
+      }
+      return true;
+    },
+  });
+  return ajv;
+}
+
+const siblingValidators = new WeakMap<object, ValidateFunction | null>();
+
+/** True when `data` matches the keywords next to `deprecated` in `parent` (compiled once per schema object). */
+function siblingsMatch(ajv: Ajv, parent: Record<string, unknown>, data: unknown): boolean {
+  let fn = siblingValidators.get(parent);
+  if (fn === undefined) {
+    const { deprecated: _d, description: _e, ...rest } = parent;
+    try {
+      fn = ajv.compile(rest);
+    } catch {
+      fn = null; // holds a reference into the root schema: cannot be checked alone; count the use
+    }
+    siblingValidators.set(parent, fn);
+  }
+  return fn === null || fn(data) === true;
+}
+
+function runValidator(fn: ValidateFunction, value: unknown): ErrorObject[] {
+  return fn(value) ? [] : [...(fn.errors ?? [])];
+}
+
+const moduleValidators = new Map<string, ValidateFunction>();
+
+/**
+ * cloud-init's schema is `allOf` one `$ref` per module (`#/$defs/cc_<module>`, and `base_config`), each an object
+ * schema of that module's properties only. So a config is validated against the modules whose properties it uses,
+ * each compiled on first use: the same errors as the whole schema, without compiling all of it (seconds) before the
+ * first check.
+ */
+function cloudConfigErrors(value: unknown): ErrorObject[] {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return runValidator(validator('cloud-config'), value);
+  const ajv = (draft04 ??= cloudInitAjv());
+  const defs = (SCHEMAS['cloud-config'] as RootSchema).$defs;
+  const keys = Object.keys(value);
+  const errors: ErrorObject[] = [];
+  for (const [module, properties] of MODULE_PROPERTIES) {
+    if (!keys.some((k) => properties.has(k))) continue;
+    let fn = moduleValidators.get(module);
+    if (!fn) {
+      // A root of its own, so only what the module references is compiled (a $ref into the whole schema would
+      // compile all of it).
+      fn = ajv.compile({ $defs: defs, $ref: `#/$defs/${module}` });
+      moduleValidators.set(module, fn);
+    }
+    errors.push(...runValidator(fn, value));
+  }
+  return errors;
+}
+
 function validator(name: SchemaName): ValidateFunction {
   let fn = compiled.get(name);
   if (!fn) fn = precompiled(name);
   if (!fn) {
-    // ajv is loaded on first use, not when the provider or CLI starts (start-up time, issue #15).
-    ajv ??= new (require('ajv') as typeof import('ajv')).default({ allErrors: true, strict: false });
-    fn = ajv.compile(SCHEMAS[name]);
+    if (name === 'cloud-config') fn = (draft04 ??= cloudInitAjv()).compile(SCHEMAS[name]);
+    else fn = (draft07 ??= new (require('ajv') as typeof import('ajv')).default({ allErrors: true, strict: false })).compile(SCHEMAS[name]);
   }
   compiled.set(name, fn);
   return fn;
 }
 
-/** Top-level keys the cloud-config schema knows (typed modules and other cloud-init modules). */
-export const KNOWN_CLOUD_CONFIG_KEYS: ReadonlySet<string> = new Set(Object.keys((cloudConfigSchema as { properties: object }).properties));
+/** Top-level keys cloud-init's schema knows: the properties of every schema its root `allOf` references. */
+export const KNOWN_CLOUD_CONFIG_KEYS: ReadonlySet<string> = new Set(knownTopLevelKeys(cloudConfigSchema as unknown as RootSchema));
+
+/** Each module schema the root `allOf` references, with its top-level property names. */
+const MODULE_PROPERTIES: ReadonlyArray<[string, ReadonlySet<string>]> = ((cloudConfigSchema as unknown as RootSchema).allOf ?? []).flatMap((part) => {
+  const name = part.$ref?.replace(/^#\/\$defs\//, '');
+  const def = name ? (cloudConfigSchema as unknown as RootSchema).$defs?.[name] : undefined;
+  return name && def ? [[name, new Set(Object.keys(def.properties ?? {}))] as [string, ReadonlySet<string>]] : [];
+});
+
+interface RootSchema {
+  allOf?: { $ref?: string }[];
+  $defs?: Record<string, { properties?: Record<string, unknown> }>;
+  properties?: Record<string, unknown>;
+}
+
+function knownTopLevelKeys(schema: RootSchema): string[] {
+  const keys = Object.keys(schema.properties ?? {});
+  for (const part of schema.allOf ?? []) {
+    const name = part.$ref?.replace(/^#\/\$defs\//, '');
+    if (name && schema.$defs?.[name]?.properties) keys.push(...Object.keys(schema.$defs[name].properties ?? {}));
+  }
+  return keys;
+}
+
+/**
+ * Errors of a cloud-config against cloud-init's schema (as {@link schemaDiagnostics}) plus warnings for the keys
+ * it marks `deprecated` (cloud-init still reads them, logs a deprecation and may drop them in a later release), in
+ * one validation; paths prefixed by `base`.
+ */
+export function cloudConfigSchemaDiagnostics(value: unknown, base: AttributePath, summary: string): Diagnostic[] {
+  deprecatedUses = [];
+  try {
+    const errors = schemaDiagnostics('cloud-config', value, base, summary);
+    const seen = new Set<string>();
+    const warnings: Diagnostic[] = [];
+    for (const use of deprecatedUses) {
+      const key = JSON.stringify(use.path);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      warnings.push(warning([...base, ...use.path], 'Deprecated cloud-config key', `cloud-init ${CLOUD_CONFIG_SCHEMA_SOURCE.version.replace(/-.*/, '')} marks this deprecated${use.description ? `: ${use.description.replace(/``/g, '`')}` : ''}.`));
+    }
+    return [...errors, ...warnings];
+  } finally {
+    deprecatedUses = [];
+  }
+}
 
 /**
  * Error diagnostics for `value` against a schema, one per failing location, paths prefixed by `base`.
@@ -54,9 +198,8 @@ export const KNOWN_CLOUD_CONFIG_KEYS: ReadonlySet<string> = new Set(Object.keys(
  * the type mismatches of one location are merged into one message ("must be string, array or null").
  */
 export function schemaDiagnostics(name: SchemaName, value: unknown, base: AttributePath, summary: string): Diagnostic[] {
-  const fn = validator(name);
-  if (fn(value)) return [];
-  const errors = fn.errors ?? [];
+  const errors = name === 'cloud-config' ? cloudConfigErrors(value) : runValidator(validator(name), value);
+  if (errors.length === 0) return [];
   const located = errors.map((e) => ({ e, path: instancePath(e) }));
   const byPath = new Map<string, { path: AttributePath; types: string[]; messages: string[] }>();
   for (const { e, path } of located) {
@@ -84,7 +227,11 @@ function isStrictlyInside(inner: AttributePath, outer: AttributePath): boolean {
   return inner.length > outer.length && outer.every((step, i) => inner[i] === step);
 }
 
-function messageOf(types: string[], messages: string[]): string {
+/** JSON Schema types in the order messages list them (the schema's own order varies between alternatives). */
+const TYPE_ORDER = ['string', 'integer', 'number', 'boolean', 'array', 'object', 'null'];
+
+function messageOf(unsorted: string[], messages: string[]): string {
+  const types = [...unsorted].sort((a, b) => TYPE_ORDER.indexOf(a) - TYPE_ORDER.indexOf(b));
   const typeText = types.length ? `must be ${types.length === 1 ? types[0] : `${types.slice(0, -1).join(', ')} or ${types[types.length - 1]}`}` : '';
   if (!messages.length) return typeText || 'does not match any allowed shape';
   return types.length ? `${messages.join('; ')} (or ${typeText.slice('must '.length)})` : messages.join('; ');
@@ -97,12 +244,16 @@ export function unknownKeyWarnings(config: Record<string, unknown>, base: Attrib
     .map((k) => warning([...base, k], 'Unknown cloud-config key', `"${k}" is not a cloud-init module key; cloud-init ignores it (check the spelling).`));
 }
 
-function instancePath(e: ErrorObject): AttributePath {
-  const steps: AttributePath = e.instancePath
+function pointerPath(pointer: string): AttributePath {
+  return pointer
     .split('/')
     .slice(1)
     .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
     .map((s) => (/^\d+$/.test(s) ? Number(s) : s));
+}
+
+function instancePath(e: ErrorObject): AttributePath {
+  const steps = pointerPath(e.instancePath);
   if (e.keyword === 'required') steps.push((e.params as { missingProperty: string }).missingProperty);
   if (e.keyword === 'additionalProperties') steps.push((e.params as { additionalProperty: string }).additionalProperty);
   return steps;

@@ -5,13 +5,14 @@ import { rawUserData } from '../user-data/raw';
 import type { SeedSpec } from '../model';
 import { classifyUserData } from '../user-data/classify';
 import { MIME_TYPE, SSH_PUBLIC_KEY } from './patterns';
-import { schemaDiagnostics, unknownKeyWarnings } from './schema';
+import { cloudConfigSchemaDiagnostics, unknownKeyWarnings } from './schema';
+import { cloudConfigRuleErrors, cloudConfigRuleWarnings } from './cloud-init-rules';
 import { isPlainObject, parseYaml } from './yaml';
 
 /** Schema errors, unknown-key warnings and key checks of one cloud-config object. */
 export function validateCloudConfigObject(config: unknown, base: AttributePath): Diagnostic[] {
   if (!isPlainObject(config)) return [error(base, 'Invalid cloud-config', 'cloud-config must be a map of module keys.')];
-  const out = [...schemaDiagnostics('cloud-config', config, base, 'Invalid cloud-config'), ...unknownKeyWarnings(config, base)];
+  const out = [...cloudConfigSchemaDiagnostics(config, base, 'Invalid cloud-config'), ...cloudConfigRuleErrors(config, base), ...cloudConfigRuleWarnings(config, base), ...unknownKeyWarnings(config, base)];
   out.push(...keyList(config.ssh_authorized_keys, [...base, 'ssh_authorized_keys']));
   if (Array.isArray(config.users)) {
     config.users.forEach((u: unknown, i) => {

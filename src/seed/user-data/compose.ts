@@ -29,6 +29,7 @@ import { mergeCloudConfigs } from './merge';
 import { renderMultipart, type MimePart } from './mime';
 import { utf8, utf8OfPieces } from '../private/bytes';
 import { decompressedLength } from '../private/size';
+import { ineffectiveInputWarnings } from '../private/cloud-init-rules';
 import { isPlainObject, parseYaml } from '../private/yaml';
 
 /** The final user-data. */
@@ -100,6 +101,7 @@ export function composeUserData(spec: SeedSpec): ComposedUserData {
       sources.map((s) => s.config),
       { overwrite: spec.merge_overwrite === true },
     );
+    diagnostics.push(...ineffectiveInputWarnings(spec, sources, cloudConfig));
     if (parts.length === 0) {
       plain = verbatim !== undefined ? (raw as RawUserData).bytes : utf8OfPieces(renderCloudConfigPieces(cloudConfig));
     } else {
