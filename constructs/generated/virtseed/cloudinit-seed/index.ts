@@ -89,7 +89,7 @@ export interface CloudinitSeedConfig extends cdktf.TerraformMetaArguments {
   /**
   * Raw user-data as base64 (`base64encode()`, `filebase64()`), for exact bytes: text that must reach the guest unchanged, or gzip-compressed/binary user-data. Decoded, it is treated like `user_data`. Exclusive with `user_data`.
   *
-  * Docs at Terraform Registry: {@link https://registry.terraform.io/providers/virtseed/virtseed/0.1.0/docs/resources/cloudinit_seed#user_data_base64 CloudinitSeed#user_data_base64}
+  * Docs: {@link ../../../../docs/resources/cloudinit_seed.md#user_data_base64 CloudinitSeed#user_data_base64}
   */
   readonly userDataBase64?: string;
   /**
