@@ -83,7 +83,7 @@ function timeoutError(uri: LibvirtUri, step: 'connect' | 'libvirt handshake', se
     ? new LibvirtConnectError(uri.uri, 'connect', `no connection to ${where} within ${seconds} s`,
       `check that the host is up and the port is right; a firewall that drops packets looks like this. For slow links raise ?connect_timeout= (seconds)`)
     : new LibvirtConnectError(uri.uri, 'libvirt handshake', `${where} accepted the connection but libvirtd did not answer within ${seconds} s`,
-      `check that the port is libvirtd's (16509 tcp, 16514 tls) and not another service, and that libvirtd is not hung; raise ?connect_timeout= for slow links`);
+      `${uri.host ? "check that the port is libvirtd's (16509 tcp, 16514 tls) and not another service" : 'check that the socket is libvirtd\'s'}, and that libvirtd is not hung (stopped, or its threads all busy); raise ?connect_timeout= for slow links`);
 }
 
 async function authenticate(rpc: RpcConnection, uri: string, signal?: AbortSignal): Promise<void> {

@@ -126,16 +126,16 @@ export function encodeMsgpack(value: unknown, type: CtyType): Buffer {
 }
 
 /** Decodes msgpack bytes of a value of `type`. Any extension type becomes `UNKNOWN`. Throws on malformed input. */
-export function decodeMsgpack(bytes: Uint8Array, type: CtyType): unknown {
+export function decodeMsgpack(bytes: Uint8Array, type: CtyType, strict = false): unknown {
   const raw = msgpack().decode(bytes, { useBigInt64: false });
-  return fromWire(raw, type, [], 'msgpack');
+  return fromWire(raw, type, [], 'msgpack', strict);
 }
 
 /** Decodes the JSON form of a value of `type` (`DynamicValue.json`, raw state JSON) from bytes or a parsed value. */
-export function decodeJson(json: Uint8Array | string | unknown, type: CtyType): unknown {
+export function decodeJson(json: Uint8Array | string | unknown, type: CtyType, strict = false): unknown {
   const parsed =
     typeof json === 'string' ? JSON.parse(json) : json instanceof Uint8Array ? JSON.parse(Buffer.from(json).toString('utf8')) : json;
-  return fromWire(parsed, type, [], 'json');
+  return fromWire(parsed, type, [], 'json', strict);
 }
 
 /** Converts a plain value to the JS shape of `type` (fills absent object attributes with null, drops unknown keys,
@@ -192,7 +192,7 @@ function toWire(value: unknown, type: CtyType, path: (string | number)[], mode: 
 }
 
 /** The JS value of `type` from its wire form (decoded msgpack or parsed JSON). */
-function fromWire(raw: unknown, type: CtyType, path: (string | number)[], mode: 'msgpack' | 'json'): unknown {
+function fromWire(raw: unknown, type: CtyType, path: (string | number)[], mode: 'msgpack' | 'json', strict = false): unknown {
   if (raw === null || raw === undefined) return null;
   if (raw === UNKNOWN || (msgpackLib !== undefined && raw instanceof msgpackLib.ExtData) || raw instanceof Date) return UNKNOWN;
   switch (type.kind) {
@@ -213,36 +213,40 @@ function fromWire(raw: unknown, type: CtyType, path: (string | number)[], mode: 
     case 'list':
     case 'set':
       if (!Array.isArray(raw)) throw new CtyConversionError(path, `expected ${type.kind}, got ${describe(raw)}`);
-      return raw.map((v, i) => fromWire(v, type.element, [...path, i], mode));
+      return raw.map((v, i) => fromWire(v, type.element, [...path, i], mode, strict));
     case 'tuple':
       if (!Array.isArray(raw)) throw new CtyConversionError(path, `expected tuple, got ${describe(raw)}`);
-      return type.elements.map((et, i) => fromWire(raw[i], et, [...path, i], mode));
+      return type.elements.map((et, i) => fromWire(raw[i], et, [...path, i], mode, strict));
     case 'map': {
       if (!isPlainObject(raw)) throw new CtyConversionError(path, `expected map, got ${describe(raw)}`);
       const out: Record<string, unknown> = {};
-      for (const k of Object.keys(raw)) out[k] = fromWire(raw[k], type.element, [...path, k], mode);
+      for (const k of Object.keys(raw)) out[k] = fromWire(raw[k], type.element, [...path, k], mode, strict);
       return out;
     }
     case 'object': {
       if (!isPlainObject(raw)) throw new CtyConversionError(path, `expected object, got ${describe(raw)}`);
+      if (strict) {
+        const extra = Object.keys(raw).filter((k) => !(k in type.attributes));
+        if (extra.length) throw new CtyConversionError([...path, extra[0]], `unknown attribute "${extra[0]}"; expected one of ${Object.keys(type.attributes).join(', ') || '(none)'}`);
+      }
       const out: Record<string, unknown> = {};
-      for (const k of Object.keys(type.attributes)) out[k] = fromWire(raw[k], type.attributes[k], [...path, k], mode);
+      for (const k of Object.keys(type.attributes)) out[k] = fromWire(raw[k], type.attributes[k], [...path, k], mode, strict);
       return out;
     }
     case 'dynamic':
-      return fromDynamic(raw, path, mode);
+      return fromDynamic(raw, path, mode, strict);
   }
 }
 
-function fromDynamic(raw: unknown, path: (string | number)[], mode: 'msgpack' | 'json'): unknown {
+function fromDynamic(raw: unknown, path: (string | number)[], mode: 'msgpack' | 'json', strict = false): unknown {
   if (mode === 'msgpack') {
     if (Array.isArray(raw) && raw.length === 2 && (raw[0] instanceof Uint8Array || typeof raw[0] === 'string')) {
       const typeJson = typeof raw[0] === 'string' ? raw[0] : Buffer.from(raw[0]).toString('utf8');
-      return fromWire(raw[1], typeFromJson(JSON.parse(typeJson)), path, mode);
+      return fromWire(raw[1], typeFromJson(JSON.parse(typeJson)), path, mode, strict);
     }
     throw new CtyConversionError(path, 'malformed dynamic value: expected [type, value]');
   }
-  if (isPlainObject(raw) && 'type' in raw && 'value' in raw) return fromWire(raw.value, typeFromJson(raw.type), path, mode);
+  if (isPlainObject(raw) && 'type' in raw && 'value' in raw) return fromWire(raw.value, typeFromJson(raw.type), path, mode, strict);
   return raw; // already a plain value (handler output, raw state): keep as is
 }
 

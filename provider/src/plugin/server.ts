@@ -6,7 +6,7 @@
  */
 import { Diagnostic, ValidationError } from '../../../src/diagnostics';
 import { DEFAULT_URI, HostConnector, LibvirtClient } from '../host';
-import { conform, CtyType, decodeJson, decodeMsgpack, encodeMsgpack, isUnknown } from './cty';
+import { conform, CtyConversionError, CtyType, decodeJson, decodeMsgpack, encodeMsgpack, isUnknown } from './cty';
 import { internalError, toAttributePath, toProtoDiagnostic } from './diagnostics';
 import type { HandlerContext, ResourceHandler } from './handler';
 import { createLogger, Logger } from './log';
@@ -34,12 +34,27 @@ interface Registered {
   readonly type: CtyType;
 }
 
-/** Decodes a DynamicValue (msgpack preferred, else JSON; absent or empty = null). Throws on malformed bytes. */
+/**
+ * Decodes a DynamicValue (msgpack preferred, else JSON; absent or empty = null). Throws MalformedValueError for
+ * bytes that do not decode, values of the wrong type and attributes the schema does not have.
+ */
 export function decodeDynamicValue(dv: DynamicValueMsg | null | undefined, type: CtyType): unknown {
   if (!dv) return null;
-  if (dv.msgpack && dv.msgpack.length) return decodeMsgpack(dv.msgpack, type);
-  if (dv.json && dv.json.length) return decodeJson(dv.json, type);
+  try {
+    if (dv.msgpack && dv.msgpack.length) return decodeMsgpack(dv.msgpack, type, true);
+    if (dv.json && dv.json.length) return decodeJson(dv.json, type, true);
+  } catch (e) {
+    throw new MalformedValueError(e instanceof CtyConversionError ? e.path : [], e instanceof Error ? e.message : String(e));
+  }
   return null;
+}
+
+/** A DynamicValue from Terraform that does not fit the schema (reported as a diagnostic, never a crash). */
+export class MalformedValueError extends Error {
+  constructor(readonly path: (string | number)[], message: string) {
+    super(message);
+    this.name = 'MalformedValueError';
+  }
 }
 
 /** Encodes a value as a msgpack DynamicValue. */
@@ -292,6 +307,15 @@ export class ProviderServer {
       return await fn();
     } catch (err) {
       if (err instanceof ValidationError) return { diagnostics: this.diags(err.diagnostics, type) };
+      if (err instanceof MalformedValueError) {
+        this.log.error(`${rpc}: malformed value at ${err.path.join('.') || '(root)'}`);
+        return {
+          diagnostics: this.diags([{
+            severity: 'error', summary: `Malformed value in ${rpc}`, path: [],
+            detail: `Terraform sent a value this provider cannot read: ${err.message}. Check that terraform and the provider agree on the schema (terraform init -upgrade), and that the state was written by this provider.`,
+          }], type),
+        };
+      }
       this.log.error(`${rpc}: ${err instanceof Error ? err.message : String(err)}`);
       return { diagnostics: this.diags([internalError(rpc, err)]) };
     }

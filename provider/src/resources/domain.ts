@@ -195,9 +195,24 @@ export async function stopDomain(client: LibvirtClient, dom: DomRef, timeoutS: n
   return 'off';
 }
 
-async function define(client: LibvirtClient, s: State, uuid?: string): Promise<DomRef> {
+/**
+ * Metadata key set while a domain is being created (defined, started) and removed once that finished: a domain of
+ * the wanted name that still carries it was left by an interrupted create (libvirtd or the provider killed, the
+ * connection dropped) and is replaced instead of reported as someone else's.
+ */
+export const CREATE_PENDING_KEY = 'virtseed-create-pending';
+
+async function define(client: LibvirtClient, s: State, uuid?: string, pending = false): Promise<DomRef> {
   const refs = await resolveRefs(client, s);
-  return client.domainDefineXml(renderDomainXml(toDomainSpec(s, refs, uuid)));
+  const spec = toDomainSpec(s, refs, uuid);
+  if (pending) spec.metadata = { ...spec.metadata, [CREATE_PENDING_KEY]: '1' };
+  return client.domainDefineXml(renderDomainXml(spec));
+}
+
+/** Removes a domain: powered off when running, then undefined with its managed save, snapshots and NVRAM. */
+async function removeDomain(client: LibvirtClient, dom: DomRef): Promise<void> {
+  if (isActive((await client.domainGetState(dom)).state)) await client.domainDestroy(dom);
+  await client.domainUndefine(dom, VIR_DOMAIN_UNDEFINE_MANAGED_SAVE | VIR_DOMAIN_UNDEFINE_SNAPSHOTS_METADATA | VIR_DOMAIN_UNDEFINE_NVRAM);
 }
 
 async function readDomain(client: LibvirtClient, dom: DomRef): Promise<{ state: State; policy?: string }> {
@@ -282,10 +297,7 @@ export const domain: ResourceHandler<State> = {
     if (!planned) {
       if (prior && str(prior.uuid)) {
         const dom = await lookup(client, prior.uuid as string);
-        if (dom) {
-          if (isActive((await client.domainGetState(dom)).state)) await client.domainDestroy(dom);
-          await client.domainUndefine(dom, VIR_DOMAIN_UNDEFINE_MANAGED_SAVE | VIR_DOMAIN_UNDEFINE_SNAPSHOTS_METADATA | VIR_DOMAIN_UNDEFINE_NVRAM);
-        }
+        if (dom) await removeDomain(client, dom);
       }
       return { newState: null, diagnostics: [] };
     }
@@ -295,15 +307,28 @@ export const domain: ResourceHandler<State> = {
     if (!dom) {
       try {
         const existing = await client.domainLookupByName(planned.name as string);
-        return {
-          newState: null,
-          diagnostics: [error(['name'], 'Domain exists already', `libvirt already has a domain named ${planned.name} (UUID ${bytesToUuid(existing.uuid)}). Import it (terraform import <address> ${planned.name}) or choose another name.`)],
-        };
+        const left = parseDomainXml(await client.domainGetXmlDesc(existing, VIR_DOMAIN_XML_INACTIVE)).metadata?.[CREATE_PENDING_KEY];
+        if (!left) {
+          return {
+            newState: null,
+            diagnostics: [error(['name'], 'Domain exists already', `libvirt already has a domain named ${planned.name} (UUID ${bytesToUuid(existing.uuid)}). Import it (terraform import <address> ${planned.name}) or choose another name.`)],
+          };
+        }
+        ctx.log.info(`domain ${planned.name}: removing what an interrupted create left`);
+        await removeDomain(client, existing);
       } catch (err) {
         if (!(err instanceof LibvirtError && err.code === VIR_ERR_NO_DOMAIN)) throw err;
       }
-      dom = await define(client, planned);
-      if (planned.running !== false) waited = await start(client, dom, planned, ctx, true);
+      // Defined with the pending mark, started (and waited for), then defined again without it. A failure after the
+      // first define still returns the domain, so Terraform records it (tainted) and the next apply replaces it.
+      dom = await define(client, planned, undefined, true);
+      try {
+        if (planned.running !== false) waited = await start(client, dom, planned, ctx, true);
+        dom = await define(client, planned, bytesToUuid(dom.uuid));
+      } catch (err) {
+        const uuid = bytesToUuid(dom.uuid);
+        return { newState: { ...planned, id: uuid, uuid }, diagnostics: [error([], `Domain ${planned.name} was defined but not finished`, `${err instanceof Error ? err.message : String(err)}. The domain is recorded as tainted; the next terraform apply replaces it.`)] };
+      }
     } else {
       const definitionChanged = DEFINITION_ATTRS.some((k) => !deepEqual(prior![k], planned[k]));
       const reprovisionNow = planned.reprovision_action === 'reboot' && prior!.instance_id !== planned.instance_id;

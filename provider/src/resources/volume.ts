@@ -11,7 +11,9 @@ import { inspectSource, openSource } from './private/image-source';
 import {
   activePool,
   backingPathFromXml,
+  createMarked,
   deleteVolume,
+  removeInterrupted,
   volumeByKey,
   volumeByName,
   volumeFormatFromXml,
@@ -121,6 +123,7 @@ export const volume: ResourceHandler<State> = {
       }
     }
     const pool = await activePool(client, planned.pool as string, opts);
+    if (await removeInterrupted(client, pool, planned.name as string, opts)) ctx.log.info(`volume ${planned.pool}/${planned.name}: removed what an interrupted create left`);
     if (await volumeByName(client, pool, planned.name as string, opts))
       return {
         newState: null,
@@ -146,17 +149,14 @@ export const volume: ResourceHandler<State> = {
       capacity = info.virtualSize;
     }
     if (capacity === undefined) throw new Error('capacity is unknown');
-    const vol = await client.storageVolCreateXml(pool, volumeXml({ name: planned.name as string, capacity: source ? info!.length : capacity, format, backing }), 0, opts);
-    if (source) {
-      try {
-        await client.storageVolUpload(vol, await openSource(source, ctx.signal), 0, info!.length, opts);
-      } catch (err) {
-        await client.storageVolDelete(vol, 0).catch(() => undefined);
-        throw err;
-      }
+    // Created and filled under a pending marker: an upload cut short is never mistaken for a good volume.
+    const xml = volumeXml({ name: planned.name as string, capacity: source ? info!.length : capacity, format, backing });
+    const vol = await createMarked(client, pool, planned.name as string, xml, async (v) => {
+      if (!source) return;
+      await client.storageVolUpload(v, await openSource(source, ctx.signal), 0, info!.length, opts);
       const wanted = num(planned.capacity);
-      if (wanted !== undefined && wanted > info!.virtualSize) await client.storageVolResize(vol, wanted, 0, opts);
-    }
+      if (wanted !== undefined && wanted > info!.virtualSize) await client.storageVolResize(v, wanted, 0, opts);
+    }, opts);
     return { newState: await describe(client, vol, { ...planned, format }), diagnostics: [] };
   },
 

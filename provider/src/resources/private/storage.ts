@@ -74,18 +74,71 @@ export function backingPathFromXml(xml: string): string | undefined {
 }
 
 /**
- * Creates a raw volume holding exactly `bytes` (a seed ISO, an Ignition JSON). Throws when a volume of that name
- * exists already (nothing is overwritten).
+ * The name of the marker volume that says volume `name` of the same pool is being created and written. It exists
+ * from before the volume is created until its content is complete, so a volume whose create was interrupted
+ * (libvirtd killed, the provider killed, the connection dropped) is known as such on the next apply and is never
+ * taken for a good one.
  */
-export async function createRawVolumeWith(client: LibvirtClient, pool: PoolRef, name: string, bytes: Uint8Array, options?: CallOptions): Promise<VolRef> {
-  const vol = await client.storageVolCreateXml(pool, volumeXml({ name, capacity: bytes.length, format: 'raw' }), 0, options);
+export function pendingMarkerName(name: string): string {
+  return `${name}.virtseed-incomplete`;
+}
+
+/** Creates the marker of `name` (an empty raw volume; one left from before is kept). */
+export async function markPending(client: LibvirtClient, pool: PoolRef, name: string, options?: CallOptions): Promise<void> {
+  if (await volumeByName(client, pool, pendingMarkerName(name), options)) return;
+  await client.storageVolCreateXml(pool, volumeXml({ name: pendingMarkerName(name), capacity: 0, format: 'raw' }), 0, options);
+}
+
+/** Deletes the marker of `name`, if any. */
+export async function clearPending(client: LibvirtClient, pool: PoolRef, name: string, options?: CallOptions): Promise<void> {
+  const marker = await volumeByName(client, pool, pendingMarkerName(name), options);
+  if (marker) await client.storageVolDelete(marker, 0, options).catch((err) => {
+    if (!isNotFound(err)) throw err;
+  });
+}
+
+/**
+ * When an earlier create of `name` was interrupted (its marker is there), deletes what it left: the volume (a
+ * partial upload) and the marker. Returns true when it removed something.
+ */
+export async function removeInterrupted(client: LibvirtClient, pool: PoolRef, name: string, options?: CallOptions): Promise<boolean> {
+  if (!(await volumeByName(client, pool, pendingMarkerName(name), options))) return false;
+  const partial = await volumeByName(client, pool, name, options);
+  if (partial) await client.storageVolDelete(partial, 0, options).catch((err) => {
+    if (!isNotFound(err)) throw err;
+  });
+  await clearPending(client, pool, name, options);
+  return true;
+}
+
+/**
+ * Creates volume `name` from `xml` and fills it with `fill` under its pending marker (see pendingMarkerName): an
+ * interrupted create leaves the marker, a failed one deletes what it made. Returns the volume.
+ */
+export async function createMarked(
+  client: LibvirtClient, pool: PoolRef, name: string, xml: string, fill: (vol: VolRef) => Promise<void>, options?: CallOptions,
+): Promise<VolRef> {
+  await markPending(client, pool, name, options);
+  const vol = await client.storageVolCreateXml(pool, xml, 0, options);
   try {
-    await client.storageVolUpload(vol, bytes, 0, bytes.length, options);
+    await fill(vol);
   } catch (err) {
+    // Best effort: when libvirtd is gone, the marker stays and the next apply removes the partial volume.
     await client.storageVolDelete(vol, 0).catch(() => undefined);
+    await clearPending(client, pool, name).catch(() => undefined);
     throw err;
   }
+  await clearPending(client, pool, name, options);
   return vol;
+}
+
+/**
+ * Creates a raw volume holding exactly `bytes` (a seed ISO, an Ignition JSON), under a pending marker. Throws
+ * when a volume of that name exists already (nothing is overwritten).
+ */
+export async function createRawVolumeWith(client: LibvirtClient, pool: PoolRef, name: string, bytes: Uint8Array, options?: CallOptions): Promise<VolRef> {
+  return createMarked(client, pool, name, volumeXml({ name, capacity: bytes.length, format: 'raw' }),
+    (vol) => client.storageVolUpload(vol, bytes, 0, bytes.length, options), options);
 }
 
 /**
@@ -139,6 +192,7 @@ export async function storeRawVolume(
   if (vol) await rewriteRawVolume(client, vol, bytes, options);
   else {
     const pool = await activePool(client, target.pool, options);
+    await removeInterrupted(client, pool, target.name, options);
     if (await volumeByName(client, pool, target.name, options)) return null;
     vol = await createRawVolumeWith(client, pool, target.name, bytes, options);
   }

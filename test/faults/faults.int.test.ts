@@ -1,0 +1,300 @@
+/**
+ * Faults injected into real `terraform apply` runs against a libvirtd of the test's own (never the shared system
+ * daemon): libvirtd killed and restarted mid-upload and mid-create, terraform interrupted (SIGINT) mid-upload and
+ * mid-create, the provider SIGKILLed mid-upload, and the connection dropped mid-upload. After each, the next
+ * `terraform apply` must converge: a following plan shows no changes, the pool holds exactly the volumes in the
+ * state (no partial volume, no pending marker), libvirt holds exactly the domains in the state, the uploaded
+ * volume is byte-identical to its source and the data volume is untouched.
+ */
+import { ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as net from 'node:net';
+import * as path from 'node:path';
+import { OwnLibvirtd } from './own-libvirtd';
+
+jest.setTimeout(900_000);
+
+const POOL = 'vstest-fault';
+const DATA = 'vstest-fault-data.raw';
+const BIG = 'vstest-fault-big.raw';
+const DOMAIN = 'vstest-fault-d';
+const BIG_BYTES = 768 * 1024 * 1024;
+
+function sha256(file: string): string {
+  return createHash('sha256').update(fs.readFileSync(file)).digest('hex');
+}
+
+/** Bytes really written to a (sparse) file. */
+function allocated(file: string): number {
+  try {
+    return fs.statSync(file).blocks * 512;
+  } catch {
+    return 0;
+  }
+}
+
+/** All descendants of `pid` (children first found through /proc/PID/task/TID/children). */
+function descendants(pid: number): number[] {
+  const out: number[] = [];
+  const walk = (p: number): void => {
+    let tasks: string[] = [];
+    try {
+      tasks = fs.readdirSync(`/proc/${p}/task`);
+    } catch {
+      return;
+    }
+    for (const t of tasks) {
+      let kids: number[] = [];
+      try {
+        kids = fs.readFileSync(`/proc/${p}/task/${t}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+      } catch {
+        kids = [];
+      }
+      for (const k of kids) {
+        out.push(k);
+        walk(k);
+      }
+    }
+  };
+  walk(pid);
+  return out;
+}
+
+interface Run {
+  child: ChildProcess;
+  out: () => string;
+  done: Promise<number>;
+}
+
+describe('faults during terraform apply against our own libvirtd', () => {
+  const lvd = new OwnLibvirtd('faults');
+  const work = fs.mkdtempSync('/tmp/vstest-tf-faults-');
+  const relaySock = path.join(work, 'relay.sock');
+  const bigSource = path.join(work, 'big.raw');
+  const dataSource = path.join(work, 'data.raw');
+  const env = { ...process.env, CHECKPOINT_DISABLE: '1', TF_IN_AUTOMATION: '1', NO_COLOR: '1' };
+  delete (env as Record<string, unknown>).TF_LOG;
+  let relay: net.Server;
+  const relayed: net.Socket[] = [];
+  let dataSha = '';
+  let bigSha = '';
+  const table: string[] = [];
+
+  function hcl(withBig: boolean, viaRelay = false): string {
+    const uri = viaRelay ? `qemu+unix:///session?socket=${relaySock}` : lvd.uri;
+    let s = `terraform {
+  required_providers {
+    virtseed = { source = "virtseed/virtseed", version = "0.1.0" }
+  }
+}
+provider "virtseed" {
+  uri = "${uri}"
+}
+resource "virtseed_volume" "data" {
+  pool   = "${POOL}"
+  name   = "${DATA}"
+  source = "${dataSource}"
+}
+`;
+    if (withBig) s += `resource "virtseed_volume" "big" {
+  pool   = "${POOL}"
+  name   = "${BIG}"
+  source = "${bigSource}"
+}
+resource "virtseed_domain" "d" {
+  name    = "${DOMAIN}"
+  memory  = 64
+  type    = "qemu"
+  running = false
+  disk { volume_id = virtseed_volume.big.id }
+}
+`;
+    fs.writeFileSync(path.join(work, 'main.tf'), s);
+    return s;
+  }
+
+  /** Runs terraform without blocking the event loop (the relay lives in this process). */
+  function tf(args: string[]): Promise<{ code: number; out: string }> {
+    return new Promise((resolve) => {
+      const child = spawn('terraform', [...args, '-no-color'], { cwd: work, env, stdio: ['ignore', 'pipe', 'pipe'] });
+      let out = '';
+      child.stdout.on('data', (b: Buffer) => (out += b.toString()));
+      child.stderr.on('data', (b: Buffer) => (out += b.toString()));
+      const timer = setTimeout(() => child.kill('SIGKILL'), 600_000);
+      child.on('close', (code) => (clearTimeout(timer), resolve({ code: code ?? -1, out })));
+    });
+  }
+
+  async function tfOk(args: string[]): Promise<string> {
+    const r = await tf(args);
+    if (r.code !== 0) throw new Error(`terraform ${args.join(' ')} exited ${r.code}:\n${r.out}`);
+    return r.out;
+  }
+
+  function applyAsync(): Run {
+    const child = spawn('terraform', ['apply', '-auto-approve', '-input=false', '-no-color'], { cwd: work, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout!.on('data', (b: Buffer) => (out += b.toString()));
+    child.stderr!.on('data', (b: Buffer) => (out += b.toString()));
+    const done = new Promise<number>((resolve) => child.on('close', (code) => resolve(code ?? -1)));
+    return { child, out: () => out, done };
+  }
+
+  async function until(what: string, cond: () => boolean, run: Run, timeoutMs = 120_000): Promise<void> {
+    const start = Date.now();
+    while (!cond()) {
+      if (run.child.exitCode !== null) throw new Error(`terraform ended before ${what}:\n${run.out()}`);
+      if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}:\n${run.out()}`);
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  }
+
+  const uploading = (): boolean => allocated(path.join(lvd.poolDir, BIG)) > 32 * 1024 * 1024;
+
+  /** Volumes and domains on our libvirtd, and what the state says. */
+  async function hostFacts(): Promise<{ volumes: string[]; domains: string[] }> {
+    const c = await lvd.client();
+    try {
+      const pool = await c.storagePoolLookupByName(POOL);
+      await c.storagePoolRefresh(pool);
+      const volumes = (await c.storagePoolListAllVolumes(pool)).map((v) => v.name).sort();
+      const domains = (await c.connectListAllDomains()).map((d) => d.name).sort();
+      return { volumes, domains };
+    } finally {
+      await c.close();
+    }
+  }
+
+  /** The next apply converges; returns what it did. */
+  async function convergeAndCheck(fault: string, where: string, withBig = true): Promise<void> {
+    const second = await tf(['apply', '-auto-approve', '-input=false']);
+    if (second.code !== 0) throw new Error(`the apply after "${fault}" did not converge:\n${second.out}`);
+    const did = /Apply complete! Resources: (\d+) added, (\d+) changed, (\d+) destroyed/.exec(second.out)?.slice(1) ?? [];
+    const plan = await tf(['plan', '-detailed-exitcode', '-input=false']);
+    expect({ fault, planExit: plan.code, out: plan.code === 0 ? '' : plan.out }).toEqual({ fault, planExit: 0, out: '' });
+    const facts = await hostFacts();
+    const wantVolumes = withBig ? [BIG, DATA].sort() : [DATA];
+    const orphans = [...facts.volumes.filter((v) => !wantVolumes.includes(v)), ...facts.domains.filter((d) => d !== DOMAIN || !withBig)];
+    expect({ fault, volumes: facts.volumes, domains: facts.domains }).toEqual({ fault, volumes: wantVolumes, domains: withBig ? [DOMAIN] : [] });
+    expect(sha256(path.join(lvd.poolDir, DATA))).toBe(dataSha);
+    if (withBig) expect(sha256(path.join(lvd.poolDir, BIG))).toBe(bigSha);
+    table.push(`| ${fault} | ${where} | converged: ${did[0] ?? '?'} added, ${did[1] ?? '?'} changed, ${did[2] ?? '?'} destroyed; next plan: no changes | ${orphans.length ? orphans.join(', ') : 'none'} |`);
+  }
+
+  /** Back to the data volume only. */
+  async function reset(): Promise<void> {
+    hcl(false);
+    await tfOk(['apply', '-auto-approve', '-input=false']);
+  }
+
+  beforeAll(async () => {
+    execFileSync('sh', ['-c', `head -c ${BIG_BYTES} /dev/urandom > ${bigSource} && head -c 1048576 /dev/urandom > ${dataSource}`]);
+    bigSha = sha256(bigSource);
+    dataSha = sha256(dataSource);
+    await lvd.start();
+    const c = await lvd.client();
+    const pool = await c.storagePoolDefineXml(`<pool type='dir'><name>${POOL}</name><target><path>${lvd.poolDir}</path></target></pool>`);
+    await c.storagePoolCreate(pool);
+    await c.storagePoolSetAutostart(pool, true);
+    await c.close();
+    relay = net.createServer((client) => {
+      const daemon = net.connect(lvd.socket);
+      relayed.push(client, daemon);
+      client.pipe(daemon).pipe(client);
+      client.on('error', () => daemon.destroy());
+      daemon.on('error', () => client.destroy());
+      client.on('close', () => daemon.destroy());
+      daemon.on('close', () => client.destroy());
+    });
+    await new Promise<void>((r) => relay.listen(relaySock, r));
+    hcl(false);
+    await tfOk(['init', '-input=false']);
+    await tfOk(['apply', '-auto-approve', '-input=false']);
+  });
+
+  afterAll(async () => {
+    if (table.length) process.stdout.write(`\n| fault injected | where | what the next apply did | orphans found |\n|---|---|---|---|\n${table.join('\n')}\n`);
+    relayed.forEach((s) => s.destroy());
+    relay?.close();
+    await lvd.stop();
+    lvd.dispose();
+    fs.rmSync(work, { recursive: true, force: true });
+  });
+
+  it('GIVEN libvirtd killed and restarted mid-upload WHEN applied again THEN it converges with the whole image', async () => {
+    hcl(true);
+    const run = applyAsync();
+    await until('the upload', uploading, run);
+    await lvd.signal('SIGKILL');
+    await lvd.start();
+    expect(await run.done).not.toBe(0);
+    await convergeAndCheck('libvirtd SIGKILL + restart', 'virtseed_volume upload (768 MiB)');
+    await reset();
+  });
+
+  it('GIVEN libvirtd killed and restarted while the domain is created WHEN applied again THEN it converges', async () => {
+    hcl(true);
+    const run = applyAsync();
+    // Freeze the daemon as soon as terraform starts the domain, so its create is in flight when the daemon dies.
+    await until('the domain create', () => run.out().includes('virtseed_domain.d: Creating...'), run, 300_000);
+    await lvd.signal('SIGSTOP');
+    await new Promise((r) => setTimeout(r, 300));
+    await lvd.signal('SIGKILL');
+    await lvd.start();
+    await run.done;
+    await convergeAndCheck('libvirtd SIGSTOP, SIGKILL + restart', 'virtseed_domain create (define)');
+    await reset();
+  });
+
+  it('GIVEN terraform interrupted (SIGINT) mid-upload WHEN applied again THEN it converges', async () => {
+    hcl(true);
+    const run = applyAsync();
+    await until('the upload', uploading, run);
+    run.child.kill('SIGINT');
+    expect(await run.done).not.toBe(0);
+    await convergeAndCheck('terraform SIGINT', 'virtseed_volume upload');
+    await reset();
+  });
+
+  it('GIVEN terraform interrupted (SIGINT) while the domain is created WHEN applied again THEN it converges', async () => {
+    hcl(true);
+    const run = applyAsync();
+    await until('the domain create', () => run.out().includes('virtseed_domain.d: Creating...'), run, 300_000);
+    run.child.kill('SIGINT');
+    await run.done;
+    await convergeAndCheck('terraform SIGINT', 'virtseed_domain create');
+    await reset();
+  });
+
+  it('GIVEN the provider SIGKILLed mid-upload WHEN applied again THEN the partial volume is removed and it converges', async () => {
+    hcl(true);
+    const run = applyAsync();
+    await until('the upload', uploading, run);
+    const victims = descendants(run.child.pid!);
+    expect(victims.length).toBeGreaterThan(0);
+    for (const pid of victims) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
+    expect(await run.done).not.toBe(0);
+    const left = (await hostFacts()).volumes;
+    expect(left).toContain(`${BIG}.virtseed-incomplete`); // the marker says the upload did not finish
+    await convergeAndCheck('provider SIGKILL', 'virtseed_volume upload');
+    await reset();
+  });
+
+  it('GIVEN the connection dropped mid-upload WHEN applied again THEN it converges', async () => {
+    hcl(true, true);
+    const run = applyAsync();
+    await until('the upload', uploading, run);
+    relayed.forEach((s) => s.destroy());
+    expect(await run.done).not.toBe(0);
+    await convergeAndCheck('connection dropped (relay closed)', 'virtseed_volume upload');
+    hcl(false, true);
+    await tfOk(['apply', '-auto-approve', '-input=false']);
+  });
+});

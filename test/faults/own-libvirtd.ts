@@ -1,0 +1,87 @@
+/**
+ * A libvirtd of the tests' own, separate from the shared system daemon: a session-mode daemon run under an unused
+ * uid (no passwd entry needed) with HOME and XDG directories in a temporary folder, so its socket, configuration,
+ * storage pools and domains are its own. Tests kill and restart only this daemon. Root reaches its socket.
+ */
+import { ChildProcess, spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { connect, RemoteLibvirtClient } from '../../src/libvirt';
+
+export const OWN_UID = 64123;
+
+export class OwnLibvirtd {
+  readonly dir: string;
+  readonly socket: string;
+  readonly poolDir: string;
+  private child: ChildProcess | null = null;
+  private log = '';
+
+  constructor(label: string) {
+    this.dir = fs.mkdtempSync(path.join(os.tmpdir(), `vstest-lvd-${label}-`));
+    for (const d of ['home', 'run', 'config', 'cache', 'data', 'pool']) fs.mkdirSync(path.join(this.dir, d));
+    fs.chmodSync(this.dir, 0o755);
+    fs.chmodSync(path.join(this.dir, 'run'), 0o700);
+    for (const d of ['', 'home', 'run', 'config', 'cache', 'data', 'pool']) fs.chownSync(path.join(this.dir, d), OWN_UID, OWN_UID);
+    this.socket = path.join(this.dir, 'run', 'libvirt', 'libvirt-sock');
+    this.poolDir = path.join(this.dir, 'pool');
+  }
+
+  /** The URI the provider uses for this daemon. */
+  get uri(): string {
+    return `qemu+unix:///session?socket=${this.socket}`;
+  }
+
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  /** Starts the daemon and waits until it answers. */
+  async start(): Promise<void> {
+    const d = (n: string) => path.join(this.dir, n);
+    const env = { PATH: '/usr/sbin:/usr/bin:/sbin:/bin', HOME: d('home'), XDG_RUNTIME_DIR: d('run'), XDG_CONFIG_HOME: d('config'), XDG_CACHE_HOME: d('cache'), XDG_DATA_HOME: d('data') };
+    fs.rmSync(this.socket, { force: true });
+    const child = spawn('setpriv', [`--reuid=${OWN_UID}`, `--regid=${OWN_UID}`, '--clear-groups', 'libvirtd'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+    child.stderr?.on('data', (b: Buffer) => (this.log = (this.log + b.toString()).slice(-20000)));
+    this.child = child;
+    for (let i = 0; i < 200; i++) {
+      if (child.exitCode !== null) throw new Error(`own libvirtd exited (${child.exitCode}):\n${this.log}`);
+      try {
+        const c = await connect(this.uri, { keepaliveInterval: 0 });
+        await c.connectGetLibVersion();
+        await c.close();
+        return;
+      } catch {
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
+    throw new Error(`own libvirtd did not answer on ${this.socket}:\n${this.log}`);
+  }
+
+  /** Sends `signal` to the daemon; for SIGKILL waits until it is gone. */
+  async signal(signal: NodeJS.Signals): Promise<void> {
+    const child = this.child;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    const gone = new Promise((r) => child.once('exit', r));
+    process.kill(child.pid!, signal);
+    if (signal === 'SIGKILL' || signal === 'SIGTERM') await gone;
+  }
+
+  async restart(): Promise<void> {
+    await this.signal('SIGKILL');
+    await this.start();
+  }
+
+  async client(): Promise<RemoteLibvirtClient> {
+    return connect(this.uri);
+  }
+
+  async stop(): Promise<void> {
+    await this.signal('SIGKILL');
+  }
+
+  dispose(): void {
+    fs.rmSync(this.dir, { recursive: true, force: true });
+  }
+}
