@@ -37,12 +37,15 @@ export class OwnLibvirtd {
     return this.child?.pid;
   }
 
+  /** Extra libvirtd arguments (e.g. `--listen -f FILE` for TLS); kept for restarts. */
+  args: string[] = [];
+
   /** Starts the daemon and waits until it answers. */
   async start(): Promise<void> {
     const d = (n: string) => path.join(this.dir, n);
     const env = { PATH: '/usr/sbin:/usr/bin:/sbin:/bin', HOME: d('home'), XDG_RUNTIME_DIR: d('run'), XDG_CONFIG_HOME: d('config'), XDG_CACHE_HOME: d('cache'), XDG_DATA_HOME: d('data') };
     fs.rmSync(this.socket, { force: true });
-    const child = spawn('setpriv', [`--reuid=${OWN_UID}`, `--regid=${OWN_UID}`, '--clear-groups', 'libvirtd'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn('setpriv', [`--reuid=${OWN_UID}`, `--regid=${OWN_UID}`, '--clear-groups', 'libvirtd', ...this.args], { env, stdio: ['ignore', 'ignore', 'pipe'] });
     child.stderr?.on('data', (b: Buffer) => (this.log = (this.log + b.toString()).slice(-20000)));
     this.child = child;
     for (let i = 0; i < 200; i++) {

@@ -1,0 +1,127 @@
+/**
+ * qemu+tls against a real libvirtd listening on 127.0.0.1 (the tests' own session daemon with --listen and its own
+ * configuration; never the shared system daemon), with a CA, server and client certificates this test makes with
+ * openssl: pkipath, no_verify, an untrusted server, a client certificate from another CA, a refused port.
+ */
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { LibvirtConnectError, connect } from '../../src/libvirt';
+import { OWN_UID, OwnLibvirtd } from '../faults/own-libvirtd';
+import { freePort } from './helpers/sshd';
+
+jest.setTimeout(120_000);
+
+function openssl(args: string[], cwd: string): void {
+  execFileSync('openssl', args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+/** A CA in `dir` (cacert.pem, cakey.pem). */
+function makeCa(dir: string, cn: string): void {
+  fs.mkdirSync(dir, { recursive: true });
+  openssl(['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'cakey.pem', '-out', 'cacert.pem', '-days', '30', '-subj', `/CN=${cn}`,
+    '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign'], dir);
+}
+
+/** A certificate `name`cert.pem / `name`key.pem in `dir` signed by the CA in `caDir`. */
+function makeCert(dir: string, caDir: string, name: 'server' | 'client', cn: string): void {
+  fs.mkdirSync(dir, { recursive: true });
+  const ext = path.join(dir, `${name}.ext`);
+  fs.writeFileSync(ext, name === 'server'
+    ? 'basicConstraints=critical,CA:FALSE\nkeyUsage=critical,digitalSignature,keyEncipherment\nextendedKeyUsage=serverAuth\nsubjectAltName=IP:127.0.0.1,DNS:localhost\n'
+    : 'basicConstraints=critical,CA:FALSE\nkeyUsage=critical,digitalSignature,keyEncipherment\nextendedKeyUsage=clientAuth\n');
+  openssl(['req', '-newkey', 'rsa:2048', '-nodes', '-keyout', `${name}key.pem`, '-out', `${name}.csr`, '-subj', `/CN=${cn}`], dir);
+  openssl(['x509', '-req', '-in', `${name}.csr`, '-CA', path.join(caDir, 'cacert.pem'), '-CAkey', path.join(caDir, 'cakey.pem'),
+    '-CAcreateserial', '-out', `${name}cert.pem`, '-days', '30', '-extfile', ext], dir);
+}
+
+describe('qemu+tls against our own libvirtd on 127.0.0.1', () => {
+  const lvd = new OwnLibvirtd('tls');
+  const pki = path.join(lvd.dir, 'pki');
+  let port = 0;
+  let base = '';
+
+  beforeAll(async () => {
+    makeCa(path.join(pki, 'ca'), 'vstest CA');
+    makeCert(path.join(pki, 'server'), path.join(pki, 'ca'), 'server', '127.0.0.1');
+    makeCert(path.join(pki, 'client'), path.join(pki, 'ca'), 'client', 'vstest client');
+    fs.copyFileSync(path.join(pki, 'ca', 'cacert.pem'), path.join(pki, 'client', 'cacert.pem'));
+    // A second CA: its cacert does not know the server; its client certificate is unknown to libvirtd.
+    makeCa(path.join(pki, 'other-ca'), 'vstest other CA');
+    makeCert(path.join(pki, 'other'), path.join(pki, 'other-ca'), 'client', 'vstest stranger');
+    fs.copyFileSync(path.join(pki, 'other-ca', 'cacert.pem'), path.join(pki, 'other', 'cacert.pem'));
+    execFileSync('chown', ['-R', `${OWN_UID}:${OWN_UID}`, pki]);
+    port = await freePort();
+    const conf = path.join(lvd.dir, 'libvirtd.conf');
+    fs.writeFileSync(conf, [
+      'listen_tls = 1', 'listen_tcp = 0', `tls_port = "${port}"`, 'listen_addr = "127.0.0.1"', 'auth_tls = "none"',
+      `key_file = "${pki}/server/serverkey.pem"`, `cert_file = "${pki}/server/servercert.pem"`, `ca_file = "${pki}/ca/cacert.pem"`,
+      `unix_sock_dir = "${lvd.dir}/run/libvirt"`, '',
+    ].join('\n'));
+    fs.chownSync(conf, OWN_UID, OWN_UID);
+    lvd.args = ['--listen', '-f', conf];
+    await lvd.start();
+    base = `qemu+tls://127.0.0.1:${port}/session`;
+  });
+
+  afterAll(async () => {
+    await lvd.stop();
+    lvd.dispose();
+  });
+
+  async function failure(uri: string): Promise<LibvirtConnectError> {
+    try {
+      const c = await connect(uri);
+      await c.close();
+    } catch (e) {
+      if (e instanceof LibvirtConnectError) {
+        if (process.env.VIRTSEED_SHOW_ERRORS) process.stdout.write(`${e.message}\n`);
+        return e;
+      }
+      throw e;
+    }
+    throw new Error(`connecting to ${uri} succeeded`);
+  }
+
+  it('GIVEN pkipath with the CA and a client certificate WHEN connecting THEN libvirtd answers over TLS', async () => {
+    const c = await connect(`${base}?pkipath=${pki}/client`);
+    try {
+      expect(await c.connectGetUri()).toBe('qemu:///session');
+    } finally {
+      await c.close();
+    }
+  });
+
+  it('GIVEN a CA that did not sign the server certificate WHEN connecting THEN the step is authenticate and no_verify=1 gets through', async () => {
+    const dir = path.join(pki, 'mixed');
+    fs.mkdirSync(dir, { recursive: true });
+    fs.copyFileSync(path.join(pki, 'other-ca', 'cacert.pem'), path.join(dir, 'cacert.pem'));
+    fs.copyFileSync(path.join(pki, 'client', 'clientcert.pem'), path.join(dir, 'clientcert.pem'));
+    fs.copyFileSync(path.join(pki, 'client', 'clientkey.pem'), path.join(dir, 'clientkey.pem'));
+    const e = await failure(`${base}?pkipath=${dir}`);
+    expect(e.step).toBe('authenticate');
+    expect(e.message).toContain('server certificate of 127.0.0.1 port');
+    expect(e.message).toContain('?no_verify=1');
+    const c = await connect(`${base}?pkipath=${dir}&no_verify=1`);
+    expect(await c.connectGetLibVersion()).toBeGreaterThan(0);
+    await c.close();
+  });
+
+  it('GIVEN a client certificate from a CA libvirtd does not trust WHEN connecting THEN libvirtd refuses it (step authenticate)', async () => {
+    const e = await failure(`${base}?pkipath=${pki}/other&no_verify=1`);
+    expect(e.step).toBe('authenticate');
+    expect(e.message).toMatch(/client certificate/);
+  });
+
+  it('GIVEN a pkipath without the files WHEN connecting THEN the error names the missing file', async () => {
+    const e = await failure(`${base}?pkipath=${pki}/nowhere`);
+    expect(e.step).toBe('authenticate');
+    expect(e.message).toContain(`${pki}/nowhere/cacert.pem`);
+  });
+
+  it('GIVEN a port nobody listens on WHEN connecting over TLS THEN the step is connect and the fix names listen_tls', async () => {
+    const e = await failure(`qemu+tls://127.0.0.1:${await freePort()}/session?pkipath=${pki}/client`);
+    expect(e.step).toBe('connect');
+    expect(e.message).toContain('listen_tls = 1');
+  });
+});
