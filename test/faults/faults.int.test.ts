@@ -19,7 +19,7 @@ const POOL = 'vstest-fault';
 const DATA = 'vstest-fault-data.raw';
 const BIG = 'vstest-fault-big.raw';
 const DOMAIN = 'vstest-fault-d';
-const BIG_BYTES = 768 * 1024 * 1024;
+const BIG_BYTES = 512 * 1024 * 1024;
 
 function sha256(file: string): string {
   return createHash('sha256').update(fs.readFileSync(file)).digest('hex');
@@ -229,7 +229,7 @@ resource "virtseed_domain" "d" {
     await lvd.signal('SIGKILL');
     await lvd.start();
     expect(await run.done).not.toBe(0);
-    await convergeAndCheck('libvirtd SIGKILL + restart', 'virtseed_volume upload (768 MiB)');
+    await convergeAndCheck('libvirtd SIGKILL + restart', 'virtseed_volume upload (512 MiB)');
     await reset();
   });
 
