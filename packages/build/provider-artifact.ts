@@ -27,6 +27,7 @@ import {
   sumsName,
   zipName,
 } from '../../cli/commands/provider-artifact';
+import { codeCacheLoader } from './code-cache-loader';
 import { repoRoot, repoVersion } from './repo';
 
 /** DOS timestamps have no zone: fflate reads local fields, so a local-time date gives the same bytes in any TZ. */
@@ -63,7 +64,9 @@ export async function bundleProvider(root: string): Promise<Uint8Array> {
   const text = Buffer.from(out.contents).toString('utf8');
   const leak = text.indexOf(root);
   if (leak >= 0) throw new Error(`the bundle contains the checkout's path ${root} (at ${leak}): it would differ between clones`);
-  return out.contents;
+  // Start-up: the bundle runs through a V8 code cache kept in the user's cache folder (issue #15).
+  const banner = text.slice(0, text.indexOf(BANNER) + BANNER.length);
+  return Buffer.from(`${banner}\n${codeCacheLoader(text.slice(banner.length))}`, 'utf8');
 }
 
 /** A zip with the one executable entry, fixed mtime and mode: the same bytes for the same executable. */

@@ -1,0 +1,41 @@
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { codeCacheLoader } from '../../packages/build/code-cache-loader';
+
+describe('codeCacheLoader', () => {
+  let dir: string;
+  beforeEach(() => (dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vstest-loader-'))));
+  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  function run(program: string, cacheDir: string): string {
+    const file = path.join(dir, 'prog.js');
+    fs.writeFileSync(file, codeCacheLoader(program));
+    const r = spawnSync(process.execPath, [file], { encoding: 'utf8', env: { ...process.env, VIRTSEED_CACHE_DIR: cacheDir } });
+    if (r.status !== 0) throw new Error(`node ${file} exited ${r.status}: ${r.stderr}`);
+    return r.stdout;
+  }
+
+  it('GIVEN a bundled program WHEN run twice THEN it runs as the main module both times and a private cache is kept', () => {
+    const program = "#!/usr/bin/env node\nconst path = require('path');\nprocess.stdout.write(typeof require('fs').readFileSync + ' ' + (require.main === module) + ' ' + path.basename(__filename));\n";
+    const cache = path.join(dir, 'cache', 'virtseed');
+    expect(run(program, cache)).toBe('function true prog.js');
+    const files = fs.readdirSync(cache);
+    expect(files).toEqual([expect.stringMatching(/^provider-[0-9a-f]{32}-v\d+\.\d+\.\d+-.*\.v8cache$/)]);
+    expect(fs.statSync(cache).mode & 0o777).toBe(0o700);
+    expect(fs.statSync(path.join(cache, files[0])).mode & 0o777).toBe(0o600);
+    const written = fs.statSync(path.join(cache, files[0])).mtimeMs;
+    expect(run(program, cache)).toBe('function true prog.js');
+    expect(fs.statSync(path.join(cache, files[0])).mtimeMs).toBe(written); // accepted, not rewritten
+  });
+
+  it('GIVEN an unusable cache folder WHEN run THEN the program still runs', () => {
+    fs.writeFileSync(path.join(dir, 'file'), '');
+    expect(run("process.stdout.write('ran');", path.join(dir, 'file', 'cache'))).toBe('ran');
+  });
+
+  it('GIVEN the same bundle WHEN wrapped twice THEN the bytes are the same (reproducible artifact)', () => {
+    expect(codeCacheLoader('module.exports = 1;\n')).toBe(codeCacheLoader('module.exports = 1;\n'));
+  });
+});
