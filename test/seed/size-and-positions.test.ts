@@ -56,3 +56,22 @@ describe('seed size rule', () => {
     expect(found).toEqual([expect.objectContaining({ severity: 'warning', path: ['files', 0], summary: 'Large user-data' })]);
   });
 });
+
+describe('raw network_config addresses are checked like typed ones', () => {
+  it.each([
+    ['v2 address', 'version: 2\nethernets:\n  eth0:\n    addresses: [300.1.1.1/24]\n', ['network_config', 'ethernets', 'eth0', 'addresses', 0]],
+    ['v2 under network:', 'network:\n  version: 2\n  ethernets:\n    eth0:\n      addresses: ["10.0.0.2/24", "10.0.0.3/33"]\n', ['network_config', 'network', 'ethernets', 'eth0', 'addresses', 1]],
+    ['v2 gateway4', 'version: 2\nethernets:\n  eth0:\n    gateway4: 10.0.0.256\n', ['network_config', 'ethernets', 'eth0', 'gateway4']],
+    ['v2 nameserver', 'version: 2\nethernets:\n  eth0:\n    nameservers: {addresses: [1.2.3]}\n', ['network_config', 'ethernets', 'eth0', 'nameservers', 'addresses', 0]],
+    ['v2 route via', 'version: 2\nethernets:\n  eth0:\n    routes: [{to: default, via: nowhere}]\n', ['network_config', 'ethernets', 'eth0', 'routes', 0, 'via']],
+    ['v1 subnet address', 'version: 1\nconfig:\n  - type: physical\n    name: eth0\n    subnets:\n      - type: static\n        address: 300.1.1.1/24\n', ['network_config', 'config', 0, 'subnets', 0, 'address']],
+    ['v1 dns_nameservers', 'version: 1\nconfig:\n  - type: physical\n    name: eth0\n    subnets:\n      - type: static\n        address: 10.0.0.2/24\n        dns_nameservers: [10.0.0.300]\n', ['network_config', 'config', 0, 'subnets', 0, 'dns_nameservers', 0]],
+  ] as [string, string, (string | number)[]][])('GIVEN a bad %s WHEN validated THEN an error names its path', (_, text, path) => {
+    expect(errors({ network_config: text })).toEqual([expect.objectContaining({ path, summary: 'Invalid network address' })]);
+  });
+
+  it('GIVEN valid v1 and v2 addresses WHEN validated THEN no diagnostics', () => {
+    expect(validateSeed({ network_config: 'version: 2\nethernets:\n  eth0:\n    addresses: [10.0.0.2/24, "fd00::2/64"]\n    gateway4: 10.0.0.1\n    routes: [{to: default, via: 10.0.0.1}]\n' })).toEqual([]);
+    expect(validateSeed({ network_config: 'version: 1\nconfig:\n  - type: physical\n    name: eth0\n    subnets:\n      - {type: static, address: 10.0.0.2, netmask: 255.255.255.0, gateway: 10.0.0.1}\n' })).toEqual([]);
+  });
+});

@@ -4,6 +4,7 @@ import type { SeedFormat, SeedSpec } from '../model';
 import { parseCidr } from '../network/private/ip';
 import { IFNAME, MAC, isHostname, isIPv4, isIPv6 } from './patterns';
 import { schemaDiagnostics } from './schema';
+import { networkV1AddressDiagnostics, networkV2AddressDiagnostics } from './network-addresses';
 import { isPlainObject, parseYaml } from './yaml';
 
 export function validateNetwork(spec: SeedSpec, format: SeedFormat): Diagnostic[] {
@@ -103,7 +104,7 @@ function validateRawNetwork(raw: unknown, format: SeedFormat): Diagnostic[] {
   // cloud-init accepts the config either at the top or under a `network:` key.
   const config = isPlainObject(parsed.value.network) ? parsed.value.network : parsed.value;
   const base = config === parsed.value ? path : [...path, 'network'];
-  if (config.version === 1) return schemaDiagnostics('network-config-v1', config, base, 'Invalid network-config v1');
-  if (config.version === 2) return schemaDiagnostics('network-config-v2', config, base, 'Invalid network-config v2');
+  if (config.version === 1) return [...schemaDiagnostics('network-config-v1', config, base, 'Invalid network-config v1'), ...networkV1AddressDiagnostics(config, base)];
+  if (config.version === 2) return [...schemaDiagnostics('network-config-v2', config, base, 'Invalid network-config v2'), ...networkV2AddressDiagnostics(config, base)];
   return [error([...base, 'version'], 'Invalid network-config version', `Got ${JSON.stringify(config.version)}; expected 1 or 2.`)];
 }
