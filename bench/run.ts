@@ -2,6 +2,7 @@
  *  `npm run bench -- NAME...` runs only the benches whose names contain one of the given words. */
 import { largeSeedGoalRows, runCliBench } from './cli';
 import { runIsoBench } from './iso';
+import { runSeedMemoryBench } from './seed-memory';
 import { runStartupBench } from './startup';
 import { runTerraformBench } from './terraform';
 import { runUploadBench } from './upload';
@@ -12,6 +13,7 @@ const benches: { name: string; run: () => unknown }[] = [
   { name: 'provider start-up', run: () => runStartupBench() },
   { name: 'terraform at scale', run: () => runTerraformBench() },
   { name: 'volume upload', run: () => runUploadBench() },
+  { name: 'seed memory', run: () => runSeedMemoryBench() },
 ];
 
 async function main(): Promise<void> {

@@ -10,8 +10,8 @@
  * that clash with dedicated fields; duplicate write_files paths after merging; sizes.
  *
  * Sizes follow the seed size rule of src/seed/private/size.ts (docs/seed-fidelity.md): each file cloud-init reads
- * at most {@link SEED_FILE_MAX_BYTES} (32 MiB, user-data after decompression), the seed at most
- * {@link SEED_MAX_BYTES} (64 MiB), user-data over {@link USER_DATA_WARN_BYTES} (1 MiB) a warning. An input that
+ * at most {@link SEED_FILE_MAX_BYTES} (64 MiB, user-data after decompression), the seed at most
+ * {@link SEED_MAX_BYTES} (128 MiB), user-data over {@link USER_DATA_WARN_BYTES} (1 MiB) a warning. An input that
  * alone breaks the rule is an error before anything is parsed.
  */
 import { error, hasErrors, type Diagnostic } from '../diagnostics';

@@ -39,9 +39,9 @@ describe('seed size rule', () => {
     expect(Number(process.hrtime.bigint() - started) / 1e9).toBeLessThan(5); // a parse of 70 MiB would take far longer and report the syntax error
   });
 
-  it('GIVEN files that together push user-data over 32 MiB WHEN validated THEN the error is on the largest file', () => {
-    const big = Buffer.alloc(20 * MiB, 0xff).toString('base64');
-    const found = errors({ files: [{ path: '/a', content: 'small' }, { path: '/b', content_base64: big }, { path: '/c', content_base64: Buffer.alloc(6 * MiB, 0xfe).toString('base64') }] });
+  it('GIVEN files that together push user-data over 64 MiB WHEN validated THEN the error is on the largest file', () => {
+    const big = Buffer.alloc(40 * MiB, 0xff).toString('base64');
+    const found = errors({ files: [{ path: '/a', content: 'small' }, { path: '/b', content_base64: big }, { path: '/c', content_base64: Buffer.alloc(12 * MiB, 0xfe).toString('base64') }] });
     expect(found).toEqual([expect.objectContaining({ path: ['files', 1], summary: 'Seed too large' })]);
   });
 

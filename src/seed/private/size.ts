@@ -7,9 +7,9 @@
  * 8 s for a 16 MiB cloud-config on the development host, and TCG guests are many times slower), plus the copies it
  * writes under /var/lib/cloud. So:
  * - every seed file cloud-init reads (meta-data, user-data — measured after gzip decompression —, vendor-data,
- *   network-config) may be at most {@link SEED_FILE_MAX_BYTES} (32 MiB: about 300 MiB of guest memory while
- *   cloud-init parses it);
- * - the seed's files together at most {@link SEED_MAX_BYTES} (64 MiB);
+ *   network-config) may be at most {@link SEED_FILE_MAX_BYTES} (64 MiB: about 600 MiB of guest memory while
+ *   cloud-init parses it, what a 1 GiB guest still tolerates);
+ * - the seed's files together at most {@link SEED_MAX_BYTES} (128 MiB);
  * - user-data over {@link USER_DATA_WARN_BYTES} (1 MiB) is a warning (slow to parse; a data volume is better).
  * Larger payloads belong on a data volume (`virtseed_volume`), mounted with `mounts`.
  */
@@ -18,14 +18,14 @@ import { error, warning, type AttributePath, type Diagnostic } from '../../diagn
 import type { SeedSpec } from '../model';
 
 /** Largest seed file cloud-init is asked to read (bytes; user-data after decompression). */
-export const SEED_FILE_MAX_BYTES = 32 * 1024 * 1024;
+export const SEED_FILE_MAX_BYTES = 64 * 1024 * 1024;
 /** Largest total of a seed's files (bytes). */
-export const SEED_MAX_BYTES = 64 * 1024 * 1024;
+export const SEED_MAX_BYTES = 128 * 1024 * 1024;
 /** user-data size above which a warning is given (bytes, after decompression). */
 export const USER_DATA_WARN_BYTES = 1024 * 1024;
 
 const MiB = 1024 * 1024;
-const RULE = 'seed size rule: each file cloud-init reads from the seed at most 32 MiB (user-data after gzip decompression), the seed at most 64 MiB in total';
+const RULE = 'seed size rule: each file cloud-init reads from the seed at most 64 MiB (user-data after gzip decompression), the seed at most 128 MiB in total';
 
 function mib(n: number): string {
   return `${(n / MiB).toFixed(1)} MiB`;
