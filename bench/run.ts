@@ -20,7 +20,13 @@ async function main(): Promise<void> {
   const only = process.argv.slice(2);
   for (const bench of benches.filter((b) => !only.length || only.some((word) => b.name.includes(word)))) {
     console.log(`\n== ${bench.name} ==`);
-    await bench.run();
+    try {
+      await bench.run();
+    } catch (err) {
+      // One broken bench (a missing tool, a rule that changed) does not hide the others' rows.
+      console.error(`bench ${bench.name} failed: ${err instanceof Error ? err.stack ?? err.message : String(err)}`);
+      process.exitCode = 1;
+    }
   }
 }
 
