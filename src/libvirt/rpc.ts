@@ -104,6 +104,11 @@ export class RpcConnection {
 
   private keepalive(interval: number, count: number): void {
     if (this.lost) return;
+    if (this.pausedBy.size > 0) {
+      // We stopped reading (a download waits for its consumer): the daemon's answers wait in the socket.
+      this.unanswered = 0;
+      return;
+    }
     if (this.unanswered >= count) {
       this.fail(`libvirtd sent nothing for ${interval * (count + 1)} s and did not answer ${count} keepalive pings: the host or the network path to it is down`);
       this.socket.destroy();
