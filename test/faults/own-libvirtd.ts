@@ -10,20 +10,25 @@ import * as path from 'node:path';
 import { connect, RemoteLibvirtClient } from '../../src/libvirt';
 
 export const OWN_UID = 64123;
+/** `nobody`: a uid with a passwd record, for a daemon that starts guests (QEMU looks its user up; OWN_UID has none). */
+export const NOBODY_UID = 65534;
 
 export class OwnLibvirtd {
   readonly dir: string;
   readonly socket: string;
   readonly poolDir: string;
+  /** The uid the daemon (and the QEMU it starts) runs as. */
+  readonly uid: number;
   private child: ChildProcess | null = null;
   private log = '';
 
-  constructor(label: string) {
+  constructor(label: string, options: { uid?: number } = {}) {
+    this.uid = options.uid ?? OWN_UID;
     this.dir = fs.mkdtempSync(path.join(os.tmpdir(), `vstest-lvd-${label}-`));
     for (const d of ['home', 'run', 'config', 'cache', 'data', 'pool']) fs.mkdirSync(path.join(this.dir, d));
     fs.chmodSync(this.dir, 0o755);
     fs.chmodSync(path.join(this.dir, 'run'), 0o700);
-    for (const d of ['', 'home', 'run', 'config', 'cache', 'data', 'pool']) fs.chownSync(path.join(this.dir, d), OWN_UID, OWN_UID);
+    for (const d of ['', 'home', 'run', 'config', 'cache', 'data', 'pool']) fs.chownSync(path.join(this.dir, d), this.uid, this.uid);
     this.socket = path.join(this.dir, 'run', 'libvirt', 'libvirt-sock');
     this.poolDir = path.join(this.dir, 'pool');
   }
@@ -45,7 +50,7 @@ export class OwnLibvirtd {
     const d = (n: string) => path.join(this.dir, n);
     const env = { PATH: '/usr/sbin:/usr/bin:/sbin:/bin', HOME: d('home'), XDG_RUNTIME_DIR: d('run'), XDG_CONFIG_HOME: d('config'), XDG_CACHE_HOME: d('cache'), XDG_DATA_HOME: d('data') };
     fs.rmSync(this.socket, { force: true });
-    const child = spawn('setpriv', [`--reuid=${OWN_UID}`, `--regid=${OWN_UID}`, '--clear-groups', 'libvirtd', ...this.args], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn('setpriv', [`--reuid=${this.uid}`, `--regid=${this.uid}`, '--clear-groups', 'libvirtd', ...this.args], { env, stdio: ['ignore', 'ignore', 'pipe'] });
     child.stderr?.on('data', (b: Buffer) => (this.log = (this.log + b.toString()).slice(-20000)));
     this.child = child;
     for (let i = 0; i < 200; i++) {

@@ -62,7 +62,7 @@ export const DOMAIN_SCHEMA: ResourceSchema = {
     reprovision: { type: t.string, optional: true, computed: true, description: 'What a changed `instance_id` does: `reboot` (default: restart the guest on the same disks), `recreate` (replace the domain), `next-boot` (only swap the seed).' },
     running: { type: t.bool, optional: true, computed: true, description: 'Whether the domain runs. Default true.' },
     shutdown_timeout: { type: t.number, optional: true, computed: true, description: 'Seconds to wait for a clean shutdown before powering off. Default 60.' },
-    console_log: { type: t.string, computed: true, description: 'Host path of the serial console log.' },
+    console_log: { type: t.string, computed: true, description: 'Host path of the serial console log (null on a per-user session daemon, `.../session`, whose QEMU cannot write the system log folder).' },
     wait_for: { type: t.string, optional: true, computed: true, description: 'What an apply that starts the guest waits for, read through libvirt only (so it works for remote hosts too): `none` (default), `lease` (an address appeared: a DHCP lease on the domain\'s libvirt networks, or the guest agent\'s), `cloud-init` (cloud-init finished this boot; its module failures fail the apply), `ignition` (Ignition finished on the first boot).' },
     wait_timeout: { type: t.number, optional: true, computed: true, description: 'Seconds `wait_for` waits from the guest\'s start before the apply fails (the guest keeps running). Default 600.' },
     reprovision_action: { type: t.string, computed: true, description: 'What this plan does to the guest because of `instance_id`: `none`, `reboot`, `recreate` or `next-boot`.' },
@@ -250,7 +250,7 @@ export const domain: ResourceHandler<State> = {
   async plan({ prior, proposed, config }, ctx) {
     if (!proposed || !config) return { planned: null, requiresReplace: [], diagnostics: [] };
     const diagnostics = validateConfig(config);
-    const planned = withDefaults({ ...proposed, ...pickNulls(config, ['vcpu', 'running', 'reprovision', 'shutdown_timeout', 'wait_for', 'wait_timeout']) }, prior);
+    const planned = withDefaults({ ...proposed, ...pickNulls(config, ['vcpu', 'running', 'reprovision', 'shutdown_timeout', 'wait_for', 'wait_timeout']) }, prior, ctx.uri);
     if (planned.type === null) planned.type = str(prior?.type) ?? detectDomainType(ctx.uri);
     const requiresReplace: (string | number)[][] = [];
     if (!prior) {

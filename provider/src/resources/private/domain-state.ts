@@ -44,8 +44,20 @@ export function derivedMac(domainName: string, index: number): string {
   return ['52', '54', '00', ...[h[0], h[1], h[2]].map((b) => b.toString(16).padStart(2, '0'))].join(':');
 }
 
-/** Fills defaults into a planned value (config nulls → defaults; computed nested values derived). */
-export function withDefaults(planned: State, prior: State | null): State {
+/**
+ * True when `uri` names a per-user session daemon (`qemu:///session`, `qemu+ssh://host/session`): its QEMU runs as
+ * that user, who cannot write the system log folder, so such domains get no console log file (the console itself,
+ * which `wait_for` reads as a libvirt stream, is there all the same).
+ */
+export function isSessionDaemon(uri: string | undefined): boolean {
+  return uri !== undefined && /^[a-z0-9+]+:\/\/[^/?]*\/session(\?|$)/.test(uri);
+}
+
+/**
+ * Fills defaults into a planned value (config nulls → defaults; computed nested values derived). `uri`: the
+ * provider's connection URI; a session daemon's domains get no console log file (console_log null).
+ */
+export function withDefaults(planned: State, prior: State | null, uri?: string): State {
   const out: State = { ...planned };
   for (const [k, v] of Object.entries(DOMAIN_DEFAULTS)) if (out[k] === null) out[k] = v;
   const priorDisks = list<State>(prior?.disk);
@@ -67,7 +79,8 @@ export function withDefaults(planned: State, prior: State | null): State {
     const mac = n.mac ?? (p && p.network === n.network && p.user === n.user ? p.mac : undefined) ?? (name ? derivedMac(name, i) : UNKNOWN);
     return { ...n, user, restrict: user ? (n.restrict ?? true) : (n.restrict ?? false), model: n.model ?? 'virtio', mac };
   });
-  if (out.console_log === null || out.console_log === UNKNOWN) out.console_log = str(prior?.console_log) ?? (name ? consoleLogPath(name) : UNKNOWN);
+  if (isSessionDaemon(uri)) out.console_log = null;
+  else if (out.console_log === null || out.console_log === UNKNOWN) out.console_log = str(prior?.console_log) ?? (name ? consoleLogPath(name) : UNKNOWN);
   return out;
 }
 

@@ -1,0 +1,131 @@
+/**
+ * A fault during `wait_for`: libvirtd (the tests' own, never the shared system daemon) is killed and restarted
+ * while a real `terraform apply` waits for cloud-init in a booting guest. The apply fails with the domain recorded
+ * as tainted; the next apply replaces it, waits for cloud-init again and converges: a following plan shows no
+ * changes, libvirt holds exactly the one domain, the pool exactly the root and seed volumes.
+ */
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { VIR_DOMAIN_RUNNING } from '../../src/libvirt';
+import { testImage } from '../helpers/guest';
+import { TfWorkdir } from '../helpers/terraform';
+import { NOBODY_UID, OwnLibvirtd } from './own-libvirtd';
+
+jest.setTimeout(1_200_000);
+
+const POOL = 'vstest-waitfault';
+const DOMAIN = 'vstest-waitfault-d';
+const ROOT_VOL = 'vstest-waitfault-root.qcow2';
+const SEED_VOL = 'vstest-waitfault-seed.iso';
+
+describe('libvirtd killed while an apply waits for cloud-init', () => {
+  const lvd = new OwnLibvirtd('waitfault', { uid: NOBODY_UID });
+  const tf = new TfWorkdir('waitfault');
+  const img = testImage();
+
+  function hcl(): void {
+    tf.write(`
+resource "virtseed_volume" "root" {
+  pool   = "${POOL}"
+  name   = "${ROOT_VOL}"
+  source = "${img.image}"
+}
+resource "virtseed_cloudinit_seed" "seed" {
+  pool     = "${POOL}"
+  name     = "${SEED_VOL}"
+  hostname = "waitfault"
+}
+resource "virtseed_domain" "d" {
+  name             = "${DOMAIN}"
+  memory           = 512
+  type             = "qemu"
+  kernel           = "${img.kernel}"
+  initrd           = "${img.initrd}"
+  cmdline          = "${img.cmdline}"
+  cloudinit_seed_id = virtseed_cloudinit_seed.seed.id
+  instance_id      = virtseed_cloudinit_seed.seed.instance_id
+  wait_for         = "cloud-init"
+  wait_timeout     = 900
+  disk { volume_id = virtseed_volume.root.id }
+  network_interface { user = true }
+}
+`);
+    // The provider block of the helper connects to the system daemon: point it at ours instead.
+    const main = path.join(tf.dir, 'main.tf');
+    fs.writeFileSync(main, fs.readFileSync(main, 'utf8').replace('provider "virtseed" {}', `provider "virtseed" {\n  uri = "${lvd.uri}"\n}`));
+  }
+
+  /** Whether the guest runs (its CPUs resumed). */
+  async function running(): Promise<boolean> {
+    const c = await lvd.client();
+    try {
+      const dom = (await c.connectListAllDomains()).find((d) => d.name === DOMAIN);
+      return dom !== undefined && (await c.domainGetState(dom)).state === VIR_DOMAIN_RUNNING;
+    } finally {
+      await c.close();
+    }
+  }
+
+  async function hostFacts(): Promise<{ volumes: string[]; domains: string[] }> {
+    const c = await lvd.client();
+    try {
+      const pool = await c.storagePoolLookupByName(POOL);
+      await c.storagePoolRefresh(pool);
+      return {
+        volumes: (await c.storagePoolListAllVolumes(pool)).map((v) => v.name).sort(),
+        domains: (await c.connectListAllDomains()).map((d) => d.name).sort(),
+      };
+    } finally {
+      await c.close();
+    }
+  }
+
+  beforeAll(async () => {
+    await lvd.start();
+    const c = await lvd.client();
+    const pool = await c.storagePoolDefineXml(`<pool type='dir'><name>${POOL}</name><target><path>${lvd.poolDir}</path></target></pool>`);
+    await c.storagePoolCreate(pool);
+    await c.storagePoolSetAutostart(pool, true);
+    await c.close();
+    hcl();
+    tf.init();
+  });
+
+  afterAll(async () => {
+    await tf.run(['destroy', '-auto-approve', '-input=false']);
+    await lvd.stop();
+    lvd.dispose();
+    tf.dispose();
+  });
+
+  it('GIVEN an apply waiting for cloud-init WHEN libvirtd is killed and restarted THEN the apply fails and the next one converges', async () => {
+    const child = spawn('terraform', ['apply', '-auto-approve', '-input=false', '-no-color'], { cwd: tf.dir, env: { ...process.env, CHECKPOINT_DISABLE: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (b: Buffer) => (out += b.toString()));
+    child.stderr.on('data', (b: Buffer) => (out += b.toString()));
+    const done = new Promise<number>((resolve) => child.on('close', (code) => resolve(code ?? -1)));
+
+    // The wait is under way once the guest runs (the provider starts it paused, opens the console, resumes it);
+    // a few seconds more and the guest is mid-boot.
+    const start = Date.now();
+    while (!(await running())) {
+      if (child.exitCode !== null) throw new Error(`terraform ended before the wait:\n${out}`);
+      if (Date.now() - start > 600_000) throw new Error(`the guest never ran:\n${out}`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    await new Promise((r) => setTimeout(r, 5000));
+    expect({ exited: child.exitCode, out: child.exitCode === null ? '' : out }).toEqual({ exited: null, out: '' });
+    await lvd.signal('SIGKILL');
+    await lvd.start();
+    expect(await done).not.toBe(0);
+    expect(out).toContain(`Domain ${DOMAIN} was defined but not finished`);
+
+    const second = tf.run(['apply', '-auto-approve', '-input=false']);
+    if (second.code !== 0) throw new Error(`the apply after the fault did not converge:\n${second.out}`);
+    expect(second.out).toMatch(/virtseed_domain\.d.*(replaced|Destruction complete)/s);
+    const plan = tf.plan();
+    expect({ planExit: plan.code, out: plan.code === 0 ? '' : plan.out }).toEqual({ planExit: 0, out: '' });
+    expect(await hostFacts()).toEqual({ volumes: [ROOT_VOL, SEED_VOL].sort(), domains: [DOMAIN] });
+  });
+});
