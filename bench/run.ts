@@ -1,6 +1,7 @@
 /** Runs every benchmark in turn: `npm run bench`. Add a bench by importing its runner and listing it here.
  *  `npm run bench -- NAME...` runs only the benches whose names contain one of the given words. */
 import { largeSeedGoalRows, runCliBench } from './cli';
+import { runDeployBench } from './deploy';
 import { runIsoBench } from './iso';
 import { runSeedMemoryBench } from './seed-memory';
 import { runStartupBench } from './startup';
@@ -14,6 +15,7 @@ const benches: { name: string; run: () => unknown }[] = [
   { name: 'terraform at scale', run: () => runTerraformBench() },
   { name: 'volume upload', run: () => runUploadBench() },
   { name: 'seed memory', run: () => runSeedMemoryBench() },
+  { name: 'deploy basic', run: () => runDeployBench() },
 ];
 
 async function main(): Promise<void> {
