@@ -5,7 +5,7 @@
  * handler bug. DynamicValues are decoded and encoded with the handler's schema; private state bytes pass through.
  */
 import { Diagnostic, ValidationError } from '../../../src/diagnostics';
-import { DEFAULT_URI, HostConnector, LibvirtClient } from '../host';
+import { Connection, DEFAULT_URI, HostConnector, HostFacts, TCG_ONLY } from '../host';
 import { conform, CtyConversionError, CtyType, decodeJson, decodeMsgpack, encodeMsgpack, isUnknown } from './cty';
 import { internalError, toAttributePath, toProtoDiagnostic } from './diagnostics';
 import type { HandlerContext, ResourceHandler } from './handler';
@@ -20,17 +20,19 @@ export interface DynamicValueMsg {
 }
 type Msg = Record<string, any>;
 
-export interface ProviderServerOptions {
+export interface ProviderServerOptions<C extends Connection = Connection> {
   /** The provider block's schema; an optional string attribute `uri` selects the libvirt host. */
   readonly providerSchema: ResourceSchema;
-  readonly resources: readonly ResourceHandler<any>[];
+  readonly resources: readonly ResourceHandler<any, C>[];
   /** Opens the libvirt connection on first `ctx.client()`; absent = handlers may not use the host. */
-  readonly connector?: HostConnector;
+  readonly connector?: HostConnector<C>;
+  /** Host facts handed to handlers (`ctx.host`); default: TCG only. */
+  readonly host?: HostFacts;
   readonly log?: Logger;
 }
 
-interface Registered {
-  readonly handler: ResourceHandler<any>;
+interface Registered<C extends Connection> {
+  readonly handler: ResourceHandler<any, C>;
   readonly type: CtyType;
 }
 
@@ -62,16 +64,16 @@ export function encodeDynamicValue(value: unknown, type: CtyType): DynamicValueM
   return { msgpack: encodeMsgpack(value, type) };
 }
 
-export class ProviderServer {
-  private readonly resources = new Map<string, Registered>();
+export class ProviderServer<C extends Connection = Connection> {
+  private readonly resources = new Map<string, Registered<C>>();
   private readonly providerType: CtyType;
   private readonly log: Logger;
   private readonly stop = new AbortController();
   private uri = '';
-  private clientPromise: Promise<LibvirtClient> | undefined;
+  private clientPromise: Promise<C> | undefined;
 
   /** Throws `Error` when a schema is malformed or two handlers share a type name. */
-  constructor(private readonly options: ProviderServerOptions) {
+  constructor(private readonly options: ProviderServerOptions<C>) {
     this.log = options.log ?? createLogger();
     assertValidSchema(options.providerSchema, 'provider.');
     this.providerType = impliedType(options.providerSchema);
@@ -83,7 +85,7 @@ export class ProviderServer {
   }
 
   /** The context handed to handlers. */
-  private context(): HandlerContext {
+  private context(): HandlerContext<C> {
     const server = this;
     return {
       client: () => server.client(),
@@ -92,12 +94,13 @@ export class ProviderServer {
       },
       signal: server.stop.signal,
       log: server.log,
+      host: server.options.host ?? TCG_ONLY,
     };
   }
 
-  private connected: LibvirtClient | undefined;
+  private connected: C | undefined;
 
-  private client(): Promise<LibvirtClient> {
+  private client(): Promise<C> {
     if (!this.uri) return Promise.reject(new Error('the provider is not configured yet (its uri is unknown)'));
     if (!this.options.connector) return Promise.reject(new Error('no libvirt connector was given to the provider'));
     if (this.connected?.isClosed) {
@@ -321,7 +324,7 @@ export class ProviderServer {
     }
   }
 
-  private withResource(rpc: string, typeName: string, fn: (r: Registered) => Promise<Msg>): Promise<Msg> {
+  private withResource(rpc: string, typeName: string, fn: (r: Registered<C>) => Promise<Msg>): Promise<Msg> {
     const r = this.resources.get(typeName);
     this.log.debug(`${rpc} ${typeName}`);
     if (!r) return Promise.resolve({ diagnostics: this.diags([unknownType('resource', typeName)]) });

@@ -6,18 +6,17 @@
  */
 import { Diagnostic, hasErrors, warning } from '../../../src/diagnostics';
 import { buildSeedIso, validateSeed } from '../../../src/seed';
+import type { LibvirtClient } from '../../../src/libvirt';
 import { t } from '../plugin/cty';
 import type { ResourceHandler } from '../plugin/handler';
 import type { ResourceSchema } from '../plugin/schema';
 import { mapDiagnostics } from './private/paths';
 import { SEED_PATHS, seedSpecFromConfig } from './private/seed-spec';
 import { deleteVolume, inspectRawVolume, storeRawVolume, volumeExistsDiagnostic } from './private/storage';
-import { clientOf } from './private/client';
+import type { CloudinitSeedState } from './private/model';
 import { isWhollyKnown, str, UNKNOWN } from './private/values';
 
-type State = Record<string, unknown>;
-
-const COMPUTED_ONLY = ['id', 'path', 'size', 'sha256'];
+const COMPUTED_ONLY: readonly string[] = ['id', 'path', 'size', 'sha256'];
 
 export const CLOUDINIT_SEED_SCHEMA: ResourceSchema = {
   version: 0,
@@ -140,14 +139,14 @@ export const CLOUDINIT_SEED_SCHEMA: ResourceSchema = {
 };
 
 /** The inputs of the seed: everything in the config but the computed-only attributes. */
-function inputsOf(v: State): State {
-  const out: State = {};
+function inputsOf(v: CloudinitSeedState): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
   for (const [k, val] of Object.entries(v)) if (!COMPUTED_ONLY.includes(k)) out[k] = val;
   return out;
 }
 
 /** Builds the ISO of a known config; diagnostics on bad input (then `built` is undefined). */
-function build(config: State): { built?: ReturnType<typeof buildSeedIso>; diagnostics: Diagnostic[] } {
+function build(config: CloudinitSeedState): { built?: ReturnType<typeof buildSeedIso>; diagnostics: Diagnostic[] } {
   const { spec, diagnostics } = seedSpecFromConfig(config);
   if (hasErrors(diagnostics)) return { diagnostics };
   const all = [...diagnostics, ...mapDiagnostics(validateSeed(spec), SEED_PATHS)];
@@ -155,7 +154,7 @@ function build(config: State): { built?: ReturnType<typeof buildSeedIso>; diagno
   return { built: buildSeedIso(spec), diagnostics: all };
 }
 
-export const cloudinitSeed: ResourceHandler<State> = {
+export const cloudinitSeed: ResourceHandler<CloudinitSeedState, LibvirtClient> = {
   typeName: 'virtseed_cloudinit_seed',
   schema: CLOUDINIT_SEED_SCHEMA,
 
@@ -166,7 +165,7 @@ export const cloudinitSeed: ResourceHandler<State> = {
 
   async plan({ prior, proposed, config }) {
     if (!proposed || !config) return { planned: null, requiresReplace: [], diagnostics: [] };
-    const planned: State = { ...proposed };
+    const planned: CloudinitSeedState = { ...proposed };
     const diagnostics: Diagnostic[] = [];
     if (isWhollyKnown(inputsOf(config))) {
       const r = build(config);
@@ -211,25 +210,27 @@ export const cloudinitSeed: ResourceHandler<State> = {
   },
 
   async apply({ prior, planned, config }, ctx) {
-    const client = await clientOf(ctx);
+    const client = await ctx.client();
     const opts = { signal: ctx.signal };
     if (!planned) {
-      if (prior && str(prior.id)) await deleteVolume(client, prior.id as string, opts);
+      const key = str(prior?.id);
+      if (key) await deleteVolume(client, key, opts);
       return { newState: null, diagnostics: [] };
     }
     const r = build(config ?? planned);
     if (!r.built) return { newState: prior, diagnostics: r.diagnostics };
     const { iso, instanceId, sha256 } = r.built;
-    const target = { key: str(prior?.id), pool: planned.pool as string, name: planned.name as string };
+    const target = { key: str(prior?.id), pool: str(planned.pool) ?? '', name: str(planned.name) ?? '' };
     const stored = await storeRawVolume(client, target, iso, opts);
     if (!stored) return { newState: prior, diagnostics: [volumeExistsDiagnostic(target.pool, target.name)] };
-    ctx.log.info(`seed ${planned.name}: ${iso.length} bytes, instance-id ${instanceId}`);
+    ctx.log.info(`seed ${target.name}: ${iso.length} bytes, instance-id ${instanceId}`);
     return { newState: { ...planned, id: stored.vol.key, path: stored.path, instance_id: instanceId, sha256, size: iso.length }, diagnostics: [] };
   },
 
   async read({ current }, ctx) {
-    const client = await clientOf(ctx);
-    const found = str(current.id) ? await inspectRawVolume(client, current.id as string, { signal: ctx.signal }) : null;
+    const client = await ctx.client();
+    const key = str(current.id);
+    const found = key ? await inspectRawVolume(client, key, { signal: ctx.signal }) : null;
     return { newState: found ? { ...current, ...found } : null, diagnostics: [] };
   },
 };

@@ -7,15 +7,14 @@
 import { Diagnostic, hasErrors } from '../../../src/diagnostics';
 import { renderIgnition } from '../../../src/seed/ignition';
 import { validateIgnition } from '../../../src/seed/ignition';
+import type { LibvirtClient } from '../../../src/libvirt';
 import { t } from '../plugin/cty';
 import type { ResourceHandler } from '../plugin/handler';
 import type { ResourceSchema } from '../plugin/schema';
-import { clientOf } from './private/client';
+import type { IgnitionState } from './private/model';
 import { mapDiagnostics } from './private/paths';
 import { deleteVolume, inspectRawVolume, storeRawVolume, volumeExistsDiagnostic } from './private/storage';
-import { isWhollyKnown, messageOf, str, UNKNOWN } from './private/values';
-
-type State = Record<string, unknown>;
+import { messageOf, str, UNKNOWN } from './private/values';
 
 export const IGNITION_SCHEMA: ResourceSchema = {
   version: 0,
@@ -53,17 +52,17 @@ function render(content: string): { rendered?: ReturnType<typeof renderIgnition>
   return { rendered, diagnostics };
 }
 
-export const ignition: ResourceHandler<State> = {
+export const ignition: ResourceHandler<IgnitionState, LibvirtClient> = {
   typeName: 'virtseed_ignition',
   schema: IGNITION_SCHEMA,
 
   validate(config) {
-    return isWhollyKnown(config.content) && typeof config.content === 'string' ? render(config.content).diagnostics : [];
+    return typeof config.content === 'string' ? render(config.content).diagnostics : [];
   },
 
   async plan({ prior, proposed }) {
     if (!proposed) return { planned: null, requiresReplace: [], diagnostics: [] };
-    const planned: State = { ...proposed };
+    const planned: IgnitionState = { ...proposed };
     const diagnostics: Diagnostic[] = [];
     if (typeof proposed.content === 'string') {
       const r = render(proposed.content);
@@ -86,22 +85,23 @@ export const ignition: ResourceHandler<State> = {
       planned.path = prior.path;
       if (prior.instance_id !== planned.instance_id && typeof planned.instance_id === 'string')
         diagnostics.push({ severity: 'warning', path: ['content'], summary: 'Ignition config changes: the guest will be re-provisioned',
-          detail: `The config's id changes from ${prior.instance_id} to ${planned.instance_id}. Ignition runs on first boot only; the domain's reprovision policy decides how the guest gets it.` });
+          detail: `The config's id changes from ${String(prior.instance_id)} to ${planned.instance_id}. Ignition runs on first boot only; the domain's reprovision policy decides how the guest gets it.` });
     }
     return { planned, requiresReplace, diagnostics };
   },
 
   async apply({ prior, planned }, ctx) {
-    const client = await clientOf(ctx);
+    const client = await ctx.client();
     const opts = { signal: ctx.signal };
     if (!planned) {
-      if (prior && str(prior.id)) await deleteVolume(client, prior.id as string, opts);
+      const key = str(prior?.id);
+      if (key) await deleteVolume(client, key, opts);
       return { newState: null, diagnostics: [] };
     }
-    const r = render(planned.content as string);
+    const r = render(str(planned.content) ?? '');
     if (!r.rendered) return { newState: prior, diagnostics: r.diagnostics };
     const bytes = Buffer.from(r.rendered.json, 'utf8');
-    const target = { key: str(prior?.id), pool: planned.pool as string, name: planned.name as string };
+    const target = { key: str(prior?.id), pool: str(planned.pool) ?? '', name: str(planned.name) ?? '' };
     const stored = await storeRawVolume(client, target, bytes, opts);
     if (!stored) return { newState: prior, diagnostics: [volumeExistsDiagnostic(target.pool, target.name)] };
     return {
@@ -118,8 +118,9 @@ export const ignition: ResourceHandler<State> = {
   },
 
   async read({ current }, ctx) {
-    const client = await clientOf(ctx);
-    const found = str(current.id) ? await inspectRawVolume(client, current.id as string, { signal: ctx.signal }) : null;
+    const client = await ctx.client();
+    const key = str(current.id);
+    const found = key ? await inspectRawVolume(client, key, { signal: ctx.signal }) : null;
     return { newState: found ? { ...current, path: found.path, sha256: found.sha256 } : null, diagnostics: [] };
   },
 };

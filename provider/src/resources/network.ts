@@ -25,12 +25,10 @@ import { parseNetworkXml, renderDhcpHostXml, renderDnsHostXml, renderNetworkXml 
 import { t } from '../plugin/cty';
 import type { HandlerContext, ResourceHandler } from '../plugin/handler';
 import type { ResourceSchema } from '../plugin/schema';
-import { clientOf } from './private/client';
 import { isBeingReplaced, noteReplacement, reachableClient } from './private/plan-checks';
 import { NETWORK_DEFAULTS, stateFromNetwork, toNetworkSpec, validateNetworkState } from './private/network-state';
+import type { Blocks, NetworkDhcpHostState, NetworkDnsHostState, NetworkState } from './private/model';
 import { deepEqual, isWhollyKnown, list, messageOf, str, UNKNOWN } from './private/values';
-
-type State = Record<string, unknown>;
 
 export const NETWORK_SCHEMA: ResourceSchema = {
   version: 0,
@@ -122,32 +120,32 @@ export async function networkByRef(client: LibvirtClient, ref: string): Promise<
   return UUID_RE.test(ref) ? ((await networkByUuid(client, ref)) ?? networkByName(client, ref)) : networkByName(client, ref);
 }
 
-async function describe(client: LibvirtClient, net: NetRef): Promise<State> {
+async function describe(client: LibvirtClient, net: NetRef): Promise<NetworkState> {
   const spec = parseNetworkXml(await client.networkGetXmlDesc(net, VIR_NETWORK_XML_INACTIVE));
   return stateFromNetwork(spec, await client.networkGetAutostart(net));
 }
 
 /** `observed`, with list blocks in `current`'s order when they hold the same elements (no spurious diff). */
-function keepOrder(current: State, observed: State): State {
-  const out = { ...observed };
-  for (const key of ['dhcp_host', 'dns_host']) {
-    const cur = list<State>(current[key]);
-    const obs = list<State>(observed[key]);
-    if (cur.length === obs.length && cur.every((c) => obs.some((o) => deepEqual(normalizeHost(c), normalizeHost(o))))) out[key] = cur;
-  }
-  return out;
+function keepOrder(current: NetworkState, observed: NetworkState): NetworkState {
+  return { ...observed, dhcp_host: sameHosts(current.dhcp_host, observed.dhcp_host), dns_host: sameHosts(current.dns_host, observed.dns_host) };
 }
 
-function normalizeHost(h: State): State {
-  return 'mac' in h ? { mac: str(h.mac)?.toLowerCase() ?? null, hostname: h.hostname ?? null, ip: h.ip } : { ip: h.ip, hostnames: h.hostnames };
+/** `current` when it holds the same hosts as `observed` (in any order), else `observed`. */
+function sameHosts<T extends Host>(current: Blocks<T>, observed: Blocks<T>): Blocks<T> {
+  const cur = list(current);
+  const obs = list(observed);
+  return cur.length === obs.length && cur.every((c) => obs.some((o) => keyOf(c) === keyOf(o))) ? current : observed;
 }
 
-function keyOf(v: State): string {
-  return JSON.stringify(normalizeHost(v));
+type Host = NetworkDhcpHostState | NetworkDnsHostState;
+
+/** What identifies a host entry (MACs compare case-insensitively). */
+function keyOf(h: Host): string {
+  return JSON.stringify('mac' in h ? { mac: str(h.mac)?.toLowerCase() ?? null, hostname: h.hostname ?? null, ip: h.ip } : { ip: h.ip, hostnames: h.hostnames });
 }
 
 /** Applies the dhcp_host/dns_host differences between `prior` and `planned` through virNetworkUpdate. */
-async function updateHosts(client: LibvirtClient, net: NetRef, prior: State, planned: State): Promise<void> {
+async function updateHosts(client: LibvirtClient, net: NetRef, prior: NetworkState, planned: NetworkState): Promise<void> {
   const flags = VIR_NETWORK_UPDATE_AFFECT_CONFIG | ((await client.networkIsActive(net)) ? VIR_NETWORK_UPDATE_AFFECT_LIVE : 0);
   const before = toNetworkSpec(prior);
   const after = toNetworkSpec(planned);
@@ -155,8 +153,8 @@ async function updateHosts(client: LibvirtClient, net: NetRef, prior: State, pla
     const at = spec.placement[k];
     return at ? { parent: at[0], xml: renderDhcpHostXml(spec.spec.ips[at[0]].dhcpHosts[at[1]]) } : undefined;
   };
-  const oldHosts = list<State>(prior.dhcp_host);
-  const newHosts = list<State>(planned.dhcp_host);
+  const oldHosts = list(prior.dhcp_host);
+  const newHosts = list(planned.dhcp_host);
   const oldKeys = new Set(oldHosts.map(keyOf));
   const newKeys = new Set(newHosts.map(keyOf));
   for (let k = 0; k < oldHosts.length; k++) {
@@ -167,8 +165,8 @@ async function updateHosts(client: LibvirtClient, net: NetRef, prior: State, pla
     const h = hostXml(after, k);
     if (!oldKeys.has(keyOf(newHosts[k])) && h) await client.networkUpdate(net, VIR_NETWORK_UPDATE_COMMAND_ADD_LAST, VIR_NETWORK_SECTION_IP_DHCP_HOST, h.parent, h.xml, flags);
   }
-  const oldDns = list<State>(prior.dns_host);
-  const newDns = list<State>(planned.dns_host);
+  const oldDns = list(prior.dns_host);
+  const newDns = list(planned.dns_host);
   const oldDnsKeys = new Set(oldDns.map(keyOf));
   const newDnsKeys = new Set(newDns.map(keyOf));
   for (let k = 0; k < oldDns.length; k++) {
@@ -186,12 +184,12 @@ export function networkExistsDiagnostic(name: string): Diagnostic {
 }
 
 /** Plan-time check of a new network's name against the host; silent when the host cannot be reached. */
-async function nameClash(ctx: HandlerContext, name: string): Promise<Diagnostic[]> {
+async function nameClash(ctx: HandlerContext<LibvirtClient>, name: string): Promise<Diagnostic[]> {
   const client = isBeingReplaced('network', name) ? null : await reachableClient(ctx);
   return client && (await networkByName(client, name)) ? [networkExistsDiagnostic(name)] : [];
 }
 
-export const network: ResourceHandler<State> = {
+export const network: ResourceHandler<NetworkState, LibvirtClient> = {
   typeName: 'virtseed_network',
   schema: NETWORK_SCHEMA,
 
@@ -202,14 +200,15 @@ export const network: ResourceHandler<State> = {
   async plan({ prior, proposed, config }, ctx) {
     if (!proposed || !config) return { planned: null, requiresReplace: [], diagnostics: [] };
     const diagnostics = isWhollyKnown(config) ? validateNetworkState(config) : [];
-    const planned: State = { ...proposed };
+    const planned: NetworkState = { ...proposed };
     if (config.mode === null) planned.mode = NETWORK_DEFAULTS.mode;
     if (config.autostart === null) planned.autostart = NETWORK_DEFAULTS.autostart;
     const requiresReplace: (string | number)[][] = [];
     if (prior) {
       for (const attr of REPLACE_ATTRS) if (isWhollyKnown(planned[attr]) && !deepEqual(prior[attr], planned[attr])) requiresReplace.push([attr]);
       if (config.bridge !== null && isWhollyKnown(planned.bridge) && planned.bridge !== prior.bridge) requiresReplace.push(['bridge']);
-      if (requiresReplace.length && str(prior.name)) noteReplacement('network', prior.name as string);
+      const priorName = str(prior.name);
+      if (requiresReplace.length && priorName) noteReplacement('network', priorName);
     }
     if (!prior || requiresReplace.length) {
       planned.id = UNKNOWN;
@@ -226,23 +225,24 @@ export const network: ResourceHandler<State> = {
   },
 
   async apply({ prior, planned }, ctx) {
-    const client = await clientOf(ctx);
+    const client = await ctx.client();
+    const priorUuid = str(prior?.uuid);
     if (!planned) {
-      const net = str(prior?.uuid) ? await networkByUuid(client, prior!.uuid as string) : null;
+      const net = priorUuid ? await networkByUuid(client, priorUuid) : null;
       if (net) {
         if (await client.networkIsActive(net)) await client.networkDestroy(net);
         await client.networkUndefine(net);
       }
       return { newState: null, diagnostics: [] };
     }
-    const name = planned.name as string;
-    if (prior && str(prior.uuid) && prior.uuid === planned.uuid) {
-      const net = await networkByUuid(client, prior.uuid as string);
+    const name = str(planned.name) ?? '';
+    if (prior && priorUuid && priorUuid === planned.uuid) {
+      const net = await networkByUuid(client, priorUuid);
       if (!net) return { newState: null, diagnostics: [error([], `Network ${name} is gone`, `libvirt no longer has network ${name} (deleted outside Terraform). Run terraform apply again to create it.`)] };
       await updateHosts(client, net, prior, planned);
       if (prior.autostart !== planned.autostart) await client.networkSetAutostart(net, planned.autostart === true);
       if (!(await client.networkIsActive(net))) await client.networkCreate(net);
-      return { newState: { ...planned, ...(await describe(client, net)), ...pick(planned, ['dhcp_host', 'dns_host']) }, diagnostics: [] };
+      return { newState: { ...planned, ...(await describe(client, net)), dhcp_host: planned.dhcp_host, dns_host: planned.dns_host }, diagnostics: [] };
     }
     if (await networkByName(client, name)) return { newState: null, diagnostics: [networkExistsDiagnostic(name)] };
     const { spec } = toNetworkSpec(planned);
@@ -259,26 +259,21 @@ export const network: ResourceHandler<State> = {
     }
     if (planned.autostart !== false) await client.networkSetAutostart(net, true);
     const described = await describe(client, net);
-    return { newState: { ...planned, ...described, ...pick(planned, ['dhcp_host', 'dns_host']), id: bytesToUuid(net.uuid), uuid: bytesToUuid(net.uuid) }, diagnostics: [] };
+    return { newState: { ...planned, ...described, dhcp_host: planned.dhcp_host, dns_host: planned.dns_host, id: bytesToUuid(net.uuid), uuid: bytesToUuid(net.uuid) }, diagnostics: [] };
   },
 
   async read({ current }, ctx) {
-    const client = await clientOf(ctx);
-    const net = str(current.uuid) ? await networkByUuid(client, current.uuid as string) : null;
+    const client = await ctx.client();
+    const uuid = str(current.uuid);
+    const net = uuid ? await networkByUuid(client, uuid) : null;
     if (!net) return { newState: null, diagnostics: [] };
     return { newState: keepOrder(current, await describe(client, net)), diagnostics: [] };
   },
 
   async importState(id, ctx) {
-    const client = await clientOf(ctx);
+    const client = await ctx.client();
     const net = await networkByRef(client, id);
     if (!net) throw new Error(`cannot import network "${id}": libvirt has no network with that name or UUID`);
     return [await describe(client, net)];
   },
 };
-
-function pick(s: State, keys: string[]): State {
-  const out: State = {};
-  for (const k of keys) out[k] = s[k];
-  return out;
-}

@@ -3,10 +3,10 @@
  * a backing volume, or uploaded from a local file or http(s) URL by stream. Capacity grows in place.
  */
 import { Diagnostic, error } from '../../../src/diagnostics';
+import type { LibvirtClient, VolRef } from '../../../src/libvirt';
 import { t } from '../plugin/cty';
 import type { ResourceHandler } from '../plugin/handler';
 import type { ResourceSchema } from '../plugin/schema';
-import { clientOf } from './private/client';
 import { inspectSource, openSource } from './private/image-source';
 import {
   activePool,
@@ -19,9 +19,8 @@ import {
   volumeFormatFromXml,
   volumeXml,
 } from './private/storage';
+import type { VolumeState } from './private/model';
 import { isWhollyKnown, messageOf, num, str, UNKNOWN } from './private/values';
-
-type State = Record<string, unknown>;
 
 export const VOLUME_SCHEMA: ResourceSchema = {
   version: 0,
@@ -41,7 +40,7 @@ export const VOLUME_SCHEMA: ResourceSchema = {
 
 const FORMATS = ['qcow2', 'raw'];
 
-function validateConfig(c: State): Diagnostic[] {
+function validateConfig(c: VolumeState): Diagnostic[] {
   const d: Diagnostic[] = [];
   const format = str(c.format);
   if (format !== undefined && !FORMATS.includes(format)) d.push(error(['format'], 'Invalid format', `format is "${format}"; expected one of ${FORMATS.join(', ')}.`));
@@ -54,7 +53,7 @@ function validateConfig(c: State): Diagnostic[] {
   return d;
 }
 
-export const volume: ResourceHandler<State> = {
+export const volume: ResourceHandler<VolumeState, LibvirtClient> = {
   typeName: 'virtseed_volume',
   schema: VOLUME_SCHEMA,
 
@@ -65,10 +64,10 @@ export const volume: ResourceHandler<State> = {
   async plan({ prior, proposed, config }, ctx) {
     if (!proposed || !config) return { planned: null, requiresReplace: [], diagnostics: [] };
     const diagnostics = validateConfig(config);
-    const planned: State = { ...proposed };
+    const planned: VolumeState = { ...proposed };
     const requiresReplace: (string | number)[][] = [];
     if (prior) {
-      for (const attr of ['pool', 'name', 'backing_volume', 'source'])
+      for (const attr of ['pool', 'name', 'backing_volume', 'source'] as const)
         if (isWhollyKnown(planned[attr]) && prior[attr] !== planned[attr]) requiresReplace.push([attr]);
       if (config.format !== null && prior.format !== planned.format) requiresReplace.push(['format']);
     }
@@ -108,26 +107,29 @@ export const volume: ResourceHandler<State> = {
   },
 
   async apply({ prior, planned }, ctx) {
-    const client = await clientOf(ctx);
+    const client = await ctx.client();
     const opts = { signal: ctx.signal };
+    const priorKey = str(prior?.id);
     if (!planned) {
-      if (prior && str(prior.id)) await deleteVolume(client, prior.id as string, opts);
+      if (priorKey) await deleteVolume(client, priorKey, opts);
       return { newState: null, diagnostics: [] };
     }
-    if (prior && str(prior.id) && prior.id === planned.id) {
-      const vol = await volumeByKey(client, prior.id as string, opts);
+    if (prior && priorKey && priorKey === planned.id) {
+      const vol = await volumeByKey(client, priorKey, opts);
       if (vol) {
         const cap = num(planned.capacity);
         if (cap !== undefined && cap !== num(prior.capacity)) await client.storageVolResize(vol, cap, 0, opts);
         return { newState: await describe(client, vol, planned), diagnostics: [] };
       }
     }
-    const pool = await activePool(client, planned.pool as string, opts);
-    if (await removeInterrupted(client, pool, planned.name as string, opts)) ctx.log.info(`volume ${planned.pool}/${planned.name}: removed what an interrupted create left`);
-    if (await volumeByName(client, pool, planned.name as string, opts))
+    const poolName = str(planned.pool) ?? '';
+    const name = str(planned.name) ?? '';
+    const pool = await activePool(client, poolName, opts);
+    if (await removeInterrupted(client, pool, name, opts)) ctx.log.info(`volume ${poolName}/${name}: removed what an interrupted create left`);
+    if (await volumeByName(client, pool, name, opts))
       return {
         newState: null,
-        diagnostics: [error(['name'], 'Volume exists already', `Pool ${planned.pool} already has a volume named ${planned.name}. Import it (terraform import <address> ${planned.pool}/${planned.name}) or choose another name.`)],
+        diagnostics: [error(['name'], 'Volume exists already', `Pool ${poolName} already has a volume named ${name}. Import it (terraform import <address> ${poolName}/${name}) or choose another name.`)],
       };
     const source = str(planned.source);
     const backingRef = str(planned.backing_volume);
@@ -142,33 +144,33 @@ export const volume: ResourceHandler<State> = {
       capacity ??= baseInfo.capacity;
       format = 'qcow2';
     }
-    let info: Awaited<ReturnType<typeof inspectSource>> | undefined;
-    if (source) {
-      info = await inspectSource(source, ctx.signal);
+    const info = source ? await inspectSource(source, ctx.signal) : undefined;
+    if (info) {
       format = str(planned.format) ?? info.format;
       capacity = info.virtualSize;
     }
     if (capacity === undefined) throw new Error('capacity is unknown');
     // Created and filled under a pending marker: an upload cut short is never mistaken for a good volume.
-    const xml = volumeXml({ name: planned.name as string, capacity: source ? info!.length : capacity, format, backing });
-    const vol = await createMarked(client, pool, planned.name as string, xml, async (v) => {
-      if (!source) return;
-      await client.storageVolUpload(v, await openSource(source, ctx.signal), 0, info!.length, opts);
+    const xml = volumeXml({ name, capacity: info ? info.length : capacity, format, backing });
+    const vol = await createMarked(client, pool, name, xml, async (v) => {
+      if (!source || !info) return;
+      await client.storageVolUpload(v, await openSource(source, ctx.signal), 0, info.length, opts);
       const wanted = num(planned.capacity);
-      if (wanted !== undefined && wanted > info!.virtualSize) await client.storageVolResize(v, wanted, 0, opts);
+      if (wanted !== undefined && wanted > info.virtualSize) await client.storageVolResize(v, wanted, 0, opts);
     }, opts);
     return { newState: await describe(client, vol, { ...planned, format }), diagnostics: [] };
   },
 
   async read({ current }, ctx) {
-    const client = await clientOf(ctx);
-    const vol = str(current.id) ? await volumeByKey(client, current.id as string, { signal: ctx.signal }) : null;
+    const client = await ctx.client();
+    const key = str(current.id);
+    const vol = key ? await volumeByKey(client, key, { signal: ctx.signal }) : null;
     if (!vol) return { newState: null, diagnostics: [] };
     return { newState: await describe(client, vol, current), diagnostics: [] };
   },
 
   async importState(id, ctx) {
-    const client = await clientOf(ctx);
+    const client = await ctx.client();
     let vol = await volumeByKey(client, id);
     if (!vol) {
       const slash = id.indexOf('/');
@@ -178,13 +180,15 @@ export const volume: ResourceHandler<State> = {
       if (!vol) throw new Error(`cannot import volume "${id}": pool ${id.slice(0, slash)} has no volume ${id.slice(slash + 1)}`);
     }
     const xml = await client.storageVolGetXmlDesc(vol, 0);
-    const base: State = { pool: vol.pool, name: vol.name, source: null, backing_volume: backingPathFromXml(xml) ?? null };
+    const base: VolumeState = {
+      id: null, pool: vol.pool, name: vol.name, format: null, capacity: null, source: null, backing_volume: backingPathFromXml(xml) ?? null, path: null, allocation: null,
+    };
     return [await describe(client, vol, base)];
   },
 };
 
 /** Current facts of a volume merged into a state value. */
-async function describe(client: Awaited<ReturnType<typeof clientOf>>, vol: { pool: string; name: string; key: string }, state: State): Promise<State> {
+async function describe(client: LibvirtClient, vol: VolRef, state: VolumeState): Promise<VolumeState> {
   const [info, path, xml] = await Promise.all([client.storageVolGetInfo(vol), client.storageVolGetPath(vol), client.storageVolGetXmlDesc(vol, 0)]);
   return {
     ...state,

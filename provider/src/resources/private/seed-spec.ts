@@ -6,11 +6,12 @@ import type * as YamlLib from 'yaml';
 
 /** yaml's parseDocument, loaded on first use rather than at provider start-up (issue #15). */
 const parseDocument = (text: string): YamlLib.Document => (require('yaml') as typeof YamlLib).parseDocument(text, { prettyErrors: true, uniqueKeys: true });
-import { Diagnostic, error } from '../../../../src/diagnostics';
+import { Diagnostic, error, ValidationError } from '../../../../src/diagnostics';
 import type { SeedSpec } from '../../../../src/seed';
 import { loadSeedSources } from '../../../../src/seed/io';
-import { bool, compact, list, messageOf, num, str } from './values';
-import type { PathMapping } from './paths';
+import type { CloudinitSeedState, Val } from './model';
+import { mapDiagnostics, type PathMapping } from './paths';
+import { bool, compact, list, num, str, UNKNOWN } from './values';
 
 /** How seed diagnostics map onto the resource's attribute paths. */
 export const SEED_PATHS: PathMapping = {
@@ -39,26 +40,27 @@ function parseMap(value: string | undefined, attr: string, diags: Diagnostic[]):
 }
 
 /** The SeedSpec of a fully known config value, with local sources loaded; diagnostics use attribute paths. */
-export function seedSpecFromConfig(v: Record<string, unknown>): { spec: SeedSpec; diagnostics: Diagnostic[] } {
+export function seedSpecFromConfig(v: Partial<CloudinitSeedState>): { spec: SeedSpec; diagnostics: Diagnostic[] } {
   const diagnostics: Diagnostic[] = [];
-  const network = v.network as Record<string, unknown> | null;
+  const network = v.network && v.network !== UNKNOWN ? v.network : undefined;
+  const strings = (l: Val<string[]> | undefined) => (Array.isArray(l) ? [...l] : undefined);
   const spec: SeedSpec = compact({
     format: str(v.format) as SeedSpec['format'],
     instance_id: str(v.instance_id),
     hostname: str(v.hostname),
     fqdn: str(v.fqdn),
-    public_keys: v.public_keys ? list<string>(v.public_keys) : undefined,
+    public_keys: strings(v.public_keys),
     meta_data: parseMap(str(v.meta_data), 'meta_data', diagnostics),
     cloud_config: parseMap(str(v.cloud_config), 'cloud_config', diagnostics),
     user_data: str(v.user_data),
     user_data_base64: str(v.user_data_base64),
-    user_data_parts: list<Record<string, unknown>>(v.user_data_part).map((p) =>
+    user_data_parts: nonEmpty(list(v.user_data_part).map((p) =>
       compact({ content: str(p.content) ?? '', content_type: str(p.content_type), filename: str(p.filename), merge_type: str(p.merge_type) }),
-    ) as SeedSpec['user_data_parts'],
+    )),
     user_data_gzip: bool(v.user_data_gzip),
     merge_overwrite: bool(v.merge_overwrite),
-    environment: (v.environment as Record<string, string> | null) ?? undefined,
-    files: list<Record<string, unknown>>(v.file).map((f) =>
+    environment: v.environment && v.environment !== UNKNOWN ? v.environment : undefined,
+    files: nonEmpty(list(v.file).map((f) =>
       compact({
         path: str(f.path) ?? '',
         content: str(f.content),
@@ -69,42 +71,44 @@ export function seedSpecFromConfig(v: Record<string, unknown>): { spec: SeedSpec
         defer: bool(f.defer),
         append: bool(f.append),
       }),
-    ) as SeedSpec['files'],
-    mounts: list<Record<string, unknown>>(v.mount).map((m) =>
+    )),
+    mounts: nonEmpty(list(v.mount).map((m) =>
       compact({ device: str(m.device) ?? '', mount_point: str(m.mount_point), symlink: str(m.symlink), fs_type: str(m.fs_type), options: str(m.options) }),
-    ) as SeedSpec['mounts'],
+    )),
     network: network
-      ? (compact({
+      ? compact({
           version: (num(network.version) ?? 2) as 1 | 2,
           force_dhcp: bool(network.force_dhcp),
-          interfaces: list<Record<string, unknown>>(network.interface).map((i) =>
+          interfaces: list(network.interface).map((i) =>
             compact({
               name: str(i.name),
               mac: str(i.mac),
               dhcp4: bool(i.dhcp4),
               dhcp6: bool(i.dhcp6),
-              addresses: i.addresses ? list<string>(i.addresses) : undefined,
+              addresses: strings(i.addresses),
               gateway4: str(i.gateway4),
               gateway6: str(i.gateway6),
-              nameservers: i.nameservers ? list<string>(i.nameservers) : undefined,
-              search: i.search ? list<string>(i.search) : undefined,
+              nameservers: strings(i.nameservers),
+              search: strings(i.search),
               mtu: num(i.mtu),
             }),
           ),
-        }) as SeedSpec['network'])
+        })
       : undefined,
     network_config: str(v.network_config),
     vendor_data: str(v.vendor_data),
   }) as SeedSpec;
-  for (const key of ['user_data_parts', 'files', 'mounts'] as const) {
-    if (Array.isArray(spec[key]) && (spec[key] as unknown[]).length === 0) delete spec[key];
-  }
   if (diagnostics.length) return { spec, diagnostics };
   try {
     return { spec: loadSeedSources(spec), diagnostics };
   } catch (err) {
-    const index = (spec.files ?? []).findIndex((f) => f.source !== undefined && messageOf(err).includes(f.source));
-    diagnostics.push(error(index >= 0 ? ['file', index, 'source'] : ['file'], 'Cannot read file source', messageOf(err)));
+    if (!(err instanceof ValidationError)) throw err;
+    diagnostics.push(...mapDiagnostics(err.diagnostics, SEED_PATHS));
     return { spec, diagnostics };
   }
+}
+
+/** The list, or undefined when empty (an absent block is `[]` in Terraform, absent in a SeedSpec). */
+function nonEmpty<T>(l: T[]): T[] | undefined {
+  return l.length ? l : undefined;
 }

@@ -29,9 +29,9 @@ export function bool(v: unknown): boolean | undefined {
   return typeof v === 'boolean' ? v : undefined;
 }
 
-/** The list value ([] when null). */
-export function list<T = unknown>(v: unknown): T[] {
-  return Array.isArray(v) ? (v as T[]) : [];
+/** The list value ([] when null or unknown). */
+export function list<T>(v: readonly T[] | null | undefined | typeof UNKNOWN): T[] {
+  return Array.isArray(v) ? [...v] : [];
 }
 
 /** A shallow copy of `obj` without null/undefined entries (for building typed specs from state). */
