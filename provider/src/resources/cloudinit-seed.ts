@@ -14,9 +14,13 @@ import { mapDiagnostics } from './private/paths';
 import { SEED_PATHS, seedSpecFromConfig } from './private/seed-spec';
 import { deleteVolume, inspectRawVolume, storeRawVolume, volumeExistsDiagnostic } from './private/storage';
 import type { CloudinitSeedState } from './private/model';
+import { replacePaths, settleComputed } from './private/plan';
 import { isWhollyKnown, str, UNKNOWN } from './private/values';
 
 const COMPUTED_ONLY: readonly string[] = ['id', 'path', 'size', 'sha256'];
+/** A change of these replaces the seed volume; the replacement's volume key and path are known after apply. */
+const REPLACE_ATTRS = ['pool', 'name'] as const;
+const REPLACED_UNKNOWN = ['id', 'path'] as const;
 
 export const CLOUDINIT_SEED_SCHEMA: ResourceSchema = {
   version: 0,
@@ -165,7 +169,7 @@ export const cloudinitSeed: ResourceHandler<CloudinitSeedState, LibvirtClient> =
 
   async plan({ prior, proposed, config }) {
     if (!proposed || !config) return { planned: null, requiresReplace: [], diagnostics: [] };
-    const planned: CloudinitSeedState = { ...proposed };
+    let planned: CloudinitSeedState = { ...proposed };
     const diagnostics: Diagnostic[] = [];
     if (isWhollyKnown(inputsOf(config))) {
       const r = build(config);
@@ -179,19 +183,9 @@ export const cloudinitSeed: ResourceHandler<CloudinitSeedState, LibvirtClient> =
       planned.sha256 = UNKNOWN;
       planned.size = UNKNOWN;
     }
-    const requiresReplace: (string | number)[][] = [];
-    if (!prior) {
-      planned.id = UNKNOWN;
-      planned.path = UNKNOWN;
-    } else {
-      planned.id = prior.id;
-      planned.path = prior.path;
-      if (prior.pool !== planned.pool) requiresReplace.push(['pool']);
-      if (prior.name !== planned.name) requiresReplace.push(['name']);
-      if (requiresReplace.length) {
-        planned.id = UNKNOWN;
-        planned.path = UNKNOWN;
-      }
+    const requiresReplace = prior ? replacePaths(prior, planned, REPLACE_ATTRS, 'replace') : [];
+    planned = settleComputed(planned, prior, requiresReplace.length > 0, REPLACED_UNKNOWN);
+    if (prior) {
       const from = str(prior.instance_id);
       const to = planned.instance_id;
       if (from && typeof to === 'string' && from !== to) {

@@ -12,6 +12,7 @@ import { t } from '../plugin/cty';
 import type { ResourceHandler } from '../plugin/handler';
 import type { ResourceSchema } from '../plugin/schema';
 import type { IgnitionState } from './private/model';
+import { replacePaths, settleComputed } from './private/plan';
 import { mapDiagnostics } from './private/paths';
 import { deleteVolume, inspectRawVolume, storeRawVolume, volumeExistsDiagnostic } from './private/storage';
 import { messageOf, str, UNKNOWN } from './private/values';
@@ -62,7 +63,7 @@ export const ignition: ResourceHandler<IgnitionState, LibvirtClient> = {
 
   async plan({ prior, proposed }) {
     if (!proposed) return { planned: null, requiresReplace: [], diagnostics: [] };
-    const planned: IgnitionState = { ...proposed };
+    let planned: IgnitionState = { ...proposed };
     const diagnostics: Diagnostic[] = [];
     if (typeof proposed.content === 'string') {
       const r = render(proposed.content);
@@ -76,13 +77,9 @@ export const ignition: ResourceHandler<IgnitionState, LibvirtClient> = {
       planned.sha256 = UNKNOWN;
       planned.instance_id = UNKNOWN;
     }
-    const requiresReplace = prior ? (['pool', 'name'] as const).filter((a) => prior[a] !== planned[a]).map((a) => [a]) : [];
-    if (!prior || requiresReplace.length) {
-      planned.id = UNKNOWN;
-      planned.path = UNKNOWN;
-    } else {
-      planned.id = prior.id;
-      planned.path = prior.path;
+    const requiresReplace = prior ? replacePaths(prior, planned, ['pool', 'name'], 'replace') : [];
+    planned = settleComputed(planned, prior, requiresReplace.length > 0, ['id', 'path']);
+    if (prior && !requiresReplace.length) {
       if (prior.instance_id !== planned.instance_id && typeof planned.instance_id === 'string')
         diagnostics.push({ severity: 'warning', path: ['content'], summary: 'Ignition config changes: the guest will be re-provisioned',
           detail: `The config's id changes from ${String(prior.instance_id)} to ${planned.instance_id}. Ignition runs on first boot only; the domain's reprovision policy decides how the guest gets it.` });

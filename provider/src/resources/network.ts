@@ -28,7 +28,8 @@ import type { ResourceSchema } from '../plugin/schema';
 import { isBeingReplaced, noteReplacement, reachableClient } from './private/plan-checks';
 import { NETWORK_DEFAULTS, stateFromNetwork, toNetworkSpec, validateNetworkState } from './private/network-state';
 import type { Blocks, NetworkDhcpHostState, NetworkDnsHostState, NetworkState } from './private/model';
-import { deepEqual, isWhollyKnown, list, messageOf, str, UNKNOWN } from './private/values';
+import { replacePaths, settleComputed } from './private/plan';
+import { isWhollyKnown, list, messageOf, str } from './private/values';
 
 export const NETWORK_SCHEMA: ResourceSchema = {
   version: 0,
@@ -200,26 +201,20 @@ export const network: ResourceHandler<NetworkState, LibvirtClient> = {
   async plan({ prior, proposed, config }, ctx) {
     if (!proposed || !config) return { planned: null, requiresReplace: [], diagnostics: [] };
     const diagnostics = isWhollyKnown(config) ? validateNetworkState(config) : [];
-    const planned: NetworkState = { ...proposed };
+    let planned: NetworkState = { ...proposed };
     if (config.mode === null) planned.mode = NETWORK_DEFAULTS.mode;
     if (config.autostart === null) planned.autostart = NETWORK_DEFAULTS.autostart;
-    const requiresReplace: (string | number)[][] = [];
+    const requiresReplace = prior ? replacePaths(prior, planned, REPLACE_ATTRS, 'wait') : [];
     if (prior) {
-      for (const attr of REPLACE_ATTRS) if (isWhollyKnown(planned[attr]) && !deepEqual(prior[attr], planned[attr])) requiresReplace.push([attr]);
       if (config.bridge !== null && isWhollyKnown(planned.bridge) && planned.bridge !== prior.bridge) requiresReplace.push(['bridge']);
       const priorName = str(prior.name);
       if (requiresReplace.length && priorName) noteReplacement('network', priorName);
     }
-    if (!prior || requiresReplace.length) {
-      planned.id = UNKNOWN;
-      planned.uuid = UNKNOWN;
-      if (config.bridge === null) planned.bridge = UNKNOWN;
+    const replacing = !prior || requiresReplace.length > 0;
+    planned = settleComputed(planned, prior, replacing, config.bridge === null ? ['id', 'uuid', 'bridge'] : ['id', 'uuid']);
+    if (replacing) {
       const name = str(planned.name);
       if (name && (!prior || prior.name !== name)) diagnostics.push(...(await nameClash(ctx, name)));
-    } else {
-      planned.id = prior.id;
-      planned.uuid = prior.uuid;
-      if (config.bridge === null) planned.bridge = prior.bridge;
     }
     return { planned, requiresReplace, diagnostics };
   },

@@ -20,7 +20,8 @@ import {
   volumeXml,
 } from './private/storage';
 import type { VolumeState } from './private/model';
-import { isWhollyKnown, messageOf, num, str, UNKNOWN } from './private/values';
+import { replacePaths, settleComputed } from './private/plan';
+import { messageOf, num, str, UNKNOWN } from './private/values';
 
 export const VOLUME_SCHEMA: ResourceSchema = {
   version: 0,
@@ -64,18 +65,13 @@ export const volume: ResourceHandler<VolumeState, LibvirtClient> = {
   async plan({ prior, proposed, config }, ctx) {
     if (!proposed || !config) return { planned: null, requiresReplace: [], diagnostics: [] };
     const diagnostics = validateConfig(config);
-    const planned: VolumeState = { ...proposed };
-    const requiresReplace: (string | number)[][] = [];
-    if (prior) {
-      for (const attr of ['pool', 'name', 'backing_volume', 'source'] as const)
-        if (isWhollyKnown(planned[attr]) && prior[attr] !== planned[attr]) requiresReplace.push([attr]);
-      if (config.format !== null && prior.format !== planned.format) requiresReplace.push(['format']);
-    }
+    let planned: VolumeState = { ...proposed };
+    const requiresReplace = prior ? replacePaths(prior, planned, ['pool', 'name', 'backing_volume', 'source'], 'wait') : [];
+    // A format the config sets (even unknown) replaces; one it leaves to the source is recomputed below.
+    if (prior && config.format !== null && prior.format !== planned.format) requiresReplace.push(['format']);
     const replacing = !prior || requiresReplace.length > 0;
+    planned = settleComputed(planned, prior, replacing, ['id', 'path', 'allocation']);
     if (replacing) {
-      planned.id = UNKNOWN;
-      planned.path = UNKNOWN;
-      planned.allocation = UNKNOWN;
       if (config.format === null) planned.format = UNKNOWN;
       if (config.capacity === null) planned.capacity = UNKNOWN;
       const source = str(config.source);
@@ -92,9 +88,6 @@ export const volume: ResourceHandler<VolumeState, LibvirtClient> = {
       }
       if (!source && config.format === null && str(config.backing_volume) !== undefined) planned.format = 'qcow2';
     } else if (prior) {
-      planned.id = prior.id;
-      planned.path = prior.path;
-      planned.allocation = prior.allocation;
       if (config.format === null) planned.format = prior.format;
       if (config.capacity === null) planned.capacity = prior.capacity;
       const before = num(prior.capacity);

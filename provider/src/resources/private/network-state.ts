@@ -52,14 +52,18 @@ export function toNetworkSpec(s: NetworkState): { spec: NetworkSpec; placement: 
     ips[at].dhcpHosts.push({ ...(mac ? { mac: mac.toLowerCase() } : {}), ...(name ? { name } : {}), ip });
     return [at, ips[at].dhcpHosts.length - 1];
   });
+  const forwardDev = str(s.forward_dev);
+  const bridge = str(s.bridge);
+  const domain = str(s.domain);
+  const mtu = num(s.mtu);
   const spec: NetworkSpec = {
     name: str(s.name) ?? '',
-    ...(mode !== 'none' && (NETWORK_MODES as readonly string[]).includes(mode) ? { forward: { mode: mode as 'nat', ...(str(s.forward_dev) ? { dev: s.forward_dev as string } : {}) } } : {}),
-    ...(str(s.bridge) ? { bridge: s.bridge as string } : {}),
-    ...(str(s.domain) ? { domain: s.domain as string } : {}),
-    ...(num(s.mtu) !== undefined ? { mtu: s.mtu as number } : {}),
+    ...(isForwardMode(mode) ? { forward: { mode, ...(forwardDev ? { dev: forwardDev } : {}) } } : {}),
+    ...(bridge ? { bridge } : {}),
+    ...(domain ? { domain } : {}),
+    ...(mtu !== undefined ? { mtu } : {}),
     ips,
-    dnsHosts: list(s.dns_host).map((h) => ({ ip: str(h.ip) ?? '', hostnames: list<string>(h.hostnames) })),
+    dnsHosts: list(s.dns_host).map((h) => ({ ip: str(h.ip) ?? '', hostnames: list(h.hostnames) })),
   };
   if (mode === 'none' && str(s.forward_dev))
     diagnostics.push(error(['forward_dev'], 'Invalid forward_dev', 'An isolated network (mode none) forwards nothing; forward_dev is for nat, route and open.'));
