@@ -29,9 +29,10 @@ import {
   VIR_DOMAIN_XML_INACTIVE,
   VIR_ERR_NO_DOMAIN,
 } from '../../../src/libvirt';
-import { t } from '../plugin/cty';
 import type { HandlerContext, ResourceHandler } from '../plugin/handler';
+import { DOMAIN_FIELDS } from '../../../src/fields';
 import type { ResourceSchema } from '../plugin/schema';
+import { schemaOf } from './private/fields';
 import { forgetDomainListing, isNoDomain, lookupDomainByUuid } from './private/domain-directory';
 import { resolveRefs, stateFromDomain } from './private/domain-refs';
 import { REPROVISION_POLICIES, toDomainSpec, withDefaults } from './private/domain-state';
@@ -42,61 +43,8 @@ import { decideReprovision } from './private/reprovision';
 import { DEFAULT_WAIT_TIMEOUT_S, leaseDiagnostics, startAndWait, startAndWaitForLease, WAIT_FOR_VALUES, waitDiagnostics } from './private/wait-for';
 import { deepEqual, isWhollyKnown, list, num, str, UNKNOWN } from './private/values';
 
-export const DOMAIN_SCHEMA: ResourceSchema = {
-  version: 0,
-  description: 'A libvirt domain (virtual machine) provisioned by a cloud-init seed or an Ignition config.',
-  attributes: {
-    id: { type: t.string, computed: true, description: 'Domain UUID.' },
-    uuid: { type: t.string, computed: true, description: 'Domain UUID.' },
-    name: { type: t.string, required: true, description: 'Domain name.' },
-    memory: { type: t.number, required: true, description: 'Memory in MiB.' },
-    vcpu: { type: t.number, optional: true, computed: true, description: 'Virtual CPUs. Default 1.' },
-    type: { type: t.string, optional: true, computed: true, description: '`kvm` or `qemu` (TCG). Default: `kvm` only where KVM really runs guests.' },
-    cpu_mode: { type: t.string, optional: true, description: '`host-passthrough`, `host-model`, `maximum` or `custom`.' },
-    kernel: { type: t.string, optional: true, description: 'Host path of a kernel for direct kernel boot.' },
-    initrd: { type: t.string, optional: true, description: 'Host path of an initrd (with `kernel`).' },
-    cmdline: { type: t.string, optional: true, description: 'Kernel command line (with `kernel`).' },
-    cloudinit_seed_id: { type: t.string, optional: true, description: 'A `virtseed_cloudinit_seed.id`, attached as a read-only cdrom.' },
-    ignition_id: { type: t.string, optional: true, description: 'A `virtseed_ignition.id`, passed through fw_cfg `opt/com.coreos/config`.' },
-    instance_id: { type: t.string, optional: true, description: 'The seed\'s (or Ignition config\'s) `instance_id`. A change re-provisions the guest according to `reprovision`.' },
-    reprovision: { type: t.string, optional: true, computed: true, description: 'What a changed `instance_id` does: `reboot` (default: restart the guest on the same disks), `recreate` (replace the domain), `next-boot` (only swap the seed).' },
-    running: { type: t.bool, optional: true, computed: true, description: 'Whether the domain runs. Default true.' },
-    shutdown_timeout: { type: t.number, optional: true, computed: true, description: 'Seconds to wait for a clean shutdown before powering off. Default 60.' },
-    console_log: { type: t.string, computed: true, description: 'Host path of the serial console log.' },
-    wait_for: { type: t.string, optional: true, computed: true, description: 'What an apply that starts the guest waits for, read through libvirt only (so it works for remote hosts too): `none` (default), `lease` (an address appeared: a DHCP lease on the domain\'s libvirt networks, or the guest agent\'s), `cloud-init` (cloud-init finished this boot; its module failures fail the apply), `ignition` (Ignition finished on the first boot).' },
-    wait_timeout: { type: t.number, optional: true, computed: true, description: 'Seconds `wait_for` waits from the guest\'s start before the apply fails (the guest keeps running). Default 600.' },
-    reprovision_action: { type: t.string, computed: true, description: 'What this plan does to the guest because of `instance_id`: `none`, `reboot`, `recreate` or `next-boot`.' },
-    previous_instance_id: { type: t.string, computed: true, description: 'The instance-id before a re-provision decision (null when `reprovision_action` is `none`).' },
-  },
-  blocks: {
-    disk: {
-      nesting: 'list',
-      block: {
-        description: 'A disk. Exactly one of `volume_id` and `file`.',
-        attributes: {
-          volume_id: { type: t.string, optional: true, description: 'A `virtseed_volume.id` (volume key).' },
-          file: { type: t.string, optional: true, description: 'Host path of an image file.' },
-          target: { type: t.string, optional: true, computed: true, description: 'Guest device, default `vda`, `vdb`, … in order.' },
-          bus: { type: t.string, optional: true, computed: true, description: '`virtio` (default), `sata` or `scsi`.' },
-          readonly: { type: t.bool, optional: true, computed: true, description: 'Default false.' },
-        },
-      },
-    },
-    network_interface: {
-      nesting: 'list',
-      block: {
-        description: 'A network interface: a libvirt network (`network`), or QEMU user networking (`user = true`).',
-        attributes: {
-          network: { type: t.string, optional: true, description: 'libvirt network name, e.g. `default`.' },
-          user: { type: t.bool, optional: true, computed: true, description: 'QEMU user-mode networking.' },
-          restrict: { type: t.bool, optional: true, computed: true, description: 'With `user`: isolate the guest (no traffic leaves the host). Default true.' },
-          mac: { type: t.string, optional: true, computed: true, description: 'MAC address. Default: stable, derived from the domain name and position.' },
-          model: { type: t.string, optional: true, computed: true, description: 'NIC model, default `virtio`.' },
-        },
-      },
-    },
-  },
-};
+/** The provider schema, from the field table (src/fields/domain.ts). */
+export const DOMAIN_SCHEMA: ResourceSchema = schemaOf(DOMAIN_FIELDS);
 
 /** Attributes whose change needs the domain redefined (and a running guest restarted). */
 const DEFINITION_ATTRS: readonly (keyof DomainState)[] = ['memory', 'vcpu', 'type', 'cpu_mode', 'kernel', 'initrd', 'cmdline', 'disk', 'network_interface', 'cloudinit_seed_id', 'ignition_id'];

@@ -8,29 +8,18 @@ import { Diagnostic, hasErrors } from '../../../src/diagnostics';
 import { renderIgnition } from '../../../src/seed/ignition';
 import { validateIgnition } from '../../../src/seed/ignition';
 import type { LibvirtClient } from '../../../src/libvirt';
-import { t } from '../plugin/cty';
 import type { ResourceHandler } from '../plugin/handler';
+import { IGNITION_FIELDS } from '../../../src/fields';
 import type { ResourceSchema } from '../plugin/schema';
+import { schemaOf } from './private/fields';
 import type { IgnitionState } from './private/model';
 import { replacePaths, settleComputed } from './private/plan';
 import { mapDiagnostics } from './private/paths';
 import { deleteVolume, inspectRawVolume, storeRawVolume, volumeExistsDiagnostic } from './private/storage';
 import { messageOf, str, UNKNOWN } from './private/values';
 
-export const IGNITION_SCHEMA: ResourceSchema = {
-  version: 0,
-  description: 'An Ignition config (spec 3.x) stored in a libvirt storage pool and passed to the guest through fw_cfg `opt/com.coreos/config`.',
-  attributes: {
-    id: { type: t.string, computed: true, description: 'libvirt volume key.' },
-    pool: { type: t.string, required: true, description: 'Storage pool name.' },
-    name: { type: t.string, required: true, description: 'Volume name, e.g. `node1.ign`.' },
-    content: { type: t.string, required: true, sensitive: true, description: 'Ignition JSON (`jsonencode({...})`), spec 3.0.0–3.5.0; 2.x configs are translated to 3.3.0 where that is mechanical.' },
-    version: { type: t.string, computed: true, description: 'Spec version of the stored config.' },
-    instance_id: { type: t.string, computed: true, description: '`ign-` + 16 hex digits of the config\'s sha256: changes whenever the config does.' },
-    sha256: { type: t.string, computed: true, description: 'sha256 (hex) of the stored JSON.' },
-    path: { type: t.string, computed: true, description: 'Host path of the config file.' },
-  },
-};
+/** The provider schema, from the field table (src/fields/ignition.ts). */
+export const IGNITION_SCHEMA: ResourceSchema = schemaOf(IGNITION_FIELDS);
 
 /** Ignition's instance-id stand-in for a config's sha256. */
 export function ignitionInstanceId(sha256: string): string {

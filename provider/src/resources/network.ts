@@ -22,74 +22,18 @@ import {
   uuidToBytes,
 } from '../../../src/libvirt';
 import { parseNetworkXml, renderDhcpHostXml, renderDnsHostXml, renderNetworkXml } from '../../../src/network';
-import { t } from '../plugin/cty';
 import type { HandlerContext, ResourceHandler } from '../plugin/handler';
+import { NETWORK_FIELDS } from '../../../src/fields';
 import type { ResourceSchema } from '../plugin/schema';
+import { schemaOf } from './private/fields';
 import { isBeingReplaced, noteReplacement, reachableClient } from './private/plan-checks';
 import { NETWORK_DEFAULTS, stateFromNetwork, toNetworkSpec, validateNetworkState } from './private/network-state';
 import type { Blocks, NetworkDhcpHostState, NetworkDnsHostState, NetworkState } from './private/model';
 import { replacePaths, settleComputed } from './private/plan';
 import { isWhollyKnown, list, messageOf, str } from './private/values';
 
-export const NETWORK_SCHEMA: ResourceSchema = {
-  version: 0,
-  description: 'A libvirt virtual network: isolated (default), NAT, routed, open, or an existing host bridge; IPv4/IPv6 subnets with DHCP, static DHCP hosts and DNS entries.',
-  attributes: {
-    id: { type: t.string, computed: true, description: 'Network UUID. `virtseed_domain` `network_interface.network` accepts it.' },
-    uuid: { type: t.string, computed: true, description: 'Network UUID.' },
-    name: { type: t.string, required: true, description: 'Network name. Changing it replaces the network.' },
-    mode: { type: t.string, optional: true, computed: true, description: '`none` (default: isolated — guests reach each other and the host, nothing else), `nat`, `route`, `open`, or `bridge` (an existing host bridge named in `bridge`). Changing it replaces the network.' },
-    bridge: { type: t.string, optional: true, computed: true, description: 'Bridge device. For `mode = "bridge"` the existing host bridge (required); otherwise the bridge libvirt creates (default: libvirt picks `virbrN`). Changing it replaces the network.' },
-    forward_dev: { type: t.string, optional: true, description: 'With `nat`, `route` or `open`: forward only through this host device. Changing it replaces the network.' },
-    domain: { type: t.string, optional: true, description: 'DNS domain of the guests (answered by the network\'s DNS server, never forwarded). Changing it replaces the network.' },
-    mtu: { type: t.number, optional: true, description: 'MTU of the network\'s bridge in bytes. Changing it replaces the network.' },
-    autostart: { type: t.bool, optional: true, computed: true, description: 'Start the network when libvirtd starts. Default true. Changes in place.' },
-  },
-  blocks: {
-    ip: {
-      nesting: 'list',
-      block: {
-        description: 'A subnet: the host\'s address on the network (the guests\' gateway and DNS server) and its DHCP ranges. At most one IPv4 and one IPv6 subnet serve DHCP. Changing any replaces the network.',
-        attributes: {
-          address: { type: t.string, required: true, description: 'Host address with prefix length, e.g. `192.168.150.1/24` or `fd00:150::1/64` (DHCPv6 needs /64).' },
-        },
-        blocks: {
-          dhcp_range: {
-            nesting: 'list',
-            block: {
-              description: 'Addresses DHCP hands out (inclusive).',
-              attributes: {
-                start: { type: t.string, required: true, description: 'First address.' },
-                end: { type: t.string, required: true, description: 'Last address.' },
-              },
-            },
-          },
-        },
-      },
-    },
-    dhcp_host: {
-      nesting: 'list',
-      block: {
-        description: 'A static DHCP lease, in the subnet of the `ip` block that holds `ip`. Changes in place (virNetworkUpdate).',
-        attributes: {
-          mac: { type: t.string, optional: true, description: 'Guest MAC address (IPv4 hosts).' },
-          hostname: { type: t.string, optional: true, description: 'Hostname given to the guest (how IPv6 hosts are matched).' },
-          ip: { type: t.string, required: true, description: 'The address the guest gets.' },
-        },
-      },
-    },
-    dns_host: {
-      nesting: 'list',
-      block: {
-        description: 'Names the network\'s DNS server answers for an address. Changes in place (virNetworkUpdate).',
-        attributes: {
-          ip: { type: t.string, required: true, description: 'IPv4 or IPv6 address.' },
-          hostnames: { type: t.list(t.string), required: true, description: 'Names for `ip`.' },
-        },
-      },
-    },
-  },
-};
+/** The provider schema, from the field table (src/fields/network.ts). */
+export const NETWORK_SCHEMA: ResourceSchema = schemaOf(NETWORK_FIELDS);
 
 /** Attributes libvirt cannot change on an existing network: a change replaces it. */
 const REPLACE_ATTRS = ['name', 'mode', 'forward_dev', 'domain', 'mtu', 'ip'] as const;

@@ -4,9 +4,10 @@
  */
 import { Diagnostic, error } from '../../../src/diagnostics';
 import type { LibvirtClient, VolRef } from '../../../src/libvirt';
-import { t } from '../plugin/cty';
 import type { ResourceHandler } from '../plugin/handler';
+import { VOLUME_FIELDS } from '../../../src/fields';
 import type { ResourceSchema } from '../plugin/schema';
+import { schemaOf } from './private/fields';
 import { inspectSource, openSource } from './private/image-source';
 import {
   activePool,
@@ -23,21 +24,8 @@ import type { VolumeState } from './private/model';
 import { replacePaths, settleComputed } from './private/plan';
 import { messageOf, num, str, UNKNOWN } from './private/values';
 
-export const VOLUME_SCHEMA: ResourceSchema = {
-  version: 0,
-  description: 'A storage volume in a libvirt storage pool: empty, a qcow2 overlay on a backing volume, or uploaded from a file or URL.',
-  attributes: {
-    id: { type: t.string, computed: true, description: 'libvirt volume key (the path for `dir` pools).' },
-    pool: { type: t.string, required: true, description: 'Storage pool name.' },
-    name: { type: t.string, required: true, description: 'Volume name.' },
-    format: { type: t.string, optional: true, computed: true, description: '`qcow2` or `raw`. Default: the source image\'s format, else `qcow2`.' },
-    capacity: { type: t.number, optional: true, computed: true, description: 'Virtual size in bytes. Default: the source\'s or backing volume\'s virtual size. Grows in place; cannot shrink.' },
-    backing_volume: { type: t.string, optional: true, description: 'Key or path of a base volume: the new volume is a qcow2 overlay on it.' },
-    source: { type: t.string, optional: true, description: 'Local file path or http(s) URL uploaded into the volume (streamed in 1 MiB chunks).' },
-    path: { type: t.string, computed: true, description: 'Host path of the volume.' },
-    allocation: { type: t.number, computed: true, description: 'Bytes allocated on the host.' },
-  },
-};
+/** The provider schema, from the field table (src/fields/volume.ts). */
+export const VOLUME_SCHEMA: ResourceSchema = schemaOf(VOLUME_FIELDS);
 
 const FORMATS = ['qcow2', 'raw'];
 
