@@ -39,12 +39,25 @@ export function convertFields(table: FieldTable, value: object, from: Spelling, 
     const v = input.get(source);
     if (v === null || v === undefined) continue;
     if (!isBlock(field)) {
-      out[target] = leaf ? leaf(field, v, name) : v;
+      const converted = leaf ? leaf(field, v, name) : v;
+      if (converted !== undefined) out[target] = converted;
     } else if (field.nesting === 'single') {
       if (typeof v === 'object') out[target] = convertFields(field.fields, v, from, to, leaf);
     } else if (Array.isArray(v) && (v.length > 0 || from !== 'terraform')) {
       out[target] = v.map((e: object) => convertFields(field.fields, e, from, to, leaf));
     }
+  }
+  return out;
+}
+
+/** Names that differ between two spellings, `from` → `to`, over the whole table (blocks included). */
+export function renames(table: FieldTable, from: Spelling, to: Spelling): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, field] of Object.entries(table)) {
+    const a = nameIn(name, field, from);
+    const b = nameIn(name, field, to);
+    if (a !== null && b !== null && a !== b) out[a] = b;
+    if (isBlock(field)) Object.assign(out, renames(field.fields, from, to));
   }
   return out;
 }
