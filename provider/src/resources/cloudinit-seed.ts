@@ -13,7 +13,7 @@ import type { ResourceSchema } from '../plugin/schema';
 import { schemaOf } from './private/fields';
 import { mapDiagnostics } from './private/paths';
 import { SEED_PATHS, seedSpecFromConfig } from './private/seed-spec';
-import { deleteVolume, inspectRawVolume, storeRawVolume, volumeExistsDiagnostic } from './private/storage';
+import { applyRawVolume, readRawVolume } from './private/raw-volume';
 import type { CloudinitSeedState } from './private/model';
 import { replacePaths, settleComputed } from './private/plan';
 import { isWhollyKnown, str, UNKNOWN } from './private/values';
@@ -87,28 +87,17 @@ export const cloudinitSeed: ResourceHandler<CloudinitSeedState, LibvirtClient> =
     return { planned, requiresReplace, diagnostics };
   },
 
-  async apply({ prior, planned, config }, ctx) {
-    const client = await ctx.client();
-    const opts = { signal: ctx.signal };
-    if (!planned) {
-      const key = str(prior?.id);
-      if (key) await deleteVolume(client, key, opts);
-      return { newState: null, diagnostics: [] };
-    }
-    const r = build(config ?? planned);
-    if (!r.built) return { newState: prior, diagnostics: r.diagnostics };
-    const { iso, instanceId, sha256 } = r.built;
-    const target = { key: str(prior?.id), pool: str(planned.pool) ?? '', name: str(planned.name) ?? '' };
-    const stored = await storeRawVolume(client, target, iso, opts);
-    if (!stored) return { newState: prior, diagnostics: [volumeExistsDiagnostic(target.pool, target.name)] };
-    ctx.log.info(`seed ${target.name}: ${iso.length} bytes, instance-id ${instanceId}`);
-    return { newState: { ...planned, id: stored.vol.key, path: stored.path, instance_id: instanceId, sha256, size: iso.length }, diagnostics: [] };
+  apply({ prior, planned, config }, ctx) {
+    return applyRawVolume({ prior, planned }, ctx, (p) => {
+      const r = build(config ?? p);
+      if (!r.built) return { diagnostics: r.diagnostics };
+      const { iso, instanceId, sha256 } = r.built;
+      ctx.log.info(`seed ${String(p.name)}: ${iso.length} bytes, instance-id ${instanceId}`);
+      return { bytes: iso, computed: { instance_id: instanceId, sha256, size: iso.length } };
+    });
   },
 
-  async read({ current }, ctx) {
-    const client = await ctx.client();
-    const key = str(current.id);
-    const found = key ? await inspectRawVolume(client, key, { signal: ctx.signal }) : null;
-    return { newState: found ? { ...current, ...found } : null, diagnostics: [] };
+  read({ current }, ctx) {
+    return readRawVolume(current, ctx, (found) => found);
   },
 };

@@ -15,7 +15,7 @@ import { schemaOf } from './private/fields';
 import type { IgnitionState } from './private/model';
 import { replacePaths, settleComputed } from './private/plan';
 import { mapDiagnostics } from './private/paths';
-import { deleteVolume, inspectRawVolume, storeRawVolume, volumeExistsDiagnostic } from './private/storage';
+import { applyRawVolume, readRawVolume } from './private/raw-volume';
 import { messageOf, str, UNKNOWN } from './private/values';
 
 /** The provider schema, from the field table (src/fields/ignition.ts). */
@@ -76,37 +76,16 @@ export const ignition: ResourceHandler<IgnitionState, LibvirtClient> = {
     return { planned, requiresReplace, diagnostics };
   },
 
-  async apply({ prior, planned }, ctx) {
-    const client = await ctx.client();
-    const opts = { signal: ctx.signal };
-    if (!planned) {
-      const key = str(prior?.id);
-      if (key) await deleteVolume(client, key, opts);
-      return { newState: null, diagnostics: [] };
-    }
-    const r = render(str(planned.content) ?? '');
-    if (!r.rendered) return { newState: prior, diagnostics: r.diagnostics };
-    const bytes = Buffer.from(r.rendered.json, 'utf8');
-    const target = { key: str(prior?.id), pool: str(planned.pool) ?? '', name: str(planned.name) ?? '' };
-    const stored = await storeRawVolume(client, target, bytes, opts);
-    if (!stored) return { newState: prior, diagnostics: [volumeExistsDiagnostic(target.pool, target.name)] };
-    return {
-      newState: {
-        ...planned,
-        id: stored.vol.key,
-        path: stored.path,
-        version: r.rendered.version,
-        sha256: r.rendered.sha256,
-        instance_id: ignitionInstanceId(r.rendered.sha256),
-      },
-      diagnostics: [],
-    };
+  apply({ prior, planned }, ctx) {
+    return applyRawVolume({ prior, planned }, ctx, (p) => {
+      const r = render(str(p.content) ?? '');
+      if (!r.rendered) return { diagnostics: r.diagnostics };
+      const { json, version, sha256 } = r.rendered;
+      return { bytes: Buffer.from(json, 'utf8'), computed: { version, sha256, instance_id: ignitionInstanceId(sha256) } };
+    });
   },
 
-  async read({ current }, ctx) {
-    const client = await ctx.client();
-    const key = str(current.id);
-    const found = key ? await inspectRawVolume(client, key, { signal: ctx.signal }) : null;
-    return { newState: found ? { ...current, path: found.path, sha256: found.sha256 } : null, diagnostics: [] };
+  read({ current }, ctx) {
+    return readRawVolume(current, ctx, ({ path, sha256 }) => ({ path, sha256 }));
   },
 };
