@@ -1,7 +1,9 @@
+
 import type { CloudConfig, SeedFormat, SeedSpec } from '../../src/seed';
 import { deriveInstanceId, validateSeed } from '../../src/seed';
 import { Diagnostic, ValidationError } from '../../src/diagnostics';
 import { CLOUDINIT_SEED_FIELDS, convertFields } from '../../src/fields';
+import { dropUndefined } from '../../src/json';
 import { containsTokens, pathTouchesToken } from './private/tokens';
 
 /** One part of multipart MIME user-data. */
@@ -327,15 +329,4 @@ export class CloudInit {
 /** The SeedSpec of the props: names mapped through the seed's field table (src/fields/cloudinit-seed.ts). */
 function toSeedSpec(p: CloudInitProps): SeedSpec {
   return dropUndefined(convertFields(CLOUDINIT_SEED_FIELDS.fields, p, 'prop', 'spec')) as SeedSpec;
-}
-
-/** Removes `undefined` members (recursively) so the spec equals what a user would write by hand. */
-function dropUndefined<T>(value: T): T {
-  if (Array.isArray(value)) return value.map(dropUndefined) as T;
-  if (value !== null && typeof value === 'object' && [Object.prototype, null].includes(Object.getPrototypeOf(value))) {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) if (v !== undefined) out[k] = dropUndefined(v);
-    return out as T;
-  }
-  return value;
 }

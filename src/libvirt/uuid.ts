@@ -2,6 +2,11 @@
 
 const UUID_TEXT = /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i;
 
+/** True for a UUID in its canonical text form, `8-4-4-4-12` hex digits with dashes (any case). */
+export function isUuid(text: string): boolean {
+  return text.length === 36 && text[8] === '-' && text[13] === '-' && text[18] === '-' && text[23] === '-' && UUID_TEXT.test(text);
+}
+
 /** `"8-4-4-4-12"` hex text (dashes optional) → 16 bytes. Throws RangeError for other input. */
 export function uuidToBytes(uuid: string): Buffer {
   if (!UUID_TEXT.test(uuid)) throw new RangeError(`not a UUID: "${uuid}" (expected 8-4-4-4-12 hex digits)`);

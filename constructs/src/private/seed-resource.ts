@@ -2,7 +2,7 @@ import { Fn, Token } from 'cdktf';
 import { CLOUDINIT_SEED_FIELDS, convertFields } from '../../../src/fields';
 import type { SeedSpec } from '../../../src/seed';
 import type * as virtseed from '../../generated/virtseed';
-import { stableJson } from './json';
+import { stableJson } from '../../../src/json';
 import { containsTokens } from './tokens';
 
 /** The `virtseed_cloudinit_seed` attributes for a spec (all but `pool` and `name`). */

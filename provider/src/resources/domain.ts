@@ -18,6 +18,7 @@ import {
   LibvirtError,
   DomRef,
   bytesToUuid,
+  isUuid,
   uuidToBytes,
   VIR_DOMAIN_PAUSED,
   VIR_DOMAIN_RUNNING,
@@ -294,7 +295,7 @@ export const domain: ResourceHandler<DomainState, LibvirtClient> = {
     const client = await ctx.client();
     let dom: DomRef;
     try {
-      dom = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)
+      dom = isUuid(id)
         ? await client.domainLookupByUuid(uuidToBytes(id))
         : await client.domainLookupByName(id);
     } catch (err) {

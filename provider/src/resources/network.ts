@@ -19,6 +19,7 @@ import {
   VIR_NETWORK_UPDATE_COMMAND_DELETE,
   VIR_NETWORK_XML_INACTIVE,
   bytesToUuid,
+  isUuid,
   uuidToBytes,
 } from '../../../src/libvirt';
 import { parseNetworkXml, renderDhcpHostXml, renderDnsHostXml, renderNetworkXml } from '../../../src/network';
@@ -37,8 +38,6 @@ export const NETWORK_SCHEMA: ResourceSchema = schemaOf(NETWORK_FIELDS);
 
 /** Attributes libvirt cannot change on an existing network: a change replaces it. */
 const REPLACE_ATTRS = ['name', 'mode', 'forward_dev', 'domain', 'mtu', 'ip'] as const;
-
-const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The network with this UUID, or null when it is gone. */
 export async function networkByUuid(client: LibvirtClient, uuid: string): Promise<NetRef | null> {
@@ -62,7 +61,7 @@ export async function networkByName(client: LibvirtClient, name: string): Promis
 
 /** A network by UUID (a `virtseed_network.id`) or name, or null. */
 export async function networkByRef(client: LibvirtClient, ref: string): Promise<NetRef | null> {
-  return UUID_RE.test(ref) ? ((await networkByUuid(client, ref)) ?? networkByName(client, ref)) : networkByName(client, ref);
+  return isUuid(ref) ? ((await networkByUuid(client, ref)) ?? networkByName(client, ref)) : networkByName(client, ref);
 }
 
 async function describe(client: LibvirtClient, net: NetRef): Promise<NetworkState> {
