@@ -18,7 +18,6 @@ import {
   LibvirtError,
   DomRef,
   bytesToUuid,
-  isUuid,
   uuidToBytes,
   VIR_DOMAIN_PAUSED,
   VIR_DOMAIN_RUNNING,
@@ -30,6 +29,7 @@ import {
   VIR_DOMAIN_XML_INACTIVE,
   VIR_ERR_NO_DOMAIN,
 } from '../../../src/libvirt';
+import { isUuid } from '../../../src/uuid';
 import type { HandlerContext, ResourceHandler } from '../plugin/handler';
 import { DOMAIN_FIELDS } from '../../../src/fields';
 import type { ResourceSchema } from '../plugin/schema';

@@ -19,9 +19,9 @@ import {
   VIR_NETWORK_UPDATE_COMMAND_DELETE,
   VIR_NETWORK_XML_INACTIVE,
   bytesToUuid,
-  isUuid,
   uuidToBytes,
 } from '../../../src/libvirt';
+import { isUuid } from '../../../src/uuid';
 import { parseNetworkXml, renderDhcpHostXml, renderDnsHostXml, renderNetworkXml } from '../../../src/network';
 import type { HandlerContext, ResourceHandler } from '../plugin/handler';
 import { NETWORK_FIELDS } from '../../../src/fields';
