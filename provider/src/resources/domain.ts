@@ -12,7 +12,7 @@
  * the same clean way; `running` starts or shuts it down.
  */
 import { Diagnostic, error } from '../../../src/diagnostics';
-import { METADATA_KEYS, parseDomainXml, renderDomainXml, validateDomainSpec } from '../../../src/domain';
+import { METADATA_KEYS, parseDomainXml, renderDomainXml, Reprovision, REPROVISION_POLICIES, validateDomainSpec } from '../../../src/domain';
 import {
   LibvirtClient,
   LibvirtError,
@@ -36,7 +36,7 @@ import type { ResourceSchema } from '../plugin/schema';
 import { schemaOf } from './private/fields';
 import { forgetDomainListing, isNoDomain, lookupDomainByUuid } from './private/domain-directory';
 import { resolveRefs, stateFromDomain } from './private/domain-refs';
-import { REPROVISION_POLICIES, toDomainSpec, withDefaults } from './private/domain-state';
+import { DOMAIN_DEFAULTS, toDomainSpec, withDefaults } from './private/domain-state';
 import type { DomainState } from './private/model';
 import { mapDiagnostics } from './private/paths';
 import { replacePaths, settleComputed } from './private/plan';
@@ -55,7 +55,7 @@ function validateConfig(c: DomainState): Diagnostic[] {
   if (c.cloudinit_seed_id != null && c.ignition_id != null) // unknown (a resource not created yet) counts as set
     d.push(error(['ignition_id'], 'Conflicting provisioning', 'A domain gets either a cloud-init seed (cloudinit_seed_id) or an Ignition config (ignition_id), not both. Remove one.'));
   const policy = str(c.reprovision);
-  if (policy !== undefined && !(REPROVISION_POLICIES as readonly string[]).includes(policy))
+  if (policy !== undefined && !REPROVISION_POLICIES.includes(policy))
     d.push(error(['reprovision'], 'Invalid reprovision policy', `reprovision is "${policy}"; expected one of ${REPROVISION_POLICIES.join(', ')}.`));
   const type = str(c.type);
   if (type !== undefined && type !== 'kvm' && type !== 'qemu') d.push(error(['type'], 'Invalid domain type', `type is "${type}"; expected kvm or qemu.`));
@@ -262,7 +262,7 @@ export const domain: ResourceHandler<DomainState, LibvirtClient> = {
       }
     } else {
       const definitionChanged = DEFINITION_ATTRS.some((k) => !deepEqual(prior[k], planned[k]));
-      const reprovisionNow = planned.reprovision_action === 'reboot' && prior.instance_id !== planned.instance_id;
+      const reprovisionNow = planned.reprovision_action === Reprovision.REBOOT && prior.instance_id !== planned.instance_id;
       dom = await define(client, planned, priorUuid);
       const active = isActive((await client.domainGetState(dom)).state);
       let stopped: 'off' | 'interrupted' = 'off';
@@ -303,7 +303,7 @@ export const domain: ResourceHandler<DomainState, LibvirtClient> = {
       throw err;
     }
     const { state: observed, policy } = await readDomain(client, dom);
-    return [{ ...observed, reprovision: policy ?? 'reboot', shutdown_timeout: 60, wait_for: 'none', wait_timeout: DEFAULT_WAIT_TIMEOUT_S, reprovision_action: 'none', previous_instance_id: null }];
+    return [{ ...observed, reprovision: policy ?? DOMAIN_DEFAULTS.reprovision, shutdown_timeout: DOMAIN_DEFAULTS.shutdown_timeout, wait_for: DOMAIN_DEFAULTS.wait_for, wait_timeout: DOMAIN_DEFAULTS.wait_timeout, reprovision_action: 'none', previous_instance_id: null }];
   },
 };
 

@@ -5,15 +5,14 @@
  */
 import { createHash } from 'node:crypto';
 import type { DomainDisk, DomainInterface, DomainSpec } from '../../../../src/domain';
-import { METADATA_KEYS } from '../../../../src/domain';
+import { METADATA_KEYS, Reprovision } from '../../../../src/domain';
+import { DEFAULT_WAIT_TIMEOUT_S } from './wait-for';
 import type { DomainDiskState, DomainInterfaceState, DomainState } from './model';
 import { bool, list, num, str, UNKNOWN } from './values';
 
-export const REPROVISION_POLICIES = ['reboot', 'recreate', 'next-boot'] as const;
-export type ReprovisionPolicy = (typeof REPROVISION_POLICIES)[number];
 
 /** Defaults of optional+computed attributes, filled at plan when the config leaves them null. */
-export const DOMAIN_DEFAULTS = { vcpu: 1, running: true, reprovision: 'reboot', shutdown_timeout: 60, wait_for: 'none', wait_timeout: 600 } as const;
+export const DOMAIN_DEFAULTS = { vcpu: 1, running: true, reprovision: Reprovision.REBOOT, shutdown_timeout: 60, wait_for: 'none', wait_timeout: DEFAULT_WAIT_TIMEOUT_S } as const;
 
 /** The fw_cfg key Ignition reads on QEMU (Ignition docs "Supported platforms": qemu). */
 export const IGNITION_FW_CFG_KEY = 'opt/com.coreos/config';

@@ -4,6 +4,7 @@
  * whether it replaces the domain, and the warning that shows both ids.
  */
 import { Diagnostic, warning } from '../../../../src/diagnostics';
+import { Reprovision } from '../../../../src/domain';
 import type { DomainState, Val } from './model';
 import { deepEqual, str, UNKNOWN } from './values';
 
@@ -18,9 +19,9 @@ export interface ReprovisionDecision {
 
 /** What re-provisioning means under each policy, for the plan's warning. */
 const HOW: Readonly<Record<string, string>> = {
-  reboot: 'a clean restart of the guest on the same disks',
-  recreate: 'replacing the domain (new UUID)',
-  'next-boot': 'nothing now: the guest sees the new seed when it next boots',
+  [Reprovision.REBOOT]: 'a clean restart of the guest on the same disks',
+  [Reprovision.RECREATE]: 'replacing the domain (new UUID)',
+  [Reprovision.NEXT_BOOT]: 'nothing now: the guest sees the new seed when it next boots',
 };
 
 /** Attributes the decision itself sets: a change of only these is no change. */
@@ -32,14 +33,14 @@ const DECISION_ATTRS: readonly string[] = ['reprovision_action', 'previous_insta
  * plan that changes nothing keeps the prior decision (an empty plan).
  */
 export function decideReprovision(prior: DomainState, planned: DomainState): ReprovisionDecision {
-  const policy = str(planned.reprovision) ?? 'reboot';
+  const policy = str(planned.reprovision) ?? Reprovision.REBOOT;
   const from = prior.instance_id === UNKNOWN ? null : prior.instance_id;
   const to = planned.instance_id;
-  if (to === UNKNOWN) return { action: UNKNOWN, previousInstanceId: from, replace: policy === 'recreate', diagnostics: [] };
+  if (to === UNKNOWN) return { action: UNKNOWN, previousInstanceId: from, replace: policy === Reprovision.RECREATE, diagnostics: [] };
   if (to !== from && to !== null) {
     const diagnostic = warning(['instance_id'], `Guest ${String(planned.name)} will be re-provisioned (${policy})`,
       `instance-id ${from ?? '(none)'} → ${to}: cloud-init (or Ignition) provisions the guest again. Policy "${policy}": ${HOW[policy] ?? policy}.`);
-    return { action: policy, previousInstanceId: from, replace: policy === 'recreate', diagnostics: [diagnostic] };
+    return { action: policy, previousInstanceId: from, replace: policy === Reprovision.RECREATE, diagnostics: [diagnostic] };
   }
   const keys = Object.keys(planned) as (keyof DomainState)[];
   const changed = keys.some((k) => !DECISION_ATTRS.includes(k) && !deepEqual(planned[k], prior[k]));
