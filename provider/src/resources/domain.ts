@@ -42,7 +42,7 @@ import { mapDiagnostics } from './private/paths';
 import { replacePaths, settleComputed } from './private/plan';
 import { decideReprovision } from './private/reprovision';
 import { DEFAULT_WAIT_TIMEOUT_S, leaseDiagnostics, startAndWait, startAndWaitForLease, WAIT_FOR_VALUES, waitDiagnostics } from './private/wait-for';
-import { deepEqual, isWhollyKnown, list, num, str, UNKNOWN } from './private/values';
+import { deepEqual, isWhollyKnown, list, messageOf, num, str, UNKNOWN } from './private/values';
 
 /** The provider schema, from the field table (src/fields/domain.ts). */
 export const DOMAIN_SCHEMA: ResourceSchema = schemaOf(DOMAIN_FIELDS);
@@ -62,7 +62,7 @@ function validateConfig(c: DomainState): Diagnostic[] {
   const timeout = num(c.shutdown_timeout);
   if (timeout !== undefined && !(timeout >= 0)) d.push(error(['shutdown_timeout'], 'Invalid shutdown_timeout', `shutdown_timeout is ${timeout}; expected seconds ≥ 0.`));
   const waitFor = str(c.wait_for);
-  if (waitFor !== undefined && !(WAIT_FOR_VALUES as readonly string[]).includes(waitFor))
+  if (waitFor !== undefined && !WAIT_FOR_VALUES.some((v) => v === waitFor))
     d.push(error(['wait_for'], 'Invalid wait_for', `wait_for is "${waitFor}"; expected one of ${WAIT_FOR_VALUES.join(', ')}.`));
   if (waitFor === 'cloud-init' && c.cloudinit_seed_id === null)
     d.push(error(['wait_for'], 'Nothing to wait for', 'wait_for = "cloud-init" needs a cloud-init seed (cloudinit_seed_id). Attach a seed or set wait_for = "none".'));
@@ -128,7 +128,7 @@ export async function stopDomain(client: LibvirtClient, dom: DomRef, timeoutS: n
   try {
     await client.domainShutdown(dom);
   } catch (err) {
-    ctx.log.warn(`domain ${dom.name}: shutdown request failed (${(err as Error).message}); powering off`);
+    ctx.log.warn(`domain ${dom.name}: shutdown request failed (${messageOf(err)}); powering off`);
   }
   while (Date.now() < deadline && !ctx.signal.aborted) {
     if ((await client.domainGetState(dom)).state === VIR_DOMAIN_SHUTOFF) return 'off';

@@ -43,7 +43,12 @@ export function derivedMac(domainName: string, index: number): string {
 /** Fills defaults into a planned value (config nulls → defaults; computed nested values derived). */
 export function withDefaults(planned: DomainState, prior: DomainState | null): DomainState {
   const out: DomainState = { ...planned };
-  for (const k of Object.keys(DOMAIN_DEFAULTS) as (keyof typeof DOMAIN_DEFAULTS)[]) if (out[k] === null) (out as Record<typeof k, unknown>)[k] = DOMAIN_DEFAULTS[k];
+  fillNull(out, 'vcpu', DOMAIN_DEFAULTS.vcpu);
+  fillNull(out, 'running', DOMAIN_DEFAULTS.running);
+  fillNull(out, 'reprovision', DOMAIN_DEFAULTS.reprovision);
+  fillNull(out, 'shutdown_timeout', DOMAIN_DEFAULTS.shutdown_timeout);
+  fillNull(out, 'wait_for', DOMAIN_DEFAULTS.wait_for);
+  fillNull(out, 'wait_timeout', DOMAIN_DEFAULTS.wait_timeout);
   const priorDisks = list(prior?.disk);
   out.disk = list(planned.disk).map((d, i): DomainDiskState => {
     const bus = str(d.bus) ?? 'virtio';
@@ -67,6 +72,10 @@ export function withDefaults(planned: DomainState, prior: DomainState | null): D
   return out;
 }
 
+function fillNull<S, K extends keyof S>(s: S, key: K, value: S[K]): void {
+  if (s[key] === null) s[key] = value;
+}
+
 /** Host paths/volumes that a domain's state refers to, looked up at apply. */
 export interface ResolvedRefs {
   readonly disks: { source: DomainDisk['source']; format?: 'qcow2' | 'raw' }[];
@@ -87,8 +96,9 @@ export function ignitionFwCfgArgs(file: string): string[] {
 /** The Ignition file named by `-fw_cfg name=opt/com.coreos/config,file=...` among QEMU arguments, if any. */
 export function ignitionFileFromArgs(args: readonly string[] | undefined): string | undefined {
   const prefix = `name=${IGNITION_FW_CFG_KEY},file=`;
-  for (let i = 0; i + 1 < (args?.length ?? 0); i++) {
-    if (args![i] === '-fw_cfg' && args![i + 1].startsWith(prefix)) return args![i + 1].slice(prefix.length);
+  const a = args ?? [];
+  for (let i = 0; i + 1 < a.length; i++) {
+    if (a[i] === '-fw_cfg' && a[i + 1].startsWith(prefix)) return a[i + 1].slice(prefix.length);
   }
   return undefined;
 }

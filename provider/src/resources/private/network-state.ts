@@ -13,7 +13,7 @@ export const NETWORK_MODES = ['none', 'nat', 'route', 'open', 'bridge'] as const
 
 /** A mode that forwards (everything but the isolated `none`). */
 function isForwardMode(mode: string): mode is Exclude<(typeof NETWORK_MODES)[number], 'none'> {
-  return mode !== 'none' && (NETWORK_MODES as readonly string[]).includes(mode);
+  return mode !== 'none' && NETWORK_MODES.some((m) => m === mode);
 }
 
 /** Where each `dhcp_host[k]` went in the spec: `[ip index, host index]` (undefined: no subnet holds it). */
@@ -23,7 +23,7 @@ export type HostPlacement = ([number, number] | undefined)[];
 export function toNetworkSpec(s: NetworkState): { spec: NetworkSpec; placement: HostPlacement; diagnostics: Diagnostic[] } {
   const diagnostics: Diagnostic[] = [];
   const mode = str(s.mode) ?? NETWORK_DEFAULTS.mode;
-  if (!(NETWORK_MODES as readonly string[]).includes(mode))
+  if (!NETWORK_MODES.some((m) => m === mode))
     diagnostics.push(error(['mode'], 'Invalid network mode', `mode is "${mode}"; expected one of ${NETWORK_MODES.join(', ')} (none = isolated: no forwarding off the host).`));
   const ips: NetworkIp[] = [];
   list(s.ip).forEach((ip, i) => {

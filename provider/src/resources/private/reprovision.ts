@@ -24,8 +24,10 @@ const HOW: Readonly<Record<string, string>> = {
   [Reprovision.NEXT_BOOT]: 'nothing now: the guest sees the new seed when it next boots',
 };
 
-/** Attributes the decision itself sets: a change of only these is no change. */
-const DECISION_ATTRS: readonly string[] = ['reprovision_action', 'previous_instance_id'];
+/** The state without the attributes the decision itself sets (a change of only these is no change). */
+function withoutDecision({ reprovision_action, previous_instance_id, ...rest }: DomainState): Omit<DomainState, 'reprovision_action' | 'previous_instance_id'> {
+  return rest;
+}
 
 /**
  * Decides for an update (`prior` exists) with defaults filled into `planned`. An instance-id that changes (or is
@@ -42,8 +44,7 @@ export function decideReprovision(prior: DomainState, planned: DomainState): Rep
       `instance-id ${from ?? '(none)'} → ${to}: cloud-init (or Ignition) provisions the guest again. Policy "${policy}": ${HOW[policy] ?? policy}.`);
     return { action: policy, previousInstanceId: from, replace: policy === Reprovision.RECREATE, diagnostics: [diagnostic] };
   }
-  const keys = Object.keys(planned) as (keyof DomainState)[];
-  const changed = keys.some((k) => !DECISION_ATTRS.includes(k) && !deepEqual(planned[k], prior[k]));
+  const changed = !deepEqual(withoutDecision(planned), withoutDecision(prior));
   return changed
     ? { action: 'none', previousInstanceId: null, replace: false, diagnostics: [] }
     : { action: prior.reprovision_action ?? 'none', previousInstanceId: prior.previous_instance_id ?? null, replace: false, diagnostics: [] };
