@@ -34,6 +34,10 @@ export interface ProviderServerOptions<C extends Connection = Connection> {
 interface Registered<C extends Connection> {
   readonly handler: ResourceHandler<any, C>;
   readonly type: CtyType;
+  /** The handler's typed value of a DynamicValue from Terraform (the one place values are decoded). */
+  decode(dv: DynamicValueMsg | null | undefined): unknown;
+  /** The DynamicValue of a handler's value, normalized to the schema (the one place values are encoded). */
+  encode(value: unknown): DynamicValueMsg;
 }
 
 /**
@@ -80,7 +84,13 @@ export class ProviderServer<C extends Connection = Connection> {
     for (const handler of options.resources) {
       if (this.resources.has(handler.typeName)) throw new Error(`duplicate resource type ${handler.typeName}`);
       assertValidSchema(handler.schema, `${handler.typeName}.`);
-      this.resources.set(handler.typeName, { handler, type: impliedType(handler.schema) });
+      const type = impliedType(handler.schema);
+      this.resources.set(handler.typeName, {
+        handler,
+        type,
+        decode: (dv) => decodeDynamicValue(dv, type),
+        encode: (value) => encodeDynamicValue(normalizeBlockValue(handler.schema, value), type),
+      });
     }
   }
 
@@ -184,21 +194,21 @@ export class ProviderServer<C extends Connection = Connection> {
   // ---- managed resources -------------------------------------------------------------------------------------
 
   async ValidateResourceConfig(req: Msg): Promise<Msg> {
-    return this.withResource('ValidateResourceConfig', req.type_name, async ({ handler, type }) => {
-      const config = decodeDynamicValue(req.config, type);
+    return this.withResource('ValidateResourceConfig', req.type_name, async ({ handler, type, decode }) => {
+      const config = decode(req.config);
       const diagnostics = handler.validate && config !== null ? handler.validate(config, this.context()) : [];
       return { diagnostics: this.diags(diagnostics, type) };
     });
   }
 
   async UpgradeResourceState(req: Msg): Promise<Msg> {
-    return this.withResource('UpgradeResourceState', req.type_name, async ({ handler, type }) => {
+    return this.withResource('UpgradeResourceState', req.type_name, async ({ handler, type, encode }) => {
       const raw = req.raw_state ?? {};
       const version = Number(req.version ?? 0);
       if (!raw.json || !raw.json.length) {
         const legacy = raw.flatmap && Object.keys(raw.flatmap).length > 0;
         if (legacy) return { diagnostics: this.diags([stateError('legacy flatmap state is not supported')], type) };
-        return { upgraded_state: encodeDynamicValue(null, type), diagnostics: [] };
+        return { upgraded_state: encode(null), diagnostics: [] };
       }
       if (version > handler.schema.version) {
         return {
@@ -210,19 +220,18 @@ export class ProviderServer<C extends Connection = Connection> {
       }
       const parsed: unknown = JSON.parse(Buffer.from(raw.json).toString('utf8'));
       const upgraded = version < handler.schema.version && handler.upgrade ? handler.upgrade(parsed, version) : parsed;
-      const value = normalizeBlockValue(handler.schema, conform(upgraded, type));
-      return { upgraded_state: encodeDynamicValue(value, type), diagnostics: [] };
+      return { upgraded_state: encode(conform(upgraded, type)), diagnostics: [] };
     });
   }
 
   async ReadResource(req: Msg): Promise<Msg> {
-    return this.withResource('ReadResource', req.type_name, async ({ handler, type }) => {
-      const current = decodeDynamicValue(req.current_state, type);
+    return this.withResource('ReadResource', req.type_name, async ({ handler, type, decode, encode }) => {
+      const current = decode(req.current_state);
       const priv = nonEmpty(req.private);
-      if (current === null) return { new_state: encodeDynamicValue(null, type), private: priv ?? Buffer.alloc(0), diagnostics: [] };
+      if (current === null) return { new_state: encode(null), private: priv ?? Buffer.alloc(0), diagnostics: [] };
       const res = await handler.read({ current, private: priv }, this.context());
       return {
-        new_state: encodeDynamicValue(normalizeBlockValue(handler.schema, res.newState), type),
+        new_state: encode(res.newState),
         private: priv ?? Buffer.alloc(0),
         diagnostics: this.diags(res.diagnostics, type),
       };
@@ -230,14 +239,12 @@ export class ProviderServer<C extends Connection = Connection> {
   }
 
   async PlanResourceChange(req: Msg): Promise<Msg> {
-    return this.withResource('PlanResourceChange', req.type_name, async ({ handler, type }) => {
-      const prior = decodeDynamicValue(req.prior_state, type);
-      const proposed = decodeDynamicValue(req.proposed_new_state, type);
-      const config = decodeDynamicValue(req.config, type);
+    return this.withResource('PlanResourceChange', req.type_name, async ({ handler, type, decode, encode }) => {
+      const [prior, proposed, config] = [decode(req.prior_state), decode(req.proposed_new_state), decode(req.config)];
       const priorPrivate = nonEmpty(req.prior_private);
       const res = await handler.plan({ prior, proposed, config, priorPrivate }, this.context());
       return {
-        planned_state: encodeDynamicValue(normalizeBlockValue(handler.schema, res.planned), type),
+        planned_state: encode(res.planned),
         requires_replace: (res.requiresReplace ?? []).map((p) => toAttributePath(p, type)),
         planned_private: res.plannedPrivate ?? priorPrivate ?? Buffer.alloc(0),
         diagnostics: this.diags(res.diagnostics, type),
@@ -246,14 +253,12 @@ export class ProviderServer<C extends Connection = Connection> {
   }
 
   async ApplyResourceChange(req: Msg): Promise<Msg> {
-    return this.withResource('ApplyResourceChange', req.type_name, async ({ handler, type }) => {
-      const prior = decodeDynamicValue(req.prior_state, type);
-      const planned = decodeDynamicValue(req.planned_state, type);
-      const config = decodeDynamicValue(req.config, type);
+    return this.withResource('ApplyResourceChange', req.type_name, async ({ handler, type, decode, encode }) => {
+      const [prior, planned, config] = [decode(req.prior_state), decode(req.planned_state), decode(req.config)];
       const plannedPrivate = nonEmpty(req.planned_private);
       const res = await handler.apply({ prior, planned, config, plannedPrivate }, this.context());
       return {
-        new_state: encodeDynamicValue(normalizeBlockValue(handler.schema, res.newState), type),
+        new_state: encode(res.newState),
         private: res.private ?? plannedPrivate ?? Buffer.alloc(0),
         diagnostics: this.diags(res.diagnostics, type),
       };
@@ -261,7 +266,7 @@ export class ProviderServer<C extends Connection = Connection> {
   }
 
   async ImportResourceState(req: Msg): Promise<Msg> {
-    return this.withResource('ImportResourceState', req.type_name, async ({ handler, type }) => {
+    return this.withResource('ImportResourceState', req.type_name, async ({ handler, type, encode }) => {
       if (!handler.importState) {
         return { diagnostics: this.diags([stateError(`${handler.typeName} does not support import`)], type) };
       }
@@ -269,7 +274,7 @@ export class ProviderServer<C extends Connection = Connection> {
       return {
         imported_resources: states.map((s) => ({
           type_name: handler.typeName,
-          state: encodeDynamicValue(normalizeBlockValue(handler.schema, s), type),
+          state: encode(s),
           private: Buffer.alloc(0),
         })),
         diagnostics: [],

@@ -13,7 +13,6 @@ import {
   activePool,
   backingPathFromXml,
   createMarked,
-  deleteVolume,
   removeInterrupted,
   volumeByKey,
   volumeByName,
@@ -22,6 +21,7 @@ import {
 } from './private/storage';
 import type { VolumeState } from './private/model';
 import { replacePaths, settleComputed } from './private/plan';
+import { destroyVolume } from './private/raw-volume';
 import { messageOf, num, str, UNKNOWN } from './private/values';
 
 /** The provider schema, from the field table (src/fields/volume.ts). */
@@ -88,13 +88,10 @@ export const volume: ResourceHandler<VolumeState, LibvirtClient> = {
   },
 
   async apply({ prior, planned }, ctx) {
+    if (!planned) return destroyVolume(ctx, prior);
     const client = await ctx.client();
     const opts = { signal: ctx.signal };
     const priorKey = str(prior?.id);
-    if (!planned) {
-      if (priorKey) await deleteVolume(client, priorKey, opts);
-      return { newState: null, diagnostics: [] };
-    }
     if (prior && priorKey && priorKey === planned.id) {
       const vol = await volumeByKey(client, priorKey, opts);
       if (vol) {

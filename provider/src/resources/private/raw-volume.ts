@@ -21,19 +21,23 @@ export interface RawVolumeAttrs {
 /** What a resource builds for a planned value: the bytes and the computed attributes they give, or errors. */
 export type Built<S> = { bytes: Uint8Array; computed: Partial<S> } | { diagnostics: Diagnostic[] };
 
+/** The apply of a destroy of any volume resource: deletes the volume `prior.id` (one already gone is fine). */
+export async function destroyVolume(ctx: HandlerContext<LibvirtClient>, prior: { id: Val<string> } | null): Promise<{ newState: null; diagnostics: Diagnostic[] }> {
+  const key = str(prior?.id);
+  if (key) await deleteVolume(await ctx.client(), key, { signal: ctx.signal });
+  return { newState: null, diagnostics: [] };
+}
+
 export async function applyRawVolume<S extends RawVolumeAttrs>(
   req: { prior: S | null; planned: S | null },
   ctx: HandlerContext<LibvirtClient>,
   build: (planned: S) => Built<S>,
 ): Promise<{ newState: S | null; diagnostics: Diagnostic[] }> {
   const { prior, planned } = req;
+  if (!planned) return destroyVolume(ctx, prior);
   const client = await ctx.client();
   const opts = { signal: ctx.signal };
   const key = str(prior?.id);
-  if (!planned) {
-    if (key) await deleteVolume(client, key, opts);
-    return { newState: null, diagnostics: [] };
-  }
   const built = build(planned);
   if ('diagnostics' in built) return { newState: prior, diagnostics: built.diagnostics };
   const target = { key, pool: str(planned.pool) ?? '', name: str(planned.name) ?? '' };
