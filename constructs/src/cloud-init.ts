@@ -1,6 +1,9 @@
+
 import type { CloudConfig, SeedFormat, SeedSpec } from '../../src/seed';
 import { deriveInstanceId, validateSeed } from '../../src/seed';
 import { Diagnostic, ValidationError } from '../../src/diagnostics';
+import { CLOUDINIT_SEED_FIELDS, convertFields } from '../../src/fields';
+import { dropUndefined } from '../../src/json';
 import { containsTokens, pathTouchesToken } from './private/tokens';
 
 /** One part of multipart MIME user-data. */
@@ -323,55 +326,7 @@ export class CloudInit {
   }
 }
 
+/** The SeedSpec of the props: names mapped through the seed's field table (src/fields/cloudinit-seed.ts). */
 function toSeedSpec(p: CloudInitProps): SeedSpec {
-  const spec: SeedSpec = {
-    format: p.format,
-    instance_id: p.instanceId,
-    hostname: p.hostname,
-    fqdn: p.fqdn,
-    public_keys: p.publicKeys,
-    meta_data: p.metaData,
-    cloud_config: p.cloudConfig,
-    user_data: p.userData,
-    user_data_base64: p.userDataBase64,
-    user_data_parts: p.userDataParts?.map((u) => ({
-      content: u.content,
-      content_type: u.contentType,
-      filename: u.filename,
-      merge_type: u.mergeType,
-    })),
-    user_data_gzip: p.gzip,
-    merge_overwrite: p.mergeOverwrite,
-    environment: p.environment,
-    files: p.files?.map((f) => ({
-      path: f.path,
-      content: f.content,
-      content_base64: f.contentBase64,
-      source: f.source,
-      owner: f.owner,
-      permissions: f.permissions,
-      defer: f.defer,
-      append: f.append,
-    })),
-    mounts: p.mounts?.map((m) => ({ device: m.device, mount_point: m.mountPoint, symlink: m.symlink, fs_type: m.fsType, options: m.options })),
-    network: p.network && {
-      version: p.network.version,
-      force_dhcp: p.network.forceDhcp,
-      interfaces: p.network.interfaces.map((i) => ({ ...i })),
-    },
-    network_config: p.networkConfig,
-    vendor_data: p.vendorData,
-  };
-  return dropUndefined(spec);
-}
-
-/** Removes `undefined` members (recursively) so the spec equals what a user would write by hand. */
-function dropUndefined<T>(value: T): T {
-  if (Array.isArray(value)) return value.map(dropUndefined) as T;
-  if (value !== null && typeof value === 'object' && [Object.prototype, null].includes(Object.getPrototypeOf(value))) {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) if (v !== undefined) out[k] = dropUndefined(v);
-    return out as T;
-  }
-  return value;
+  return dropUndefined(convertFields(CLOUDINIT_SEED_FIELDS.fields, p, 'prop', 'spec')) as SeedSpec;
 }

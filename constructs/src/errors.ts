@@ -19,11 +19,11 @@ function show(value: unknown): string {
   return typeof value === 'string' ? `'${value}'` : JSON.stringify(value);
 }
 
-/** A libvirt object name that would be rejected (or would clash with path syntax). */
-export function invalidName(prop: string, given: unknown): ConstructPropsError {
+/** A libvirt object name that would be rejected (or would clash with path syntax); `maxLength` in characters. */
+export function invalidName(prop: string, given: unknown, maxLength = 63): ConstructPropsError {
   return new ConstructPropsError(
     prop,
-    `${prop}: invalid name ${show(given)}; expected 1 to 63 characters of letters, digits, '.', '_' or '-', ` +
+    `${prop}: invalid name ${show(given)}; expected 1 to ${maxLength} characters of letters, digits, '.', '_' or '-', ` +
       "starting with a letter or digit (e.g. 'web-1')",
   );
 }

@@ -5,7 +5,7 @@ import type { IgnitionSpec } from '../../src/seed/ignition';
 import { renderIgnition, validateIgnition } from '../../src/seed/ignition';
 import * as virtseed from '../generated/virtseed';
 import { invalidIgnition } from './errors';
-import { stableJson } from './private/json';
+import { stableJson } from '../../src/json';
 import { checkName } from './private/names';
 import { onSynth } from './private/on-synth';
 import { containsTokens } from './private/tokens';

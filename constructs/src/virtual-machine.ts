@@ -1,14 +1,14 @@
 import { Lazy, TerraformResource, Token } from 'cdktf';
 import { Construct } from 'constructs';
+import { DOMAIN_NAME_MAX, MAX_VCPU, MIN_MEMORY_MIB, validateDomainSpec } from '../../src/domain';
 import type { IgnitionSpec } from '../../src/seed/ignition';
 import * as virtseed from '../generated/virtseed';
 import { BaseImage } from './base-image';
 import { CloudInit } from './cloud-init';
 import { CloudInitSeed } from './cloudinit-seed';
-import { invalidNumber, invalidValue, mutuallyExclusive } from './errors';
+import { invalidName, invalidNumber, invalidValue, mutuallyExclusive } from './errors';
 import { IgnitionConfig } from './ignition-config';
 import { NetworkAttachment } from './network-attachment';
-import { checkName } from './private/names';
 import { Reprovision } from './reprovision';
 import { Size } from './size';
 import { Volume } from './volume';
@@ -110,8 +110,6 @@ export interface VirtualMachineProps {
    */
   readonly waitTimeoutSeconds?: number;
 }
-
-const MIN_MEMORY_MIB = 64;
 
 /**
  * A libvirt virtual machine provisioned by cloud-init or Ignition: a base volume from the image (when uploaded),
@@ -220,24 +218,34 @@ function attributeReference(resource: TerraformResource, attribute: string): str
   return Lazy.stringValue({ produce: () => `${resource.terraformResourceType}.${resource.friendlyUniqueId}.${attribute}` });
 }
 
+/**
+ * The domain rules (src/domain `validateDomainSpec`) for what the props fix at synth: the name, memory and vCPUs
+ * (tokens and absent values stand in as valid placeholders; the provider checks them at plan).
+ */
+function checkDomainRules(props: VirtualMachineProps): void {
+  const orValid = (v: number | undefined, valid: number) => (v === undefined || Token.isUnresolved(v) ? valid : v);
+  const found = validateDomainSpec({
+    name: Token.isUnresolved(props.name) ? 'placeholder' : props.name,
+    type: 'qemu',
+    memoryMiB: orValid(props.memoryMiB, MIN_MEMORY_MIB),
+    vcpu: orValid(props.vcpus, 1),
+    disks: [],
+    interfaces: [],
+  });
+  const at = (key: string) => found.some((d) => d.path[0] === key);
+  if (at('name')) throw invalidName('VirtualMachine.name', props.name, DOMAIN_NAME_MAX);
+  if (at('memoryMiB')) throw invalidNumber('VirtualMachine.memoryMiB', props.memoryMiB, `a whole number of MiB >= ${MIN_MEMORY_MIB}`);
+  if (at('vcpu')) throw invalidNumber('VirtualMachine.vcpus', props.vcpus, `a whole number from 1 to ${MAX_VCPU}`);
+}
+
 function validateProps(props: VirtualMachineProps): void {
-  checkName('VirtualMachine.name', props.name);
+  checkDomainRules(props);
   if (props.cloudInit && props.ignition) {
     throw mutuallyExclusive(
       'VirtualMachine.cloudInit',
       'VirtualMachine.ignition',
       'A guest is provisioned by cloud-init or by Ignition; remove one.',
     );
-  }
-  if (props.memoryMiB !== undefined && !Token.isUnresolved(props.memoryMiB)) {
-    if (!Number.isInteger(props.memoryMiB) || props.memoryMiB < MIN_MEMORY_MIB) {
-      throw invalidNumber('VirtualMachine.memoryMiB', props.memoryMiB, `a whole number of MiB >= ${MIN_MEMORY_MIB}`);
-    }
-  }
-  if (props.vcpus !== undefined && !Token.isUnresolved(props.vcpus)) {
-    if (!Number.isInteger(props.vcpus) || props.vcpus < 1) {
-      throw invalidNumber('VirtualMachine.vcpus', props.vcpus, 'a whole number >= 1');
-    }
   }
   if (props.diskSize !== undefined && !Token.isUnresolved(props.diskSize.toBytes()) && props.diskSize.toBytes() <= 0) {
     throw invalidNumber('VirtualMachine.diskSize', props.diskSize.toBytes(), 'a size greater than 0 bytes');

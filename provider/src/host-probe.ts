@@ -6,17 +6,13 @@
  */
 import { accessSync, constants, readFileSync } from 'node:fs';
 import { chooseDomainType } from '../../src/domain';
-
-let cached: 'kvm' | 'qemu' | undefined;
+import type { HostFacts } from './host';
 
 function isLocal(uri: string): boolean {
   return /^qemu(\+unix)?:\/\/\/(system|session)/.test(uri);
 }
 
-/** The domain type for guests on the host behind `uri`. Cached per process. */
-export function detectDomainType(uri: string): 'kvm' | 'qemu' {
-  if (!isLocal(uri)) return 'qemu';
-  if (cached) return cached;
+function localDomainType(): 'kvm' | 'qemu' {
   let kvmDeviceUsable = false;
   try {
     accessSync('/dev/kvm', constants.R_OK | constants.W_OK);
@@ -30,6 +26,11 @@ export function detectDomainType(uri: string): 'kvm' | 'qemu' {
   } catch {
     cpuHasVirtExtensions = false;
   }
-  cached = chooseDomainType({ kvmDeviceUsable, cpuHasVirtExtensions, probeBootWorked: process.env.VIRTSEED_KVM_PROBED === '1' });
-  return cached;
+  return chooseDomainType({ kvmDeviceUsable, cpuHasVirtExtensions, probeBootWorked: process.env.VIRTSEED_KVM_PROBED === '1' });
+}
+
+/** Host facts read from this machine; the local answer is looked up once per probe (one probe per provider process). */
+export function createHostProbe(): HostFacts {
+  let local: 'kvm' | 'qemu' | undefined;
+  return { domainType: (uri) => (isLocal(uri) ? (local ??= localDomainType()) : 'qemu') };
 }

@@ -3,18 +3,28 @@
  * host calls `ctx.client()`, which connects once through the injected `HostConnector` and reuses the client.
  */
 
-/** The part of the libvirt client (src/libvirt `LibvirtClient`, docs/CONTRACTS.md) the protocol layer relies on.
- *  The real client satisfies it; resource handlers narrow `ctx.client()` to the full interface. */
-export interface LibvirtClient {
+/** What the protocol layer needs of a host connection: closing it, and knowing when it was lost. The libvirt
+ *  client (src/libvirt `LibvirtClient`) is one; the server is generic over the connection type, so resource
+ *  handlers get the full client type without a cast. */
+export interface Connection {
   close(): Promise<void>;
   /** True once the connection is closed or lost (then the provider connects again on the next call). */
   readonly isClosed?: boolean;
 }
 
 /** Opens a connection to a libvirt URI (`qemu:///system`, `qemu+ssh://...`). Rejects when it cannot connect. */
-export interface HostConnector<C extends LibvirtClient = LibvirtClient> {
+export interface HostConnector<C extends Connection = Connection> {
   connect(uri: string): Promise<C>;
 }
+
+/** Facts about the host that plans depend on, looked up without starting anything (see host-probe.ts). */
+export interface HostFacts {
+  /** The `<domain type>` for guests on the host behind `uri`: `kvm` only where KVM really runs guests. */
+  domainType(uri: string): 'kvm' | 'qemu';
+}
+
+/** Host facts when none are injected: TCG everywhere (always works, only slower). */
+export const TCG_ONLY: HostFacts = { domainType: () => 'qemu' };
 
 /** The default libvirt URI when the provider block gives none. */
 export const DEFAULT_URI = 'qemu:///system';

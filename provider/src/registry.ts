@@ -1,8 +1,10 @@
 /**
- * What the provider serves: its resource handlers and how it connects to libvirt (src/libvirt's remote RPC client).
+ * What the provider serves: its resource handlers, how it connects to libvirt (src/libvirt's remote RPC client) and
+ * the host facts plans read.
  */
-import { connect } from '../../src/libvirt';
-import type { HostConnector } from './host';
+import { connect, type LibvirtClient } from '../../src/libvirt';
+import type { HostConnector, HostFacts } from './host';
+import { createHostProbe } from './host-probe';
 import type { ResourceHandler } from './plugin/handler';
 import { cloudinitSeed } from './resources/cloudinit-seed';
 import { domain } from './resources/domain';
@@ -11,11 +13,16 @@ import { network } from './resources/network';
 import { volume } from './resources/volume';
 
 /** The resource handlers served by the provider binary. */
-export function resourceHandlers(): ResourceHandler<any>[] {
+export function resourceHandlers(): ResourceHandler<any, LibvirtClient>[] {
   return [volume, cloudinitSeed, ignition, domain, network];
 }
 
 /** The libvirt connector used by `ctx.client()`. */
-export function hostConnector(): HostConnector {
+export function hostConnector(): HostConnector<LibvirtClient> {
   return { connect: (uri: string) => connect(uri) };
+}
+
+/** Facts about the host read from this machine (one probe per provider process). */
+export function hostFacts(): HostFacts {
+  return createHostProbe();
 }

@@ -4,3 +4,4 @@ export * from './render';
 export * from './parse';
 export * from './errors';
 export * from './domain-type';
+export * from './reprovision';

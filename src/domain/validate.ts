@@ -3,10 +3,12 @@
  * diagnostics with paths in the spec's own keys (e.g. `['disks', 1, 'target']`). Pure.
  */
 import { error, type AttributePath, type Diagnostic } from '../diagnostics';
+import { isUuid } from '../uuid';
 import type { DomainDisk, DomainInterface, DomainSpec } from './model';
 
-const NAME_RE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
-const UUID_RE = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+/** Longest domain name virtseed accepts (characters). */
+export const DOMAIN_NAME_MAX = 64;
+const NAME_RE = new RegExp(`^[A-Za-z0-9][A-Za-z0-9._-]{0,${DOMAIN_NAME_MAX - 1}}$`);
 const MAC_RE = /^[0-9a-fA-F]{2}(:[0-9a-fA-F]{2}){5}$/;
 const TARGET_RE: Record<DomainDisk['bus'], RegExp> = { virtio: /^vd[a-z]{1,2}$/, sata: /^sd[a-z]{1,2}$/, scsi: /^sd[a-z]{1,2}$/ };
 /** QEMU fw_cfg names are at most 55 characters (FW_CFG_MAX_FILE_PATH 56 with the terminating NUL). */
@@ -27,9 +29,9 @@ export const MAX_VCPU = 255;
 export function validateDomainSpec(spec: DomainSpec): Diagnostic[] {
   const out: Diagnostic[] = [];
   if (typeof spec.name !== 'string' || !NAME_RE.test(spec.name)) {
-    out.push(error(['name'], 'Invalid domain name', `Got ${JSON.stringify(spec.name)}; use 1-64 letters, digits, '.', '_' or '-', starting with a letter or digit.`));
+    out.push(error(['name'], 'Invalid domain name', `Got ${JSON.stringify(spec.name)}; use 1-${DOMAIN_NAME_MAX} letters, digits, '.', '_' or '-', starting with a letter or digit.`));
   }
-  if (spec.uuid !== undefined && !UUID_RE.test(spec.uuid)) {
+  if (spec.uuid !== undefined && !isUuid(spec.uuid)) {
     out.push(error(['uuid'], 'Invalid UUID', `Got ${JSON.stringify(spec.uuid)}; expected the 8-4-4-4-12 hex form, or leave it out for libvirt to generate one.`));
   }
   if (spec.type !== 'kvm' && spec.type !== 'qemu') {

@@ -1,10 +1,10 @@
 /** Conversions between libvirt's 16-byte wire UUIDs and the canonical text form (RFC 9562 section 4). */
 
-const UUID_TEXT = /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i;
+import { isUuid } from '../uuid';
 
-/** `"8-4-4-4-12"` hex text (dashes optional) → 16 bytes. Throws RangeError for other input. */
+/** `"8-4-4-4-12"` hex text (or the 32 digits without dashes) → 16 bytes. Throws RangeError for other input. */
 export function uuidToBytes(uuid: string): Buffer {
-  if (!UUID_TEXT.test(uuid)) throw new RangeError(`not a UUID: "${uuid}" (expected 8-4-4-4-12 hex digits)`);
+  if (!isUuid(uuid) && !/^[0-9a-f]{32}$/i.test(uuid)) throw new RangeError(`not a UUID: "${uuid}" (expected 8-4-4-4-12 hex digits)`);
   return Buffer.from(uuid.replace(/-/g, ''), 'hex');
 }
 

@@ -19,6 +19,7 @@ import { toLayout } from './layout';
 import { checkedContent } from './private/checked-content';
 import { utf8 } from './private/bytes';
 import { createHash } from 'node:crypto';
+import { byPath } from './private/order';
 
 /** Prefix of derived instance-ids. */
 export const DERIVED_INSTANCE_ID_PREFIX = 'iid-';
@@ -27,7 +28,7 @@ export const DERIVED_INSTANCE_ID_PREFIX = 'iid-';
 export function instanceIdFromFiles(format: SeedFormat, filesWithoutId: readonly SeedFile[]): string {
   const hash = createHash('sha256');
   hash.update(utf8(`virtseed-instance-id/v1\n${format}\n`));
-  const sorted = [...filesWithoutId].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const sorted = [...filesWithoutId].sort(byPath);
   for (const f of sorted) {
     hash.update(utf8(`${f.path}\n${f.content.length}\n`));
     hash.update(f.content);

@@ -12,8 +12,9 @@
 import type { SeedFile } from './iso9660';
 import type { SeedFormat } from './model';
 import { utf8 } from './private/bytes';
-import { stableJson } from './private/json';
+import { stableJsonFile as stableJson } from '../json';
 import { stableYaml } from './private/yaml';
+import { byPath } from './private/order';
 
 /** Format-neutral rendered content of a seed. */
 export interface SeedContent {
@@ -34,7 +35,7 @@ export interface SeedContent {
 /** The files of `content` laid out for `format`, sorted by path. Pure. */
 export function toLayout(content: SeedContent, format: SeedFormat): SeedFile[] {
   const files = format === 'nocloud' ? noCloudFiles(content) : configDriveFiles(content);
-  return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return files.sort(byPath);
 }
 
 function noCloudFiles(c: SeedContent): SeedFile[] {

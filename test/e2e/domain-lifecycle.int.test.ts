@@ -7,6 +7,7 @@
  */
 import { TfWorkdir } from '../helpers/terraform';
 import { cleanupByPrefix, domainExists, domainUuid, kernelBootHcl, testImage, TestImage, virshRun } from '../helpers/guest';
+import { teardown } from '../helpers/teardown';
 
 jest.setTimeout(900_000);
 
@@ -60,14 +61,7 @@ beforeAll(() => {
   tf.init();
 });
 
-afterAll(() => {
-  try {
-    tf?.destroy();
-  } finally {
-    tf?.dispose();
-    cleanupByPrefix(PREFIX);
-  }
-});
+afterAll(() => teardown({ tf, prefix: PREFIX, destroy: true }));
 
 let uuid: string;
 

@@ -8,6 +8,7 @@
  */
 import { cleanupByPrefix, kernelBootHcl, readConsole, testImage, waitForConsole } from '../helpers/guest';
 import { TfWorkdir } from '../helpers/terraform';
+import { teardown } from '../helpers/teardown';
 
 const PREFIX = 'vstest-ig-';
 const FILE_TEXT = 'hello from ignition';
@@ -92,11 +93,14 @@ describe('Ignition config applied in a real guest', () => {
     );
   });
 
-  afterAll(() => {
-    if (consoleLog) process.stderr.write(`ignition-guest console tail:\n${readConsole(consoleLog).split('\n').filter((l) => /ignition|VSTEST/i.test(l)).slice(-30).join('\n')}\n`);
-    tf?.dispose();
-    cleanupByPrefix(PREFIX);
-  });
+  afterAll(() =>
+    teardown({
+      tf,
+      prefix: PREFIX,
+      also: () => {
+        if (consoleLog) process.stderr.write(`ignition-guest console tail:\n${readConsole(consoleLog).split('\n').filter((l) => /ignition|VSTEST/i.test(l)).slice(-30).join('\n')}\n`);
+      },
+    }));
 
   it('GIVEN the applied config WHEN the guest boots THEN Ignition ran from fw_cfg (VIRTSEED_IGNITION_APPLIED)', () => {
     expect(text).toMatch(/VIRTSEED_IGNITION_APPLIED/);

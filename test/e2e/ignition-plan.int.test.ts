@@ -6,6 +6,7 @@
  */
 import { TfWorkdir } from '../helpers/terraform';
 import { cleanupByPrefix, virshRun, volumeNames } from '../helpers/guest';
+import { teardown } from '../helpers/teardown';
 
 jest.setTimeout(300_000);
 
@@ -32,10 +33,7 @@ describe('virtseed_ignition at terraform plan', () => {
     tf.init();
   });
 
-  afterAll(() => {
-    tf?.dispose();
-    cleanupByPrefix(PREFIX);
-  });
+  afterAll(() => teardown({ tf, prefix: PREFIX }));
 
   it('GIVEN a file with a relative path WHEN planned THEN it fails naming content and storage.files[0].path', () => {
     tf.write(ignitionHcl(`{

@@ -7,6 +7,7 @@
 import { spawnSync } from 'node:child_process';
 import { TfWorkdir } from '../helpers/terraform';
 import { cleanupNetworksByPrefix, networkNames } from '../helpers/network';
+import { teardown } from '../helpers/teardown';
 
 jest.setTimeout(600_000);
 
@@ -68,13 +69,7 @@ beforeAll(() => {
   tf.init();
 });
 
-afterAll(() => {
-  try {
-    tf?.dispose();
-  } finally {
-    cleanupNetworksByPrefix(PREFIX);
-  }
-});
+afterAll(() => teardown({ tf, prefix: PREFIX, networks: true }));
 
 let uuid: string;
 

@@ -15,6 +15,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { TfWorkdir } from '../helpers/terraform';
 import { CLOUD_INIT_FINISHED, cleanupByPrefix, consoleSize, domainUuid, kernelBootHcl, readConsole, testImage, TestImage, virshRun, waitForConsole } from '../helpers/guest';
+import { teardown } from '../helpers/teardown';
 
 jest.setTimeout(1_800_000);
 
@@ -110,16 +111,16 @@ beforeAll(() => {
   tf.init();
 });
 
-afterAll(() => {
-  try {
-    tf?.destroy();
-  } finally {
-    if (tail?.pid) process.kill(tail.pid);
-    tf?.dispose();
-    cleanupByPrefix(PREFIX);
-    if (capture) fs.rmSync(path.dirname(capture), { recursive: true, force: true });
-  }
-});
+afterAll(() =>
+  teardown({
+    tf,
+    prefix: PREFIX,
+    destroy: true,
+    also: () => {
+      if (tail?.pid) process.kill(tail.pid);
+      if (capture) fs.rmSync(path.dirname(capture), { recursive: true, force: true });
+    },
+  }));
 
 let firstBootId: string;
 let firstDomid: string;

@@ -10,6 +10,7 @@
  */
 import { CLOUD_INIT_FINISHED, cleanupByPrefix, kernelBootHcl, readConsole, testImage, waitForConsole } from '../helpers/guest';
 import { TfWorkdir } from '../helpers/terraform';
+import { teardown } from '../helpers/teardown';
 
 const PREFIX = 'vstest-sg-';
 const MAC = '52:54:00:aa:bb:01';
@@ -160,14 +161,7 @@ beforeAll(async () => {
   console.log(`seed-guest: apply ${applySeconds.toFixed(1)} s; apply start → cloud-init finished: nocloud ${nc.seconds.toFixed(1)} s, configdrive ${cd.seconds.toFixed(1)} s`);
 });
 
-afterAll(() => {
-  try {
-    if (tf) tf.destroy();
-  } finally {
-    tf?.dispose();
-    cleanupByPrefix(PREFIX);
-  }
-});
+afterAll(() => teardown({ tf, prefix: PREFIX, destroy: true }));
 
 describe('NoCloud seed in a real guest', () => {
   test('GIVEN cloud_config users with an ssh key WHEN the guest boots THEN alice exists with that key', () => {

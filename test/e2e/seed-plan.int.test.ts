@@ -8,6 +8,7 @@
  */
 import { cleanupByPrefix, virshRun, volumeNames } from '../helpers/guest';
 import { PROVIDER_BLOCK, TfWorkdir } from '../helpers/terraform';
+import { teardown } from '../helpers/teardown';
 
 const PREFIX = 'vstest-sp-';
 
@@ -39,10 +40,7 @@ describe('bad input fails at plan with the attribute path, and nothing is create
     tf.init();
   });
 
-  afterAll(() => {
-    tf?.dispose();
-    cleanupByPrefix(PREFIX);
-  });
+  afterAll(() => teardown({ tf, prefix: PREFIX }));
 
   /** Plans `inner`; expects exit 1, the summary, terraform's resource/line pointer at `needle`, and no volume. */
   function expectPlanError(inner: string, summary: string | RegExp, needle: string, occurrence = 1): string {
@@ -146,14 +144,7 @@ resource "virtseed_cloudinit_seed" "derived" {
     tf.ok(['apply', '-input=false', 'tfplan']);
   });
 
-  afterAll(() => {
-    try {
-      if (tf) tf.destroy();
-    } finally {
-      tf?.dispose();
-      cleanupByPrefix(PREFIX);
-    }
-  });
+  afterAll(() => teardown({ tf, prefix: PREFIX, destroy: true }));
 
   test('GIVEN no instance_id WHEN planning THEN the derived instance-id is known at plan and apply stores the same', () => {
     expect(plannedDerivedId).toMatch(/^iid-[0-9a-f]{16}$/);

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { readIso } from '../../src/seed';
 import { cleanupByPrefix, volumeNames } from '../helpers/guest';
 import { TfWorkdir } from '../helpers/terraform';
+import { teardown } from '../helpers/teardown';
 
 const PREFIX = 'vstest-size-';
 const MiB = 1024 * 1024;
@@ -23,15 +24,8 @@ describe('seed size through terraform', () => {
     tf = new TfWorkdir('seed-size');
   });
 
-  afterAll(() => {
-    try {
-      tf?.write(''); // the 70 MiB config would fail validation again; destroy what the state holds
-      tf?.destroy();
-    } finally {
-      tf?.dispose();
-      cleanupByPrefix(PREFIX);
-    }
-  });
+  // The 70 MiB config would fail validation again: destroy what the state holds with an empty config.
+  afterAll(() => teardown({ tf, prefix: PREFIX, destroy: true, beforeDestroy: (w) => w.write('') }));
 
   test('GIVEN a 5 MiB file in a seed WHEN planned and applied THEN it succeeds and the ISO carries the file', () => {
     const payload = Buffer.alloc(5 * MiB);

@@ -13,6 +13,7 @@
 import { CLOUD_INIT_FINISHED, cleanupByPrefix, kernelBootHcl, readConsole, testImage, TestImage } from '../helpers/guest';
 import { ConsoleCapture, StampedLine } from '../helpers/console-capture';
 import { TfWorkdir } from '../helpers/terraform';
+import { teardown } from '../helpers/teardown';
 
 jest.setTimeout(1_800_000);
 
@@ -102,15 +103,7 @@ beforeAll(() => {
   tf.init();
 });
 
-afterAll(() => {
-  try {
-    tf?.destroy();
-  } finally {
-    tf?.dispose();
-    capture?.dispose();
-    cleanupByPrefix(PREFIX);
-  }
-});
+afterAll(() => teardown({ tf, prefix: PREFIX, destroy: true, also: () => capture?.dispose() }));
 
 test('GIVEN wait_for = "cloud-init" WHEN a new guest is applied THEN apply returns after cloud-init\'s finished line of this boot, and the marker is on the console', async () => {
   const r = timedApply();

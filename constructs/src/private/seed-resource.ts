@@ -1,7 +1,8 @@
 import { Fn, Token } from 'cdktf';
+import { CLOUDINIT_SEED_FIELDS, convertFields } from '../../../src/fields';
 import type { SeedSpec } from '../../../src/seed';
 import type * as virtseed from '../../generated/virtseed';
-import { stableJson } from './json';
+import { stableJson } from '../../../src/json';
 import { containsTokens } from './tokens';
 
 /** The `virtseed_cloudinit_seed` attributes for a spec (all but `pool` and `name`). */
@@ -13,46 +14,12 @@ function jsonAttribute(value: unknown): string | undefined {
   return containsTokens(value) ? Token.asString(Fn.jsonencode(value)) : stableJson(value);
 }
 
-/** Maps a `SeedSpec` (src/seed) to the resource's attributes, 1:1 as CONTRACTS.md lists them. */
+/** Maps a `SeedSpec` (src/seed) to the resource's attributes through the seed's field table
+ *  (src/fields/cloudinit-seed.ts): JSON attributes rendered as JSON, vendor-data given as a map as cloud-config. */
 export function seedResourceConfig(spec: SeedSpec): SeedContentConfig {
-  return {
-    format: spec.format,
-    instanceId: spec.instance_id,
-    hostname: spec.hostname,
-    fqdn: spec.fqdn,
-    publicKeys: spec.public_keys,
-    metaData: jsonAttribute(spec.meta_data),
-    cloudConfig: jsonAttribute(spec.cloud_config),
-    userData: spec.user_data,
-    userDataBase64: spec.user_data_base64,
-    userDataPart: spec.user_data_parts?.map((u) => ({
-      content: u.content,
-      contentType: u.content_type,
-      filename: u.filename,
-      mergeType: u.merge_type,
-    })),
-    userDataGzip: spec.user_data_gzip,
-    mergeOverwrite: spec.merge_overwrite,
-    environment: spec.environment,
-    file: spec.files?.map((f) => ({
-      path: f.path,
-      content: f.content,
-      contentBase64: f.content_base64,
-      source: f.source,
-      owner: f.owner,
-      permissions: f.permissions,
-      defer: f.defer,
-      append: f.append,
-    })),
-    mount: spec.mounts?.map((m) => ({ device: m.device, mountPoint: m.mount_point, symlink: m.symlink, fsType: m.fs_type, options: m.options })),
-    network: spec.network && {
-      version: spec.network.version,
-      forceDhcp: spec.network.force_dhcp,
-      interface: spec.network.interfaces.map((i) => ({ ...i })),
-    },
-    networkConfig: spec.network_config,
-    vendorData: typeof spec.vendor_data === 'string' || spec.vendor_data === undefined
-      ? spec.vendor_data
-      : `#cloud-config\n${stableJson(spec.vendor_data)}`,
-  };
+  return convertFields(CLOUDINIT_SEED_FIELDS.fields, spec, 'spec', 'config', (field, value, name) => {
+    if (field.json) return jsonAttribute(value);
+    if (name === 'vendor_data' && typeof value !== 'string') return `#cloud-config\n${stableJson(value)}`;
+    return value;
+  }) as SeedContentConfig;
 }

@@ -145,6 +145,13 @@ export function conform(value: unknown, type: CtyType): unknown {
 }
 
 /** The wire representation (what @msgpack/msgpack encodes) of a JS value of `type`. */
+/** A cty bool from a boolean or its string form (`"true"`/`"false"`, which Terraform converts to bool). */
+function boolOf(value: unknown, path: (string | number)[]): boolean {
+  if (typeof value === 'boolean') return value;
+  if (value === 'true' || value === 'false') return value === 'true';
+  throw new CtyConversionError(path, `expected bool, got ${describe(value)}`);
+}
+
 function toWire(value: unknown, type: CtyType, path: (string | number)[], mode: 'msgpack'): unknown {
   if (value === null || value === undefined) return null;
   if (value === UNKNOWN) return UNKNOWN_EXT();
@@ -159,9 +166,7 @@ function toWire(value: unknown, type: CtyType, path: (string | number)[], mode: 
       return n; // @msgpack/msgpack writes safe integers as int, others as float64
     }
     case 'bool':
-      if (typeof value === 'boolean') return value;
-      if (value === 'true' || value === 'false') return value === 'true';
-      throw new CtyConversionError(path, `expected bool, got ${describe(value)}`);
+      return boolOf(value, path);
     case 'list':
     case 'set':
       if (!Array.isArray(value)) throw new CtyConversionError(path, `expected ${type.kind}, got ${describe(value)}`);
@@ -207,9 +212,7 @@ function fromWire(raw: unknown, type: CtyType, path: (string | number)[], mode: 
       throw new CtyConversionError(path, `expected number, got ${describe(raw)}`);
     }
     case 'bool':
-      if (typeof raw === 'boolean') return raw;
-      if (raw === 'true' || raw === 'false') return raw === 'true';
-      throw new CtyConversionError(path, `expected bool, got ${describe(raw)}`);
+      return boolOf(raw, path);
     case 'list':
     case 'set':
       if (!Array.isArray(raw)) throw new CtyConversionError(path, `expected ${type.kind}, got ${describe(raw)}`);

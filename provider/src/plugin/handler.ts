@@ -3,15 +3,15 @@
  * DynamicValues with the handler's schema, calls these methods, and encodes their results.
  */
 import type { Diagnostic } from '../../../src/diagnostics';
-import type { LibvirtClient } from '../host';
+import type { Connection, HostFacts } from '../host';
 import type { Logger } from './log';
 import type { ResourceSchema } from './schema';
 
 /** An attribute path from the resource's root: attribute and map keys as strings, list indexes as numbers. */
 export type Path = (string | number)[];
 
-/** What every handler call gets. */
-export interface HandlerContext<C extends LibvirtClient = LibvirtClient> {
+/** What every handler call gets. `C` is the host connection type the server was given (the libvirt client). */
+export interface HandlerContext<C extends Connection = Connection> {
   /** The configured libvirt client, connected on first call and reused. Rejects before ConfigureProvider or
    *  when the host cannot be reached. */
   client(): Promise<C>;
@@ -20,25 +20,28 @@ export interface HandlerContext<C extends LibvirtClient = LibvirtClient> {
   /** Aborted when Terraform calls StopProvider (e.g. Ctrl-C): long operations should stop early. */
   readonly signal: AbortSignal;
   readonly log: Logger;
+  /** Facts about the host (e.g. whether KVM runs guests), for plans to use without touching libvirt. */
+  readonly host: HostFacts;
 }
 
-/** A managed resource type. `State` is the plain-JS value of the schema's implied object type (unknown values are
- *  the `UNKNOWN` symbol from ./cty); null means "no object" (create's prior, destroy's planned/new). */
-export interface ResourceHandler<State = Record<string, unknown>> {
+/** A managed resource type. `State` is the typed value of the schema's implied object type, decoded once from the
+ *  DynamicValue by the server and encoded once from the handler's result (unknown values are the `UNKNOWN` symbol
+ *  from ./cty); null means "no object" (create's prior, destroy's planned/new). `C` is the host connection type. */
+export interface ResourceHandler<State, C extends Connection = Connection> {
   readonly typeName: string;
   readonly schema: ResourceSchema;
-  validate?(config: State, ctx: HandlerContext): Diagnostic[];
+  validate?(config: State, ctx: HandlerContext<C>): Diagnostic[];
   plan(
     req: { prior: State | null; proposed: State | null; config: State | null; priorPrivate?: Buffer },
-    ctx: HandlerContext,
+    ctx: HandlerContext<C>,
   ): Promise<{ planned: State | null; requiresReplace: Path[]; diagnostics: Diagnostic[]; plannedPrivate?: Buffer }>;
   apply(
     req: { prior: State | null; planned: State | null; config: State | null; plannedPrivate?: Buffer },
-    ctx: HandlerContext,
+    ctx: HandlerContext<C>,
   ): Promise<{ newState: State | null; diagnostics: Diagnostic[]; private?: Buffer }>;
   /** `newState: null` = the object is gone (deleted outside Terraform). */
-  read(req: { current: State; private?: Buffer }, ctx: HandlerContext): Promise<{ newState: State | null; diagnostics: Diagnostic[] }>;
-  importState?(id: string, ctx: HandlerContext): Promise<State[]>;
+  read(req: { current: State; private?: Buffer }, ctx: HandlerContext<C>): Promise<{ newState: State | null; diagnostics: Diagnostic[] }>;
+  importState?(id: string, ctx: HandlerContext<C>): Promise<State[]>;
   /** Turns the stored JSON state of schema `version` (< schema.version) into the current shape. */
   upgrade?(rawJson: unknown, version: number): State;
 }

@@ -11,13 +11,14 @@ import * as grpc from '@grpc/grpc-js';
 import { createGrpcServer } from './grpc';
 import { checkPluginEnvironment, handshakeLine, makeSocketPath } from './handshake';
 import { createLogger, Logger } from './log';
+import type { Connection } from '../host';
 import type { ResourceHandler } from './handler';
 import { ProviderServer, ProviderServerOptions } from './server';
 import { generateServerCertificate, handshakeCert } from './tls';
 
-export interface ServeOptions extends Omit<ProviderServerOptions, 'log' | 'resources'> {
+export interface ServeOptions<C extends Connection = Connection> extends Omit<ProviderServerOptions<C>, 'log' | 'resources'> {
   /** The handlers, or a function that loads them (called once, after the handshake line is written). */
-  readonly resources: readonly ResourceHandler<any>[] | (() => readonly ResourceHandler<any>[]);
+  readonly resources: readonly ResourceHandler<any, C>[] | (() => readonly ResourceHandler<any, C>[]);
   readonly env?: NodeJS.ProcessEnv;
   readonly log?: Logger;
 }
@@ -31,7 +32,7 @@ export function protectStdout(): void {
 }
 
 /** Serves until Shutdown. Without Terraform's magic cookie, prints a message to stderr and exits with status 1. */
-export async function serve(options: ServeOptions): Promise<void> {
+export async function serve<C extends Connection>(options: ServeOptions<C>): Promise<void> {
   const env = options.env ?? process.env;
   const problem = checkPluginEnvironment(env);
   if (problem) {
@@ -40,10 +41,10 @@ export async function serve(options: ServeOptions): Promise<void> {
   }
   protectStdout();
   const log = options.log ?? createLogger();
-  const makeProvider = (): ProviderServer =>
+  const makeProvider = (): ProviderServer<C> =>
     new ProviderServer({ ...options, resources: typeof options.resources === 'function' ? options.resources() : options.resources, log });
   // Handlers given as a list are checked before the handshake (a bad schema never reaches Terraform's connect).
-  let provider: ProviderServer | undefined = typeof options.resources === 'function' ? undefined : makeProvider();
+  let provider: ProviderServer<C> | undefined = typeof options.resources === 'function' ? undefined : makeProvider();
 
   const { dir, socket } = makeSocketPath(env);
   const cleanup = () => fs.rmSync(dir, { recursive: true, force: true });

@@ -5,7 +5,7 @@
  * handler bug. DynamicValues are decoded and encoded with the handler's schema; private state bytes pass through.
  */
 import { Diagnostic, ValidationError } from '../../../src/diagnostics';
-import { DEFAULT_URI, HostConnector, LibvirtClient } from '../host';
+import { Connection, DEFAULT_URI, HostConnector, HostFacts, TCG_ONLY } from '../host';
 import { conform, CtyConversionError, CtyType, decodeJson, decodeMsgpack, encodeMsgpack, isUnknown } from './cty';
 import { internalError, toAttributePath, toProtoDiagnostic } from './diagnostics';
 import type { HandlerContext, ResourceHandler } from './handler';
@@ -20,18 +20,24 @@ export interface DynamicValueMsg {
 }
 type Msg = Record<string, any>;
 
-export interface ProviderServerOptions {
+export interface ProviderServerOptions<C extends Connection = Connection> {
   /** The provider block's schema; an optional string attribute `uri` selects the libvirt host. */
   readonly providerSchema: ResourceSchema;
-  readonly resources: readonly ResourceHandler<any>[];
+  readonly resources: readonly ResourceHandler<any, C>[];
   /** Opens the libvirt connection on first `ctx.client()`; absent = handlers may not use the host. */
-  readonly connector?: HostConnector;
+  readonly connector?: HostConnector<C>;
+  /** Host facts handed to handlers (`ctx.host`); default: TCG only. */
+  readonly host?: HostFacts;
   readonly log?: Logger;
 }
 
-interface Registered {
-  readonly handler: ResourceHandler<any>;
+interface Registered<C extends Connection> {
+  readonly handler: ResourceHandler<any, C>;
   readonly type: CtyType;
+  /** The handler's typed value of a DynamicValue from Terraform (the one place values are decoded). */
+  decode(dv: DynamicValueMsg | null | undefined): unknown;
+  /** The DynamicValue of a handler's value, normalized to the schema (the one place values are encoded). */
+  encode(value: unknown): DynamicValueMsg;
 }
 
 /**
@@ -62,28 +68,34 @@ export function encodeDynamicValue(value: unknown, type: CtyType): DynamicValueM
   return { msgpack: encodeMsgpack(value, type) };
 }
 
-export class ProviderServer {
-  private readonly resources = new Map<string, Registered>();
+export class ProviderServer<C extends Connection = Connection> {
+  private readonly resources = new Map<string, Registered<C>>();
   private readonly providerType: CtyType;
   private readonly log: Logger;
   private readonly stop = new AbortController();
   private uri = '';
-  private clientPromise: Promise<LibvirtClient> | undefined;
+  private clientPromise: Promise<C> | undefined;
 
   /** Throws `Error` when a schema is malformed or two handlers share a type name. */
-  constructor(private readonly options: ProviderServerOptions) {
+  constructor(private readonly options: ProviderServerOptions<C>) {
     this.log = options.log ?? createLogger();
     assertValidSchema(options.providerSchema, 'provider.');
     this.providerType = impliedType(options.providerSchema);
     for (const handler of options.resources) {
       if (this.resources.has(handler.typeName)) throw new Error(`duplicate resource type ${handler.typeName}`);
       assertValidSchema(handler.schema, `${handler.typeName}.`);
-      this.resources.set(handler.typeName, { handler, type: impliedType(handler.schema) });
+      const type = impliedType(handler.schema);
+      this.resources.set(handler.typeName, {
+        handler,
+        type,
+        decode: (dv) => decodeDynamicValue(dv, type),
+        encode: (value) => encodeDynamicValue(normalizeBlockValue(handler.schema, value), type),
+      });
     }
   }
 
   /** The context handed to handlers. */
-  private context(): HandlerContext {
+  private context(): HandlerContext<C> {
     const server = this;
     return {
       client: () => server.client(),
@@ -92,12 +104,13 @@ export class ProviderServer {
       },
       signal: server.stop.signal,
       log: server.log,
+      host: server.options.host ?? TCG_ONLY,
     };
   }
 
-  private connected: LibvirtClient | undefined;
+  private connected: C | undefined;
 
-  private client(): Promise<LibvirtClient> {
+  private client(): Promise<C> {
     if (!this.uri) return Promise.reject(new Error('the provider is not configured yet (its uri is unknown)'));
     if (!this.options.connector) return Promise.reject(new Error('no libvirt connector was given to the provider'));
     if (this.connected?.isClosed) {
@@ -181,21 +194,21 @@ export class ProviderServer {
   // ---- managed resources -------------------------------------------------------------------------------------
 
   async ValidateResourceConfig(req: Msg): Promise<Msg> {
-    return this.withResource('ValidateResourceConfig', req.type_name, async ({ handler, type }) => {
-      const config = decodeDynamicValue(req.config, type);
+    return this.withResource('ValidateResourceConfig', req.type_name, async ({ handler, type, decode }) => {
+      const config = decode(req.config);
       const diagnostics = handler.validate && config !== null ? handler.validate(config, this.context()) : [];
       return { diagnostics: this.diags(diagnostics, type) };
     });
   }
 
   async UpgradeResourceState(req: Msg): Promise<Msg> {
-    return this.withResource('UpgradeResourceState', req.type_name, async ({ handler, type }) => {
+    return this.withResource('UpgradeResourceState', req.type_name, async ({ handler, type, encode }) => {
       const raw = req.raw_state ?? {};
       const version = Number(req.version ?? 0);
       if (!raw.json || !raw.json.length) {
         const legacy = raw.flatmap && Object.keys(raw.flatmap).length > 0;
         if (legacy) return { diagnostics: this.diags([stateError('legacy flatmap state is not supported')], type) };
-        return { upgraded_state: encodeDynamicValue(null, type), diagnostics: [] };
+        return { upgraded_state: encode(null), diagnostics: [] };
       }
       if (version > handler.schema.version) {
         return {
@@ -207,19 +220,18 @@ export class ProviderServer {
       }
       const parsed: unknown = JSON.parse(Buffer.from(raw.json).toString('utf8'));
       const upgraded = version < handler.schema.version && handler.upgrade ? handler.upgrade(parsed, version) : parsed;
-      const value = normalizeBlockValue(handler.schema, conform(upgraded, type));
-      return { upgraded_state: encodeDynamicValue(value, type), diagnostics: [] };
+      return { upgraded_state: encode(conform(upgraded, type)), diagnostics: [] };
     });
   }
 
   async ReadResource(req: Msg): Promise<Msg> {
-    return this.withResource('ReadResource', req.type_name, async ({ handler, type }) => {
-      const current = decodeDynamicValue(req.current_state, type);
+    return this.withResource('ReadResource', req.type_name, async ({ handler, type, decode, encode }) => {
+      const current = decode(req.current_state);
       const priv = nonEmpty(req.private);
-      if (current === null) return { new_state: encodeDynamicValue(null, type), private: priv ?? Buffer.alloc(0), diagnostics: [] };
+      if (current === null) return { new_state: encode(null), private: priv ?? Buffer.alloc(0), diagnostics: [] };
       const res = await handler.read({ current, private: priv }, this.context());
       return {
-        new_state: encodeDynamicValue(normalizeBlockValue(handler.schema, res.newState), type),
+        new_state: encode(res.newState),
         private: priv ?? Buffer.alloc(0),
         diagnostics: this.diags(res.diagnostics, type),
       };
@@ -227,14 +239,12 @@ export class ProviderServer {
   }
 
   async PlanResourceChange(req: Msg): Promise<Msg> {
-    return this.withResource('PlanResourceChange', req.type_name, async ({ handler, type }) => {
-      const prior = decodeDynamicValue(req.prior_state, type);
-      const proposed = decodeDynamicValue(req.proposed_new_state, type);
-      const config = decodeDynamicValue(req.config, type);
+    return this.withResource('PlanResourceChange', req.type_name, async ({ handler, type, decode, encode }) => {
+      const [prior, proposed, config] = [decode(req.prior_state), decode(req.proposed_new_state), decode(req.config)];
       const priorPrivate = nonEmpty(req.prior_private);
       const res = await handler.plan({ prior, proposed, config, priorPrivate }, this.context());
       return {
-        planned_state: encodeDynamicValue(normalizeBlockValue(handler.schema, res.planned), type),
+        planned_state: encode(res.planned),
         requires_replace: (res.requiresReplace ?? []).map((p) => toAttributePath(p, type)),
         planned_private: res.plannedPrivate ?? priorPrivate ?? Buffer.alloc(0),
         diagnostics: this.diags(res.diagnostics, type),
@@ -243,14 +253,12 @@ export class ProviderServer {
   }
 
   async ApplyResourceChange(req: Msg): Promise<Msg> {
-    return this.withResource('ApplyResourceChange', req.type_name, async ({ handler, type }) => {
-      const prior = decodeDynamicValue(req.prior_state, type);
-      const planned = decodeDynamicValue(req.planned_state, type);
-      const config = decodeDynamicValue(req.config, type);
+    return this.withResource('ApplyResourceChange', req.type_name, async ({ handler, type, decode, encode }) => {
+      const [prior, planned, config] = [decode(req.prior_state), decode(req.planned_state), decode(req.config)];
       const plannedPrivate = nonEmpty(req.planned_private);
       const res = await handler.apply({ prior, planned, config, plannedPrivate }, this.context());
       return {
-        new_state: encodeDynamicValue(normalizeBlockValue(handler.schema, res.newState), type),
+        new_state: encode(res.newState),
         private: res.private ?? plannedPrivate ?? Buffer.alloc(0),
         diagnostics: this.diags(res.diagnostics, type),
       };
@@ -258,7 +266,7 @@ export class ProviderServer {
   }
 
   async ImportResourceState(req: Msg): Promise<Msg> {
-    return this.withResource('ImportResourceState', req.type_name, async ({ handler, type }) => {
+    return this.withResource('ImportResourceState', req.type_name, async ({ handler, type, encode }) => {
       if (!handler.importState) {
         return { diagnostics: this.diags([stateError(`${handler.typeName} does not support import`)], type) };
       }
@@ -266,7 +274,7 @@ export class ProviderServer {
       return {
         imported_resources: states.map((s) => ({
           type_name: handler.typeName,
-          state: encodeDynamicValue(normalizeBlockValue(handler.schema, s), type),
+          state: encode(s),
           private: Buffer.alloc(0),
         })),
         diagnostics: [],
@@ -321,7 +329,7 @@ export class ProviderServer {
     }
   }
 
-  private withResource(rpc: string, typeName: string, fn: (r: Registered) => Promise<Msg>): Promise<Msg> {
+  private withResource(rpc: string, typeName: string, fn: (r: Registered<C>) => Promise<Msg>): Promise<Msg> {
     const r = this.resources.get(typeName);
     this.log.debug(`${rpc} ${typeName}`);
     if (!r) return Promise.resolve({ diagnostics: this.diags([unknownType('resource', typeName)]) });

@@ -6,148 +6,35 @@
  */
 import { Diagnostic, hasErrors, warning } from '../../../src/diagnostics';
 import { buildSeedIso, validateSeed } from '../../../src/seed';
-import { t } from '../plugin/cty';
+import type { LibvirtClient } from '../../../src/libvirt';
 import type { ResourceHandler } from '../plugin/handler';
+import { CLOUDINIT_SEED_FIELDS } from '../../../src/fields';
 import type { ResourceSchema } from '../plugin/schema';
+import { schemaOf } from './private/fields';
 import { mapDiagnostics } from './private/paths';
 import { SEED_PATHS, seedSpecFromConfig } from './private/seed-spec';
-import { deleteVolume, inspectRawVolume, storeRawVolume, volumeExistsDiagnostic } from './private/storage';
-import { clientOf } from './private/client';
+import { applyRawVolume, readRawVolume } from './private/raw-volume';
+import type { CloudinitSeedState } from './private/model';
+import { replacePaths, settleComputed } from './private/plan';
 import { isWhollyKnown, str, UNKNOWN } from './private/values';
 
-type State = Record<string, unknown>;
+const COMPUTED_ONLY: readonly string[] = ['id', 'path', 'size', 'sha256'];
+/** A change of these replaces the seed volume; the replacement's volume key and path are known after apply. */
+const REPLACE_ATTRS = ['pool', 'name'] as const;
+const REPLACED_UNKNOWN = ['id', 'path'] as const;
 
-const COMPUTED_ONLY = ['id', 'path', 'size', 'sha256'];
-
-export const CLOUDINIT_SEED_SCHEMA: ResourceSchema = {
-  version: 0,
-  description:
-    'A cloud-init seed ISO (NoCloud `cidata` or ConfigDrive v2 `config-2`) in a libvirt storage pool, built in process. ' +
-    'Changing content updates the volume in place; changing the instance-id makes cloud-init re-provision the guest ' +
-    '(the domain\'s `reprovision` policy decides how).',
-  attributes: {
-    id: { type: t.string, computed: true, description: 'libvirt volume key of the ISO.' },
-    pool: { type: t.string, required: true, description: 'Storage pool name.' },
-    name: { type: t.string, required: true, description: 'Volume name, e.g. `web1-seed.iso`.' },
-    format: { type: t.string, optional: true, description: '`nocloud` (default) or `configdrive`.' },
-    instance_id: {
-      type: t.string,
-      optional: true,
-      computed: true,
-      description: 'cloud-init instance-id. Default: `iid-` + 16 hex digits of a sha256 over everything the seed carries, so any content change gives a new id.',
-    },
-    hostname: { type: t.string, optional: true, description: 'Host name (meta-data `local-hostname`).' },
-    fqdn: { type: t.string, optional: true, description: 'Fully qualified domain name.' },
-    public_keys: { type: t.list(t.string), optional: true, description: 'SSH public keys for the default user.' },
-    meta_data: { type: t.string, optional: true, description: 'Extra meta-data keys: a JSON or YAML map.' },
-    cloud_config: { type: t.string, optional: true, sensitive: true, description: 'cloud-config as JSON (`jsonencode({...})`) or YAML, merged after the generated parts.' },
-    user_data: {
-      type: t.string,
-      optional: true,
-      sensitive: true,
-      description:
-        'Raw user-data: `#cloud-config` YAML (written byte for byte when given alone; merged last, and re-rendered, when other cloud-config inputs are set — the plan warns), a `#!` script (replaces all other user-data), or MIME. Exclusive with `user_data_base64`.',
-    },
-    user_data_base64: {
-      type: t.string,
-      optional: true,
-      sensitive: true,
-      description:
-        'Raw user-data as base64 (`base64encode()`, `filebase64()`), for exact bytes: text that must reach the guest unchanged, or gzip-compressed/binary user-data. Decoded, it is treated like `user_data`. Exclusive with `user_data`.',
-    },
-    user_data_gzip: { type: t.bool, optional: true, description: 'gzip the user-data.' },
-    merge_overwrite: { type: t.bool, optional: true, description: 'Later cloud-config sources replace top-level keys instead of merging (Virtlet\'s overwrite switch).' },
-    environment: { type: t.map(t.string), optional: true, sensitive: true, description: 'Written to `/etc/cloud/environment` as `KEY=value` lines.' },
-    network_config: { type: t.string, optional: true, description: 'Raw network-config (v1/v2 YAML; for ConfigDrive, network_data.json content). Exclusive with `network`.' },
-    vendor_data: { type: t.string, optional: true, sensitive: true, description: 'Raw vendor-data.' },
-    path: { type: t.string, computed: true, description: 'Host path of the ISO.' },
-    size: { type: t.number, computed: true, description: 'ISO size in bytes.' },
-    sha256: { type: t.string, computed: true, description: 'sha256 (hex) of the ISO bytes.' },
-  },
-  blocks: {
-    user_data_part: {
-      nesting: 'list',
-      block: {
-        description: 'A part of multipart MIME user-data.',
-        attributes: {
-          content: { type: t.string, required: true, sensitive: true, description: 'The part\'s body (UTF-8 text), kept byte for byte.' },
-          content_type: { type: t.string, optional: true, description: 'MIME type of the part, e.g. `text/x-shellscript`. Default: `text/plain` (cloud-init then detects the type from the first line, e.g. `#cloud-config` or `#!`).' },
-          filename: { type: t.string, optional: true, description: 'The part\'s `Content-Disposition` file name. Default: `part-NNN` (1-based, 3 digits).' },
-          merge_type: { type: t.string, optional: true, description: 'cloud-init merge type, e.g. `list(append)+dict(recurse_array)+str()`.' },
-        },
-      },
-    },
-    file: {
-      nesting: 'list',
-      block: {
-        description: 'A file written into the guest (cloud-config `write_files`). One of `content`, `content_base64`, `source`.',
-        attributes: {
-          path: { type: t.string, required: true, description: 'Absolute path in the guest, e.g. `/etc/app.conf`.' },
-          content: { type: t.string, optional: true, sensitive: true, description: 'UTF-8 text content.' },
-          content_base64: { type: t.string, optional: true, sensitive: true, description: 'Content as base64 (for binary files).' },
-          source: { type: t.string, optional: true, description: 'Local file read at plan and apply.' },
-          owner: { type: t.string, optional: true, description: '`user:group` owner. Default: cloud-init\'s, `root:root`.' },
-          permissions: { type: t.string, optional: true, description: 'Octal string, e.g. `0600`.' },
-          defer: { type: t.bool, optional: true, description: 'Write the file in cloud-init\'s final stage, after users and packages exist. Default: `false`.' },
-          append: { type: t.bool, optional: true, description: 'Append to an existing file instead of replacing it. Default: `false`.' },
-        },
-      },
-    },
-    mount: {
-      nesting: 'list',
-      block: {
-        description: 'A block device of the guest: mounted at `mount_point`, linked at `symlink` (raw device), or both.',
-        attributes: {
-          device: { type: t.string, required: true, description: '`vdb` or `/dev/vdb`.' },
-          mount_point: { type: t.string, optional: true, description: 'Absolute mount point (fstab entry and mount). At least one of `mount_point`, `symlink`.' },
-          symlink: { type: t.string, optional: true, description: 'Absolute guest path made a symlink to the device (`ln -sfn`), e.g. `/dev/disk/virtseed/data`.' },
-          fs_type: { type: t.string, optional: true, description: 'File system type for fstab and mount. Default: `auto` (the kernel probes the existing file system).' },
-          options: { type: t.string, optional: true, description: 'fstab mount options. Default: `defaults,nofail`.' },
-        },
-      },
-    },
-    network: {
-      nesting: 'single',
-      block: {
-        description: 'Typed network configuration, rendered as network-config v1 or v2 (and network_data.json for ConfigDrive).',
-        attributes: {
-          version: { type: t.number, optional: true, description: '1 or 2 (default 2).' },
-          force_dhcp: { type: t.bool, optional: true, description: 'DHCP on every interface, ignoring static settings.' },
-        },
-        blocks: {
-          interface: {
-            nesting: 'list',
-            block: {
-              description: 'A guest network interface; at least one.',
-              attributes: {
-                name: { type: t.string, optional: true, description: 'Interface name in the guest, e.g. `eth0`; with `mac`, the name the interface is given (v2 `set-name`). Default: `eth<index>`.' },
-                mac: { type: t.string, optional: true, description: 'MAC address `aa:bb:cc:dd:ee:ff`: matches the interface by hardware address.' },
-                dhcp4: { type: t.bool, optional: true, description: 'Configure IPv4 by DHCP. Default: `false`.' },
-                dhcp6: { type: t.bool, optional: true, description: 'Configure IPv6 by DHCPv6. Default: `false`.' },
-                addresses: { type: t.list(t.string), optional: true, description: 'CIDR addresses, e.g. `192.168.1.10/24`.' },
-                gateway4: { type: t.string, optional: true, description: 'IPv4 default gateway, e.g. `192.168.1.1`.' },
-                gateway6: { type: t.string, optional: true, description: 'IPv6 default gateway.' },
-                nameservers: { type: t.list(t.string), optional: true, description: 'DNS server addresses.' },
-                search: { type: t.list(t.string), optional: true, description: 'DNS search domains.' },
-                mtu: { type: t.number, optional: true, description: 'MTU in bytes (68-65535).' },
-              },
-            },
-          },
-        },
-      },
-    },
-  },
-};
+/** The provider schema, from the field table (src/fields/cloudinit-seed.ts). */
+export const CLOUDINIT_SEED_SCHEMA: ResourceSchema = schemaOf(CLOUDINIT_SEED_FIELDS);
 
 /** The inputs of the seed: everything in the config but the computed-only attributes. */
-function inputsOf(v: State): State {
-  const out: State = {};
+function inputsOf(v: CloudinitSeedState): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
   for (const [k, val] of Object.entries(v)) if (!COMPUTED_ONLY.includes(k)) out[k] = val;
   return out;
 }
 
 /** Builds the ISO of a known config; diagnostics on bad input (then `built` is undefined). */
-function build(config: State): { built?: ReturnType<typeof buildSeedIso>; diagnostics: Diagnostic[] } {
+function build(config: CloudinitSeedState): { built?: ReturnType<typeof buildSeedIso>; diagnostics: Diagnostic[] } {
   const { spec, diagnostics } = seedSpecFromConfig(config);
   if (hasErrors(diagnostics)) return { diagnostics };
   const all = [...diagnostics, ...mapDiagnostics(validateSeed(spec), SEED_PATHS)];
@@ -155,7 +42,7 @@ function build(config: State): { built?: ReturnType<typeof buildSeedIso>; diagno
   return { built: buildSeedIso(spec), diagnostics: all };
 }
 
-export const cloudinitSeed: ResourceHandler<State> = {
+export const cloudinitSeed: ResourceHandler<CloudinitSeedState, LibvirtClient> = {
   typeName: 'virtseed_cloudinit_seed',
   schema: CLOUDINIT_SEED_SCHEMA,
 
@@ -166,7 +53,7 @@ export const cloudinitSeed: ResourceHandler<State> = {
 
   async plan({ prior, proposed, config }) {
     if (!proposed || !config) return { planned: null, requiresReplace: [], diagnostics: [] };
-    const planned: State = { ...proposed };
+    let planned: CloudinitSeedState = { ...proposed };
     const diagnostics: Diagnostic[] = [];
     if (isWhollyKnown(inputsOf(config))) {
       const r = build(config);
@@ -180,19 +67,9 @@ export const cloudinitSeed: ResourceHandler<State> = {
       planned.sha256 = UNKNOWN;
       planned.size = UNKNOWN;
     }
-    const requiresReplace: (string | number)[][] = [];
-    if (!prior) {
-      planned.id = UNKNOWN;
-      planned.path = UNKNOWN;
-    } else {
-      planned.id = prior.id;
-      planned.path = prior.path;
-      if (prior.pool !== planned.pool) requiresReplace.push(['pool']);
-      if (prior.name !== planned.name) requiresReplace.push(['name']);
-      if (requiresReplace.length) {
-        planned.id = UNKNOWN;
-        planned.path = UNKNOWN;
-      }
+    const requiresReplace = prior ? replacePaths(prior, planned, REPLACE_ATTRS, 'replace') : [];
+    planned = settleComputed(planned, prior, requiresReplace.length > 0, REPLACED_UNKNOWN);
+    if (prior) {
       const from = str(prior.instance_id);
       const to = planned.instance_id;
       if (from && typeof to === 'string' && from !== to) {
@@ -210,26 +87,17 @@ export const cloudinitSeed: ResourceHandler<State> = {
     return { planned, requiresReplace, diagnostics };
   },
 
-  async apply({ prior, planned, config }, ctx) {
-    const client = await clientOf(ctx);
-    const opts = { signal: ctx.signal };
-    if (!planned) {
-      if (prior && str(prior.id)) await deleteVolume(client, prior.id as string, opts);
-      return { newState: null, diagnostics: [] };
-    }
-    const r = build(config ?? planned);
-    if (!r.built) return { newState: prior, diagnostics: r.diagnostics };
-    const { iso, instanceId, sha256 } = r.built;
-    const target = { key: str(prior?.id), pool: planned.pool as string, name: planned.name as string };
-    const stored = await storeRawVolume(client, target, iso, opts);
-    if (!stored) return { newState: prior, diagnostics: [volumeExistsDiagnostic(target.pool, target.name)] };
-    ctx.log.info(`seed ${planned.name}: ${iso.length} bytes, instance-id ${instanceId}`);
-    return { newState: { ...planned, id: stored.vol.key, path: stored.path, instance_id: instanceId, sha256, size: iso.length }, diagnostics: [] };
+  apply({ prior, planned, config }, ctx) {
+    return applyRawVolume({ prior, planned }, ctx, (p) => {
+      const r = build(config ?? p);
+      if (!r.built) return { diagnostics: r.diagnostics };
+      const { iso, instanceId, sha256 } = r.built;
+      ctx.log.info(`seed ${String(p.name)}: ${iso.length} bytes, instance-id ${instanceId}`);
+      return { bytes: iso, computed: { instance_id: instanceId, sha256, size: iso.length } };
+    });
   },
 
-  async read({ current }, ctx) {
-    const client = await clientOf(ctx);
-    const found = str(current.id) ? await inspectRawVolume(client, current.id as string, { signal: ctx.signal }) : null;
-    return { newState: found ? { ...current, ...found } : null, diagnostics: [] };
+  read({ current }, ctx) {
+    return readRawVolume(current, ctx, (found) => found);
   },
 };

@@ -21,81 +21,23 @@ import {
   bytesToUuid,
   uuidToBytes,
 } from '../../../src/libvirt';
+import { isUuid } from '../../../src/uuid';
 import { parseNetworkXml, renderDhcpHostXml, renderDnsHostXml, renderNetworkXml } from '../../../src/network';
-import { t } from '../plugin/cty';
 import type { HandlerContext, ResourceHandler } from '../plugin/handler';
+import { NETWORK_FIELDS } from '../../../src/fields';
 import type { ResourceSchema } from '../plugin/schema';
-import { clientOf } from './private/client';
+import { schemaOf } from './private/fields';
 import { isBeingReplaced, noteReplacement, reachableClient } from './private/plan-checks';
 import { NETWORK_DEFAULTS, stateFromNetwork, toNetworkSpec, validateNetworkState } from './private/network-state';
-import { deepEqual, isWhollyKnown, list, messageOf, str, UNKNOWN } from './private/values';
+import type { Blocks, NetworkDhcpHostState, NetworkDnsHostState, NetworkState } from './private/model';
+import { replacePaths, settleComputed } from './private/plan';
+import { isWhollyKnown, list, messageOf, str } from './private/values';
 
-type State = Record<string, unknown>;
-
-export const NETWORK_SCHEMA: ResourceSchema = {
-  version: 0,
-  description: 'A libvirt virtual network: isolated (default), NAT, routed, open, or an existing host bridge; IPv4/IPv6 subnets with DHCP, static DHCP hosts and DNS entries.',
-  attributes: {
-    id: { type: t.string, computed: true, description: 'Network UUID. `virtseed_domain` `network_interface.network` accepts it.' },
-    uuid: { type: t.string, computed: true, description: 'Network UUID.' },
-    name: { type: t.string, required: true, description: 'Network name. Changing it replaces the network.' },
-    mode: { type: t.string, optional: true, computed: true, description: '`none` (default: isolated — guests reach each other and the host, nothing else), `nat`, `route`, `open`, or `bridge` (an existing host bridge named in `bridge`). Changing it replaces the network.' },
-    bridge: { type: t.string, optional: true, computed: true, description: 'Bridge device. For `mode = "bridge"` the existing host bridge (required); otherwise the bridge libvirt creates (default: libvirt picks `virbrN`). Changing it replaces the network.' },
-    forward_dev: { type: t.string, optional: true, description: 'With `nat`, `route` or `open`: forward only through this host device. Changing it replaces the network.' },
-    domain: { type: t.string, optional: true, description: 'DNS domain of the guests (answered by the network\'s DNS server, never forwarded). Changing it replaces the network.' },
-    mtu: { type: t.number, optional: true, description: 'MTU of the network\'s bridge in bytes. Changing it replaces the network.' },
-    autostart: { type: t.bool, optional: true, computed: true, description: 'Start the network when libvirtd starts. Default true. Changes in place.' },
-  },
-  blocks: {
-    ip: {
-      nesting: 'list',
-      block: {
-        description: 'A subnet: the host\'s address on the network (the guests\' gateway and DNS server) and its DHCP ranges. At most one IPv4 and one IPv6 subnet serve DHCP. Changing any replaces the network.',
-        attributes: {
-          address: { type: t.string, required: true, description: 'Host address with prefix length, e.g. `192.168.150.1/24` or `fd00:150::1/64` (DHCPv6 needs /64).' },
-        },
-        blocks: {
-          dhcp_range: {
-            nesting: 'list',
-            block: {
-              description: 'Addresses DHCP hands out (inclusive).',
-              attributes: {
-                start: { type: t.string, required: true, description: 'First address.' },
-                end: { type: t.string, required: true, description: 'Last address.' },
-              },
-            },
-          },
-        },
-      },
-    },
-    dhcp_host: {
-      nesting: 'list',
-      block: {
-        description: 'A static DHCP lease, in the subnet of the `ip` block that holds `ip`. Changes in place (virNetworkUpdate).',
-        attributes: {
-          mac: { type: t.string, optional: true, description: 'Guest MAC address (IPv4 hosts).' },
-          hostname: { type: t.string, optional: true, description: 'Hostname given to the guest (how IPv6 hosts are matched).' },
-          ip: { type: t.string, required: true, description: 'The address the guest gets.' },
-        },
-      },
-    },
-    dns_host: {
-      nesting: 'list',
-      block: {
-        description: 'Names the network\'s DNS server answers for an address. Changes in place (virNetworkUpdate).',
-        attributes: {
-          ip: { type: t.string, required: true, description: 'IPv4 or IPv6 address.' },
-          hostnames: { type: t.list(t.string), required: true, description: 'Names for `ip`.' },
-        },
-      },
-    },
-  },
-};
+/** The provider schema, from the field table (src/fields/network.ts). */
+export const NETWORK_SCHEMA: ResourceSchema = schemaOf(NETWORK_FIELDS);
 
 /** Attributes libvirt cannot change on an existing network: a change replaces it. */
 const REPLACE_ATTRS = ['name', 'mode', 'forward_dev', 'domain', 'mtu', 'ip'] as const;
-
-const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The network with this UUID, or null when it is gone. */
 export async function networkByUuid(client: LibvirtClient, uuid: string): Promise<NetRef | null> {
@@ -119,35 +61,35 @@ export async function networkByName(client: LibvirtClient, name: string): Promis
 
 /** A network by UUID (a `virtseed_network.id`) or name, or null. */
 export async function networkByRef(client: LibvirtClient, ref: string): Promise<NetRef | null> {
-  return UUID_RE.test(ref) ? ((await networkByUuid(client, ref)) ?? networkByName(client, ref)) : networkByName(client, ref);
+  return isUuid(ref) ? ((await networkByUuid(client, ref)) ?? networkByName(client, ref)) : networkByName(client, ref);
 }
 
-async function describe(client: LibvirtClient, net: NetRef): Promise<State> {
+async function describe(client: LibvirtClient, net: NetRef): Promise<NetworkState> {
   const spec = parseNetworkXml(await client.networkGetXmlDesc(net, VIR_NETWORK_XML_INACTIVE));
   return stateFromNetwork(spec, await client.networkGetAutostart(net));
 }
 
 /** `observed`, with list blocks in `current`'s order when they hold the same elements (no spurious diff). */
-function keepOrder(current: State, observed: State): State {
-  const out = { ...observed };
-  for (const key of ['dhcp_host', 'dns_host']) {
-    const cur = list<State>(current[key]);
-    const obs = list<State>(observed[key]);
-    if (cur.length === obs.length && cur.every((c) => obs.some((o) => deepEqual(normalizeHost(c), normalizeHost(o))))) out[key] = cur;
-  }
-  return out;
+function keepOrder(current: NetworkState, observed: NetworkState): NetworkState {
+  return { ...observed, dhcp_host: sameHosts(current.dhcp_host, observed.dhcp_host), dns_host: sameHosts(current.dns_host, observed.dns_host) };
 }
 
-function normalizeHost(h: State): State {
-  return 'mac' in h ? { mac: str(h.mac)?.toLowerCase() ?? null, hostname: h.hostname ?? null, ip: h.ip } : { ip: h.ip, hostnames: h.hostnames };
+/** `current` when it holds the same hosts as `observed` (in any order), else `observed`. */
+function sameHosts<T extends Host>(current: Blocks<T>, observed: Blocks<T>): Blocks<T> {
+  const cur = list(current);
+  const obs = list(observed);
+  return cur.length === obs.length && cur.every((c) => obs.some((o) => keyOf(c) === keyOf(o))) ? current : observed;
 }
 
-function keyOf(v: State): string {
-  return JSON.stringify(normalizeHost(v));
+type Host = NetworkDhcpHostState | NetworkDnsHostState;
+
+/** What identifies a host entry (MACs compare case-insensitively). */
+function keyOf(h: Host): string {
+  return JSON.stringify('mac' in h ? { mac: str(h.mac)?.toLowerCase() ?? null, hostname: h.hostname ?? null, ip: h.ip } : { ip: h.ip, hostnames: h.hostnames });
 }
 
 /** Applies the dhcp_host/dns_host differences between `prior` and `planned` through virNetworkUpdate. */
-async function updateHosts(client: LibvirtClient, net: NetRef, prior: State, planned: State): Promise<void> {
+async function updateHosts(client: LibvirtClient, net: NetRef, prior: NetworkState, planned: NetworkState): Promise<void> {
   const flags = VIR_NETWORK_UPDATE_AFFECT_CONFIG | ((await client.networkIsActive(net)) ? VIR_NETWORK_UPDATE_AFFECT_LIVE : 0);
   const before = toNetworkSpec(prior);
   const after = toNetworkSpec(planned);
@@ -155,8 +97,8 @@ async function updateHosts(client: LibvirtClient, net: NetRef, prior: State, pla
     const at = spec.placement[k];
     return at ? { parent: at[0], xml: renderDhcpHostXml(spec.spec.ips[at[0]].dhcpHosts[at[1]]) } : undefined;
   };
-  const oldHosts = list<State>(prior.dhcp_host);
-  const newHosts = list<State>(planned.dhcp_host);
+  const oldHosts = list(prior.dhcp_host);
+  const newHosts = list(planned.dhcp_host);
   const oldKeys = new Set(oldHosts.map(keyOf));
   const newKeys = new Set(newHosts.map(keyOf));
   for (let k = 0; k < oldHosts.length; k++) {
@@ -167,8 +109,8 @@ async function updateHosts(client: LibvirtClient, net: NetRef, prior: State, pla
     const h = hostXml(after, k);
     if (!oldKeys.has(keyOf(newHosts[k])) && h) await client.networkUpdate(net, VIR_NETWORK_UPDATE_COMMAND_ADD_LAST, VIR_NETWORK_SECTION_IP_DHCP_HOST, h.parent, h.xml, flags);
   }
-  const oldDns = list<State>(prior.dns_host);
-  const newDns = list<State>(planned.dns_host);
+  const oldDns = list(prior.dns_host);
+  const newDns = list(planned.dns_host);
   const oldDnsKeys = new Set(oldDns.map(keyOf));
   const newDnsKeys = new Set(newDns.map(keyOf));
   for (let k = 0; k < oldDns.length; k++) {
@@ -186,12 +128,12 @@ export function networkExistsDiagnostic(name: string): Diagnostic {
 }
 
 /** Plan-time check of a new network's name against the host; silent when the host cannot be reached. */
-async function nameClash(ctx: HandlerContext, name: string): Promise<Diagnostic[]> {
+async function nameClash(ctx: HandlerContext<LibvirtClient>, name: string): Promise<Diagnostic[]> {
   const client = isBeingReplaced('network', name) ? null : await reachableClient(ctx);
   return client && (await networkByName(client, name)) ? [networkExistsDiagnostic(name)] : [];
 }
 
-export const network: ResourceHandler<State> = {
+export const network: ResourceHandler<NetworkState, LibvirtClient> = {
   typeName: 'virtseed_network',
   schema: NETWORK_SCHEMA,
 
@@ -202,47 +144,43 @@ export const network: ResourceHandler<State> = {
   async plan({ prior, proposed, config }, ctx) {
     if (!proposed || !config) return { planned: null, requiresReplace: [], diagnostics: [] };
     const diagnostics = isWhollyKnown(config) ? validateNetworkState(config) : [];
-    const planned: State = { ...proposed };
+    let planned: NetworkState = { ...proposed };
     if (config.mode === null) planned.mode = NETWORK_DEFAULTS.mode;
     if (config.autostart === null) planned.autostart = NETWORK_DEFAULTS.autostart;
-    const requiresReplace: (string | number)[][] = [];
+    const requiresReplace = prior ? replacePaths(prior, planned, REPLACE_ATTRS, 'wait') : [];
     if (prior) {
-      for (const attr of REPLACE_ATTRS) if (isWhollyKnown(planned[attr]) && !deepEqual(prior[attr], planned[attr])) requiresReplace.push([attr]);
       if (config.bridge !== null && isWhollyKnown(planned.bridge) && planned.bridge !== prior.bridge) requiresReplace.push(['bridge']);
-      if (requiresReplace.length && str(prior.name)) noteReplacement('network', prior.name as string);
+      const priorName = str(prior.name);
+      if (requiresReplace.length && priorName) noteReplacement('network', priorName);
     }
-    if (!prior || requiresReplace.length) {
-      planned.id = UNKNOWN;
-      planned.uuid = UNKNOWN;
-      if (config.bridge === null) planned.bridge = UNKNOWN;
+    const replacing = !prior || requiresReplace.length > 0;
+    planned = settleComputed(planned, prior, replacing, config.bridge === null ? ['id', 'uuid', 'bridge'] : ['id', 'uuid']);
+    if (replacing) {
       const name = str(planned.name);
       if (name && (!prior || prior.name !== name)) diagnostics.push(...(await nameClash(ctx, name)));
-    } else {
-      planned.id = prior.id;
-      planned.uuid = prior.uuid;
-      if (config.bridge === null) planned.bridge = prior.bridge;
     }
     return { planned, requiresReplace, diagnostics };
   },
 
   async apply({ prior, planned }, ctx) {
-    const client = await clientOf(ctx);
+    const client = await ctx.client();
+    const priorUuid = str(prior?.uuid);
     if (!planned) {
-      const net = str(prior?.uuid) ? await networkByUuid(client, prior!.uuid as string) : null;
+      const net = priorUuid ? await networkByUuid(client, priorUuid) : null;
       if (net) {
         if (await client.networkIsActive(net)) await client.networkDestroy(net);
         await client.networkUndefine(net);
       }
       return { newState: null, diagnostics: [] };
     }
-    const name = planned.name as string;
-    if (prior && str(prior.uuid) && prior.uuid === planned.uuid) {
-      const net = await networkByUuid(client, prior.uuid as string);
+    const name = str(planned.name) ?? '';
+    if (prior && priorUuid && priorUuid === planned.uuid) {
+      const net = await networkByUuid(client, priorUuid);
       if (!net) return { newState: null, diagnostics: [error([], `Network ${name} is gone`, `libvirt no longer has network ${name} (deleted outside Terraform). Run terraform apply again to create it.`)] };
       await updateHosts(client, net, prior, planned);
       if (prior.autostart !== planned.autostart) await client.networkSetAutostart(net, planned.autostart === true);
       if (!(await client.networkIsActive(net))) await client.networkCreate(net);
-      return { newState: { ...planned, ...(await describe(client, net)), ...pick(planned, ['dhcp_host', 'dns_host']) }, diagnostics: [] };
+      return { newState: { ...planned, ...(await describe(client, net)), dhcp_host: planned.dhcp_host, dns_host: planned.dns_host }, diagnostics: [] };
     }
     if (await networkByName(client, name)) return { newState: null, diagnostics: [networkExistsDiagnostic(name)] };
     const { spec } = toNetworkSpec(planned);
@@ -259,26 +197,21 @@ export const network: ResourceHandler<State> = {
     }
     if (planned.autostart !== false) await client.networkSetAutostart(net, true);
     const described = await describe(client, net);
-    return { newState: { ...planned, ...described, ...pick(planned, ['dhcp_host', 'dns_host']), id: bytesToUuid(net.uuid), uuid: bytesToUuid(net.uuid) }, diagnostics: [] };
+    return { newState: { ...planned, ...described, dhcp_host: planned.dhcp_host, dns_host: planned.dns_host, id: bytesToUuid(net.uuid), uuid: bytesToUuid(net.uuid) }, diagnostics: [] };
   },
 
   async read({ current }, ctx) {
-    const client = await clientOf(ctx);
-    const net = str(current.uuid) ? await networkByUuid(client, current.uuid as string) : null;
+    const client = await ctx.client();
+    const uuid = str(current.uuid);
+    const net = uuid ? await networkByUuid(client, uuid) : null;
     if (!net) return { newState: null, diagnostics: [] };
     return { newState: keepOrder(current, await describe(client, net)), diagnostics: [] };
   },
 
   async importState(id, ctx) {
-    const client = await clientOf(ctx);
+    const client = await ctx.client();
     const net = await networkByRef(client, id);
     if (!net) throw new Error(`cannot import network "${id}": libvirt has no network with that name or UUID`);
     return [await describe(client, net)];
   },
 };
-
-function pick(s: State, keys: string[]): State {
-  const out: State = {};
-  for (const k of keys) out[k] = s[k];
-  return out;
-}

@@ -3,45 +3,33 @@
  * a backing volume, or uploaded from a local file or http(s) URL by stream. Capacity grows in place.
  */
 import { Diagnostic, error } from '../../../src/diagnostics';
-import { t } from '../plugin/cty';
+import type { LibvirtClient, VolRef } from '../../../src/libvirt';
 import type { ResourceHandler } from '../plugin/handler';
+import { VOLUME_FIELDS } from '../../../src/fields';
 import type { ResourceSchema } from '../plugin/schema';
-import { clientOf } from './private/client';
+import { schemaOf } from './private/fields';
 import { inspectSource, openSource } from './private/image-source';
 import {
   activePool,
   backingPathFromXml,
   createMarked,
-  deleteVolume,
   removeInterrupted,
   volumeByKey,
   volumeByName,
   volumeFormatFromXml,
   volumeXml,
 } from './private/storage';
-import { isWhollyKnown, messageOf, num, str, UNKNOWN } from './private/values';
+import type { VolumeState } from './private/model';
+import { replacePaths, settleComputed } from './private/plan';
+import { destroyVolume } from './private/raw-volume';
+import { messageOf, num, str, UNKNOWN } from './private/values';
 
-type State = Record<string, unknown>;
-
-export const VOLUME_SCHEMA: ResourceSchema = {
-  version: 0,
-  description: 'A storage volume in a libvirt storage pool: empty, a qcow2 overlay on a backing volume, or uploaded from a file or URL.',
-  attributes: {
-    id: { type: t.string, computed: true, description: 'libvirt volume key (the path for `dir` pools).' },
-    pool: { type: t.string, required: true, description: 'Storage pool name.' },
-    name: { type: t.string, required: true, description: 'Volume name.' },
-    format: { type: t.string, optional: true, computed: true, description: '`qcow2` or `raw`. Default: the source image\'s format, else `qcow2`.' },
-    capacity: { type: t.number, optional: true, computed: true, description: 'Virtual size in bytes. Default: the source\'s or backing volume\'s virtual size. Grows in place; cannot shrink.' },
-    backing_volume: { type: t.string, optional: true, description: 'Key or path of a base volume: the new volume is a qcow2 overlay on it.' },
-    source: { type: t.string, optional: true, description: 'Local file path or http(s) URL uploaded into the volume (streamed in 1 MiB chunks).' },
-    path: { type: t.string, computed: true, description: 'Host path of the volume.' },
-    allocation: { type: t.number, computed: true, description: 'Bytes allocated on the host.' },
-  },
-};
+/** The provider schema, from the field table (src/fields/volume.ts). */
+export const VOLUME_SCHEMA: ResourceSchema = schemaOf(VOLUME_FIELDS);
 
 const FORMATS = ['qcow2', 'raw'];
 
-function validateConfig(c: State): Diagnostic[] {
+function validateConfig(c: VolumeState): Diagnostic[] {
   const d: Diagnostic[] = [];
   const format = str(c.format);
   if (format !== undefined && !FORMATS.includes(format)) d.push(error(['format'], 'Invalid format', `format is "${format}"; expected one of ${FORMATS.join(', ')}.`));
@@ -54,7 +42,7 @@ function validateConfig(c: State): Diagnostic[] {
   return d;
 }
 
-export const volume: ResourceHandler<State> = {
+export const volume: ResourceHandler<VolumeState, LibvirtClient> = {
   typeName: 'virtseed_volume',
   schema: VOLUME_SCHEMA,
 
@@ -65,18 +53,13 @@ export const volume: ResourceHandler<State> = {
   async plan({ prior, proposed, config }, ctx) {
     if (!proposed || !config) return { planned: null, requiresReplace: [], diagnostics: [] };
     const diagnostics = validateConfig(config);
-    const planned: State = { ...proposed };
-    const requiresReplace: (string | number)[][] = [];
-    if (prior) {
-      for (const attr of ['pool', 'name', 'backing_volume', 'source'])
-        if (isWhollyKnown(planned[attr]) && prior[attr] !== planned[attr]) requiresReplace.push([attr]);
-      if (config.format !== null && prior.format !== planned.format) requiresReplace.push(['format']);
-    }
+    let planned: VolumeState = { ...proposed };
+    const requiresReplace = prior ? replacePaths(prior, planned, ['pool', 'name', 'backing_volume', 'source'], 'wait') : [];
+    // A format the config sets (even unknown) replaces; one it leaves to the source is recomputed below.
+    if (prior && config.format !== null && prior.format !== planned.format) requiresReplace.push(['format']);
     const replacing = !prior || requiresReplace.length > 0;
+    planned = settleComputed(planned, prior, replacing, ['id', 'path', 'allocation']);
     if (replacing) {
-      planned.id = UNKNOWN;
-      planned.path = UNKNOWN;
-      planned.allocation = UNKNOWN;
       if (config.format === null) planned.format = UNKNOWN;
       if (config.capacity === null) planned.capacity = UNKNOWN;
       const source = str(config.source);
@@ -93,9 +76,6 @@ export const volume: ResourceHandler<State> = {
       }
       if (!source && config.format === null && str(config.backing_volume) !== undefined) planned.format = 'qcow2';
     } else if (prior) {
-      planned.id = prior.id;
-      planned.path = prior.path;
-      planned.allocation = prior.allocation;
       if (config.format === null) planned.format = prior.format;
       if (config.capacity === null) planned.capacity = prior.capacity;
       const before = num(prior.capacity);
@@ -108,26 +88,26 @@ export const volume: ResourceHandler<State> = {
   },
 
   async apply({ prior, planned }, ctx) {
-    const client = await clientOf(ctx);
+    if (!planned) return destroyVolume(ctx, prior);
+    const client = await ctx.client();
     const opts = { signal: ctx.signal };
-    if (!planned) {
-      if (prior && str(prior.id)) await deleteVolume(client, prior.id as string, opts);
-      return { newState: null, diagnostics: [] };
-    }
-    if (prior && str(prior.id) && prior.id === planned.id) {
-      const vol = await volumeByKey(client, prior.id as string, opts);
+    const priorKey = str(prior?.id);
+    if (prior && priorKey && priorKey === planned.id) {
+      const vol = await volumeByKey(client, priorKey, opts);
       if (vol) {
         const cap = num(planned.capacity);
         if (cap !== undefined && cap !== num(prior.capacity)) await client.storageVolResize(vol, cap, 0, opts);
         return { newState: await describe(client, vol, planned), diagnostics: [] };
       }
     }
-    const pool = await activePool(client, planned.pool as string, opts);
-    if (await removeInterrupted(client, pool, planned.name as string, opts)) ctx.log.info(`volume ${planned.pool}/${planned.name}: removed what an interrupted create left`);
-    if (await volumeByName(client, pool, planned.name as string, opts))
+    const poolName = str(planned.pool) ?? '';
+    const name = str(planned.name) ?? '';
+    const pool = await activePool(client, poolName, opts);
+    if (await removeInterrupted(client, pool, name, opts)) ctx.log.info(`volume ${poolName}/${name}: removed what an interrupted create left`);
+    if (await volumeByName(client, pool, name, opts))
       return {
         newState: null,
-        diagnostics: [error(['name'], 'Volume exists already', `Pool ${planned.pool} already has a volume named ${planned.name}. Import it (terraform import <address> ${planned.pool}/${planned.name}) or choose another name.`)],
+        diagnostics: [error(['name'], 'Volume exists already', `Pool ${poolName} already has a volume named ${name}. Import it (terraform import <address> ${poolName}/${name}) or choose another name.`)],
       };
     const source = str(planned.source);
     const backingRef = str(planned.backing_volume);
@@ -142,33 +122,33 @@ export const volume: ResourceHandler<State> = {
       capacity ??= baseInfo.capacity;
       format = 'qcow2';
     }
-    let info: Awaited<ReturnType<typeof inspectSource>> | undefined;
-    if (source) {
-      info = await inspectSource(source, ctx.signal);
+    const info = source ? await inspectSource(source, ctx.signal) : undefined;
+    if (info) {
       format = str(planned.format) ?? info.format;
       capacity = info.virtualSize;
     }
     if (capacity === undefined) throw new Error('capacity is unknown');
     // Created and filled under a pending marker: an upload cut short is never mistaken for a good volume.
-    const xml = volumeXml({ name: planned.name as string, capacity: source ? info!.length : capacity, format, backing });
-    const vol = await createMarked(client, pool, planned.name as string, xml, async (v) => {
-      if (!source) return;
-      await client.storageVolUpload(v, await openSource(source, ctx.signal), 0, info!.length, opts);
+    const xml = volumeXml({ name, capacity: info ? info.length : capacity, format, backing });
+    const vol = await createMarked(client, pool, name, xml, async (v) => {
+      if (!source || !info) return;
+      await client.storageVolUpload(v, await openSource(source, ctx.signal), 0, info.length, opts);
       const wanted = num(planned.capacity);
-      if (wanted !== undefined && wanted > info!.virtualSize) await client.storageVolResize(v, wanted, 0, opts);
+      if (wanted !== undefined && wanted > info.virtualSize) await client.storageVolResize(v, wanted, 0, opts);
     }, opts);
     return { newState: await describe(client, vol, { ...planned, format }), diagnostics: [] };
   },
 
   async read({ current }, ctx) {
-    const client = await clientOf(ctx);
-    const vol = str(current.id) ? await volumeByKey(client, current.id as string, { signal: ctx.signal }) : null;
+    const client = await ctx.client();
+    const key = str(current.id);
+    const vol = key ? await volumeByKey(client, key, { signal: ctx.signal }) : null;
     if (!vol) return { newState: null, diagnostics: [] };
     return { newState: await describe(client, vol, current), diagnostics: [] };
   },
 
   async importState(id, ctx) {
-    const client = await clientOf(ctx);
+    const client = await ctx.client();
     let vol = await volumeByKey(client, id);
     if (!vol) {
       const slash = id.indexOf('/');
@@ -178,13 +158,15 @@ export const volume: ResourceHandler<State> = {
       if (!vol) throw new Error(`cannot import volume "${id}": pool ${id.slice(0, slash)} has no volume ${id.slice(slash + 1)}`);
     }
     const xml = await client.storageVolGetXmlDesc(vol, 0);
-    const base: State = { pool: vol.pool, name: vol.name, source: null, backing_volume: backingPathFromXml(xml) ?? null };
+    const base: VolumeState = {
+      id: null, pool: vol.pool, name: vol.name, format: null, capacity: null, source: null, backing_volume: backingPathFromXml(xml) ?? null, path: null, allocation: null,
+    };
     return [await describe(client, vol, base)];
   },
 };
 
 /** Current facts of a volume merged into a state value. */
-async function describe(client: Awaited<ReturnType<typeof clientOf>>, vol: { pool: string; name: string; key: string }, state: State): Promise<State> {
+async function describe(client: LibvirtClient, vol: VolRef, state: VolumeState): Promise<VolumeState> {
   const [info, path, xml] = await Promise.all([client.storageVolGetInfo(vol), client.storageVolGetPath(vol), client.storageVolGetXmlDesc(vol, 0)]);
   return {
     ...state,

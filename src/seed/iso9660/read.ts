@@ -12,6 +12,7 @@ import {
 } from './private/parse';
 import type { Extent } from './private/records';
 import type { ReadIsoResult, SeedFile } from './types';
+import { byPath } from '../private/order';
 
 type Naming = (record: DirectoryRecord) => { name: string; skip?: boolean; childLink?: number } | undefined;
 
@@ -77,6 +78,6 @@ export function readIso(image: Uint8Array): ReadIsoResult {
   } else {
     walk(image, volumes.primaryRoot, '', (record) => ({ name: plainName(record) }), files, new Set(), 0);
   }
-  files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  files.sort(byPath);
   return { volumeId: volumes.volumeId, files };
 }

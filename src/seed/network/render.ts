@@ -4,7 +4,7 @@ import { renderNetworkData } from './openstack';
 import { renderNetworkV1 } from './v1';
 import { renderNetworkV2 } from './v2';
 import { stableYaml, parseYaml } from '../private/yaml';
-import { stableJson } from '../private/json';
+import { stableJsonFile as stableJson } from '../../json';
 
 /**
  * The text of the network file, or `undefined` when the spec has no network input. Typed `network` → v1/v2 YAML

@@ -1,5 +1,6 @@
 /** Rendering of a cloud-config document (cloud-init docs, "User data formats: cloud-config"). */
 import type { CloudConfig } from './cloud-config-model';
+import { dropUndefined } from '../../json';
 import { stableYamlPieces } from '../private/yaml';
 
 /** The header line cloud-init uses to recognise cloud-config user-data. */
@@ -16,14 +17,4 @@ export function renderCloudConfigPieces(config: CloudConfig): string[] {
   const pieces = stableYamlPieces(dropUndefined(config));
   pieces[0] = `${CLOUD_CONFIG_HEADER}\n${pieces[0]}`;
   return pieces;
-}
-
-function dropUndefined(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(dropUndefined);
-  if (typeof value === 'object' && value !== null) {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) if (v !== undefined) out[k] = dropUndefined(v);
-    return out;
-  }
-  return value;
 }

@@ -3,6 +3,7 @@
  * (reprovision_action, previous_instance_id, warning, replacement) and the shutdown wait's reaction to StopProvider.
  */
 import { UNKNOWN } from '../../../provider/src/plugin/cty';
+import { TCG_ONLY } from '../../../provider/src/host';
 import type { HandlerContext } from '../../../provider/src/plugin/handler';
 import { domain, stopDomain } from '../../../provider/src/resources/domain';
 import { renderDomainXml } from '../../../src/domain';
@@ -52,9 +53,9 @@ function fakeClient(opts: { offAfterShutdown?: boolean; existingInstanceId?: str
   return client;
 }
 
-function ctxWith(client: unknown, signal = new AbortController().signal): HandlerContext {
+function ctxWith(client: unknown, signal = new AbortController().signal): HandlerContext<never> {
   const noop = () => undefined;
-  return { client: async () => client as never, uri: 'qemu:///system', signal, log: { trace: noop, debug: noop, info: noop, warn: noop, error: noop } };
+  return { client: async () => client as never, uri: 'qemu:///system', signal, log: { trace: noop, debug: noop, info: noop, warn: noop, error: noop }, host: TCG_ONLY };
 }
 
 /** A config value of the schema with every attribute null except the given ones. */

@@ -1,22 +1,18 @@
 /**
- * `virtseed_domain` state ⇄ the shared domain model (src/domain `DomainSpec`): defaults filled at plan, libvirt
- * references resolved at apply (volume keys → pool/volume, seed and Ignition volumes), and libvirt's view of a
- * domain turned back into state at read/import.
+ * `virtseed_domain` state ⇄ the shared domain model (src/domain `DomainSpec`), pure: defaults filled at plan, the
+ * spec of a state given its resolved libvirt references, and the state of a spec libvirt describes given the
+ * volume keys found for its sources. The libvirt lookups themselves are in ./domain-refs.
  */
 import { createHash } from 'node:crypto';
 import type { DomainDisk, DomainInterface, DomainSpec } from '../../../../src/domain';
-import { METADATA_KEYS } from '../../../../src/domain';
-import type { LibvirtClient } from '../../../../src/libvirt';
-import { isNotFound, volumeFormatFromXml } from './storage';
+import { METADATA_KEYS, Reprovision } from '../../../../src/domain';
+import { DEFAULT_WAIT_TIMEOUT_S } from './wait-for';
+import type { DomainDiskState, DomainInterfaceState, DomainState } from './model';
 import { bool, list, num, str, UNKNOWN } from './values';
 
-type State = Record<string, unknown>;
-
-export const REPROVISION_POLICIES = ['reboot', 'recreate', 'next-boot'] as const;
-export type ReprovisionPolicy = (typeof REPROVISION_POLICIES)[number];
 
 /** Defaults of optional+computed attributes, filled at plan when the config leaves them null. */
-export const DOMAIN_DEFAULTS = { vcpu: 1, running: true, reprovision: 'reboot', shutdown_timeout: 60, wait_for: 'none', wait_timeout: 600 } as const;
+export const DOMAIN_DEFAULTS = { vcpu: 1, running: true, reprovision: Reprovision.REBOOT, shutdown_timeout: 60, wait_for: 'none', wait_timeout: DEFAULT_WAIT_TIMEOUT_S } as const;
 
 /** The fw_cfg key Ignition reads on QEMU (Ignition docs "Supported platforms": qemu). */
 export const IGNITION_FW_CFG_KEY = 'opt/com.coreos/config';
@@ -57,23 +53,28 @@ export function isSessionDaemon(uri: string | undefined): boolean {
  * Fills defaults into a planned value (config nulls → defaults; computed nested values derived). `uri`: the
  * provider's connection URI; a session daemon's domains get no console log file (console_log null).
  */
-export function withDefaults(planned: State, prior: State | null, uri?: string): State {
-  const out: State = { ...planned };
-  for (const [k, v] of Object.entries(DOMAIN_DEFAULTS)) if (out[k] === null) out[k] = v;
-  const priorDisks = list<State>(prior?.disk);
-  out.disk = list<State>(planned.disk).map((d, i) => {
+export function withDefaults(planned: DomainState, prior: DomainState | null, uri?: string): DomainState {
+  const out: DomainState = { ...planned };
+  fillNull(out, 'vcpu', DOMAIN_DEFAULTS.vcpu);
+  fillNull(out, 'running', DOMAIN_DEFAULTS.running);
+  fillNull(out, 'reprovision', DOMAIN_DEFAULTS.reprovision);
+  fillNull(out, 'shutdown_timeout', DOMAIN_DEFAULTS.shutdown_timeout);
+  fillNull(out, 'wait_for', DOMAIN_DEFAULTS.wait_for);
+  fillNull(out, 'wait_timeout', DOMAIN_DEFAULTS.wait_timeout);
+  const priorDisks = list(prior?.disk);
+  out.disk = list(planned.disk).map((d, i): DomainDiskState => {
     const bus = str(d.bus) ?? 'virtio';
     const samePrior = priorDisks[i] && priorDisks[i].volume_id === d.volume_id && priorDisks[i].file === d.file ? priorDisks[i] : undefined;
     return {
       ...d,
       bus,
       readonly: d.readonly ?? false,
-      target: d.target ?? (samePrior?.target as string | undefined) ?? diskTarget(i, bus),
+      target: d.target ?? samePrior?.target ?? diskTarget(i, bus),
     };
   });
-  const priorNics = list<State>(prior?.network_interface);
+  const priorNics = list(prior?.network_interface);
   const name = str(planned.name);
-  out.network_interface = list<State>(planned.network_interface).map((n, i) => {
+  out.network_interface = list(planned.network_interface).map((n, i): DomainInterfaceState => {
     const user = n.user === true;
     const p = priorNics[i];
     const mac = n.mac ?? (p && p.network === n.network && p.user === n.user ? p.mac : undefined) ?? (name ? derivedMac(name, i) : UNKNOWN);
@@ -82,6 +83,10 @@ export function withDefaults(planned: State, prior: State | null, uri?: string):
   if (isSessionDaemon(uri)) out.console_log = null;
   else if (out.console_log === null || out.console_log === UNKNOWN) out.console_log = str(prior?.console_log) ?? (name ? consoleLogPath(name) : UNKNOWN);
   return out;
+}
+
+function fillNull<S, K extends keyof S>(s: S, key: K, value: S[K]): void {
+  if (s[key] === null) s[key] = value;
 }
 
 /** Host paths/volumes that a domain's state refers to, looked up at apply. */
@@ -104,51 +109,16 @@ export function ignitionFwCfgArgs(file: string): string[] {
 /** The Ignition file named by `-fw_cfg name=opt/com.coreos/config,file=...` among QEMU arguments, if any. */
 export function ignitionFileFromArgs(args: readonly string[] | undefined): string | undefined {
   const prefix = `name=${IGNITION_FW_CFG_KEY},file=`;
-  for (let i = 0; i + 1 < (args?.length ?? 0); i++) {
-    if (args![i] === '-fw_cfg' && args![i + 1].startsWith(prefix)) return args![i + 1].slice(prefix.length);
+  const a = args ?? [];
+  for (let i = 0; i + 1 < a.length; i++) {
+    if (a[i] === '-fw_cfg' && a[i + 1].startsWith(prefix)) return a[i + 1].slice(prefix.length);
   }
   return undefined;
 }
 
-async function volumeSource(client: LibvirtClient, key: string): Promise<{ source: DomainDisk['source']; format?: 'qcow2' | 'raw' }> {
-  const vol = await client.storageVolLookupByKey(key).catch(async (err) => {
-    if (isNotFound(err) && key.startsWith('/')) return client.storageVolLookupByPath(key);
-    throw err;
-  });
-  const format = volumeFormatFromXml(await client.storageVolGetXmlDesc(vol, 0));
-  return { source: { pool: vol.pool, volume: vol.name }, format: format === 'qcow2' ? 'qcow2' : 'raw' };
-}
-
-/** Looks up every volume the state refers to. Throws LibvirtError when one is missing. */
-export async function resolveRefs(client: LibvirtClient, s: State): Promise<ResolvedRefs> {
-  const disks = [];
-  for (const d of list<State>(s.disk)) {
-    const key = str(d.volume_id);
-    if (key) disks.push(await volumeSource(client, key));
-    else {
-      const file = str(d.file) as string;
-      disks.push({ source: { file }, format: (/\.qcow2$/i.test(file) ? 'qcow2' : 'raw') as 'qcow2' | 'raw' });
-    }
-  }
-  let seed: ResolvedRefs['seed'];
-  const seedKey = str(s.cloudinit_seed_id);
-  if (seedKey) {
-    const vol = await client.storageVolLookupByKey(seedKey);
-    seed = { pool: vol.pool, volume: vol.name };
-  }
-  let ignitionFile: string | undefined;
-  const ignKey = str(s.ignition_id);
-  let fwCfgViaCommandline = false;
-  if (ignKey) {
-    ignitionFile = await client.storageVolGetPath(await client.storageVolLookupByKey(ignKey));
-    fwCfgViaCommandline = (await client.connectGetLibVersion()) < LIBVIRT_FWCFG_SYSINFO_VERSION;
-  }
-  return { disks, seed, ignitionFile, fwCfgViaCommandline };
-}
-
 /** The DomainSpec of a planned state, with refs resolved (or placeholders for validation at plan). */
-export function toDomainSpec(s: State, refs: ResolvedRefs, uuid?: string): DomainSpec {
-  const disks: DomainDisk[] = list<State>(s.disk).map((d, i) => ({
+export function toDomainSpec(s: DomainState, refs: ResolvedRefs, uuid?: string): DomainSpec {
+  const disks: DomainDisk[] = list(s.disk).map((d, i) => ({
     source: refs.disks[i]?.source ?? { file: `/placeholder/disk${i}` },
     target: str(d.target) ?? diskTarget(i, str(d.bus) ?? 'virtio'),
     bus: (str(d.bus) ?? 'virtio') as DomainDisk['bus'],
@@ -157,72 +127,58 @@ export function toDomainSpec(s: State, refs: ResolvedRefs, uuid?: string): Domai
     ...(bool(d.readonly) ? { readonly: true } : {}),
   }));
   if (refs.seed) disks.push({ source: refs.seed, target: 'sda', bus: 'sata', device: 'cdrom', format: 'raw', readonly: true });
-  const interfaces: DomainInterface[] = list<State>(s.network_interface).map((n) => {
-    const common = { model: (str(n.model) ?? 'virtio') as DomainInterface['model'], ...(str(n.mac) ? { mac: n.mac as string } : {}) };
-    return n.user === true || !str(n.network)
+  const interfaces: DomainInterface[] = list(s.network_interface).map((n) => {
+    const mac = str(n.mac);
+    const network = str(n.network);
+    const common = { model: (str(n.model) ?? 'virtio') as DomainInterface['model'], ...(mac ? { mac } : {}) };
+    return n.user === true || !network
       ? { type: 'user' as const, ...(n.restrict !== false ? { restrict: true } : {}), ...common }
-      : { type: 'network' as const, network: n.network as string, ...common };
+      : { type: 'network' as const, network, ...common };
   });
-  const kernel = str(s.kernel);
   const metadata: Record<string, string> = { [METADATA_KEYS.reprovisionPolicy]: str(s.reprovision) ?? DOMAIN_DEFAULTS.reprovision };
-  if (str(s.instance_id)) metadata[METADATA_KEYS.instanceId] = s.instance_id as string;
+  const instanceId = str(s.instance_id);
+  if (instanceId) metadata[METADATA_KEYS.instanceId] = instanceId;
+  const [kernel, initrd, cmdline, cpuMode, serialLogFile] = [str(s.kernel), str(s.initrd), str(s.cmdline), str(s.cpu_mode), str(s.console_log)];
   return {
-    name: s.name as string,
+    name: str(s.name) ?? '',
     ...(uuid ? { uuid } : {}),
     type: (str(s.type) ?? 'qemu') as DomainSpec['type'],
-    memoryMiB: num(s.memory) as number,
+    memoryMiB: num(s.memory) ?? 0,
     vcpu: num(s.vcpu) ?? DOMAIN_DEFAULTS.vcpu,
-    ...(str(s.cpu_mode) ? { cpuMode: s.cpu_mode as DomainSpec['cpuMode'] } : {}),
-    ...(kernel ? { os: { kernel, ...(str(s.initrd) ? { initrd: s.initrd as string } : {}), ...(str(s.cmdline) ? { cmdline: s.cmdline as string } : {}) } } : {}),
+    ...(cpuMode ? { cpuMode: cpuMode as DomainSpec['cpuMode'] } : {}),
+    ...(kernel ? { os: { kernel, ...(initrd ? { initrd } : {}), ...(cmdline ? { cmdline } : {}) } } : {}),
     disks,
     interfaces,
-    ...(str(s.console_log) ? { serialLogFile: s.console_log as string } : {}),
+    ...(serialLogFile ? { serialLogFile } : {}),
     ...(refs.ignitionFile && !refs.fwCfgViaCommandline ? { fwCfg: [{ name: IGNITION_FW_CFG_KEY, file: refs.ignitionFile }] } : {}),
     ...(refs.ignitionFile && refs.fwCfgViaCommandline ? { qemuCommandline: ignitionFwCfgArgs(refs.ignitionFile) } : {}),
     metadata,
   };
 }
 
-/** What libvirt says a domain is, as the state attributes virtseed manages (for read and import). */
-export async function stateFromDomain(client: LibvirtClient, spec: DomainSpec, running: boolean): Promise<State> {
-  const disk: State[] = [];
+/** The volume keys (or, when no volume holds them, the paths) libvirt's sources of a domain stand for. */
+export interface ObservedRefs {
+  /** Per `spec.disks[i]`: the volume key, or null with `file` set when the file is no volume. */
+  readonly disks: readonly { key: string | null; file: string | null }[];
+  /** The key (or path) of the Ignition file given through fw_cfg, if any. */
+  readonly ignitionId: string | null;
+}
+
+/** The Ignition file a domain passes through fw_cfg (`<sysinfo type='fwcfg'>` or QEMU's `-fw_cfg`), if any. */
+export function ignitionFileOf(spec: DomainSpec): string | undefined {
+  return spec.fwCfg?.find((e) => e.name === IGNITION_FW_CFG_KEY)?.file ?? ignitionFileFromArgs(spec.qemuCommandline);
+}
+
+/** What libvirt says a domain is, as the state attributes virtseed manages (for read and import). The cdrom is
+ *  the cloud-init seed; `refs` holds the volume keys found for the spec's sources. */
+export function stateFromSpec(spec: DomainSpec, running: boolean, refs: ObservedRefs): DomainState {
+  const disk: DomainDiskState[] = [];
   let seedId: string | null = null;
-  for (const d of spec.disks) {
-    let key: string | null = null;
-    let file: string | null = null;
-    if ('pool' in d.source) {
-      try {
-        const pool = await client.storagePoolLookupByName(d.source.pool);
-        key = (await client.storageVolLookupByName(pool, d.source.volume)).key;
-      } catch (err) {
-        if (!isNotFound(err)) throw err;
-        key = `${d.source.pool}/${d.source.volume}`;
-      }
-    } else {
-      try {
-        key = (await client.storageVolLookupByPath(d.source.file)).key;
-      } catch (err) {
-        if (!isNotFound(err)) throw err;
-        file = d.source.file;
-      }
-    }
-    if (d.device === 'cdrom') {
-      seedId = key ?? file;
-      continue;
-    }
-    disk.push({ volume_id: key, file, target: d.target, bus: d.bus, readonly: d.readonly === true });
-  }
-  let ignitionId: string | null = null;
-  const fwFile = spec.fwCfg?.find((e) => e.name === IGNITION_FW_CFG_KEY)?.file ?? ignitionFileFromArgs(spec.qemuCommandline);
-  const fw = fwFile ? { file: fwFile } : undefined;
-  if (fw) {
-    try {
-      ignitionId = (await client.storageVolLookupByPath(fw.file)).key;
-    } catch (err) {
-      if (!isNotFound(err)) throw err;
-      ignitionId = fw.file;
-    }
-  }
+  spec.disks.forEach((d, i) => {
+    const { key, file } = refs.disks[i] ?? { key: null, file: null };
+    if (d.device === 'cdrom') seedId = key ?? file;
+    else disk.push({ volume_id: key, file, target: d.target, bus: d.bus, readonly: d.readonly === true });
+  });
   return {
     name: spec.name,
     uuid: spec.uuid ?? null,
@@ -236,7 +192,7 @@ export async function stateFromDomain(client: LibvirtClient, spec: DomainSpec, r
     cmdline: spec.os?.cmdline ?? null,
     disk,
     cloudinit_seed_id: seedId,
-    ignition_id: ignitionId,
+    ignition_id: refs.ignitionId,
     instance_id: spec.metadata?.[METADATA_KEYS.instanceId] ?? null,
     network_interface: spec.interfaces.map((n) => ({
       network: n.type === 'network' ? n.network : null,
@@ -247,5 +203,12 @@ export async function stateFromDomain(client: LibvirtClient, spec: DomainSpec, r
     })),
     running,
     console_log: spec.serialLogFile ?? null,
+    // Not in libvirt's description: kept from the state (read) or set by import.
+    reprovision: null,
+    shutdown_timeout: null,
+    wait_for: null,
+    wait_timeout: null,
+    reprovision_action: null,
+    previous_instance_id: null,
   };
 }

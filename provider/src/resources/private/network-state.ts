@@ -4,25 +4,29 @@
  */
 import { error, type Diagnostic } from '../../../../src/diagnostics';
 import { inSubnet, parseCidr, validateNetworkSpec, type NetworkIp, type NetworkSpec } from '../../../../src/network';
+import type { NetworkState } from './model';
 import { list, str, num } from './values';
-
-type State = Record<string, unknown>;
 
 /** Defaults of optional+computed attributes. */
 export const NETWORK_DEFAULTS = { mode: 'none', autostart: true } as const;
 export const NETWORK_MODES = ['none', 'nat', 'route', 'open', 'bridge'] as const;
 
+/** A mode that forwards (everything but the isolated `none`). */
+function isForwardMode(mode: string): mode is Exclude<(typeof NETWORK_MODES)[number], 'none'> {
+  return mode !== 'none' && NETWORK_MODES.some((m) => m === mode);
+}
+
 /** Where each `dhcp_host[k]` went in the spec: `[ip index, host index]` (undefined: no subnet holds it). */
 export type HostPlacement = ([number, number] | undefined)[];
 
 /** The spec of a (wholly known) state or config, and problems found converting it, with Terraform paths. */
-export function toNetworkSpec(s: State): { spec: NetworkSpec; placement: HostPlacement; diagnostics: Diagnostic[] } {
+export function toNetworkSpec(s: NetworkState): { spec: NetworkSpec; placement: HostPlacement; diagnostics: Diagnostic[] } {
   const diagnostics: Diagnostic[] = [];
   const mode = str(s.mode) ?? NETWORK_DEFAULTS.mode;
-  if (!(NETWORK_MODES as readonly string[]).includes(mode))
+  if (!NETWORK_MODES.some((m) => m === mode))
     diagnostics.push(error(['mode'], 'Invalid network mode', `mode is "${mode}"; expected one of ${NETWORK_MODES.join(', ')} (none = isolated: no forwarding off the host).`));
   const ips: NetworkIp[] = [];
-  list<State>(s.ip).forEach((ip, i) => {
+  list(s.ip).forEach((ip, i) => {
     const cidr = parseCidr(str(ip.address) ?? '');
     if (!cidr) {
       diagnostics.push(error(['ip', i, 'address'], 'Invalid address', `address is ${JSON.stringify(ip.address)}; expected the host's address and prefix length, e.g. 192.168.150.1/24 or fd00:150::1/64.`));
@@ -32,28 +36,34 @@ export function toNetworkSpec(s: State): { spec: NetworkSpec; placement: HostPla
       family: cidr.family,
       address: cidr.address,
       prefix: cidr.prefix,
-      dhcpRanges: list<State>(ip.dhcp_range).map((r) => ({ start: str(r.start) ?? '', end: str(r.end) ?? '' })),
+      dhcpRanges: list(ip.dhcp_range).map((r) => ({ start: str(r.start) ?? '', end: str(r.end) ?? '' })),
       dhcpHosts: [],
     });
   });
-  const placement: HostPlacement = list<State>(s.dhcp_host).map((h, k) => {
+  const placement: HostPlacement = list(s.dhcp_host).map((h, k) => {
     const ip = str(h.ip) ?? '';
     const at = ips.findIndex((x) => inSubnet(ip, x.address, x.prefix));
     if (at < 0) {
       diagnostics.push(error(['dhcp_host', k, 'ip'], 'Address outside the network', `ip ${JSON.stringify(ip)} is in no subnet of this network's ip blocks; use an address of one of them.`));
       return undefined;
     }
-    ips[at].dhcpHosts.push({ ...(str(h.mac) ? { mac: (h.mac as string).toLowerCase() } : {}), ...(str(h.hostname) ? { name: h.hostname as string } : {}), ip });
+    const mac = str(h.mac);
+    const name = str(h.hostname);
+    ips[at].dhcpHosts.push({ ...(mac ? { mac: mac.toLowerCase() } : {}), ...(name ? { name } : {}), ip });
     return [at, ips[at].dhcpHosts.length - 1];
   });
+  const forwardDev = str(s.forward_dev);
+  const bridge = str(s.bridge);
+  const domain = str(s.domain);
+  const mtu = num(s.mtu);
   const spec: NetworkSpec = {
     name: str(s.name) ?? '',
-    ...(mode !== 'none' && (NETWORK_MODES as readonly string[]).includes(mode) ? { forward: { mode: mode as 'nat', ...(str(s.forward_dev) ? { dev: s.forward_dev as string } : {}) } } : {}),
-    ...(str(s.bridge) ? { bridge: s.bridge as string } : {}),
-    ...(str(s.domain) ? { domain: s.domain as string } : {}),
-    ...(num(s.mtu) !== undefined ? { mtu: s.mtu as number } : {}),
+    ...(isForwardMode(mode) ? { forward: { mode, ...(forwardDev ? { dev: forwardDev } : {}) } } : {}),
+    ...(bridge ? { bridge } : {}),
+    ...(domain ? { domain } : {}),
+    ...(mtu !== undefined ? { mtu } : {}),
     ips,
-    dnsHosts: list<State>(s.dns_host).map((h) => ({ ip: str(h.ip) ?? '', hostnames: list<string>(h.hostnames) })),
+    dnsHosts: list(s.dns_host).map((h) => ({ ip: str(h.ip) ?? '', hostnames: list(h.hostnames) })),
   };
   if (mode === 'none' && str(s.forward_dev))
     diagnostics.push(error(['forward_dev'], 'Invalid forward_dev', 'An isolated network (mode none) forwards nothing; forward_dev is for nat, route and open.'));
@@ -61,10 +71,10 @@ export function toNetworkSpec(s: State): { spec: NetworkSpec; placement: HostPla
 }
 
 /** validateNetworkSpec with paths in Terraform's terms (ips[i] → ip[i], dhcpHosts → the top-level dhcp_host). */
-export function validateNetworkState(s: State): Diagnostic[] {
+export function validateNetworkState(s: NetworkState): Diagnostic[] {
   const { spec, placement, diagnostics } = toNetworkSpec(s);
   const ipIndex: number[] = []; // spec ip index → state ip index (invalid ones were skipped)
-  list<State>(s.ip).forEach((ip, i) => {
+  list(s.ip).forEach((ip, i) => {
     if (parseCidr(str(ip.address) ?? '')) ipIndex.push(i);
   });
   for (const d of validateNetworkSpec(spec)) {
@@ -85,7 +95,7 @@ export function validateNetworkState(s: State): Diagnostic[] {
 }
 
 /** The state attributes of a network libvirt describes (`autostart` read separately). */
-export function stateFromNetwork(spec: NetworkSpec, autostart: boolean): State {
+export function stateFromNetwork(spec: NetworkSpec, autostart: boolean): NetworkState {
   return {
     id: spec.uuid ?? null,
     uuid: spec.uuid ?? null,

@@ -7,9 +7,8 @@
  * replaced still exists during the second call, so a "name already taken" check must not count it: the first call
  * records the name here and the second skips it.
  */
-import type { LibvirtClient } from '../../../../src/libvirt';
+import type { Connection } from '../../host';
 import type { HandlerContext } from '../../plugin/handler';
-import { clientOf } from './client';
 
 const replacing = new Set<string>();
 
@@ -24,10 +23,10 @@ export function isBeingReplaced(kind: string, name: string): boolean {
 }
 
 /** The libvirt client when the host can be reached now, else null (plan-time checks are then skipped). */
-export async function reachableClient(ctx: HandlerContext): Promise<LibvirtClient | null> {
+export async function reachableClient<C extends Connection>(ctx: HandlerContext<C>): Promise<C | null> {
   if (!ctx.uri) return null;
   try {
-    return await clientOf(ctx);
+    return await ctx.client();
   } catch {
     return null;
   }

@@ -3,23 +3,24 @@
  * (src/seed/model.ts), parsing the JSON/YAML string attributes and reading local `file.source` files.
  */
 import type * as YamlLib from 'yaml';
+import { Diagnostic, error, ValidationError } from '../../../../src/diagnostics';
+import type { SeedSpec } from '../../../../src/seed';
+import { loadSeedSources } from '../../../../src/seed/io';
+import { CLOUDINIT_SEED_FIELDS, convertFields, renames } from '../../../../src/fields';
+import type { CloudinitSeedState } from './model';
+import { mapDiagnostics, type PathMapping } from './paths';
 
 /** yaml's parseDocument, loaded on first use rather than at provider start-up (issue #15). */
 const parseDocument = (text: string): YamlLib.Document => (require('yaml') as typeof YamlLib).parseDocument(text, { prettyErrors: true, uniqueKeys: true });
-import { Diagnostic, error } from '../../../../src/diagnostics';
-import type { SeedSpec } from '../../../../src/seed';
-import { loadSeedSources } from '../../../../src/seed/io';
-import { bool, compact, list, messageOf, num, str } from './values';
-import type { PathMapping } from './paths';
 
 /** How seed diagnostics map onto the resource's attribute paths. */
 export const SEED_PATHS: PathMapping = {
-  rename: { user_data_parts: 'user_data_part', files: 'file', mounts: 'mount', interfaces: 'interface' },
+  rename: renames(CLOUDINIT_SEED_FIELDS.fields, 'spec', 'terraform'),
   opaque: ['cloud_config', 'meta_data', 'user_data', 'user_data_base64', 'network_config', 'vendor_data'],
 };
 
-function parseMap(value: string | undefined, attr: string, diags: Diagnostic[]): Record<string, unknown> | undefined {
-  if (value === undefined || value.trim() === '') return undefined;
+function parseMap(value: string, attr: string, diags: Diagnostic[]): Record<string, unknown> | undefined {
+  if (value.trim() === '') return undefined;
   // YAML 1.2 is a superset of JSON: jsonencode() output parses too. Errors carry their own line and column.
   const doc = parseDocument(value);
   if (doc.errors.length > 0) {
@@ -39,72 +40,19 @@ function parseMap(value: string | undefined, attr: string, diags: Diagnostic[]):
 }
 
 /** The SeedSpec of a fully known config value, with local sources loaded; diagnostics use attribute paths. */
-export function seedSpecFromConfig(v: Record<string, unknown>): { spec: SeedSpec; diagnostics: Diagnostic[] } {
+export function seedSpecFromConfig(v: Partial<CloudinitSeedState>): { spec: SeedSpec; diagnostics: Diagnostic[] } {
   const diagnostics: Diagnostic[] = [];
-  const network = v.network as Record<string, unknown> | null;
-  const spec: SeedSpec = compact({
-    format: str(v.format) as SeedSpec['format'],
-    instance_id: str(v.instance_id),
-    hostname: str(v.hostname),
-    fqdn: str(v.fqdn),
-    public_keys: v.public_keys ? list<string>(v.public_keys) : undefined,
-    meta_data: parseMap(str(v.meta_data), 'meta_data', diagnostics),
-    cloud_config: parseMap(str(v.cloud_config), 'cloud_config', diagnostics),
-    user_data: str(v.user_data),
-    user_data_base64: str(v.user_data_base64),
-    user_data_parts: list<Record<string, unknown>>(v.user_data_part).map((p) =>
-      compact({ content: str(p.content) ?? '', content_type: str(p.content_type), filename: str(p.filename), merge_type: str(p.merge_type) }),
-    ) as SeedSpec['user_data_parts'],
-    user_data_gzip: bool(v.user_data_gzip),
-    merge_overwrite: bool(v.merge_overwrite),
-    environment: (v.environment as Record<string, string> | null) ?? undefined,
-    files: list<Record<string, unknown>>(v.file).map((f) =>
-      compact({
-        path: str(f.path) ?? '',
-        content: str(f.content),
-        content_base64: str(f.content_base64),
-        source: str(f.source),
-        owner: str(f.owner),
-        permissions: str(f.permissions),
-        defer: bool(f.defer),
-        append: bool(f.append),
-      }),
-    ) as SeedSpec['files'],
-    mounts: list<Record<string, unknown>>(v.mount).map((m) =>
-      compact({ device: str(m.device) ?? '', mount_point: str(m.mount_point), symlink: str(m.symlink), fs_type: str(m.fs_type), options: str(m.options) }),
-    ) as SeedSpec['mounts'],
-    network: network
-      ? (compact({
-          version: (num(network.version) ?? 2) as 1 | 2,
-          force_dhcp: bool(network.force_dhcp),
-          interfaces: list<Record<string, unknown>>(network.interface).map((i) =>
-            compact({
-              name: str(i.name),
-              mac: str(i.mac),
-              dhcp4: bool(i.dhcp4),
-              dhcp6: bool(i.dhcp6),
-              addresses: i.addresses ? list<string>(i.addresses) : undefined,
-              gateway4: str(i.gateway4),
-              gateway6: str(i.gateway6),
-              nameservers: i.nameservers ? list<string>(i.nameservers) : undefined,
-              search: i.search ? list<string>(i.search) : undefined,
-              mtu: num(i.mtu),
-            }),
-          ),
-        }) as SeedSpec['network'])
-      : undefined,
-    network_config: str(v.network_config),
-    vendor_data: str(v.vendor_data),
-  }) as SeedSpec;
-  for (const key of ['user_data_parts', 'files', 'mounts'] as const) {
-    if (Array.isArray(spec[key]) && (spec[key] as unknown[]).length === 0) delete spec[key];
-  }
+  const mapped = convertFields(CLOUDINIT_SEED_FIELDS.fields, v, 'terraform', 'spec', (field, value, name) =>
+    field.json && typeof value === 'string' ? parseMap(value, name, diagnostics) : value,
+  ) as SeedSpec;
+  // The typed network's version defaults to 2; its interfaces are a list even when the config has none.
+  const spec: SeedSpec = mapped.network ? { ...mapped, network: { ...mapped.network, version: mapped.network.version ?? 2, interfaces: mapped.network.interfaces ?? [] } } : mapped;
   if (diagnostics.length) return { spec, diagnostics };
   try {
     return { spec: loadSeedSources(spec), diagnostics };
   } catch (err) {
-    const index = (spec.files ?? []).findIndex((f) => f.source !== undefined && messageOf(err).includes(f.source));
-    diagnostics.push(error(index >= 0 ? ['file', index, 'source'] : ['file'], 'Cannot read file source', messageOf(err)));
+    if (!(err instanceof ValidationError)) throw err;
+    diagnostics.push(...mapDiagnostics(err.diagnostics, SEED_PATHS));
     return { spec, diagnostics };
   }
 }

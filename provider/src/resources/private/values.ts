@@ -29,16 +29,9 @@ export function bool(v: unknown): boolean | undefined {
   return typeof v === 'boolean' ? v : undefined;
 }
 
-/** The list value ([] when null). */
-export function list<T = unknown>(v: unknown): T[] {
-  return Array.isArray(v) ? (v as T[]) : [];
-}
-
-/** A shallow copy of `obj` without null/undefined entries (for building typed specs from state). */
-export function compact<T extends Record<string, unknown>>(obj: T): Partial<T> {
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(obj)) if (v !== null && v !== undefined) out[k] = v;
-  return out as Partial<T>;
+/** The list value ([] when null or unknown). */
+export function list<T>(v: readonly T[] | null | undefined | typeof UNKNOWN): T[] {
+  return Array.isArray(v) ? [...v] : [];
 }
 
 /** Deep equality of plain values (UNKNOWN equals only itself). */
@@ -46,9 +39,9 @@ export function deepEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => deepEqual(x, b[i]));
   if (a && b && typeof a === 'object' && typeof b === 'object' && !Array.isArray(a) && !Array.isArray(b)) {
-    const ka = Object.keys(a as object).filter((k) => (a as Record<string, unknown>)[k] !== undefined);
-    const kb = Object.keys(b as object).filter((k) => (b as Record<string, unknown>)[k] !== undefined);
-    return ka.length === kb.length && ka.every((k) => deepEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+    const ea = Object.entries(a).filter(([, v]) => v !== undefined);
+    const mb = new Map(Object.entries(b).filter(([, v]) => v !== undefined));
+    return ea.length === mb.size && ea.every(([k, v]) => mb.has(k) && deepEqual(v, mb.get(k)));
   }
   return false;
 }

@@ -21,6 +21,7 @@ import { ConsoleLineSplitter, ProvisioningAgent, ProvisioningOutcome, Provisioni
 import { DomRef, LibvirtClient, VIR_DOMAIN_START_PAUSED } from '../../../../src/libvirt';
 import type { Logger } from '../../plugin/log';
 import { allAddresses, domainAddresses } from './addresses';
+import { messageOf } from './values';
 
 /** Values of `wait_for`. */
 export const WAIT_FOR_VALUES = ['none', 'lease', 'cloud-init', 'ignition'] as const;
@@ -82,7 +83,7 @@ export async function startAndWait(client: LibvirtClient, dom: DomRef, agent: Pr
         if (remember(splitter.flush())) return { end: 'finished' };
         return { end: 'closed', reason: 'the console closed (the guest stopped)' };
       } catch (err) {
-        return { end: 'closed', reason: (err as Error).message };
+        return { end: 'closed', reason: messageOf(err) };
       }
     })();
     const first = await Promise.race([opened.then(() => null), reading]);

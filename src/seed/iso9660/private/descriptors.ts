@@ -16,40 +16,8 @@ import {
   setUnspecifiedVolumeDate,
   setVolumeDate,
 } from './fields';
+import { VD, VD_LENGTH } from './offsets';
 import { type Extent, ROOT_RECORD_LENGTH, writeDirectoryRecord } from './records';
-
-/** Byte offsets within a primary or supplementary volume descriptor (ECMA-119 8.4, 8.5). */
-const VD = {
-  type: 0,
-  standardId: 1,
-  version: 6,
-  flags: 7,
-  systemId: 8,
-  volumeId: 40,
-  volumeSpaceSize: 80,
-  escapeSequences: 88,
-  volumeSetSize: 120,
-  volumeSequenceNumber: 124,
-  logicalBlockSize: 128,
-  pathTableSize: 132,
-  lPathTable: 140,
-  optionalLPathTable: 144,
-  mPathTable: 148,
-  optionalMPathTable: 152,
-  rootRecord: 156,
-  volumeSetId: 190,
-  publisherId: 318,
-  preparerId: 446,
-  applicationId: 574,
-  copyrightFileId: 702,
-  abstractFileId: 739,
-  bibliographicFileId: 776,
-  creationDate: 813,
-  modificationDate: 830,
-  expirationDate: 847,
-  effectiveDate: 864,
-  fileStructureVersion: 881,
-} as const;
 
 /** What a primary or Joliet descriptor records about its tree. */
 export interface VolumeInfo {
@@ -77,9 +45,9 @@ export function writeVolumeDescriptor(bytes: Uint8Array, view: DataView, offset:
   writeHeader(bytes, offset, joliet ? VD_SUPPLEMENTARY : VD_PRIMARY);
   const text = joliet ? setUcs2Padded : setAsciiPadded;
   text(bytes, offset + VD.systemId, 32, info.systemId);
-  text(bytes, offset + VD.volumeId, 32, info.volumeId);
+  text(bytes, offset + VD.volumeId, VD_LENGTH.volumeId, info.volumeId);
   setBoth32(view, offset + VD.volumeSpaceSize, info.volumeSpaceSize);
-  if (joliet) setAsciiPadded(bytes, offset + VD.escapeSequences, 3, JOLIET_ESCAPE_WRITTEN);
+  if (joliet) setAsciiPadded(bytes, offset + VD.escapeSequences, VD_LENGTH.escapeSequences, JOLIET_ESCAPE_WRITTEN);
   setBoth16(view, offset + VD.volumeSetSize, 1);
   setBoth16(view, offset + VD.volumeSequenceNumber, 1);
   setBoth16(view, offset + VD.logicalBlockSize, SECTOR_SIZE);

@@ -1,5 +1,6 @@
 /** File and directory identifiers of the primary (ISO 9660 level 1) and Joliet trees, and their sort order. */
 import type { TreeNode } from './tree';
+import { compareCodeUnits } from '../../private/order';
 
 const D_CHAR = /[A-Z0-9_]/;
 const LEVEL1_NAME = 8;
@@ -35,7 +36,7 @@ function level1Id(node: TreeNode, suffix: string): string {
  * Deterministic: the same set of names always gets the same identifiers.
  */
 export function assignLevel1Ids(children: readonly TreeNode[]): Map<TreeNode, string> {
-  const ordered = [...children].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const ordered = [...children].sort((a, b) => compareCodeUnits(a.name, b.name));
   const used = new Set<string>();
   const ids = new Map<TreeNode, string>();
   for (const node of ordered) {

@@ -10,6 +10,7 @@ import {
   VD_SUPPLEMENTARY,
   VD_TERMINATOR,
 } from './constants';
+import { CE, CL, DR, ER, NM, SP, SUE, VD, VD_LENGTH } from './offsets';
 import type { Extent } from './records';
 
 const MAX_DESCRIPTORS = 64;
@@ -32,7 +33,8 @@ export interface Volumes {
 }
 
 function rootExtent(image: Uint8Array, descriptor: number): Extent {
-  return { block: le32(image, descriptor + 156 + 2), size: le32(image, descriptor + 156 + 10) };
+  const root = descriptor + VD.rootRecord;
+  return { block: le32(image, root + DR.extent), size: le32(image, root + DR.dataLength) };
 }
 
 /** Reads the volume descriptor set from sector 16 to the terminator (ECMA-119 8.1, 8.3, 8.4; Joliet 5.1). */
@@ -42,19 +44,19 @@ export function readVolumes(image: Uint8Array): Volumes {
   for (let i = 0; i < MAX_DESCRIPTORS; i++) {
     const at = (FIRST_DESCRIPTOR_SECTOR + i) * SECTOR_SIZE;
     need(image, at, SECTOR_SIZE, `volume descriptor ${i}`);
-    if (asciiAt(image, at + 1, 5) !== STANDARD_ID) {
+    if (asciiAt(image, at + VD.standardId, STANDARD_ID.length) !== STANDARD_ID) {
       throw new Error(`Not an ISO 9660 image: sector ${FIRST_DESCRIPTOR_SECTOR + i} has no "${STANDARD_ID}" volume descriptor`);
     }
-    const type = image[at];
+    const type = image[at + VD.type];
     if (type === VD_TERMINATOR) break;
     if (type === VD_PRIMARY && primary === undefined) primary = at;
-    if (type === VD_SUPPLEMENTARY && joliet === undefined && (JOLIET_ESCAPES as readonly string[]).includes(asciiAt(image, at + 88, 3))) {
+    if (type === VD_SUPPLEMENTARY && joliet === undefined && (JOLIET_ESCAPES as readonly string[]).includes(asciiAt(image, at + VD.escapeSequences, VD_LENGTH.escapeSequences))) {
       joliet = at;
     }
   }
   if (primary === undefined) throw new Error('Not an ISO 9660 image: no primary volume descriptor');
   return {
-    volumeId: asciiAt(image, primary + 40, 32).replace(/[ \0]+$/, ''),
+    volumeId: asciiAt(image, primary + VD.volumeId, VD_LENGTH.volumeId).replace(/[ \0]+$/, ''),
     primaryRoot: rootExtent(image, primary),
     jolietRoot: joliet === undefined ? undefined : rootExtent(image, joliet),
   };
@@ -80,21 +82,21 @@ export function readDirectory(image: Uint8Array, dir: Extent): DirectoryRecord[]
   const records: DirectoryRecord[] = [];
   let pos = 0;
   while (pos < dir.size) {
-    const length = image[start + pos];
+    const length = image[start + pos + DR.length];
     if (length === 0) {
       pos = (Math.floor(pos / SECTOR_SIZE) + 1) * SECTOR_SIZE;
       continue;
     }
     const at = start + pos;
-    const idLength = image[at + 32];
-    if (length < 34 || pos + length > dir.size || 33 + idLength > length) {
+    const idLength = image[at + DR.idLength];
+    if (length < DR.id + 1 || pos + length > dir.size || DR.id + idLength > length) {
       throw new Error(`Invalid ISO image: malformed directory record at byte ${at}`);
     }
-    const suStart = at + 33 + idLength + (idLength % 2 === 0 ? 1 : 0);
+    const suStart = at + DR.id + idLength + (idLength % 2 === 0 ? 1 : 0);
     records.push({
-      extent: { block: le32(image, at + 2), size: le32(image, at + 10) },
-      flags: image[at + 25],
-      id: image.subarray(at + 33, at + 33 + idLength),
+      extent: { block: le32(image, at + DR.extent), size: le32(image, at + DR.dataLength) },
+      flags: image[at + DR.flags],
+      id: image.subarray(at + DR.id, at + DR.id + idLength),
       systemUse: [Math.min(suStart, at + length), at + length],
     });
     pos += length;
@@ -128,23 +130,23 @@ export function readSystemUse(image: Uint8Array, range: readonly [number, number
   for (let hops = 0; area && hops <= MAX_CONTINUATIONS; hops++) {
     let [pos, end] = area;
     area = undefined;
-    while (pos + 4 <= end) {
-      const signature = String.fromCharCode(image[pos], image[pos + 1]);
-      const length = image[pos + 2];
-      if (length < 4 || pos + length > end) break;
+    while (pos + SUE.data <= end) {
+      const signature = String.fromCharCode(image[pos + SUE.signature], image[pos + SUE.signature + 1]);
+      const length = image[pos + SUE.length];
+      if (length < SUE.data || pos + length > end) break;
       if (RRIP_SIGNATURES.has(signature)) info.hasRockRidgeEntries = true;
       if (signature === 'ST') break;
-      if (signature === 'SP' && length >= 7 && image[pos + 4] === 0xbe && image[pos + 5] === 0xef) info.skip = image[pos + 6];
-      if (signature === 'CE' && length >= 28) {
-        const block = le32(image, pos + 4);
-        const offset = le32(image, pos + 12);
-        const size = le32(image, pos + 20);
+      if (signature === 'SP' && length > SP.skip && image[pos + SP.check] === 0xbe && image[pos + SP.check + 1] === 0xef) info.skip = image[pos + SP.skip];
+      if (signature === 'CE' && length >= CE.length + 8) {
+        const block = le32(image, pos + CE.block);
+        const offset = le32(image, pos + CE.offset);
+        const size = le32(image, pos + CE.length);
         need(image, block * SECTOR_SIZE + offset, size, 'SUSP continuation area');
         area = [block * SECTOR_SIZE + offset, block * SECTOR_SIZE + offset + size];
       }
-      if (signature === 'ER' && length >= 8) info.extensions.push(asciiAt(image, pos + 8, image[pos + 4]));
-      if (signature === 'NM' && length >= 5 && (image[pos + 4] & 0x06) === 0) nameParts.push(image.subarray(pos + 5, pos + length));
-      if (signature === 'CL' && length >= 12) info.childLink = le32(image, pos + 4);
+      if (signature === 'ER' && length >= ER.texts) info.extensions.push(asciiAt(image, pos + ER.texts, image[pos + ER.idLength]));
+      if (signature === 'NM' && length >= NM.name && (image[pos + NM.flags] & 0x06) === 0) nameParts.push(image.subarray(pos + NM.name, pos + length));
+      if (signature === 'CL' && length >= CL.block + 8) info.childLink = le32(image, pos + CL.block);
       if (signature === 'RE') info.relocated = true;
       if (signature === 'SL') info.symlink = true;
       pos += length;

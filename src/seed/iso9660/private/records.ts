@@ -1,26 +1,12 @@
 /** Writers of directory records (ECMA-119 9.1) and path table records (ECMA-119 9.4). */
 import { setBoth16, setBoth32, setRecordingDate } from './fields';
+import { DR } from './offsets';
 
 /** Where a record points: first block and byte length of the extent (ECMA-119 9.1.3, 9.1.4). */
 export interface Extent {
   readonly block: number;
   readonly size: number;
 }
-
-/** Byte offsets within a directory record (ECMA-119 9.1). */
-const DR = {
-  length: 0,
-  extAttrLength: 1,
-  extent: 2,
-  dataLength: 10,
-  recordingDate: 18,
-  flags: 25,
-  fileUnitSize: 26,
-  interleaveGap: 27,
-  volumeSequence: 28,
-  idLength: 32,
-  id: 33,
-} as const;
 
 /**
  * Writes one directory record of `length` bytes at `offset` (ECMA-119 9.1): the extent, the data length, the

@@ -1,0 +1,25 @@
+/**
+ * The typed state of each resource: the plain-JS value of its schema's implied cty object type, as the protocol
+ * layer decodes it from a DynamicValue (every attribute present; null when unset; `UNKNOWN` when Terraform does not
+ * know it yet) and encodes it back. Derived from the resources' field tables (src/fields), as their schemas are.
+ */
+import type { CLOUDINIT_SEED_FIELDS, DOMAIN_FIELDS, IGNITION_FIELDS, NETWORK_FIELDS, VOLUME_FIELDS } from '../../../../src/fields';
+import type { Unknown } from '../../plugin/cty';
+import type { StateOf } from './fields';
+
+/** An attribute value: known, null (unset) or unknown. */
+export type Val<T> = T | null | Unknown;
+/** A list block: its elements, or unknown as a whole (a `dynamic` block over an unknown collection). */
+export type Blocks<T> = T[] | Unknown;
+
+type Element<B> = B extends (infer E)[] ? E : never;
+
+export type VolumeState = StateOf<typeof VOLUME_FIELDS.fields>;
+export type IgnitionState = StateOf<typeof IGNITION_FIELDS.fields>;
+export type CloudinitSeedState = StateOf<typeof CLOUDINIT_SEED_FIELDS.fields>;
+export type DomainState = StateOf<typeof DOMAIN_FIELDS.fields>;
+export type DomainDiskState = Element<DomainState['disk']>;
+export type DomainInterfaceState = Element<DomainState['network_interface']>;
+export type NetworkState = StateOf<typeof NETWORK_FIELDS.fields>;
+export type NetworkDhcpHostState = Element<NetworkState['dhcp_host']>;
+export type NetworkDnsHostState = Element<NetworkState['dns_host']>;

@@ -1,0 +1,58 @@
+/**
+ * apply and read of the resources whose object is a raw volume holding bytes virtseed builds (a seed ISO, an
+ * Ignition JSON): destroy deletes the volume; create or update stores the bytes (rewritten in place when the volume
+ * exists, so a running guest keeps the same file); read reports the volume's path, size and content hash.
+ */
+import type { Diagnostic } from '../../../../src/diagnostics';
+import type { LibvirtClient } from '../../../../src/libvirt';
+import type { HandlerContext } from '../../plugin/handler';
+import type { Val } from './model';
+import { deleteVolume, inspectRawVolume, storeRawVolume, volumeExistsDiagnostic } from './storage';
+import { str } from './values';
+
+/** The attributes every raw-volume resource has. */
+export interface RawVolumeAttrs {
+  id: Val<string>;
+  pool: Val<string>;
+  name: Val<string>;
+  path: Val<string>;
+}
+
+/** What a resource builds for a planned value: the bytes and the computed attributes they give, or errors. */
+export type Built<S> = { bytes: Uint8Array; computed: Partial<S> } | { diagnostics: Diagnostic[] };
+
+/** The apply of a destroy of any volume resource: deletes the volume `prior.id` (one already gone is fine). */
+export async function destroyVolume(ctx: HandlerContext<LibvirtClient>, prior: { id: Val<string> } | null): Promise<{ newState: null; diagnostics: Diagnostic[] }> {
+  const key = str(prior?.id);
+  if (key) await deleteVolume(await ctx.client(), key, { signal: ctx.signal });
+  return { newState: null, diagnostics: [] };
+}
+
+export async function applyRawVolume<S extends RawVolumeAttrs>(
+  req: { prior: S | null; planned: S | null },
+  ctx: HandlerContext<LibvirtClient>,
+  build: (planned: S) => Built<S>,
+): Promise<{ newState: S | null; diagnostics: Diagnostic[] }> {
+  const { prior, planned } = req;
+  if (!planned) return destroyVolume(ctx, prior);
+  const client = await ctx.client();
+  const opts = { signal: ctx.signal };
+  const key = str(prior?.id);
+  const built = build(planned);
+  if ('diagnostics' in built) return { newState: prior, diagnostics: built.diagnostics };
+  const target = { key, pool: str(planned.pool) ?? '', name: str(planned.name) ?? '' };
+  const stored = await storeRawVolume(client, target, built.bytes, opts);
+  if (!stored) return { newState: prior, diagnostics: [volumeExistsDiagnostic(target.pool, target.name)] };
+  return { newState: { ...planned, ...built.computed, id: stored.vol.key, path: stored.path }, diagnostics: [] };
+}
+
+/** The volume's facts merged into `current` by `merge`, or null when the volume is gone. */
+export async function readRawVolume<S extends RawVolumeAttrs>(
+  current: S,
+  ctx: HandlerContext<LibvirtClient>,
+  merge: (found: { path: string; size: number; sha256: string }) => Partial<S>,
+): Promise<{ newState: S | null; diagnostics: Diagnostic[] }> {
+  const key = str(current.id);
+  const found = key ? await inspectRawVolume(await ctx.client(), key, { signal: ctx.signal }) : null;
+  return { newState: found ? { ...current, ...merge(found) } : null, diagnostics: [] };
+}
