@@ -31,11 +31,29 @@ import { encodePacket, encodePacketHead } from './packet';
 import { LibvirtError, VIR_ERR_ERROR, VIR_ERR_RPC, VIR_ERR_SYSTEM_ERROR, VIR_FROM_RPC, decodeRemoteError } from './errors';
 import { Channel } from './private/channel';
 import { rechunk } from './private/rechunk';
+import { isHole, toDenseSegments, toSparseSegments } from './private/sparse';
+import { XdrWriter } from './xdr';
+
+/** `virNetStreamHole` (virnetprotocol.x): the hole's length in bytes (hyper) and flags (0). */
+export function encodeStreamHole(length: number): Uint8Array {
+  return new XdrWriter(12).hyper(length).uint(0).finish();
+}
 
 /** Options accepted by every call. */
 export interface CallOptions {
   /** Aborting rejects the call with the signal's reason; a stream is aborted on the daemon too. */
   signal?: AbortSignal;
+}
+
+/** Options of a write stream (an upload). */
+export interface UploadOptions extends CallOptions {
+  /**
+   * Send runs of whole zero 4 KiB blocks as hole packets (VIR_NET_STREAM_HOLE) instead of data; only for
+   * procedures opened with a sparse flag (VIR_STORAGE_VOL_UPLOAD_SPARSE_STREAM), else the daemon rejects them.
+   */
+  sparse?: boolean;
+  /** Called after each packet with the bytes sent so far (holes count with their length). */
+  onProgress?: (bytes: number) => void;
 }
 
 /** Options of a read stream. */
@@ -141,8 +159,9 @@ export class RpcConnection {
    * and finishes with an empty STREAM OK packet, resolving when the daemon confirms. Errors from the daemon
    * reject with LibvirtError; a failing source or an abort sends a stream abort (STREAM ERROR) and rethrows.
    * Chunks are written without copying: a source must not modify a chunk after yielding it (Node streams never do).
+   * With `options.sparse`, zero runs travel as STREAM_HOLE packets (status CONTINUE, payload `virNetStreamHole`).
    */
-  async upload(procedure: number, args: Uint8Array, source: AsyncIterable<Uint8Array>, options: CallOptions = {}): Promise<void> {
+  async upload(procedure: number, args: Uint8Array, source: AsyncIterable<Uint8Array>, options: UploadOptions = {}): Promise<void> {
     const { serial, channel } = this.open(procedure, options.signal);
     const header = (status: MessageStatus): PacketHeader => ({
       program: REMOTE_PROGRAM, version: REMOTE_PROTOCOL_VERSION, procedure, type: MessageType.Stream, serial, status,
@@ -153,9 +172,18 @@ export class RpcConnection {
       this.send({ ...header(MessageStatus.Ok), type: MessageType.Call }, args);
       await channel.reply();
       opened = true;
-      for await (const chunk of rechunk(source, this.streamChunkSize)) {
+      const chunks = rechunk(source, this.streamChunkSize);
+      let sent = 0;
+      for await (const segment of options.sparse ? toSparseSegments(chunks) : toDenseSegments(chunks)) {
         channel.throwIfFailed();
-        await this.sendAndDrain(header(MessageStatus.Continue), chunk, channel);
+        if (isHole(segment)) {
+          this.send({ ...header(MessageStatus.Continue), type: MessageType.StreamHole }, encodeStreamHole(segment.hole));
+          sent += segment.hole;
+        } else {
+          await this.sendAndDrain(header(MessageStatus.Continue), segment, channel);
+          sent += segment.length;
+        }
+        options.onProgress?.(sent);
       }
       channel.throwIfFailed();
       this.send(header(MessageStatus.Ok));
