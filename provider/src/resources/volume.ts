@@ -7,7 +7,8 @@ import { t } from '../plugin/cty';
 import type { ResourceHandler } from '../plugin/handler';
 import type { ResourceSchema } from '../plugin/schema';
 import { clientOf } from './private/client';
-import { inspectSource, openSource } from './private/image-source';
+import { inspectSource } from './private/image-source';
+import { ChecksumMismatchError, createVolumeFromSource, isSha256Hex } from './private/upload';
 import {
   activePool,
   backingPathFromXml,
@@ -33,7 +34,8 @@ export const VOLUME_SCHEMA: ResourceSchema = {
     format: { type: t.string, optional: true, computed: true, description: '`qcow2` or `raw`. Default: the source image\'s format, else `qcow2`.' },
     capacity: { type: t.number, optional: true, computed: true, description: 'Virtual size in bytes. Default: the source\'s or backing volume\'s virtual size. Grows in place; cannot shrink.' },
     backing_volume: { type: t.string, optional: true, description: 'Key or path of a base volume: the new volume is a qcow2 overlay on it.' },
-    source: { type: t.string, optional: true, description: 'Local file path or http(s) URL uploaded into the volume (streamed in 1 MiB chunks).' },
+    source: { type: t.string, optional: true, description: 'Local file path or http(s) URL uploaded into the volume (streamed; a URL may be served without Content-Length). Zero blocks of a raw image in a file pool stay unallocated (sparse upload).' },
+    sha256: { type: t.string, optional: true, description: 'sha256 (64 hex digits) pinning the bytes of `source`: the upload hashes them as they stream and fails, keeping no volume, when they differ. Checked at apply, not at plan (hashing a large image at every plan would be slow). Changing it replaces the volume.' },
     path: { type: t.string, computed: true, description: 'Host path of the volume.' },
     allocation: { type: t.number, computed: true, description: 'Bytes allocated on the host.' },
   },
@@ -50,6 +52,9 @@ function validateConfig(c: State): Diagnostic[] {
     d.push(error(['capacity'], 'Missing capacity', 'An empty volume needs capacity (bytes); or give source or backing_volume.'));
   const cap = num(c.capacity);
   if (cap !== undefined && (!Number.isInteger(cap) || cap <= 0)) d.push(error(['capacity'], 'Invalid capacity', `capacity is ${cap}; expected a positive whole number of bytes.`));
+  const sha256 = str(c.sha256);
+  if (sha256 !== undefined && !isSha256Hex(sha256)) d.push(error(['sha256'], 'Invalid sha256', `sha256 is "${sha256}"; expected 64 hex digits (e.g. the output of sha256sum).`));
+  if (sha256 !== undefined && c.source === null) d.push(error(['sha256'], 'sha256 without source', 'sha256 pins the bytes of source; set source too, or remove sha256.'));
   if (format === 'raw' && str(c.backing_volume)) d.push(error(['format'], 'Invalid format', 'A volume with backing_volume is a qcow2 overlay; format must be qcow2.'));
   return d;
 }
@@ -68,7 +73,7 @@ export const volume: ResourceHandler<State> = {
     const planned: State = { ...proposed };
     const requiresReplace: (string | number)[][] = [];
     if (prior) {
-      for (const attr of ['pool', 'name', 'backing_volume', 'source'])
+      for (const attr of ['pool', 'name', 'backing_volume', 'source', 'sha256'])
         if (isWhollyKnown(planned[attr]) && prior[attr] !== planned[attr]) requiresReplace.push([attr]);
       if (config.format !== null && prior.format !== planned.format) requiresReplace.push(['format']);
     }
@@ -84,7 +89,7 @@ export const volume: ResourceHandler<State> = {
         try {
           const info = await inspectSource(source, ctx.signal);
           planned.format = info.format;
-          if (config.capacity === null) planned.capacity = info.virtualSize;
+          if (config.capacity === null) planned.capacity = info.virtualSize ?? UNKNOWN;
         } catch (err) {
           diagnostics.push(error(['source'], 'Cannot read source', messageOf(err)));
         }
@@ -142,21 +147,21 @@ export const volume: ResourceHandler<State> = {
       capacity ??= baseInfo.capacity;
       format = 'qcow2';
     }
-    let info: Awaited<ReturnType<typeof inspectSource>> | undefined;
     if (source) {
-      info = await inspectSource(source, ctx.signal);
-      format = str(planned.format) ?? info.format;
-      capacity = info.virtualSize;
+      try {
+        const made = await createVolumeFromSource(client, pool, {
+          name: planned.name as string, source, format: str(planned.format), capacity: num(planned.capacity), sha256: str(planned.sha256),
+        }, ctx);
+        return { newState: await describe(client, made.vol, { ...planned, format: made.format }), diagnostics: [] };
+      } catch (err) {
+        if (err instanceof ChecksumMismatchError) return { newState: null, diagnostics: [error(['sha256'], 'Source does not match sha256', err.message)] };
+        throw err;
+      }
     }
     if (capacity === undefined) throw new Error('capacity is unknown');
-    // Created and filled under a pending marker: an upload cut short is never mistaken for a good volume.
-    const xml = volumeXml({ name: planned.name as string, capacity: source ? info!.length : capacity, format, backing });
-    const vol = await createMarked(client, pool, planned.name as string, xml, async (v) => {
-      if (!source) return;
-      await client.storageVolUpload(v, await openSource(source, ctx.signal), 0, info!.length, opts);
-      const wanted = num(planned.capacity);
-      if (wanted !== undefined && wanted > info!.virtualSize) await client.storageVolResize(v, wanted, 0, opts);
-    }, opts);
+    // Created under a pending marker: a create cut short is never mistaken for a good volume.
+    const xml = volumeXml({ name: planned.name as string, capacity, format, backing });
+    const vol = await createMarked(client, pool, planned.name as string, xml, async () => undefined, opts);
     return { newState: await describe(client, vol, { ...planned, format }), diagnostics: [] };
   },
 
@@ -178,7 +183,7 @@ export const volume: ResourceHandler<State> = {
       if (!vol) throw new Error(`cannot import volume "${id}": pool ${id.slice(0, slash)} has no volume ${id.slice(slash + 1)}`);
     }
     const xml = await client.storageVolGetXmlDesc(vol, 0);
-    const base: State = { pool: vol.pool, name: vol.name, source: null, backing_volume: backingPathFromXml(xml) ?? null };
+    const base: State = { pool: vol.pool, name: vol.name, source: null, sha256: null, backing_volume: backingPathFromXml(xml) ?? null };
     return [await describe(client, vol, base)];
   },
 };
