@@ -73,8 +73,9 @@ export const volume: ResourceHandler<State> = {
     const planned: State = { ...proposed };
     const requiresReplace: (string | number)[][] = [];
     if (prior) {
-      for (const attr of ['pool', 'name', 'backing_volume', 'source', 'sha256'])
+      for (const attr of ['pool', 'name', 'backing_volume', 'source'])
         if (isWhollyKnown(planned[attr]) && prior[attr] !== planned[attr]) requiresReplace.push([attr]);
+      if (isWhollyKnown(planned.sha256) && str(prior.sha256)?.toLowerCase() !== str(planned.sha256)?.toLowerCase()) requiresReplace.push(['sha256']);
       if (config.format !== null && prior.format !== planned.format) requiresReplace.push(['format']);
     }
     const replacing = !prior || requiresReplace.length > 0;

@@ -19,3 +19,19 @@ describe('virtseed_volume sha256 checks', () => {
     expect(await volume.validate!(config({ source: '/img.qcow2', sha256: 'AB'.repeat(32) }))).toEqual([]);
   });
 });
+
+describe('virtseed_volume sha256 plan', () => {
+  const prior: State = { ...config({ source: '/img.raw', sha256: 'ab'.repeat(32) }), id: '/p/vstest-unit', path: '/p/vstest-unit', format: 'raw', capacity: 1024, allocation: 1024 };
+  const plan = (sha256: string) => {
+    const next = { ...config({ source: '/img.raw', sha256 }) };
+    return volume.plan({ prior, proposed: { ...next, id: prior.id, path: prior.path, format: 'raw', capacity: 1024, allocation: 1024 }, config: next } as never, {} as never);
+  };
+
+  it('GIVEN another sha256 WHEN planned THEN the volume is replaced (re-uploaded and verified)', async () => {
+    expect((await plan('cd'.repeat(32))).requiresReplace).toEqual([['sha256']]);
+  });
+
+  it('GIVEN the same sha256 in upper case WHEN planned THEN nothing is replaced', async () => {
+    expect((await plan('AB'.repeat(32))).requiresReplace).toEqual([]);
+  });
+});
