@@ -67,6 +67,10 @@ export interface StreamOptions extends CallOptions {
  *  128 KiB. */
 export const DEFAULT_STREAM_CHUNK_SIZE = 256 * 1024;
 
+/** Uploads wait for the socket to drain once this many bytes wait in its user-space buffer: a few packets stay
+ *  queued, so the kernel's socket buffer never runs dry while the next chunk is read from the source. */
+const UPLOAD_QUEUE_BYTES = 2 * 1024 * 1024;
+
 /** Downloads pause reading the socket when this many received bytes wait for the consumer. */
 const DOWNLOAD_HIGH_WATER = 8 * 1024 * 1024;
 
@@ -265,12 +269,13 @@ export class RpcConnection {
     }
   }
 
-  /** Writes a packet (header and payload as two writes: the payload is not copied); when the socket's buffer is
-   *  full, waits for 'drain' (or the stream's failure). */
+  /** Writes a packet (header and payload as two writes: the payload is not copied); when more than
+   *  UPLOAD_QUEUE_BYTES wait in the socket's buffer, waits for 'drain' (or the stream's failure). */
   private async sendAndDrain(header: PacketHeader, payload: Uint8Array, channel: Channel): Promise<void> {
     if (this.lost) throw this.lost;
     this.socket.write(encodePacketHead(header, payload.length));
-    if (this.socket.write(payload)) return;
+    this.socket.write(payload);
+    if (this.socket.writableLength <= UPLOAD_QUEUE_BYTES) return;
     let done = (): void => undefined;
     await Promise.race([
       channel.failure,
