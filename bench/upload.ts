@@ -11,7 +11,7 @@
  *   progress lines) against the image's size. Goal: ≤ 1× (one upload).
  */
 import { spawnSync } from 'node:child_process';
-import { closeSync, ftruncateSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, ftruncateSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -48,12 +48,13 @@ function writeDenseFile(file: string, size: number): void {
       }
       writeSync(fd, chunk, 0, Math.min(chunk.length, size - done));
     }
+    fsyncSync(fd); // no writeback of the file competing with the first measured runs
   } finally {
     closeSync(fd);
   }
 }
 
-export async function runUploadBench(sizeMiB = 1024, runs = 3, log: (line: string) => void = console.log): Promise<GoalRow[]> {
+export async function runUploadBench(sizeMiB = 1024, runs = 5, log: (line: string) => void = console.log): Promise<GoalRow[]> {
   const work = mkdtempSync(join(tmpdir(), 'virtseed-bench-upload-'));
   const client = await connect(URI);
   const rows: GoalRow[] = [];
