@@ -10,6 +10,7 @@ jest.setTimeout(180_000);
 
 const MiB = 1024 * 1024;
 const NAME = 'vstest-sparse-upload.img';
+const ZEROS_NAME = 'vstest-sparse-zeros.img';
 
 /** A 256 MiB image holding 8 MiB of non-zero data in 1 MiB pieces every 32 MiB, zero elsewhere. */
 function* image(): Generator<Uint8Array> {
@@ -30,10 +31,12 @@ describe('sparse volume upload', () => {
   let pool: PoolRef;
 
   async function remove(): Promise<void> {
-    try {
-      await client.storageVolDelete(await client.storageVolLookupByName(pool, NAME));
-    } catch (e) {
-      if (!(e instanceof LibvirtError)) throw e;
+    for (const name of [NAME, ZEROS_NAME]) {
+      try {
+        await client.storageVolDelete(await client.storageVolLookupByName(pool, name));
+      } catch (e) {
+        if (!(e instanceof LibvirtError)) throw e;
+      }
     }
   }
 
@@ -60,5 +63,19 @@ describe('sparse volume upload', () => {
     const got = createHash('sha256');
     for await (const c of client.storageVolDownloadStream(vol, 0, SIZE)) got.update(c);
     expect(got.digest('hex')).toBe(want.digest('hex'));
+  });
+
+  it('GIVEN 5 GiB of zeros WHEN uploaded sparse THEN one hole beyond 4 GiB is accepted and nothing is allocated', async () => {
+    const size = 5 * 1024 * MiB;
+    const vol = await client.storageVolCreateXml(pool,
+      `<volume><name>${ZEROS_NAME}</name><capacity unit='bytes'>${size}</capacity><allocation>0</allocation><target><format type='raw'/></target></volume>`);
+    const zeros = Buffer.alloc(16 * MiB);
+    async function* source(): AsyncGenerator<Uint8Array> {
+      for (let done = 0; done < size; done += zeros.length) yield zeros;
+    }
+    let packets = 0;
+    await client.storageVolUpload(vol, source(), 0, size, { sparse: true, onProgress: () => packets++ });
+    expect(packets).toBe(1); // one STREAM_HOLE packet
+    expect(await client.storageVolGetInfo(vol)).toMatchObject({ capacity: size, allocation: 0 });
   });
 });
