@@ -71,6 +71,13 @@ export const DEFAULT_STREAM_CHUNK_SIZE = 256 * 1024;
  *  queued, so the kernel's socket buffer never runs dry while the next chunk is read from the source. */
 const UPLOAD_QUEUE_BYTES = 2 * 1024 * 1024;
 
+/**
+ * When `upload` asks its source for the next chunk, at most this many bytes of the chunks yielded before are still
+ * referenced (queued in the socket, not yet handed to the kernel). A source may therefore reuse a buffer once more
+ * than this many bytes have been yielded after it (e.g. a ring of read buffers: no allocation per chunk).
+ */
+export const UPLOAD_RETAINED_BYTES = UPLOAD_QUEUE_BYTES;
+
 /** Downloads pause reading the socket when this many received bytes wait for the consumer. */
 const DOWNLOAD_HIGH_WATER = 8 * 1024 * 1024;
 
@@ -162,7 +169,8 @@ export class RpcConnection {
    * packets of at most `streamChunkSize` bytes, waiting for the socket to drain between packets (backpressure),
    * and finishes with an empty STREAM OK packet, resolving when the daemon confirms. Errors from the daemon
    * reject with LibvirtError; a failing source or an abort sends a stream abort (STREAM ERROR) and rethrows.
-   * Chunks are written without copying: a source must not modify a chunk after yielding it (Node streams never do).
+   * Chunks are written without copying: a source must not modify a chunk until more than UPLOAD_RETAINED_BYTES
+   * have been yielded after it (Node streams never reuse buffers).
    * With `options.sparse`, zero runs travel as STREAM_HOLE packets (status CONTINUE, payload `virNetStreamHole`).
    */
   async upload(procedure: number, args: Uint8Array, source: AsyncIterable<Uint8Array>, options: UploadOptions = {}): Promise<void> {

@@ -3,8 +3,9 @@
  * and the image format/virtual size read from its first bytes (qcow2 header: QEMU docs/interop/qcow2.txt). A URL
  * need not give its length (chunked transfer): the upload then runs to the end of the body.
  */
-import { createReadStream, promises as fs } from 'node:fs';
+import { promises as fs } from 'node:fs';
 import { Readable } from 'node:stream';
+import { UPLOAD_RETAINED_BYTES } from '../../../../src/libvirt';
 
 /** What a source is: its byte length (when the server tells it) and, for qcow2, the virtual disk size. */
 export interface SourceInfo {
@@ -95,12 +96,43 @@ export async function inspectSource(source: string, signal?: AbortSignal): Promi
   }
 }
 
-/** The source's bytes as a stream of chunks (1 MiB reads for files). */
+/** Bytes per read of a local file. */
+const FILE_CHUNK = 1 << 20;
+
+/**
+ * The source's bytes as a stream of chunks: an http(s) body as it arrives, a local file in 1 MiB reads. File reads
+ * go into a ring of buffers that are reused (no allocation, hence no garbage collection, per chunk): a chunk stays
+ * intact until more than UPLOAD_RETAINED_BYTES have been yielded after it, which is what RpcConnection.upload needs.
+ */
 export async function openSource(source: string, signal?: AbortSignal): Promise<AsyncIterable<Uint8Array>> {
   if (isUrl(source)) {
     const res = await fetch(source, { signal });
     if (!res.ok || !res.body) throw new Error(`GET ${source}: HTTP ${res.status}`);
     return Readable.fromWeb(res.body as import('node:stream/web').ReadableStream<Uint8Array>);
   }
-  return createReadStream(source, { highWaterMark: 1 << 20, signal });
+  const fh = await fs.open(source, 'r').catch((err: NodeJS.ErrnoException) => {
+    throw new Error(`cannot read ${source}: ${err.code ?? err.message}`);
+  });
+  return readRing(fh, FILE_CHUNK, ringSize(FILE_CHUNK, UPLOAD_RETAINED_BYTES), signal);
+}
+
+/** Buffers a ring needs so that a buffer is reused only after more than `retained` bytes were yielded after it. */
+export function ringSize(chunk: number, retained: number): number {
+  return Math.floor(retained / chunk) + 2;
+}
+
+/** Reads `fh` to its end into `count` reused buffers of `chunk` bytes, yielding each filled part; closes `fh`. */
+async function* readRing(fh: fs.FileHandle, chunk: number, count: number, signal?: AbortSignal): AsyncGenerator<Uint8Array, void, undefined> {
+  const ring = Array.from({ length: count }, () => Buffer.allocUnsafeSlow(chunk));
+  try {
+    for (let position = 0, i = 0; ; i = (i + 1) % count) {
+      signal?.throwIfAborted();
+      const { bytesRead } = await fh.read(ring[i], 0, chunk, position);
+      if (bytesRead === 0) return;
+      position += bytesRead;
+      yield ring[i].subarray(0, bytesRead);
+    }
+  } finally {
+    await fh.close();
+  }
 }
