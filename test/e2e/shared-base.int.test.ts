@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { App, TerraformStack } from 'cdktf';
 import { BaseImage, bindings, VirtualMachine } from '../../constructs';
 import { cleanupByPrefix, volumeNames } from '../helpers/guest';
-import { TfWorkdir } from '../helpers/terraform';
+import { destroyAndDispose, TfWorkdir } from '../helpers/terraform';
 
 const PREFIX = 'vstest-share-';
 const MiB = 1024 * 1024;
@@ -41,14 +41,7 @@ describe('shared base image through terraform', () => {
     tf = new TfWorkdir('share', { TF_LOG_PROVIDER: 'INFO' });
   });
 
-  afterAll(() => {
-    try {
-      tf?.destroy();
-    } finally {
-      tf?.dispose();
-      cleanupByPrefix(PREFIX);
-    }
-  });
+  afterAll(() => destroyAndDispose(tf, () => cleanupByPrefix(PREFIX)));
 
   test('GIVEN 5 VirtualMachines on one image WHEN deployed THEN the image is uploaded once into one base volume backing all 5 roots', () => {
     const image = join(tf.dir, 'image.raw');

@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { cleanupByPrefix, volumeNames } from '../helpers/guest';
-import { TfWorkdir } from '../helpers/terraform';
+import { destroyAndDispose, TfWorkdir } from '../helpers/terraform';
 
 const PREFIX = 'vstest-upload-';
 const MiB = 1024 * 1024;
@@ -72,12 +72,7 @@ describe('volume uploads through terraform', () => {
 
   afterAll(() => {
     server?.kill();
-    try {
-      tf?.destroy();
-    } finally {
-      tf?.dispose();
-      cleanupByPrefix(PREFIX);
-    }
+    destroyAndDispose(tf, () => cleanupByPrefix(PREFIX));
   });
 
   test('GIVEN raw and qcow2 images served chunked with their sha256 WHEN applied THEN both upload, sized right, the raw one sparse, with progress at INFO', async () => {

@@ -90,3 +90,14 @@ export class TfWorkdir {
     fs.rmSync(this.dir, { recursive: true, force: true });
   }
 }
+
+/** Test teardown: `terraform destroy` what the work dir's state holds, remove the dir, then `cleanup()` (e.g.
+ *  cleanupByPrefix) even when the destroy failed. */
+export function destroyAndDispose(tf: TfWorkdir | undefined, cleanup: () => void): void {
+  try {
+    tf?.destroy();
+  } finally {
+    tf?.dispose();
+    cleanup();
+  }
+}

@@ -4,7 +4,8 @@
  * `vstest-sparse-…` and removed afterwards.
  */
 import { createHash } from 'node:crypto';
-import { LibvirtError, PoolRef, RemoteLibvirtClient, connect } from '../../src/libvirt';
+import { PoolRef, RemoteLibvirtClient, connect } from '../../src/libvirt';
+import { deleteVolumes } from '../helpers/libvirt';
 
 jest.setTimeout(180_000);
 
@@ -30,15 +31,7 @@ describe('sparse volume upload', () => {
   let client: RemoteLibvirtClient;
   let pool: PoolRef;
 
-  async function remove(): Promise<void> {
-    for (const name of [NAME, ZEROS_NAME]) {
-      try {
-        await client.storageVolDelete(await client.storageVolLookupByName(pool, name));
-      } catch (e) {
-        if (!(e instanceof LibvirtError)) throw e;
-      }
-    }
-  }
+  const remove = () => deleteVolumes(client, pool, [NAME, ZEROS_NAME]);
 
   beforeAll(async () => {
     client = await connect('qemu:///system');

@@ -7,7 +7,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { uploadSource } from '../../../provider/src/resources/private/upload';
-import { LibvirtError, PoolRef, RemoteLibvirtClient, connect } from '../../../src/libvirt';
+import { PoolRef, RemoteLibvirtClient, connect } from '../../../src/libvirt';
+import { deleteVolumes } from '../../helpers/libvirt';
 
 jest.setTimeout(180_000);
 
@@ -19,13 +20,7 @@ describe('uploadSource from a local file', () => {
   let pool: PoolRef;
   let dir: string;
 
-  async function remove(): Promise<void> {
-    try {
-      await client.storageVolDelete(await client.storageVolLookupByName(pool, NAME));
-    } catch (e) {
-      if (!(e instanceof LibvirtError)) throw e;
-    }
-  }
+  const remove = () => deleteVolumes(client, pool, [NAME]);
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'vstest-upsrc-'));
