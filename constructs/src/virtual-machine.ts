@@ -9,6 +9,7 @@ import { CloudInitSeed } from './cloudinit-seed';
 import { invalidName, invalidNumber, invalidValue, mutuallyExclusive } from './errors';
 import { IgnitionConfig } from './ignition-config';
 import { NetworkAttachment } from './network-attachment';
+import { sharedBaseVolume } from './private/shared-base';
 import { Reprovision } from './reprovision';
 import { Size } from './size';
 import { Volume } from './volume';
@@ -43,7 +44,7 @@ export interface VirtualMachineIgnitionProps {
 
 /** Properties of a {@link VirtualMachine}. */
 export interface VirtualMachineProps {
-  /** Domain name, also the prefix of its volumes (`<name>-base`, `<name>-root`, `<name>-seed`). */
+  /** Domain name, also the prefix of its own volumes (`<name>-root`, `<name>-seed`). */
   readonly name: string;
   /**
    * libvirt storage pool for the volumes and the seed.
@@ -112,14 +113,17 @@ export interface VirtualMachineProps {
 }
 
 /**
- * A libvirt virtual machine provisioned by cloud-init or Ignition: a base volume from the image (when uploaded),
- * a copy-on-write root volume on it, a seed (cloud-init ISO or Ignition config) and the domain, with the seed's
+ * A libvirt virtual machine provisioned by cloud-init or Ignition: a base volume from the image (when uploaded;
+ * one per stack, pool and image, shared with the other virtual machines on it), a copy-on-write root volume on it, a seed (cloud-init ISO or Ignition config) and the domain, with the seed's
  * instance-id wired to the domain so a content change re-provisions the guest by the `reprovision` policy.
  */
 export class VirtualMachine extends Construct {
   /** The generated `virtseed_domain` resource. */
   readonly domain: virtseed.domain.Domain;
-  /** The base volume, when the image is uploaded (`fromFile`/`fromUrl`). */
+  /**
+   * The base volume, when the image is uploaded (`fromFile`/`fromUrl`): shared by every virtual machine of the
+   * stack on the same image and pool (see {@link BaseImage}).
+   */
   readonly baseVolume?: Volume;
   /** The root disk: a qcow2 overlay on the base image. */
   readonly rootVolume: Volume;
@@ -157,9 +161,7 @@ export class VirtualMachine extends Construct {
     this.waitFor = props.waitFor ?? WaitFor.NONE;
 
     const image = props.baseImage.source;
-    if (image.kind === 'upload') {
-      this.baseVolume = new Volume(this, 'Base', { pool, name: `${props.name}-base`, source: image.source, format: image.format });
-    }
+    if (image.kind === 'upload') this.baseVolume = sharedBaseVolume(this, { pool, ...image });
     const backingVolume = image.kind === 'upload' ? this.baseVolume!.volumeId : image.volumeId;
 
     if (props.cloudInit) {

@@ -37,6 +37,12 @@ export interface VolumeProps {
    * @default - an empty volume
    */
   readonly source?: string;
+  /**
+   * sha256 (64 hex digits) of `source`'s bytes: the provider verifies it while uploading and fails the deploy,
+   * keeping no volume, when it differs. Changing it replaces the volume.
+   * @default - not verified
+   */
+  readonly sha256?: string;
 }
 
 /**
@@ -53,7 +59,7 @@ export class Volume extends Construct {
   /** The volume's name. */
   readonly name: string;
 
-  /** @throws ConstructPropsError for a bad `name`, `format` or a `backingVolume` with format `raw`. */
+  /** @throws ConstructPropsError for a bad `name`, `format`, `sha256`, or a `backingVolume` with format `raw`. */
   constructor(scope: Construct, id: string, props: VolumeProps) {
     super(scope, id);
     checkName('Volume.name', props.name);
@@ -62,6 +68,12 @@ export class Volume extends Construct {
     }
     if (props.backingVolume !== undefined && props.format === 'raw') {
       throw invalidValue('Volume.format', props.format, "'qcow2' (an overlay on backingVolume is always qcow2)");
+    }
+    if (props.sha256 !== undefined && !Token.isUnresolved(props.sha256) && !/^[0-9a-fA-F]{64}$/.test(props.sha256)) {
+      throw invalidValue('Volume.sha256', props.sha256, '64 hex digits (the output of sha256sum)');
+    }
+    if (props.sha256 !== undefined && props.source === undefined) {
+      throw invalidValue('Volume.sha256', props.sha256, 'sha256 only together with source (it pins the bytes of source)');
     }
     const capacity = props.capacity?.toBytes();
     if (capacity !== undefined && !Token.isUnresolved(capacity) && capacity <= 0) {
@@ -75,6 +87,7 @@ export class Volume extends Construct {
       capacity,
       backingVolume: props.backingVolume,
       source: props.source,
+      sha256: props.sha256,
     });
     this.volumeId = this.resource.id;
     this.path = this.resource.path;

@@ -61,7 +61,7 @@ export class BasicStack extends TerraformStack {
     const hostname = 'virtseed-basic';
     this.vm = new VirtualMachine(this, 'vm', {
       name: hostname,
-      baseImage: BaseImage.fromFile(props.image),
+      baseImage: BaseImage.fromFile(props.image, { volumeName: `${hostname}-base` }),
       kernel: props.kernel,
       cloudInit: CloudInit.fromConfig({
         hostname,

@@ -26,7 +26,7 @@ const stack = new TerraformStack(app, 'reprovision');
 new bindings.provider.VirtseedProvider(stack, 'virtseed', { uri: env.uri });
 const vm = new VirtualMachine(stack, 'vm', {
   name: 'virtseed-reprovision',
-  baseImage: BaseImage.fromFile(env.image),
+  baseImage: BaseImage.fromFile(env.image, { volumeName: 'virtseed-reprovision-base' }),
   kernel: env.kernel,
   running: process.env.VIRTSEED_RUNNING !== 'false',
   reprovision: POLICIES[policy],

@@ -5,11 +5,11 @@
  * Every method rejects with LibvirtError carrying libvirt's own error code (e.g. VIR_ERR_NO_DOMAIN = 42 when a
  * domain does not exist) and, if its optional last `options.signal` aborts, with the signal's reason.
  */
-import type { CallOptions, StreamOptions } from './rpc';
+import type { CallOptions, StreamOptions, UploadOptions } from './rpc';
 import type { DomRef, NetRef, PoolRef, VolRef } from './protocol';
 
 export type { DomRef, NetRef, PoolRef, VolRef } from './protocol';
-export type { CallOptions, StreamOptions } from './rpc';
+export type { CallOptions, StreamOptions, UploadOptions } from './rpc';
 
 /** `virStoragePoolInfo`: state is virStoragePoolState (0 inactive, 1 building, 2 running, 3 degraded, 4 inaccessible); sizes in bytes. */
 export interface StoragePoolInfo {
@@ -31,6 +31,9 @@ export interface DomainStateInfo {
   state: number;
   reason: number;
 }
+
+/** virStorageVolUploadFlags: the stream may carry holes (zero runs the daemon skips instead of writing). */
+export const VIR_STORAGE_VOL_UPLOAD_SPARSE_STREAM = 1;
 
 /** virDomainState values. */
 export const VIR_DOMAIN_NOSTATE = 0;
@@ -160,10 +163,12 @@ export interface LibvirtClient {
   storageVolResize(vol: VolRef, capacity: bigint | number, flags?: number, options?: CallOptions): Promise<void>;
   /**
    * Writes `data` into the volume from byte `offset` (default 0); `length` bytes at most (default: all of a
-   * Uint8Array, 0 = unlimited for iterables). Streams 1 MiB packets with backpressure; an iterable source is
-   * never buffered whole.
+   * Uint8Array, 0 = unlimited for iterables). Streams packets with backpressure; an iterable source is never
+   * buffered whole. `options.sparse` uploads with VIR_STORAGE_VOL_UPLOAD_SPARSE_STREAM and sends zero 4 KiB
+   * blocks as holes (a sparse-created file volume stays unallocated there); `options.onProgress` gets the bytes
+   * sent so far after each packet.
    */
-  storageVolUpload(vol: VolRef, data: Uint8Array | AsyncIterable<Uint8Array>, offset?: number, length?: number, options?: CallOptions): Promise<void>;
+  storageVolUpload(vol: VolRef, data: Uint8Array | AsyncIterable<Uint8Array>, offset?: number, length?: number, options?: UploadOptions): Promise<void>;
   /** Reads `length` bytes (0/absent = to the end) from byte `offset` into memory. */
   storageVolDownload(vol: VolRef, offset?: number, length?: number, options?: CallOptions): Promise<Uint8Array>;
   /** Like storageVolDownload, yielding chunks as they arrive (for large volumes). */

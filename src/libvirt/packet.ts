@@ -37,6 +37,8 @@ export enum MessageType {
   Stream = 3,
   CallWithFds = 4,
   ReplyWithFds = 5,
+  /** Either direction: a hole in a sparse stream (`virNetStreamHole` payload). */
+  StreamHole = 6,
 }
 
 /** `virNetMessageStatus`. */

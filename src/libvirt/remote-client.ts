@@ -2,13 +2,14 @@
  * LibvirtClient over libvirt's remote RPC protocol (`src/remote/remote_protocol.x`): each method encodes its
  * `remote_<proc>_args` struct, calls the procedure, and decodes `remote_<proc>_ret`.
  */
+import { VIR_STORAGE_VOL_UPLOAD_SPARSE_STREAM } from './client';
 import type { DomainInterfaceAddresses, DomainStateInfo, LibvirtClient, NetworkDhcpLease, StoragePoolInfo, StorageVolInfo } from './client';
 import { LibvirtConnectError, LibvirtError, VIR_ERR_AUTH_FAILED, VIR_ERR_ERROR, VIR_ERR_RPC, VIR_FROM_RPC } from './errors';
 import {
   DomRef, NetRef, PoolRef, REMOTE_AUTH_NONE, REMOTE_AUTH_POLKIT, REMOTE_STRING_MAX, RemoteProcedure as P, VolRef,
   readDom, readNet, readPool, readVol, writeDom, writeNet, writeOptionalString, writePool, writeVol,
 } from './protocol';
-import { CallOptions, RpcConnection, RpcConnectionOptions, StreamOptions } from './rpc';
+import { CallOptions, RpcConnection, RpcConnectionOptions, StreamOptions, UploadOptions } from './rpc';
 import { LibvirtUri, connectTimeoutSeconds, parseLibvirtUri } from './uri';
 import { XdrReader, XdrWriter } from './xdr';
 import { openTransport } from './private/transport';
@@ -252,12 +253,12 @@ export class RemoteLibvirtClient implements LibvirtClient {
   storageVolResize(vol: VolRef, capacity: bigint | number, flags = 0, options?: CallOptions): Promise<void> {
     return this.callVoid(P.STORAGE_VOL_RESIZE, (w) => (writeVol(w, vol), w.uhyper(capacity).uint(flags)), options);
   }
-  storageVolUpload(vol: VolRef, data: Uint8Array | AsyncIterable<Uint8Array>, offset = 0, length?: number, options?: CallOptions): Promise<void> {
+  storageVolUpload(vol: VolRef, data: Uint8Array | AsyncIterable<Uint8Array>, offset = 0, length?: number, options?: UploadOptions): Promise<void> {
     const bytes = data instanceof Uint8Array;
     const len = length ?? (bytes ? data.length : 0);
     const w = new XdrWriter();
     writeVol(w, vol);
-    w.uhyper(offset).uhyper(len).uint(0);
+    w.uhyper(offset).uhyper(len).uint(options?.sparse ? VIR_STORAGE_VOL_UPLOAD_SPARSE_STREAM : 0);
     return this.rpc.upload(P.STORAGE_VOL_UPLOAD, w.finish(), bytes ? fromBytes(data) : data, options);
   }
   async storageVolDownload(vol: VolRef, offset = 0, length = 0, options?: CallOptions): Promise<Uint8Array> {

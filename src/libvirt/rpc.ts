@@ -31,11 +31,29 @@ import { encodePacket, encodePacketHead } from './packet';
 import { LibvirtError, VIR_ERR_ERROR, VIR_ERR_RPC, VIR_ERR_SYSTEM_ERROR, VIR_FROM_RPC, decodeRemoteError } from './errors';
 import { Channel } from './private/channel';
 import { rechunk } from './private/rechunk';
+import { isHole, toDenseSegments, toSparseSegments } from './private/sparse';
+import { XdrWriter } from './xdr';
+
+/** `virNetStreamHole` (virnetprotocol.x): the hole's length in bytes (hyper) and flags (0). */
+export function encodeStreamHole(length: number): Uint8Array {
+  return new XdrWriter(12).hyper(length).uint(0).finish();
+}
 
 /** Options accepted by every call. */
 export interface CallOptions {
   /** Aborting rejects the call with the signal's reason; a stream is aborted on the daemon too. */
   signal?: AbortSignal;
+}
+
+/** Options of a write stream (an upload). */
+export interface UploadOptions extends CallOptions {
+  /**
+   * Send runs of whole zero 4 KiB blocks as hole packets (VIR_NET_STREAM_HOLE) instead of data; only for
+   * procedures opened with a sparse flag (VIR_STORAGE_VOL_UPLOAD_SPARSE_STREAM), else the daemon rejects them.
+   */
+  sparse?: boolean;
+  /** Called after each packet with the bytes sent so far (holes count with their length). */
+  onProgress?: (bytes: number) => void;
 }
 
 /** Options of a read stream. */
@@ -48,6 +66,17 @@ export interface StreamOptions extends CallOptions {
  *  Measured into a local pool (issue #15): 256 KiB packets uploaded about twice as fast as 1 MiB, and faster than
  *  128 KiB. */
 export const DEFAULT_STREAM_CHUNK_SIZE = 256 * 1024;
+
+/** Uploads wait for the socket to drain once this many bytes wait in its user-space buffer: a few packets stay
+ *  queued, so the kernel's socket buffer never runs dry while the next chunk is read from the source. */
+const UPLOAD_QUEUE_BYTES = 2 * 1024 * 1024;
+
+/**
+ * When `upload` asks its source for the next chunk, at most this many bytes of the chunks yielded before are still
+ * referenced (queued in the socket, not yet handed to the kernel). A source may therefore reuse a buffer once more
+ * than this many bytes have been yielded after it (e.g. a ring of read buffers: no allocation per chunk).
+ */
+export const UPLOAD_RETAINED_BYTES = UPLOAD_QUEUE_BYTES;
 
 /** Downloads pause reading the socket when this many received bytes wait for the consumer. */
 const DOWNLOAD_HIGH_WATER = 8 * 1024 * 1024;
@@ -140,9 +169,11 @@ export class RpcConnection {
    * packets of at most `streamChunkSize` bytes, waiting for the socket to drain between packets (backpressure),
    * and finishes with an empty STREAM OK packet, resolving when the daemon confirms. Errors from the daemon
    * reject with LibvirtError; a failing source or an abort sends a stream abort (STREAM ERROR) and rethrows.
-   * Chunks are written without copying: a source must not modify a chunk after yielding it (Node streams never do).
+   * Chunks are written without copying: a source must not modify a chunk until more than UPLOAD_RETAINED_BYTES
+   * have been yielded after it (Node streams never reuse buffers).
+   * With `options.sparse`, zero runs travel as STREAM_HOLE packets (status CONTINUE, payload `virNetStreamHole`).
    */
-  async upload(procedure: number, args: Uint8Array, source: AsyncIterable<Uint8Array>, options: CallOptions = {}): Promise<void> {
+  async upload(procedure: number, args: Uint8Array, source: AsyncIterable<Uint8Array>, options: UploadOptions = {}): Promise<void> {
     const { serial, channel } = this.open(procedure, options.signal);
     const header = (status: MessageStatus): PacketHeader => ({
       program: REMOTE_PROGRAM, version: REMOTE_PROTOCOL_VERSION, procedure, type: MessageType.Stream, serial, status,
@@ -153,9 +184,18 @@ export class RpcConnection {
       this.send({ ...header(MessageStatus.Ok), type: MessageType.Call }, args);
       await channel.reply();
       opened = true;
-      for await (const chunk of rechunk(source, this.streamChunkSize)) {
+      const chunks = rechunk(source, this.streamChunkSize);
+      let sent = 0;
+      for await (const segment of options.sparse ? toSparseSegments(chunks) : toDenseSegments(chunks)) {
         channel.throwIfFailed();
-        await this.sendAndDrain(header(MessageStatus.Continue), chunk, channel);
+        if (isHole(segment)) {
+          this.send({ ...header(MessageStatus.Continue), type: MessageType.StreamHole }, encodeStreamHole(segment.hole));
+          sent += segment.hole;
+        } else {
+          await this.sendAndDrain(header(MessageStatus.Continue), segment, channel);
+          sent += segment.length;
+        }
+        options.onProgress?.(sent);
       }
       channel.throwIfFailed();
       this.send(header(MessageStatus.Ok));
@@ -237,12 +277,13 @@ export class RpcConnection {
     }
   }
 
-  /** Writes a packet (header and payload as two writes: the payload is not copied); when the socket's buffer is
-   *  full, waits for 'drain' (or the stream's failure). */
+  /** Writes a packet (header and payload as two writes: the payload is not copied); when more than
+   *  UPLOAD_QUEUE_BYTES wait in the socket's buffer, waits for 'drain' (or the stream's failure). */
   private async sendAndDrain(header: PacketHeader, payload: Uint8Array, channel: Channel): Promise<void> {
     if (this.lost) throw this.lost;
     this.socket.write(encodePacketHead(header, payload.length));
-    if (this.socket.write(payload)) return;
+    this.socket.write(payload);
+    if (this.socket.writableLength <= UPLOAD_QUEUE_BYTES) return;
     let done = (): void => undefined;
     await Promise.race([
       channel.failure,

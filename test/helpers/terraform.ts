@@ -25,10 +25,12 @@ export class TfWorkdir {
   readonly dir: string;
   private readonly env: NodeJS.ProcessEnv;
 
-  constructor(label: string) {
+  /** `env`: extra variables for terraform (e.g. `TF_LOG_PROVIDER: 'INFO'` to see the provider's INFO lines). */
+  constructor(label: string, env: NodeJS.ProcessEnv = {}) {
     this.dir = fs.mkdtempSync(path.join(os.tmpdir(), `vstest-tf-${label}-`));
     this.env = { ...process.env, CHECKPOINT_DISABLE: '1', TF_IN_AUTOMATION: '1', NO_COLOR: '1' };
     delete this.env.TF_LOG;
+    Object.assign(this.env, env);
   }
 
   /** Writes main.tf: the provider block followed by `body`. */
@@ -86,5 +88,16 @@ export class TfWorkdir {
   dispose(): void {
     if (fs.existsSync(path.join(this.dir, 'terraform.tfstate'))) this.run(['destroy', '-auto-approve', '-input=false']);
     fs.rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
+/** Test teardown: `terraform destroy` what the work dir's state holds, remove the dir, then `cleanup()` (e.g.
+ *  cleanupByPrefix) even when the destroy failed. */
+export function destroyAndDispose(tf: TfWorkdir | undefined, cleanup: () => void): void {
+  try {
+    tf?.destroy();
+  } finally {
+    tf?.dispose();
+    cleanup();
   }
 }

@@ -93,6 +93,25 @@ describe('RpcConnection streams', () => {
     expect(Buffer.concat(stream.map((p) => p.payload)).toString('hex')).toBe('00000001010102020202');
   });
 
+  it('GIVEN a sparse upload of data, 8 zero bytes, data WHEN sent THEN a STREAM_HOLE packet carries virNetStreamHole {8, 0} between the data packets', async () => {
+    const d = uploadDaemon(true);
+    const rpc = new RpcConnection(d.socket, { streamChunkSize: 4 });
+    const progress: number[] = [];
+    const source = (async function* () {
+      yield Buffer.from([1, 2, 3, 4, 0, 0, 0, 0, 0, 0, 0, 0, 5]);
+    })();
+    // 4-byte chunks are smaller than a 4 KiB block: each chunk is one (partial) block.
+    await rpc.upload(208, Buffer.from('args'), source, { sparse: true, onProgress: (n) => progress.push(n) });
+    const stream = d.received.filter((p) => p.header.type !== MessageType.Call);
+    expect(stream.map((p) => [p.header.type, p.header.status, p.payload.toString('hex')])).toEqual([
+      [MessageType.Stream, MessageStatus.Continue, '01020304'],
+      [MessageType.StreamHole, MessageStatus.Continue, '000000000000000800000000'],
+      [MessageType.Stream, MessageStatus.Continue, '05'],
+      [MessageType.Stream, MessageStatus.Ok, ''],
+    ]);
+    expect(progress).toEqual([4, 12, 13]);
+  });
+
   it('GIVEN an upload WHEN the daemon sends STREAM ERROR THEN the upload rejects with that LibvirtError', async () => {
     const d = fakeDaemon();
     d.onPacket = (p) => {

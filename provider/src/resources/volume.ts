@@ -8,7 +8,8 @@ import type { ResourceHandler } from '../plugin/handler';
 import { VOLUME_FIELDS } from '../../../src/fields';
 import type { ResourceSchema } from '../plugin/schema';
 import { schemaOf } from './private/fields';
-import { inspectSource, openSource } from './private/image-source';
+import { inspectSource } from './private/image-source';
+import { ChecksumMismatchError, createVolumeFromSource, isSha256Hex } from './private/upload';
 import {
   activePool,
   backingPathFromXml,
@@ -22,7 +23,7 @@ import {
 import type { VolumeState } from './private/model';
 import { replacePaths, settleComputed } from './private/plan';
 import { destroyVolume } from './private/raw-volume';
-import { messageOf, num, str, UNKNOWN } from './private/values';
+import { isWhollyKnown, messageOf, num, str, UNKNOWN } from './private/values';
 
 /** The provider schema, from the field table (src/fields/volume.ts). */
 export const VOLUME_SCHEMA: ResourceSchema = schemaOf(VOLUME_FIELDS);
@@ -39,6 +40,9 @@ function validateConfig(c: VolumeState): Diagnostic[] {
   const cap = num(c.capacity);
   if (cap !== undefined && (!Number.isInteger(cap) || cap <= 0)) d.push(error(['capacity'], 'Invalid capacity', `capacity is ${cap}; expected a positive whole number of bytes.`));
   if (format === 'raw' && str(c.backing_volume)) d.push(error(['format'], 'Invalid format', 'A volume with backing_volume is a qcow2 overlay; format must be qcow2.'));
+  const sha256 = str(c.sha256);
+  if (sha256 !== undefined && !isSha256Hex(sha256)) d.push(error(['sha256'], 'Invalid sha256', `sha256 is "${sha256}"; expected 64 hex digits (e.g. the output of sha256sum).`));
+  if (sha256 !== undefined && c.source === null) d.push(error(['sha256'], 'sha256 without source', 'sha256 pins the bytes of source; set source too, or remove sha256.'));
   return d;
 }
 
@@ -57,6 +61,8 @@ export const volume: ResourceHandler<VolumeState, LibvirtClient> = {
     const requiresReplace = prior ? replacePaths(prior, planned, ['pool', 'name', 'backing_volume', 'source'], 'wait') : [];
     // A format the config sets (even unknown) replaces; one it leaves to the source is recomputed below.
     if (prior && config.format !== null && prior.format !== planned.format) requiresReplace.push(['format']);
+    // sha256 pins the source bytes: another digest replaces the volume, another letter case does not.
+    if (prior && isWhollyKnown(planned.sha256) && str(prior.sha256)?.toLowerCase() !== str(planned.sha256)?.toLowerCase()) requiresReplace.push(['sha256']);
     const replacing = !prior || requiresReplace.length > 0;
     planned = settleComputed(planned, prior, replacing, ['id', 'path', 'allocation']);
     if (replacing) {
@@ -67,7 +73,7 @@ export const volume: ResourceHandler<VolumeState, LibvirtClient> = {
         try {
           const info = await inspectSource(source, ctx.signal);
           planned.format = info.format;
-          if (config.capacity === null) planned.capacity = info.virtualSize;
+          if (config.capacity === null) planned.capacity = info.virtualSize ?? UNKNOWN;
         } catch (err) {
           diagnostics.push(error(['source'], 'Cannot read source', messageOf(err)));
         }
@@ -122,20 +128,19 @@ export const volume: ResourceHandler<VolumeState, LibvirtClient> = {
       capacity ??= baseInfo.capacity;
       format = 'qcow2';
     }
-    const info = source ? await inspectSource(source, ctx.signal) : undefined;
-    if (info) {
-      format = str(planned.format) ?? info.format;
-      capacity = info.virtualSize;
+    if (source) {
+      try {
+        const made = await createVolumeFromSource(client, pool, { name, source, format: str(planned.format), capacity: num(planned.capacity), sha256: str(planned.sha256) }, ctx);
+        return { newState: await describe(client, made.vol, { ...planned, format: made.format }), diagnostics: [] };
+      } catch (err) {
+        if (err instanceof ChecksumMismatchError) return { newState: null, diagnostics: [error(['sha256'], 'Source does not match sha256', err.message)] };
+        throw err;
+      }
     }
     if (capacity === undefined) throw new Error('capacity is unknown');
-    // Created and filled under a pending marker: an upload cut short is never mistaken for a good volume.
-    const xml = volumeXml({ name, capacity: info ? info.length : capacity, format, backing });
-    const vol = await createMarked(client, pool, name, xml, async (v) => {
-      if (!source || !info) return;
-      await client.storageVolUpload(v, await openSource(source, ctx.signal), 0, info.length, opts);
-      const wanted = num(planned.capacity);
-      if (wanted !== undefined && wanted > info.virtualSize) await client.storageVolResize(v, wanted, 0, opts);
-    }, opts);
+    // Created under a pending marker: a create cut short is never mistaken for a good volume.
+    const xml = volumeXml({ name, capacity, format, backing });
+    const vol = await createMarked(client, pool, name, xml, async () => undefined, opts);
     return { newState: await describe(client, vol, { ...planned, format }), diagnostics: [] };
   },
 
@@ -159,7 +164,7 @@ export const volume: ResourceHandler<VolumeState, LibvirtClient> = {
     }
     const xml = await client.storageVolGetXmlDesc(vol, 0);
     const base: VolumeState = {
-      id: null, pool: vol.pool, name: vol.name, format: null, capacity: null, source: null, backing_volume: backingPathFromXml(xml) ?? null, path: null, allocation: null,
+      id: null, pool: vol.pool, name: vol.name, format: null, capacity: null, source: null, sha256: null, backing_volume: backingPathFromXml(xml) ?? null, path: null, allocation: null,
     };
     return [await describe(client, vol, base)];
   },

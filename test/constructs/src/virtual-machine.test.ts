@@ -1,4 +1,4 @@
-import { TerraformOutput, Testing } from 'cdktf';
+import { TerraformOutput, TerraformStack, Testing } from 'cdktf';
 import { deriveInstanceId } from '../../../src/seed';
 import { BaseImage, bindings, CloudInit, NetworkAttachment, Reprovision, Size, VirtualMachine, VirtualMachineProps, WaitFor } from '../../../constructs';
 import { byName, resources, synth, Synth } from '../synth-helpers';
@@ -14,15 +14,27 @@ function vm(props: Partial<VirtualMachineProps> = {}): { out: Synth; machine: Vi
   return { out, machine };
 }
 
+/** The one upload volume (a virtseed_volume with a source) of a synth. */
+function baseOf(out: Synth): { address: string; body: Record<string, unknown> } {
+  const found = resources(out, 'virtseed_volume').filter(([, b]) => b.source !== undefined);
+  expect(found).toHaveLength(1);
+  return { address: `virtseed_volume.${found[0][0]}`, body: found[0][1] };
+}
+
 describe('VirtualMachine volumes', () => {
-  test('GIVEN an image file WHEN synthesized THEN a base volume <name>-base uploads it', () => {
+  test('GIVEN an image file WHEN synthesized THEN a base volume <file stem>-<12 hex> uploads it', () => {
     const { out } = vm();
-    expect(byName(out, 'virtseed_volume', 'web-base').body).toMatchObject({ pool: 'default', source: '/images/debian.qcow2', format: 'qcow2' });
+    expect(baseOf(out).body).toMatchObject({ pool: 'default', source: '/images/debian.qcow2', format: 'qcow2' });
+    expect(baseOf(out).body.name).toMatch(/^debian-[0-9a-f]{12}$/);
+  });
+
+  test('GIVEN the same stack synthesized twice WHEN compared THEN the base volume name is the same (deterministic)', () => {
+    expect(baseOf(vm().out).body.name).toBe(baseOf(vm().out).body.name);
   });
 
   test('GIVEN a disk size WHEN synthesized THEN the root volume <name>-root is a qcow2 overlay on the base with that capacity', () => {
     const { out } = vm({ diskSize: Size.gibibytes(4) });
-    const baseAddress = byName(out, 'virtseed_volume', 'web-base').address;
+    const baseAddress = baseOf(out).address;
     expect(byName(out, 'virtseed_volume', 'web-root').body).toMatchObject({
       format: 'qcow2',
       backing_volume: `\${${baseAddress}.id}`,
@@ -38,7 +50,53 @@ describe('VirtualMachine volumes', () => {
 
   test('GIVEN a .raw image file WHEN synthesized THEN the base volume format is raw', () => {
     const { out } = vm({ baseImage: BaseImage.fromFile('/images/disk.raw') });
-    expect(byName(out, 'virtseed_volume', 'web-base').body.format).toBe('raw');
+    expect(baseOf(out).body.format).toBe('raw');
+  });
+
+  test('GIVEN a sha256 and a volume name WHEN synthesized THEN the base volume carries both', () => {
+    const sha256 = 'ab'.repeat(32);
+    const { out } = vm({ baseImage: BaseImage.fromUrl('https://example.org/debian.qcow2?x=1', { sha256, volumeName: 'web-base' }) });
+    expect(baseOf(out).body).toMatchObject({ name: 'web-base', sha256, source: 'https://example.org/debian.qcow2?x=1' });
+  });
+
+  test('GIVEN a sha256 of 10 digits WHEN synthesized THEN it fails naming Volume.sha256', () => {
+    expect(() => vm({ baseImage: BaseImage.fromFile('/i.qcow2', { sha256: '0123456789' }) })).toThrow(
+      "Volume.sha256: invalid value '0123456789'; expected 64 hex digits (the output of sha256sum)",
+    );
+  });
+});
+
+describe('VirtualMachine shared base images', () => {
+  const image = BaseImage.fromFile('/images/debian.qcow2');
+  const five = (s: TerraformStack, extra: Partial<VirtualMachineProps> = {}) => {
+    for (let i = 1; i <= 5; i++) new VirtualMachine(s, `vm${i}`, { ...base, name: `web${i}`, baseImage: image, ...extra });
+  };
+
+  test('GIVEN 5 virtual machines on one image in one pool WHEN synthesized THEN one base volume uploads it and every root is backed by it', () => {
+    const out = synth((s) => five(s));
+    const shared = baseOf(out);
+    for (let i = 1; i <= 5; i++) expect(byName(out, 'virtseed_volume', `web${i}-root`).body.backing_volume).toBe(`\${${shared.address}.id}`);
+  });
+
+  test('GIVEN the same image in two pools WHEN synthesized THEN each pool gets its own base volume', () => {
+    const out = synth((s) => {
+      new VirtualMachine(s, 'a', { ...base, name: 'a', baseImage: image });
+      new VirtualMachine(s, 'b', { ...base, name: 'b', baseImage: image, pool: 'fast' });
+    });
+    const uploads = resources(out, 'virtseed_volume').filter(([, b]) => b.source !== undefined).map(([, b]) => b.pool);
+    expect(uploads.sort()).toEqual(['default', 'fast']);
+  });
+
+  test('GIVEN no virtual machine uses the image any more WHEN synthesized THEN no base volume remains in the configuration', () => {
+    const out = synth((s) => new VirtualMachine(s, 'a', { ...base, name: 'a', baseImage: BaseImage.fromVolume('/golden.qcow2') }));
+    expect(resources(out, 'virtseed_volume').filter(([, b]) => b.source !== undefined)).toEqual([]);
+  });
+
+  test('GIVEN two images given the same volumeName WHEN synthesized THEN it fails naming BaseImage.volumeName', () => {
+    expect(() => synth((s) => {
+      new VirtualMachine(s, 'a', { ...base, name: 'a', baseImage: BaseImage.fromFile('/one.qcow2', { volumeName: 'img' }) });
+      new VirtualMachine(s, 'b', { ...base, name: 'b', baseImage: BaseImage.fromFile('/two.qcow2', { volumeName: 'img' }) });
+    })).toThrow("BaseImage.volumeName: invalid value 'img'; expected a name no other base image of this stack uses (each image needs its own volume)");
   });
 });
 

@@ -39,7 +39,13 @@ export interface VolumeConfig extends cdktf.TerraformMetaArguments {
   */
   readonly pool: string;
   /**
-  * Local file path or http(s) URL uploaded into the volume (streamed in 1 MiB chunks).
+  * sha256 (64 hex digits) pinning the bytes of `source`: the upload hashes them as they stream and fails, keeping no volume, when they differ. Checked at apply, not at plan (hashing a large image at every plan would be slow). Changing it replaces the volume.
+  *
+  * Docs: {@link ../../../../docs/resources/volume.md#sha256 Volume#sha256}
+  */
+  readonly sha256?: string;
+  /**
+  * Local file path or http(s) URL uploaded into the volume (streamed; a URL may be served without Content-Length). Zero blocks of a raw image in a file pool stay unallocated (sparse upload).
   *
   * Docs: {@link ../../../../docs/resources/volume.md#source Volume#source}
   */
@@ -102,6 +108,7 @@ export class Volume extends cdktf.TerraformResource {
     this._format = config.format;
     this._name = config.name;
     this._pool = config.pool;
+    this._sha256 = config.sha256;
     this._source = config.source;
   }
 
@@ -198,6 +205,22 @@ export class Volume extends cdktf.TerraformResource {
     return this._pool;
   }
 
+  // sha256 - computed: false, optional: true, required: false
+  private _sha256?: string; 
+  public get sha256() {
+    return this.getStringAttribute('sha256');
+  }
+  public set sha256(value: string) {
+    this._sha256 = value;
+  }
+  public resetSha256() {
+    this._sha256 = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get sha256Input() {
+    return this._sha256;
+  }
+
   // source - computed: false, optional: true, required: false
   private _source?: string; 
   public get source() {
@@ -225,6 +248,7 @@ export class Volume extends cdktf.TerraformResource {
       format: cdktf.stringToTerraform(this._format),
       name: cdktf.stringToTerraform(this._name),
       pool: cdktf.stringToTerraform(this._pool),
+      sha256: cdktf.stringToTerraform(this._sha256),
       source: cdktf.stringToTerraform(this._source),
     };
   }
@@ -257,6 +281,12 @@ export class Volume extends cdktf.TerraformResource {
       },
       pool: {
         value: cdktf.stringToHclTerraform(this._pool),
+        isBlock: false,
+        type: "simple",
+        storageClassType: "string",
+      },
+      sha256: {
+        value: cdktf.stringToHclTerraform(this._sha256),
         isBlock: false,
         type: "simple",
         storageClassType: "string",

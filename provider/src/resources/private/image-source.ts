@@ -1,23 +1,30 @@
 /**
  * Sources for `virtseed_volume.source`: a local file or an http(s) URL, read as a stream (never buffered whole),
- * and the image format/virtual size read from its first bytes (qcow2 header: QEMU docs/interop/qcow2.txt).
+ * and the image format/virtual size read from its first bytes (qcow2 header: QEMU docs/interop/qcow2.txt). A URL
+ * need not give its length (chunked transfer): the upload then runs to the end of the body.
  */
-import { createReadStream, promises as fs } from 'node:fs';
+import { promises as fs } from 'node:fs';
 import { Readable } from 'node:stream';
+import { UPLOAD_RETAINED_BYTES } from '../../../../src/libvirt';
 
-/** What a source is: its byte length and, for qcow2, the virtual disk size. */
+/** What a source is: its byte length (when the server tells it) and, for qcow2, the virtual disk size. */
 export interface SourceInfo {
-  readonly length: number;
+  /** Bytes of the source; undefined for a URL served without Content-Length (chunked) nor a Content-Range total. */
+  readonly length?: number;
   readonly format: 'qcow2' | 'raw';
-  /** Virtual disk size in bytes (qcow2 header field `size`); the byte length for raw images. */
-  readonly virtualSize: number;
+  /**
+   * Virtual disk size in bytes (qcow2 header field `size`); the byte length for raw images (undefined when that is
+   * unknown).
+   */
+  readonly virtualSize?: number;
 }
 
 const QCOW2_MAGIC = 0x514649fb; // 'QFI\xfb'
+const HEAD_BYTES = 32;
 
 /** Reads format and virtual size from an image's first 32 bytes. */
-export function sniffImage(head: Uint8Array, length: number): SourceInfo {
-  if (head.length >= 32) {
+export function sniffImage(head: Uint8Array, length: number | undefined): SourceInfo {
+  if (head.length >= HEAD_BYTES) {
     const dv = new DataView(head.buffer, head.byteOffset, head.byteLength);
     if (dv.getUint32(0) === QCOW2_MAGIC) return { length, format: 'qcow2', virtualSize: Number(dv.getBigUint64(24)) };
   }
@@ -28,19 +35,51 @@ function isUrl(source: string): boolean {
   return /^https?:\/\//i.test(source);
 }
 
+/** A non-negative whole number from a header value, else undefined. */
+function byteCount(value: string | null | undefined): number | undefined {
+  if (value === null || value === undefined || !/^\d+$/.test(value.trim())) return undefined;
+  return Number(value.trim());
+}
+
+/**
+ * The source's length from a response to `Range: bytes=0-31`: the Content-Range total of a 206, or the
+ * Content-Length of a 200 (the server ignored the range); undefined when the server gives neither (chunked).
+ */
+export function lengthFromResponse(status: number, headers: { get(name: string): string | null }): number | undefined {
+  if (status === 206) return byteCount(headers.get('content-range')?.split('/')[1]);
+  return byteCount(headers.get('content-length'));
+}
+
+/** The first `n` bytes of a body, then the body is cancelled (a server that ignores Range sends everything). */
+async function firstBytes(body: ReadableStream<Uint8Array> | null, n: number): Promise<Uint8Array> {
+  if (!body) return new Uint8Array(0);
+  const reader = body.getReader();
+  const parts: Uint8Array[] = [];
+  let got = 0;
+  try {
+    while (got < n) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      parts.push(value);
+      got += value.length;
+    }
+  } finally {
+    await reader.cancel().catch(() => undefined);
+  }
+  return Buffer.concat(parts).subarray(0, n);
+}
+
 /** Inspects a source. Throws Error naming the source when it cannot be read. */
 export async function inspectSource(source: string, signal?: AbortSignal): Promise<SourceInfo> {
   if (isUrl(source)) {
-    const res = await fetch(source, { headers: { Range: 'bytes=0-31' }, signal });
+    const res = await fetch(source, { headers: { Range: `bytes=0-${HEAD_BYTES - 1}` }, signal });
     if (!res.ok) throw new Error(`GET ${source}: HTTP ${res.status}`);
-    const head = new Uint8Array(await res.arrayBuffer()).subarray(0, 32);
-    const range = res.headers.get('content-range');
-    let length = range ? Number(range.split('/')[1]) : NaN;
-    if (!Number.isFinite(length)) {
+    let length = lengthFromResponse(res.status, res.headers);
+    const head = await firstBytes(res.body, HEAD_BYTES);
+    if (length === undefined && res.status === 206) {
       const h = await fetch(source, { method: 'HEAD', signal });
-      length = Number(h.headers.get('content-length'));
+      if (h.ok) length = byteCount(h.headers.get('content-length'));
     }
-    if (!Number.isFinite(length)) throw new Error(`${source}: the server gives no length`);
     return sniffImage(head, length);
   }
   const st = await fs.stat(source).catch((err: NodeJS.ErrnoException) => {
@@ -49,20 +88,51 @@ export async function inspectSource(source: string, signal?: AbortSignal): Promi
   if (!st.isFile()) throw new Error(`${source} is not a regular file`);
   const fh = await fs.open(source, 'r');
   try {
-    const head = new Uint8Array(32);
-    const { bytesRead } = await fh.read(head, 0, 32, 0);
+    const head = new Uint8Array(HEAD_BYTES);
+    const { bytesRead } = await fh.read(head, 0, HEAD_BYTES, 0);
     return sniffImage(head.subarray(0, bytesRead), st.size);
   } finally {
     await fh.close();
   }
 }
 
-/** The source's bytes as a stream of chunks (1 MiB reads for files). */
+/** Bytes per read of a local file. */
+const FILE_CHUNK = 1 << 20;
+
+/**
+ * The source's bytes as a stream of chunks: an http(s) body as it arrives, a local file in 1 MiB reads. File reads
+ * go into a ring of buffers that are reused (no allocation, hence no garbage collection, per chunk): a chunk stays
+ * intact until more than UPLOAD_RETAINED_BYTES have been yielded after it, which is what RpcConnection.upload needs.
+ */
 export async function openSource(source: string, signal?: AbortSignal): Promise<AsyncIterable<Uint8Array>> {
   if (isUrl(source)) {
     const res = await fetch(source, { signal });
     if (!res.ok || !res.body) throw new Error(`GET ${source}: HTTP ${res.status}`);
     return Readable.fromWeb(res.body as import('node:stream/web').ReadableStream<Uint8Array>);
   }
-  return createReadStream(source, { highWaterMark: 1 << 20, signal });
+  const fh = await fs.open(source, 'r').catch((err: NodeJS.ErrnoException) => {
+    throw new Error(`cannot read ${source}: ${err.code ?? err.message}`);
+  });
+  return readRing(fh, FILE_CHUNK, ringSize(FILE_CHUNK, UPLOAD_RETAINED_BYTES), signal);
+}
+
+/** Buffers a ring needs so that a buffer is reused only after more than `retained` bytes were yielded after it. */
+export function ringSize(chunk: number, retained: number): number {
+  return Math.floor(retained / chunk) + 2;
+}
+
+/** Reads `fh` to its end into `count` reused buffers of `chunk` bytes, yielding each filled part; closes `fh`. */
+async function* readRing(fh: fs.FileHandle, chunk: number, count: number, signal?: AbortSignal): AsyncGenerator<Uint8Array, void, undefined> {
+  const ring = Array.from({ length: count }, () => Buffer.allocUnsafeSlow(chunk));
+  try {
+    for (let position = 0, i = 0; ; i = (i + 1) % count) {
+      signal?.throwIfAborted();
+      const { bytesRead } = await fh.read(ring[i], 0, chunk, position);
+      if (bytesRead === 0) return;
+      position += bytesRead;
+      yield ring[i].subarray(0, bytesRead);
+    }
+  } finally {
+    await fh.close();
+  }
 }

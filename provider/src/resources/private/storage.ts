@@ -51,14 +51,27 @@ export async function volumeByName(client: LibvirtClient, pool: PoolRef, name: s
   }
 }
 
-/** Volume XML (formatstorage "Storage volume XML"): name, capacity in bytes, target format, optional backing store. */
-export function volumeXml(v: { name: string; capacity: number; format: string; backing?: { path: string; format: string } }): string {
+/**
+ * Volume XML (formatstorage "Storage volume XML"): name, capacity in bytes, target format, optional backing store,
+ * optional allocation in bytes (absent: libvirt allocates the whole capacity of a raw file up front; 0: a sparse file).
+ */
+export function volumeXml(v: { name: string; capacity: number; format: string; backing?: { path: string; format: string }; allocation?: number }): string {
   const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/'/g, '&apos;');
   const backing = v.backing
     ? `<backingStore><path>${esc(v.backing.path)}</path><format type='${esc(v.backing.format)}'/></backingStore>`
     : '';
-  return `<volume><name>${esc(v.name)}</name><capacity unit='bytes'>${v.capacity}</capacity>` +
+  const allocation = v.allocation === undefined ? '' : `<allocation unit='bytes'>${v.allocation}</allocation>`;
+  return `<volume><name>${esc(v.name)}</name><capacity unit='bytes'>${v.capacity}</capacity>${allocation}` +
     `<target><format type='${esc(v.format)}'/></target>${backing}</volume>`;
+}
+
+/** Pool types whose volumes are files: a raw volume created with allocation 0 is a sparse file there. */
+const FILE_POOL_TYPES = ['dir', 'fs', 'netfs'];
+
+/** True when the pool keeps volumes as files (libvirt pool `type` dir, fs or netfs). */
+export async function isFilePool(client: LibvirtClient, pool: PoolRef, options?: CallOptions): Promise<boolean> {
+  const type = /<pool[^>]*\stype=['"]([^'"]+)['"]/.exec(await client.storagePoolGetXmlDesc(pool, 0, options))?.[1];
+  return type !== undefined && FILE_POOL_TYPES.includes(type);
 }
 
 /** The `<target><format type=...>` of a volume's XML (e.g. qcow2, raw), or undefined. */

@@ -1,0 +1,150 @@
+/**
+ * Streaming an image source into a volume: sha256 verified while the bytes flow (a mismatch fails the stream, so
+ * the pending-marker create in storage.ts removes the volume), zero blocks sent as holes for raw targets
+ * (sparse), and progress logged at INFO. Logs name the volume, never the source (a URL may carry credentials).
+ */
+import { createHash } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import type { LibvirtClient, PoolRef, VolRef } from '../../../../src/libvirt';
+import type { Logger } from '../../plugin/log';
+import { inspectSource, openSource } from './image-source';
+import { createMarked, isFilePool, volumeXml } from './storage';
+
+/** Thrown when the uploaded bytes' sha256 is not the pinned one. */
+export class ChecksumMismatchError extends Error {
+  constructor(readonly expected: string, readonly actual: string) {
+    super(checksumMismatchMessage(expected, actual));
+    this.name = 'ChecksumMismatchError';
+  }
+}
+
+/** The message for a source whose sha256 is `actual` while `expected` was pinned (both lowercase hex). */
+export function checksumMismatchMessage(expected: string, actual: string): string {
+  return `the source's sha256 is ${actual}, but sha256 pins ${expected}. The source changed or is not the image you meant; ` +
+    'no volume was kept. Fix sha256 or the source.';
+}
+
+/** True for a sha256 in hex (64 hex digits, either case). */
+export function isSha256Hex(value: string): boolean {
+  return /^[0-9a-fA-F]{64}$/.test(value);
+}
+
+/**
+ * Passes `source` through, hashing it; when it ends and `expected` (hex, either case) is given, throws
+ * ChecksumMismatchError unless the digest matches. The throw happens before the consumer sees the end, so an
+ * upload stream is aborted rather than finished.
+ */
+export async function* verifySha256(source: AsyncIterable<Uint8Array>, expected: string | undefined): AsyncGenerator<Uint8Array, void, undefined> {
+  if (expected === undefined) {
+    yield* source;
+    return;
+  }
+  const hash = createHash('sha256');
+  for await (const chunk of source) {
+    hash.update(chunk);
+    yield chunk;
+  }
+  const actual = hash.digest('hex');
+  if (actual !== expected.toLowerCase()) throw new ChecksumMismatchError(expected.toLowerCase(), actual);
+}
+
+/** One progress line: bytes so far, of the total when known, and the average rate in MB/s (10^6 bytes). */
+export function formatProgress(bytes: number, total: number | undefined, seconds: number): string {
+  const rate = seconds > 0 ? (bytes / 1e6 / seconds).toFixed(1) : '-';
+  const of = total ? ` of ${total} bytes (${Math.floor((bytes / total) * 100)}%)` : ' bytes';
+  return `${bytes}${of}, ${rate} MB/s`;
+}
+
+/**
+ * A progress callback that logs `<label>: uploaded <formatProgress>` at most every `intervalMs` (and `done()`
+ * logs the final line). `now` in milliseconds (injectable for tests).
+ */
+export function progressLogger(
+  log: Pick<Logger, 'info'>, label: string, total: number | undefined, intervalMs = 2000, now: () => number = () => performance.now(),
+): { update(bytes: number): void; done(bytes: number): void } {
+  const start = now();
+  let last = start;
+  const line = (bytes: number, t: number) => log.info(`${label}: uploaded ${formatProgress(bytes, total, (t - start) / 1000)}`);
+  return {
+    update(bytes) {
+      const t = now();
+      if (t - last < intervalMs) return;
+      last = t;
+      line(bytes, t);
+    },
+    done(bytes) {
+      line(bytes, now());
+    },
+  };
+}
+
+export interface UploadSourceOptions {
+  /** Pinned sha256 (hex) of the source's bytes. */
+  readonly sha256?: string;
+  /** The source's byte length when known (0/undefined: until its end). */
+  readonly length?: number;
+  /** Send zero blocks as holes: only for a fresh raw volume created sparse (its unwritten bytes read as zero). */
+  readonly sparse: boolean;
+  readonly log: Pick<Logger, 'info'>;
+  /** Names the volume in log lines, e.g. `volume default/web-base`. */
+  readonly label: string;
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * Uploads `source` (a local file or http(s) URL) into `vol` from byte 0. Returns the number of bytes sent.
+ * Throws ChecksumMismatchError (the stream is aborted) when the pinned sha256 differs, LibvirtError from the
+ * daemon, or Error naming the source when it cannot be read.
+ */
+export async function uploadSource(client: LibvirtClient, vol: VolRef, source: string, options: UploadSourceOptions): Promise<number> {
+  const progress = progressLogger(options.log, options.label, options.length);
+  let sent = 0;
+  await client.storageVolUpload(vol, verifySha256(await openSource(source, options.signal), options.sha256), 0, options.length ?? 0, {
+    signal: options.signal,
+    sparse: options.sparse,
+    onProgress: (bytes) => {
+      sent = bytes;
+      progress.update(bytes);
+    },
+  });
+  progress.done(sent);
+  return sent;
+}
+
+/** What to create from a source. */
+export interface SourceVolumeSpec {
+  readonly name: string;
+  readonly source: string;
+  /** Target format; default: the source's own (qcow2 by its header, else raw). */
+  readonly format?: string;
+  /** Wanted capacity in bytes; the volume is grown to it after the upload when larger than the image. */
+  readonly capacity?: number;
+  /** Pinned sha256 (hex) of the source's bytes. */
+  readonly sha256?: string;
+}
+
+/**
+ * Creates volume `spec.name` in `pool` and fills it from its source under the pending marker (storage.ts
+ * createMarked): any failure, a sha256 mismatch included, deletes the volume. A raw volume in a file pool is
+ * created sparse (allocation 0) and uploaded with holes, so zero blocks of the image take no space; qcow2 images
+ * are uploaded as they are (their unallocated clusters are not in the file). A source of unknown length (chunked
+ * URL) is streamed to its end: the volume starts empty and grows with the upload. Returns the volume and format.
+ */
+export async function createVolumeFromSource(
+  client: LibvirtClient, pool: PoolRef, spec: SourceVolumeSpec, ctx: { log: Pick<Logger, 'info'>; signal?: AbortSignal },
+): Promise<{ vol: VolRef; format: string }> {
+  const opts = { signal: ctx.signal };
+  const info = await inspectSource(spec.source, ctx.signal);
+  const format = spec.format ?? info.format;
+  const sparse = format === 'raw' && (await isFilePool(client, pool, opts));
+  const xml = volumeXml({ name: spec.name, capacity: info.length ?? 0, format, allocation: sparse ? 0 : undefined });
+  const vol = await createMarked(client, pool, spec.name, xml, async (v) => {
+    await uploadSource(client, v, spec.source, {
+      sha256: spec.sha256, length: info.length, sparse, log: ctx.log, label: `volume ${pool.name}/${spec.name}`, signal: ctx.signal,
+    });
+    if (spec.capacity !== undefined && spec.capacity > (await client.storageVolGetInfo(v, opts)).capacity) {
+      await client.storageVolResize(v, spec.capacity, 0, opts);
+    }
+  }, opts);
+  return { vol, format };
+}

@@ -1,0 +1,69 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { lengthFromResponse, openSource, ringSize, sniffImage } from '../../../../provider/src/resources/private/image-source';
+import { UPLOAD_RETAINED_BYTES } from '../../../../src/libvirt';
+
+const headers = (h: Record<string, string>) => ({ get: (name: string) => h[name.toLowerCase()] ?? null });
+
+describe('lengthFromResponse', () => {
+  it('GIVEN a 206 with Content-Range bytes 0-31/1048576 WHEN read THEN the length is the total', () => {
+    expect(lengthFromResponse(206, headers({ 'content-range': 'bytes 0-31/1048576', 'content-length': '32' }))).toBe(1048576);
+  });
+
+  it('GIVEN a 206 whose total is * WHEN read THEN the length is unknown', () => {
+    expect(lengthFromResponse(206, headers({ 'content-range': 'bytes 0-31/*' }))).toBeUndefined();
+  });
+
+  it('GIVEN a 200 (range ignored) with Content-Length WHEN read THEN that is the length', () => {
+    expect(lengthFromResponse(200, headers({ 'content-length': '4096' }))).toBe(4096);
+  });
+
+  it('GIVEN a chunked 200 without Content-Length WHEN read THEN the length is unknown', () => {
+    expect(lengthFromResponse(200, headers({ 'transfer-encoding': 'chunked' }))).toBeUndefined();
+  });
+});
+
+describe('sniffImage', () => {
+  it('GIVEN a qcow2 header with size 10 GiB and an unknown length WHEN sniffed THEN qcow2 with that virtual size', () => {
+    const head = Buffer.alloc(32);
+    head.writeUInt32BE(0x514649fb, 0);
+    head.writeBigUInt64BE(10n << 30n, 24);
+    expect(sniffImage(head, undefined)).toEqual({ length: undefined, format: 'qcow2', virtualSize: 10 * 2 ** 30 });
+  });
+
+  it('GIVEN raw bytes of unknown length WHEN sniffed THEN raw with no virtual size', () => {
+    expect(sniffImage(Buffer.alloc(32, 1), undefined)).toEqual({ length: undefined, format: 'raw', virtualSize: undefined });
+  });
+});
+
+describe('openSource (local file)', () => {
+  const MiB = 1 << 20;
+  let dir: string;
+  beforeAll(() => (dir = mkdtempSync(join(tmpdir(), 'vstest-source-'))));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('GIVEN a 5.5 MiB file WHEN read THEN the chunks (copied as they come) are the file, in 1 MiB reads', async () => {
+    const data = Buffer.alloc(5.5 * MiB);
+    for (let i = 0; i < data.length; i++) data[i] = (i * 31 + (i >> 20)) & 0xff;
+    writeFileSync(join(dir, 'a.raw'), data);
+    const copies: Buffer[] = [];
+    for await (const chunk of await openSource(join(dir, 'a.raw'))) copies.push(Buffer.from(chunk));
+    expect(copies.map((c) => c.length)).toEqual([MiB, MiB, MiB, MiB, MiB, MiB / 2]);
+    expect(Buffer.concat(copies).equals(data)).toBe(true);
+  });
+
+  it('GIVEN the ring WHEN sized for the upload THEN a buffer returns only after more than UPLOAD_RETAINED_BYTES were yielded', async () => {
+    const count = ringSize(MiB, UPLOAD_RETAINED_BYTES);
+    expect((count - 1) * MiB).toBeGreaterThan(UPLOAD_RETAINED_BYTES);
+    writeFileSync(join(dir, 'b.raw'), Buffer.alloc((count + 1) * MiB, 1));
+    const seen: ArrayBufferLike[] = [];
+    for await (const chunk of await openSource(join(dir, 'b.raw'))) seen.push(chunk.buffer);
+    expect(new Set(seen.slice(0, count)).size).toBe(count);
+    expect(seen[count]).toBe(seen[0]);
+  });
+
+  it('GIVEN a missing file WHEN opened THEN the error names it', async () => {
+    await expect(openSource(join(dir, 'missing.raw'))).rejects.toThrow(`cannot read ${join(dir, 'missing.raw')}: ENOENT`);
+  });
+});
