@@ -35,7 +35,7 @@ import type { HandlerContext, ResourceHandler } from '../plugin/handler';
 import type { ResourceSchema } from '../plugin/schema';
 import { clientOf } from './private/client';
 import { forgetDomainListing, isNoDomain, lookupDomainByUuid } from './private/domain-directory';
-import { REPROVISION_POLICIES, resolveRefs, stateFromDomain, toDomainSpec, withDefaults } from './private/domain-state';
+import { DOMAIN_DEFAULTS, REPROVISION_POLICIES, resolveRefs, stateFromDomain, toDomainSpec, withDefaults } from './private/domain-state';
 import { mapDiagnostics } from './private/paths';
 import { DEFAULT_WAIT_TIMEOUT_S, leaseDiagnostics, startAndWait, startAndWaitForLease, WAIT_FOR_VALUES, waitDiagnostics } from './private/wait-for';
 import { deepEqual, isWhollyKnown, list, num, str, UNKNOWN } from './private/values';
@@ -53,6 +53,8 @@ export const DOMAIN_SCHEMA: ResourceSchema = {
     vcpu: { type: t.number, optional: true, computed: true, description: 'Virtual CPUs. Default 1.' },
     type: { type: t.string, optional: true, computed: true, description: '`kvm` or `qemu` (TCG). Default: `kvm` only where KVM really runs guests.' },
     cpu_mode: { type: t.string, optional: true, description: '`host-passthrough`, `host-model`, `maximum` or `custom`.' },
+    firmware: { type: t.string, optional: true, computed: true, description: 'Boot firmware: `bios` (default, SeaBIOS) or `efi` (UEFI: OVMF from the host\'s `ovmf` package, chosen by libvirt; the domain\'s NVRAM is created from OVMF\'s variables template when it starts and removed with the domain). Changing it replaces the domain.' },
+    secure_boot: { type: t.bool, optional: true, computed: true, description: 'With `firmware = "efi"`: UEFI secure boot with Microsoft\'s keys enrolled (q35 machine, SMM); the guest\'s boot loader must be signed. Default false. Changing it replaces the domain.' },
     kernel: { type: t.string, optional: true, description: 'Host path of a kernel for direct kernel boot.' },
     initrd: { type: t.string, optional: true, description: 'Host path of an initrd (with `kernel`).' },
     cmdline: { type: t.string, optional: true, description: 'Kernel command line (with `kernel`).' },
@@ -136,7 +138,7 @@ function validateConfig(c: State): Diagnostic[] {
   if (known && str(c.name) && num(c.memory) !== undefined) {
     const planned = withDefaults({ ...c }, null);
     const spec = toDomainSpec(planned, { disks: [] });
-    d.push(...mapDiagnostics(validateDomainSpec(spec), { rename: { memoryMiB: 'memory', disks: 'disk', interfaces: 'network_interface', serialLogFile: 'console_log' } }));
+    d.push(...mapDiagnostics(validateDomainSpec(spec), { rename: { memoryMiB: 'memory', disks: 'disk', interfaces: 'network_interface', serialLogFile: 'console_log', secureBoot: 'secure_boot' } }));
   }
   return d;
 }
@@ -226,7 +228,7 @@ async function readDomain(client: LibvirtClient, dom: DomRef): Promise<{ state: 
 /** Keeps `current`'s value for every attribute libvirt agrees with, takes libvirt's where it differs (drift). */
 function mergeObserved(current: State, observed: State): State {
   const out: State = { ...current };
-  for (const key of ['name', 'memory', 'vcpu', 'type', 'cpu_mode', 'kernel', 'initrd', 'cmdline', 'cloudinit_seed_id', 'ignition_id', 'running', 'uuid', 'id']) {
+  for (const key of ['name', 'memory', 'vcpu', 'type', 'cpu_mode', 'firmware', 'secure_boot', 'kernel', 'initrd', 'cmdline', 'cloudinit_seed_id', 'ignition_id', 'running', 'uuid', 'id']) {
     if (!deepEqual(current[key], observed[key])) out[key] = observed[key];
   }
   for (const key of ['disk', 'network_interface']) {
@@ -250,7 +252,7 @@ export const domain: ResourceHandler<State> = {
   async plan({ prior, proposed, config }, ctx) {
     if (!proposed || !config) return { planned: null, requiresReplace: [], diagnostics: [] };
     const diagnostics = validateConfig(config);
-    const planned = withDefaults({ ...proposed, ...pickNulls(config, ['vcpu', 'running', 'reprovision', 'shutdown_timeout', 'wait_for', 'wait_timeout']) }, prior);
+    const planned = withDefaults({ ...proposed, ...pickNulls(config, ['vcpu', 'firmware', 'secure_boot', 'running', 'reprovision', 'shutdown_timeout', 'wait_for', 'wait_timeout']) }, prior);
     if (planned.type === null) planned.type = str(prior?.type) ?? detectDomainType(ctx.uri);
     const requiresReplace: (string | number)[][] = [];
     if (!prior) {
@@ -265,6 +267,9 @@ export const domain: ResourceHandler<State> = {
     planned.id = prior.id;
     planned.uuid = prior.uuid;
     if (prior.name !== planned.name && isWhollyKnown(planned.name)) requiresReplace.push(['name']);
+    // A new firmware means a new machine (and NVRAM): replace. State written before these attributes had them null.
+    if ((str(prior.firmware) ?? DOMAIN_DEFAULTS.firmware) !== planned.firmware && planned.firmware !== UNKNOWN) requiresReplace.push(['firmware']);
+    if ((prior.secure_boot ?? DOMAIN_DEFAULTS.secure_boot) !== planned.secure_boot && planned.secure_boot !== UNKNOWN) requiresReplace.push(['secure_boot']);
     const policy = str(planned.reprovision) ?? 'reboot';
     const from = (prior.instance_id as string | null) ?? null;
     const to = planned.instance_id;

@@ -16,7 +16,7 @@ export const REPROVISION_POLICIES = ['reboot', 'recreate', 'next-boot'] as const
 export type ReprovisionPolicy = (typeof REPROVISION_POLICIES)[number];
 
 /** Defaults of optional+computed attributes, filled at plan when the config leaves them null. */
-export const DOMAIN_DEFAULTS = { vcpu: 1, running: true, reprovision: 'reboot', shutdown_timeout: 60, wait_for: 'none', wait_timeout: 600 } as const;
+export const DOMAIN_DEFAULTS = { vcpu: 1, firmware: 'bios', secure_boot: false, running: true, reprovision: 'reboot', shutdown_timeout: 60, wait_for: 'none', wait_timeout: 600 } as const;
 
 /** The fw_cfg key Ignition reads on QEMU (Ignition docs "Supported platforms": qemu). */
 export const IGNITION_FW_CFG_KEY = 'opt/com.coreos/config';
@@ -160,6 +160,8 @@ export function toDomainSpec(s: State, refs: ResolvedRefs, uuid?: string): Domai
     memoryMiB: num(s.memory) as number,
     vcpu: num(s.vcpu) ?? DOMAIN_DEFAULTS.vcpu,
     ...(str(s.cpu_mode) ? { cpuMode: s.cpu_mode as DomainSpec['cpuMode'] } : {}),
+    ...(str(s.firmware) && s.firmware !== 'bios' ? { firmware: s.firmware as DomainSpec['firmware'] } : {}),
+    ...(s.secure_boot === true ? { secureBoot: true } : {}),
     ...(kernel ? { os: { kernel, ...(str(s.initrd) ? { initrd: s.initrd as string } : {}), ...(str(s.cmdline) ? { cmdline: s.cmdline as string } : {}) } } : {}),
     disks,
     interfaces,
@@ -218,6 +220,8 @@ export async function stateFromDomain(client: LibvirtClient, spec: DomainSpec, r
     vcpu: spec.vcpu,
     type: spec.type,
     cpu_mode: spec.cpuMode ?? null,
+    firmware: spec.firmware ?? 'bios',
+    secure_boot: spec.secureBoot === true,
     kernel: spec.os?.kernel ?? null,
     initrd: spec.os?.initrd ?? null,
     cmdline: spec.os?.cmdline ?? null,
