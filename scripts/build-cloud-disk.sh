@@ -60,15 +60,16 @@ menuentry 'Debian GNU/Linux (virtseed test image)' {
 CFG
 printf 'PARTUUID=%s / ext4 defaults 0 1\n' "${ROOT_PARTUUID,,}" > "$ROOT/etc/fstab"
 
-# GPT on the image file.
+# GPT on the image file. sfdisk takes a partition's number from its device name (IMAGE1, or IMAGEp1 after a digit).
+part() { case $IMG in *[0-9]) echo "${IMG}p$1" ;; *) echo "$IMG$1" ;; esac; }
 truncate -s $((DISK_SECTORS * SECTOR)) "$IMG"
 sfdisk --quiet --no-reread --no-tell-kernel "$IMG" <<PARTS
 label: gpt
 label-id: $DISK_GUID
 first-lba: 2048
-${IMG}1 : start=$ROOT_START, size=$ROOT_SECTORS, type=$TYPE_ROOT_X86_64, uuid=$ROOT_PARTUUID, name=root
-${IMG}14 : start=$BIOS_START, size=$BIOS_SECTORS, type=$TYPE_BIOS_BOOT, uuid=$BIOS_PARTUUID, name=bios
-${IMG}15 : start=$ESP_START, size=$ESP_SECTORS, type=$TYPE_ESP, uuid=$ESP_PARTUUID, name=esp
+$(part 1) : start=$ROOT_START, size=$ROOT_SECTORS, type=$TYPE_ROOT_X86_64, uuid=$ROOT_PARTUUID, name=root
+$(part 14) : start=$BIOS_START, size=$BIOS_SECTORS, type=$TYPE_BIOS_BOOT, uuid=$BIOS_PARTUUID, name=bios
+$(part 15) : start=$ESP_START, size=$ESP_SECTORS, type=$TYPE_ESP, uuid=$ESP_PARTUUID, name=esp
 PARTS
 
 # Root file system written straight into partition 1.
