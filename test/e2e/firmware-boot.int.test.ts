@@ -4,20 +4,21 @@
  *   - BIOS: SeaBIOS → GRUB i386-pc from the image's BIOS boot partition → kernel → cloud-init finished;
  *   - UEFI: OVMF → GRUB x86_64-efi (\EFI\BOOT\BOOTX64.EFI on the image's ESP) → cloud-init finished, with the
  *     domain's NVRAM file present while it lives and gone after it is destroyed;
- *   - direct kernel boot of the same disk (kernel, initrd and cmdline from the host) → cloud-init finished.
+ *   - direct kernel boot of the same disk (kernel, initrd and cmdline from the host) → cloud-init finished;
+ *   - UEFI secure boot (Microsoft's keys enrolled): OVMF refuses the image's unsigned GRUB, so secure boot is on.
  * Each guest is first applied with `running = false` (volumes, seed, domain defined), then started by a second
  * apply with `wait_for = "cloud-init"`, whose duration is the boot time printed (domain start → cloud-init finished,
  * plus about a second of Terraform). GRUB's own line on the console tells which boot path ran.
  */
 import * as fs from 'node:fs';
-import { cleanupByPrefix, domainExists, kernelBootHcl, readConsole, testImage, TestImage, virshRun } from '../helpers/guest';
+import { cleanupByPrefix, domainExists, kernelBootHcl, readConsole, testImage, TestImage, virshRun, waitForConsole } from '../helpers/guest';
 import { TfWorkdir } from '../helpers/terraform';
 
 jest.setTimeout(1_800_000);
 
 const PREFIX = 'vstest-fwboot-';
 
-type Boot = 'bios' | 'efi' | 'kernel';
+type Boot = 'bios' | 'efi' | 'kernel' | 'secureboot';
 
 let img: TestImage;
 let tf: TfWorkdir;
@@ -53,12 +54,12 @@ resource "virtseed_cloudinit_seed" "seed" {
 resource "virtseed_domain" "vm" {
   name     = "${name(boot)}"
   memory   = 512
-  firmware = "${boot === 'efi' ? 'efi' : 'bios'}"
-${boot === 'kernel' ? kernelBootHcl(img) : ''}  disk { volume_id = virtseed_volume.root.id }
+  firmware = "${boot === 'efi' || boot === 'secureboot' ? 'efi' : 'bios'}"
+${boot === 'secureboot' ? '  secure_boot = true\n' : ''}${boot === 'kernel' ? kernelBootHcl(img) : ''}  disk { volume_id = virtseed_volume.root.id }
   cloudinit_seed_id = virtseed_cloudinit_seed.seed.id
   instance_id       = virtseed_cloudinit_seed.seed.instance_id
   running           = ${running}
-  wait_for          = "cloud-init"
+  wait_for          = "${boot === 'secureboot' ? 'none' : 'cloud-init'}"
   wait_timeout      = 900
   network_interface { user = true }
 }
@@ -134,4 +135,15 @@ test('GIVEN kernel, initrd and cmdline from the host WHEN started with wait_for 
   expect(text).not.toMatch(/virtseed-image: GRUB/);
   expect(text).toMatch(new RegExp(`Command line: ${img.cmdline.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
   expect(text).toMatch(/VSTEST-FWBOOT-kernel[\s\S]*Cloud-init v\. \S+ finished at/);
+});
+
+test('GIVEN secure_boot = true WHEN the guest starts THEN OVMF runs with enrolled keys and refuses the image\'s unsigned GRUB', async () => {
+  tf.write(config('secureboot', true));
+  apply('secureboot: start');
+  const live = virshRun('dumpxml', name('secureboot'));
+  expect(live).toMatch(/<loader readonly='yes' secure='yes' type='pflash'>\/usr\/share\/OVMF\/OVMF_CODE_4M\.ms\.fd<\/loader>/);
+  expect(live).toMatch(/<nvram template='\/usr\/share\/OVMF\/OVMF_VARS_4M\.ms\.fd'>/);
+  const text = await waitForConsole(consoleLog('secureboot'), /BdsDxe: failed to load Boot\d+ .*: Access Denied/, 300_000);
+  expect(text).not.toMatch(/virtseed-image: GRUB/);
+  expect(tf.resource('virtseed_domain.vm')).toMatchObject({ firmware: 'efi', secure_boot: true });
 });
