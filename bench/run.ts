@@ -1,5 +1,6 @@
 /** Runs every benchmark in turn: `npm run bench`. Add a bench by importing its runner and listing it here.
  *  `npm run bench -- NAME...` runs only the benches whose names contain one of the given words. */
+import { runBootBench } from './boot';
 import { largeSeedGoalRows, runCliBench } from './cli';
 import { runDeployBench } from './deploy';
 import { runIsoBench } from './iso';
@@ -15,6 +16,7 @@ const benches: { name: string; run: () => unknown }[] = [
   { name: 'terraform at scale', run: () => runTerraformBench() },
   { name: 'volume upload', run: () => runUploadBench() },
   { name: 'seed memory', run: () => runSeedMemoryBench() },
+  { name: 'guest boot', run: () => runBootBench() },
   { name: 'deploy basic', run: () => runDeployBench() },
 ];
 

@@ -2,6 +2,7 @@ export * from './src/base-image';
 export * from './src/cloud-init';
 export * from './src/cloudinit-seed';
 export { ConstructPropsError } from './src/errors';
+export * from './src/firmware';
 export * from './src/ignition-config';
 export * from './src/network-attachment';
 export * from './src/reprovision';

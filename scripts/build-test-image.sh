@@ -1,17 +1,20 @@
 #!/usr/bin/env bash
 # Builds a small bootable Debian bookworm image with cloud-init (and Ignition's binary) from Debian packages,
-# for virtseed's demo and tests. Cached outside the repo and reused: a second run with the same recipe is a no-op.
+# for virtseed's demo and tests, shaped like a distribution's cloud image: a GPT disk that boots through its own
+# GRUB under BIOS (SeaBIOS) and UEFI (OVMF), see scripts/build-cloud-disk.sh. No loop devices, no mounts.
+# Cached outside the repo and reused: a second run with the same recipe is a no-op.
 #
-# Output (in $VIRTSEED_IMAGE_DIR, default /var/cache/virtseed/images/debian-12-cloudinit-v<recipe hash>):
-#   rootfs.qcow2  ext4 filesystem image (no partition table; boot with root=/dev/vda)
-#   vmlinuz, initrd.img  for direct kernel boot
-#   image.env     shell-sourceable paths (IMAGE, KERNEL, INITRD, CMDLINE)
+# Output (in $VIRTSEED_IMAGE_DIR, default /var/cache/virtseed/images/debian-12-cloudinit-<recipe hash>):
+#   disk.qcow2    the GPT disk image (2 GiB virtual): BIOS boot partition, EFI system partition, ext4 root
+#   vmlinuz, initrd.img  the image's kernel and initramfs, for direct kernel boot of the same disk
+#   image.env     shell-sourceable paths (IMAGE, KERNEL, INITRD, and CMDLINE for direct kernel boot)
 # Prints the image directory on stdout as its last line.
 set -euo pipefail
 
 MIRROR="${VIRTSEED_DEBIAN_MIRROR:-http://deb.debian.org/debian}"
 PACKAGES="linux-image-amd64,cloud-init,systemd-sysv,dbus,udev,util-linux,ifupdown,isc-dhcp-client,python3-cffi-backend,iproute2,kmod,e2fsprogs,ignition,locales,sudo"
-RECIPE="bookworm minbase $PACKAGES v5 size=2G datasource=NoCloud,ConfigDrive,None ignition-unit"
+DISK_SCRIPT="$(dirname "$0")/build-cloud-disk.sh"
+RECIPE="bookworm minbase $PACKAGES v6 datasource=NoCloud,ConfigDrive,None ignition-unit disk=$(sha256sum < "$DISK_SCRIPT" | cut -c1-16)"
 HASH=$(printf '%s' "$RECIPE" | sha256sum | cut -c1-12)
 BASE="${VIRTSEED_IMAGE_ROOT:-/var/cache/virtseed/images}"
 OUT="${VIRTSEED_IMAGE_DIR:-$BASE/debian-12-cloudinit-$HASH}"
@@ -25,7 +28,15 @@ if [ -f "$OUT/image.env" ]; then
   exit 0
 fi
 
-command -v debootstrap >/dev/null || { apt-get update -q >&2; DEBIAN_FRONTEND=noninteractive apt-get install -y -q debootstrap e2fsprogs qemu-utils >&2; }
+# The same Debian packages as scripts/install-deps.sh lists for building the image.
+need=()
+for p in debootstrap e2fsprogs qemu-utils fdisk dosfstools mtools grub-common grub-pc-bin grub-efi-amd64-bin; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || need+=("$p")
+done
+if [ ${#need[@]} -gt 0 ]; then
+  apt-get update -q >&2
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${need[@]}" >&2
+fi
 
 WORK=$(mktemp -d "${BASE%/}.build.XXXXXX" 2>/dev/null || mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
@@ -39,7 +50,6 @@ datasource_list: [NoCloud, ConfigDrive, None]
 CFG
 echo 'LANG=C.UTF-8' > "$ROOT/etc/default/locale"
 echo 'virtseed-image' > "$ROOT/etc/hostname"
-printf '/dev/vda / ext4 defaults 0 1\n' > "$ROOT/etc/fstab"
 # Empty root password lock; serial console login is not needed by tests (they read the console log).
 chroot "$ROOT" passwd -l root >/dev/null 2>&1 || true
 # The machine-id must be regenerated per guest.
@@ -137,13 +147,14 @@ rm -rf "$ROOT/var/lib/apt/lists/"*
 mkdir -p "$WORK/out"
 cp "$ROOT"/boot/vmlinuz-* "$WORK/out/vmlinuz"
 cp "$ROOT"/boot/initrd.img-* "$WORK/out/initrd.img"
-mkfs.ext4 -q -F -L rootfs -d "$ROOT" "$WORK/rootfs.raw" 2G
-qemu-img convert -c -O qcow2 "$WORK/rootfs.raw" "$WORK/out/rootfs.qcow2"
+# Partitions, file systems and boot loaders; prints the kernel command line its grub.cfg uses (root by PARTUUID).
+CMDLINE=$(bash "$DISK_SCRIPT" "$ROOT" "$WORK/disk.raw")
+qemu-img convert -c -O qcow2 "$WORK/disk.raw" "$WORK/out/disk.qcow2"
 cat > "$WORK/out/image.env" <<ENV
-IMAGE=$OUT/rootfs.qcow2
+IMAGE=$OUT/disk.qcow2
 KERNEL=$OUT/vmlinuz
 INITRD=$OUT/initrd.img
-CMDLINE='root=/dev/vda rw console=ttyS0,115200 net.ifnames=0'
+CMDLINE='$CMDLINE'
 ENV
 mkdir -p "$(dirname "$OUT")"
 chmod 0755 "$WORK/out"; chmod 0644 "$WORK/out/"*

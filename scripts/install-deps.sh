@@ -6,13 +6,17 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 log() { echo "install-deps: $*" >&2; }
 
-pkgs=(libvirt-daemon-system libvirt-clients qemu-system-x86 qemu-utils debootstrap e2fsprogs dnsmasq-base)  # dnsmasq: DHCP/DNS of libvirt networks
+pkgs=(libvirt-daemon-system libvirt-clients qemu-system-x86 qemu-utils dnsmasq-base)  # dnsmasq: DHCP/DNS of libvirt networks
+pkgs+=(ovmf)  # UEFI firmware (OVMF) and its descriptors for domains with firmware = "efi"
+# The test image (scripts/build-test-image.sh): debootstrap, then a GPT disk without loop devices or mounts: sfdisk
+# (fdisk), mkfs.ext4 (e2fsprogs), a FAT ESP (dosfstools, mtools), GRUB's BIOS and UEFI images (grub-*-bin).
+pkgs+=(debootstrap e2fsprogs fdisk dosfstools mtools grub-common grub-pc-bin grub-efi-amd64-bin)
 if [ "${1:-}" != "--runtime-only" ]; then
   # Independent checkers for the tests: ISO readers, cloud-init's own datasource code, Ignition's validator,
   # netplan for network-config v2. Transport tests: an sshd and netcat (qemu+ssh), certtool (qemu+tls certificates).
-  # cloud-localds (cloud-image-utils), which `virtseed seed build` is compared with; dosfstools and mtools for
-  # its -f vfat (also what `virtseed seed build -f vfat` runs).
-  pkgs+=(xorriso genisoimage cloud-init ignition netplan.io libxml2-utils openssh-server netcat-openbsd gnutls-bin cloud-image-utils dosfstools mtools)
+  # cloud-localds (cloud-image-utils), which `virtseed seed build` is compared with (dosfstools and mtools, above,
+  # for its -f vfat, also what `virtseed seed build -f vfat` runs).
+  pkgs+=(xorriso genisoimage cloud-init ignition netplan.io libxml2-utils openssh-server netcat-openbsd gnutls-bin cloud-image-utils)
   # GNU time: peak memory in `npm run bench`.
   pkgs+=(time)
 fi

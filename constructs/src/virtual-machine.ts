@@ -7,6 +7,7 @@ import { BaseImage } from './base-image';
 import { CloudInit } from './cloud-init';
 import { CloudInitSeed } from './cloudinit-seed';
 import { invalidName, invalidNumber, invalidValue, mutuallyExclusive } from './errors';
+import { Firmware } from './firmware';
 import { IgnitionConfig } from './ignition-config';
 import { NetworkAttachment } from './network-attachment';
 import { sharedBaseVolume } from './private/shared-base';
@@ -79,6 +80,17 @@ export interface VirtualMachineProps {
    * @default - no Ignition config
    */
   readonly ignition?: IgnitionConfig | VirtualMachineIgnitionProps;
+  /**
+   * Boot firmware. Changing it replaces the domain.
+   * @default Firmware.BIOS
+   */
+  readonly firmware?: Firmware;
+  /**
+   * UEFI secure boot with Microsoft's keys enrolled (needs `firmware: Firmware.EFI` and a signed boot loader in the
+   * image; the domain runs on the q35 machine with SMM). Changing it replaces the domain.
+   * @default false
+   */
+  readonly secureBoot?: boolean;
   /**
    * Direct kernel boot.
    * @default - boot from the root disk
@@ -192,6 +204,8 @@ export class VirtualMachine extends Construct {
       name: props.name,
       memory: props.memoryMiB ?? 512,
       vcpu: props.vcpus ?? 1,
+      firmware: props.firmware,
+      secureBoot: props.secureBoot,
       kernel: props.kernel?.kernel,
       initrd: props.kernel?.initrd,
       cmdline: props.kernel?.cmdline,
@@ -268,6 +282,13 @@ function validateProps(props: VirtualMachineProps): void {
   }
   if (props.waitTimeoutSeconds !== undefined && !Token.isUnresolved(props.waitTimeoutSeconds) && !(props.waitTimeoutSeconds > 0)) {
     throw invalidNumber('VirtualMachine.waitTimeoutSeconds', props.waitTimeoutSeconds, 'seconds > 0');
+  }
+  const firmwares: string[] = Object.values(Firmware);
+  if (props.firmware !== undefined && !firmwares.includes(props.firmware)) {
+    throw invalidValue('VirtualMachine.firmware', props.firmware, `one of Firmware.${Object.keys(Firmware).join(', Firmware.')}`);
+  }
+  if (props.secureBoot === true && props.firmware !== Firmware.EFI) {
+    throw invalidValue('VirtualMachine.secureBoot', props.secureBoot, 'secureBoot only with firmware: Firmware.EFI');
   }
   if (props.kernel !== undefined && !props.kernel.kernel) {
     throw invalidValue('VirtualMachine.kernel.kernel', props.kernel.kernel, 'the host path of a kernel image');

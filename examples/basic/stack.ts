@@ -4,7 +4,7 @@
  */
 import { TerraformOutput, TerraformStack } from 'cdktf';
 import { Construct } from 'constructs';
-import { BaseImage, bindings, CloudInit, KernelBoot, VirtualMachine } from '../../constructs';
+import { BaseImage, bindings, CloudInit, Firmware, KernelBoot, VirtualMachine } from '../../constructs';
 
 /** Inputs of {@link BasicStack}. */
 export interface BasicStackProps {
@@ -12,20 +12,23 @@ export interface BasicStackProps {
   readonly uri: string;
   /** Host path of a qcow2 cloud image with cloud-init. */
   readonly image: string;
-  /** Direct kernel boot (images without a boot loader, like the project's test image). */
+  /** Boot firmware. @default Firmware.BIOS */
+  readonly firmware?: Firmware;
+  /** Direct kernel boot (for images without a boot loader). @default - the image's own boot loader */
   readonly kernel?: KernelBoot;
   /** An SSH public key for the `virtseed` user. */
   readonly sshPublicKey?: string;
 }
 
-/** Kernel command line for the project's test image (root file system on /dev/vda, console on ttyS0). */
+/** Kernel command line for direct kernel boot of a bare root file system image (on /dev/vda, console on ttyS0). */
 export const DEFAULT_CMDLINE = 'root=/dev/vda rw console=ttyS0,115200 net.ifnames=0';
 
 /**
  * Reads the inputs from the environment:
  * - `VIRTSEED_IMAGE` (required): any qcow2 cloud image with cloud-init. `scripts/build-test-image.sh` builds a
- *   small Debian one; its `image.env` gives IMAGE, KERNEL, INITRD and CMDLINE (`scripts/example-env.sh` exports
- *   them as the variables below).
+ *   small Debian one that boots through its own GRUB under BIOS and UEFI (`scripts/example-env.sh` exports its
+ *   path when VIRTSEED_IMAGE is not set).
+ * - `VIRTSEED_FIRMWARE`: `bios` (default) or `efi`.
  * - `VIRTSEED_KERNEL`, `VIRTSEED_INITRD`, `VIRTSEED_CMDLINE`: when VIRTSEED_KERNEL is set, boot that kernel directly.
  * - `VIRTSEED_URI`: libvirt URI, default `qemu:///system`.
  * - `VIRTSEED_SSH_PUBLIC_KEY`: optional key for the `virtseed` user.
@@ -42,6 +45,7 @@ export function basicPropsFromEnv(env: NodeJS.ProcessEnv = process.env): BasicSt
   return {
     uri: env.VIRTSEED_URI || 'qemu:///system',
     image,
+    ...(env.VIRTSEED_FIRMWARE ? { firmware: env.VIRTSEED_FIRMWARE as Firmware } : {}),
     kernel: env.VIRTSEED_KERNEL
       ? { kernel: env.VIRTSEED_KERNEL, initrd: env.VIRTSEED_INITRD || undefined, cmdline: env.VIRTSEED_CMDLINE || DEFAULT_CMDLINE }
       : undefined,
@@ -62,6 +66,7 @@ export class BasicStack extends TerraformStack {
     this.vm = new VirtualMachine(this, 'vm', {
       name: hostname,
       baseImage: BaseImage.fromFile(props.image, { volumeName: `${hostname}-base` }),
+      firmware: props.firmware,
       kernel: props.kernel,
       cloudInit: CloudInit.fromConfig({
         hostname,

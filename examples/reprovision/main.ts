@@ -3,7 +3,7 @@
  * the plan's decision (the seed's new instance-id, the domain's `reprovision_action`, and a warning naming both
  * ids); `VIRTSEED_REPROVISION` picks the policy (reboot, recreate, next-boot).
  *
- * Environment: VIRTSEED_IMAGE (required, as in examples/basic), VIRTSEED_KERNEL/INITRD/CMDLINE (direct kernel boot),
+ * Environment: VIRTSEED_IMAGE (required, as in examples/basic), VIRTSEED_KERNEL/INITRD/CMDLINE (direct kernel boot, optional),
  * VIRTSEED_MESSAGE (default `hello`), VIRTSEED_REPROVISION (default `reboot`), VIRTSEED_RUNNING (`false` defines the
  * domain without starting it).
  */

@@ -11,6 +11,15 @@ export type DomainType = 'kvm' | 'qemu';
 /** `<cpu mode=...>` (formatdomain "CPU model and topology"). `custom` needs `DomainSpec.cpuModel`. */
 export type DomainCpuMode = 'host-passthrough' | 'host-model' | 'maximum' | 'custom';
 
+/**
+ * `<os firmware=...>` (formatdomain "BIOS bootloader"): `bios` is SeaBIOS (libvirt's default, no attribute);
+ * `efi` is UEFI (OVMF from Debian's `ovmf`), chosen by libvirt from the host's firmware descriptors
+ * (/usr/share/qemu/firmware/*.json) when the domain starts, with a per-domain NVRAM copied from the descriptor's
+ * variables template (/var/lib/libvirt/qemu/nvram/NAME_VARS.fd) and removed by an undefine with
+ * VIR_DOMAIN_UNDEFINE_NVRAM.
+ */
+export type DomainFirmware = 'bios' | 'efi';
+
 /** `<os>` direct kernel boot (formatdomain "Direct kernel boot"). Host paths, absolute. */
 export interface DomainOs {
   /** `<os><kernel>`: kernel image on the host. */
@@ -121,6 +130,14 @@ export interface DomainSpec {
   cpuMode?: DomainCpuMode;
   /** `<cpu><model>` for `cpuMode: 'custom'`, e.g. `qemu64`. */
   cpuModel?: string;
+  /** Boot firmware. Parsing omits it when it is `bios`. @default 'bios' */
+  firmware?: DomainFirmware;
+  /**
+   * With `firmware: 'efi'`: UEFI secure boot with Microsoft's keys enrolled (OVMF's `secure-boot` and
+   * `enrolled-keys` descriptor features), which needs SMM and the q35 machine, so it renders machine `q35` and
+   * `<smm state='on'/>`. Parsing omits it unless true. @default false
+   */
+  secureBoot?: boolean;
   /** Direct kernel boot. @default - `<boot dev='hd'/>`: boot from the first disk */
   os?: DomainOs;
   disks: DomainDisk[];

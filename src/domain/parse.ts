@@ -63,8 +63,10 @@ function readDomain(domain: XmlNode): DomainSpec {
   const metadata = readMetadata(child(domain, 'metadata'));
   if (metadata) spec.metadata = metadata;
   readCpu(child(domain, 'cpu'), spec);
-  const os = readOs(child(domain, 'os'));
+  const osNode = child(domain, 'os');
+  const os = readOs(osNode);
   if (os) spec.os = os;
+  readFirmware(osNode, spec);
   const devices = child(domain, 'devices');
   spec.disks = children(devices, 'disk').map((d, i) => readDisk(d, `domain/devices/disk[${i}]`));
   const serialLogFile = children(devices, 'serial')
@@ -137,6 +139,18 @@ function readOs(os: XmlNode | undefined): DomainOs | undefined {
   const cmdline = rawText(child(os, 'cmdline'));
   if (cmdline !== undefined) result.cmdline = cmdline;
   return result;
+}
+
+/**
+ * `efi` from `<os firmware='efi'>` (what was defined) or a `<loader type='pflash'>` (what libvirt resolved it to
+ * in a running domain's XML); secure boot from the `secure-boot` feature or `<loader secure='yes'>`.
+ */
+function readFirmware(os: XmlNode | undefined, spec: DomainSpec): void {
+  const loader = child(os, 'loader');
+  if (attr(os, 'firmware') !== 'efi' && attr(loader, 'type') !== 'pflash') return;
+  spec.firmware = 'efi';
+  const secureFeature = children(child(os, 'firmware'), 'feature').find((f) => attr(f, 'name') === 'secure-boot');
+  if (attr(secureFeature, 'enabled') === 'yes' || attr(loader, 'secure') === 'yes') spec.secureBoot = true;
 }
 
 function readDisk(disk: XmlNode, where: string): DomainDisk {

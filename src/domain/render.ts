@@ -18,7 +18,10 @@ import { validateDomainSpec } from './validate';
  * Renders the domain XML for `virDomainDefineXML`.
  * - memory: `memoryMiB × 1024` KiB for `<memory>` and `<currentMemory>`;
  * - boot: direct kernel boot when `os.kernel` is set, else `<boot dev='hd'/>`;
- * - no `<emulator>` (libvirt picks the binary for `type`, arch x86_64, machine `pc`);
+ * - firmware `efi`: `<os firmware='efi'>` with the `secure-boot` and `enrolled-keys` features both on
+ *   (`secureBoot`: machine `q35`, `<smm state='on'/>`) or both off; libvirt picks the OVMF build and creates the
+ *   per-domain NVRAM at start;
+ * - no `<emulator>` (libvirt picks the binary for `type`, arch x86_64, machine `pc` unless secure boot);
  * - restricted user interfaces and `qemuCommandline` go to `<qemu:commandline>` (see model `DomainInterfaceUser`).
  * @throws ValidationError when `validateDomainSpec(spec)` reports an error.
  */
@@ -49,7 +52,7 @@ function domainElement(spec: DomainSpec): XmlNode {
     };
   }
   domain.os = osElement(spec);
-  domain.features = { acpi: '', apic: '' };
+  domain.features = { acpi: '', apic: '', ...(spec.secureBoot ? { smm: { [`${ATTR}state`]: 'on' } } : {}) };
   if (spec.cpuMode !== undefined) {
     domain.cpu = { [`${ATTR}mode`]: spec.cpuMode, ...(spec.cpuModel !== undefined ? { model: spec.cpuModel } : {}) };
   }
@@ -73,7 +76,19 @@ function metadataElement(metadata: Record<string, string>): XmlNode {
 }
 
 function osElement(spec: DomainSpec): XmlNode {
-  const os: XmlNode = { type: { [`${ATTR}arch`]: 'x86_64', [`${ATTR}machine`]: 'pc', [TEXT]: 'hvm' } };
+  const os: XmlNode = {};
+  if (spec.firmware === 'efi') os[`${ATTR}firmware`] = 'efi';
+  os.type = { [`${ATTR}arch`]: 'x86_64', [`${ATTR}machine`]: spec.secureBoot ? 'q35' : 'pc', [TEXT]: 'hvm' };
+  if (spec.firmware === 'efi') {
+    // Descriptor features libvirt matches when it picks the OVMF build (formatdomain "BIOS bootloader").
+    const enabled = spec.secureBoot ? 'yes' : 'no';
+    os.firmware = {
+      feature: [
+        { [`${ATTR}enabled`]: enabled, [`${ATTR}name`]: 'enrolled-keys' },
+        { [`${ATTR}enabled`]: enabled, [`${ATTR}name`]: 'secure-boot' },
+      ],
+    };
+  }
   if (spec.os?.kernel !== undefined) {
     os.kernel = spec.os.kernel;
     if (spec.os.initrd !== undefined) os.initrd = spec.os.initrd;

@@ -22,8 +22,8 @@ export const MAX_VCPU = 255;
 
 /**
  * Returns every problem found (empty when the spec is valid): name characters, uuid form, memory ≥ 64 MiB
- * (whole MiB), vcpu 1..255, cpu mode/model pairing, direct-boot paths, disk sources/targets (unique, `vdX` on
- * virtio and `sdX` on sata/scsi), cdroms read-only and not on virtio, MAC addresses (unicast), fw_cfg names
+ * (whole MiB), vcpu 1..255, cpu mode/model pairing, direct-boot paths, firmware (secure boot only with efi),
+ * disk sources/targets (unique, `vdX` on virtio and `sdX` on sata/scsi), cdroms read-only and not on virtio, MAC addresses (unicast), fw_cfg names
  * (`opt/` prefix, ≤ 55 characters, unique), absolute host paths and no control characters in XML values.
  */
 export function validateDomainSpec(spec: DomainSpec): Diagnostic[] {
@@ -45,6 +45,7 @@ export function validateDomainSpec(spec: DomainSpec): Diagnostic[] {
   }
   validateCpu(spec, out);
   validateOs(spec, out);
+  validateFirmware(spec, out);
   validateDisks(spec.disks, out);
   validateInterfaces(spec.interfaces, out);
   if (spec.serialLogFile !== undefined) checkHostPath(['serialLogFile'], spec.serialLogFile, out);
@@ -90,6 +91,15 @@ function validateOs(spec: DomainSpec, out: Diagnostic[]): void {
   }
   if (os.cmdline !== undefined && CONTROL_RE.test(os.cmdline)) {
     out.push(error(['os', 'cmdline'], 'Invalid kernel command line', 'Control characters (including newlines) are not allowed.'));
+  }
+}
+
+function validateFirmware(spec: DomainSpec, out: Diagnostic[]): void {
+  if (spec.firmware !== undefined && spec.firmware !== 'bios' && spec.firmware !== 'efi') {
+    out.push(error(['firmware'], 'Invalid firmware', `Got ${JSON.stringify(spec.firmware)}; expected 'bios' or 'efi'.`));
+  }
+  if (spec.secureBoot === true && spec.firmware !== 'efi') {
+    out.push(error(['secureBoot'], 'Secure boot needs UEFI', "secureBoot is only available with firmware 'efi' (OVMF); set firmware: 'efi' or drop secureBoot."));
   }
 }
 

@@ -12,6 +12,8 @@ export const DOMAIN_FIELDS = {
     vcpu: { type: 'number', optional: true, computed: true, description: 'Virtual CPUs. Default 1.' },
     type: { type: 'string', optional: true, computed: true, description: '`kvm` or `qemu` (TCG). Default: `kvm` only where KVM really runs guests.' },
     cpu_mode: { type: 'string', optional: true, description: '`host-passthrough`, `host-model`, `maximum` or `custom`.' },
+    firmware: { type: 'string', optional: true, computed: true, description: 'Boot firmware: `bios` (default, SeaBIOS) or `efi` (UEFI: OVMF from the host\'s `ovmf` package, chosen by libvirt; the domain\'s NVRAM is created from OVMF\'s variables template when it starts and removed with the domain). Changing it replaces the domain.' },
+    secure_boot: { type: 'bool', optional: true, computed: true, description: 'With `firmware = "efi"`: UEFI secure boot with Microsoft\'s keys enrolled (q35 machine, SMM); the guest\'s boot loader must be signed. Default false. Changing it replaces the domain.' },
     kernel: { type: 'string', optional: true, description: 'Host path of a kernel for direct kernel boot.' },
     initrd: { type: 'string', optional: true, description: 'Host path of an initrd (with `kernel`).' },
     cmdline: { type: 'string', optional: true, description: 'Kernel command line (with `kernel`).' },

@@ -12,17 +12,17 @@ describe('examples/basic', () => {
     expect(props).toEqual({ uri: 'qemu:///system', image: '/i.qcow2', kernel: { kernel: '/k', initrd: '/r', cmdline: DEFAULT_CMDLINE } });
   });
 
+  test('GIVEN VIRTSEED_FIRMWARE=efi WHEN the inputs are read THEN the machine boots under UEFI', () => {
+    expect(basicPropsFromEnv({ VIRTSEED_IMAGE: '/i.qcow2', VIRTSEED_FIRMWARE: 'efi' })).toEqual({ uri: 'qemu:///system', image: '/i.qcow2', firmware: 'efi' });
+  });
+
   test('GIVEN VIRTSEED_URI WHEN the inputs are read THEN the provider connects there', () => {
     expect(basicPropsFromEnv({ VIRTSEED_IMAGE: '/i.qcow2', VIRTSEED_URI: 'qemu+ssh://h/system' }).uri).toBe('qemu+ssh://h/system');
   });
 
-  test('GIVEN fixed inputs WHEN the whole example is synthesized THEN it matches the snapshot', () => {
+  test('GIVEN fixed inputs WHEN the whole example is synthesized THEN it matches the snapshot (the image boots through its own boot loader)', () => {
     const app = Testing.app();
-    const stack = new BasicStack(app, 'basic', {
-      uri: 'qemu:///system',
-      image: '/var/cache/virtseed/images/test/rootfs.qcow2',
-      kernel: { kernel: '/var/cache/virtseed/images/test/vmlinuz', initrd: '/var/cache/virtseed/images/test/initrd.img', cmdline: DEFAULT_CMDLINE },
-    });
+    const stack = new BasicStack(app, 'basic', { uri: 'qemu:///system', image: '/var/cache/virtseed/images/test/disk.qcow2' });
     expect(JSON.parse(Testing.synth(stack))).toMatchSnapshot();
   });
 });

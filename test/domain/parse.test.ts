@@ -60,6 +60,20 @@ describe('parseDomainXml tolerance', () => {
     expect(parseDomainXml(xml).os).toEqual({ kernel: '/k', cmdline: 'a\tb & c' });
   });
 
+  test('GIVEN the live XML of a started UEFI secure-boot domain (libvirt 9.0 resolved the firmware to a loader and NVRAM) WHEN parsed THEN firmware and secure boot come back', () => {
+    const os =
+      "<os><type arch='x86_64' machine='pc-q35-7.2'>hvm</type><loader readonly='yes' secure='yes' type='pflash'>/usr/share/OVMF/OVMF_CODE_4M.ms.fd</loader>" +
+      "<nvram template='/usr/share/OVMF/OVMF_VARS_4M.ms.fd'>/var/lib/libvirt/qemu/nvram/vstest-p_VARS.fd</nvram><boot dev='hd'/></os>";
+    const spec = parseDomainXml(domainXml(os));
+    expect([spec.firmware, spec.secureBoot]).toEqual(['efi', true]);
+  });
+
+  test('GIVEN a UEFI domain whose secure-boot feature is off WHEN parsed THEN secureBoot is left out', () => {
+    const os = "<os firmware='efi'><type arch='x86_64' machine='pc-i440fx-7.2'>hvm</type><firmware><feature enabled='no' name='secure-boot'/></firmware></os>";
+    const spec = parseDomainXml(domainXml(os));
+    expect([spec.firmware, 'secureBoot' in spec]).toEqual(['efi', false]);
+  });
+
   test('GIVEN a restricted NIC whose arguments were edited WHEN parsed THEN they stay plain QEMU arguments', () => {
     const xml = renderDomainXml({ ...minimalSpec, interfaces: [{ type: 'user', restrict: true }] }).replace('&quot;restrict&quot;:true', '&quot;restrict&quot;:false');
     const spec = parseDomainXml(xml);

@@ -19,6 +19,20 @@ describe('renderDomainXml', () => {
       fixtureSpec,
       ['<kernel>/var/lib/virtseed/vmlinuz</kernel><initrd>/var/lib/virtseed/initrd.img</initrd><cmdline>root=/dev/vda rw console=ttyS0,115200 net.ifnames=0</cmdline></os>'],
     ],
+    ['BIOS firmware: machine pc, no firmware attribute', { ...minimalSpec, firmware: 'bios' }, ['<os><type arch="x86_64" machine="pc">hvm</type><boot dev="hd"/></os>']],
+    [
+      'UEFI firmware chosen by libvirt, secure boot off',
+      { ...minimalSpec, firmware: 'efi' },
+      ['<os firmware="efi"><type arch="x86_64" machine="pc">hvm</type><firmware><feature enabled="no" name="enrolled-keys"/><feature enabled="no" name="secure-boot"/></firmware><boot dev="hd"/></os>'],
+    ],
+    [
+      'UEFI secure boot on q35 with SMM',
+      { ...minimalSpec, firmware: 'efi', secureBoot: true },
+      [
+        '<os firmware="efi"><type arch="x86_64" machine="q35">hvm</type><firmware><feature enabled="yes" name="enrolled-keys"/><feature enabled="yes" name="secure-boot"/></firmware>',
+        '<features><acpi/><apic/><smm state="on"/></features>',
+      ],
+    ],
     ['features and lifecycle', minimalSpec, ['<features><acpi/><apic/></features>', '<on_poweroff>destroy</on_poweroff><on_reboot>restart</on_reboot>']],
     ['cpu mode', { ...minimalSpec, cpuMode: 'maximum' }, ['<cpu mode="maximum"/>']],
     ['custom cpu model', { ...minimalSpec, cpuMode: 'custom', cpuModel: 'qemu64' }, ['<cpu mode="custom"><model>qemu64</model></cpu>']],
@@ -85,6 +99,10 @@ describe('renderDomainXml', () => {
 
   test('GIVEN no emulator in the spec WHEN rendered THEN libvirt is left to pick one', () => {
     expect(compact(minimalSpec)).not.toContain('<emulator');
+  });
+
+  test('GIVEN UEFI without secure boot WHEN rendered THEN SMM stays off', () => {
+    expect(compact({ ...minimalSpec, firmware: 'efi' })).not.toContain('<smm');
   });
 
   test('GIVEN no cpuMode WHEN rendered THEN there is no <cpu> element', () => {

@@ -27,9 +27,6 @@ describe('examples/basic with cdktf', () => {
     CHECKPOINT_DISABLE: '1',
     CI: '1',
     VIRTSEED_IMAGE: img.image,
-    VIRTSEED_KERNEL: img.kernel,
-    VIRTSEED_INITRD: img.initrd,
-    VIRTSEED_CMDLINE: img.cmdline,
   };
 
   afterAll(() => {

@@ -22,9 +22,6 @@ describe('cdktf diff shows the re-provision decision', () => {
     CI: '1',
     VIRTSEED_EXAMPLE: 'reprovision',
     VIRTSEED_IMAGE: img.image,
-    VIRTSEED_KERNEL: img.kernel,
-    VIRTSEED_INITRD: img.initrd,
-    VIRTSEED_CMDLINE: img.cmdline,
     VIRTSEED_RUNNING: 'false',
   };
 

@@ -6,7 +6,7 @@
  *   (f) after every apply a second plan shows no changes (exit code 0).
  */
 import { TfWorkdir } from '../helpers/terraform';
-import { cleanupByPrefix, domainExists, domainUuid, kernelBootHcl, testImage, TestImage, virshRun } from '../helpers/guest';
+import { cleanupByPrefix, domainExists, domainUuid, testImage, TestImage, virshRun } from '../helpers/guest';
 import { teardown } from '../helpers/teardown';
 
 jest.setTimeout(900_000);
@@ -35,7 +35,6 @@ resource "virtseed_domain" "vm" {
   memory      = 256
   running     = false
   reprovision = "recreate"
-${kernelBootHcl(img)}
   disk { volume_id = virtseed_volume.root.id }
   cloudinit_seed_id = virtseed_cloudinit_seed.seed.id
   instance_id       = virtseed_cloudinit_seed.seed.instance_id

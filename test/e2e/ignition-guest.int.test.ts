@@ -6,7 +6,7 @@
  * proves it from its serial console: the test image's virtseed-ignition unit prints VIRTSEED_IGNITION_APPLIED, and
  * the unit Ignition enabled prints its marker, the file's mode and the file's contents.
  */
-import { cleanupByPrefix, kernelBootHcl, readConsole, testImage, waitForConsole } from '../helpers/guest';
+import { cleanupByPrefix, readConsole, testImage, waitForConsole } from '../helpers/guest';
 import { TfWorkdir } from '../helpers/terraform';
 import { teardown } from '../helpers/teardown';
 
@@ -58,7 +58,7 @@ resource "virtseed_ignition" "cfg" {
 resource "virtseed_domain" "vm" {
   name   = "${PREFIX}vm"
   memory = 512
-${kernelBootHcl(img)}  disk { volume_id = virtseed_volume.root.id }
+  disk { volume_id = virtseed_volume.root.id }
   ignition_id = virtseed_ignition.cfg.id
   instance_id = virtseed_ignition.cfg.instance_id
   network_interface { user = true }

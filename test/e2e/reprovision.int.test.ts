@@ -14,7 +14,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { TfWorkdir } from '../helpers/terraform';
-import { CLOUD_INIT_FINISHED, cleanupByPrefix, consoleSize, domainUuid, kernelBootHcl, readConsole, testImage, TestImage, virshRun, waitForConsole } from '../helpers/guest';
+import { CLOUD_INIT_FINISHED, cleanupByPrefix, consoleSize, domainUuid, readConsole, testImage, TestImage, virshRun, waitForConsole } from '../helpers/guest';
 import { teardown } from '../helpers/teardown';
 
 jest.setTimeout(1_800_000);
@@ -68,7 +68,6 @@ resource "virtseed_domain" "vm" {
   name   = "${NAME}"
   memory = ${s.memory ?? 512}
 ${s.vcpu ? `  vcpu   = ${s.vcpu}\n` : ''}${s.reprovision ? `  reprovision = "${s.reprovision}"\n` : ''}  shutdown_timeout = 90
-${kernelBootHcl(img)}
   disk { volume_id = virtseed_volume.root.id }
   cloudinit_seed_id = virtseed_cloudinit_seed.seed.id
   instance_id       = virtseed_cloudinit_seed.seed.instance_id

@@ -8,7 +8,7 @@
  * Both guests boot in ONE apply (512 MiB each, restricted user networking: they never reach the real network).
  * Each fact is printed by runcmd to /dev/ttyS0 as `VSM-<key>: <line>` and read from the domain's console log.
  */
-import { CLOUD_INIT_FINISHED, cleanupByPrefix, kernelBootHcl, readConsole, testImage, waitForConsole } from '../helpers/guest';
+import { CLOUD_INIT_FINISHED, cleanupByPrefix, readConsole, testImage, waitForConsole } from '../helpers/guest';
 import { TfWorkdir } from '../helpers/terraform';
 import { teardown } from '../helpers/teardown';
 
@@ -109,7 +109,7 @@ resource "virtseed_cloudinit_seed" "cd" {
 resource "virtseed_domain" "nc" {
   name   = "${PREFIX}nc"
   memory = 512
-${kernelBootHcl(img)}  disk { volume_id = virtseed_volume.root_nc.id }
+  disk { volume_id = virtseed_volume.root_nc.id }
   cloudinit_seed_id = virtseed_cloudinit_seed.nc.id
   instance_id       = virtseed_cloudinit_seed.nc.instance_id
   network_interface {
@@ -120,7 +120,7 @@ ${kernelBootHcl(img)}  disk { volume_id = virtseed_volume.root_nc.id }
 resource "virtseed_domain" "cd" {
   name   = "${PREFIX}cd"
   memory = 512
-${kernelBootHcl(img)}  disk { volume_id = virtseed_volume.root_cd.id }
+  disk { volume_id = virtseed_volume.root_cd.id }
   cloudinit_seed_id = virtseed_cloudinit_seed.cd.id
   instance_id       = virtseed_cloudinit_seed.cd.instance_id
   network_interface { user = true }

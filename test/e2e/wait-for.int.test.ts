@@ -10,7 +10,7 @@
  * this boot only). A timestamping `tail -F` child (ConsoleCapture) measures when cloud-init's own "finished" line
  * appeared relative to the apply (within its 0.1 s poll).
  */
-import { CLOUD_INIT_FINISHED, cleanupByPrefix, kernelBootHcl, readConsole, testImage, TestImage } from '../helpers/guest';
+import { CLOUD_INIT_FINISHED, cleanupByPrefix, readConsole, testImage, TestImage } from '../helpers/guest';
 import { ConsoleCapture, StampedLine } from '../helpers/console-capture';
 import { TfWorkdir } from '../helpers/terraform';
 import { teardown } from '../helpers/teardown';
@@ -54,7 +54,7 @@ resource "virtseed_cloudinit_seed" "seed" {
 resource "virtseed_domain" "vm" {
   name   = "${NAME}"
   memory = 512
-${kernelBootHcl(img)}  disk { volume_id = virtseed_volume.root.id }
+  disk { volume_id = virtseed_volume.root.id }
   cloudinit_seed_id = virtseed_cloudinit_seed.seed.id
   instance_id       = virtseed_cloudinit_seed.seed.instance_id
   shutdown_timeout  = 90

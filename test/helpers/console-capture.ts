@@ -21,8 +21,16 @@ export class ConsoleCapture {
   constructor(logPath: string) {
     this.dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vstest-capture-'));
     this.file = path.join(this.dir, 'console.txt');
-    const script = 'tail -F -n +1 --sleep-interval=0.1 "$1" 2>/dev/null | while IFS= read -r l; do printf "%s %s\\n" "${EPOCHREALTIME/./}" "$l"; done > "$2"';
-    this.child = spawn('bash', ['-c', script, 'capture', logPath, this.file], { stdio: 'ignore', detached: true });
+    // Only what is written from now on: a log left by an earlier run would otherwise be read whenever the child
+    // gets to run (late, on a loaded host) and stamped as new. After libvirt truncates the log, tail reads it whole.
+    let existing = 0;
+    try {
+      existing = fs.statSync(logPath).size;
+    } catch {
+      // no log yet
+    }
+    const script = 'tail -F -c "+$3" --sleep-interval=0.1 "$1" 2>/dev/null | while IFS= read -r l; do printf "%s %s\\n" "${EPOCHREALTIME/./}" "$l"; done > "$2"';
+    this.child = spawn('bash', ['-c', script, 'capture', logPath, this.file, String(existing + 1)], { stdio: 'ignore', detached: true });
   }
 
   /** All lines so far (CR removed); `ms` in milliseconds since the epoch. */

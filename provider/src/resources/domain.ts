@@ -85,7 +85,7 @@ function validateConfig(c: DomainState): Diagnostic[] {
   if (known && str(c.name) && num(c.memory) !== undefined) {
     const planned = withDefaults(c, null);
     const spec = toDomainSpec(planned, { disks: [] });
-    d.push(...mapDiagnostics(validateDomainSpec(spec), { rename: { memoryMiB: 'memory', disks: 'disk', interfaces: 'network_interface', serialLogFile: 'console_log' } }));
+    d.push(...mapDiagnostics(validateDomainSpec(spec), { rename: { memoryMiB: 'memory', disks: 'disk', interfaces: 'network_interface', serialLogFile: 'console_log', secureBoot: 'secure_boot' } }));
   }
   return d;
 }
@@ -173,7 +173,7 @@ async function readDomain(client: LibvirtClient, dom: DomRef): Promise<{ state: 
 }
 
 /** Attributes read back from libvirt: `current` keeps its value where libvirt agrees, takes libvirt's where not. */
-const OBSERVED_ATTRS: readonly (keyof DomainState)[] = ['name', 'memory', 'vcpu', 'type', 'cpu_mode', 'kernel', 'initrd', 'cmdline', 'cloudinit_seed_id', 'ignition_id', 'running', 'uuid', 'id'];
+const OBSERVED_ATTRS: readonly (keyof DomainState)[] = ['name', 'memory', 'vcpu', 'type', 'cpu_mode', 'firmware', 'secure_boot', 'kernel', 'initrd', 'cmdline', 'cloudinit_seed_id', 'ignition_id', 'running', 'uuid', 'id'];
 
 /** Keeps `current`'s value for every attribute libvirt agrees with, takes libvirt's where it differs (drift). */
 function mergeObserved(current: DomainState, observed: DomainState): DomainState {
@@ -208,7 +208,7 @@ export const domain: ResourceHandler<DomainState, LibvirtClient> = {
   async plan({ prior, proposed, config }, ctx) {
     if (!proposed || !config) return { planned: null, requiresReplace: [], diagnostics: [] };
     const diagnostics = validateConfig(config);
-    const planned = withDefaults({ ...proposed, ...pickNulls(config, ['vcpu', 'running', 'reprovision', 'shutdown_timeout', 'wait_for', 'wait_timeout']) }, prior, ctx.uri);
+    const planned = withDefaults({ ...proposed, ...pickNulls(config, ['vcpu', 'firmware', 'secure_boot', 'running', 'reprovision', 'shutdown_timeout', 'wait_for', 'wait_timeout']) }, prior, ctx.uri);
     if (planned.type === null) planned.type = str(prior?.type) ?? ctx.host.domainType(ctx.uri);
     if (!prior) {
       // Also the create half of a `recreate` replacement: Terraform plans it with no prior state, again at apply
@@ -217,7 +217,9 @@ export const domain: ResourceHandler<DomainState, LibvirtClient> = {
     }
     const decision = decideReprovision(prior, { ...planned, id: prior.id, uuid: prior.uuid });
     diagnostics.push(...decision.diagnostics);
-    const requiresReplace = [...replacePaths(prior, planned, ['name'], 'wait'), ...(decision.replace ? [['instance_id']] : [])];
+    // A new firmware means a new machine (and NVRAM): replace. State written before these attributes has them null.
+    const priorFirmware: DomainState = { ...prior, firmware: prior.firmware ?? DOMAIN_DEFAULTS.firmware, secure_boot: prior.secure_boot ?? DOMAIN_DEFAULTS.secure_boot };
+    const requiresReplace = [...replacePaths(priorFirmware, planned, ['name', 'firmware', 'secure_boot'], 'wait'), ...(decision.replace ? [['instance_id']] : [])];
     const settled = settleComputed(planned, prior, requiresReplace.length > 0, ['id', 'uuid']);
     return { planned: { ...settled, reprovision_action: decision.action, previous_instance_id: decision.previousInstanceId }, requiresReplace, diagnostics };
   },

@@ -1,6 +1,6 @@
 import { TerraformOutput, TerraformStack, Testing } from 'cdktf';
 import { deriveInstanceId } from '../../../src/seed';
-import { BaseImage, bindings, CloudInit, NetworkAttachment, Reprovision, Size, VirtualMachine, VirtualMachineProps, WaitFor } from '../../../constructs';
+import { BaseImage, bindings, CloudInit, Firmware, NetworkAttachment, Reprovision, Size, VirtualMachine, VirtualMachineProps, WaitFor } from '../../../constructs';
 import { byName, resources, synth, Synth } from '../synth-helpers';
 
 Testing.setupJest();
@@ -228,6 +228,26 @@ describe('VirtualMachine props validation', () => {
 
   test('GIVEN an unknown reprovision policy WHEN constructed THEN it throws naming VirtualMachine.reprovision', () => {
     expect(() => vm({ reprovision: 'reset' as Reprovision })).toThrow(/VirtualMachine\.reprovision: invalid value 'reset'/);
+  });
+});
+
+describe('VirtualMachine firmware', () => {
+  test('GIVEN no firmware WHEN synthesized THEN firmware and secure_boot are left to the provider defaults (bios, false)', () => {
+    const body = byName(vm().out, 'virtseed_domain', 'web').body;
+    expect([body.firmware, body.secure_boot]).toEqual([undefined, undefined]);
+  });
+
+  test('GIVEN Firmware.EFI with secure boot WHEN synthesized THEN the domain carries firmware efi and secure_boot', () => {
+    const { out } = vm({ firmware: Firmware.EFI, secureBoot: true });
+    expect(byName(out, 'virtseed_domain', 'web').body).toMatchObject({ firmware: 'efi', secure_boot: true });
+  });
+
+  test('GIVEN secure boot without Firmware.EFI WHEN constructed THEN it throws naming VirtualMachine.secureBoot', () => {
+    expect(() => vm({ secureBoot: true })).toThrow(/VirtualMachine\.secureBoot: invalid value true; expected secureBoot only with firmware: Firmware\.EFI/);
+  });
+
+  test('GIVEN an unknown firmware WHEN constructed THEN it throws naming VirtualMachine.firmware', () => {
+    expect(() => vm({ firmware: 'uefi' as Firmware })).toThrow(/VirtualMachine\.firmware: invalid value 'uefi'; expected one of Firmware\.BIOS, Firmware\.EFI/);
   });
 });
 

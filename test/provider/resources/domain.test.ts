@@ -61,7 +61,7 @@ function ctxWith(client: unknown, signal = new AbortController().signal): Handle
 /** A config value of the schema with every attribute null except the given ones. */
 function config(over: State = {}): State {
   return {
-    id: null, uuid: null, name: 'vstest-unit', memory: 512, vcpu: null, type: 'qemu', cpu_mode: null, kernel: null, initrd: null, cmdline: null,
+    id: null, uuid: null, name: 'vstest-unit', memory: 512, vcpu: null, type: 'qemu', cpu_mode: null, firmware: null, secure_boot: null, kernel: null, initrd: null, cmdline: null,
     cloudinit_seed_id: null, ignition_id: null, instance_id: 'iid-1', reprovision: null, running: null, shutdown_timeout: null,
     console_log: null, reprovision_action: null, previous_instance_id: null,
     disk: [{ volume_id: null, file: '/var/lib/libvirt/images/vstest-unit.qcow2', target: null, bus: null, readonly: null }],
@@ -130,6 +130,38 @@ describe('virtseed_domain plan', () => {
     const prior = { ...(await created()), reprovision_action: 'reboot', previous_instance_id: 'iid-0' };
     const r = await planFrom(prior, {});
     expect(r.planned).toEqual(prior);
+  });
+});
+
+describe('virtseed_domain firmware', () => {
+  test('GIVEN no firmware in the config WHEN planned THEN firmware is bios and secure_boot false', async () => {
+    expect(await created()).toMatchObject({ firmware: 'bios', secure_boot: false });
+  });
+
+  test('GIVEN a BIOS domain WHEN firmware becomes efi THEN the plan replaces the domain because of firmware', async () => {
+    const r = await planFrom(await created(), { firmware: 'efi' });
+    expect(r.requiresReplace).toEqual([['firmware']]);
+    expect(r.planned).toMatchObject({ firmware: 'efi', uuid: UNKNOWN, id: UNKNOWN });
+  });
+
+  test('GIVEN a UEFI domain WHEN secure_boot is turned on THEN the plan replaces the domain because of secure_boot', async () => {
+    const r = await planFrom(await created({ firmware: 'efi' }), { firmware: 'efi', secure_boot: true });
+    expect(r.requiresReplace).toEqual([['secure_boot']]);
+  });
+
+  test('GIVEN state written before firmware existed (null) WHEN planned without firmware THEN nothing is replaced', async () => {
+    const prior = { ...(await created()), firmware: null, secure_boot: null };
+    const r = await planFrom(prior, {});
+    expect(r.requiresReplace).toEqual([]);
+    expect(r.planned).toMatchObject({ firmware: 'bios', secure_boot: false, uuid: UUID });
+  });
+
+  test.each([
+    ['secure boot without UEFI', { secure_boot: true }, ['secure_boot'], /only available with firmware 'efi'/],
+    ['an unknown firmware', { firmware: 'uefi' }, ['firmware'], /Got "uefi"; expected 'bios' or 'efi'/],
+  ])('GIVEN %s WHEN the config is validated THEN a diagnostic names the attribute and the fix', (_name, over, path, detail) => {
+    const diagnostics = domain.validate!(config(over), ctxWith(fakeClient()));
+    expect(diagnostics).toEqual([expect.objectContaining({ severity: 'error', path, detail: expect.stringMatching(detail) })]);
   });
 });
 

@@ -27,6 +27,12 @@ export interface DomainConfig extends cdktf.TerraformMetaArguments {
   */
   readonly cpuMode?: string;
   /**
+  * Boot firmware: `bios` (default, SeaBIOS) or `efi` (UEFI: OVMF from the host's `ovmf` package, chosen by libvirt; the domain's NVRAM is created from OVMF's variables template when it starts and removed with the domain). Changing it replaces the domain.
+  *
+  * Docs: {@link ../../../../docs/resources/domain.md#firmware Domain#firmware}
+  */
+  readonly firmware?: string;
+  /**
   * A `virtseed_ignition.id`, passed through fw_cfg `opt/com.coreos/config`.
   *
   * Docs: {@link ../../../../docs/resources/domain.md#ignition_id Domain#ignition_id}
@@ -74,6 +80,12 @@ export interface DomainConfig extends cdktf.TerraformMetaArguments {
   * Docs: {@link ../../../../docs/resources/domain.md#running Domain#running}
   */
   readonly running?: boolean | cdktf.IResolvable;
+  /**
+  * With `firmware = "efi"`: UEFI secure boot with Microsoft's keys enrolled (q35 machine, SMM); the guest's boot loader must be signed. Default false. Changing it replaces the domain.
+  *
+  * Docs: {@link ../../../../docs/resources/domain.md#secure_boot Domain#secure_boot}
+  */
+  readonly secureBoot?: boolean | cdktf.IResolvable;
   /**
   * Seconds to wait for a clean shutdown before powering off. Default 60.
   *
@@ -688,6 +700,7 @@ export class Domain extends cdktf.TerraformResource {
     this._cloudinitSeedId = config.cloudinitSeedId;
     this._cmdline = config.cmdline;
     this._cpuMode = config.cpuMode;
+    this._firmware = config.firmware;
     this._ignitionId = config.ignitionId;
     this._initrd = config.initrd;
     this._instanceId = config.instanceId;
@@ -696,6 +709,7 @@ export class Domain extends cdktf.TerraformResource {
     this._name = config.name;
     this._reprovision = config.reprovision;
     this._running = config.running;
+    this._secureBoot = config.secureBoot;
     this._shutdownTimeout = config.shutdownTimeout;
     this._type = config.type;
     this._vcpu = config.vcpu;
@@ -760,6 +774,22 @@ export class Domain extends cdktf.TerraformResource {
   // Temporarily expose input value. Use with caution.
   public get cpuModeInput() {
     return this._cpuMode;
+  }
+
+  // firmware - computed: true, optional: true, required: false
+  private _firmware?: string; 
+  public get firmware() {
+    return this.getStringAttribute('firmware');
+  }
+  public set firmware(value: string) {
+    this._firmware = value;
+  }
+  public resetFirmware() {
+    this._firmware = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get firmwareInput() {
+    return this._firmware;
   }
 
   // id - computed: true, optional: false, required: false
@@ -899,6 +929,22 @@ export class Domain extends cdktf.TerraformResource {
     return this._running;
   }
 
+  // secure_boot - computed: true, optional: true, required: false
+  private _secureBoot?: boolean | cdktf.IResolvable; 
+  public get secureBoot() {
+    return this.getBooleanAttribute('secure_boot');
+  }
+  public set secureBoot(value: boolean | cdktf.IResolvable) {
+    this._secureBoot = value;
+  }
+  public resetSecureBoot() {
+    this._secureBoot = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get secureBootInput() {
+    return this._secureBoot;
+  }
+
   // shutdown_timeout - computed: true, optional: true, required: false
   private _shutdownTimeout?: number; 
   public get shutdownTimeout() {
@@ -1025,6 +1071,7 @@ export class Domain extends cdktf.TerraformResource {
       cloudinit_seed_id: cdktf.stringToTerraform(this._cloudinitSeedId),
       cmdline: cdktf.stringToTerraform(this._cmdline),
       cpu_mode: cdktf.stringToTerraform(this._cpuMode),
+      firmware: cdktf.stringToTerraform(this._firmware),
       ignition_id: cdktf.stringToTerraform(this._ignitionId),
       initrd: cdktf.stringToTerraform(this._initrd),
       instance_id: cdktf.stringToTerraform(this._instanceId),
@@ -1033,6 +1080,7 @@ export class Domain extends cdktf.TerraformResource {
       name: cdktf.stringToTerraform(this._name),
       reprovision: cdktf.stringToTerraform(this._reprovision),
       running: cdktf.booleanToTerraform(this._running),
+      secure_boot: cdktf.booleanToTerraform(this._secureBoot),
       shutdown_timeout: cdktf.numberToTerraform(this._shutdownTimeout),
       type: cdktf.stringToTerraform(this._type),
       vcpu: cdktf.numberToTerraform(this._vcpu),
@@ -1059,6 +1107,12 @@ export class Domain extends cdktf.TerraformResource {
       },
       cpu_mode: {
         value: cdktf.stringToHclTerraform(this._cpuMode),
+        isBlock: false,
+        type: "simple",
+        storageClassType: "string",
+      },
+      firmware: {
+        value: cdktf.stringToHclTerraform(this._firmware),
         isBlock: false,
         type: "simple",
         storageClassType: "string",
@@ -1107,6 +1161,12 @@ export class Domain extends cdktf.TerraformResource {
       },
       running: {
         value: cdktf.booleanToHclTerraform(this._running),
+        isBlock: false,
+        type: "simple",
+        storageClassType: "boolean",
+      },
+      secure_boot: {
+        value: cdktf.booleanToHclTerraform(this._secureBoot),
         isBlock: false,
         type: "simple",
         storageClassType: "boolean",

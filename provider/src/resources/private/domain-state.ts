@@ -12,7 +12,7 @@ import { bool, list, num, str, UNKNOWN } from './values';
 
 
 /** Defaults of optional+computed attributes, filled at plan when the config leaves them null. */
-export const DOMAIN_DEFAULTS = { vcpu: 1, running: true, reprovision: Reprovision.REBOOT, shutdown_timeout: 60, wait_for: 'none', wait_timeout: DEFAULT_WAIT_TIMEOUT_S } as const;
+export const DOMAIN_DEFAULTS = { vcpu: 1, firmware: 'bios', secure_boot: false, running: true, reprovision: Reprovision.REBOOT, shutdown_timeout: 60, wait_for: 'none', wait_timeout: DEFAULT_WAIT_TIMEOUT_S } as const;
 
 /** The fw_cfg key Ignition reads on QEMU (Ignition docs "Supported platforms": qemu). */
 export const IGNITION_FW_CFG_KEY = 'opt/com.coreos/config';
@@ -56,6 +56,8 @@ export function isSessionDaemon(uri: string | undefined): boolean {
 export function withDefaults(planned: DomainState, prior: DomainState | null, uri?: string): DomainState {
   const out: DomainState = { ...planned };
   fillNull(out, 'vcpu', DOMAIN_DEFAULTS.vcpu);
+  fillNull(out, 'firmware', DOMAIN_DEFAULTS.firmware);
+  fillNull(out, 'secure_boot', DOMAIN_DEFAULTS.secure_boot);
   fillNull(out, 'running', DOMAIN_DEFAULTS.running);
   fillNull(out, 'reprovision', DOMAIN_DEFAULTS.reprovision);
   fillNull(out, 'shutdown_timeout', DOMAIN_DEFAULTS.shutdown_timeout);
@@ -146,6 +148,8 @@ export function toDomainSpec(s: DomainState, refs: ResolvedRefs, uuid?: string):
     memoryMiB: num(s.memory) ?? 0,
     vcpu: num(s.vcpu) ?? DOMAIN_DEFAULTS.vcpu,
     ...(cpuMode ? { cpuMode: cpuMode as DomainSpec['cpuMode'] } : {}),
+    ...(str(s.firmware) && s.firmware !== 'bios' ? { firmware: s.firmware as DomainSpec['firmware'] } : {}),
+    ...(s.secure_boot === true ? { secureBoot: true } : {}),
     ...(kernel ? { os: { kernel, ...(initrd ? { initrd } : {}), ...(cmdline ? { cmdline } : {}) } } : {}),
     disks,
     interfaces,
@@ -187,6 +191,8 @@ export function stateFromSpec(spec: DomainSpec, running: boolean, refs: Observed
     vcpu: spec.vcpu,
     type: spec.type,
     cpu_mode: spec.cpuMode ?? null,
+    firmware: spec.firmware ?? 'bios',
+    secure_boot: spec.secureBoot === true,
     kernel: spec.os?.kernel ?? null,
     initrd: spec.os?.initrd ?? null,
     cmdline: spec.os?.cmdline ?? null,
