@@ -1,6 +1,8 @@
 /**
  * `virtseed` command line: a thin layer over src/seed, parsed with commander. `--help` on every command prints to
- * stdout and exits 0; `--version` prints the package version. Exit code 2 for usage and input errors.
+ * stdout and exits 0; `--version` prints the package version. Exit code 2 for usage and input errors. Each command's
+ * module is loaded when that command runs (start-up time, issue #15); `npm run build` bundles this entry into
+ * dist/virtseed.js (packages/build/cli-bundle.ts), which bin/virtseed runs.
  *
  *   virtseed seed build SPEC -o ISO [--format nocloud|configdrive]      from a seed spec (JSON/YAML)
  *   virtseed seed build [-N F] [-V F] [-H H] [-i F] [-m M] [-d D] [-f iso|vfat] OUTPUT USER-DATA [META-DATA]
@@ -9,10 +11,7 @@
  *   virtseed provider install [--mirror DIR] ...                        (cli/commands/provider.ts parses its own)
  */
 import { Command, CommanderError, Option } from 'commander';
-import { providerCommand } from './commands/provider';
-import { seedBuild } from './commands/seed-build';
-import { seedLocalds, type LocaldsArgs } from './commands/seed-localds';
-import { seedShow } from './commands/seed-show';
+import type { LocaldsArgs } from './commands/seed-localds';
 import { endQuietlyOnClosedPipe, processIo, type CliIo } from './io';
 import { packageVersion } from './version';
 
@@ -89,6 +88,7 @@ function program(io: CliIo, result: { code: number }): Command {
     .argument('<iso>', 'the image')
     .option('--json', 'print one JSON object: volume_id, format, files[] with path, size, sha256, encoding, content')
     .action((iso: string, opts: { json?: boolean }) => {
+      const { seedShow } = require('./commands/seed-show') as typeof import('./commands/seed-show');
       result.code = seedShow({ iso, json: !!opts.json }, io);
     });
 
@@ -103,6 +103,7 @@ function program(io: CliIo, result: { code: number }): Command {
     .allowExcessArguments()
     .passThroughOptions()
     .action((args: string[]) => {
+      const { providerCommand } = require('./commands/provider') as typeof import('./commands/provider');
       result.code = providerCommand(args, io);
     });
 
@@ -119,6 +120,7 @@ function build(files: string[], opts: BuildOptions, io: CliIo): number {
     const given = LOCALDS_ONLY.filter(([k]) => opts[k] !== undefined).map(([, flag]) => flag);
     if (given.length) return usageError(io, `${given.join(', ')} belong to the cloud-localds form (OUTPUT USER-DATA [META-DATA]); with -o, set those in the spec`);
     if (files.length !== 1) return usageError(io, `with -o, give exactly one SPEC file (got ${files.length}: ${files.join(' ')})`);
+    const { seedBuild } = require('./commands/seed-build') as typeof import('./commands/seed-build');
     return seedBuild({ spec: files[0]!, output: opts.output, ...(opts.format ? { format: opts.format } : {}) }, io);
   }
   if (files.length === 1) {
@@ -131,6 +133,7 @@ function build(files: string[], opts: BuildOptions, io: CliIo): number {
   for (const k of ['networkConfig', 'vendorData', 'hostname', 'interfaces', 'dsmode', 'diskFormat', 'filesystem'] as const) {
     if (opts[k] !== undefined) args[k] = opts[k];
   }
+  const { seedLocalds } = require('./commands/seed-localds') as typeof import('./commands/seed-localds');
   return seedLocalds(args, io);
 }
 
@@ -146,7 +149,10 @@ export function main(argv: string[], io: CliIo = processIo): number {
   }
 }
 
-if (require.main === module) {
+/** Runs the CLI as this process: exit code into `process.exitCode`, a closed stdout/stderr ends quietly. */
+export function run(argv: string[] = process.argv.slice(2)): void {
   endQuietlyOnClosedPipe();
-  process.exitCode = main(process.argv.slice(2));
+  process.exitCode = main(argv);
 }
+
+if (require.main === module) run();

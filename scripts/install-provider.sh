@@ -17,7 +17,7 @@ cd "$root"
 if [ "${VIRTSEED_SKIP_BUILD:-}" != 1 ]; then
   npm run --silent build
 fi
-if [ ! -d "$root/dist/provider-artifact" ] || [ ! -f "$root/dist/cli/main.js" ]; then
+if [ ! -d "$root/dist/provider-artifact" ] || [ ! -f "$root/dist/virtseed.js" ]; then
   echo "install-provider: $root/dist/provider-artifact is missing; run \`npm run build\` first" >&2
   exit 1
 fi

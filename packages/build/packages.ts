@@ -21,11 +21,11 @@ import * as fs from 'node:fs';
 import { createRequire } from 'node:module';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import * as esbuild from 'esbuild';
 import * as ts from 'typescript';
 import { PROVIDER_HOST_PATH, versionOfSumsName } from '../../cli/commands/provider-artifact';
 import { generateBindings } from '../../constructs/scripts/bindings';
 import { readProviderSchemaFromTerraform, type ProviderSchemaJson } from '../../constructs/scripts/schema';
+import { bundleCli } from './cli-bundle';
 import { repoRoot, repoVersion } from './repo';
 
 export type Framework = 'cdktf' | 'cdktn';
@@ -196,22 +196,8 @@ export async function buildCliPackage(root: string, pkgDir: string): Promise<Rec
   const artifact = path.join(root, 'dist', 'provider-artifact');
   const sums = fs.existsSync(artifact) ? fs.readdirSync(artifact).find((f) => versionOfSumsName(f) === version) : undefined;
   if (!sums) throw new Error(`${artifact} has no SHA256SUMS for ${version}: run \`npm run build\` first`);
-  const result = await esbuild.build({
-    absWorkingDir: root,
-    entryPoints: ['cli/main.ts'],
-    bundle: true,
-    platform: 'node',
-    target: 'node20',
-    format: 'cjs',
-    outfile: path.join(pkgDir, 'dist', 'virtseed.js'),
-    minifyWhitespace: true,
-    minifySyntax: true,
-    legalComments: 'none',
-    preserveSymlinks: true,
-    logLevel: 'silent',
-    banner: { js: '#!/usr/bin/env node' },
-  });
-  if (result.errors.length > 0) throw new Error(`esbuild (cli) failed: ${result.errors.map((e) => e.text).join('; ')}`);
+  fs.mkdirSync(path.join(pkgDir, 'dist'), { recursive: true });
+  fs.writeFileSync(path.join(pkgDir, 'dist', 'virtseed.js'), await bundleCli(root));
   fs.chmodSync(path.join(pkgDir, 'dist', 'virtseed.js'), 0o755);
   const out = path.join(pkgDir, 'dist', 'provider-artifact');
   fs.mkdirSync(out, { recursive: true });

@@ -15,7 +15,6 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import * as esbuild from 'esbuild';
 import { zipSync } from 'fflate';
 import {
   PLATFORMS,
@@ -27,7 +26,7 @@ import {
   sumsName,
   zipName,
 } from '../../cli/commands/provider-artifact';
-import { codeCacheLoader } from './code-cache-loader';
+import { bundleWithCodeCache } from './bundle';
 import { repoRoot, repoVersion } from './repo';
 
 /** DOS timestamps have no zone: fflate reads local fields, so a local-time date gives the same bytes in any TZ. */
@@ -40,33 +39,9 @@ const BANNER = `#!/usr/bin/env node
 // terraform-provider-virtseed (bundled by packages/build/provider-artifact.ts; MPL-2.0, bundled packages keep their licenses)
 if (+process.versions.node.split('.')[0] < 20) { process.stderr.write('terraform-provider-virtseed needs Node.js >= 20 as \`node\` on PATH; found ' + process.version + '\\n'); process.exit(1); }`;
 
-/** The provider bundled into one file (the executable's bytes). */
-export async function bundleProvider(root: string): Promise<Uint8Array> {
-  const result = await esbuild.build({
-    absWorkingDir: root,
-    entryPoints: ['provider/src/main.ts'],
-    bundle: true,
-    platform: 'node',
-    target: 'node20',
-    format: 'cjs',
-    write: false,
-    outfile: 'terraform-provider-virtseed.js',
-    minifyWhitespace: true,
-    minifySyntax: true,
-    legalComments: 'none',
-    charset: 'utf8',
-    preserveSymlinks: true,
-    logLevel: 'silent',
-    banner: { js: BANNER },
-  });
-  const out = result.outputFiles?.[0];
-  if (!out) throw new Error('esbuild wrote no output');
-  const text = Buffer.from(out.contents).toString('utf8');
-  const leak = text.indexOf(root);
-  if (leak >= 0) throw new Error(`the bundle contains the checkout's path ${root} (at ${leak}): it would differ between clones`);
-  // Start-up: the bundle runs through a V8 code cache kept in the user's cache folder (issue #15).
-  const banner = text.slice(0, text.indexOf(BANNER) + BANNER.length);
-  return Buffer.from(`${banner}\n${codeCacheLoader(text.slice(banner.length))}`, 'utf8');
+/** The provider bundled into one file run through a V8 code cache (the executable's bytes). */
+export function bundleProvider(root: string): Promise<Uint8Array> {
+  return bundleWithCodeCache(root, { entry: 'provider/src/main.ts', banner: BANNER, cacheName: 'provider' });
 }
 
 /** A zip with the one executable entry, fixed mtime and mode: the same bytes for the same executable. */

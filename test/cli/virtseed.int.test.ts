@@ -1,5 +1,5 @@
 /**
- * Integration: bin/virtseed run as a process (the built dist/cli), against the real cloud-localds
+ * Integration: bin/virtseed run as a process (the built dist/virtseed.js bundle), against the real cloud-localds
  * (cloud-image-utils), xorriso, qemu-img and tar: help and version, the cloud-localds form with the same arguments
  * giving the same files on the image, spec errors, `seed show --json`, and a closed pipe.
  */

@@ -9,9 +9,9 @@ describe('codeCacheLoader', () => {
   beforeEach(() => (dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vstest-loader-'))));
   afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-  function run(program: string, cacheDir: string): string {
+  function run(program: string, cacheDir: string, name?: string): string {
     const file = path.join(dir, 'prog.js');
-    fs.writeFileSync(file, codeCacheLoader(program));
+    fs.writeFileSync(file, codeCacheLoader(program, name));
     const r = spawnSync(process.execPath, [file], { encoding: 'utf8', env: { ...process.env, VIRTSEED_CACHE_DIR: cacheDir } });
     if (r.status !== 0) throw new Error(`node ${file} exited ${r.status}: ${r.stderr}`);
     return r.stdout;
@@ -28,6 +28,16 @@ describe('codeCacheLoader', () => {
     const written = fs.statSync(path.join(cache, files[0])).mtimeMs;
     expect(run(program, cache)).toBe('function true prog.js');
     expect(fs.statSync(path.join(cache, files[0])).mtimeMs).toBe(written); // accepted, not rewritten
+  });
+
+  it('GIVEN the name cli WHEN run THEN its cache file is named cli-..., apart from the provider\'s', () => {
+    const cache = path.join(dir, 'cache');
+    expect(run("process.stdout.write('cli');", cache, 'cli')).toBe('cli');
+    expect(fs.readdirSync(cache)).toEqual([expect.stringMatching(/^cli-[0-9a-f]{32}-v\d+\.\d+\.\d+-.*\.v8cache$/)]);
+  });
+
+  it('GIVEN a name that is not lower-case letters and dashes WHEN wrapping THEN it throws naming the name', () => {
+    expect(() => codeCacheLoader('1;', '../x')).toThrow('codeCacheLoader: name must be lower-case letters and dashes, got "../x"');
   });
 
   it('GIVEN an unusable cache folder WHEN run THEN the program still runs', () => {

@@ -16,6 +16,7 @@
 import { gunzipSync } from 'node:zlib';
 import { error, warning, type AttributePath, type Diagnostic } from '../../diagnostics';
 import type { SeedSpec } from '../model';
+import { base64DecodedLength } from './base64';
 
 /** Largest seed file cloud-init is asked to read (bytes; user-data after decompression). */
 export const SEED_FILE_MAX_BYTES = 64 * 1024 * 1024;
@@ -31,21 +32,14 @@ function mib(n: number): string {
   return `${(n / MiB).toFixed(1)} MiB`;
 }
 
-/** Bytes a base64 text decodes to (no decoding). */
-function base64Bytes(text: string): number {
-  const clean = text.replace(/\s+/g, '');
-  const pad = clean.endsWith('==') ? 2 : clean.endsWith('=') ? 1 : 0;
-  return Math.floor((clean.length * 3) / 4) - pad;
-}
-
 /** The inputs that end up in a seed file, with a lower bound of the bytes each contributes. */
 function contributions(spec: SeedSpec): { path: AttributePath; bytes: number; file: 'user-data' | 'network-config' | 'vendor-data' }[] {
   const out: { path: AttributePath; bytes: number; file: 'user-data' | 'network-config' | 'vendor-data' }[] = [];
   if (typeof spec.user_data === 'string') out.push({ path: ['user_data'], bytes: Buffer.byteLength(spec.user_data), file: 'user-data' });
-  if (typeof spec.user_data_base64 === 'string') out.push({ path: ['user_data_base64'], bytes: base64Bytes(spec.user_data_base64), file: 'user-data' });
+  if (typeof spec.user_data_base64 === 'string') out.push({ path: ['user_data_base64'], bytes: base64DecodedLength(spec.user_data_base64), file: 'user-data' });
   if (Array.isArray(spec.files)) {
     spec.files.forEach((f, i) => {
-      const bytes = typeof f?.content === 'string' ? Buffer.byteLength(f.content) : typeof f?.content_base64 === 'string' ? base64Bytes(f.content_base64) : 0;
+      const bytes = typeof f?.content === 'string' ? Buffer.byteLength(f.content) : typeof f?.content_base64 === 'string' ? base64DecodedLength(f.content_base64) : 0;
       out.push({ path: ['files', i], bytes, file: 'user-data' });
     });
   }
