@@ -59,7 +59,6 @@ function destroyBasic(env: NodeJS.ProcessEnv): void {
 
 /** One timed `cdktf deploy basic`; returns the time and what a hand boot needs (the domain XML, a copy of the seed). */
 async function deployOnce(env: NodeJS.ProcessEnv, work: string): Promise<{ ms: number; spec: DomainSpec; seed: string }> {
-  destroyBasic(env);
   fs.rmSync(consoleLogOf(DOMAIN), { force: true });
   const t0 = process.hrtime.bigint();
   const child = spawn('npx', ['cdktf', 'deploy', 'basic', '--auto-approve', '--skip-provider-lock'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -114,13 +113,16 @@ async function handBootOnce(spec: DomainSpec, seed: string, image: string, work:
 
 export async function runDeployBench(log: (line: string) => void = console.log): Promise<GoalRow[]> {
   const rounds = Number(process.env.VIRTSEED_BENCH_DEPLOY_ROUNDS ?? '1');
-  const env = exampleEnv();
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'virtseed-bench-deploy-'));
+  // The provider of this checkout, in a mirror of the bench's own (never ~/.terraform.d).
+  const env: NodeJS.ProcessEnv = { ...exampleEnv(), TF_CLI_CONFIG_FILE: path.join(work, 'terraformrc') };
+  sh('bash', ['scripts/install-provider.sh'], { ...env, VIRTSEED_SKIP_BUILD: '1', VIRTSEED_MIRROR: path.join(work, 'plugins') });
   const image = env.VIRTSEED_IMAGE;
   if (!image) throw new Error('scripts/example-env.sh gave no VIRTSEED_IMAGE');
-  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'virtseed-bench-deploy-'));
   const ours: number[] = [];
   const anchor: number[] = [];
   try {
+    destroyBasic(env); // whatever an earlier deploy:basic left
     for (let i = 0; i < rounds; i++) {
       const deployed = await deployOnce(env, work);
       ours.push(deployed.ms / 1000);
