@@ -81,6 +81,7 @@ async function deployOnce(env: NodeJS.ProcessEnv, work: string): Promise<{ ms: n
   const seedPath = 'file' in src ? src.file : virsh('vol-path', '--pool', src.pool, src.volume).trim();
   const seed = path.join(work, 'seed.iso');
   fs.copyFileSync(seedPath, seed);
+  fs.chmodSync(seed, 0o644);
   destroyBasic(env);
   return { ms, spec, seed };
 }
@@ -114,6 +115,7 @@ async function handBootOnce(spec: DomainSpec, seed: string, image: string, work:
 export async function runDeployBench(log: (line: string) => void = console.log): Promise<GoalRow[]> {
   const rounds = Number(process.env.VIRTSEED_BENCH_DEPLOY_ROUNDS ?? '1');
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'virtseed-bench-deploy-'));
+  fs.chmodSync(work, 0o755); // QEMU (libvirt-qemu) opens the hand boot's disks here
   // The provider of this checkout, in a mirror of the bench's own (never ~/.terraform.d).
   const env: NodeJS.ProcessEnv = { ...exampleEnv(), TF_CLI_CONFIG_FILE: path.join(work, 'terraformrc') };
   sh('bash', ['scripts/install-provider.sh'], { ...env, VIRTSEED_SKIP_BUILD: '1', VIRTSEED_MIRROR: path.join(work, 'plugins') });

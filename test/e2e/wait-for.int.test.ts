@@ -4,7 +4,8 @@
  *   1. a new guest: apply returns only after cloud-init's "finished" line of this boot is on the console;
  *   2. a re-provision by reboot: apply returns after cloud-init finished on the NEW instance-id;
  *   3. a re-provision whose runcmd fails: apply fails with a diagnostic naming cloud-init's module and message, the
- *      domain stays in state (the next plan is empty).
+ *      domain stays in state (the next plan is empty);
+ *   4. a new guest from a ConfigDrive seed: apply returns after cloud-init finished from DataSourceConfigDrive.
  * "Before apply returned" is checked on the console log file itself, read the moment terraform exits (QEMU writes
  * the log before the pty data reaches libvirt's stream; libvirt truncates the log at every domain start, so it holds
  * this boot only). A timestamping `tail -F` child (ConsoleCapture) measures when cloud-init's own "finished" line
@@ -32,7 +33,7 @@ function heredoc(value: unknown): string {
   return `<<-EOT\n${json}\nEOT`;
 }
 
-function config(iid: string, runcmd: string[]): string {
+function config(iid: string, runcmd: string[], format = 'nocloud'): string {
   return `
 resource "virtseed_volume" "base" {
   pool   = "default"
@@ -49,6 +50,7 @@ resource "virtseed_cloudinit_seed" "seed" {
   name         = "${PREFIX}seed.iso"
   hostname     = "waitguest"
   instance_id  = "${iid}"
+  format       = "${format}"
   cloud_config = ${heredoc({ runcmd })}
 }
 resource "virtseed_domain" "vm" {
@@ -151,4 +153,19 @@ test('GIVEN a seed whose runcmd fails WHEN applied with wait_for = "cloud-init" 
   // The domain is in state and up to date: nothing left to do until the seed changes.
   const plan = tf.plan();
   if (plan.code !== 0) throw new Error(`plan after the failed provisioning is not empty (exit ${plan.code}):\n${plan.out}`);
+});
+
+test('GIVEN a ConfigDrive seed WHEN a new guest is applied with wait_for = "cloud-init" THEN apply returns after cloud-init finished from ConfigDrive', async () => {
+  tf.ok(['destroy', '-auto-approve', '-input=false', '-target=virtseed_domain.vm']);
+  tf.write(config('iid-wait-4', [PRINT_IID, 'echo VSTEST-M4 > /dev/ttyS0'], 'configdrive'));
+  const r = timedApply();
+  if (r.code !== 0) throw new Error(`apply failed:\n${r.out}\nconsole:\n${capture.lines().slice(-40).map((l) => l.text).join('\n')}`);
+  expect(r.consoleAtEnd).toMatch(/VSTEST-M4[\s\S]*Cloud-init v\. \S+ finished at .*Datasource DataSourceConfigDrive/);
+  await new Promise((res) => setTimeout(res, 300));
+  const lines = capture.since(r.startMs);
+  const fin = finishedLines(lines);
+  expect(fin).toHaveLength(1);
+  expect(lines.find((l) => l.text.startsWith('VSTEST-IID'))?.text).toBe('VSTEST-IID iid-wait-4');
+  report('configdrive create', r, fin[0]);
+  expect(tf.plan().code).toBe(0);
 });
