@@ -20,9 +20,7 @@ import {
   VIR_ERR_OPERATION_FAILED,
 } from '../../../../src/libvirt';
 import type { CallOptions, DomainInterfaceAddresses } from '../../../../src/libvirt';
-
-/** The virtio-serial name of the QEMU guest agent channel (`<target type='virtio' name=...>`). */
-export const QEMU_AGENT_CHANNEL = 'org.qemu.guest_agent.0';
+import { QEMU_AGENT_CHANNEL_NAME } from '../../../../src/domain';
 
 /** One guest NIC and its addresses, from one source. */
 export interface GuestInterfaceAddresses {
@@ -67,7 +65,7 @@ export function allAddresses(entries: readonly GuestInterfaceAddresses[]): strin
 export function agentConnected(liveXml: string): boolean {
   for (const m of liveXml.matchAll(/<channel\b[\s\S]*?<\/channel>/g)) {
     const target = /<target\b[^>]*>/.exec(m[0])?.[0] ?? '';
-    if (target.includes(`name='${QEMU_AGENT_CHANNEL}'`) || target.includes(`name="${QEMU_AGENT_CHANNEL}"`)) {
+    if (target.includes(`name='${QEMU_AGENT_CHANNEL_NAME}'`) || target.includes(`name="${QEMU_AGENT_CHANNEL_NAME}"`)) {
       return /state=['"]connected['"]/.test(target);
     }
   }
