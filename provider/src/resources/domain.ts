@@ -33,9 +33,11 @@ import { detectDomainType } from '../host-probe';
 import { t } from '../plugin/cty';
 import type { HandlerContext, ResourceHandler } from '../plugin/handler';
 import type { ResourceSchema } from '../plugin/schema';
+import { addressAttributes, AddressAttributes, domainAddresses } from './private/addresses';
 import { clientOf } from './private/client';
 import { forgetDomainListing, isNoDomain, lookupDomainByUuid } from './private/domain-directory';
 import { REPROVISION_POLICIES, resolveRefs, stateFromDomain, toDomainSpec, withDefaults } from './private/domain-state';
+import { missingNetworkDiagnostics, keepNetworkRefs } from './private/network-refs';
 import { mapDiagnostics } from './private/paths';
 import { DEFAULT_WAIT_TIMEOUT_S, leaseDiagnostics, startAndWait, startAndWaitForLease, WAIT_FOR_VALUES, waitDiagnostics } from './private/wait-for';
 import { deepEqual, isWhollyKnown, list, num, str, UNKNOWN } from './private/values';
@@ -67,6 +69,9 @@ export const DOMAIN_SCHEMA: ResourceSchema = {
     wait_timeout: { type: t.number, optional: true, computed: true, description: 'Seconds `wait_for` waits from the guest\'s start before the apply fails (the guest keeps running). Default 600.' },
     reprovision_action: { type: t.string, computed: true, description: 'What this plan does to the guest because of `instance_id`: `none`, `reboot`, `recreate` or `next-boot`.' },
     previous_instance_id: { type: t.string, computed: true, description: 'The instance-id before a re-provision decision (null when `reprovision_action` is `none`).' },
+    qemu_agent: { type: t.bool, optional: true, computed: true, description: 'Give the guest a QEMU guest agent channel (virtio-serial `org.qemu.guest_agent.0`), so `addresses` also holds what a running qemu-guest-agent reports (NICs on user-mode networking or without DHCP). Default false.' },
+    addresses: { type: t.list(t.string), computed: true, description: 'The running guest\'s IP addresses, without prefix length: DHCP leases of its libvirt networks first, then (with `qemu_agent`) what the guest agent reports; loopback and IPv6 link-local left out. Empty while the guest is shut off or has no address yet; refreshed at every read (which never waits for the guest).' },
+    ip_address: { type: t.string, computed: true, description: 'The first IPv4 address of `addresses` (else its first address); null when there is none.' },
   },
   blocks: {
     disk: {
@@ -87,7 +92,7 @@ export const DOMAIN_SCHEMA: ResourceSchema = {
       block: {
         description: 'A network interface: a libvirt network (`network`), or QEMU user networking (`user = true`).',
         attributes: {
-          network: { type: t.string, optional: true, description: 'libvirt network name, e.g. `default`.' },
+          network: { type: t.string, optional: true, description: 'A libvirt network: a `virtseed_network.id` (UUID) or a network name, e.g. `default`.' },
           user: { type: t.bool, optional: true, computed: true, description: 'QEMU user-mode networking.' },
           restrict: { type: t.bool, optional: true, computed: true, description: 'With `user`: isolate the guest (no traffic leaves the host). Default true.' },
           mac: { type: t.string, optional: true, computed: true, description: 'MAC address. Default: stable, derived from the domain name and position.' },
@@ -99,7 +104,11 @@ export const DOMAIN_SCHEMA: ResourceSchema = {
 };
 
 /** Attributes whose change needs the domain redefined (and a running guest restarted). */
-const DEFINITION_ATTRS = ['memory', 'vcpu', 'type', 'cpu_mode', 'kernel', 'initrd', 'cmdline', 'disk', 'network_interface', 'cloudinit_seed_id', 'ignition_id'];
+const DEFINITION_ATTRS = ['memory', 'vcpu', 'type', 'cpu_mode', 'kernel', 'initrd', 'cmdline', 'disk', 'network_interface', 'cloudinit_seed_id', 'ignition_id', 'qemu_agent'];
+
+/** Computed attributes a plan cannot know: what the guest's addresses will be. */
+const ADDRESS_ATTRS = ['addresses', 'ip_address'];
+const NO_ADDRESSES: AddressAttributes = { addresses: [], ip_address: null };
 
 function validateConfig(c: State): Diagnostic[] {
   const d: Diagnostic[] = [];
@@ -130,7 +139,7 @@ function validateConfig(c: State): Diagnostic[] {
   list<State>(c.network_interface).forEach((n, i) => {
     if (n.network !== null && n.user === true) d.push(error(['network_interface', i, 'user'], 'Invalid network_interface', 'Set either network or user = true, not both.'));
     if (n.network === null && n.user !== true && n.user !== null && n.user !== UNKNOWN)
-      d.push(error(['network_interface', i], 'Invalid network_interface', 'Set network (a libvirt network name) or user = true.'));
+      d.push(error(['network_interface', i], 'Invalid network_interface', 'Set network (a virtseed_network.id or a libvirt network name) or user = true.'));
   });
   const known = isWhollyKnown(c);
   if (known && str(c.name) && num(c.memory) !== undefined) {
@@ -226,7 +235,7 @@ async function readDomain(client: LibvirtClient, dom: DomRef): Promise<{ state: 
 /** Keeps `current`'s value for every attribute libvirt agrees with, takes libvirt's where it differs (drift). */
 function mergeObserved(current: State, observed: State): State {
   const out: State = { ...current };
-  for (const key of ['name', 'memory', 'vcpu', 'type', 'cpu_mode', 'kernel', 'initrd', 'cmdline', 'cloudinit_seed_id', 'ignition_id', 'running', 'uuid', 'id']) {
+  for (const key of ['name', 'memory', 'vcpu', 'type', 'cpu_mode', 'kernel', 'initrd', 'cmdline', 'cloudinit_seed_id', 'ignition_id', 'running', 'uuid', 'id', 'qemu_agent', ...ADDRESS_ATTRS]) {
     if (!deepEqual(current[key], observed[key])) out[key] = observed[key];
   }
   for (const key of ['disk', 'network_interface']) {
@@ -250,7 +259,7 @@ export const domain: ResourceHandler<State> = {
   async plan({ prior, proposed, config }, ctx) {
     if (!proposed || !config) return { planned: null, requiresReplace: [], diagnostics: [] };
     const diagnostics = validateConfig(config);
-    const planned = withDefaults({ ...proposed, ...pickNulls(config, ['vcpu', 'running', 'reprovision', 'shutdown_timeout', 'wait_for', 'wait_timeout']) }, prior);
+    const planned = withDefaults({ ...proposed, ...pickNulls(config, ['vcpu', 'running', 'reprovision', 'shutdown_timeout', 'wait_for', 'wait_timeout', 'qemu_agent']) }, prior);
     if (planned.type === null) planned.type = str(prior?.type) ?? detectDomainType(ctx.uri);
     const requiresReplace: (string | number)[][] = [];
     if (!prior) {
@@ -260,6 +269,7 @@ export const domain: ResourceHandler<State> = {
       // after the old domain is gone, so the decision shows as the replacement (replace_paths and the warning).
       planned.reprovision_action = 'none';
       planned.previous_instance_id = null;
+      for (const k of ADDRESS_ATTRS) planned[k] = UNKNOWN;
       return { planned, requiresReplace, diagnostics };
     }
     planned.id = prior.id;
@@ -280,7 +290,7 @@ export const domain: ResourceHandler<State> = {
       diagnostics.push(warning(['instance_id'], `Guest ${planned.name} will be re-provisioned (${policy})`,
         `instance-id ${from ?? '(none)'} → ${to}: cloud-init (or Ignition) provisions the guest again. Policy "${policy}": ${how}.`));
     } else {
-      const changed = Object.keys(planned).some((k) => !['reprovision_action', 'previous_instance_id'].includes(k) && !deepEqual(planned[k], prior[k]));
+      const changed = Object.keys(planned).some((k) => !['reprovision_action', 'previous_instance_id', ...ADDRESS_ATTRS].includes(k) && !deepEqual(planned[k], prior[k]));
       planned.reprovision_action = changed ? 'none' : prior.reprovision_action ?? 'none';
       planned.previous_instance_id = changed ? null : prior.previous_instance_id ?? null;
     }
@@ -288,6 +298,9 @@ export const domain: ResourceHandler<State> = {
       planned.id = UNKNOWN;
       planned.uuid = UNKNOWN;
     }
+    // Addresses stay as they are unless this apply may (re)start or stop the guest.
+    const touchesGuest = requiresReplace.length > 0 || !deepEqual(planned.instance_id, prior.instance_id) || DEFINITION_ATTRS.some((k) => !deepEqual(planned[k], prior[k])) || planned.running !== prior.running;
+    for (const k of ADDRESS_ATTRS) planned[k] = touchesGuest ? UNKNOWN : (prior[k] ?? UNKNOWN);
     return { planned, requiresReplace, diagnostics };
   },
 
@@ -301,6 +314,8 @@ export const domain: ResourceHandler<State> = {
       }
       return { newState: null, diagnostics: [] };
     }
+    const missing = await missingNetworkDiagnostics(client, planned);
+    if (missing.length) return { newState: prior, diagnostics: missing }; // nothing changed
     const timeout = num(planned.shutdown_timeout) ?? 60;
     let waited: Diagnostic[] = [];
     let dom = prior && str(prior.uuid) && prior.uuid === planned.uuid ? await lookup(client, prior.uuid as string) : null;
@@ -327,7 +342,7 @@ export const domain: ResourceHandler<State> = {
         dom = await define(client, planned, bytesToUuid(dom.uuid));
       } catch (err) {
         const uuid = bytesToUuid(dom.uuid);
-        return { newState: { ...planned, id: uuid, uuid }, diagnostics: [error([], `Domain ${planned.name} was defined but not finished`, `${err instanceof Error ? err.message : String(err)}. The domain is recorded as tainted; the next terraform apply replaces it.`)] };
+        return { newState: { ...planned, id: uuid, uuid, ...NO_ADDRESSES }, diagnostics: [error([], `Domain ${planned.name} was defined but not finished`, `${err instanceof Error ? err.message : String(err)}. The domain is recorded as tainted; the next terraform apply replaces it.`)] };
       }
     } else {
       const definitionChanged = DEFINITION_ATTRS.some((k) => !deepEqual(prior![k], planned[k]));
@@ -348,7 +363,7 @@ export const domain: ResourceHandler<State> = {
     }
     const uuid = bytesToUuid(dom.uuid);
     // The domain exists whatever the wait found: it stays in state, so the next plan starts from the truth.
-    return { newState: { ...planned, id: uuid, uuid }, diagnostics: waited };
+    return { newState: { ...planned, id: uuid, uuid, ...(await currentAddresses(client, dom, planned)) }, diagnostics: waited };
   },
 
   async read({ current }, ctx) {
@@ -356,7 +371,8 @@ export const domain: ResourceHandler<State> = {
     const dom = str(current.uuid) ? await lookupDomainByUuid(client, current.uuid as string) : null;
     const observed = dom ? await readDomain(client, dom).catch((err) => (isNoDomain(err) ? null : Promise.reject(err))) : null;
     if (!observed) return { newState: null, diagnostics: [] }; // gone (undefined outside Terraform)
-    return { newState: mergeObserved(current, observed.state), diagnostics: [] };
+    observed.state.network_interface = await keepNetworkRefs(client, current.network_interface, observed.state.network_interface);
+    return { newState: mergeObserved(current, { ...observed.state, ...(await currentAddresses(client, dom!, observed.state)) }), diagnostics: [] };
   },
 
   async importState(id, ctx) {
@@ -371,7 +387,7 @@ export const domain: ResourceHandler<State> = {
       throw err;
     }
     const { state: observed, policy } = await readDomain(client, dom);
-    return [{ ...observed, reprovision: policy ?? 'reboot', shutdown_timeout: 60, wait_for: 'none', wait_timeout: DEFAULT_WAIT_TIMEOUT_S, reprovision_action: 'none', previous_instance_id: null }];
+    return [{ ...observed, ...(await currentAddresses(client, dom, observed)), reprovision: policy ?? 'reboot', shutdown_timeout: 60, wait_for: 'none', wait_timeout: DEFAULT_WAIT_TIMEOUT_S, reprovision_action: 'none', previous_instance_id: null }];
   },
 };
 
@@ -404,7 +420,7 @@ async function start(client: LibvirtClient, dom: DomRef, planned: State, ctx: Ha
  */
 function interrupted(planned: State, prior: State, dom: DomRef, reprovisionNow: boolean): { newState: State; diagnostics: Diagnostic[] } {
   const uuid = bytesToUuid(dom.uuid);
-  const newState: State = { ...planned, id: uuid, uuid, running: true };
+  const newState: State = { ...planned, id: uuid, uuid, running: true, addresses: prior.addresses ?? [], ip_address: prior.ip_address ?? null };
   if (reprovisionNow) {
     newState.instance_id = prior.instance_id;
     newState.reprovision_action = prior.reprovision_action ?? 'none';
@@ -415,6 +431,11 @@ function interrupted(planned: State, prior: State, dom: DomRef, reprovisionNow: 
     newState,
     diagnostics: [error([], 'Interrupted', `Terraform was interrupted while domain ${planned.name} was shutting down; the guest keeps running. ${next}`)],
   };
+}
+
+/** The guest's addresses now (none while shut off), asking the guest agent when the domain has its channel. */
+async function currentAddresses(client: LibvirtClient, dom: DomRef, s: State): Promise<AddressAttributes> {
+  return addressAttributes(await domainAddresses(client, dom, { agent: s.qemu_agent === true }));
 }
 
 /** The config's null values for `keys` (so defaults apply when the user removes a setting). */

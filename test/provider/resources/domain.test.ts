@@ -62,7 +62,8 @@ function config(over: State = {}): State {
   return {
     id: null, uuid: null, name: 'vstest-unit', memory: 512, vcpu: null, type: 'qemu', cpu_mode: null, kernel: null, initrd: null, cmdline: null,
     cloudinit_seed_id: null, ignition_id: null, instance_id: 'iid-1', reprovision: null, running: null, shutdown_timeout: null,
-    console_log: null, reprovision_action: null, previous_instance_id: null,
+    console_log: null, reprovision_action: null, previous_instance_id: null, wait_for: null, wait_timeout: null, qemu_agent: null,
+    addresses: null, ip_address: null,
     disk: [{ volume_id: null, file: '/var/lib/libvirt/images/vstest-unit.qcow2', target: null, bus: null, readonly: null }],
     network_interface: [{ network: null, user: true, restrict: null, mac: null, model: null }],
     ...over,
@@ -72,12 +73,12 @@ function config(over: State = {}): State {
 /** The state after creating `config(over)`. */
 async function created(over: State = {}): Promise<State> {
   const { planned } = await domain.plan({ prior: null, proposed: config(over), config: config(over) }, ctxWith(fakeClient()));
-  return { ...planned!, id: UUID, uuid: UUID };
+  return { ...planned!, id: UUID, uuid: UUID, addresses: ['10.213.7.100'], ip_address: '10.213.7.100' };
 }
 
 async function planFrom(prior: State, over: State) {
   const c = config(over);
-  const proposed = { ...c, id: prior.id, uuid: prior.uuid, console_log: prior.console_log, reprovision_action: prior.reprovision_action, previous_instance_id: prior.previous_instance_id };
+  const proposed = { ...c, id: prior.id, uuid: prior.uuid, console_log: prior.console_log, reprovision_action: prior.reprovision_action, previous_instance_id: prior.previous_instance_id, addresses: prior.addresses, ip_address: prior.ip_address };
   return domain.plan({ prior, proposed, config: c }, ctxWith(fakeClient()));
 }
 
@@ -129,6 +130,29 @@ describe('virtseed_domain plan', () => {
     const prior = { ...(await created()), reprovision_action: 'reboot', previous_instance_id: 'iid-0' };
     const r = await planFrom(prior, {});
     expect(r.planned).toEqual(prior);
+  });
+});
+
+describe('virtseed_domain plan: addresses and the guest agent', () => {
+  test('GIVEN a new domain WHEN planned THEN addresses and ip_address are unknown and qemu_agent defaults to false', async () => {
+    const c = config();
+    const { planned } = await domain.plan({ prior: null, proposed: c, config: c }, ctxWith(fakeClient()));
+    expect(planned).toMatchObject({ addresses: UNKNOWN, ip_address: UNKNOWN, qemu_agent: false });
+  });
+
+  test('GIVEN a change that restarts the guest WHEN planned THEN its addresses become unknown', async () => {
+    const r = await planFrom(await created(), { memory: 1024 });
+    expect(r.planned).toMatchObject({ addresses: UNKNOWN, ip_address: UNKNOWN });
+  });
+
+  test('GIVEN qemu_agent turned on WHEN planned THEN the definition changes and the addresses become unknown', async () => {
+    const r = await planFrom(await created(), { qemu_agent: true });
+    expect(r.planned).toMatchObject({ qemu_agent: true, addresses: UNKNOWN });
+  });
+
+  test('GIVEN only wait_timeout changes WHEN planned THEN the addresses in state are kept', async () => {
+    const r = await planFrom(await created(), { wait_timeout: 30 });
+    expect(r.planned).toMatchObject({ addresses: ['10.213.7.100'], ip_address: '10.213.7.100' });
   });
 });
 

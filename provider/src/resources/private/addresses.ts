@@ -100,3 +100,17 @@ function isLoopbackOrLinkLocal(address: string): boolean {
   const a = address.toLowerCase();
   return a.startsWith('127.') || a === '::1' || /^fe[89ab][0-9a-f]:/.test(a);
 }
+
+/** `virtseed_domain`'s computed `addresses` and `ip_address`. */
+export interface AddressAttributes {
+  /** Every address of the guest once, leases first (see allAddresses). */
+  addresses: string[];
+  /** The first IPv4 address of `addresses`, else its first address, else null. */
+  ip_address: string | null;
+}
+
+/** The `addresses`/`ip_address` attributes of `entries`. */
+export function addressAttributes(entries: readonly GuestInterfaceAddresses[]): AddressAttributes {
+  const addresses = allAddresses(entries);
+  return { addresses, ip_address: addresses.find((a) => !a.includes(':')) ?? addresses[0] ?? null };
+}

@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import type { DomainDisk, DomainInterface, DomainSpec } from '../../../../src/domain';
 import { METADATA_KEYS } from '../../../../src/domain';
 import type { LibvirtClient } from '../../../../src/libvirt';
+import { resolveNetworkNames } from './network-refs';
 import { isNotFound, volumeFormatFromXml } from './storage';
 import { bool, list, num, str, UNKNOWN } from './values';
 
@@ -16,7 +17,7 @@ export const REPROVISION_POLICIES = ['reboot', 'recreate', 'next-boot'] as const
 export type ReprovisionPolicy = (typeof REPROVISION_POLICIES)[number];
 
 /** Defaults of optional+computed attributes, filled at plan when the config leaves them null. */
-export const DOMAIN_DEFAULTS = { vcpu: 1, running: true, reprovision: 'reboot', shutdown_timeout: 60, wait_for: 'none', wait_timeout: 600 } as const;
+export const DOMAIN_DEFAULTS = { vcpu: 1, running: true, reprovision: 'reboot', shutdown_timeout: 60, wait_for: 'none', wait_timeout: 600, qemu_agent: false } as const;
 
 /** The fw_cfg key Ignition reads on QEMU (Ignition docs "Supported platforms": qemu). */
 export const IGNITION_FW_CFG_KEY = 'opt/com.coreos/config';
@@ -76,6 +77,8 @@ export interface ResolvedRefs {
   readonly disks: { source: DomainDisk['source']; format?: 'qcow2' | 'raw' }[];
   readonly seed?: { pool: string; volume: string };
   readonly ignitionFile?: string;
+  /** The libvirt network name of each `network_interface` (its `network` may be a UUID). @default - `network` as given */
+  readonly networks?: readonly (string | undefined)[];
   /** libvirt older than 6.5 has no `<sysinfo type='fwcfg'>`: pass the Ignition file with QEMU's `-fw_cfg`. */
   readonly fwCfgViaCommandline?: boolean;
 }
@@ -130,7 +133,8 @@ export async function resolveRefs(client: LibvirtClient, s: State): Promise<Reso
     ignitionFile = await client.storageVolGetPath(await client.storageVolLookupByKey(ignKey));
     fwCfgViaCommandline = (await client.connectGetLibVersion()) < LIBVIRT_FWCFG_SYSINFO_VERSION;
   }
-  return { disks, seed, ignitionFile, fwCfgViaCommandline };
+  const networks = await resolveNetworkNames(client, list<State>(s.network_interface));
+  return { disks, seed, ignitionFile, fwCfgViaCommandline, networks };
 }
 
 /** The DomainSpec of a planned state, with refs resolved (or placeholders for validation at plan). */
@@ -144,11 +148,11 @@ export function toDomainSpec(s: State, refs: ResolvedRefs, uuid?: string): Domai
     ...(bool(d.readonly) ? { readonly: true } : {}),
   }));
   if (refs.seed) disks.push({ source: refs.seed, target: 'sda', bus: 'sata', device: 'cdrom', format: 'raw', readonly: true });
-  const interfaces: DomainInterface[] = list<State>(s.network_interface).map((n) => {
+  const interfaces: DomainInterface[] = list<State>(s.network_interface).map((n, i) => {
     const common = { model: (str(n.model) ?? 'virtio') as DomainInterface['model'], ...(str(n.mac) ? { mac: n.mac as string } : {}) };
     return n.user === true || !str(n.network)
       ? { type: 'user' as const, ...(n.restrict !== false ? { restrict: true } : {}), ...common }
-      : { type: 'network' as const, network: n.network as string, ...common };
+      : { type: 'network' as const, network: refs.networks?.[i] ?? (n.network as string), ...common };
   });
   const kernel = str(s.kernel);
   const metadata: Record<string, string> = { [METADATA_KEYS.reprovisionPolicy]: str(s.reprovision) ?? DOMAIN_DEFAULTS.reprovision };
@@ -164,6 +168,7 @@ export function toDomainSpec(s: State, refs: ResolvedRefs, uuid?: string): Domai
     disks,
     interfaces,
     ...(str(s.console_log) ? { serialLogFile: s.console_log as string } : {}),
+    ...(bool(s.qemu_agent) ? { qemuAgent: true } : {}),
     ...(refs.ignitionFile && !refs.fwCfgViaCommandline ? { fwCfg: [{ name: IGNITION_FW_CFG_KEY, file: refs.ignitionFile }] } : {}),
     ...(refs.ignitionFile && refs.fwCfgViaCommandline ? { qemuCommandline: ignitionFwCfgArgs(refs.ignitionFile) } : {}),
     metadata,
@@ -234,5 +239,6 @@ export async function stateFromDomain(client: LibvirtClient, spec: DomainSpec, r
     })),
     running,
     console_log: spec.serialLogFile ?? null,
+    qemu_agent: spec.qemuAgent === true,
   };
 }
