@@ -13,6 +13,7 @@ import { mapDiagnostics } from './private/paths';
 import { SEED_PATHS, seedSpecFromConfig } from './private/seed-spec';
 import { deleteVolume, inspectRawVolume, storeRawVolume, volumeExistsDiagnostic } from './private/storage';
 import { clientOf } from './private/client';
+import { plannedVolumeChecks } from './private/plan-checks';
 import { isWhollyKnown, str, UNKNOWN } from './private/values';
 
 type State = Record<string, unknown>;
@@ -164,7 +165,7 @@ export const cloudinitSeed: ResourceHandler<State> = {
     return build(config).diagnostics;
   },
 
-  async plan({ prior, proposed, config }) {
+  async plan({ prior, proposed, config }, ctx) {
     if (!proposed || !config) return { planned: null, requiresReplace: [], diagnostics: [] };
     const planned: State = { ...proposed };
     const diagnostics: Diagnostic[] = [];
@@ -207,6 +208,7 @@ export const cloudinitSeed: ResourceHandler<State> = {
         );
       }
     }
+    diagnostics.push(...(await plannedVolumeChecks(ctx, 'Seed', prior, planned, requiresReplace.length > 0, volumeExistsDiagnostic)));
     return { planned, requiresReplace, diagnostics };
   },
 

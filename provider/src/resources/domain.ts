@@ -38,6 +38,7 @@ import { clientOf } from './private/client';
 import { forgetDomainListing, isNoDomain, lookupDomainByUuid } from './private/domain-directory';
 import { REPROVISION_POLICIES, resolveRefs, stateFromDomain, toDomainSpec, withDefaults } from './private/domain-state';
 import { missingNetworkDiagnostics, keepNetworkRefs } from './private/network-refs';
+import { newDomainChecks, noteReplacement, planHost } from './private/plan-checks';
 import { mapDiagnostics } from './private/paths';
 import { DEFAULT_WAIT_TIMEOUT_S, leaseDiagnostics, startAndWait, startAndWaitForLease, WAIT_FOR_VALUES, waitDiagnostics } from './private/wait-for';
 import { deepEqual, isWhollyKnown, list, num, str, UNKNOWN } from './private/values';
@@ -270,6 +271,7 @@ export const domain: ResourceHandler<State> = {
       planned.reprovision_action = 'none';
       planned.previous_instance_id = null;
       for (const k of ADDRESS_ATTRS) planned[k] = UNKNOWN;
+      diagnostics.push(...(await hostChecks(ctx, planned, true)));
       return { planned, requiresReplace, diagnostics };
     }
     planned.id = prior.id;
@@ -301,6 +303,8 @@ export const domain: ResourceHandler<State> = {
     // Addresses stay as they are unless this apply may (re)start or stop the guest.
     const touchesGuest = requiresReplace.length > 0 || !deepEqual(planned.instance_id, prior.instance_id) || DEFINITION_ATTRS.some((k) => !deepEqual(planned[k], prior[k])) || planned.running !== prior.running;
     for (const k of ADDRESS_ATTRS) planned[k] = touchesGuest ? UNKNOWN : (prior[k] ?? UNKNOWN);
+    if (requiresReplace.length) noteReplacement('domain', prior.name as string);
+    diagnostics.push(...(await hostChecks(ctx, planned, prior.name !== planned.name)));
     return { planned, requiresReplace, diagnostics };
   },
 
@@ -323,12 +327,7 @@ export const domain: ResourceHandler<State> = {
       try {
         const existing = await client.domainLookupByName(planned.name as string);
         const left = parseDomainXml(await client.domainGetXmlDesc(existing, VIR_DOMAIN_XML_INACTIVE)).metadata?.[CREATE_PENDING_KEY];
-        if (!left) {
-          return {
-            newState: null,
-            diagnostics: [error(['name'], 'Domain exists already', `libvirt already has a domain named ${planned.name} (UUID ${bytesToUuid(existing.uuid)}). Import it (terraform import <address> ${planned.name}) or choose another name.`)],
-          };
-        }
+        if (!left) return { newState: null, diagnostics: [domainExistsDiagnostic(planned.name as string, bytesToUuid(existing.uuid))] };
         ctx.log.info(`domain ${planned.name}: removing what an interrupted create left`);
         await removeDomain(client, existing);
       } catch (err) {
@@ -431,6 +430,22 @@ function interrupted(planned: State, prior: State, dom: DomRef, reprovisionNow: 
     newState,
     diagnostics: [error([], 'Interrupted', `Terraform was interrupted while domain ${planned.name} was shutting down; the guest keeps running. ${next}`)],
   };
+}
+
+/** The diagnostic for a create that would take the name of a domain virtseed did not make. */
+function domainExistsDiagnostic(name: string, uuid: string): Diagnostic {
+  return error(['name'], 'Domain exists already', `libvirt already has a domain named ${name} (UUID ${uuid}). Import it (terraform import <address> ${name}) or choose another name.`);
+}
+
+/**
+ * Plan-time checks against the host (when it can be reached): the networks the NICs name exist and, when the plan
+ * creates a domain under a new name (`creates`), no other domain has that name.
+ */
+async function hostChecks(ctx: HandlerContext, planned: State, creates: boolean): Promise<Diagnostic[]> {
+  const name = str(planned.name);
+  const out = name && creates ? await newDomainChecks(ctx, name, CREATE_PENDING_KEY, domainExistsDiagnostic) : [];
+  const { client } = await planHost(ctx);
+  return client ? [...out, ...(await missingNetworkDiagnostics(client, planned))] : out;
 }
 
 /** The guest's addresses now (none while shut off), asking the guest agent when the domain has its channel. */

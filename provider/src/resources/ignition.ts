@@ -11,6 +11,7 @@ import { t } from '../plugin/cty';
 import type { ResourceHandler } from '../plugin/handler';
 import type { ResourceSchema } from '../plugin/schema';
 import { clientOf } from './private/client';
+import { plannedVolumeChecks } from './private/plan-checks';
 import { mapDiagnostics } from './private/paths';
 import { deleteVolume, inspectRawVolume, storeRawVolume, volumeExistsDiagnostic } from './private/storage';
 import { isWhollyKnown, messageOf, str, UNKNOWN } from './private/values';
@@ -61,7 +62,7 @@ export const ignition: ResourceHandler<State> = {
     return isWhollyKnown(config.content) && typeof config.content === 'string' ? render(config.content).diagnostics : [];
   },
 
-  async plan({ prior, proposed }) {
+  async plan({ prior, proposed }, ctx) {
     if (!proposed) return { planned: null, requiresReplace: [], diagnostics: [] };
     const planned: State = { ...proposed };
     const diagnostics: Diagnostic[] = [];
@@ -88,6 +89,7 @@ export const ignition: ResourceHandler<State> = {
         diagnostics.push({ severity: 'warning', path: ['content'], summary: 'Ignition config changes: the guest will be re-provisioned',
           detail: `The config's id changes from ${prior.instance_id} to ${planned.instance_id}. Ignition runs on first boot only; the domain's reprovision policy decides how the guest gets it.` });
     }
+    diagnostics.push(...(await plannedVolumeChecks(ctx, 'Ignition config', prior, planned, requiresReplace.length > 0, volumeExistsDiagnostic)));
     return { planned, requiresReplace, diagnostics };
   },
 

@@ -7,7 +7,8 @@ import { t } from '../plugin/cty';
 import type { ResourceHandler } from '../plugin/handler';
 import type { ResourceSchema } from '../plugin/schema';
 import { clientOf } from './private/client';
-import { inspectSource, openSource } from './private/image-source';
+import { inspectSource, isLocalSource, openSource } from './private/image-source';
+import { plannedVolumeChecks } from './private/plan-checks';
 import {
   activePool,
   backingPathFromXml,
@@ -73,6 +74,7 @@ export const volume: ResourceHandler<State> = {
       if (config.format !== null && prior.format !== planned.format) requiresReplace.push(['format']);
     }
     const replacing = !prior || requiresReplace.length > 0;
+    diagnostics.push(...(await plannedVolumeChecks(ctx, 'Volume', prior, planned, requiresReplace.length > 0, volumeTakenDiagnostic)));
     if (replacing) {
       planned.id = UNKNOWN;
       planned.path = UNKNOWN;
@@ -80,13 +82,13 @@ export const volume: ResourceHandler<State> = {
       if (config.format === null) planned.format = UNKNOWN;
       if (config.capacity === null) planned.capacity = UNKNOWN;
       const source = str(config.source);
-      if (source && config.format === null) {
+      if (source && (config.format === null || isLocalSource(source))) {
         try {
           const info = await inspectSource(source, ctx.signal);
-          planned.format = info.format;
-          if (config.capacity === null) planned.capacity = info.virtualSize;
+          if (config.format === null) planned.format = info.format;
+          if (config.format === null && config.capacity === null) planned.capacity = info.virtualSize;
         } catch (err) {
-          diagnostics.push(error(['source'], 'Cannot read source', messageOf(err)));
+          diagnostics.push(error(['source'], 'Cannot read source', `Volume ${str(planned.pool) ?? '?'}/${str(planned.name) ?? '?'}: ${messageOf(err)}. The provider reads source on the machine that runs terraform: a local image file or an http(s) URL. Check the path (build or download the image first).`));
         }
       } else if (!source && config.format === null && !requiresReplace.length) {
         planned.format = 'qcow2';
@@ -124,11 +126,7 @@ export const volume: ResourceHandler<State> = {
     }
     const pool = await activePool(client, planned.pool as string, opts);
     if (await removeInterrupted(client, pool, planned.name as string, opts)) ctx.log.info(`volume ${planned.pool}/${planned.name}: removed what an interrupted create left`);
-    if (await volumeByName(client, pool, planned.name as string, opts))
-      return {
-        newState: null,
-        diagnostics: [error(['name'], 'Volume exists already', `Pool ${planned.pool} already has a volume named ${planned.name}. Import it (terraform import <address> ${planned.pool}/${planned.name}) or choose another name.`)],
-      };
+    if (await volumeByName(client, pool, planned.name as string, opts)) return { newState: null, diagnostics: [volumeTakenDiagnostic(planned.pool as string, planned.name as string)] };
     const source = str(planned.source);
     const backingRef = str(planned.backing_volume);
     let format = str(planned.format) ?? 'qcow2';
@@ -182,6 +180,11 @@ export const volume: ResourceHandler<State> = {
     return [await describe(client, vol, base)];
   },
 };
+
+/** The diagnostic for a `virtseed_volume` whose name another volume of the pool has. */
+function volumeTakenDiagnostic(pool: string, name: string): Diagnostic {
+  return error(['name'], 'Volume exists already', `Pool ${pool} already has a volume named ${name}. Import it (terraform import <address> ${pool}/${name}) or choose another name.`);
+}
 
 /** Current facts of a volume merged into a state value. */
 async function describe(client: Awaited<ReturnType<typeof clientOf>>, vol: { pool: string; name: string; key: string }, state: State): Promise<State> {

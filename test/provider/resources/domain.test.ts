@@ -6,7 +6,7 @@ import { UNKNOWN } from '../../../provider/src/plugin/cty';
 import type { HandlerContext } from '../../../provider/src/plugin/handler';
 import { domain, stopDomain } from '../../../provider/src/resources/domain';
 import { renderDomainXml } from '../../../src/domain';
-import { VIR_DOMAIN_RUNNING, VIR_DOMAIN_SHUTOFF } from '../../../src/libvirt';
+import { LibvirtError, VIR_DOMAIN_RUNNING, VIR_DOMAIN_SHUTOFF, VIR_ERR_NO_DOMAIN } from '../../../src/libvirt';
 
 type State = Record<string, unknown>;
 
@@ -38,7 +38,7 @@ function fakeClient(opts: { offAfterShutdown?: boolean; existingInstanceId?: str
       return DOM;
     },
     async domainLookupByName() {
-      if (!opts.existingInstanceId) throw new Error('no domain');
+      if (!opts.existingInstanceId) throw new LibvirtError(VIR_ERR_NO_DOMAIN, 10, 2, 'Domain not found');
       return DOM;
     },
     async domainGetXmlDesc() {
@@ -99,8 +99,11 @@ describe('virtseed_domain plan', () => {
   });
 
   test('GIVEN the old domain still exists WHEN Terraform plans the create half of a recreate THEN the action is none (the same at apply, when it is gone)', async () => {
+    const prior = await created({ reprovision: 'recreate' });
+    await planFrom(prior, { reprovision: 'recreate', instance_id: 'iid-2' }); // the replace half records the name
     const c = config({ reprovision: 'recreate', instance_id: 'iid-2' });
     const r = await domain.plan({ prior: null, proposed: c, config: c }, ctxWith(fakeClient({ existingInstanceId: 'iid-1' })));
+    expect(r.diagnostics).toEqual([]);
     expect(r.planned).toMatchObject({ reprovision_action: 'none', previous_instance_id: null });
   });
 

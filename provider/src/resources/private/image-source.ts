@@ -28,6 +28,11 @@ function isUrl(source: string): boolean {
   return /^https?:\/\//i.test(source);
 }
 
+/** True when `source` is a local file path (not an http(s) URL). */
+export function isLocalSource(source: string): boolean {
+  return !isUrl(source);
+}
+
 /** Inspects a source. Throws Error naming the source when it cannot be read. */
 export async function inspectSource(source: string, signal?: AbortSignal): Promise<SourceInfo> {
   if (isUrl(source)) {
