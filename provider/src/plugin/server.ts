@@ -310,8 +310,7 @@ export class ProviderServer {
       if (err instanceof ValidationError) return { diagnostics: this.diags(err.diagnostics, type) };
       if (err instanceof HostUnreachableError) {
         this.log.error(`${rpc}: ${err.message}`);
-        const cause = err.cause instanceof Error ? err.cause.message : String(err.cause);
-        return { diagnostics: this.diags([hostUnreachable(err.uri, cause)]) };
+        return { diagnostics: this.diags([hostUnreachable(err.uri, err.cause)]) };
       }
       if (err instanceof MalformedValueError) {
         this.log.error(`${rpc}: malformed value at ${err.path.join('.') || '(root)'}`);

@@ -302,7 +302,7 @@ export const domain: ResourceHandler<State> = {
     }
     // Addresses stay as they are unless this apply may (re)start or stop the guest.
     const touchesGuest = requiresReplace.length > 0 || !deepEqual(planned.instance_id, prior.instance_id) || DEFINITION_ATTRS.some((k) => !deepEqual(planned[k], prior[k])) || planned.running !== prior.running;
-    for (const k of ADDRESS_ATTRS) planned[k] = touchesGuest ? UNKNOWN : (prior[k] ?? UNKNOWN);
+    for (const k of ADDRESS_ATTRS) planned[k] = touchesGuest || prior[k] === undefined ? UNKNOWN : prior[k];
     if (requiresReplace.length) noteReplacement('domain', prior.name as string);
     diagnostics.push(...(await hostChecks(ctx, planned, prior.name !== planned.name)));
     return { planned, requiresReplace, diagnostics };

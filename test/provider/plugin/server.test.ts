@@ -178,6 +178,14 @@ describe('handler context', () => {
     expect(res.diagnostics[0].detail).toMatch(/^connect ENOENT \/run\/libvirt\/libvirt-sock\. Check that libvirtd .* is running on this machine.*virsh -c 'qemu:\/\/\/system' version/);
   });
 
+  it('GIVEN a connector error with its own fix WHEN a handler needs the host THEN the detail is that error alone', async () => {
+    const connect = jest.fn(async () => { throw Object.assign(new Error('Cannot connect to qemu:///system (step: connect): ENOENT. Fix: start libvirtd'), { fix: 'start libvirtd' }); });
+    const s = new ProviderServer({ providerSchema: PROVIDER_SCHEMA, resources: [probe(async (ctx) => void (await ctx.client()))], connector: { connect }, log: quiet });
+    await s.ConfigureProvider({ config: { msgpack: encodeMsgpack({ uri: null }, t.object({ uri: t.string })) } });
+    const res = await s.PlanResourceChange(planReq);
+    expect(res.diagnostics[0].detail).toBe('Cannot connect to qemu:///system (step: connect): ENOENT. Fix: start libvirtd.');
+  });
+
   it('GIVEN an ssh host that cannot be reached WHEN a handler needs it THEN what to check is about the remote host and ssh', async () => {
     const connect = jest.fn(async () => { throw new Error('ssh exited with status 255'); });
     const s = new ProviderServer({ providerSchema: PROVIDER_SCHEMA, resources: [probe(async (ctx) => void (await ctx.client()))], connector: { connect }, log: quiet });

@@ -153,6 +153,12 @@ describe('virtseed_domain plan: addresses and the guest agent', () => {
     expect(r.planned).toMatchObject({ qemu_agent: true, addresses: UNKNOWN });
   });
 
+  test('GIVEN a guest without addresses (ip_address null) WHEN nothing changes THEN the plan is empty', async () => {
+    const prior = { ...(await created()), addresses: [], ip_address: null };
+    const r = await planFrom(prior, {});
+    expect(r.planned).toEqual(prior);
+  });
+
   test('GIVEN only wait_timeout changes WHEN planned THEN the addresses in state are kept', async () => {
     const r = await planFrom(await created(), { wait_timeout: 30 });
     expect(r.planned).toMatchObject({ addresses: ['10.213.7.100'], ip_address: '10.213.7.100' });

@@ -47,7 +47,7 @@ export async function planHost(ctx: HandlerContext): Promise<{ client: LibvirtCl
   } catch (err) {
     if (!(err instanceof HostUnreachableError) || warnedUnreachable) return { client: null, diagnostics: [] };
     warnedUnreachable = true;
-    const d = hostUnreachable(err.uri, err.cause instanceof Error ? err.cause.message : String(err.cause));
+    const d = hostUnreachable(err.uri, err.cause);
     return {
       client: null,
       diagnostics: [{ ...d, severity: 'warning', summary: `Plan not checked against libvirt at ${err.uri}`,
