@@ -4,7 +4,7 @@
  */
 import { TerraformOutput, TerraformStack } from 'cdktf';
 import { Construct } from 'constructs';
-import { BaseImage, bindings, CloudInit, KernelBoot, VirtualMachine } from '../../constructs';
+import { BaseImage, bindings, CloudInit, KernelBoot, NetworkAttachment, VirtualMachine } from '../../constructs';
 
 /** Inputs of {@link BasicStack}. */
 export interface BasicStackProps {
@@ -63,6 +63,8 @@ export class BasicStack extends TerraformStack {
       name: hostname,
       baseImage: BaseImage.fromFile(props.image),
       kernel: props.kernel,
+      // Isolated (QEMU user networking, restrict=on) rather than the default `default` NAT network: nothing leaves the host.
+      networks: [NetworkAttachment.userMode()],
       cloudInit: CloudInit.fromConfig({
         hostname,
         cloudConfig: {
