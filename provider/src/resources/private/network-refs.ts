@@ -12,7 +12,7 @@ type State = Record<string, unknown>;
 
 /** What is wrong when a domain's NIC names a network the host does not have, and the fix. */
 function notFoundDetail(subject: string, ref: string): string {
-  return `${subject}: libvirt has no network named "${ref}" (nor with that UUID). Create it (a virtseed_network, or virsh net-define), or name an existing one (virsh net-list --all).`;
+  return `${subject}: libvirt has no network named "${ref}" (nor with that UUID). Create it (a virtseed_network, or virsh net-define), or name an existing one (virsh net-list --all). A virtseed_network created in the same apply is named by its id (network = virtseed_network.<name>.id), which is unknown until then.`;
 }
 
 /** Thrown when a network named by a domain does not exist on the host. */
