@@ -6,7 +6,9 @@
  *   the libvirt stream over ssh;
  * - the guest's DHCP lease is in state (`addresses`, `ip_address`) and a terraform output, and libvirt's lease list
  *   shows the same address for the domain's MAC;
- * - the next plan is empty (the UUID in `network_interface.network` is kept on read, the addresses are stable).
+ * - the next plan is empty (the UUID in `network_interface.network` is kept on read, the addresses are stable);
+ * - with `qemu_agent = true` the domain has the guest agent channel; the test image runs no agent, so reads skip it
+ *   (its channel is not connected) and never wait for one.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -55,6 +57,7 @@ ${kernelBootHcl(img)}  disk { volume_id = virtseed_volume.root.id }
   instance_id       = virtseed_cloudinit_seed.seed.instance_id
   wait_for          = "cloud-init"
   wait_timeout      = 900
+  qemu_agent        = true
   network_interface { network = virtseed_network.net.id }
 }
 output "ip_address" {
@@ -98,6 +101,11 @@ test('GIVEN the guest on the isolated network WHEN applied THEN its DHCP lease i
   expect(tf.ok(['output', '-raw', 'ip_address']).trim()).toBe(ip);
   const leases = virshRun('net-dhcp-leases', NET);
   expect(leases).toMatch(new RegExp(`${vm.network_interface[0].mac}\\s+ipv4\\s+${ip.replace(/\./g, '\\.')}/24`));
+});
+
+test('GIVEN qemu_agent = true WHEN applied THEN the running domain has the agent channel, not connected (no agent in the image)', () => {
+  expect(tf.resource('virtseed_domain.vm').qemu_agent).toBe(true);
+  expect(virshRun('dumpxml', NAME)).toMatch(/<channel type='unix'>[\s\S]*<target type='virtio' name='org\.qemu\.guest_agent\.0' state='disconnected'\/>/);
 });
 
 test('GIVEN the applied guest WHEN planned again THEN there are no changes', () => {
