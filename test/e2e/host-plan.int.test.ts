@@ -12,6 +12,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { cleanupByPrefix, domainExists, virshRun, volumeNames } from '../helpers/guest';
 import { networkNames } from '../helpers/network';
+import { teardown } from '../helpers/teardown';
 import { PROVIDER_BLOCK, TfWorkdir } from '../helpers/terraform';
 
 const PREFIX = 'vstest-hp-';
@@ -35,10 +36,7 @@ describe('plan-time checks against the host, with nothing created', () => {
     tf.init();
   });
 
-  afterAll(() => {
-    tf?.dispose();
-    cleanupByPrefix(PREFIX);
-  });
+  afterAll(() => teardown({ tf, prefix: PREFIX }));
 
   /** Plans `body`; expects exit 1 with `summary`, the pointer at `address`'s line holding `needle`, and `detail`. */
   function expectPlanError(body: string, address: string, summary: string, needle: string, detail: RegExp): void {

@@ -12,8 +12,9 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { CLOUD_INIT_FINISHED, cleanupByPrefix, kernelBootHcl, readConsole, testImage, TestImage, virshRun } from '../helpers/guest';
+import { CLOUD_INIT_FINISHED, cleanupByPrefix, readConsole, testImage, TestImage, virshRun } from '../helpers/guest';
 import { cleanupNetworksByPrefix, isolatedNetworkHcl, testSubnetOctet } from '../helpers/network';
+import { teardown } from '../helpers/teardown';
 import { PROVIDER_BLOCK, TfWorkdir } from '../helpers/terraform';
 import { startSshd, TestSshd } from '../libvirt/helpers/sshd';
 
@@ -52,7 +53,7 @@ resource "virtseed_cloudinit_seed" "seed" {
 resource "virtseed_domain" "vm" {
   name   = "${NAME}"
   memory = 512
-${kernelBootHcl(img)}  disk { volume_id = virtseed_volume.root.id }
+  disk { volume_id = virtseed_volume.root.id }
   cloudinit_seed_id = virtseed_cloudinit_seed.seed.id
   instance_id       = virtseed_cloudinit_seed.seed.instance_id
   wait_for          = "cloud-init"
@@ -80,10 +81,12 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  tf?.dispose();
-  cleanupByPrefix(PREFIX);
-  cleanupNetworksByPrefix(PREFIX);
-  await sshd?.stop();
+  try {
+    teardown({ tf, prefix: PREFIX });
+  } finally {
+    cleanupNetworksByPrefix(PREFIX); // after the domains that use the network
+    await sshd?.stop();
+  }
 });
 
 test('GIVEN wait_for = "cloud-init" over qemu+ssh WHEN applied THEN it succeeds after cloud-init finished this boot', () => {
