@@ -192,6 +192,13 @@ describe('virtseed_domain plan: addresses and the guest agent', () => {
     expect(r.planned).toEqual(prior);
   });
 
+  test('GIVEN state written before addresses existed (null) WHEN nothing else changes THEN the addresses become unknown, the rest is kept', async () => {
+    const prior = { ...(await created()), addresses: null, ip_address: null };
+    const r = await planFrom(prior, {});
+    expect(r.planned).toEqual({ ...prior, addresses: UNKNOWN, ip_address: UNKNOWN });
+    expect(r.requiresReplace).toEqual([]);
+  });
+
   test('GIVEN only wait_timeout changes WHEN planned THEN the addresses in state are kept', async () => {
     const r = await planFrom(await created(), { wait_timeout: 30 });
     expect(r.planned).toMatchObject({ addresses: ['10.213.7.100'], ip_address: '10.213.7.100' });
