@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { App, TerraformStack } from 'cdktf';
-import { BaseImage, bindings, VirtualMachine } from '../constructs';
+import { BaseImage, bindings, NetworkAttachment, VirtualMachine } from '../constructs';
 import { createVolumeFromSource, uploadSource } from '../provider/src/resources/private/upload';
 import { connect } from '../src/libvirt';
 import { alternate, formatGoalTable, GoalRow } from './private/rows';
@@ -201,7 +201,7 @@ function shareRow(work: string): GoalRow {
   const stack = new TerraformStack(app, 'share');
   new bindings.provider.VirtseedProvider(stack, 'virtseed', { uri: URI });
   const baseImage = BaseImage.fromFile(image, { volumeName: `${SHARE_PREFIX}base` });
-  for (let i = 1; i <= 5; i++) new VirtualMachine(stack, `vm${i}`, { name: `${SHARE_PREFIX}${i}`, baseImage, running: false, memoryMiB: 64 });
+  for (let i = 1; i <= 5; i++) new VirtualMachine(stack, `vm${i}`, { name: `${SHARE_PREFIX}${i}`, baseImage, running: false, memoryMiB: 64, networks: [NetworkAttachment.userMode()] });
   app.synth();
   const dir = join(outdir, 'stacks', 'share');
   const env: NodeJS.ProcessEnv = {

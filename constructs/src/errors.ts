@@ -63,3 +63,11 @@ export function invalidIgnition(prop: string, diagnostics: readonly Diagnostic[]
 export function invalidJson(prop: string, reason: string): ConstructPropsError {
   return new ConstructPropsError(prop, `${prop}: not valid JSON (${reason}); expected an Ignition config JSON document`);
 }
+
+/** The network definition has errors (from src/network validateNetworkSpec); lists every error with its path. */
+export function invalidNetwork(prop: string, diagnostics: readonly Diagnostic[]): ConstructPropsError {
+  return new ConstructPropsError(
+    prop,
+    `${prop}: the network definition has ${diagnostics.length} error(s):\n${formatDiagnostics(diagnostics)}`,
+  );
+}

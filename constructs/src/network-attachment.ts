@@ -32,7 +32,7 @@ export interface NetworkAttachmentConfig {
 
 /** One network interface of a virtual machine. Value object; create with the static factories. */
 export class NetworkAttachment {
-  /** An interface on a libvirt network, e.g. `'default'`. */
+  /** An interface on a libvirt network: its name (e.g. `'default'`) or UUID (a {@link Network}'s `networkId`; `network.attach()` does this). */
   static libvirtNetwork(network: string, options: LibvirtNetworkOptions = {}): NetworkAttachment {
     return new NetworkAttachment({ network, mac: options.mac, model: 'virtio' });
   }

@@ -97,10 +97,19 @@ export interface VirtualMachineProps {
    */
   readonly kernel?: KernelBoot;
   /**
-   * Network interfaces, in order.
-   * @default - one restricted user-mode interface (`NetworkAttachment.userMode()`): no traffic off the host
+   * Network interfaces, in order: on a {@link Network} (`network.attach()`), on an existing libvirt network
+   * (`NetworkAttachment.libvirtNetwork('name')`), or QEMU user-mode networking (`NetworkAttachment.userMode()`:
+   * restricted, nothing reaches the guest and nothing leaves the host).
+   * @default - one interface on the libvirt network named `default` (`NetworkAttachment.libvirtNetwork('default')`;
+   *   Debian's and Fedora's libvirt define it as NAT 192.168.122.0/24)
    */
   readonly networks?: NetworkAttachment[];
+  /**
+   * Give the guest a QEMU guest agent channel, so `addresses` also holds what a running qemu-guest-agent reports
+   * (the guest must run it, e.g. cloud-init `packages: ['qemu-guest-agent']`).
+   * @default false
+   */
+  readonly qemuAgent?: boolean;
   /**
    * What happens to the guest when the instance-id changes.
    * @default Reprovision.REBOOT
@@ -163,6 +172,14 @@ export class VirtualMachine extends Construct {
   readonly previousInstanceId: string;
   /** What a deploy that starts the guest waits for. */
   readonly waitFor: WaitFor;
+  /**
+   * The guest's IP addresses (a token of the domain's `addresses`: DHCP leases of its libvirt networks, then the
+   * guest agent's; refreshed at every plan, empty while the guest has none).
+   */
+  readonly addresses: string[];
+  /** The guest's first IPv4 address (else its first address; a token of the domain's `ip_address`). Use
+   *  `waitFor: WaitFor.LEASE` or `WaitFor.CLOUD_INIT` so the deploy that starts the guest already records it. */
+  readonly ipAddress: string;
 
   /** @throws ConstructPropsError for invalid or conflicting props (the message names the prop). */
   constructor(scope: Construct, id: string, props: VirtualMachineProps) {
@@ -199,7 +216,7 @@ export class VirtualMachine extends Construct {
       this.rootVolume.resource.lifecycle = { replaceTriggeredBy: [attributeReference(provisioner.resource, 'instance_id')] };
     }
 
-    const networks = props.networks ?? [NetworkAttachment.userMode()];
+    const networks = props.networks ?? [NetworkAttachment.libvirtNetwork('default')];
     this.domain = new virtseed.domain.Domain(this, 'Resource', {
       name: props.name,
       memory: props.memoryMiB ?? 512,
@@ -218,11 +235,14 @@ export class VirtualMachine extends Construct {
       running: props.running ?? true,
       waitFor: props.waitFor,
       waitTimeout: props.waitTimeoutSeconds,
+      qemuAgent: props.qemuAgent,
     });
     this.consoleLog = this.domain.consoleLog;
     this.uuid = this.domain.uuid;
     this.reprovisionAction = this.domain.reprovisionAction;
     this.previousInstanceId = this.domain.previousInstanceId;
+    this.addresses = this.domain.addresses;
+    this.ipAddress = this.domain.ipAddress;
   }
 }
 
@@ -279,6 +299,9 @@ function validateProps(props: VirtualMachineProps): void {
   }
   if (props.waitFor === WaitFor.IGNITION && !props.ignition) {
     throw invalidValue('VirtualMachine.waitFor', props.waitFor, 'WaitFor.IGNITION only with ignition (or WaitFor.CLOUD_INIT with cloudInit, WaitFor.NONE)');
+  }
+  if (props.waitFor === WaitFor.LEASE && props.networks?.every((n) => n.config.user === true)) {
+    throw invalidValue('VirtualMachine.waitFor', props.waitFor, 'WaitFor.LEASE only with an interface on a libvirt network (DHCP leases come from libvirt networks, not from user-mode networking)');
   }
   if (props.waitTimeoutSeconds !== undefined && !Token.isUnresolved(props.waitTimeoutSeconds) && !(props.waitTimeoutSeconds > 0)) {
     throw invalidNumber('VirtualMachine.waitTimeoutSeconds', props.waitTimeoutSeconds, 'seconds > 0');

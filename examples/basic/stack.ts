@@ -4,7 +4,7 @@
  */
 import { TerraformOutput, TerraformStack } from 'cdktf';
 import { Construct } from 'constructs';
-import { BaseImage, bindings, CloudInit, Firmware, KernelBoot, VirtualMachine } from '../../constructs';
+import { BaseImage, bindings, CloudInit, Firmware, KernelBoot, NetworkAttachment, VirtualMachine } from '../../constructs';
 
 /** Inputs of {@link BasicStack}. */
 export interface BasicStackProps {
@@ -68,6 +68,8 @@ export class BasicStack extends TerraformStack {
       baseImage: BaseImage.fromFile(props.image, { volumeName: `${hostname}-base` }),
       firmware: props.firmware,
       kernel: props.kernel,
+      // Isolated (QEMU user networking, restrict=on) rather than the default `default` NAT network: nothing leaves the host.
+      networks: [NetworkAttachment.userMode()],
       cloudInit: CloudInit.fromConfig({
         hostname,
         cloudConfig: {

@@ -8,7 +8,7 @@
  * domain without starting it).
  */
 import { App, TerraformOutput, TerraformStack } from 'cdktf';
-import { BaseImage, bindings, CloudInit, Reprovision, VirtualMachine } from '../../constructs';
+import { BaseImage, bindings, CloudInit, NetworkAttachment, Reprovision, VirtualMachine } from '../../constructs';
 import { basicPropsFromEnv } from '../basic/stack';
 
 const POLICIES: Record<string, Reprovision> = {
@@ -28,6 +28,7 @@ const vm = new VirtualMachine(stack, 'vm', {
   name: 'virtseed-reprovision',
   baseImage: BaseImage.fromFile(env.image, { volumeName: 'virtseed-reprovision-base' }),
   kernel: env.kernel,
+  networks: [NetworkAttachment.userMode()], // isolated: nothing leaves the host
   running: process.env.VIRTSEED_RUNNING !== 'false',
   reprovision: POLICIES[policy],
   cloudInit: CloudInit.fromConfig({

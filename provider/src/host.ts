@@ -28,3 +28,11 @@ export const TCG_ONLY: HostFacts = { domainType: () => 'qemu' };
 
 /** The default libvirt URI when the provider block gives none. */
 export const DEFAULT_URI = 'qemu:///system';
+
+/** Thrown by `ctx.client()` when the libvirt host at `uri` cannot be reached (the connector's error as `cause`). */
+export class HostUnreachableError extends Error {
+  constructor(readonly uri: string, cause: unknown) {
+    super(`cannot connect to libvirt at ${uri}: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    this.name = 'HostUnreachableError';
+  }
+}

@@ -145,6 +145,10 @@ export interface DomainSpec {
   /** Serial console (pty) logged to this absolute host file (`<serial><log file=... append='off'>`).
    *  @default - a pty serial console without log */
   serialLogFile?: string;
+  /** A QEMU guest agent channel: `<channel type='unix'><target type='virtio' name='org.qemu.guest_agent.0'/>`
+   *  (formatdomain "Channel"; libvirt picks the host socket path). Lets libvirt ask the agent for the guest's
+   *  addresses. Parsing omits it unless present. @default false */
+  qemuAgent?: boolean;
   /** `<sysinfo type='fwcfg'>` entries, e.g. Ignition's `opt/com.coreos/config`. */
   fwCfg?: DomainSysinfoFwCfgEntry[];
   /** Extra QEMU arguments, `<qemu:commandline><qemu:arg value=...>` each (taints the domain). */
@@ -153,6 +157,9 @@ export interface DomainSpec {
    *  free text; values may contain newlines and tabs but no other control characters. */
   metadata?: Record<string, string>;
 }
+
+/** The virtio-serial port name of the QEMU guest agent channel (`<channel><target name=...>`). */
+export const QEMU_AGENT_CHANNEL_NAME = 'org.qemu.guest_agent.0';
 
 /** Namespace of libvirt's QEMU extensions (`<qemu:commandline>`). */
 export const QEMU_XML_NAMESPACE = 'http://libvirt.org/schemas/domain/qemu/1.0';

@@ -5,6 +5,7 @@
  */
 import { DomainXmlParseError } from './errors';
 import {
+  QEMU_AGENT_CHANNEL_NAME,
   QEMU_XML_NAMESPACE,
   VIRTSEED_XML_NAMESPACE,
   type DomainCpuMode,
@@ -73,6 +74,7 @@ function readDomain(domain: XmlNode): DomainSpec {
     .map((s) => attr(child(s, 'log'), 'file'))
     .find((f) => f !== undefined);
   if (serialLogFile !== undefined) spec.serialLogFile = serialLogFile;
+  if (children(devices, 'channel').some((c) => attr(child(c, 'target'), 'name') === QEMU_AGENT_CHANNEL_NAME)) spec.qemuAgent = true;
   const fwCfg = children(domain, 'sysinfo')
     .filter((s) => attr(s, 'type') === 'fwcfg')
     .flatMap((s) => children(s, 'entry'))

@@ -4,6 +4,7 @@
  */
 import { ValidationError, hasErrors } from '../diagnostics';
 import {
+  QEMU_AGENT_CHANNEL_NAME,
   QEMU_XML_NAMESPACE,
   VIRTSEED_XML_NAMESPACE,
   type DomainDisk,
@@ -114,6 +115,9 @@ function devicesElement(spec: DomainSpec): XmlNode {
   serial.target = { [`${ATTR}port`]: '0' };
   devices.serial = serial;
   devices.console = { [`${ATTR}type`]: 'pty', target: { [`${ATTR}type`]: 'serial', [`${ATTR}port`]: '0' } };
+  if (spec.qemuAgent) {
+    devices.channel = { [`${ATTR}type`]: 'unix', target: { [`${ATTR}type`]: 'virtio', [`${ATTR}name`]: QEMU_AGENT_CHANNEL_NAME } };
+  }
   return devices;
 }
 

@@ -28,6 +28,9 @@ export const DOMAIN_FIELDS = {
     wait_timeout: { type: 'number', optional: true, computed: true, description: 'Seconds `wait_for` waits from the guest\'s start before the apply fails (the guest keeps running). Default 600.' },
     reprovision_action: { type: 'string', computed: true, description: 'What this plan does to the guest because of `instance_id`: `none`, `reboot`, `recreate` or `next-boot`.' },
     previous_instance_id: { type: 'string', computed: true, description: 'The instance-id before a re-provision decision (null when `reprovision_action` is `none`).' },
+    qemu_agent: { type: 'bool', optional: true, computed: true, description: 'Give the guest a QEMU guest agent channel (virtio-serial `org.qemu.guest_agent.0`), so `addresses` also holds what a running qemu-guest-agent reports (NICs on user-mode networking or without DHCP). Default false.' },
+    addresses: { type: 'list(string)', computed: true, description: 'The running guest\'s IP addresses, without prefix length: DHCP leases of its libvirt networks first, then (with `qemu_agent`) what the guest agent reports; loopback and IPv6 link-local left out. Empty while the guest is shut off or has no address yet; refreshed at every read (which never waits for the guest).' },
+    ip_address: { type: 'string', computed: true, description: 'The first IPv4 address of `addresses` (else its first address); null when there is none.' },
     disk: {
       nesting: 'list',
       description: 'A disk. Exactly one of `volume_id` and `file`.',
@@ -43,7 +46,7 @@ export const DOMAIN_FIELDS = {
       nesting: 'list',
       description: 'A network interface: a libvirt network (`network`), or QEMU user networking (`user = true`).',
       fields: {
-        network: { type: 'string', optional: true, description: 'libvirt network name, e.g. `default`.' },
+        network: { type: 'string', optional: true, description: 'A libvirt network: a `virtseed_network.id` (UUID) or a network name, e.g. `default`.' },
         user: { type: 'bool', optional: true, computed: true, description: 'QEMU user-mode networking.' },
         restrict: { type: 'bool', optional: true, computed: true, description: 'With `user`: isolate the guest (no traffic leaves the host). Default true.' },
         mac: { type: 'string', optional: true, computed: true, description: 'MAC address. Default: stable, derived from the domain name and position.' },

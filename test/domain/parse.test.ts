@@ -74,6 +74,16 @@ describe('parseDomainXml tolerance', () => {
     expect([spec.firmware, 'secureBoot' in spec]).toEqual(['efi', false]);
   });
 
+  test("GIVEN a running domain's agent channel with libvirt's socket path and state WHEN parsed THEN qemuAgent is true", () => {
+    const channel = "<channel type='unix'><source mode='bind' path='/run/libvirt/qemu/channel/1-vm/org.qemu.guest_agent.0'/><target type='virtio' name='org.qemu.guest_agent.0' state='connected'/></channel>";
+    expect(parseDomainXml(domainXml(`<devices>${channel}</devices>`)).qemuAgent).toBe(true);
+  });
+
+  test('GIVEN a channel of another name WHEN parsed THEN qemuAgent is left out', () => {
+    const channel = "<channel type='spicevmc'><target type='virtio' name='com.redhat.spice.0'/></channel>";
+    expect(parseDomainXml(domainXml(`<devices>${channel}</devices>`))).not.toHaveProperty('qemuAgent');
+  });
+
   test('GIVEN a restricted NIC whose arguments were edited WHEN parsed THEN they stay plain QEMU arguments', () => {
     const xml = renderDomainXml({ ...minimalSpec, interfaces: [{ type: 'user', restrict: true }] }).replace('&quot;restrict&quot;:true', '&quot;restrict&quot;:false');
     const spec = parseDomainXml(xml);

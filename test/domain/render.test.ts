@@ -35,6 +35,7 @@ describe('renderDomainXml', () => {
     ],
     ['features and lifecycle', minimalSpec, ['<features><acpi/><apic/></features>', '<on_poweroff>destroy</on_poweroff><on_reboot>restart</on_reboot>']],
     ['cpu mode', { ...minimalSpec, cpuMode: 'maximum' }, ['<cpu mode="maximum"/>']],
+    ['QEMU guest agent channel', { ...minimalSpec, qemuAgent: true }, ['<channel type="unix"><target type="virtio" name="org.qemu.guest_agent.0"/></channel>']],
     ['custom cpu model', { ...minimalSpec, cpuMode: 'custom', cpuModel: 'qemu64' }, ['<cpu mode="custom"><model>qemu64</model></cpu>']],
     [
       'qcow2 file disk on virtio',
@@ -103,6 +104,10 @@ describe('renderDomainXml', () => {
 
   test('GIVEN UEFI without secure boot WHEN rendered THEN SMM stays off', () => {
     expect(compact({ ...minimalSpec, firmware: 'efi' })).not.toContain('<smm');
+  });
+
+  test('GIVEN no qemuAgent WHEN rendered THEN there is no <channel> element', () => {
+    expect(compact(minimalSpec)).not.toContain('<channel');
   });
 
   test('GIVEN no cpuMode WHEN rendered THEN there is no <cpu> element', () => {

@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { copyFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { App, TerraformStack } from 'cdktf';
-import { BaseImage, bindings, VirtualMachine } from '../../constructs';
+import { BaseImage, bindings, NetworkAttachment, VirtualMachine } from '../../constructs';
 import { cleanupByPrefix, volumeNames } from '../helpers/guest';
 import { destroyAndDispose, TfWorkdir } from '../helpers/terraform';
 
@@ -23,7 +23,7 @@ function synthVms(tf: TfWorkdir, image: string, count: number): void {
   const stack = new TerraformStack(app, 'share');
   new bindings.provider.VirtseedProvider(stack, 'virtseed', { uri: 'qemu:///system' });
   const baseImage = BaseImage.fromFile(image, { volumeName: `${PREFIX}base` });
-  for (let i = 1; i <= count; i++) new VirtualMachine(stack, `vm${i}`, { name: `${PREFIX}${i}`, baseImage, running: false, memoryMiB: 64 });
+  for (let i = 1; i <= count; i++) new VirtualMachine(stack, `vm${i}`, { name: `${PREFIX}${i}`, baseImage, running: false, memoryMiB: 64, networks: [NetworkAttachment.userMode()] });
   app.synth();
   copyFileSync(join(outdir, 'stacks', 'share', 'cdk.tf.json'), join(tf.dir, 'main.tf.json'));
 }

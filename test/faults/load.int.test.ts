@@ -1,6 +1,6 @@
 /**
  * Load: 50 domains (defined, not started), each with its own qcow2 volume, applied and destroyed with
- * `-parallelism=10` through one provider process (one libvirt connection) against the tests' own libvirtd. Both
+ * `-parallelism=10` through one provider process per terraform phase (one libvirt connection each) against the tests' own libvirtd. Both
  * runs must succeed and leave libvirt exactly as the state says: 50 domains and 50 volumes, then none.
  */
 import { spawnSync } from 'node:child_process';
@@ -76,7 +76,8 @@ resource "virtseed_domain" "vm" {
   it('GIVEN 50 domains and 50 volumes WHEN applied and destroyed with -parallelism=10 THEN both finish cleanly on one connection', async () => {
     const applied = tf(['apply', '-auto-approve', '-input=false', '-parallelism=10']);
     expect(applied).toContain(`Apply complete! Resources: ${2 * N} added, 0 changed, 0 destroyed.`);
-    expect(applied.match(/virtseed: connecting to /g) ?? []).toHaveLength(1);
+    // apply runs the provider twice (plan with its host checks, then apply): one connection each
+    expect(applied.match(/virtseed: connecting to /g) ?? []).toHaveLength(2);
     expect(await facts()).toEqual({ domains: N, volumes: N });
     const plan = spawnSync('terraform', ['plan', '-detailed-exitcode', '-input=false', '-no-color', '-parallelism=10'], { cwd: work, env, encoding: 'utf8' });
     expect({ code: plan.status, out: plan.status === 0 ? '' : plan.stdout }).toEqual({ code: 0, out: '' });

@@ -99,7 +99,7 @@ function writeProject(dir: string, framework: 'cdktf' | 'cdktn', prefix: string)
     path.join(dir, 'main.ts'),
     `import { Construct } from 'constructs';
 import { App, TerraformOutput, TerraformStack } from '${framework}';
-import { BaseImage, bindings, CloudInit, Size, VirtualMachine } from '${pkg}';
+import { BaseImage, bindings, CloudInit, NetworkAttachment, Size, VirtualMachine } from '${pkg}';
 
 class Stack extends TerraformStack {
   constructor(scope: Construct, id: string) {
@@ -111,6 +111,7 @@ class Stack extends TerraformStack {
       diskSize: Size.mebibytes(128),
       memoryMiB: 128,
       running: false,
+      networks: [NetworkAttachment.userMode()],
       cloudInit: CloudInit.fromConfig({ hostname: '${prefix}vm', cloudConfig: { runcmd: ['echo hello'] } }),
     });
     new TerraformOutput(this, 'instance_id', { value: vm.instanceId });

@@ -40,8 +40,40 @@ export function toProtoDiagnostic(d: Diagnostic, type?: CtyType): Record<string,
   return out;
 }
 
-/** An error diagnostic for an exception thrown inside the provider (message only, no stack, no values). */
-export function internalError(what: string, err: unknown): Diagnostic {
+/** What each tfplugin6 call does, in the words of a Terraform user (diagnostics never name the RPC). */
+const ACTIONS: Readonly<Record<string, string>> = {
+  ValidateProviderConfig: 'Checking the provider configuration',
+  ConfigureProvider: 'Configuring the provider',
+  ValidateResourceConfig: 'Checking the configuration of',
+  UpgradeResourceState: 'Reading the saved state of',
+  ReadResource: 'Refreshing',
+  PlanResourceChange: 'Planning',
+  ApplyResourceChange: 'Applying',
+  ImportResourceState: 'Importing',
+};
+
+/**
+ * An error diagnostic for an exception thrown inside the provider while serving `rpc` (for resource `typeName`):
+ * the summary says what was being done to which resource type, the detail is the message only (no stack, no values).
+ */
+export function internalError(rpc: string, err: unknown, typeName?: string): Diagnostic {
   const message = err instanceof Error ? err.message : String(err);
-  return { severity: 'error', summary: `virtseed: ${what} failed`, detail: message, path: [] };
+  const action = ACTIONS[rpc] ?? 'Running the provider';
+  return { severity: 'error', summary: `${action}${typeName ? ` ${typeName}` : ''} failed`, detail: message, path: [] };
+}
+
+/**
+ * The diagnostic for a libvirt host that cannot be reached: the URI that failed, the connector's reason and what
+ * to check. A connector error that carries its own `fix` (src/libvirt LibvirtConnectError: the failed step, what
+ * the transport said, the fix) is shown as it is; otherwise the check is chosen for the kind of URI.
+ */
+export function hostUnreachable(uri: string, cause: unknown): Diagnostic {
+  const reason = (cause instanceof Error ? cause.message : String(cause)).replace(/[.\s]+$/, '');
+  const ownFix = typeof (cause as { fix?: unknown })?.fix === 'string';
+  const remote = /^[a-z0-9]+\+(ssh|tcp|tls|libssh2?)\b/i.test(uri) || /^[a-z0-9+]+:\/\/[^/]/i.test(uri);
+  const check = ownFix ? ''
+    : remote
+      ? ` Check that the host is reachable and libvirtd runs there, that this machine can log in without a prompt (for qemu+ssh: ssh with a key, the host in known_hosts), and that \`virsh -c '${uri}' version\` works from here.`
+      : ` Check that libvirtd (or virtqemud) is running on this machine, that this user may open its socket (root, or a member of the libvirt group), and that \`virsh -c '${uri}' version\` works. The provider's \`uri\` setting chooses the host.`;
+  return { severity: 'error', summary: `Cannot connect to libvirt at ${uri}`, detail: `${reason}.${check}`, path: [] };
 }

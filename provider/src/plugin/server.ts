@@ -5,9 +5,9 @@
  * handler bug. DynamicValues are decoded and encoded with the handler's schema; private state bytes pass through.
  */
 import { Diagnostic, ValidationError } from '../../../src/diagnostics';
-import { Connection, DEFAULT_URI, HostConnector, HostFacts, TCG_ONLY } from '../host';
+import { Connection, DEFAULT_URI, HostConnector, HostFacts, HostUnreachableError, TCG_ONLY } from '../host';
 import { conform, CtyConversionError, CtyType, decodeJson, decodeMsgpack, encodeMsgpack, isUnknown } from './cty';
-import { internalError, toAttributePath, toProtoDiagnostic } from './diagnostics';
+import { hostUnreachable, internalError, toAttributePath, toProtoDiagnostic } from './diagnostics';
 import type { HandlerContext, ResourceHandler } from './handler';
 import { createLogger, Logger } from './log';
 import { nonEmpty, stateError, unknownType, validateUri } from './private/rpc';
@@ -121,7 +121,8 @@ export class ProviderServer<C extends Connection = Connection> {
     }
     if (!this.clientPromise) {
       this.log.debug(`connecting to ${this.uri}`);
-      const pending = this.options.connector.connect(this.uri);
+      const uri = this.uri;
+      const pending = this.options.connector.connect(uri).catch((err: unknown) => Promise.reject(new HostUnreachableError(uri, err)));
       this.clientPromise = pending;
       pending.then(
         (c) => (this.connected = c),
@@ -310,22 +311,26 @@ export class ProviderServer<C extends Connection = Connection> {
     return (diagnostics ?? []).map((d) => toProtoDiagnostic(d, type));
   }
 
-  private async guard(rpc: string, type: CtyType | undefined, fn: () => Promise<Msg>): Promise<Msg> {
+  private async guard(rpc: string, type: CtyType | undefined, fn: () => Promise<Msg>, typeName?: string): Promise<Msg> {
     try {
       return await fn();
     } catch (err) {
       if (err instanceof ValidationError) return { diagnostics: this.diags(err.diagnostics, type) };
+      if (err instanceof HostUnreachableError) {
+        this.log.error(`${rpc}: ${err.message}`);
+        return { diagnostics: this.diags([hostUnreachable(err.uri, err.cause)]) };
+      }
       if (err instanceof MalformedValueError) {
         this.log.error(`${rpc}: malformed value at ${err.path.join('.') || '(root)'}`);
         return {
           diagnostics: this.diags([{
-            severity: 'error', summary: `Malformed value in ${rpc}`, path: [],
+            severity: 'error', summary: `Malformed value from Terraform${typeName ? ` for ${typeName}` : ''}`, path: [],
             detail: `Terraform sent a value this provider cannot read: ${err.message}. Check that terraform and the provider agree on the schema (terraform init -upgrade), and that the state was written by this provider.`,
           }], type),
         };
       }
-      this.log.error(`${rpc}: ${err instanceof Error ? err.message : String(err)}`);
-      return { diagnostics: this.diags([internalError(rpc, err)]) };
+      this.log.error(`${rpc}${typeName ? ` (${typeName})` : ''}: ${err instanceof Error ? err.message : String(err)}`);
+      return { diagnostics: this.diags([internalError(rpc, err, typeName)]) };
     }
   }
 
@@ -333,6 +338,6 @@ export class ProviderServer<C extends Connection = Connection> {
     const r = this.resources.get(typeName);
     this.log.debug(`${rpc} ${typeName}`);
     if (!r) return Promise.resolve({ diagnostics: this.diags([unknownType('resource', typeName)]) });
-    return this.guard(`${rpc} (${typeName})`, r.type, () => fn(r));
+    return this.guard(rpc, r.type, () => fn(r), typeName);
   }
 }

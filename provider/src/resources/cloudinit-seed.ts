@@ -16,6 +16,8 @@ import { SEED_PATHS, seedSpecFromConfig } from './private/seed-spec';
 import { applyRawVolume, readRawVolume } from './private/raw-volume';
 import type { CloudinitSeedState } from './private/model';
 import { replacePaths, settleComputed } from './private/plan';
+import { plannedVolumeChecks } from './private/plan-checks';
+import { volumeExistsDiagnostic } from './private/storage';
 import { isWhollyKnown, str, UNKNOWN } from './private/values';
 
 const COMPUTED_ONLY: readonly string[] = ['id', 'path', 'size', 'sha256'];
@@ -51,7 +53,7 @@ export const cloudinitSeed: ResourceHandler<CloudinitSeedState, LibvirtClient> =
     return build(config).diagnostics;
   },
 
-  async plan({ prior, proposed, config }) {
+  async plan({ prior, proposed, config }, ctx) {
     if (!proposed || !config) return { planned: null, requiresReplace: [], diagnostics: [] };
     let planned: CloudinitSeedState = { ...proposed };
     const diagnostics: Diagnostic[] = [];
@@ -84,6 +86,7 @@ export const cloudinitSeed: ResourceHandler<CloudinitSeedState, LibvirtClient> =
         );
       }
     }
+    diagnostics.push(...(await plannedVolumeChecks(ctx, 'Seed', prior, planned, requiresReplace.length > 0, volumeExistsDiagnostic)));
     return { planned, requiresReplace, diagnostics };
   },
 

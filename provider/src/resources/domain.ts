@@ -34,10 +34,13 @@ import type { HandlerContext, ResourceHandler } from '../plugin/handler';
 import { DOMAIN_FIELDS } from '../../../src/fields';
 import type { ResourceSchema } from '../plugin/schema';
 import { schemaOf } from './private/fields';
+import { addressAttributes, AddressAttributes, domainAddresses } from './private/addresses';
 import { forgetDomainListing, isNoDomain, lookupDomainByUuid } from './private/domain-directory';
 import { resolveRefs, stateFromDomain } from './private/domain-refs';
 import { DOMAIN_DEFAULTS, toDomainSpec, withDefaults } from './private/domain-state';
 import type { DomainState } from './private/model';
+import { keepNetworkRefs, missingNetworkDiagnostics } from './private/network-refs';
+import { newDomainChecks, noteReplacement, planHost } from './private/plan-checks';
 import { mapDiagnostics } from './private/paths';
 import { replacePaths, settleComputed } from './private/plan';
 import { decideReprovision } from './private/reprovision';
@@ -48,7 +51,11 @@ import { deepEqual, isWhollyKnown, list, messageOf, num, str, UNKNOWN } from './
 export const DOMAIN_SCHEMA: ResourceSchema = schemaOf(DOMAIN_FIELDS);
 
 /** Attributes whose change needs the domain redefined (and a running guest restarted). */
-const DEFINITION_ATTRS: readonly (keyof DomainState)[] = ['memory', 'vcpu', 'type', 'cpu_mode', 'kernel', 'initrd', 'cmdline', 'disk', 'network_interface', 'cloudinit_seed_id', 'ignition_id'];
+const DEFINITION_ATTRS: readonly (keyof DomainState)[] = ['memory', 'vcpu', 'type', 'cpu_mode', 'kernel', 'initrd', 'cmdline', 'disk', 'network_interface', 'cloudinit_seed_id', 'ignition_id', 'qemu_agent'];
+
+/** Computed attributes a plan cannot know: what the guest's addresses will be. */
+const ADDRESS_ATTRS = ['addresses', 'ip_address'] as const;
+const NO_ADDRESSES: AddressAttributes = { addresses: [], ip_address: null };
 
 function validateConfig(c: DomainState): Diagnostic[] {
   const d: Diagnostic[] = [];
@@ -79,7 +86,7 @@ function validateConfig(c: DomainState): Diagnostic[] {
   list(c.network_interface).forEach((n, i) => {
     if (n.network !== null && n.user === true) d.push(error(['network_interface', i, 'user'], 'Invalid network_interface', 'Set either network or user = true, not both.'));
     if (n.network === null && n.user !== true && n.user !== null && n.user !== UNKNOWN)
-      d.push(error(['network_interface', i], 'Invalid network_interface', 'Set network (a libvirt network name) or user = true.'));
+      d.push(error(['network_interface', i], 'Invalid network_interface', 'Set network (a virtseed_network.id or a libvirt network name) or user = true.'));
   });
   const known = isWhollyKnown(c);
   if (known && str(c.name) && num(c.memory) !== undefined) {
@@ -173,7 +180,7 @@ async function readDomain(client: LibvirtClient, dom: DomRef): Promise<{ state: 
 }
 
 /** Attributes read back from libvirt: `current` keeps its value where libvirt agrees, takes libvirt's where not. */
-const OBSERVED_ATTRS: readonly (keyof DomainState)[] = ['name', 'memory', 'vcpu', 'type', 'cpu_mode', 'firmware', 'secure_boot', 'kernel', 'initrd', 'cmdline', 'cloudinit_seed_id', 'ignition_id', 'running', 'uuid', 'id'];
+const OBSERVED_ATTRS: readonly (keyof DomainState)[] = ['name', 'memory', 'vcpu', 'type', 'cpu_mode', 'firmware', 'secure_boot', 'kernel', 'initrd', 'cmdline', 'cloudinit_seed_id', 'ignition_id', 'running', 'uuid', 'id', 'qemu_agent', ...ADDRESS_ATTRS];
 
 /** Keeps `current`'s value for every attribute libvirt agrees with, takes libvirt's where it differs (drift). */
 function mergeObserved(current: DomainState, observed: DomainState): DomainState {
@@ -208,12 +215,13 @@ export const domain: ResourceHandler<DomainState, LibvirtClient> = {
   async plan({ prior, proposed, config }, ctx) {
     if (!proposed || !config) return { planned: null, requiresReplace: [], diagnostics: [] };
     const diagnostics = validateConfig(config);
-    const planned = withDefaults({ ...proposed, ...pickNulls(config, ['vcpu', 'firmware', 'secure_boot', 'running', 'reprovision', 'shutdown_timeout', 'wait_for', 'wait_timeout']) }, prior, ctx.uri);
+    const planned = withDefaults({ ...proposed, ...pickNulls(config, ['vcpu', 'firmware', 'secure_boot', 'running', 'reprovision', 'shutdown_timeout', 'wait_for', 'wait_timeout', 'qemu_agent']) }, prior, ctx.uri);
     if (planned.type === null) planned.type = str(prior?.type) ?? ctx.host.domainType(ctx.uri);
     if (!prior) {
       // Also the create half of a `recreate` replacement: Terraform plans it with no prior state, again at apply
       // after the old domain is gone, so the decision shows as the replacement (replace_paths and the warning).
-      return { planned: { ...settleComputed(planned, null, true, ['id', 'uuid']), reprovision_action: 'none', previous_instance_id: null }, requiresReplace: [], diagnostics };
+      diagnostics.push(...(await hostChecks(ctx, planned, true)));
+      return { planned: { ...settleComputed(planned, null, true, ['id', 'uuid', ...ADDRESS_ATTRS]), reprovision_action: 'none', previous_instance_id: null }, requiresReplace: [], diagnostics };
     }
     const decision = decideReprovision(prior, { ...planned, id: prior.id, uuid: prior.uuid });
     diagnostics.push(...decision.diagnostics);
@@ -221,7 +229,13 @@ export const domain: ResourceHandler<DomainState, LibvirtClient> = {
     const priorFirmware: DomainState = { ...prior, firmware: prior.firmware ?? DOMAIN_DEFAULTS.firmware, secure_boot: prior.secure_boot ?? DOMAIN_DEFAULTS.secure_boot };
     const requiresReplace = [...replacePaths(priorFirmware, planned, ['name', 'firmware', 'secure_boot'], 'wait'), ...(decision.replace ? [['instance_id']] : [])];
     const settled = settleComputed(planned, prior, requiresReplace.length > 0, ['id', 'uuid']);
-    return { planned: { ...settled, reprovision_action: decision.action, previous_instance_id: decision.previousInstanceId }, requiresReplace, diagnostics };
+    // Addresses stay as they are unless this apply may (re)start or stop the guest (or the state predates them).
+    const touchesGuest = requiresReplace.length > 0 || !deepEqual(planned.instance_id, prior.instance_id) || planned.running !== prior.running
+      || DEFINITION_ATTRS.some((k) => !deepEqual(planned[k], prior[k])) || prior.addresses === null;
+    const withAddresses = settleComputed(settled, prior, touchesGuest, ADDRESS_ATTRS);
+    if (requiresReplace.length) noteReplacement('domain', str(prior.name) ?? '');
+    diagnostics.push(...(await hostChecks(ctx, planned, prior.name !== planned.name)));
+    return { planned: { ...withAddresses, reprovision_action: decision.action, previous_instance_id: decision.previousInstanceId }, requiresReplace, diagnostics };
   },
 
   async apply({ prior, planned }, ctx) {
@@ -234,6 +248,8 @@ export const domain: ResourceHandler<DomainState, LibvirtClient> = {
       return { newState: null, diagnostics: [] };
     }
     const name = str(planned.name) ?? '';
+    const missing = await missingNetworkDiagnostics(client, planned);
+    if (missing.length) return { newState: prior, diagnostics: missing }; // nothing changed
     const timeout = num(planned.shutdown_timeout) ?? 60;
     let waited: Diagnostic[] = [];
     let dom = priorUuid && priorUuid === planned.uuid ? await lookup(client, priorUuid) : null;
@@ -241,12 +257,7 @@ export const domain: ResourceHandler<DomainState, LibvirtClient> = {
       try {
         const existing = await client.domainLookupByName(name);
         const left = parseDomainXml(await client.domainGetXmlDesc(existing, VIR_DOMAIN_XML_INACTIVE)).metadata?.[CREATE_PENDING_KEY];
-        if (!left) {
-          return {
-            newState: null,
-            diagnostics: [error(['name'], 'Domain exists already', `libvirt already has a domain named ${name} (UUID ${bytesToUuid(existing.uuid)}). Import it (terraform import <address> ${name}) or choose another name.`)],
-          };
-        }
+        if (!left) return { newState: null, diagnostics: [domainExistsDiagnostic(name, bytesToUuid(existing.uuid))] };
         ctx.log.info(`domain ${name}: removing what an interrupted create left`);
         await removeDomain(client, existing);
       } catch (err) {
@@ -260,7 +271,7 @@ export const domain: ResourceHandler<DomainState, LibvirtClient> = {
         dom = await define(client, planned, bytesToUuid(dom.uuid));
       } catch (err) {
         const uuid = bytesToUuid(dom.uuid);
-        return { newState: { ...planned, id: uuid, uuid }, diagnostics: [error([], `Domain ${name} was defined but not finished`, `${err instanceof Error ? err.message : String(err)}. The domain is recorded as tainted; the next terraform apply replaces it.`)] };
+        return { newState: { ...planned, id: uuid, uuid, ...NO_ADDRESSES }, diagnostics: [error([], `Domain ${name} was defined but not finished`, `${err instanceof Error ? err.message : String(err)}. The domain is recorded as tainted; the next terraform apply replaces it.`)] };
       }
     } else {
       const definitionChanged = DEFINITION_ATTRS.some((k) => !deepEqual(prior[k], planned[k]));
@@ -281,7 +292,7 @@ export const domain: ResourceHandler<DomainState, LibvirtClient> = {
     }
     const uuid = bytesToUuid(dom.uuid);
     // The domain exists whatever the wait found: it stays in state, so the next plan starts from the truth.
-    return { newState: { ...planned, id: uuid, uuid }, diagnostics: waited };
+    return { newState: { ...planned, id: uuid, uuid, ...(await currentAddresses(client, dom, planned)) }, diagnostics: waited };
   },
 
   async read({ current }, ctx) {
@@ -290,7 +301,8 @@ export const domain: ResourceHandler<DomainState, LibvirtClient> = {
     const dom = uuid ? await lookupDomainByUuid(client, uuid) : null;
     const observed = dom ? await readDomain(client, dom).catch((err) => (isNoDomain(err) ? null : Promise.reject(err))) : null;
     if (!observed) return { newState: null, diagnostics: [] }; // gone (undefined outside Terraform)
-    return { newState: mergeObserved(current, observed.state), diagnostics: [] };
+    observed.state.network_interface = await keepNetworkRefs(client, current.network_interface, observed.state.network_interface);
+    return { newState: mergeObserved(current, { ...observed.state, ...(await currentAddresses(client, dom!, observed.state)) }), diagnostics: [] };
   },
 
   async importState(id, ctx) {
@@ -305,7 +317,7 @@ export const domain: ResourceHandler<DomainState, LibvirtClient> = {
       throw err;
     }
     const { state: observed, policy } = await readDomain(client, dom);
-    return [{ ...observed, reprovision: policy ?? DOMAIN_DEFAULTS.reprovision, shutdown_timeout: DOMAIN_DEFAULTS.shutdown_timeout, wait_for: DOMAIN_DEFAULTS.wait_for, wait_timeout: DOMAIN_DEFAULTS.wait_timeout, reprovision_action: 'none', previous_instance_id: null }];
+    return [{ ...observed, ...(await currentAddresses(client, dom, observed)), reprovision: policy ?? DOMAIN_DEFAULTS.reprovision, shutdown_timeout: DOMAIN_DEFAULTS.shutdown_timeout, wait_for: DOMAIN_DEFAULTS.wait_for, wait_timeout: DOMAIN_DEFAULTS.wait_timeout, reprovision_action: 'none', previous_instance_id: null }];
   },
 };
 
@@ -339,7 +351,7 @@ async function start(client: LibvirtClient, dom: DomRef, planned: DomainState, c
  */
 function interrupted(planned: DomainState, prior: DomainState, dom: DomRef, reprovisionNow: boolean): { newState: DomainState; diagnostics: Diagnostic[] } {
   const uuid = bytesToUuid(dom.uuid);
-  const newState: DomainState = { ...planned, id: uuid, uuid, running: true };
+  const newState: DomainState = { ...planned, id: uuid, uuid, running: true, addresses: prior.addresses ?? [], ip_address: prior.ip_address ?? null };
   if (reprovisionNow) {
     newState.instance_id = prior.instance_id;
     newState.reprovision_action = prior.reprovision_action ?? 'none';
@@ -350,6 +362,27 @@ function interrupted(planned: DomainState, prior: DomainState, dom: DomRef, repr
     newState,
     diagnostics: [error([], 'Interrupted', `Terraform was interrupted while domain ${String(planned.name)} was shutting down; the guest keeps running. ${next}`)],
   };
+}
+
+/** The diagnostic for a create that would take the name of a domain virtseed did not make. */
+function domainExistsDiagnostic(name: string, uuid: string): Diagnostic {
+  return error(['name'], 'Domain exists already', `libvirt already has a domain named ${name} (UUID ${uuid}). Import it (terraform import <address> ${name}) or choose another name.`);
+}
+
+/**
+ * Plan-time checks against the host (when it can be reached): the networks the NICs name exist and, when the plan
+ * creates a domain under a new name (`creates`), no other domain has that name.
+ */
+async function hostChecks(ctx: HandlerContext<LibvirtClient>, planned: DomainState, creates: boolean): Promise<Diagnostic[]> {
+  const name = str(planned.name);
+  const out = name && creates ? await newDomainChecks(ctx, name, CREATE_PENDING_KEY, domainExistsDiagnostic) : [];
+  const { client } = await planHost(ctx);
+  return client ? [...out, ...(await missingNetworkDiagnostics(client, planned))] : out;
+}
+
+/** The guest's addresses now (none while shut off), asking the guest agent when the domain has its channel. */
+async function currentAddresses(client: LibvirtClient, dom: DomRef, s: DomainState): Promise<AddressAttributes> {
+  return addressAttributes(await domainAddresses(client, dom, { agent: s.qemu_agent === true }));
 }
 
 /** The config's null values for `keys` (so defaults apply when the user removes a setting). */

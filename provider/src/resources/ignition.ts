@@ -14,8 +14,10 @@ import type { ResourceSchema } from '../plugin/schema';
 import { schemaOf } from './private/fields';
 import type { IgnitionState } from './private/model';
 import { replacePaths, settleComputed } from './private/plan';
+import { plannedVolumeChecks } from './private/plan-checks';
 import { mapDiagnostics } from './private/paths';
 import { applyRawVolume, readRawVolume } from './private/raw-volume';
+import { volumeExistsDiagnostic } from './private/storage';
 import { messageOf, str, UNKNOWN } from './private/values';
 
 /** The provider schema, from the field table (src/fields/ignition.ts). */
@@ -50,7 +52,7 @@ export const ignition: ResourceHandler<IgnitionState, LibvirtClient> = {
     return typeof config.content === 'string' ? render(config.content).diagnostics : [];
   },
 
-  async plan({ prior, proposed }) {
+  async plan({ prior, proposed }, ctx) {
     if (!proposed) return { planned: null, requiresReplace: [], diagnostics: [] };
     let planned: IgnitionState = { ...proposed };
     const diagnostics: Diagnostic[] = [];
@@ -73,6 +75,7 @@ export const ignition: ResourceHandler<IgnitionState, LibvirtClient> = {
         diagnostics.push({ severity: 'warning', path: ['content'], summary: 'Ignition config changes: the guest will be re-provisioned',
           detail: `The config's id changes from ${String(prior.instance_id)} to ${planned.instance_id}. Ignition runs on first boot only; the domain's reprovision policy decides how the guest gets it.` });
     }
+    diagnostics.push(...(await plannedVolumeChecks(ctx, 'Ignition config', prior, planned, requiresReplace.length > 0, volumeExistsDiagnostic)));
     return { planned, requiresReplace, diagnostics };
   },
 

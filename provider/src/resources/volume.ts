@@ -8,7 +8,8 @@ import type { ResourceHandler } from '../plugin/handler';
 import { VOLUME_FIELDS } from '../../../src/fields';
 import type { ResourceSchema } from '../plugin/schema';
 import { schemaOf } from './private/fields';
-import { inspectSource } from './private/image-source';
+import { inspectSource, isLocalSource } from './private/image-source';
+import { plannedVolumeChecks } from './private/plan-checks';
 import { ChecksumMismatchError, createVolumeFromSource, isSha256Hex } from './private/upload';
 import {
   activePool,
@@ -64,18 +65,19 @@ export const volume: ResourceHandler<VolumeState, LibvirtClient> = {
     // sha256 pins the source bytes: another digest replaces the volume, another letter case does not.
     if (prior && isWhollyKnown(planned.sha256) && str(prior.sha256)?.toLowerCase() !== str(planned.sha256)?.toLowerCase()) requiresReplace.push(['sha256']);
     const replacing = !prior || requiresReplace.length > 0;
+    diagnostics.push(...(await plannedVolumeChecks(ctx, 'Volume', prior, planned, requiresReplace.length > 0, volumeTakenDiagnostic)));
     planned = settleComputed(planned, prior, replacing, ['id', 'path', 'allocation']);
     if (replacing) {
       if (config.format === null) planned.format = UNKNOWN;
       if (config.capacity === null) planned.capacity = UNKNOWN;
       const source = str(config.source);
-      if (source && config.format === null) {
+      if (source && (config.format === null || isLocalSource(source))) {
         try {
           const info = await inspectSource(source, ctx.signal);
-          planned.format = info.format;
-          if (config.capacity === null) planned.capacity = info.virtualSize ?? UNKNOWN;
+          if (config.format === null) planned.format = info.format;
+          if (config.format === null && config.capacity === null) planned.capacity = info.virtualSize ?? UNKNOWN;
         } catch (err) {
-          diagnostics.push(error(['source'], 'Cannot read source', messageOf(err)));
+          diagnostics.push(error(['source'], 'Cannot read source', `Volume ${str(planned.pool) ?? '?'}/${str(planned.name) ?? '?'}: ${messageOf(err)}. The provider reads source on the machine that runs terraform: a local image file or an http(s) URL. Check the path (build or download the image first).`));
         }
       } else if (!source && config.format === null && !requiresReplace.length) {
         planned.format = 'qcow2';
@@ -110,11 +112,7 @@ export const volume: ResourceHandler<VolumeState, LibvirtClient> = {
     const name = str(planned.name) ?? '';
     const pool = await activePool(client, poolName, opts);
     if (await removeInterrupted(client, pool, name, opts)) ctx.log.info(`volume ${poolName}/${name}: removed what an interrupted create left`);
-    if (await volumeByName(client, pool, name, opts))
-      return {
-        newState: null,
-        diagnostics: [error(['name'], 'Volume exists already', `Pool ${poolName} already has a volume named ${name}. Import it (terraform import <address> ${poolName}/${name}) or choose another name.`)],
-      };
+    if (await volumeByName(client, pool, name, opts)) return { newState: null, diagnostics: [volumeTakenDiagnostic(poolName, name)] };
     const source = str(planned.source);
     const backingRef = str(planned.backing_volume);
     let format = str(planned.format) ?? 'qcow2';
@@ -169,6 +167,11 @@ export const volume: ResourceHandler<VolumeState, LibvirtClient> = {
     return [await describe(client, vol, base)];
   },
 };
+
+/** The diagnostic for a `virtseed_volume` whose name another volume of the pool has. */
+function volumeTakenDiagnostic(pool: string, name: string): Diagnostic {
+  return error(['name'], 'Volume exists already', `Pool ${pool} already has a volume named ${name}. Import it (terraform import <address> ${pool}/${name}) or choose another name.`);
+}
 
 /** Current facts of a volume merged into a state value. */
 async function describe(client: LibvirtClient, vol: VolRef, state: VolumeState): Promise<VolumeState> {

@@ -1,6 +1,6 @@
 import { TerraformOutput, TerraformStack, Testing } from 'cdktf';
 import { deriveInstanceId } from '../../../src/seed';
-import { BaseImage, bindings, CloudInit, Firmware, NetworkAttachment, Reprovision, Size, VirtualMachine, VirtualMachineProps, WaitFor } from '../../../constructs';
+import { BaseImage, bindings, CloudInit, Firmware, Network, NetworkAttachment, Reprovision, Size, VirtualMachine, VirtualMachineProps, WaitFor } from '../../../constructs';
 import { byName, resources, synth, Synth } from '../synth-helpers';
 
 Testing.setupJest();
@@ -101,7 +101,7 @@ describe('VirtualMachine shared base images', () => {
 });
 
 describe('VirtualMachine domain', () => {
-  test('GIVEN defaults WHEN synthesized THEN the domain has 512 MiB, 1 vCPU, a restricted user-mode NIC, reboot policy, running', () => {
+  test('GIVEN defaults WHEN synthesized THEN the domain has 512 MiB, 1 vCPU, a NIC on the libvirt network "default", reboot policy, running', () => {
     const out = Testing.synthScope((s) => new VirtualMachine(s, 'vm', base));
     expect(out).toHaveResourceWithProperties(bindings.domain.Domain, {
       name: 'web',
@@ -109,8 +109,42 @@ describe('VirtualMachine domain', () => {
       vcpu: 1,
       reprovision: 'reboot',
       running: true,
-      network_interface: [{ user: true, restrict: true, model: 'virtio' }],
+      network_interface: [{ network: 'default', model: 'virtio' }],
     });
+  });
+
+  test('GIVEN NetworkAttachment.userMode() WHEN synthesized THEN the NIC is restricted QEMU user networking', () => {
+    const { out } = vm({ networks: [NetworkAttachment.userMode()] });
+    expect(byName(out, 'virtseed_domain', 'web').body.network_interface).toEqual([{ user: true, restrict: true, model: 'virtio' }]);
+  });
+
+  test('GIVEN a Network WHEN the VM is attached to it THEN the NIC names the network resource id, with the MAC given', () => {
+    let net!: Network;
+    const out = synth((s) => {
+      net = new Network(s, 'lab', { name: 'lab', subnets: [{ address: '10.10.0.1/24', dhcpRanges: [{ start: '10.10.0.100', end: '10.10.0.199' }] }] });
+      new VirtualMachine(s, 'vm', { ...base, networks: [net.attach({ mac: '52:54:00:00:00:10' })] });
+    });
+    const address = byName(out, 'virtseed_network', 'lab').address;
+    expect(byName(out, 'virtseed_domain', 'web').body.network_interface).toEqual([{ network: `\${${address}.id}`, mac: '52:54:00:00:00:10', model: 'virtio' }]);
+  });
+
+  test('GIVEN qemuAgent WHEN synthesized THEN the domain asks for the agent channel', () => {
+    const { out } = vm({ qemuAgent: true });
+    expect(byName(out, 'virtseed_domain', 'web').body.qemu_agent).toBe(true);
+  });
+
+  test('GIVEN a VM WHEN its addresses are output THEN the outputs reference the domain\'s ip_address and addresses', () => {
+    const out = synth((s) => {
+      const machine = new VirtualMachine(s, 'vm', base);
+      new TerraformOutput(s, 'ip', { value: machine.ipAddress });
+      new TerraformOutput(s, 'all', { value: machine.addresses });
+    });
+    const domain = byName(out, 'virtseed_domain', 'web').address;
+    expect(out.output).toMatchObject({ ip: { value: `\${${domain}.ip_address}` }, all: { value: `\${${domain}.addresses}` } });
+  });
+
+  test('GIVEN WaitFor.LEASE with only user-mode NICs WHEN constructed THEN it throws naming waitFor', () => {
+    expect(() => vm({ waitFor: WaitFor.LEASE, networks: [NetworkAttachment.userMode()] })).toThrow(/^VirtualMachine\.waitFor: invalid value 'lease'; expected WaitFor\.LEASE only with an interface on a libvirt network/);
   });
 
   test('GIVEN a cloud-init seed WHEN synthesized THEN the domain uses the root disk, the seed and the seed instance_id', () => {

@@ -163,6 +163,38 @@ describe('handler context', () => {
     expect(res.diagnostics).toEqual([expect.objectContaining({ severity: 'ERROR', detail: 'boom' })]);
   });
 
+  it('GIVEN a handler that throws WHEN planned THEN the summary names the action and resource type, never the RPC', async () => {
+    const s = new ProviderServer({ providerSchema: PROVIDER_SCHEMA, resources: [probe(async () => { throw new Error('boom'); })], log: quiet });
+    const res = await s.PlanResourceChange(planReq);
+    expect(res.diagnostics[0].summary).toBe('Planning virtseed_probe failed');
+  });
+
+  it('GIVEN libvirtd not listening WHEN a handler needs the host THEN one error names the URI, the reason and what to check', async () => {
+    const connect = jest.fn(async () => { throw new Error('connect ENOENT /run/libvirt/libvirt-sock'); });
+    const s = new ProviderServer({ providerSchema: PROVIDER_SCHEMA, resources: [probe(async (ctx) => void (await ctx.client()))], connector: { connect }, log: quiet });
+    await s.ConfigureProvider({ config: { msgpack: encodeMsgpack({ uri: null }, t.object({ uri: t.string })) } });
+    const res = await s.PlanResourceChange(planReq);
+    expect(res.diagnostics).toEqual([expect.objectContaining({ severity: 'ERROR', summary: 'Cannot connect to libvirt at qemu:///system' })]);
+    expect(res.diagnostics[0].detail).toMatch(/^connect ENOENT \/run\/libvirt\/libvirt-sock\. Check that libvirtd .* is running on this machine.*virsh -c 'qemu:\/\/\/system' version/);
+  });
+
+  it('GIVEN a connector error with its own fix WHEN a handler needs the host THEN the detail is that error alone', async () => {
+    const connect = jest.fn(async () => { throw Object.assign(new Error('Cannot connect to qemu:///system (step: connect): ENOENT. Fix: start libvirtd'), { fix: 'start libvirtd' }); });
+    const s = new ProviderServer({ providerSchema: PROVIDER_SCHEMA, resources: [probe(async (ctx) => void (await ctx.client()))], connector: { connect }, log: quiet });
+    await s.ConfigureProvider({ config: { msgpack: encodeMsgpack({ uri: null }, t.object({ uri: t.string })) } });
+    const res = await s.PlanResourceChange(planReq);
+    expect(res.diagnostics[0].detail).toBe('Cannot connect to qemu:///system (step: connect): ENOENT. Fix: start libvirtd.');
+  });
+
+  it('GIVEN an ssh host that cannot be reached WHEN a handler needs it THEN what to check is about the remote host and ssh', async () => {
+    const connect = jest.fn(async () => { throw new Error('ssh exited with status 255'); });
+    const s = new ProviderServer({ providerSchema: PROVIDER_SCHEMA, resources: [probe(async (ctx) => void (await ctx.client()))], connector: { connect }, log: quiet });
+    await s.ConfigureProvider({ config: { msgpack: encodeMsgpack({ uri: 'qemu+ssh://root@192.0.2.1/system' }, t.object({ uri: t.string })) } });
+    const res = await s.PlanResourceChange(planReq);
+    expect(res.diagnostics[0].summary).toBe('Cannot connect to libvirt at qemu+ssh://root@192.0.2.1/system');
+    expect(res.diagnostics[0].detail).toMatch(/ssh with a key/);
+  });
+
   it('GIVEN StopProvider WHEN a handler looks at its signal THEN it is aborted', async () => {
     let aborted = false;
     const s = new ProviderServer({ providerSchema: PROVIDER_SCHEMA, resources: [probe(async (ctx) => void (aborted = ctx.signal.aborted))], log: quiet });

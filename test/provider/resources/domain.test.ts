@@ -7,7 +7,7 @@ import { TCG_ONLY } from '../../../provider/src/host';
 import type { HandlerContext } from '../../../provider/src/plugin/handler';
 import { domain, stopDomain } from '../../../provider/src/resources/domain';
 import { renderDomainXml } from '../../../src/domain';
-import { VIR_DOMAIN_RUNNING, VIR_DOMAIN_SHUTOFF } from '../../../src/libvirt';
+import { LibvirtError, VIR_DOMAIN_RUNNING, VIR_DOMAIN_SHUTOFF, VIR_ERR_NO_DOMAIN } from '../../../src/libvirt';
 
 type State = Record<string, unknown>;
 
@@ -39,7 +39,7 @@ function fakeClient(opts: { offAfterShutdown?: boolean; existingInstanceId?: str
       return DOM;
     },
     async domainLookupByName() {
-      if (!opts.existingInstanceId) throw new Error('no domain');
+      if (!opts.existingInstanceId) throw new LibvirtError(VIR_ERR_NO_DOMAIN, 10, 2, 'Domain not found');
       return DOM;
     },
     async domainGetXmlDesc() {
@@ -63,7 +63,8 @@ function config(over: State = {}): State {
   return {
     id: null, uuid: null, name: 'vstest-unit', memory: 512, vcpu: null, type: 'qemu', cpu_mode: null, firmware: null, secure_boot: null, kernel: null, initrd: null, cmdline: null,
     cloudinit_seed_id: null, ignition_id: null, instance_id: 'iid-1', reprovision: null, running: null, shutdown_timeout: null,
-    console_log: null, reprovision_action: null, previous_instance_id: null,
+    console_log: null, reprovision_action: null, previous_instance_id: null, wait_for: null, wait_timeout: null, qemu_agent: null,
+    addresses: null, ip_address: null,
     disk: [{ volume_id: null, file: '/var/lib/libvirt/images/vstest-unit.qcow2', target: null, bus: null, readonly: null }],
     network_interface: [{ network: null, user: true, restrict: null, mac: null, model: null }],
     ...over,
@@ -73,12 +74,12 @@ function config(over: State = {}): State {
 /** The state after creating `config(over)`. */
 async function created(over: State = {}): Promise<State> {
   const { planned } = await domain.plan({ prior: null, proposed: config(over), config: config(over) }, ctxWith(fakeClient()));
-  return { ...planned!, id: UUID, uuid: UUID };
+  return { ...planned!, id: UUID, uuid: UUID, addresses: ['10.213.7.100'], ip_address: '10.213.7.100' };
 }
 
 async function planFrom(prior: State, over: State) {
   const c = config(over);
-  const proposed = { ...c, id: prior.id, uuid: prior.uuid, console_log: prior.console_log, reprovision_action: prior.reprovision_action, previous_instance_id: prior.previous_instance_id };
+  const proposed = { ...c, id: prior.id, uuid: prior.uuid, console_log: prior.console_log, reprovision_action: prior.reprovision_action, previous_instance_id: prior.previous_instance_id, addresses: prior.addresses, ip_address: prior.ip_address };
   return domain.plan({ prior, proposed, config: c }, ctxWith(fakeClient()));
 }
 
@@ -99,8 +100,11 @@ describe('virtseed_domain plan', () => {
   });
 
   test('GIVEN the old domain still exists WHEN Terraform plans the create half of a recreate THEN the action is none (the same at apply, when it is gone)', async () => {
+    const prior = await created({ reprovision: 'recreate' });
+    await planFrom(prior, { reprovision: 'recreate', instance_id: 'iid-2' }); // the replace half records the name
     const c = config({ reprovision: 'recreate', instance_id: 'iid-2' });
     const r = await domain.plan({ prior: null, proposed: c, config: c }, ctxWith(fakeClient({ existingInstanceId: 'iid-1' })));
+    expect(r.diagnostics).toEqual([]);
     expect(r.planned).toMatchObject({ reprovision_action: 'none', previous_instance_id: null });
   });
 
@@ -162,6 +166,42 @@ describe('virtseed_domain firmware', () => {
   ])('GIVEN %s WHEN the config is validated THEN a diagnostic names the attribute and the fix', (_name, over, path, detail) => {
     const diagnostics = domain.validate!(config(over), ctxWith(fakeClient()));
     expect(diagnostics).toEqual([expect.objectContaining({ severity: 'error', path, detail: expect.stringMatching(detail) })]);
+  });
+});
+
+describe('virtseed_domain plan: addresses and the guest agent', () => {
+  test('GIVEN a new domain WHEN planned THEN addresses and ip_address are unknown and qemu_agent defaults to false', async () => {
+    const c = config();
+    const { planned } = await domain.plan({ prior: null, proposed: c, config: c }, ctxWith(fakeClient()));
+    expect(planned).toMatchObject({ addresses: UNKNOWN, ip_address: UNKNOWN, qemu_agent: false });
+  });
+
+  test('GIVEN a change that restarts the guest WHEN planned THEN its addresses become unknown', async () => {
+    const r = await planFrom(await created(), { memory: 1024 });
+    expect(r.planned).toMatchObject({ addresses: UNKNOWN, ip_address: UNKNOWN });
+  });
+
+  test('GIVEN qemu_agent turned on WHEN planned THEN the definition changes and the addresses become unknown', async () => {
+    const r = await planFrom(await created(), { qemu_agent: true });
+    expect(r.planned).toMatchObject({ qemu_agent: true, addresses: UNKNOWN });
+  });
+
+  test('GIVEN a guest without addresses (ip_address null) WHEN nothing changes THEN the plan is empty', async () => {
+    const prior = { ...(await created()), addresses: [], ip_address: null };
+    const r = await planFrom(prior, {});
+    expect(r.planned).toEqual(prior);
+  });
+
+  test('GIVEN state written before addresses existed (null) WHEN nothing else changes THEN the addresses become unknown, the rest is kept', async () => {
+    const prior = { ...(await created()), addresses: null, ip_address: null };
+    const r = await planFrom(prior, {});
+    expect(r.planned).toEqual({ ...prior, addresses: UNKNOWN, ip_address: UNKNOWN });
+    expect(r.requiresReplace).toEqual([]);
+  });
+
+  test('GIVEN only wait_timeout changes WHEN planned THEN the addresses in state are kept', async () => {
+    const r = await planFrom(await created(), { wait_timeout: 30 });
+    expect(r.planned).toMatchObject({ addresses: ['10.213.7.100'], ip_address: '10.213.7.100' });
   });
 });
 

@@ -26,6 +26,7 @@ describe('decideReprovision', () => {
     ['the id is removed', {}, { instance_id: null }, { action: 'none', previous: null, replace: false, warns: false }],
     ['memory changes after a past reboot', { reprovision_action: 'reboot', previous_instance_id: 'iid-0' }, { memory: 1024, reprovision_action: 'reboot', previous_instance_id: 'iid-0' }, { action: 'none', previous: null, replace: false, warns: false }],
     ['nothing changes after a past reboot', { reprovision_action: 'reboot', previous_instance_id: 'iid-0' }, { reprovision_action: 'reboot', previous_instance_id: 'iid-0' }, { action: 'reboot', previous: 'iid-0', replace: false, warns: false }],
+    ['only the addresses differ after a past reboot', { reprovision_action: 'reboot', previous_instance_id: 'iid-0', addresses: ['10.0.0.2'], ip_address: '10.0.0.2' }, { reprovision_action: 'reboot', previous_instance_id: 'iid-0', addresses: [], ip_address: null }, { action: 'reboot', previous: 'iid-0', replace: false, warns: false }],
   ])('GIVEN %s WHEN planned THEN the decision is as expected', (_, priorOver, plannedOver, expected) => {
     const d = decideReprovision(state(priorOver), state(plannedOver));
     expect({ action: d.action, previous: d.previousInstanceId, replace: d.replace, warns: d.diagnostics.length > 0 }).toEqual(expected);

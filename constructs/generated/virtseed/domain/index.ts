@@ -69,6 +69,12 @@ export interface DomainConfig extends cdktf.TerraformMetaArguments {
   */
   readonly name: string;
   /**
+  * Give the guest a QEMU guest agent channel (virtio-serial `org.qemu.guest_agent.0`), so `addresses` also holds what a running qemu-guest-agent reports (NICs on user-mode networking or without DHCP). Default false.
+  *
+  * Docs: {@link ../../../../docs/resources/domain.md#qemu_agent Domain#qemu_agent}
+  */
+  readonly qemuAgent?: boolean | cdktf.IResolvable;
+  /**
   * What a changed `instance_id` does: `reboot` (default: restart the guest on the same disks), `recreate` (replace the domain), `next-boot` (only swap the seed).
   *
   * Docs: {@link ../../../../docs/resources/domain.md#reprovision Domain#reprovision}
@@ -401,7 +407,7 @@ export interface DomainNetworkInterface {
   */
   readonly model?: string;
   /**
-  * libvirt network name, e.g. `default`.
+  * A libvirt network: a `virtseed_network.id` (UUID) or a network name, e.g. `default`.
   *
   * Docs: {@link ../../../../docs/resources/domain.md#network_interface.network Domain#network}
   */
@@ -707,6 +713,7 @@ export class Domain extends cdktf.TerraformResource {
     this._kernel = config.kernel;
     this._memory = config.memory;
     this._name = config.name;
+    this._qemuAgent = config.qemuAgent;
     this._reprovision = config.reprovision;
     this._running = config.running;
     this._secureBoot = config.secureBoot;
@@ -722,6 +729,11 @@ export class Domain extends cdktf.TerraformResource {
   // ==========
   // ATTRIBUTES
   // ==========
+
+  // addresses - computed: true, optional: false, required: false
+  public get addresses() {
+    return this.getListAttribute('addresses');
+  }
 
   // cloudinit_seed_id - computed: false, optional: true, required: false
   private _cloudinitSeedId?: string; 
@@ -845,6 +857,11 @@ export class Domain extends cdktf.TerraformResource {
     return this._instanceId;
   }
 
+  // ip_address - computed: true, optional: false, required: false
+  public get ipAddress() {
+    return this.getStringAttribute('ip_address');
+  }
+
   // kernel - computed: false, optional: true, required: false
   private _kernel?: string; 
   public get kernel() {
@@ -890,6 +907,22 @@ export class Domain extends cdktf.TerraformResource {
   // previous_instance_id - computed: true, optional: false, required: false
   public get previousInstanceId() {
     return this.getStringAttribute('previous_instance_id');
+  }
+
+  // qemu_agent - computed: true, optional: true, required: false
+  private _qemuAgent?: boolean | cdktf.IResolvable; 
+  public get qemuAgent() {
+    return this.getBooleanAttribute('qemu_agent');
+  }
+  public set qemuAgent(value: boolean | cdktf.IResolvable) {
+    this._qemuAgent = value;
+  }
+  public resetQemuAgent() {
+    this._qemuAgent = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get qemuAgentInput() {
+    return this._qemuAgent;
   }
 
   // reprovision - computed: true, optional: true, required: false
@@ -1078,6 +1111,7 @@ export class Domain extends cdktf.TerraformResource {
       kernel: cdktf.stringToTerraform(this._kernel),
       memory: cdktf.numberToTerraform(this._memory),
       name: cdktf.stringToTerraform(this._name),
+      qemu_agent: cdktf.booleanToTerraform(this._qemuAgent),
       reprovision: cdktf.stringToTerraform(this._reprovision),
       running: cdktf.booleanToTerraform(this._running),
       secure_boot: cdktf.booleanToTerraform(this._secureBoot),
@@ -1152,6 +1186,12 @@ export class Domain extends cdktf.TerraformResource {
         isBlock: false,
         type: "simple",
         storageClassType: "string",
+      },
+      qemu_agent: {
+        value: cdktf.booleanToHclTerraform(this._qemuAgent),
+        isBlock: false,
+        type: "simple",
+        storageClassType: "boolean",
       },
       reprovision: {
         value: cdktf.stringToHclTerraform(this._reprovision),

@@ -20,9 +20,7 @@ import {
   VIR_ERR_OPERATION_FAILED,
 } from '../../../../src/libvirt';
 import type { CallOptions, DomainInterfaceAddresses } from '../../../../src/libvirt';
-
-/** The virtio-serial name of the QEMU guest agent channel (`<target type='virtio' name=...>`). */
-export const QEMU_AGENT_CHANNEL = 'org.qemu.guest_agent.0';
+import { QEMU_AGENT_CHANNEL_NAME } from '../../../../src/domain';
 
 /** One guest NIC and its addresses, from one source. */
 export interface GuestInterfaceAddresses {
@@ -67,7 +65,7 @@ export function allAddresses(entries: readonly GuestInterfaceAddresses[]): strin
 export function agentConnected(liveXml: string): boolean {
   for (const m of liveXml.matchAll(/<channel\b[\s\S]*?<\/channel>/g)) {
     const target = /<target\b[^>]*>/.exec(m[0])?.[0] ?? '';
-    if (target.includes(`name='${QEMU_AGENT_CHANNEL}'`) || target.includes(`name="${QEMU_AGENT_CHANNEL}"`)) {
+    if (target.includes(`name='${QEMU_AGENT_CHANNEL_NAME}'`) || target.includes(`name="${QEMU_AGENT_CHANNEL_NAME}"`)) {
       return /state=['"]connected['"]/.test(target);
     }
   }
@@ -101,4 +99,18 @@ function toEntries(ifaces: DomainInterfaceAddresses[], source: 'lease' | 'agent'
 function isLoopbackOrLinkLocal(address: string): boolean {
   const a = address.toLowerCase();
   return a.startsWith('127.') || a === '::1' || /^fe[89ab][0-9a-f]:/.test(a);
+}
+
+/** `virtseed_domain`'s computed `addresses` and `ip_address`. */
+export interface AddressAttributes {
+  /** Every address of the guest once, leases first (see allAddresses). */
+  addresses: string[];
+  /** The first IPv4 address of `addresses`, else its first address, else null. */
+  ip_address: string | null;
+}
+
+/** The `addresses`/`ip_address` attributes of `entries`. */
+export function addressAttributes(entries: readonly GuestInterfaceAddresses[]): AddressAttributes {
+  const addresses = allAddresses(entries);
+  return { addresses, ip_address: addresses.find((a) => !a.includes(':')) ?? addresses[0] ?? null };
 }

@@ -1,12 +1,13 @@
 /**
  * The libvirt lookups behind `virtseed_domain`'s state ⇄ spec mapping (./domain-state): at apply, the volumes a
- * state refers to (volume keys → pool/volume and format, the seed volume, the Ignition file); at read/import, the
- * volume keys of a described domain's sources.
+ * state refers to (volume keys → pool/volume and format, the seed volume, the Ignition file) and its NICs' network
+ * names (./network-refs); at read/import, the volume keys of a described domain's sources.
  */
 import type { DomainDisk, DomainSpec } from '../../../../src/domain';
 import type { LibvirtClient } from '../../../../src/libvirt';
 import { ignitionFileOf, LIBVIRT_FWCFG_SYSINFO_VERSION, stateFromSpec, type ObservedRefs, type ResolvedRefs } from './domain-state';
 import type { DomainState } from './model';
+import { resolveNetworkNames } from './network-refs';
 import { isNotFound, volumeFormatFromXml } from './storage';
 import { list, str } from './values';
 
@@ -40,7 +41,8 @@ export async function resolveRefs(client: LibvirtClient, s: DomainState): Promis
     ignitionFile = await client.storageVolGetPath(await client.storageVolLookupByKey(ignKey));
     fwCfgViaCommandline = (await client.connectGetLibVersion()) < LIBVIRT_FWCFG_SYSINFO_VERSION;
   }
-  return { disks, seed, ignitionFile, fwCfgViaCommandline };
+  const networks = await resolveNetworkNames(client, list(s.network_interface));
+  return { disks, seed, ignitionFile, fwCfgViaCommandline, networks };
 }
 
 /** The key of the volume at `path`, or null when no volume is there. */

@@ -12,7 +12,7 @@ import { bool, list, num, str, UNKNOWN } from './values';
 
 
 /** Defaults of optional+computed attributes, filled at plan when the config leaves them null. */
-export const DOMAIN_DEFAULTS = { vcpu: 1, firmware: 'bios', secure_boot: false, running: true, reprovision: Reprovision.REBOOT, shutdown_timeout: 60, wait_for: 'none', wait_timeout: DEFAULT_WAIT_TIMEOUT_S } as const;
+export const DOMAIN_DEFAULTS = { vcpu: 1, firmware: 'bios', secure_boot: false, running: true, reprovision: Reprovision.REBOOT, shutdown_timeout: 60, wait_for: 'none', wait_timeout: DEFAULT_WAIT_TIMEOUT_S, qemu_agent: false } as const;
 
 /** The fw_cfg key Ignition reads on QEMU (Ignition docs "Supported platforms": qemu). */
 export const IGNITION_FW_CFG_KEY = 'opt/com.coreos/config';
@@ -63,6 +63,7 @@ export function withDefaults(planned: DomainState, prior: DomainState | null, ur
   fillNull(out, 'shutdown_timeout', DOMAIN_DEFAULTS.shutdown_timeout);
   fillNull(out, 'wait_for', DOMAIN_DEFAULTS.wait_for);
   fillNull(out, 'wait_timeout', DOMAIN_DEFAULTS.wait_timeout);
+  fillNull(out, 'qemu_agent', DOMAIN_DEFAULTS.qemu_agent);
   const priorDisks = list(prior?.disk);
   out.disk = list(planned.disk).map((d, i): DomainDiskState => {
     const bus = str(d.bus) ?? 'virtio';
@@ -96,6 +97,8 @@ export interface ResolvedRefs {
   readonly disks: { source: DomainDisk['source']; format?: 'qcow2' | 'raw' }[];
   readonly seed?: { pool: string; volume: string };
   readonly ignitionFile?: string;
+  /** The libvirt network name of each `network_interface` (its `network` may be a UUID). @default - `network` as given */
+  readonly networks?: readonly (string | undefined)[];
   /** libvirt older than 6.5 has no `<sysinfo type='fwcfg'>`: pass the Ignition file with QEMU's `-fw_cfg`. */
   readonly fwCfgViaCommandline?: boolean;
 }
@@ -129,13 +132,13 @@ export function toDomainSpec(s: DomainState, refs: ResolvedRefs, uuid?: string):
     ...(bool(d.readonly) ? { readonly: true } : {}),
   }));
   if (refs.seed) disks.push({ source: refs.seed, target: 'sda', bus: 'sata', device: 'cdrom', format: 'raw', readonly: true });
-  const interfaces: DomainInterface[] = list(s.network_interface).map((n) => {
+  const interfaces: DomainInterface[] = list(s.network_interface).map((n, i) => {
     const mac = str(n.mac);
     const network = str(n.network);
     const common = { model: (str(n.model) ?? 'virtio') as DomainInterface['model'], ...(mac ? { mac } : {}) };
     return n.user === true || !network
       ? { type: 'user' as const, ...(n.restrict !== false ? { restrict: true } : {}), ...common }
-      : { type: 'network' as const, network, ...common };
+      : { type: 'network' as const, network: refs.networks?.[i] ?? network, ...common };
   });
   const metadata: Record<string, string> = { [METADATA_KEYS.reprovisionPolicy]: str(s.reprovision) ?? DOMAIN_DEFAULTS.reprovision };
   const instanceId = str(s.instance_id);
@@ -154,6 +157,7 @@ export function toDomainSpec(s: DomainState, refs: ResolvedRefs, uuid?: string):
     disks,
     interfaces,
     ...(serialLogFile ? { serialLogFile } : {}),
+    ...(s.qemu_agent === true ? { qemuAgent: true } : {}),
     ...(refs.ignitionFile && !refs.fwCfgViaCommandline ? { fwCfg: [{ name: IGNITION_FW_CFG_KEY, file: refs.ignitionFile }] } : {}),
     ...(refs.ignitionFile && refs.fwCfgViaCommandline ? { qemuCommandline: ignitionFwCfgArgs(refs.ignitionFile) } : {}),
     metadata,
@@ -209,12 +213,15 @@ export function stateFromSpec(spec: DomainSpec, running: boolean, refs: Observed
     })),
     running,
     console_log: spec.serialLogFile ?? null,
-    // Not in libvirt's description: kept from the state (read) or set by import.
+    qemu_agent: spec.qemuAgent === true,
+    // Not in libvirt's description: kept from the state (read) or set by import; addresses come from the guest.
     reprovision: null,
     shutdown_timeout: null,
     wait_for: null,
     wait_timeout: null,
     reprovision_action: null,
     previous_instance_id: null,
+    addresses: null,
+    ip_address: null,
   };
 }

@@ -35,6 +35,11 @@ function isUrl(source: string): boolean {
   return /^https?:\/\//i.test(source);
 }
 
+/** True when `source` is a local file path (not an http(s) URL). */
+export function isLocalSource(source: string): boolean {
+  return !isUrl(source);
+}
+
 /** A non-negative whole number from a header value, else undefined. */
 function byteCount(value: string | null | undefined): number | undefined {
   if (value === null || value === undefined || !/^\d+$/.test(value.trim())) return undefined;

@@ -1,14 +1,20 @@
 /**
  * Plan-time checks against the host ("plan says what apply would find"): they run only when the provider can
- * reach libvirtd, and never create or change anything.
+ * reach libvirtd, and never create or change anything. When the host cannot be reached, the plan carries one
+ * warning (per provider process) naming the URI and what to check, and the checks wait for apply.
  *
  * Terraform plans a replacement in two PlanResourceChange calls to the same provider process: first with the prior
  * state (the provider answers requires_replace), then the create half with no prior state. The object being
  * replaced still exists during the second call, so a "name already taken" check must not count it: the first call
  * records the name here and the second skips it.
  */
-import type { Connection } from '../../host';
+import { Diagnostic, error } from '../../../../src/diagnostics';
+import { parseDomainXml } from '../../../../src/domain';
+import { bytesToUuid, LibvirtClient, LibvirtError, VIR_DOMAIN_XML_INACTIVE, VIR_ERR_NO_DOMAIN, VIR_ERR_NO_STORAGE_POOL } from '../../../../src/libvirt';
+import { Connection, HostUnreachableError } from '../../host';
+import { hostUnreachable } from '../../plugin/diagnostics';
 import type { HandlerContext } from '../../plugin/handler';
+import { pendingMarkerName, volumeByName } from './storage';
 
 const replacing = new Set<string>();
 
@@ -24,10 +30,96 @@ export function isBeingReplaced(kind: string, name: string): boolean {
 
 /** The libvirt client when the host can be reached now, else null (plan-time checks are then skipped). */
 export async function reachableClient<C extends Connection>(ctx: HandlerContext<C>): Promise<C | null> {
-  if (!ctx.uri) return null;
+  return (await planHost(ctx)).client;
+}
+
+let warnedUnreachable = false;
+
+/**
+ * The libvirt client for plan-time checks, or null with (the first time in this process) a warning that the
+ * host at the provider's URI could not be reached and what to check.
+ */
+export async function planHost<C extends Connection>(ctx: HandlerContext<C>): Promise<{ client: C | null; diagnostics: Diagnostic[] }> {
+  if (!ctx.uri) return { client: null, diagnostics: [] };
   try {
-    return await ctx.client();
-  } catch {
-    return null;
+    return { client: await ctx.client(), diagnostics: [] };
+  } catch (err) {
+    if (!(err instanceof HostUnreachableError) || warnedUnreachable) return { client: null, diagnostics: [] };
+    warnedUnreachable = true;
+    const d = hostUnreachable(err.uri, err.cause);
+    return {
+      client: null,
+      diagnostics: [{ ...d, severity: 'warning', summary: `Plan not checked against libvirt at ${err.uri}`,
+        detail: `${d.detail} Until it is reachable, missing pools, networks and clashing names show only at apply (which needs the host).` }],
+    };
   }
+}
+
+/** Diagnostic of a storage pool the host does not have, on attribute `pool`. */
+export function poolMissingDiagnostic(resource: string, pool: string): Diagnostic {
+  return error(['pool'], 'Storage pool not found',
+    `${resource}: libvirt has no storage pool named ${pool}. Name an existing pool (virsh pool-list --all), or create it first (virsh pool-define-as ${pool} dir --target /var/lib/libvirt/images/${pool} && virsh pool-start ${pool} && virsh pool-autostart ${pool}).`);
+}
+
+/**
+ * Plan-time checks for a volume virtseed will create as `name` in `pool` (a `virtseed_volume`, seed or Ignition
+ * volume): the pool exists; no volume of that name exists (unless it is being replaced, or an interrupted create
+ * of ours left it: apply removes that). `exists(pool, name)` is the resource's own "name taken" diagnostic.
+ * Returns no diagnostics when the host cannot be reached (only the one warning).
+ */
+export async function newVolumeChecks(
+  ctx: HandlerContext<LibvirtClient>, resource: string, target: { pool: string; name: string }, exists: (pool: string, name: string) => Diagnostic,
+): Promise<Diagnostic[]> {
+  const { client, diagnostics } = await planHost(ctx);
+  if (!client) return diagnostics;
+  let pool;
+  try {
+    pool = await client.storagePoolLookupByName(target.pool);
+  } catch (err) {
+    if (err instanceof LibvirtError && err.code === VIR_ERR_NO_STORAGE_POOL) return [poolMissingDiagnostic(resource, target.pool)];
+    throw err;
+  }
+  if (isBeingReplaced('volume', `${target.pool}/${target.name}`)) return [];
+  if (!(await volumeByName(client, pool, target.name))) return [];
+  if (await volumeByName(client, pool, pendingMarkerName(target.name))) return [];
+  return [exists(target.pool, target.name)];
+}
+
+/**
+ * The plan-time volume checks of a resource that owns a volume named by its `pool` and `name` attributes: records
+ * a replacement (`replaced`), and runs newVolumeChecks when the plan creates a volume under a new pool/name.
+ * `label` names the resource kind in the diagnostic (e.g. `Seed`).
+ */
+export async function plannedVolumeChecks(
+  ctx: HandlerContext<LibvirtClient>, label: string, prior: Readonly<Record<string, unknown>> | null, planned: Readonly<Record<string, unknown>>,
+  replaced: boolean, exists: (pool: string, name: string) => Diagnostic,
+): Promise<Diagnostic[]> {
+  if (prior && replaced) noteReplacement('volume', `${String(prior.pool)}/${String(prior.name)}`);
+  const [pool, name] = [planned.pool, planned.name];
+  if (typeof pool !== 'string' || typeof name !== 'string' || (prior && prior.pool === pool && prior.name === name)) return [];
+  return newVolumeChecks(ctx, `${label} ${pool}/${name}`, { pool, name }, exists);
+}
+
+/**
+ * Plan-time check for a domain virtseed will create as `name`: none of that name exists (unless it is being
+ * replaced, or carries `pendingKey` in its metadata: left by an interrupted create, which apply replaces).
+ */
+export async function newDomainChecks(ctx: HandlerContext<LibvirtClient>, name: string, pendingKey: string, exists: (name: string, uuid: string) => Diagnostic): Promise<Diagnostic[]> {
+  const { client, diagnostics } = await planHost(ctx);
+  if (!client || isBeingReplaced('domain', name)) return diagnostics;
+  let dom;
+  try {
+    dom = await client.domainLookupByName(name);
+  } catch (err) {
+    if (err instanceof LibvirtError && err.code === VIR_ERR_NO_DOMAIN) return [];
+    throw err;
+  }
+  const xml = await client.domainGetXmlDesc(dom, VIR_DOMAIN_XML_INACTIVE);
+  let left: string | undefined;
+  try {
+    left = parseDomainXml(xml).metadata?.[pendingKey];
+  } catch {
+    left = undefined; // a domain virtseed cannot read is not one virtseed made
+  }
+  return left ? [] : [exists(name, bytesToUuid(dom.uuid))];
 }

@@ -24,8 +24,9 @@ const HOW: Readonly<Record<string, string>> = {
   [Reprovision.NEXT_BOOT]: 'nothing now: the guest sees the new seed when it next boots',
 };
 
-/** The state without the attributes the decision itself sets (a change of only these is no change). */
-function withoutDecision({ reprovision_action, previous_instance_id, ...rest }: DomainState): Omit<DomainState, 'reprovision_action' | 'previous_instance_id'> {
+/** The state without the attributes the decision itself sets, nor the guest's addresses (which the plan settles
+ *  apart): a change of only these is no change. */
+function withoutDecision({ reprovision_action, previous_instance_id, addresses, ip_address, ...rest }: DomainState): Omit<DomainState, 'reprovision_action' | 'previous_instance_id' | 'addresses' | 'ip_address'> {
   return rest;
 }
 

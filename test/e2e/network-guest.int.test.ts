@@ -1,0 +1,117 @@
+/**
+ * GitHub issue 12: a guest on an isolated libvirt network (no forward mode), through real terraform, a real guest
+ * and `qemu+ssh://` to this machine (an sshd on 127.0.0.1 that the test starts and stops):
+ * - the domain's NIC names the network by its `virtseed_network.id` (UUID);
+ * - `wait_for = "cloud-init"` returns after cloud-init's "finished" line of this boot is on the console, read through
+ *   the libvirt stream over ssh;
+ * - the guest's DHCP lease is in state (`addresses`, `ip_address`) and a terraform output, and libvirt's lease list
+ *   shows the same address for the domain's MAC;
+ * - the next plan is empty (the UUID in `network_interface.network` is kept on read, the addresses are stable);
+ * - with `qemu_agent = true` the domain has the guest agent channel; the test image runs no agent, so reads skip it
+ *   (its channel is not connected) and never wait for one.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { CLOUD_INIT_FINISHED, cleanupByPrefix, readConsole, testImage, TestImage, virshRun } from '../helpers/guest';
+import { cleanupNetworksByPrefix, isolatedNetworkHcl, testSubnetOctet } from '../helpers/network';
+import { teardown } from '../helpers/teardown';
+import { PROVIDER_BLOCK, TfWorkdir } from '../helpers/terraform';
+import { startSshd, TestSshd } from '../libvirt/helpers/sshd';
+
+jest.setTimeout(1_800_000);
+
+const PREFIX = 'vstest-ng-';
+const NAME = `${PREFIX}vm`;
+const NET = `${PREFIX}net`;
+const LOG = `/var/log/libvirt/qemu/${NAME}-console.log`;
+const OCTET = testSubnetOctet(NET);
+
+let img: TestImage;
+let sshd: TestSshd;
+let tf: TfWorkdir;
+let applied: { code: number; out: string; consoleAtEnd: string };
+
+function config(uri: string): string {
+  return `${PROVIDER_BLOCK.replace('provider "virtseed" {}', `provider "virtseed" {\n  uri = "${uri}"\n}`)}
+${isolatedNetworkHcl('net', NET)}
+resource "virtseed_volume" "base" {
+  pool   = "default"
+  name   = "${PREFIX}base.qcow2"
+  source = "${img.image}"
+}
+resource "virtseed_volume" "root" {
+  pool           = "default"
+  name           = "${PREFIX}root.qcow2"
+  backing_volume = virtseed_volume.base.id
+}
+resource "virtseed_cloudinit_seed" "seed" {
+  pool         = "default"
+  name         = "${PREFIX}seed.iso"
+  hostname     = "netguest"
+  instance_id  = "iid-${PREFIX}1"
+}
+resource "virtseed_domain" "vm" {
+  name   = "${NAME}"
+  memory = 512
+  disk { volume_id = virtseed_volume.root.id }
+  cloudinit_seed_id = virtseed_cloudinit_seed.seed.id
+  instance_id       = virtseed_cloudinit_seed.seed.instance_id
+  wait_for          = "cloud-init"
+  wait_timeout      = 900
+  qemu_agent        = true
+  network_interface { network = virtseed_network.net.id }
+}
+output "ip_address" {
+  value = virtseed_domain.vm.ip_address
+}
+`;
+}
+
+beforeAll(async () => {
+  img = testImage();
+  cleanupByPrefix(PREFIX);
+  cleanupNetworksByPrefix(PREFIX);
+  sshd = await startSshd();
+  tf = new TfWorkdir('network-guest');
+  const uri = `qemu+ssh://root@127.0.0.1:${sshd.port}/system?keyfile=${sshd.clientKey}&known_hosts=${sshd.knownHosts}`;
+  fs.writeFileSync(path.join(tf.dir, 'main.tf'), config(uri));
+  tf.init();
+  const r = tf.run(['apply', '-auto-approve', '-input=false'], 1_500_000);
+  applied = { ...r, consoleAtEnd: readConsole(LOG) };
+});
+
+afterAll(async () => {
+  try {
+    teardown({ tf, prefix: PREFIX });
+  } finally {
+    cleanupNetworksByPrefix(PREFIX); // after the domains that use the network
+    await sshd?.stop();
+  }
+});
+
+test('GIVEN wait_for = "cloud-init" over qemu+ssh WHEN applied THEN it succeeds after cloud-init finished this boot', () => {
+  expect({ code: applied.code, out: applied.out }).toEqual({ code: 0, out: expect.stringContaining('Apply complete!') });
+  expect(applied.consoleAtEnd).toMatch(CLOUD_INIT_FINISHED);
+});
+
+test('GIVEN the guest on the isolated network WHEN applied THEN its DHCP lease is in state, in the output and in libvirt\'s leases', () => {
+  const vm = tf.resource('virtseed_domain.vm');
+  const net = tf.resource('virtseed_network.net');
+  const ip: string = vm.ip_address;
+  expect(ip).toMatch(new RegExp(`^10\\.213\\.${OCTET}\\.(1[0-9][0-9])$`));
+  expect(vm.addresses).toEqual([ip]);
+  expect(vm.network_interface[0].network).toBe(net.id);
+  expect(tf.ok(['output', '-raw', 'ip_address']).trim()).toBe(ip);
+  const leases = virshRun('net-dhcp-leases', NET);
+  expect(leases).toMatch(new RegExp(`${vm.network_interface[0].mac}\\s+ipv4\\s+${ip.replace(/\./g, '\\.')}/24`));
+});
+
+test('GIVEN qemu_agent = true WHEN applied THEN the running domain has the agent channel, not connected (no agent in the image)', () => {
+  expect(tf.resource('virtseed_domain.vm').qemu_agent).toBe(true);
+  expect(virshRun('dumpxml', NAME)).toMatch(/<channel type='unix'>[\s\S]*<target type='virtio' name='org\.qemu\.guest_agent\.0' state='disconnected'\/>/);
+});
+
+test('GIVEN the applied guest WHEN planned again THEN there are no changes', () => {
+  const r = tf.plan();
+  expect({ code: r.code, out: r.out }).toEqual({ code: 0, out: expect.stringContaining('No changes.') });
+});

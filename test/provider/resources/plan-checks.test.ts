@@ -1,0 +1,78 @@
+/**
+ * Plan-time host checks (provider/src/resources/private/plan-checks.ts) with a fake libvirt client: which existing
+ * objects count as a clash, and what an unreachable host gives.
+ */
+import { HostUnreachableError } from '../../../provider/src/host';
+import type { HandlerContext } from '../../../provider/src/plugin/handler';
+import { newDomainChecks, newVolumeChecks, noteReplacement, planHost } from '../../../provider/src/resources/private/plan-checks';
+import { error } from '../../../src/diagnostics';
+import { renderDomainXml } from '../../../src/domain';
+import { LibvirtError, VIR_ERR_NO_DOMAIN, VIR_ERR_NO_STORAGE_POOL, VIR_ERR_NO_STORAGE_VOL } from '../../../src/libvirt';
+
+const noop = () => undefined;
+const log = { trace: noop, debug: noop, info: noop, warn: noop, error: noop };
+const ctxWith = (client: () => Promise<unknown>): HandlerContext => ({ client: client as never, uri: 'qemu:///system', signal: new AbortController().signal, log });
+
+/** A host with pool `default` holding `volumes`, and `domains` (name → metadata). */
+function host(volumes: string[], domains: Record<string, Record<string, string>> = {}) {
+  return ctxWith(async () => ({
+    async storagePoolLookupByName(name: string) {
+      if (name !== 'default') throw new LibvirtError(VIR_ERR_NO_STORAGE_POOL, 18, 2, 'no pool');
+      return { name };
+    },
+    async storageVolLookupByName(_pool: unknown, name: string) {
+      if (!volumes.includes(name)) throw new LibvirtError(VIR_ERR_NO_STORAGE_VOL, 18, 2, 'no volume');
+      return { pool: 'default', name, key: `/pool/${name}` };
+    },
+    async domainLookupByName(name: string) {
+      if (!domains[name]) throw new LibvirtError(VIR_ERR_NO_DOMAIN, 10, 2, 'no domain');
+      return { name, uuid: new Uint8Array(16), id: -1 };
+    },
+    async domainGetXmlDesc(dom: { name: string }) {
+      return renderDomainXml({ name: dom.name, type: 'qemu', memoryMiB: 64, vcpu: 1, disks: [], interfaces: [], metadata: domains[dom.name] });
+    },
+  }));
+}
+
+const taken = (pool: string, name: string) => error(['name'], 'taken', `${pool}/${name}`);
+const domainTaken = (name: string, uuid: string) => error(['name'], 'taken', `${name} ${uuid}`);
+
+describe('newVolumeChecks', () => {
+  test('GIVEN a pool the host does not have WHEN checked THEN one error on pool naming the resource', async () => {
+    expect(await newVolumeChecks(host([]), 'Seed nope/s.iso', { pool: 'nope', name: 's.iso' }, taken)).toEqual([
+      expect.objectContaining({ path: ['pool'], summary: 'Storage pool not found', detail: expect.stringMatching(/^Seed nope\/s\.iso: libvirt has no storage pool named nope\./) }),
+    ]);
+  });
+
+  test('GIVEN a volume of that name WHEN checked THEN the resource\'s own "taken" diagnostic', async () => {
+    expect(await newVolumeChecks(host(['vstest-pc-a']), 'Volume', { pool: 'default', name: 'vstest-pc-a' }, taken)).toEqual([taken('default', 'vstest-pc-a')]);
+  });
+
+  test('GIVEN a volume of that name with our pending marker (an interrupted create) WHEN checked THEN no clash: apply removes it', async () => {
+    expect(await newVolumeChecks(host(['vstest-pc-b', 'vstest-pc-b.virtseed-incomplete']), 'Volume', { pool: 'default', name: 'vstest-pc-b' }, taken)).toEqual([]);
+  });
+
+  test('GIVEN the volume is being replaced in this plan WHEN its create half is checked THEN no clash', async () => {
+    noteReplacement('volume', 'default/vstest-pc-c');
+    expect(await newVolumeChecks(host(['vstest-pc-c']), 'Volume', { pool: 'default', name: 'vstest-pc-c' }, taken)).toEqual([]);
+  });
+});
+
+describe('newDomainChecks', () => {
+  test('GIVEN a domain of that name made outside virtseed WHEN checked THEN the "taken" diagnostic with its UUID', async () => {
+    expect(await newDomainChecks(host([], { 'vstest-pc-d': {} }), 'vstest-pc-d', 'pending', domainTaken)).toEqual([domainTaken('vstest-pc-d', '00000000-0000-0000-0000-000000000000')]);
+  });
+
+  test('GIVEN a domain of that name carrying the pending key WHEN checked THEN no clash: apply replaces it', async () => {
+    expect(await newDomainChecks(host([], { 'vstest-pc-e': { pending: '1' } }), 'vstest-pc-e', 'pending', domainTaken)).toEqual([]);
+  });
+});
+
+describe('planHost', () => {
+  test('GIVEN an unreachable host WHEN asked twice in one process THEN one warning naming the URI, then nothing', async () => {
+    const ctx = ctxWith(async () => { throw new HostUnreachableError('qemu:///system', new Error('connect ENOENT /run/libvirt/libvirt-sock')); });
+    const first = await planHost(ctx);
+    expect(first).toEqual({ client: null, diagnostics: [expect.objectContaining({ severity: 'warning', summary: 'Plan not checked against libvirt at qemu:///system', detail: expect.stringMatching(/^connect ENOENT \/run\/libvirt\/libvirt-sock\. Check that libvirtd/) })] });
+    expect(await planHost(ctx)).toEqual({ client: null, diagnostics: [] });
+  });
+});
