@@ -2,7 +2,8 @@
  * The main job against a hand boot: `npm run deploy:basic`'s deploy (`cdktf deploy basic`: synth, terraform,
  * the installed provider, libvirtd) from its start to cloud-init's "finished" line on the guest's serial console,
  * beside the same image and seed booted by hand: the deployed domain's own XML (src/domain parse/render) with a
- * fresh qcow2 overlay on the same image and a copy of the same seed ISO, started with `virsh create`, from that
+ * fresh qcow2 overlay on the same image and a copy of the same seed ISO, on a transient copy of the example's
+ * isolated network (`virsh net-create` of its XML), started with `virsh create`, from that
  * command to the same line. One guest at a time; rounds alternate (deploy, hand, deploy, hand, …), medians.
  * Goal: ours ≤ 1.1× the hand boot. Rounds: VIRTSEED_BENCH_DEPLOY_ROUNDS (default 1; each round boots two guests).
  * Leaves nothing deployed.
@@ -57,8 +58,16 @@ function destroyBasic(env: NodeJS.ProcessEnv): void {
   sh('npx', ['cdktf', 'destroy', 'basic', '--auto-approve', '--skip-provider-lock'], env);
 }
 
-/** One timed `cdktf deploy basic`; returns the time and what a hand boot needs (the domain XML, a copy of the seed). */
-async function deployOnce(env: NodeJS.ProcessEnv, work: string): Promise<{ ms: number; spec: DomainSpec; seed: string }> {
+/** What a hand boot of the deployed guest needs: its domain spec, a copy of its seed, its network's XML. */
+interface Deployed {
+  readonly ms: number;
+  readonly spec: DomainSpec;
+  readonly seed: string;
+  readonly networkXml: string;
+}
+
+/** One timed `cdktf deploy basic`; returns the time and what a hand boot needs. */
+async function deployOnce(env: NodeJS.ProcessEnv, work: string): Promise<Deployed> {
   fs.rmSync(consoleLogOf(DOMAIN), { force: true });
   const t0 = process.hrtime.bigint();
   const child = spawn('npx', ['cdktf', 'deploy', 'basic', '--auto-approve', '--skip-provider-lock'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -82,12 +91,15 @@ async function deployOnce(env: NodeJS.ProcessEnv, work: string): Promise<{ ms: n
   const seed = path.join(work, 'seed.iso');
   fs.copyFileSync(seedPath, seed);
   fs.chmodSync(seed, 0o644);
+  const networkXml = path.join(work, 'network.xml');
+  fs.writeFileSync(networkXml, virsh('net-dumpxml', DOMAIN));
   destroyBasic(env);
-  return { ms, spec, seed };
+  return { ms, spec, seed, networkXml };
 }
 
-/** One timed hand boot: `virsh create` of `spec` renamed, on a fresh overlay of `image` and the copied seed. */
-async function handBootOnce(spec: DomainSpec, seed: string, image: string, work: string): Promise<number> {
+/** One timed hand boot: `virsh create` of the deployed spec renamed, on a fresh overlay of `image`, the copied seed
+ *  and a transient copy of the network. */
+async function handBootOnce({ spec, seed, networkXml }: Deployed, image: string, work: string): Promise<number> {
   const root = path.join(work, 'root.qcow2');
   fs.rmSync(root, { force: true });
   const format = (JSON.parse(sh('qemu-img', ['info', '--output=json', image])) as { format: string }).format;
@@ -102,13 +114,18 @@ async function handBootOnce(spec: DomainSpec, seed: string, image: string, work:
   const xml = path.join(work, 'hand.xml');
   fs.writeFileSync(xml, renderDomainXml(hand));
   fs.rmSync(consoleLogOf(HAND), { force: true });
-  const t0 = process.hrtime.bigint();
-  virsh('create', xml);
+  const t0 = process.hrtime.bigint(); // by hand, the network is started too
+  virsh('net-create', networkXml);
   try {
-    return await finishedAfter(consoleLogOf(HAND), t0);
+    virsh('create', xml);
+    try {
+      return await finishedAfter(consoleLogOf(HAND), t0);
+    } finally {
+      spawnSync('virsh', ['-c', URI, 'destroy', HAND], { encoding: 'utf8' });
+      fs.rmSync(consoleLogOf(HAND), { force: true });
+    }
   } finally {
-    spawnSync('virsh', ['-c', URI, 'destroy', HAND], { encoding: 'utf8' });
-    fs.rmSync(consoleLogOf(HAND), { force: true });
+    spawnSync('virsh', ['-c', URI, 'net-destroy', DOMAIN], { encoding: 'utf8' });
   }
 }
 
@@ -124,11 +141,13 @@ export async function runDeployBench(log: (line: string) => void = console.log):
   const ours: number[] = [];
   const anchor: number[] = [];
   try {
+    // The lock file of an earlier run pins an earlier build of the provider; the bench runs the checkout's own.
+    fs.rmSync(path.join(ROOT, 'cdktf.out', 'stacks', 'basic', '.terraform.lock.hcl'), { force: true });
     destroyBasic(env); // whatever an earlier deploy:basic left
     for (let i = 0; i < rounds; i++) {
       const deployed = await deployOnce(env, work);
       ours.push(deployed.ms / 1000);
-      anchor.push((await handBootOnce(deployed.spec, deployed.seed, image, work)) / 1000);
+      anchor.push((await handBootOnce(deployed, image, work)) / 1000);
       log(`  round ${i + 1}/${rounds}: deploy ${ours[i].toFixed(1)} s, hand boot ${anchor[i].toFixed(1)} s`);
     }
   } finally {

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The main job: on a Debian 12 machine (root, Node 20, terraform on PATH) install what is missing, start a libvirtd
-# if none answers, build and install the provider, and `cdktf deploy` examples/basic. Then wait for the guest's
-# serial console to show cloud-init finished, and print the hostname and marker the seed put there.
+# if none answers, build and install the provider, and `cdktf deploy` examples/basic: an isolated network and a
+# guest on it; the deploy itself waits until cloud-init finished in the guest (wait_for). Then print the guest's
+# address and the hostname and marker the seed put on its serial console.
 # Use your own image: VIRTSEED_IMAGE=/path/to/cloud.qcow2 scripts/deploy-basic.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -13,9 +14,10 @@ VIRTSEED_SKIP_BUILD=1 bash scripts/install-provider.sh # built just above: compi
 
 start=$(date +%s.%N)
 npx cdktf deploy basic --auto-approve --skip-provider-lock
+ip=$(terraform -chdir=cdktf.out/stacks/basic output -raw ip_address 2>/dev/null || true)
 log=$(terraform -chdir=cdktf.out/stacks/basic output -raw console_log 2>/dev/null || true)
 [ -n "$log" ] || log=/var/log/libvirt/qemu/virtseed-basic-console.log
-echo "deploy-basic: waiting for cloud-init in the guest (serial console log: $log)"
+echo "deploy-basic: guest address ${ip:-unknown} on the isolated network virtseed-basic (serial console log: $log)"
 for _ in $(seq 1 600); do
   if grep -aq 'Cloud-init v.* finished at' "$log" 2>/dev/null; then break; fi
   sleep 1

@@ -1,10 +1,12 @@
 /**
- * The basic example: one virtual machine from the user's image, provisioned by cloud-init, which prints
- * `VIRTSEED_BASIC_OK <hostname>` on its serial console when provisioning ran.
+ * The basic example: one virtual machine from the user's image on an isolated libvirt network the example creates
+ * (DHCP, no forwarding: the guest reaches the host and nothing else), provisioned by cloud-init, which prints
+ * `VIRTSEED_BASIC_OK <hostname>` on its serial console. The deploy returns once cloud-init finished in the guest
+ * (`WaitFor.CLOUD_INIT`) and outputs the guest's address.
  */
 import { TerraformOutput, TerraformStack } from 'cdktf';
 import { Construct } from 'constructs';
-import { BaseImage, bindings, CloudInit, Firmware, KernelBoot, NetworkAttachment, VirtualMachine } from '../../constructs';
+import { BaseImage, bindings, CloudInit, Firmware, KernelBoot, Network, VirtualMachine, WaitFor } from '../../constructs';
 
 /** Inputs of {@link BasicStack}. */
 export interface BasicStackProps {
@@ -53,8 +55,11 @@ export function basicPropsFromEnv(env: NodeJS.ProcessEnv = process.env): BasicSt
   };
 }
 
-/** One provider and one {@link VirtualMachine} named `virtseed-basic`, with its instance-id, console log and UUID
- *  as outputs. */
+/** The example network's subnet: host 10.213.99.1, DHCP .100–.199. */
+export const BASIC_SUBNET = { address: '10.213.99.1/24', dhcpRanges: [{ start: '10.213.99.100', end: '10.213.99.199' }] };
+
+/** One provider, an isolated {@link Network} and one {@link VirtualMachine} on it, both named `virtseed-basic`, with
+ *  the guest's address, instance-id, console log and UUID as outputs. */
 export class BasicStack extends TerraformStack {
   readonly vm: VirtualMachine;
 
@@ -63,13 +68,15 @@ export class BasicStack extends TerraformStack {
     new bindings.provider.VirtseedProvider(this, 'virtseed', { uri: props.uri });
 
     const hostname = 'virtseed-basic';
+    const network = new Network(this, 'net', { name: hostname, subnets: [BASIC_SUBNET] });
     this.vm = new VirtualMachine(this, 'vm', {
       name: hostname,
       baseImage: BaseImage.fromFile(props.image, { volumeName: `${hostname}-base` }),
       firmware: props.firmware,
       kernel: props.kernel,
-      // Isolated (QEMU user networking, restrict=on) rather than the default `default` NAT network: nothing leaves the host.
-      networks: [NetworkAttachment.userMode()],
+      // The example's own isolated network rather than libvirt's `default` NAT network: nothing leaves the host.
+      networks: [network.attach()],
+      waitFor: WaitFor.CLOUD_INIT,
       cloudInit: CloudInit.fromConfig({
         hostname,
         cloudConfig: {
@@ -87,6 +94,7 @@ export class BasicStack extends TerraformStack {
       }),
     });
 
+    new TerraformOutput(this, 'ip_address', { value: this.vm.ipAddress });
     new TerraformOutput(this, 'instance_id', { value: this.vm.instanceId });
     new TerraformOutput(this, 'console_log', { value: this.vm.consoleLog });
     new TerraformOutput(this, 'uuid', { value: this.vm.uuid });

@@ -1,11 +1,14 @@
 /**
  * The README's main job, as a user runs it: `cdktf deploy` of examples/basic through real Terraform, our provider
- * and the real libvirtd boots a guest whose serial console shows cloud-init finished with the hostname and the
- * runcmd marker from the seed; `cdktf destroy` then leaves no domain and no volume behind.
+ * and the real libvirtd creates an isolated network and boots a guest on it; the deploy returns once the guest's
+ * serial console shows cloud-init finished with the hostname and the runcmd marker from the seed, and outputs the
+ * guest's DHCP address; `cdktf destroy` then leaves no domain, volume or network behind.
  */
 import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { CLOUD_INIT_FINISHED, domainExists, testImage, volumeNames, waitForConsole } from '../helpers/guest';
+import { CLOUD_INIT_FINISHED, domainExists, readConsole, testImage, virshRun, volumeNames, waitForConsole } from '../helpers/guest';
+import { networkNames } from '../helpers/network';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const NAME = 'virtseed-basic';
@@ -29,18 +32,27 @@ describe('examples/basic with cdktf', () => {
     VIRTSEED_IMAGE: img.image,
   };
 
+  // The lock file of an earlier run pins an earlier build of the provider; this run tests the checkout's own.
+  beforeAll(() => fs.rmSync(path.join(ROOT, 'cdktf.out', 'stacks', 'basic', '.terraform.lock.hcl'), { force: true }));
+
   afterAll(() => {
-    if (domainExists(NAME) || volumeNames(NAME).length) cdktf('destroy', env);
+    if (domainExists(NAME) || volumeNames(NAME).length || networkNames(NAME).length) cdktf('destroy', env);
   });
 
   test('GIVEN the basic example WHEN cdktf deploy THEN the guest runs cloud-init from our seed, and destroy removes everything', async () => {
     const started = Date.now();
     const deployed = cdktf('deploy', env);
+    if (deployed.code !== 0) throw new Error(`cdktf deploy basic failed:\n${deployed.out}`);
     expect(deployed.out).toMatch(/console_log = \/var\/log\/libvirt\/qemu\/virtseed-basic-console\.log/);
-    expect(deployed.code).toBe(0);
     expect(domainExists(NAME)).toBe(true);
 
     const log = '/var/log/libvirt/qemu/virtseed-basic-console.log';
+    // The deploy waited for cloud-init (WaitFor.CLOUD_INIT): the finished line is there the moment it returned.
+    expect(readConsole(log)).toMatch(CLOUD_INIT_FINISHED);
+    // The guest's DHCP lease on the example's isolated network is its address output.
+    const ip = /ip_address = "?(10\.213\.99\.\d+)"?/.exec(deployed.out)?.[1];
+    expect({ ip, out: ip ? '' : deployed.out }).toEqual({ ip: expect.stringMatching(/^10\.213\.99\.1\d\d$/), out: '' });
+    expect(virshRun('net-dhcp-leases', NAME)).toContain(ip);
     const text = await waitForConsole(log, CLOUD_INIT_FINISHED, 600_000);
     process.stdout.write(`basic example: deploy start to cloud-init finished: ${Math.round((Date.now() - started) / 1000)} s\n`);
     expect(text).toMatch(/VIRTSEED_BASIC_OK virtseed-basic/);
@@ -50,5 +62,6 @@ describe('examples/basic with cdktf', () => {
     expect(destroyed.code).toBe(0);
     expect(domainExists(NAME)).toBe(false);
     expect(volumeNames(NAME)).toEqual([]);
+    expect(networkNames(NAME)).toEqual([]);
   }, 1_200_000);
 });
