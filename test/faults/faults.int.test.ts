@@ -152,19 +152,9 @@ resource "virtseed_domain" "d" {
 
   const uploading = (): boolean => allocated(path.join(lvd.poolDir, BIG)) > 32 * 1024 * 1024;
 
-  /** Volumes and domains on our libvirtd, and what the state says. */
-  async function hostFacts(): Promise<{ volumes: string[]; domains: string[] }> {
-    const c = await lvd.client();
-    try {
-      const pool = await c.storagePoolLookupByName(POOL);
-      await c.storagePoolRefresh(pool);
-      const volumes = (await c.storagePoolListAllVolumes(pool)).map((v) => v.name).sort();
-      const domains = (await c.connectListAllDomains()).map((d) => d.name).sort();
-      return { volumes, domains };
-    } finally {
-      await c.close();
-    }
-  }
+  /** Volumes and domains on our libvirtd. */
+  const hostFacts = () => lvd.listing(POOL);
+
 
   /** The next apply converges; returns what it did. */
   async function convergeAndCheck(fault: string, where: string, withBig = true): Promise<void> {
@@ -193,11 +183,7 @@ resource "virtseed_domain" "d" {
     bigSha = sha256(bigSource);
     dataSha = sha256(dataSource);
     await lvd.start();
-    const c = await lvd.client();
-    const pool = await c.storagePoolDefineXml(`<pool type='dir'><name>${POOL}</name><target><path>${lvd.poolDir}</path></target></pool>`);
-    await c.storagePoolCreate(pool);
-    await c.storagePoolSetAutostart(pool, true);
-    await c.close();
+    await lvd.createPool(POOL);
     relay = net.createServer((client) => {
       const daemon = net.connect(lvd.socket);
       relayed.push(client, daemon);

@@ -25,22 +25,14 @@ describe('50 domains with -parallelism=10 over one connection', () => {
   }
 
   async function facts(): Promise<{ domains: number; volumes: number }> {
-    const c = await lvd.client();
-    try {
-      const pool = await c.storagePoolLookupByName(POOL);
-      await c.storagePoolRefresh(pool);
-      return { domains: (await c.connectListAllDomains()).length, volumes: (await c.storagePoolListAllVolumes(pool)).length };
-    } finally {
-      await c.close();
-    }
+    const { domains, volumes } = await lvd.listing(POOL);
+    return { domains: domains.length, volumes: volumes.length };
   }
+
 
   beforeAll(async () => {
     await lvd.start();
-    const c = await lvd.client();
-    const pool = await c.storagePoolDefineXml(`<pool type='dir'><name>${POOL}</name><target><path>${lvd.poolDir}</path></target></pool>`);
-    await c.storagePoolCreate(pool);
-    await c.close();
+    await lvd.createPool(POOL);
     fs.writeFileSync(path.join(work, 'main.tf'), `terraform {
   required_providers {
     virtseed = { source = "virtseed/virtseed", version = "0.1.0" }

@@ -85,6 +85,32 @@ export class OwnLibvirtd {
     return connect(this.uri);
   }
 
+  /** Defines and starts a `dir` storage pool `name` in {@link poolDir}, marked autostart (it survives restarts). */
+  async createPool(name: string): Promise<void> {
+    const c = await this.client();
+    try {
+      const pool = await c.storagePoolDefineXml(`<pool type='dir'><name>${name}</name><target><path>${this.poolDir}</path></target></pool>`);
+      await c.storagePoolCreate(pool);
+      await c.storagePoolSetAutostart(pool, true);
+    } finally {
+      await c.close();
+    }
+  }
+
+  /** The names of the volumes in pool `name` (refreshed) and of all domains, each sorted. */
+  async listing(name: string): Promise<{ volumes: string[]; domains: string[] }> {
+    const c = await this.client();
+    try {
+      const pool = await c.storagePoolLookupByName(name);
+      await c.storagePoolRefresh(pool);
+      const volumes = (await c.storagePoolListAllVolumes(pool)).map((v) => v.name).sort();
+      const domains = (await c.connectListAllDomains()).map((d) => d.name).sort();
+      return { volumes, domains };
+    } finally {
+      await c.close();
+    }
+  }
+
   async stop(): Promise<void> {
     await this.signal('SIGKILL');
   }

@@ -67,27 +67,11 @@ resource "virtseed_domain" "d" {
     }
   }
 
-  async function hostFacts(): Promise<{ volumes: string[]; domains: string[] }> {
-    const c = await lvd.client();
-    try {
-      const pool = await c.storagePoolLookupByName(POOL);
-      await c.storagePoolRefresh(pool);
-      return {
-        volumes: (await c.storagePoolListAllVolumes(pool)).map((v) => v.name).sort(),
-        domains: (await c.connectListAllDomains()).map((d) => d.name).sort(),
-      };
-    } finally {
-      await c.close();
-    }
-  }
+
 
   beforeAll(async () => {
     await lvd.start();
-    const c = await lvd.client();
-    const pool = await c.storagePoolDefineXml(`<pool type='dir'><name>${POOL}</name><target><path>${lvd.poolDir}</path></target></pool>`);
-    await c.storagePoolCreate(pool);
-    await c.storagePoolSetAutostart(pool, true);
-    await c.close();
+    await lvd.createPool(POOL);
     hcl();
     tf.init();
   });
@@ -126,6 +110,6 @@ resource "virtseed_domain" "d" {
     expect(second.out).toMatch(/virtseed_domain\.d.*(replaced|Destruction complete)/s);
     const plan = tf.plan();
     expect({ planExit: plan.code, out: plan.code === 0 ? '' : plan.out }).toEqual({ planExit: 0, out: '' });
-    expect(await hostFacts()).toEqual({ volumes: [ROOT_VOL, SEED_VOL].sort(), domains: [DOMAIN] });
+    expect(await lvd.listing(POOL)).toEqual({ volumes: [ROOT_VOL, SEED_VOL].sort(), domains: [DOMAIN] });
   });
 });
