@@ -11,7 +11,7 @@
  * plus about a second of Terraform). GRUB's own line on the console tells which boot path ran.
  */
 import * as fs from 'node:fs';
-import { cleanupByPrefix, domainExists, kernelBootHcl, readConsole, testImage, TestImage, virshRun, waitForConsole } from '../helpers/guest';
+import { cleanupByPrefix, imageVolumesHcl, domainExists, kernelBootHcl, readConsole, testImage, TestImage, virshRun, waitForConsole } from '../helpers/guest';
 import { TfWorkdir } from '../helpers/terraform';
 
 jest.setTimeout(1_800_000);
@@ -28,20 +28,8 @@ const consoleLog = (boot: Boot) => `/var/log/libvirt/qemu/${name(boot)}-console.
 
 /** The base volume, and for `boot` a root overlay, a seed and the domain. */
 function config(boot: Boot | undefined, running: boolean): string {
-  const base = `
-resource "virtseed_volume" "base" {
-  pool   = "default"
-  name   = "${PREFIX}base.qcow2"
-  source = "${img.image}"
-}
-`;
-  if (!boot) return base;
-  return `${base}
-resource "virtseed_volume" "root" {
-  pool           = "default"
-  name           = "${name(boot)}-root.qcow2"
-  backing_volume = virtseed_volume.base.id
-}
+  if (!boot) return imageVolumesHcl(img, `${PREFIX}base.qcow2`);
+  return `${imageVolumesHcl(img, `${PREFIX}base.qcow2`, { root: `${name(boot)}-root.qcow2` })}
 resource "virtseed_cloudinit_seed" "seed" {
   pool         = "default"
   name         = "${name(boot)}-seed.iso"

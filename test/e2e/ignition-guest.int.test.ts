@@ -6,7 +6,7 @@
  * proves it from its serial console: the test image's virtseed-ignition unit prints VIRTSEED_IGNITION_APPLIED, and
  * the unit Ignition enabled prints its marker, the file's mode and the file's contents.
  */
-import { cleanupByPrefix, readConsole, testImage, waitForConsole } from '../helpers/guest';
+import { cleanupByPrefix, imageVolumesHcl, readConsole, testImage, waitForConsole } from '../helpers/guest';
 import { TfWorkdir } from '../helpers/terraform';
 import { teardown } from '../helpers/teardown';
 
@@ -40,16 +40,7 @@ function hcl(): string {
   const json = JSON.stringify(CONFIG, null, 2);
   if (/[$%]\{/.test(json)) throw new Error('template sequence in the config');
   return `
-resource "virtseed_volume" "base" {
-  pool   = "default"
-  name   = "${PREFIX}base.qcow2"
-  source = "${img.image}"
-}
-resource "virtseed_volume" "root" {
-  pool           = "default"
-  name           = "${PREFIX}root.qcow2"
-  backing_volume = virtseed_volume.base.id
-}
+${imageVolumesHcl(img, `${PREFIX}base.qcow2`, { root: `${PREFIX}root.qcow2` })}
 resource "virtseed_ignition" "cfg" {
   pool    = "default"
   name    = "${PREFIX}cfg.ign"

@@ -12,7 +12,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { CLOUD_INIT_FINISHED, cleanupByPrefix, readConsole, testImage, TestImage, virshRun } from '../helpers/guest';
+import { CLOUD_INIT_FINISHED, cleanupByPrefix, imageVolumesHcl, readConsole, testImage, TestImage, virshRun } from '../helpers/guest';
 import { cleanupNetworksByPrefix, isolatedNetworkHcl, testSubnetOctet } from '../helpers/network';
 import { teardown } from '../helpers/teardown';
 import { PROVIDER_BLOCK, TfWorkdir } from '../helpers/terraform';
@@ -34,16 +34,7 @@ let applied: { code: number; out: string; consoleAtEnd: string };
 function config(uri: string): string {
   return `${PROVIDER_BLOCK.replace('provider "virtseed" {}', `provider "virtseed" {\n  uri = "${uri}"\n}`)}
 ${isolatedNetworkHcl('net', NET)}
-resource "virtseed_volume" "base" {
-  pool   = "default"
-  name   = "${PREFIX}base.qcow2"
-  source = "${img.image}"
-}
-resource "virtseed_volume" "root" {
-  pool           = "default"
-  name           = "${PREFIX}root.qcow2"
-  backing_volume = virtseed_volume.base.id
-}
+${imageVolumesHcl(img, `${PREFIX}base.qcow2`, { root: `${PREFIX}root.qcow2` })}
 resource "virtseed_cloudinit_seed" "seed" {
   pool         = "default"
   name         = "${PREFIX}seed.iso"

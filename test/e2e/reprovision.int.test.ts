@@ -14,7 +14,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { TfWorkdir } from '../helpers/terraform';
-import { CLOUD_INIT_FINISHED, cleanupByPrefix, consoleSize, domainUuid, readConsole, testImage, TestImage, virshRun, waitForConsole } from '../helpers/guest';
+import { CLOUD_INIT_FINISHED, cleanupByPrefix, imageVolumesHcl, consoleSize, domainUuid, readConsole, testImage, TestImage, virshRun, waitForConsole } from '../helpers/guest';
 import { teardown } from '../helpers/teardown';
 
 jest.setTimeout(1_800_000);
@@ -47,16 +47,7 @@ const BOOTCMD = [
 function config(s: Step): string {
   const cloudConfig = JSON.stringify({ bootcmd: BOOTCMD, runcmd: s.runcmd });
   return `
-resource "virtseed_volume" "base" {
-  pool   = "default"
-  name   = "${PREFIX}-base.qcow2"
-  source = "${img.image}"
-}
-resource "virtseed_volume" "root" {
-  pool           = "default"
-  name           = "${PREFIX}-root.qcow2"
-  backing_volume = virtseed_volume.base.id
-}
+${imageVolumesHcl(img, `${PREFIX}-base.qcow2`, { root: `${PREFIX}-root.qcow2` })}
 resource "virtseed_cloudinit_seed" "seed" {
   pool         = "default"
   name         = "${PREFIX}-seed.iso"

@@ -8,7 +8,7 @@
  * Both guests boot in ONE apply (512 MiB each, restricted user networking: they never reach the real network).
  * Each fact is printed by runcmd to /dev/ttyS0 as `VSM-<key>: <line>` and read from the domain's console log.
  */
-import { CLOUD_INIT_FINISHED, cleanupByPrefix, readConsole, testImage, waitForConsole } from '../helpers/guest';
+import { CLOUD_INIT_FINISHED, cleanupByPrefix, imageVolumesHcl, readConsole, testImage, waitForConsole } from '../helpers/guest';
 import { TfWorkdir } from '../helpers/terraform';
 import { teardown } from '../helpers/teardown';
 
@@ -54,21 +54,7 @@ function heredoc(value: unknown): string {
 function hcl(): string {
   const img = testImage();
   return `
-resource "virtseed_volume" "base" {
-  pool   = "default"
-  name   = "${PREFIX}base.qcow2"
-  source = "${img.image}"
-}
-resource "virtseed_volume" "root_nc" {
-  pool           = "default"
-  name           = "${PREFIX}nc-root.qcow2"
-  backing_volume = virtseed_volume.base.id
-}
-resource "virtseed_volume" "root_cd" {
-  pool           = "default"
-  name           = "${PREFIX}cd-root.qcow2"
-  backing_volume = virtseed_volume.base.id
-}
+${imageVolumesHcl(img, `${PREFIX}base.qcow2`, { root_nc: `${PREFIX}nc-root.qcow2`, root_cd: `${PREFIX}cd-root.qcow2` })}
 resource "virtseed_cloudinit_seed" "nc" {
   pool         = "default"
   name         = "${PREFIX}nc-seed.iso"

@@ -11,7 +11,7 @@
  * this boot only). A timestamping `tail -F` child (ConsoleCapture) measures when cloud-init's own "finished" line
  * appeared relative to the apply (within its 0.1 s poll).
  */
-import { CLOUD_INIT_FINISHED, cleanupByPrefix, readConsole, testImage, TestImage } from '../helpers/guest';
+import { CLOUD_INIT_FINISHED, cleanupByPrefix, imageVolumesHcl, readConsole, testImage, TestImage } from '../helpers/guest';
 import { ConsoleCapture, StampedLine } from '../helpers/console-capture';
 import { TfWorkdir } from '../helpers/terraform';
 import { teardown } from '../helpers/teardown';
@@ -35,16 +35,7 @@ function heredoc(value: unknown): string {
 
 function config(iid: string, runcmd: string[], format = 'nocloud'): string {
   return `
-resource "virtseed_volume" "base" {
-  pool   = "default"
-  name   = "${PREFIX}base.qcow2"
-  source = "${img.image}"
-}
-resource "virtseed_volume" "root" {
-  pool           = "default"
-  name           = "${PREFIX}root.qcow2"
-  backing_volume = virtseed_volume.base.id
-}
+${imageVolumesHcl(img, `${PREFIX}base.qcow2`, { root: `${PREFIX}root.qcow2` })}
 resource "virtseed_cloudinit_seed" "seed" {
   pool         = "default"
   name         = "${PREFIX}seed.iso"

@@ -33,6 +33,26 @@ export function kernelBootHcl(img: TestImage): string {
   return `  kernel  = "${img.kernel}"\n  initrd  = "${img.initrd}"\n  cmdline = "${img.cmdline}"\n`;
 }
 
+/**
+ * HCL of the test image uploaded into pool `default` as `virtseed_volume.base` (volume `baseName`) and, for each
+ * entry of `roots` (resource name → volume name), a qcow2 overlay `virtseed_volume.<resource>` on it.
+ */
+export function imageVolumesHcl(img: TestImage, baseName: string, roots: Record<string, string> = {}): string {
+  const overlays = Object.entries(roots).map(([resource, volume]) => `
+resource "virtseed_volume" "${resource}" {
+  pool           = "default"
+  name           = "${volume}"
+  backing_volume = virtseed_volume.base.id
+}`);
+  return `
+resource "virtseed_volume" "base" {
+  pool   = "default"
+  name   = "${baseName}"
+  source = "${img.image}"
+}${overlays.join('')}
+`;
+}
+
 /** The console log's content from byte `from` on ('' when it does not exist yet). */
 export function readConsole(logPath: string, from = 0): string {
   try {
