@@ -1,20 +1,20 @@
 /** Rendering of a validated SeedSpec into format-neutral SeedContent (no instance-id yet). */
 import type { Diagnostic } from '../diagnostics';
-import type { SeedContent } from './layout';
+import type { PendingSeedContent } from './layout';
 import type { SeedFormat, SeedSpec } from './model';
 import { renderNetworkFile } from './network/render';
 import { renderCloudConfig } from './user-data/cloud-config';
-import { composeUserData } from './user-data/compose';
+import { composeUserDataPieces } from './user-data/compose';
 
 /** The seed format of a spec (default `nocloud`). */
 export function formatOf(spec: SeedSpec): SeedFormat {
   return spec.format ?? 'nocloud';
 }
 
-/** Content of a validated spec with `instanceId: null`, plus composition warnings and the user-data's length before
- *  compression (for the size rule). Pure. */
-export function seedContent(spec: SeedSpec): { content: SeedContent; diagnostics: Diagnostic[]; userDataPlainBytes: number } {
-  const userData = composeUserData(spec);
+/** Content of a validated spec with `instanceId: null` (a rendered cloud-config user-data left as pieces), plus
+ *  composition warnings and the user-data's length before compression (for the size rule). Pure. */
+export function seedContent(spec: SeedSpec): { content: PendingSeedContent; diagnostics: Diagnostic[]; userDataPlainBytes: number } {
+  const userData = composeUserDataPieces(spec);
   const network = renderNetworkFile(spec, formatOf(spec));
   const vendorData =
     spec.vendor_data === undefined ? undefined : typeof spec.vendor_data === 'string' ? spec.vendor_data : renderCloudConfig(spec.vendor_data);

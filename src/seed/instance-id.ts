@@ -13,9 +13,8 @@
  * format) gives a new id — which makes cloud-init re-run its per-instance modules. Inputs that do not reach the
  * guest (e.g. a local `source` path whose file content is unchanged) do not change it.
  */
-import type { SeedFile } from './iso9660';
 import type { SeedFormat, SeedSpec } from './model';
-import { toLayout } from './layout';
+import { layoutFiles, type PendingSeedFile } from './layout';
 import { checkedContent } from './private/checked-content';
 import { utf8 } from './private/bytes';
 import { createHash } from 'node:crypto';
@@ -25,13 +24,14 @@ import { byPath } from './private/order';
 export const DERIVED_INSTANCE_ID_PREFIX = 'iid-';
 
 /** The derived instance-id of seed files rendered without an instance-id (see the module docstring). Pure. */
-export function instanceIdFromFiles(format: SeedFormat, filesWithoutId: readonly SeedFile[]): string {
+export function instanceIdFromFiles(format: SeedFormat, filesWithoutId: readonly PendingSeedFile[]): string {
   const hash = createHash('sha256');
   hash.update(utf8(`virtseed-instance-id/v1\n${format}\n`));
   const sorted = [...filesWithoutId].sort(byPath);
   for (const f of sorted) {
     hash.update(utf8(`${f.path}\n${f.content.length}\n`));
-    hash.update(f.content);
+    if (f.content instanceof Uint8Array) hash.update(f.content);
+    else f.content.updateHash(hash);
     hash.update(utf8('\n'));
   }
   return DERIVED_INSTANCE_ID_PREFIX + hash.digest('hex').slice(0, 16);
@@ -43,5 +43,5 @@ export function instanceIdFromFiles(format: SeedFormat, filesWithoutId: readonly
  */
 export function deriveInstanceId(spec: SeedSpec): string {
   const { format, content } = checkedContent(spec);
-  return instanceIdFromFiles(format, toLayout(content, format));
+  return instanceIdFromFiles(format, layoutFiles(content, format));
 }

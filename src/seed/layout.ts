@@ -11,7 +11,7 @@
  */
 import type { SeedFile } from './iso9660';
 import type { SeedFormat } from './model';
-import { utf8 } from './private/bytes';
+import { utf8, type SeedBytes } from './private/bytes';
 import { stableJsonFile as stableJson } from '../json';
 import { stableYaml } from './private/yaml';
 import { byPath } from './private/order';
@@ -32,18 +32,32 @@ export interface SeedContent {
   vendorData?: string;
 }
 
+/** {@link SeedContent} whose user-data may still be pieces (src/seed/private/bytes.ts, `Utf8Pieces`). */
+export type PendingSeedContent<B extends SeedBytes = SeedBytes> = Omit<SeedContent, 'userData'> & { userData: B };
+
+/** A seed file whose content may still be pieces. */
+export interface PendingSeedFile<B extends SeedBytes = SeedBytes> {
+  path: string;
+  content: Uint8Array | B;
+}
+
 /** The files of `content` laid out for `format`, sorted by path. Pure. */
 export function toLayout(content: SeedContent, format: SeedFormat): SeedFile[] {
+  return layoutFiles(content, format);
+}
+
+/** {@link toLayout} for content whose user-data may still be pieces (passed through as is). Pure. */
+export function layoutFiles<B extends SeedBytes>(content: PendingSeedContent<B>, format: SeedFormat): PendingSeedFile<B>[] {
   const files = format === 'nocloud' ? noCloudFiles(content) : configDriveFiles(content);
   return files.sort(byPath);
 }
 
-function noCloudFiles(c: SeedContent): SeedFile[] {
+function noCloudFiles<B extends SeedBytes>(c: PendingSeedContent<B>): PendingSeedFile<B>[] {
   const md: Record<string, unknown> = { ...(c.extraMetaData ?? {}) };
   if (c.instanceId !== null) md['instance-id'] = c.instanceId;
   if (c.hostname !== undefined) md['local-hostname'] = c.hostname;
   if (c.publicKeys && c.publicKeys.length > 0) md['public-keys'] = [...c.publicKeys];
-  const files: SeedFile[] = [
+  const files: PendingSeedFile<B>[] = [
     { path: 'meta-data', content: utf8(stableYaml(md)) },
     { path: 'user-data', content: c.userData },
   ];
@@ -54,7 +68,7 @@ function noCloudFiles(c: SeedContent): SeedFile[] {
 
 const OS_DIR = 'openstack/latest';
 
-function configDriveFiles(c: SeedContent): SeedFile[] {
+function configDriveFiles<B extends SeedBytes>(c: PendingSeedContent<B>): PendingSeedFile<B>[] {
   const md: Record<string, unknown> = { ...(c.extraMetaData ?? {}) };
   if (c.instanceId !== null) md['uuid'] = c.instanceId;
   if (c.hostname !== undefined) {
@@ -64,7 +78,7 @@ function configDriveFiles(c: SeedContent): SeedFile[] {
   if (c.publicKeys && c.publicKeys.length > 0) {
     md['public_keys'] = Object.fromEntries(c.publicKeys.map((k, i) => [`key-${i}`, k]));
   }
-  const files: SeedFile[] = [{ path: `${OS_DIR}/meta_data.json`, content: utf8(stableJson(md)) }];
+  const files: PendingSeedFile<B>[] = [{ path: `${OS_DIR}/meta_data.json`, content: utf8(stableJson(md)) }];
   if (c.userData.length > 0) files.push({ path: `${OS_DIR}/user_data`, content: c.userData });
   if (c.network !== undefined) files.push({ path: `${OS_DIR}/network_data.json`, content: utf8(c.network) });
   if (c.vendorData !== undefined) files.push({ path: `${OS_DIR}/vendor_data.json`, content: utf8(stableJson({ 'cloud-init': c.vendorData })) });

@@ -1,7 +1,8 @@
 /** renderSeed: a SeedSpec to the files of its seed (docs/CONTRACTS.md, "Seed generator"). */
 import { instanceIdFromFiles } from './instance-id';
-import { toLayout } from './layout';
+import { layoutFiles, type PendingSeedFile } from './layout';
 import { VOLUME_IDS, type RenderedSeed, type SeedSpec } from './model';
+import { materialize } from './private/bytes';
 import { checkedContent } from './private/checked-content';
 
 /**
@@ -10,7 +11,13 @@ import { checkedContent } from './private/checked-content';
  * `loadSeedSources` (src/seed/io.ts). Throws `ValidationError` carrying all diagnostics when any is an error.
  */
 export function renderSeed(spec: SeedSpec): RenderedSeed {
+  const seed = renderSeedPending(spec);
+  return { ...seed, files: seed.files.map((f) => ({ path: f.path, content: materialize(f.content) })) };
+}
+
+/** {@link renderSeed} with a rendered cloud-config user-data left as pieces, for the ISO writer (issue #15). */
+export function renderSeedPending(spec: SeedSpec): Omit<RenderedSeed, 'files'> & { files: PendingSeedFile[] } {
   const { format, content } = checkedContent(spec);
-  const instanceId = spec.instance_id ?? instanceIdFromFiles(format, toLayout(content, format));
-  return { format, instanceId, files: toLayout({ ...content, instanceId }, format), volumeId: VOLUME_IDS[format] };
+  const instanceId = spec.instance_id ?? instanceIdFromFiles(format, layoutFiles(content, format));
+  return { format, instanceId, files: layoutFiles({ ...content, instanceId }, format), volumeId: VOLUME_IDS[format] };
 }

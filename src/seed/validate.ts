@@ -17,7 +17,7 @@
 import { error, hasErrors, type Diagnostic } from '../diagnostics';
 import { decompressedLength, inputSizeDiagnostics, seedSizeDiagnostics } from './private/size';
 import { formatOf, seedContent } from './content';
-import { toLayout, type SeedContent } from './layout';
+import { layoutFiles, type PendingSeedContent } from './layout';
 import type { SeedSpec } from './model';
 import { duplicateWriteFiles, validateEnvironment, validateFiles, validateMounts } from './private/validate-files';
 import { validateNetwork } from './private/validate-network';
@@ -97,7 +97,7 @@ export function validateSeedInputs(spec: SeedSpec, options: ValidateSeedOptions 
 
 /** Checks of rendered content: the composition warnings (`composeDiagnostics`, from `seedContent`) and the seed
  *  size rule (`userDataPlainBytes`: the user-data's length before compression, from `seedContent`). Pure. */
-export function contentDiagnostics(spec: SeedSpec, content: SeedContent, composeDiagnostics: readonly Diagnostic[], userDataPlainBytes?: number): Diagnostic[] {
-  const plain = userDataPlainBytes ?? decompressedLength(content.userData);
-  return [...composeDiagnostics, ...seedSizeDiagnostics(spec, plain, toLayout(content, formatOf(spec)))];
+export function contentDiagnostics(spec: SeedSpec, content: PendingSeedContent, composeDiagnostics: readonly Diagnostic[], userDataPlainBytes?: number): Diagnostic[] {
+  const plain = userDataPlainBytes ?? (content.userData instanceof Uint8Array ? decompressedLength(content.userData) : content.userData.length);
+  return [...composeDiagnostics, ...seedSizeDiagnostics(spec, plain, layoutFiles(content, formatOf(spec)))];
 }

@@ -2,7 +2,7 @@ import { error, ValidationError } from '../../diagnostics';
 import { planImage } from './private/layout';
 import { buildTree } from './private/tree';
 import { writeImage } from './private/write';
-import type { BuildIsoOptions, SeedFile } from './types';
+import type { BuildIsoOptions, IsoInputFile } from './types';
 
 const LABEL = /^[\x21-\x7e](?:[\x20-\x7e]{0,30}[\x21-\x7e])?$/;
 const SYSTEM_ID = /^[\x20-\x7e]{0,32}$/;
@@ -17,13 +17,14 @@ const SYSTEM_ID = /^[\x20-\x7e]{0,32}$/;
  *   NM with the exact name (RRIP 1.12 4.1.4) on every record;
  * - every date is 1970-01-01 00:00:00 GMT; records sorted per ECMA-119 9.3; file data in path-table order.
  *
- * Returns the image bytes (a multiple of 2048). Files are copied once into a single buffer.
+ * Returns the image bytes (a multiple of 2048). File contents are copied (or, for a `FileContent`, written) once
+ * into a single buffer.
  * @throws ValidationError (an Error whose message names `volumeId` or the file path) for an invalid volume id or
  *   system id, an empty path or path segment, a `.`/`..` segment, a duplicate path, a name over 64 UCS-2
  *   characters or with a character Joliet forbids, more than 8 directory levels, a file of 4 GiB or more.
  * @throws Error when the image would exceed 4 GiB.
  */
-export function buildIso(files: readonly SeedFile[], opts: BuildIsoOptions): Uint8Array {
+export function buildIso(files: readonly IsoInputFile[], opts: BuildIsoOptions): Uint8Array {
   const systemId = opts.systemId ?? '';
   if (typeof opts.volumeId !== 'string' || !LABEL.test(opts.volumeId)) {
     throw new ValidationError([

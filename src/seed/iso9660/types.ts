@@ -6,6 +6,25 @@ export interface SeedFile {
   content: Uint8Array;
 }
 
+/**
+ * File bytes that are not in one buffer yet (e.g. text kept as pieces): {@link buildIso} writes them straight into
+ * the image instead of copying a buffer.
+ */
+export interface FileContent {
+  /** Byte length (0 up to 4 GiB - 1). */
+  readonly length: number;
+  /** Writes exactly `length` bytes into `target` starting at byte `offset`. */
+  writeInto(target: Uint8Array, offset: number): void;
+}
+
+/** One file given to {@link buildIso}: a {@link SeedFile}, or one whose content is a {@link FileContent}. */
+export interface IsoInputFile {
+  /** As {@link SeedFile.path}. */
+  path: string;
+  /** The file's bytes, or an object that writes them. */
+  content: Uint8Array | FileContent;
+}
+
 /** Options of {@link buildIso}. */
 export interface BuildIsoOptions {
   /**

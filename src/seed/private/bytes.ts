@@ -18,20 +18,52 @@ export function tryDecodeUtf8(bytes: Uint8Array): string | undefined {
 }
 
 /**
- * UTF-8 bytes of `pieces.join('')` where every odd piece is known to be ASCII (e.g. base64 from
- * `stableYamlPieces`): those are copied byte for byte instead of being encoded. Same bytes as `utf8(joined)`.
+ * The UTF-8 bytes of `pieces.join('')` where every odd piece is known to be ASCII (e.g. base64 from
+ * `stableYamlPieces`), not yet written anywhere: `length` is known at once, and `writeInto` writes them straight
+ * into a target (e.g. the ISO image), so a large payload is written once (issue #15). Even pieces are encoded;
+ * odd ones are copied byte for byte. Same bytes as `utf8(joined)`. Implements iso9660's `FileContent`.
  */
-export function utf8OfPieces(pieces: readonly string[]): Uint8Array {
-  if (pieces.length === 1) return utf8(pieces[0]);
-  const encoded = pieces.map((p, i) => (i % 2 === 0 ? encoder.encode(p) : p));
-  const total = encoded.reduce((n, e) => n + e.length, 0);
-  const out = new Uint8Array(total);
-  const view = Buffer.from(out.buffer, out.byteOffset, out.byteLength);
-  let offset = 0;
-  for (const e of encoded) {
-    if (typeof e === 'string') view.write(e, offset, 'latin1');
-    else out.set(e, offset);
-    offset += e.length;
+export class Utf8Pieces {
+  private readonly parts: readonly (Uint8Array | string)[];
+  /** Byte length. */
+  readonly length: number;
+
+  constructor(pieces: readonly string[]) {
+    this.parts = pieces.map((p, i) => (i % 2 === 0 ? encoder.encode(p) : p));
+    this.length = this.parts.reduce((n, e) => n + e.length, 0);
   }
-  return out;
+
+  /** Writes the bytes into `target` at byte `offset` (`target` must have `length` bytes free there). */
+  writeInto(target: Uint8Array, offset: number): void {
+    const view = Buffer.from(target.buffer, target.byteOffset, target.byteLength);
+    let at = offset;
+    for (const part of this.parts) {
+      if (typeof part === 'string') view.write(part, at, 'latin1');
+      else target.set(part, at);
+      at += part.length;
+    }
+  }
+
+  /** Feeds the bytes to a hash (or anything with `update`) piece by piece, without joining them. */
+  updateHash(hash: { update(data: Uint8Array | string, encoding?: 'latin1'): unknown }): void {
+    for (const part of this.parts) {
+      if (typeof part === 'string') hash.update(part, 'latin1');
+      else hash.update(part);
+    }
+  }
+
+  /** The bytes in a new buffer. */
+  bytes(): Uint8Array {
+    const out = new Uint8Array(this.length);
+    this.writeInto(out, 0);
+    return out;
+  }
+}
+
+/** Bytes, or {@link Utf8Pieces} still to be written. */
+export type SeedBytes = Uint8Array | Utf8Pieces;
+
+/** The bytes of a {@link SeedBytes} as one buffer (the same buffer when it already is one). */
+export function materialize(bytes: SeedBytes): Uint8Array {
+  return bytes instanceof Uint8Array ? bytes : bytes.bytes();
 }

@@ -7,16 +7,17 @@
  * (python-jsonschema Draft4Validator with a FormatChecker) reads it: format `date` checked (the only format of the
  * schema python-jsonschema checks without extra packages; `hostname` and `uri` are not checked by cloud-init either),
  * `deprecated: true` an annotation (a warning, never an error — cloud-init logs it and goes on). The network-config
- * schemas are the project's own (draft-07; cloud-init 22.4 ships none). ajv is loaded on first use, not when the
- * provider or CLI starts (start-up time, issue #15); the network-config validators are precompiled
- * (scripts/generate-seed-validators.ts). cloud-config is compiled on first use: its `deprecated` keyword collects
- * annotations at run time, which ajv's standalone code cannot carry.
+ * schemas are the project's own (draft-07; cloud-init 22.4 ships none). All validators are precompiled by
+ * scripts/generate-seed-validators.ts (ajv standalone code; cloud-config's `deprecated` keyword generates code too,
+ * src/seed/private/cloud-init-ajv.ts), so neither the provider nor the CLI loads ajv or compiles a schema at run
+ * time (start-up time, issue #15); only while the generated code is stale is ajv loaded and the schema compiled.
  */
 import { createHash } from 'node:crypto';
 import type Ajv from 'ajv';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { error, warning, type AttributePath, type Diagnostic } from '../../diagnostics';
 import cloudConfigSchema from '../schemas/cloud-config.schema.json';
+import type { DeprecationContext } from './cloud-init-ajv';
 import networkV1Schema from '../schemas/network-config-v1.schema.json';
 import networkV2Schema from '../schemas/network-config-v2.schema.json';
 
@@ -31,114 +32,81 @@ const SCHEMAS: Record<SchemaName, object> = {
 /** Where cloud-config's schema comes from (recorded by scripts/derive-cloud-init-schema.ts). */
 export const CLOUD_CONFIG_SCHEMA_SOURCE = (cloudConfigSchema as unknown as { 'x-virtseed-derived-from': { version: string; path: string } })['x-virtseed-derived-from'];
 
-/** A use of a property marked `deprecated` in cloud-init's schema, found while validating. */
-interface DeprecatedUse {
-  path: AttributePath;
-  description?: string;
-}
-
-/** Filled by the `deprecated` keyword during one validation (validation is synchronous). */
-let deprecatedUses: DeprecatedUse[] = [];
+const sha256OfSchema = (schema: object) => createHash('sha256').update(JSON.stringify(schema)).digest('hex');
 
 let draft07: Ajv | undefined;
 let draft04: Ajv | undefined;
 const compiled = new Map<SchemaName, ValidateFunction>();
 
-/** ajv's standalone code for `name` (scripts/generate-seed-validators.ts), when it was generated from the schema
- *  in use now; undefined when it is missing or stale (the schema changed without regeneration). */
+/** ajv's standalone code for a network-config schema (scripts/generate-seed-validators.ts), when it was generated
+ *  from the schema in use now; undefined when it is missing or stale (the schema changed without regeneration). */
 function precompiled(name: SchemaName): ValidateFunction | undefined {
-  if (name === 'cloud-config') return undefined; // see the module docstring
   let generated: { SCHEMA_SHA256: Record<string, string> } & Record<string, unknown>;
   try {
     generated = require('../schemas/validators.generated');
   } catch {
     return undefined;
   }
-  const hash = createHash('sha256').update(JSON.stringify(SCHEMAS[name])).digest('hex');
   const id = name.replace(/-(\w)/g, (_m, c: string) => c.toUpperCase());
-  return generated.SCHEMA_SHA256[name] === hash ? (generated[id] as ValidateFunction) : undefined;
+  return generated.SCHEMA_SHA256[name] === sha256OfSchema(SCHEMAS[name]) ? (generated[id] as ValidateFunction) : undefined;
 }
 
-function cloudInitAjv(): Ajv {
-  const AjvDraft04 = (require('ajv-draft-04') as typeof import('ajv-draft-04')).default;
-  const addFormats = (require('ajv-formats') as typeof import('ajv-formats')).default;
-  const ajv = new AjvDraft04({ allErrors: true, strict: false, validateSchema: false }) as unknown as Ajv;
-  addFormats(ajv, ['date']);
-  // Unknown formats (hostname, uri) are not checked, as in cloud-init's validator without extra packages.
-  ajv.addFormat('hostname', true).addFormat('uri', true);
-  ajv.addKeyword({
-    keyword: 'deprecated',
-    schemaType: 'boolean',
-    errors: false,
-    validate: (isDeprecated: boolean, data: unknown, parent?: Record<string, unknown>, cxt?: { instancePath: string }) => {
-      // Like cloud-init's oneOf/anyOf, only a deprecation of a (sub)schema the value matches counts: the keyword is
-      // also evaluated inside alternatives that fail on the same value (e.g. `sudo: "ALL"` against the deprecated
-      // `false` branch), so the sibling keywords are checked first.
-      if (isDeprecated && cxt && parent && siblingsMatch(ajv, parent, data)) {
-        deprecatedUses.push({ path: pointerPath(cxt.instancePath), ...(typeof parent.description === 'string' ? { description: parent.description } : {}) });
-      }
-      return true;
-    },
-  });
-  return ajv;
-}
+let generatedModules: Record<string, ValidateFunction> | null | undefined;
 
-const siblingValidators = new WeakMap<object, ValidateFunction | null>();
-
-/** True when `data` matches the keywords next to `deprecated` in `parent` (compiled once per schema object). */
-function siblingsMatch(ajv: Ajv, parent: Record<string, unknown>, data: unknown): boolean {
-  let fn = siblingValidators.get(parent);
-  if (fn === undefined) {
-    const { deprecated: _d, description: _e, ...rest } = parent;
+/** The precompiled cloud-config module validators, when generated from the schema in use now (else undefined). */
+function precompiledModule(module: string): ValidateFunction | undefined {
+  if (generatedModules === undefined) {
     try {
-      fn = ajv.compile(rest);
+      const generated = require('../schemas/cloud-config.validators.generated') as { SCHEMA_SHA256: string; modules: Record<string, ValidateFunction> };
+      generatedModules = generated.SCHEMA_SHA256 === sha256OfSchema(SCHEMAS['cloud-config']) ? generated.modules : null;
     } catch {
-      fn = null; // holds a reference into the root schema: cannot be checked alone; count the use
+      generatedModules = null;
     }
-    siblingValidators.set(parent, fn);
   }
-  return fn === null || fn(data) === true;
+  return generatedModules?.[module];
 }
 
-function runValidator(fn: ValidateFunction, value: unknown): ErrorObject[] {
-  return fn(value) ? [] : [...(fn.errors ?? [])];
+function compiledModule(module: string): ValidateFunction {
+  if (!draft04) {
+    const ajvModule = require('./cloud-init-ajv') as typeof import('./cloud-init-ajv');
+    draft04 = ajvModule.cloudInitAjv();
+    draft04.addSchema(SCHEMAS['cloud-config'], ajvModule.CLOUD_CONFIG_KEY);
+  }
+  return draft04.compile((require('./cloud-init-ajv') as typeof import('./cloud-init-ajv')).moduleSchema(module));
+}
+
+function runValidator(fn: ValidateFunction, value: unknown, context?: DeprecationContext): ErrorObject[] {
+  return fn.call(context, value) ? [] : [...(fn.errors ?? [])];
 }
 
 const moduleValidators = new Map<string, ValidateFunction>();
 
 /**
  * cloud-init's schema is `allOf` one `$ref` per module (`#/$defs/cc_<module>`, and `base_config`), each an object
- * schema of that module's properties only. So a config is validated against the modules whose properties it uses,
- * each compiled on first use: the same errors as the whole schema, without compiling all of it (seconds) before the
- * first check.
+ * schema of that module's properties only. So a config object is validated against the modules whose properties it
+ * uses (any other value against all of them, in order): the same errors as the whole schema. The module validators
+ * are precompiled (scripts/generate-seed-validators.ts); while that code is stale each is compiled on first use.
+ * `deprecated` uses are appended to `context.deprecated`.
  */
-function cloudConfigErrors(value: unknown): ErrorObject[] {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return runValidator(validator('cloud-config'), value);
-  const ajv = (draft04 ??= cloudInitAjv());
-  const defs = (SCHEMAS['cloud-config'] as RootSchema).$defs;
-  const keys = Object.keys(value);
+function cloudConfigErrors(value: unknown, context: DeprecationContext): ErrorObject[] {
+  const isObject = typeof value === 'object' && value !== null && !Array.isArray(value);
+  const keys = isObject ? Object.keys(value) : [];
   const errors: ErrorObject[] = [];
   for (const [module, properties] of MODULE_PROPERTIES) {
-    if (!keys.some((k) => properties.has(k))) continue;
+    if (isObject && !keys.some((k) => properties.has(k))) continue;
     let fn = moduleValidators.get(module);
     if (!fn) {
-      // A root of its own, so only what the module references is compiled (a $ref into the whole schema would
-      // compile all of it).
-      fn = ajv.compile({ $defs: defs, $ref: `#/$defs/${module}` });
+      fn = precompiledModule(module) ?? compiledModule(module);
       moduleValidators.set(module, fn);
     }
-    errors.push(...runValidator(fn, value));
+    errors.push(...runValidator(fn, value, context));
   }
   return errors;
 }
 
-function validator(name: SchemaName): ValidateFunction {
-  let fn = compiled.get(name);
-  if (!fn) fn = precompiled(name);
-  if (!fn) {
-    if (name === 'cloud-config') fn = (draft04 ??= cloudInitAjv()).compile(SCHEMAS[name]);
-    else fn = (draft07 ??= new (require('ajv') as typeof import('ajv')).default({ allErrors: true, strict: false })).compile(SCHEMAS[name]);
-  }
+function validator(name: Exclude<SchemaName, 'cloud-config'>): ValidateFunction {
+  let fn = compiled.get(name) ?? precompiled(name);
+  if (!fn) fn = (draft07 ??= new (require('ajv') as typeof import('ajv')).default({ allErrors: true, strict: false })).compile(SCHEMAS[name]);
   compiled.set(name, fn);
   return fn;
 }
@@ -174,21 +142,16 @@ function knownTopLevelKeys(schema: RootSchema): string[] {
  * one validation; paths prefixed by `base`.
  */
 export function cloudConfigSchemaDiagnostics(value: unknown, base: AttributePath, summary: string): Diagnostic[] {
-  deprecatedUses = [];
-  try {
-    const errors = schemaDiagnostics('cloud-config', value, base, summary);
-    const seen = new Set<string>();
-    const warnings: Diagnostic[] = [];
-    for (const use of deprecatedUses) {
-      const key = JSON.stringify(use.path);
-      if (seen.has(key)) continue;
-      seen.add(key);
-      warnings.push(warning([...base, ...use.path], 'Deprecated cloud-config key', `cloud-init ${CLOUD_CONFIG_SCHEMA_SOURCE.version.replace(/-.*/, '')} marks this deprecated${use.description ? `: ${use.description.replace(/``/g, '`')}` : ''}.`));
-    }
-    return [...errors, ...warnings];
-  } finally {
-    deprecatedUses = [];
+  const context: DeprecationContext = { deprecated: [] };
+  const errors = errorDiagnostics(cloudConfigErrors(value, context), base, summary);
+  const seen = new Set<string>();
+  const warnings: Diagnostic[] = [];
+  for (const use of context.deprecated) {
+    if (seen.has(use.instancePath)) continue;
+    seen.add(use.instancePath);
+    warnings.push(warning([...base, ...pointerPath(use.instancePath)], 'Deprecated cloud-config key', `cloud-init ${CLOUD_CONFIG_SCHEMA_SOURCE.version.replace(/-.*/, '')} marks this deprecated${use.description ? `: ${use.description.replace(/``/g, '`')}` : ''}.`));
   }
+  return [...errors, ...warnings];
 }
 
 /**
@@ -198,7 +161,10 @@ export function cloudConfigSchemaDiagnostics(value: unknown, base: AttributePath
  * the type mismatches of one location are merged into one message ("must be string, array or null").
  */
 export function schemaDiagnostics(name: SchemaName, value: unknown, base: AttributePath, summary: string): Diagnostic[] {
-  const errors = name === 'cloud-config' ? cloudConfigErrors(value) : runValidator(validator(name), value);
+  return errorDiagnostics(name === 'cloud-config' ? cloudConfigErrors(value, { deprecated: [] }) : runValidator(validator(name), value), base, summary);
+}
+
+function errorDiagnostics(errors: ErrorObject[], base: AttributePath, summary: string): Diagnostic[] {
   if (errors.length === 0) return [];
   const located = errors.map((e) => ({ e, path: instancePath(e) }));
   const byPath = new Map<string, { path: AttributePath; types: string[]; messages: string[] }>();

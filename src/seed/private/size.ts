@@ -76,7 +76,7 @@ export function decompressedLength(bytes: Uint8Array): number {
  * The rule applied to the rendered files: `userDataPlainBytes` is the user-data before `user_data_gzip` (or the
  * decompressed raw user-data), `files` the seed's files. Errors point at the input that contributes most. Pure.
  */
-export function seedSizeDiagnostics(spec: SeedSpec, userDataPlainBytes: number, files: readonly { path: string; content: Uint8Array }[]): Diagnostic[] {
+export function seedSizeDiagnostics(spec: SeedSpec, userDataPlainBytes: number, files: readonly { path: string; content: { length: number } }[]): Diagnostic[] {
   const out: Diagnostic[] = [];
   const largest = (file: string): AttributePath => {
     const own = contributions(spec).filter((c) => c.file === file);

@@ -27,7 +27,7 @@ import { generatedParts } from './generated';
 import { gzipDeterministic } from './gzip';
 import { mergeCloudConfigs } from './merge';
 import { renderMultipart, type MimePart } from './mime';
-import { utf8, utf8OfPieces } from '../private/bytes';
+import { materialize, utf8, Utf8Pieces, type SeedBytes } from '../private/bytes';
 import { decompressedLength } from '../private/size';
 import { ineffectiveInputWarnings } from '../private/cloud-init-rules';
 import { isPlainObject, parseYaml } from '../private/yaml';
@@ -62,10 +62,19 @@ export function cloudConfigSources(spec: SeedSpec): { name: string; config: Clou
 
 /** Builds the user-data of a validated spec (expects `files[].source` loaded). Pure and deterministic. */
 export function composeUserData(spec: SeedSpec): ComposedUserData {
+  const composed = composeUserDataPieces(spec);
+  return { ...composed, bytes: materialize(composed.bytes) };
+}
+
+/**
+ * {@link composeUserData} with a rendered cloud-config left as {@link Utf8Pieces} (its base64 payloads not joined
+ * into one buffer), so the ISO writer writes it once, straight into the image (issue #15). Same bytes.
+ */
+export function composeUserDataPieces(spec: SeedSpec): Omit<ComposedUserData, 'bytes'> & { bytes: SeedBytes } {
   const diagnostics: Diagnostic[] = [];
   const raw = rawUserData(spec);
   const kind = raw?.kind ?? 'empty';
-  let plain: Uint8Array;
+  let plain: SeedBytes;
   let cloudConfig: CloudConfig | undefined;
   if (raw && (kind === 'raw' || kind === 'mime')) {
     const dropped = [
@@ -103,7 +112,7 @@ export function composeUserData(spec: SeedSpec): ComposedUserData {
     );
     diagnostics.push(...ineffectiveInputWarnings(spec, sources, cloudConfig));
     if (parts.length === 0) {
-      plain = verbatim !== undefined ? (raw as RawUserData).bytes : utf8OfPieces(renderCloudConfigPieces(cloudConfig));
+      plain = verbatim !== undefined ? (raw as RawUserData).bytes : piecesOrBytes(renderCloudConfigPieces(cloudConfig));
     } else {
       const mime: MimePart[] = [];
       if (verbatim !== undefined) {
@@ -122,5 +131,11 @@ export function composeUserData(spec: SeedSpec): ComposedUserData {
       plain = utf8(renderMultipart(mime));
     }
   }
-  return { bytes: spec.user_data_gzip ? gzipDeterministic(plain) : plain, plainLength: decompressedLength(plain), ...(cloudConfig ? { cloudConfig } : {}), diagnostics };
+  // Pieces are cloud-config text (never gzip data), so their length is what cloud-init reads.
+  const plainLength = plain instanceof Uint8Array ? decompressedLength(plain) : plain.length;
+  return { bytes: spec.user_data_gzip ? gzipDeterministic(materialize(plain)) : plain, plainLength, ...(cloudConfig ? { cloudConfig } : {}), diagnostics };
+}
+
+function piecesOrBytes(pieces: readonly string[]): SeedBytes {
+  return pieces.length === 1 ? utf8(pieces[0]) : new Utf8Pieces(pieces);
 }

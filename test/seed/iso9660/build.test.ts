@@ -23,6 +23,16 @@ describe('buildIso', () => {
     expect(createHash('sha256').update(image).digest('hex')).toBe('f856e1333dc830fbda484063262a7c4ee89a60f522c5472d7f419849d54b1c32');
   });
 
+  it('GIVEN file contents given as FileContent writers WHEN built THEN the image is byte-identical to the one built from buffers', () => {
+    const asWriter = (bytes: Uint8Array) => ({ length: bytes.length, writeInto: (target: Uint8Array, offset: number) => target.set(bytes, offset) });
+    const written = buildIso(sampleFiles().map((f) => ({ path: f.path, content: asWriter(f.content) })), { volumeId: 'cidata' });
+    expect(Buffer.compare(written, buildIso(sampleFiles(), { volumeId: 'cidata' }))).toBe(0);
+  });
+
+  it('GIVEN a content that is neither bytes nor a writer WHEN built THEN it is rejected naming the file', () => {
+    expect(() => buildIso([{ path: 'user-data', content: { length: 3 } as never }], { volumeId: 'cidata' })).toThrow(/user-data/);
+  });
+
   it('GIVEN the same files in reverse order WHEN built THEN the image is byte-identical', () => {
     const forward = buildIso(sampleFiles(), { volumeId: 'cidata' });
     const reversed = buildIso(sampleFiles().reverse(), { volumeId: 'cidata' });

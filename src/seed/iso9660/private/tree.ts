@@ -1,13 +1,13 @@
 /** The directory tree of a seed image, built from its file list with every input rule checked. */
 import { error, type Diagnostic, ValidationError } from '../../../diagnostics';
-import type { SeedFile } from '../types';
+import type { FileContent, IsoInputFile } from '../types';
 import { JOLIET_MAX_NAME, MAX_DIRECTORY_LEVELS } from './constants';
 
 export interface FileNode {
   readonly kind: 'file';
   readonly name: string;
   readonly path: string;
-  readonly content: Uint8Array;
+  readonly content: Uint8Array | FileContent;
 }
 
 export interface DirNode {
@@ -31,7 +31,7 @@ const MAX_FILE_BYTES = 2 ** 32 - 1;
  *   3.3), a character Joliet forbids (`* / : ; ? \` or a control character), more than 8 directory levels
  *   (ECMA-119 6.8.2.1), a duplicate path, a path used as both file and directory, a file of 4 GiB or more.
  */
-export function buildTree(files: readonly SeedFile[]): DirNode {
+export function buildTree(files: readonly IsoInputFile[]): DirNode {
   const root: DirNode = { kind: 'dir', name: '', path: '', children: new Map() };
   const problems: Diagnostic[] = [];
   files.forEach((file, index) => {
@@ -87,15 +87,21 @@ function checkPath(path: string): Problem | undefined {
   return undefined;
 }
 
-function checkSize(file: SeedFile): Problem | undefined {
-  if (!(file.content instanceof Uint8Array)) return { summary: 'Missing file content', detail: `"${file.path}" has no Uint8Array content.` };
+function isContent(content: unknown): content is Uint8Array | FileContent {
+  if (content instanceof Uint8Array) return true;
+  const c = content as Partial<FileContent> | null | undefined;
+  return typeof c?.writeInto === 'function' && Number.isSafeInteger(c.length) && (c.length as number) >= 0;
+}
+
+function checkSize(file: IsoInputFile): Problem | undefined {
+  if (!isContent(file.content)) return { summary: 'Missing file content', detail: `"${file.path}" has no Uint8Array content.` };
   if (file.content.length > MAX_FILE_BYTES) {
     return { summary: 'File too large', detail: `"${file.path}" has ${file.content.length} bytes; one ISO 9660 extent holds at most ${MAX_FILE_BYTES}.` };
   }
   return undefined;
 }
 
-function insert(root: DirNode, file: SeedFile): Problem | undefined {
+function insert(root: DirNode, file: IsoInputFile): Problem | undefined {
   const segments = file.path.split('/');
   let dir = root;
   for (let i = 0; i < segments.length - 1; i++) {

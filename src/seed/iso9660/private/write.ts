@@ -29,7 +29,8 @@ function writePathTables(view: DataView, table: PathTablePlan, dirs: readonly Di
   writePathTable(view, table.mExtent * SECTOR_SIZE, entries, false);
 }
 
-/** Allocates the image buffer (zero-filled) and writes every structure of `plan`, file contents copied with `set`. */
+/** Allocates the image buffer (zero-filled) and writes every structure of `plan`, file contents copied with `set`
+ *  (or written by their `writeInto`). */
 export function writeImage(plan: ImagePlan, volumeId: string, systemId: string): Uint8Array {
   const bytes = new Uint8Array(plan.totalSectors * SECTOR_SIZE);
   const view = new DataView(bytes.buffer);
@@ -67,7 +68,10 @@ export function writeImage(plan: ImagePlan, volumeId: string, systemId: string):
     bytes.set(area.bytes, (plan.continuationExtent + area.sector) * SECTOR_SIZE + area.offset);
   }
   for (const file of plan.files) {
-    if (file.content.length) bytes.set(file.content, (plan.fileExtents.get(file) as number) * SECTOR_SIZE);
+    if (!file.content.length) continue;
+    const offset = (plan.fileExtents.get(file) as number) * SECTOR_SIZE;
+    if (file.content instanceof Uint8Array) bytes.set(file.content, offset);
+    else file.content.writeInto(bytes, offset);
   }
   return bytes;
 }
