@@ -107,7 +107,7 @@ class Stack extends TerraformStack {
     new bindings.provider.VirtseedProvider(this, 'virtseed', { uri: '${URI}' });
     const vm = new VirtualMachine(this, 'vm', {
       name: '${prefix}vm',
-      baseImage: BaseImage.fromFile('${image}'),
+      baseImage: BaseImage.fromFile('${image}', { volumeName: '${prefix}base' }),
       diskSize: Size.mebibytes(128),
       memoryMiB: 128,
       running: false,
