@@ -77,6 +77,12 @@ function timedApply(): Timed {
   return { ...r, startMs, endMs, consoleAtEnd: readConsole(LOG) };
 }
 
+/** The instance-ids the guest printed (`VSTEST-IID <id>`), in order. The serial console may interleave the line with
+ *  the guest's other output, so it is found anywhere in a line. */
+function printedIids(lines: StampedLine[]): string[] {
+  return lines.flatMap((l) => [...l.text.matchAll(/VSTEST-IID (\S+)/g)].map((m) => m[1]));
+}
+
 function finishedLines(lines: StampedLine[]): StampedLine[] {
   return lines.filter((l) => CLOUD_INIT_FINISHED.test(l.text));
 }
@@ -108,7 +114,7 @@ test('GIVEN wait_for = "cloud-init" WHEN a new guest is applied THEN apply retur
   expect(fin).toHaveLength(1);
   const marker = lines.find((l) => l.text.includes('VSTEST-M1'));
   expect(marker?.ms).toBeLessThanOrEqual(fin[0].ms);
-  expect(lines.find((l) => l.text.startsWith('VSTEST-IID'))?.text).toBe('VSTEST-IID iid-wait-1');
+  expect(printedIids(lines)).toEqual(['iid-wait-1']);
   report('nocloud create', r, fin[0]);
   expect(tf.resource('virtseed_domain.vm').wait_for).toBe('cloud-init');
   expect(tf.plan().code).toBe(0);
@@ -125,7 +131,7 @@ test('GIVEN wait_for = "cloud-init" and reprovision = "reboot" WHEN the instance
   const fin = finishedLines(lines);
   // Only the new boot's line: the old boot's "finished" line (before this apply) never counted.
   expect(fin).toHaveLength(1);
-  expect(lines.filter((l) => l.text.startsWith('VSTEST-IID')).map((l) => l.text)).toEqual(['VSTEST-IID iid-wait-2']);
+  expect(printedIids(lines)).toEqual(['iid-wait-2']);
   expect(lines.some((l) => /reboot: Power down/.test(l.text))).toBe(true);
   report('nocloud reprovision (reboot)', r, fin[0]);
   expect(tf.resource('virtseed_domain.vm').instance_id).toBe('iid-wait-2');
@@ -156,7 +162,7 @@ test('GIVEN a ConfigDrive seed WHEN a new guest is applied with wait_for = "clou
   const lines = capture.since(r.startMs);
   const fin = finishedLines(lines);
   expect(fin).toHaveLength(1);
-  expect(lines.find((l) => l.text.startsWith('VSTEST-IID'))?.text).toBe('VSTEST-IID iid-wait-4');
+  expect(printedIids(lines)).toEqual(['iid-wait-4']);
   report('configdrive create', r, fin[0]);
   expect(tf.plan().code).toBe(0);
 });
