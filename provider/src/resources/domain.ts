@@ -27,7 +27,6 @@ import {
   VIR_DOMAIN_UNDEFINE_NVRAM,
   VIR_DOMAIN_UNDEFINE_SNAPSHOTS_METADATA,
   VIR_DOMAIN_XML_INACTIVE,
-  VIR_ERR_NO_DOMAIN,
 } from '../../../src/libvirt';
 import { isUuid } from '../../../src/uuid';
 import type { HandlerContext, ResourceHandler } from '../plugin/handler';
@@ -35,7 +34,7 @@ import { DOMAIN_FIELDS } from '../../../src/fields';
 import type { ResourceSchema } from '../plugin/schema';
 import { schemaOf } from './private/fields';
 import { addressAttributes, AddressAttributes, domainAddresses } from './private/addresses';
-import { forgetDomainListing, isNoDomain, lookupDomainByUuid } from './private/domain-directory';
+import { domainByName, forgetDomainListing, isNoDomain, lookupDomainByUuid } from './private/domain-directory';
 import { resolveRefs, stateFromDomain } from './private/domain-refs';
 import { DOMAIN_DEFAULTS, toDomainSpec, withDefaults } from './private/domain-state';
 import type { DomainState } from './private/model';
@@ -105,7 +104,7 @@ async function lookup(client: LibvirtClient, uuid: string): Promise<DomRef | nul
   try {
     return await client.domainLookupByUuid(uuidToBytes(uuid));
   } catch (err) {
-    if (err instanceof LibvirtError && err.code === VIR_ERR_NO_DOMAIN) return null;
+    if (isNoDomain(err)) return null;
     throw err;
   }
 }
@@ -254,14 +253,11 @@ export const domain: ResourceHandler<DomainState, LibvirtClient> = {
     let waited: Diagnostic[] = [];
     let dom = priorUuid && priorUuid === planned.uuid ? await lookup(client, priorUuid) : null;
     if (!dom || !prior || !priorUuid) {
-      try {
-        const existing = await client.domainLookupByName(name);
-        const left = parseDomainXml(await client.domainGetXmlDesc(existing, VIR_DOMAIN_XML_INACTIVE)).metadata?.[CREATE_PENDING_KEY];
-        if (!left) return { newState: null, diagnostics: [domainExistsDiagnostic(name, bytesToUuid(existing.uuid))] };
+      const existing = await domainByName(client, name, CREATE_PENDING_KEY);
+      if (existing && !existing.interrupted) return { newState: null, diagnostics: [domainExistsDiagnostic(name, bytesToUuid(existing.dom.uuid))] };
+      if (existing) {
         ctx.log.info(`domain ${name}: removing what an interrupted create left`);
-        await removeDomain(client, existing);
-      } catch (err) {
-        if (!(err instanceof LibvirtError && err.code === VIR_ERR_NO_DOMAIN)) throw err;
+        await removeDomain(client, existing.dom);
       }
       // Defined with the pending mark, started (and waited for), then defined again without it. A failure after the
       // first define still returns the domain, so Terraform records it (tainted) and the next apply replaces it.
@@ -313,7 +309,7 @@ export const domain: ResourceHandler<DomainState, LibvirtClient> = {
         ? await client.domainLookupByUuid(uuidToBytes(id))
         : await client.domainLookupByName(id);
     } catch (err) {
-      if (err instanceof LibvirtError && err.code === VIR_ERR_NO_DOMAIN) throw new Error(`cannot import domain "${id}": libvirt has no domain with that name or UUID`);
+      if (isNoDomain(err)) throw new Error(`cannot import domain "${id}": libvirt has no domain with that name or UUID`);
       throw err;
     }
     const { state: observed, policy } = await readDomain(client, dom);

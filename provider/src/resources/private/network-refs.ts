@@ -23,6 +23,11 @@ export class NetworkNotFoundError extends Error {
   }
 }
 
+/** The network a NIC names (name or UUID); undefined for user-mode NICs and for values not known yet. */
+function networkRef(n: DomainInterfaceState): string | undefined {
+  return n.user === true ? undefined : str(n.network);
+}
+
 /**
  * A diagnostic on `network_interface[i].network` for every known network reference of `s` (a domain's state or
  * plan) that the host does not have. Unknown references (a network created in the same apply) are skipped.
@@ -30,7 +35,7 @@ export class NetworkNotFoundError extends Error {
 export async function missingNetworkDiagnostics(client: LibvirtClient, s: Pick<DomainState, 'name' | 'network_interface'>): Promise<Diagnostic[]> {
   const out: Diagnostic[] = [];
   for (const [i, n] of list(s.network_interface).entries()) {
-    const ref = n.user === true ? undefined : str(n.network);
+    const ref = networkRef(n);
     if (ref !== undefined && !(await networkByRef(client, ref))) {
       out.push(error(['network_interface', i, 'network'], 'Network not found', notFoundDetail(`Domain ${String(s.name)}`, ref)));
     }
@@ -45,7 +50,7 @@ export async function missingNetworkDiagnostics(client: LibvirtClient, s: Pick<D
 export async function resolveNetworkNames(client: LibvirtClient, nics: readonly DomainInterfaceState[]): Promise<(string | undefined)[]> {
   const out: (string | undefined)[] = [];
   for (const [i, n] of nics.entries()) {
-    const ref = n.user === true ? undefined : str(n.network);
+    const ref = networkRef(n);
     if (ref === undefined) {
       out.push(undefined);
       continue;

@@ -9,11 +9,11 @@
  * records the name here and the second skips it.
  */
 import { Diagnostic, error } from '../../../../src/diagnostics';
-import { parseDomainXml } from '../../../../src/domain';
-import { bytesToUuid, LibvirtClient, LibvirtError, VIR_DOMAIN_XML_INACTIVE, VIR_ERR_NO_DOMAIN, VIR_ERR_NO_STORAGE_POOL } from '../../../../src/libvirt';
+import { bytesToUuid, LibvirtClient, LibvirtError, VIR_ERR_NO_STORAGE_POOL } from '../../../../src/libvirt';
 import { Connection, HostUnreachableError } from '../../host';
 import { hostUnreachable } from '../../plugin/diagnostics';
 import type { HandlerContext } from '../../plugin/handler';
+import { domainByName } from './domain-directory';
 import { pendingMarkerName, volumeByName } from './storage';
 
 const replacing = new Set<string>();
@@ -107,19 +107,6 @@ export async function plannedVolumeChecks(
 export async function newDomainChecks(ctx: HandlerContext<LibvirtClient>, name: string, pendingKey: string, exists: (name: string, uuid: string) => Diagnostic): Promise<Diagnostic[]> {
   const { client, diagnostics } = await planHost(ctx);
   if (!client || isBeingReplaced('domain', name)) return diagnostics;
-  let dom;
-  try {
-    dom = await client.domainLookupByName(name);
-  } catch (err) {
-    if (err instanceof LibvirtError && err.code === VIR_ERR_NO_DOMAIN) return [];
-    throw err;
-  }
-  const xml = await client.domainGetXmlDesc(dom, VIR_DOMAIN_XML_INACTIVE);
-  let left: string | undefined;
-  try {
-    left = parseDomainXml(xml).metadata?.[pendingKey];
-  } catch {
-    left = undefined; // a domain virtseed cannot read is not one virtseed made
-  }
-  return left ? [] : [exists(name, bytesToUuid(dom.uuid))];
+  const found = await domainByName(client, name, pendingKey);
+  return found && !found.interrupted ? [exists(name, bytesToUuid(found.dom.uuid))] : [];
 }
