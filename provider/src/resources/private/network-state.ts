@@ -3,7 +3,7 @@
  * hosts at the top level (`dhcp_host`); the model keeps them inside the `<ip>` whose subnet holds their address.
  */
 import { error, type Diagnostic } from '../../../../src/diagnostics';
-import { inSubnet, parseCidr, validateNetworkSpec, type NetworkIp, type NetworkSpec } from '../../../../src/network';
+import { assembleNetworkSpec, isForwardMode, validateNetworkSpec, type AssembledNetwork, type NetworkSpec } from '../../../../src/network';
 import type { NetworkState } from './model';
 import { list, str, num } from './values';
 
@@ -11,72 +11,41 @@ import { list, str, num } from './values';
 export const NETWORK_DEFAULTS = { mode: 'none', autostart: true } as const;
 export const NETWORK_MODES = ['none', 'nat', 'route', 'open', 'bridge'] as const;
 
-/** A mode that forwards (everything but the isolated `none`). */
-function isForwardMode(mode: string): mode is Exclude<(typeof NETWORK_MODES)[number], 'none'> {
-  return mode !== 'none' && NETWORK_MODES.some((m) => m === mode);
-}
-
 /** Where each `dhcp_host[k]` went in the spec: `[ip index, host index]` (undefined: no subnet holds it). */
-export type HostPlacement = ([number, number] | undefined)[];
+export type HostPlacement = AssembledNetwork['placement'];
 
 /** The spec of a (wholly known) state or config, and problems found converting it, with Terraform paths. */
-export function toNetworkSpec(s: NetworkState): { spec: NetworkSpec; placement: HostPlacement; diagnostics: Diagnostic[] } {
+export function toNetworkSpec(s: NetworkState): { spec: NetworkSpec; placement: HostPlacement; ipSource: readonly number[]; diagnostics: Diagnostic[] } {
   const diagnostics: Diagnostic[] = [];
   const mode = str(s.mode) ?? NETWORK_DEFAULTS.mode;
   if (!NETWORK_MODES.some((m) => m === mode))
     diagnostics.push(error(['mode'], 'Invalid network mode', `mode is "${mode}"; expected one of ${NETWORK_MODES.join(', ')} (none = isolated: no forwarding off the host).`));
-  const ips: NetworkIp[] = [];
-  list(s.ip).forEach((ip, i) => {
-    const cidr = parseCidr(str(ip.address) ?? '');
-    if (!cidr) {
-      diagnostics.push(error(['ip', i, 'address'], 'Invalid address', `address is ${JSON.stringify(ip.address)}; expected the host's address and prefix length, e.g. 192.168.150.1/24 or fd00:150::1/64.`));
-      return;
-    }
-    ips.push({
-      family: cidr.family,
-      address: cidr.address,
-      prefix: cidr.prefix,
-      dhcpRanges: list(ip.dhcp_range).map((r) => ({ start: str(r.start) ?? '', end: str(r.end) ?? '' })),
-      dhcpHosts: [],
-    });
-  });
-  const placement: HostPlacement = list(s.dhcp_host).map((h, k) => {
-    const ip = str(h.ip) ?? '';
-    const at = ips.findIndex((x) => inSubnet(ip, x.address, x.prefix));
-    if (at < 0) {
-      diagnostics.push(error(['dhcp_host', k, 'ip'], 'Address outside the network', `ip ${JSON.stringify(ip)} is in no subnet of this network's ip blocks; use an address of one of them.`));
-      return undefined;
-    }
-    const mac = str(h.mac);
-    const name = str(h.hostname);
-    ips[at].dhcpHosts.push({ ...(mac ? { mac: mac.toLowerCase() } : {}), ...(name ? { name } : {}), ip });
-    return [at, ips[at].dhcpHosts.length - 1];
-  });
-  const forwardDev = str(s.forward_dev);
-  const bridge = str(s.bridge);
-  const domain = str(s.domain);
-  const mtu = num(s.mtu);
-  const spec: NetworkSpec = {
+  const ipBlocks = list(s.ip);
+  const hosts = list(s.dhcp_host);
+  const { spec, ipSource, badSubnets, placement } = assembleNetworkSpec({
     name: str(s.name) ?? '',
-    ...(isForwardMode(mode) ? { forward: { mode, ...(forwardDev ? { dev: forwardDev } : {}) } } : {}),
-    ...(bridge ? { bridge } : {}),
-    ...(domain ? { domain } : {}),
-    ...(mtu !== undefined ? { mtu } : {}),
-    ips,
+    mode: isForwardMode(mode) ? mode : 'none', // an invalid mode is reported above
+    forwardDev: str(s.forward_dev),
+    bridge: str(s.bridge) || undefined,
+    domain: str(s.domain) || undefined,
+    mtu: num(s.mtu),
+    subnets: ipBlocks.map((ip) => ({ address: str(ip.address) ?? '', dhcpRanges: list(ip.dhcp_range).map((r) => ({ start: str(r.start) ?? '', end: str(r.end) ?? '' })) })),
+    staticHosts: hosts.map((h) => ({ ip: str(h.ip) ?? '', mac: str(h.mac), hostname: str(h.hostname) })),
     dnsHosts: list(s.dns_host).map((h) => ({ ip: str(h.ip) ?? '', hostnames: list(h.hostnames) })),
-  };
+  });
+  for (const i of badSubnets)
+    diagnostics.push(error(['ip', i, 'address'], 'Invalid address', `address is ${JSON.stringify(ipBlocks[i].address)}; expected the host's address and prefix length, e.g. 192.168.150.1/24 or fd00:150::1/64.`));
+  placement.forEach((at, k) => {
+    if (!at) diagnostics.push(error(['dhcp_host', k, 'ip'], 'Address outside the network', `ip ${JSON.stringify(str(hosts[k].ip) ?? '')} is in no subnet of this network's ip blocks; use an address of one of them.`));
+  });
   if (mode === 'none' && str(s.forward_dev))
     diagnostics.push(error(['forward_dev'], 'Invalid forward_dev', 'An isolated network (mode none) forwards nothing; forward_dev is for nat, route and open.'));
-  return { spec, placement, diagnostics };
+  return { spec, placement, ipSource, diagnostics };
 }
 
 /** validateNetworkSpec with paths in Terraform's terms (ips[i] → ip[i], dhcpHosts → the top-level dhcp_host). */
 export function validateNetworkState(s: NetworkState): Diagnostic[] {
-  const { spec, placement, diagnostics } = toNetworkSpec(s);
-  const ipIndex: number[] = []; // spec ip index → state ip index (invalid ones were skipped)
-  list(s.ip).forEach((ip, i) => {
-    if (parseCidr(str(ip.address) ?? '')) ipIndex.push(i);
-  });
+  const { spec, placement, ipSource, diagnostics } = toNetworkSpec(s);
   for (const d of validateNetworkSpec(spec)) {
     const p = d.path;
     let path: (string | number)[];
@@ -84,7 +53,7 @@ export function validateNetworkState(s: NetworkState): Diagnostic[] {
       const k = placement.findIndex((x) => x && x[0] === p[1] && x[1] === p[3]);
       path = ['dhcp_host', k, ...p.slice(4).map((x) => (x === 'name' ? 'hostname' : x))];
     } else if (p[0] === 'ips' && typeof p[1] === 'number') {
-      path = ['ip', ipIndex[p[1]], ...p.slice(2).map((x) => (x === 'dhcpRanges' ? 'dhcp_range' : x === 'prefix' ? 'address' : x))];
+      path = ['ip', ipSource[p[1]], ...p.slice(2).map((x) => (x === 'dhcpRanges' ? 'dhcp_range' : x === 'prefix' ? 'address' : x))];
     } else if (p[0] === 'ips') path = ['ip'];
     else if (p[0] === 'dnsHosts') path = ['dns_host', ...p.slice(1)];
     else if (p[0] === 'forward') path = [p[1] === 'dev' ? 'forward_dev' : 'mode'];
