@@ -7,7 +7,7 @@
  * figure is the time from the start to cloud-init's "finished" line on the serial console log. Alternating runs,
  * medians. No goal (issue 13 asks for the figures). Objects are named `vsbench-boot-*` and removed after each boot.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,12 +15,12 @@ import { performance } from 'node:perf_hooks';
 import { createHostProbe } from '../provider/src/host-probe';
 import { renderDomainXml, type DomainSpec } from '../src/domain';
 import { buildSeedIso } from '../src/seed';
+import { BENCH_URI as URI, virsh } from './private/command';
 import { alternate, formatGoalTable, GoalRow } from './private/rows';
 
 const HOST = createHostProbe();
 
 const ROOT = join(__dirname, '..', '..');
-const URI = 'qemu:///system';
 const DIR = '/var/lib/libvirt/images';
 const NAME = 'vsbench-boot';
 /** Where virtlogd writes the serial console (as for the provider's domains). */
@@ -34,12 +34,6 @@ interface Image {
   readonly kernel: string;
   readonly initrd: string;
   readonly cmdline: string;
-}
-
-function virsh(args: string[], allow = [0]): string {
-  const r = spawnSync('virsh', ['-c', URI, ...args], { encoding: 'utf8' });
-  if (!allow.includes(r.status ?? -1)) throw new Error(`virsh ${args.join(' ')} exited ${r.status}: ${r.stdout}${r.stderr}`);
-  return r.stdout;
 }
 
 /** $VIRTSEED_TEST_IMAGE_DIR, else scripts/build-test-image.sh (which builds or reuses the cached image). */

@@ -6,13 +6,12 @@
  * Also the whole 64 MiB seed from a spec (bench/iso.ts `spec→iso 64MiB`) against genisoimage on its files:
  * goal at least as fast.
  */
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { renderSeed, type SeedSpec } from '../src/seed';
 import type { IsoBenchRow } from './iso';
+import { run } from './private/command';
 import { alternate, formatGoalTable, GoalRow } from './private/rows';
 
 const ROOT = join(__dirname, '..', '..');
@@ -28,13 +27,7 @@ const SPEC: SeedSpec = {
   },
 };
 
-function timed(cmd: string, args: string[]): number {
-  const start = performance.now();
-  const r = spawnSync(cmd, args, { encoding: 'utf8' });
-  const ms = performance.now() - start;
-  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} exited ${r.status}: ${r.stdout}${r.stderr}`);
-  return ms;
-}
+const timed = (cmd: string, args: string[]): number => run(cmd, args).ms;
 
 export async function runCliBench(runs = 15, log: (line: string) => void = console.log): Promise<GoalRow[]> {
   const work = mkdtempSync(join(tmpdir(), 'virtseed-bench-cli-'));

@@ -8,28 +8,22 @@
  * Goal: ours ≤ 1.1× the hand boot. Rounds: VIRTSEED_BENCH_DEPLOY_ROUNDS (default 1; each round boots two guests).
  * Leaves nothing deployed.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { parseDomainXml, renderDomainXml, type DomainSpec } from '../src/domain';
+import { run, virsh } from './private/command';
 import { formatGoalTable, GoalRow, median } from './private/rows';
 
 const ROOT = path.join(__dirname, '..', '..');
 const DOMAIN = 'virtseed-basic';
 const HAND = 'virtseed-bench-hand';
-const URI = 'qemu:///system';
 const FINISHED = /Cloud-init v\. \S+ finished at/;
 const TIMEOUT_MS = 900_000;
 
-/** Runs a command to completion; throws with its output when it fails. */
-function sh(cmd: string, args: string[], env: NodeJS.ProcessEnv = process.env): string {
-  const r = spawnSync(cmd, args, { cwd: ROOT, env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
-  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} exited ${r.status ?? r.signal}:\n${r.stdout}\n${r.stderr}`);
-  return r.stdout;
-}
-
-const virsh = (...args: string[]) => sh('virsh', ['-c', URI, ...args]);
+/** Runs a command in the checkout; its stdout. */
+const sh = (cmd: string, args: string[], env: NodeJS.ProcessEnv = process.env): string => run(cmd, args, { cwd: ROOT, env }).stdout;
 const consoleLogOf = (name: string) => `/var/log/libvirt/qemu/${name}-console.log`;
 const elapsedMs = (t0: bigint) => Number(process.hrtime.bigint() - t0) / 1e6;
 
@@ -83,16 +77,16 @@ async function deployOnce(env: NodeJS.ProcessEnv, work: string): Promise<Deploye
     }),
   ]);
   if ((await exited) !== 0) throw new Error(`cdktf deploy basic failed:\n${out}`);
-  const spec = parseDomainXml(virsh('dumpxml', '--inactive', DOMAIN));
+  const spec = parseDomainXml(virsh(['dumpxml', '--inactive', DOMAIN]));
   const cdrom = spec.disks.find((d) => d.device === 'cdrom');
   if (!cdrom) throw new Error(`${DOMAIN} has no seed cdrom`);
   const src = cdrom.source;
-  const seedPath = 'file' in src ? src.file : virsh('vol-path', '--pool', src.pool, src.volume).trim();
+  const seedPath = 'file' in src ? src.file : virsh(['vol-path', '--pool', src.pool, src.volume]).trim();
   const seed = path.join(work, 'seed.iso');
   fs.copyFileSync(seedPath, seed);
   fs.chmodSync(seed, 0o644);
   const networkXml = path.join(work, 'network.xml');
-  fs.writeFileSync(networkXml, virsh('net-dumpxml', DOMAIN));
+  fs.writeFileSync(networkXml, virsh(['net-dumpxml', DOMAIN]));
   destroyBasic(env);
   return { ms, spec, seed, networkXml };
 }
@@ -115,17 +109,17 @@ async function handBootOnce({ spec, seed, networkXml }: Deployed, image: string,
   fs.writeFileSync(xml, renderDomainXml(hand));
   fs.rmSync(consoleLogOf(HAND), { force: true });
   const t0 = process.hrtime.bigint(); // by hand, the network is started too
-  virsh('net-create', networkXml);
+  virsh(['net-create', networkXml]);
   try {
-    virsh('create', xml);
+    virsh(['create', xml]);
     try {
       return await finishedAfter(consoleLogOf(HAND), t0);
     } finally {
-      spawnSync('virsh', ['-c', URI, 'destroy', HAND], { encoding: 'utf8' });
+      virsh(['destroy', HAND], [0, 1]);
       fs.rmSync(consoleLogOf(HAND), { force: true });
     }
   } finally {
-    spawnSync('virsh', ['-c', URI, 'net-destroy', DOMAIN], { encoding: 'utf8' });
+    virsh(['net-destroy', DOMAIN], [0, 1]);
   }
 }
 

@@ -6,11 +6,10 @@
  * Also prints the provider's peak memory during a plan beside Terraform's own (GNU time).
  * Goals (issue #15): plan of 1 and of 1000 within 1.5× the anchor; apply of 1000 within 1.5×.
  */
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
+import { run } from './private/command';
 import { alternate, formatGoalTable, GoalRow } from './private/rows';
 
 const ROOT = join(__dirname, '..', '..');
@@ -20,17 +19,6 @@ const URI = 'qemu:///system';
 interface Workdir {
   readonly dir: string;
   readonly env: NodeJS.ProcessEnv;
-}
-
-function run(cmd: string, args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv; allow?: number[] } = {}): { ms: number; stdout: string; status: number } {
-  const start = performance.now();
-  const r = spawnSync(cmd, args, { cwd: opts.cwd, env: opts.env ?? process.env, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
-  const ms = performance.now() - start;
-  const status = r.status ?? -1;
-  if (!(opts.allow ?? [0]).includes(status)) {
-    throw new Error(`${cmd} ${args.join(' ')} (in ${opts.cwd ?? '.'}) exited ${status}:\n${r.stdout}\n${r.stderr}`);
-  }
-  return { ms, stdout: r.stdout, status };
 }
 
 /** Undefines every domain named with the bench prefix (left over from an interrupted run). */

@@ -19,18 +19,12 @@ import { App, TerraformStack } from 'cdktf';
 import { BaseImage, bindings, NetworkAttachment, VirtualMachine } from '../constructs';
 import { createVolumeFromSource, uploadSource } from '../provider/src/resources/private/upload';
 import { connect } from '../src/libvirt';
+import { BENCH_URI as URI, run as runCommand, virsh } from './private/command';
 import { alternate, formatGoalTable, GoalRow } from './private/rows';
 
-const URI = 'qemu:///system';
 const POOL = 'default';
 const VOLUME = 'vsbench-upload';
 const MiB = 1024 * 1024;
-
-function virsh(args: string[], allow = [0]): string {
-  const r = spawnSync('virsh', ['-c', URI, ...args], { encoding: 'utf8' });
-  if (!allow.includes(r.status ?? -1)) throw new Error(`virsh ${args.join(' ')} exited ${r.status}: ${r.stdout}${r.stderr}`);
-  return r.stdout;
-}
 
 /** Writes `size` bytes of xorshift output (incompressible, no zero runs) to `file`. */
 function writeDenseFile(file: string, size: number): void {
@@ -167,9 +161,9 @@ async function sparseRow(client: Awaited<ReturnType<typeof connect>>, work: stri
 const SHARE_PREFIX = 'vsbench-share-';
 const ROOT = join(__dirname, '..', '..');
 
+/** `cmd args` in `cwd`: its stdout and stderr (the provider's INFO lines come on stderr). */
 function run(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): string {
-  const r = spawnSync(cmd, args, { cwd, env, encoding: 'utf8', maxBuffer: 64 * MiB });
-  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} (in ${cwd}) exited ${r.status}:\n${r.stdout}${r.stderr}`);
+  const r = runCommand(cmd, args, { cwd, env });
   return `${r.stdout}${r.stderr}`;
 }
 
