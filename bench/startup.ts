@@ -41,17 +41,23 @@ function timeToFirstLine(args: string[], env: NodeJS.ProcessEnv): Promise<number
   });
 }
 
-/** The provider executable of this platform's artifact zip, extracted into `work`; undefined when not built. */
+/** The provider executable of this platform's artifact zip, extracted into `work` with the bundle it runs;
+ *  undefined when not built. */
 export function artifactExecutable(work: string): string | undefined {
   const dir = join(ROOT, 'dist', 'provider-artifact');
   const platform = `${process.platform}_${process.arch === 'x64' ? 'amd64' : process.arch}`;
   const zip = existsSync(dir) ? readdirSync(dir).find((f) => f.endsWith(`_${platform}.zip`)) : undefined;
   if (!zip) return undefined;
-  const [[name, bytes]] = Object.entries(unzipSync(readFileSync(join(dir, zip))));
-  const file = join(work, name);
-  writeFileSync(file, bytes);
-  chmodSync(file, 0o755);
-  return file;
+  let executable: string | undefined;
+  for (const [name, bytes] of Object.entries(unzipSync(readFileSync(join(dir, zip))))) {
+    const file = join(work, name);
+    writeFileSync(file, bytes);
+    if (name.startsWith('terraform-provider-')) {
+      chmodSync(file, 0o755);
+      executable = file;
+    }
+  }
+  return executable;
 }
 
 export async function runStartupBench(runs = 15, log: (line: string) => void = console.log): Promise<GoalRow[]> {

@@ -3,9 +3,10 @@
  * terraform-provider-virtseed (shipped in the `virtseed` package, built by packages/build/provider-artifact.ts)
  * into a Terraform filesystem mirror, unpacked:
  *   DIR/registry.terraform.io/virtseed/virtseed/<version>/<os>_<arch>/terraform-provider-virtseed_v<version>
+ *   (the executable) and virtseed-provider.bundle.js (the bundle it runs) beside it
  * DIR defaults to ~/.terraform.d/plugins, the implicit mirror `terraform init` searches without any CLI config.
- * The zip is checked against SHA256SUMS first; the installed file has the zip entry's bytes, so `.terraform.lock.hcl`
- * hashes agree with every other installation of the same version.
+ * The zip is checked against SHA256SUMS first; the installed files have the zip entries' bytes, so
+ * `.terraform.lock.hcl` hashes agree with every other installation of the same version.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -60,18 +61,23 @@ export function installProvider(opts: ProviderInstallOptions = {}): { path: stri
   const zip = new Uint8Array(fs.readFileSync(path.join(from, name)));
   const actual = sha256Hex(zip);
   if (actual !== expected) throw new Error(`${path.join(from, name)}: sha256 ${actual}, but ${sumsFile} says ${expected}`);
-  const entry = unzipSync(zip)[executableName(version)];
-  if (entry === undefined) throw new Error(`${path.join(from, name)} has no entry ${executableName(version)}`);
+  const entries = unzipSync(zip);
+  if (entries[executableName(version)] === undefined) throw new Error(`${path.join(from, name)} has no entry ${executableName(version)}`);
 
   const mirror = path.resolve(opts.mirror ?? path.join(os.homedir(), '.terraform.d', 'plugins'));
   const dir = path.join(mirror, ...PROVIDER_HOST_PATH.split('/'), version, platform);
-  const target = path.join(dir, executableName(version));
   fs.mkdirSync(dir, { recursive: true });
-  const tmp = path.join(dir, `.install.${process.pid}`);
-  fs.writeFileSync(tmp, entry, { mode: 0o755 });
-  fs.chmodSync(tmp, 0o755);
-  fs.renameSync(tmp, target);
-  return { path: target, version, platform };
+  // The bundle first, the executable last: a Terraform starting the provider meanwhile finds the old pair or the new.
+  const names = Object.keys(entries).sort((a, b) => Number(a === executableName(version)) - Number(b === executableName(version)));
+  for (const entryName of names) {
+    if (entryName.includes('/') || entryName.startsWith('.')) throw new Error(`${path.join(from, name)}: entry ${entryName} is not a plain file name`);
+    const mode = entryName === executableName(version) ? 0o755 : 0o644;
+    const tmp = path.join(dir, `.install.${process.pid}`);
+    fs.writeFileSync(tmp, entries[entryName], { mode });
+    fs.chmodSync(tmp, mode);
+    fs.renameSync(tmp, path.join(dir, entryName));
+  }
+  return { path: path.join(dir, executableName(version)), version, platform };
 }
 
 /** `virtseed provider ...` with its arguments (after `provider`). Exit codes: 0 done, 1 install failed, 2 usage. */

@@ -1,7 +1,7 @@
 /**
  * One TypeScript entry point and everything it imports (our code, packages from node_modules, JSON) bundled by
- * esbuild into one CommonJS file for `node` >= 20, run through a V8 code cache (./code-cache-loader.ts): the
- * provider artifact and the `virtseed` CLI (start-up time, issue #15). The bytes depend only on the sources and the
+ * esbuild into one CommonJS file for `node` >= 20, run by a small executable beside it through a V8 code cache
+ * (./code-cache-loader.ts): the provider artifact and the `virtseed` CLI (start-up time, issue #15). The bytes depend only on the sources and the
  * locked esbuild version: no absolute paths (a bundle naming the checkout's path is refused), no timestamps.
  */
 import * as esbuild from 'esbuild';
@@ -16,9 +16,18 @@ export interface BundleOptions {
   readonly cacheName: string;
 }
 
-/** The executable's bytes: `banner`, then the bundle inside its code-cache loader. Throws `Error` when esbuild
- *  fails or the bundle contains `root`. */
-export async function bundleWithCodeCache(root: string, options: BundleOptions): Promise<Uint8Array> {
+/** The two files of a bundled program, written side by side. */
+export interface BundledProgram {
+  /** The executable: `banner`, then the code-cache loader (a few KiB). */
+  readonly executable: Uint8Array;
+  /** The bundle the executable runs, UTF-8. */
+  readonly source: Uint8Array;
+  /** The bundle's file name, beside the executable. */
+  readonly sourceFile: string;
+}
+
+/** The executable and its bundle. Throws `Error` when esbuild fails or the bundle contains `root`. */
+export async function bundleWithCodeCache(root: string, options: BundleOptions): Promise<BundledProgram> {
   const result = await esbuild.build({
     absWorkingDir: root,
     entryPoints: [options.entry],
@@ -42,5 +51,6 @@ export async function bundleWithCodeCache(root: string, options: BundleOptions):
   const leak = text.indexOf(root);
   if (leak >= 0) throw new Error(`the bundle of ${options.entry} contains the checkout's path ${root} (at ${leak}): it would differ between clones`);
   const banner = text.slice(0, text.indexOf(options.banner) + options.banner.length);
-  return Buffer.from(`${banner}\n${codeCacheLoader(text.slice(banner.length), options.cacheName)}`, 'utf8');
+  const program = codeCacheLoader(text.slice(banner.length), options.cacheName);
+  return { executable: Buffer.from(`${banner}\n${program.loader}`, 'utf8'), source: Buffer.from(program.source, 'utf8'), sourceFile: program.sourceFile };
 }

@@ -1,15 +1,16 @@
 /**
- * Builds the `virtseed` CLI as one bundled file run through a V8 code cache (run by `npm run build`):
+ * Builds the `virtseed` CLI as one bundled file, run through a V8 code cache by a small executable beside it (run by
+ * `npm run build`):
  *
- *   node dist/packages/build/cli-bundle.js        writes dist/virtseed.js (beside dist/provider-artifact)
+ *   node dist/packages/build/cli-bundle.js        writes dist/virtseed.js and dist/virtseed-cli.bundle.js
  *
- * bin/virtseed runs it in a checkout; the `virtseed` npm package ships the same bytes as its dist/virtseed.js
+ * bin/virtseed runs it in a checkout; the `virtseed` npm package ships the same two files in its dist/
  * (packages.ts). One file instead of ~90 modules and no compile on later starts: `virtseed seed build` as a process,
  * issue #15.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { bundleWithCodeCache } from './bundle';
+import { bundleWithCodeCache, type BundledProgram } from './bundle';
 import { repoRoot } from './repo';
 
 /** First lines of the executable: refuse an old node with a clear message instead of a syntax error. */
@@ -17,18 +18,22 @@ const BANNER = `#!/usr/bin/env node
 // virtseed command line (bundled by packages/build/cli-bundle.ts; MPL-2.0, bundled packages keep their licenses)
 if (+process.versions.node.split('.')[0] < 20) { process.stderr.write('virtseed needs Node.js >= 20; found ' + process.version + '\\n'); process.exit(1); }`;
 
-/** The CLI's executable bytes (cli/main.ts bundled, with its code-cache loader). */
-export function bundleCli(root: string): Promise<Uint8Array> {
+/** The CLI's executable (its code-cache loader) and the bundle of cli/main.ts it runs. */
+export function bundleCli(root: string): Promise<BundledProgram> {
   return bundleWithCodeCache(root, { entry: 'cli/main.ts', banner: BANNER, cacheName: 'cli' });
 }
 
-/** Writes the executable to `file` (mode 0755, atomically). */
+/** Writes the executable to `file` (mode 0755) and its bundle beside it (0644), each atomically, bundle first. */
 export async function writeCliBundle(file: string, root: string = repoRoot()): Promise<void> {
-  const bytes = await bundleCli(root);
-  const tmp = `${file}.${process.pid}.tmp`;
+  const program = await bundleCli(root);
   fs.mkdirSync(path.dirname(file), { recursive: true });
-  fs.writeFileSync(tmp, bytes, { mode: 0o755 });
-  fs.renameSync(tmp, file);
+  const write = (target: string, data: Uint8Array, mode: number) => {
+    const tmp = `${target}.${process.pid}.tmp`;
+    fs.writeFileSync(tmp, data, { mode });
+    fs.renameSync(tmp, target);
+  };
+  write(path.join(path.dirname(file), program.sourceFile), program.source, 0o644);
+  write(file, program.executable, 0o755);
 }
 
 if (require.main === module) {

@@ -25,7 +25,7 @@ import * as ts from 'typescript';
 import { PROVIDER_HOST_PATH, versionOfSumsName } from '../../cli/commands/provider-artifact';
 import { generateBindings } from '../../constructs/scripts/bindings';
 import { readProviderSchemaFromTerraform, type ProviderSchemaJson } from '../../constructs/scripts/schema';
-import { bundleCli } from './cli-bundle';
+import { writeCliBundle } from './cli-bundle';
 import { repoRoot, repoVersion } from './repo';
 
 export type Framework = 'cdktf' | 'cdktn';
@@ -190,15 +190,14 @@ export async function buildConstructPackage(root: string, fw: Framework, schema:
   return pkg;
 }
 
-/** Builds the `virtseed` CLI package into `pkgDir`: one bundled file plus the provider artifact. */
+/** Builds the `virtseed` CLI package into `pkgDir`: the bundled CLI (executable + bundle) plus the provider artifact. */
 export async function buildCliPackage(root: string, pkgDir: string): Promise<Record<string, unknown>> {
   const version = repoVersion(root);
   const artifact = path.join(root, 'dist', 'provider-artifact');
   const sums = fs.existsSync(artifact) ? fs.readdirSync(artifact).find((f) => versionOfSumsName(f) === version) : undefined;
   if (!sums) throw new Error(`${artifact} has no SHA256SUMS for ${version}: run \`npm run build\` first`);
   fs.mkdirSync(path.join(pkgDir, 'dist'), { recursive: true });
-  fs.writeFileSync(path.join(pkgDir, 'dist', 'virtseed.js'), await bundleCli(root));
-  fs.chmodSync(path.join(pkgDir, 'dist', 'virtseed.js'), 0o755);
+  await writeCliBundle(path.join(pkgDir, 'dist', 'virtseed.js'), root);
   const out = path.join(pkgDir, 'dist', 'provider-artifact');
   fs.mkdirSync(out, { recursive: true });
   for (const f of fs.readdirSync(artifact)) {

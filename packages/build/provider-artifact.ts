@@ -5,8 +5,8 @@
  *
  * provider/src/main.ts and everything it imports (our code, @grpc/grpc-js, ajv, the JSON schemas, the
  * precompiled protobuf descriptor) are
- * bundled by esbuild into one JavaScript file run by `node` >= 20: nothing is resolved from node_modules or read
- * from the checkout at run time. The bytes depend only on the commit and the locked esbuild version (no absolute
+ * bundled by esbuild into one JavaScript file (`virtseed-provider.bundle.js`), run by `node` >= 20 through the small
+ * executable beside it: nothing is resolved from node_modules or read from the checkout at run time. The bytes depend only on the commit and the locked esbuild version (no absolute
  * paths, no timestamps; zip entries carry a fixed mtime), so every clone builds the same zips and lock files made
  * with one installation hold for another. Writes, under DIR (replacing it):
  *   terraform-provider-virtseed_<v>_<platform>.zip, terraform-provider-virtseed_<v>_SHA256SUMS,
@@ -26,7 +26,7 @@ import {
   sumsName,
   zipName,
 } from '../../cli/commands/provider-artifact';
-import { bundleWithCodeCache } from './bundle';
+import { bundleWithCodeCache, type BundledProgram } from './bundle';
 import { repoRoot, repoVersion } from './repo';
 
 /** DOS timestamps have no zone: fflate reads local fields, so a local-time date gives the same bytes in any TZ. */
@@ -39,14 +39,26 @@ const BANNER = `#!/usr/bin/env node
 // terraform-provider-virtseed (bundled by packages/build/provider-artifact.ts; MPL-2.0, bundled packages keep their licenses)
 if (+process.versions.node.split('.')[0] < 20) { process.stderr.write('terraform-provider-virtseed needs Node.js >= 20 as \`node\` on PATH; found ' + process.version + '\\n'); process.exit(1); }`;
 
-/** The provider bundled into one file run through a V8 code cache (the executable's bytes). */
-export function bundleProvider(root: string): Promise<Uint8Array> {
+/** Unix external attributes of the bundle: regular file, 0644. */
+const ZIP_SOURCE_ATTRS = (0o100644 << 16) >>> 0;
+
+/** The provider bundled into one file, and the executable that runs it through a V8 code cache. */
+export function bundleProvider(root: string): Promise<BundledProgram> {
   return bundleWithCodeCache(root, { entry: 'provider/src/main.ts', banner: BANNER, cacheName: 'provider' });
 }
 
-/** A zip with the one executable entry, fixed mtime and mode: the same bytes for the same executable. */
-export function zipExecutable(version: string, executable: Uint8Array): Uint8Array {
-  return zipSync({ [executableName(version)]: [executable, { level: 9, mtime: ZIP_MTIME, os: 3, attrs: ZIP_ATTRS }] });
+/** The files of the provider package (the zip's entries, the folder Terraform installs), by name. */
+export function packageFiles(version: string, program: BundledProgram): { name: string; data: Uint8Array }[] {
+  return [{ name: executableName(version), data: program.executable }, { name: program.sourceFile, data: program.source }];
+}
+
+/** A zip of the executable (0755) and its bundle (0644), fixed mtime: the same bytes for the same program. */
+export function zipProgram(version: string, program: BundledProgram): Uint8Array {
+  const [executable, source] = packageFiles(version, program);
+  return zipSync({
+    [executable.name]: [executable.data, { level: 9, mtime: ZIP_MTIME, os: 3, attrs: ZIP_ATTRS }],
+    [source.name]: [source.data, { level: 9, mtime: ZIP_MTIME, os: 3, attrs: ZIP_SOURCE_ATTRS }],
+  });
 }
 
 export interface ArtifactFiles {
@@ -58,10 +70,10 @@ export interface ArtifactFiles {
 /** Every file of the artifact folder, in memory. */
 export async function buildProviderArtifact(root: string = repoRoot()): Promise<ArtifactFiles> {
   const version = repoVersion(root);
-  const executable = await bundleProvider(root);
-  const zip = zipExecutable(version, executable);
+  const program = await bundleProvider(root);
+  const zip = zipProgram(version, program);
   const zipSum = sha256Hex(zip);
-  const h1 = packageHashV1([{ name: executableName(version), data: executable }]);
+  const h1 = packageHashV1(packageFiles(version, program));
   const files = new Map<string, Uint8Array>();
   const archives: Record<string, { url: string; hashes: string[] }> = {};
   for (const platform of PLATFORMS) {

@@ -11,7 +11,9 @@ describe('codeCacheLoader', () => {
 
   function run(program: string, cacheDir: string, name?: string): string {
     const file = path.join(dir, 'prog.js');
-    fs.writeFileSync(file, codeCacheLoader(program, name));
+    const wrapped = codeCacheLoader(program, name);
+    fs.writeFileSync(file, wrapped.loader);
+    fs.writeFileSync(path.join(dir, wrapped.sourceFile), wrapped.source);
     const r = spawnSync(process.execPath, [file], { encoding: 'utf8', env: { ...process.env, VIRTSEED_CACHE_DIR: cacheDir } });
     if (r.status !== 0) throw new Error(`node ${file} exited ${r.status}: ${r.stderr}`);
     return r.stdout;
@@ -46,6 +48,24 @@ describe('codeCacheLoader', () => {
   });
 
   it('GIVEN the same bundle WHEN wrapped twice THEN the bytes are the same (reproducible artifact)', () => {
-    expect(codeCacheLoader('module.exports = 1;\n')).toBe(codeCacheLoader('module.exports = 1;\n'));
+    expect(codeCacheLoader('module.exports = 1;\n')).toEqual(codeCacheLoader('module.exports = 1;\n'));
+  });
+
+  it('GIVEN a bundle THEN the loader does not embed it: it reads the file beside it, named after the program', () => {
+    const wrapped = codeCacheLoader('#!/usr/bin/env node\nprocess.stdout.write("marker-" + "text");\n', 'cli');
+    expect(wrapped.sourceFile).toBe('virtseed-cli.bundle.js');
+    expect(wrapped.source).toBe('process.stdout.write("marker-" + "text");\n');
+    expect(wrapped.loader).not.toContain('marker-');
+    expect(() => codeCacheLoader('1;', 'cli', '../x.js')).toThrow('codeCacheLoader: sourceFile must be a plain file name, got "../x.js"');
+  });
+
+  it('GIVEN a bundle file that is not the one built (another length) WHEN run THEN it runs without reading or writing a cache', () => {
+    const cache = path.join(dir, 'cache');
+    const wrapped = codeCacheLoader("process.stdout.write('one');", 'provider');
+    fs.writeFileSync(path.join(dir, 'prog.js'), wrapped.loader);
+    fs.writeFileSync(path.join(dir, wrapped.sourceFile), "process.stdout.write('other');");
+    const r = spawnSync(process.execPath, [path.join(dir, 'prog.js')], { encoding: 'utf8', env: { ...process.env, VIRTSEED_CACHE_DIR: cache } });
+    expect(r.stdout).toBe('other');
+    expect(fs.existsSync(cache)).toBe(false);
   });
 });

@@ -9,7 +9,7 @@ import {
   versionOfSumsName,
   zipName,
 } from '../../cli/commands/provider-artifact';
-import { zipExecutable } from '../../packages/build/provider-artifact';
+import { zipProgram } from '../../packages/build/provider-artifact';
 
 describe('provider artifact names and hashes', () => {
   it('GIVEN a version and platform THEN the names are those of HashiCorp release archives', () => {
@@ -42,19 +42,23 @@ describe('provider artifact names and hashes', () => {
     expect(() => parseSums('abc  x.zip\n')).toThrow(/line 1 .*"abc  x.zip"/);
   });
 
-  it('GIVEN an executable THEN the zip is the same bytes in any time zone, one 0755 entry', () => {
-    const exe = Buffer.from('#!/usr/bin/env node\nconsole.log(1)\n');
+  it('GIVEN a program THEN the zip is the same bytes in any time zone: the 0755 executable and its 0644 bundle', () => {
+    const program = { executable: Buffer.from('#!/usr/bin/env node\nrequire("./b.js")\n'), source: Buffer.from('console.log(1)\n'), sourceFile: 'virtseed-provider.bundle.js' };
     const tz = process.env.TZ;
     try {
       process.env.TZ = 'UTC';
-      const a = Buffer.from(zipExecutable('0.1.0', exe));
+      const a = Buffer.from(zipProgram('0.1.0', program));
       process.env.TZ = 'Pacific/Kiritimati';
-      const b = Buffer.from(zipExecutable('0.1.0', exe));
+      const b = Buffer.from(zipProgram('0.1.0', program));
       expect(a.equals(b)).toBe(true);
-      expect(Object.keys(unzipSync(a))).toEqual(['terraform-provider-virtseed_v0.1.0']);
-      // central directory external attributes: 0100755 << 16
-      const central = a.indexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02]));
-      expect(a.readUInt32LE(central + 38) >>> 16).toBe(0o100755);
+      const entries = unzipSync(a);
+      expect(Object.keys(entries)).toEqual(['terraform-provider-virtseed_v0.1.0', 'virtseed-provider.bundle.js']);
+      expect(Buffer.from(entries['virtseed-provider.bundle.js']).equals(program.source)).toBe(true);
+      // central directory external attributes: 0100755 << 16 for the executable, 0100644 << 16 for the bundle
+      const first = a.indexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02]));
+      const second = a.indexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02]), first + 4);
+      expect(a.readUInt32LE(first + 38) >>> 16).toBe(0o100755);
+      expect(a.readUInt32LE(second + 38) >>> 16).toBe(0o100644);
     } finally {
       if (tz === undefined) delete process.env.TZ;
       else process.env.TZ = tz;

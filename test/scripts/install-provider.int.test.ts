@@ -31,7 +31,7 @@ beforeAll(() => {
 afterAll(() => fs.rmSync(home, { recursive: true, force: true }));
 
 describe('install-provider.sh', () => {
-  it('GIVEN a fresh HOME WHEN installed THEN the mirror holds the executable of the artifact zip, byte for byte, naming no checkout', () => {
+  it('GIVEN a fresh HOME WHEN installed THEN the mirror holds the executable and bundle of the artifact zip, byte for byte, naming no checkout', () => {
     const r = install();
     expect({ status: r.status, stderr: r.stderr }).toMatchObject({ status: 0 });
     const exe = path.join(home, EXE_REL);
@@ -40,6 +40,10 @@ describe('install-provider.sh', () => {
     expect(Buffer.compare(installed, Buffer.from(unzipSync(new Uint8Array(fs.readFileSync(ZIP)))[EXE]!))).toBe(0);
     expect(installed.toString('utf8', 0, 20)).toBe('#!/usr/bin/env node\n');
     expect(installed.includes(ROOT)).toBe(false);
+    const bundle = path.join(path.dirname(exe), 'virtseed-provider.bundle.js');
+    expect(fs.statSync(bundle).mode & 0o777).toBe(0o644);
+    expect(Buffer.compare(fs.readFileSync(bundle), Buffer.from(unzipSync(new Uint8Array(fs.readFileSync(ZIP)))['virtseed-provider.bundle.js']!))).toBe(0);
+    expect(fs.readFileSync(bundle).includes(ROOT)).toBe(false);
   });
 
   it('GIVEN TF_CLI_CONFIG_FILE did not exist WHEN installed THEN it takes virtseed from the mirror only', () => {
