@@ -259,11 +259,16 @@ export const domain: ResourceHandler<DomainState, LibvirtClient> = {
         ctx.log.info(`domain ${name}: removing what an interrupted create left`);
         await removeDomain(client, existing.dom);
       }
+      if (planned.running === false) {
+        // Defined and never started: nothing follows the define, so no pending mark and no addresses to ask for.
+        const uuid = bytesToUuid((await define(client, planned)).uuid);
+        return { newState: { ...planned, id: uuid, uuid, ...NO_ADDRESSES }, diagnostics: [] };
+      }
       // Defined with the pending mark, started (and waited for), then defined again without it. A failure after the
       // first define still returns the domain, so Terraform records it (tainted) and the next apply replaces it.
       dom = await define(client, planned, undefined, true);
       try {
-        if (planned.running !== false) waited = await start(client, dom, planned, ctx, true);
+        waited = await start(client, dom, planned, ctx, true);
         dom = await define(client, planned, bytesToUuid(dom.uuid));
       } catch (err) {
         const uuid = bytesToUuid(dom.uuid);
