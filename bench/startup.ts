@@ -4,7 +4,8 @@
  * the same kind of line). Alternating runs, medians. Goal: the handshake within 150 ms.
  * The installed artifact (the executable in dist/provider-artifact's zip: one bundled file with a V8 code cache in
  * the user's cache folder, packages/build/code-cache-loader.ts) is timed with its cache warmed by one run, and
- * without a cache (VIRTSEED_CACHE_DIR unusable).
+ * without a cache (VIRTSEED_CACHE_DIR unusable). Beside them, the Go plugin-provider floor (bench/private/go-floor.ts:
+ * the smallest go-plugin tfplugin6 server, same environment) when it builds here; skipped with the reason otherwise.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -12,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { unzipSync } from 'fflate';
 import { MAGIC_COOKIE_KEY, MAGIC_COOKIE_VALUE } from '../provider/src/plugin/handshake';
+import { buildGoFloor } from './private/go-floor';
 import { alternate, formatGoalTable, GoalRow } from './private/rows';
 
 const ROOT = join(__dirname, '..', '..');
@@ -25,11 +27,12 @@ function clientCertificate(work: string): string {
   return readFileSync(join(work, 'c.pem'), 'utf8');
 }
 
-/** Milliseconds from spawn to the first byte on stdout; the process is then stopped with SIGTERM. */
-function timeToFirstLine(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
+/** Milliseconds from spawning `command args` (node itself by default) to the first byte on stdout; the process is
+ *  then stopped with SIGTERM. */
+function timeToFirstLine(args: string[], env: NodeJS.ProcessEnv, command = process.execPath): Promise<number> {
   return new Promise((resolve, reject) => {
     const start = process.hrtime.bigint();
-    const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
     child.stderr.on('data', (b) => (stderr += b));
     child.stdout.once('data', () => {
@@ -37,7 +40,7 @@ function timeToFirstLine(args: string[], env: NodeJS.ProcessEnv): Promise<number
       child.kill('SIGTERM');
       child.on('exit', () => resolve(ms));
     });
-    child.on('exit', (code) => (code !== 0 && code !== null ? reject(new Error(`${args.join(' ')} exited ${code}: ${stderr}`)) : undefined));
+    child.on('exit', (code) => (code !== 0 && code !== null ? reject(new Error(`${[command, ...args].join(' ')} exited ${code}: ${stderr}`)) : undefined));
   });
 }
 
@@ -63,7 +66,8 @@ export function artifactExecutable(work: string): string | undefined {
 export async function runStartupBench(runs = 15, log: (line: string) => void = console.log): Promise<GoalRow[]> {
   const work = mkdtempSync(join(tmpdir(), 'virtseed-bench-startup-'));
   try {
-    const env = { ...process.env, [MAGIC_COOKIE_KEY]: MAGIC_COOKIE_VALUE, PLUGIN_PROTOCOL_VERSIONS: '6', PLUGIN_CLIENT_CERT: clientCertificate(work), PLUGIN_UNIX_SOCKET_DIR: work };
+    // TMPDIR: go-plugin 1.0.1 puts its socket there (and a SIGTERM leaves it behind).
+    const env = { ...process.env, TMPDIR: work, [MAGIC_COOKIE_KEY]: MAGIC_COOKIE_VALUE, PLUGIN_PROTOCOL_VERSIONS: '6', PLUGIN_CLIENT_CERT: clientCertificate(work), PLUGIN_UNIX_SOCKET_DIR: work };
     const floor = () => timeToFirstLine(['-e', 'process.stdout.write("1|6|unix|/tmp/plugin.sock|grpc|\\n")'], env);
     const variants = [floor, () => timeToFirstLine([DIST_MAIN], env)];
     const bundle = artifactExecutable(work);
@@ -74,13 +78,24 @@ export async function runStartupBench(runs = 15, log: (line: string) => void = c
       await timeToFirstLine([bundle], cached); // writes the code cache
       variants.push(() => timeToFirstLine([bundle], uncached), () => timeToFirstLine([bundle], cached));
     }
-    const [floorMs, distMs, bundleMs, cachedMs] = await alternate(runs, variants);
+    const goFloor = buildGoFloor(join(work, 'go-floor'));
+    if (!goFloor.built) log(`Go plugin floor skipped (bench/anchors/build-go-floor.sh failed):\n${goFloor.reason}`);
+    const goFloorAt = variants.length;
+    if (goFloor.built) variants.push(() => timeToFirstLine([], env, goFloor.executable));
+    const samples = await alternate(runs, variants);
+    const [floorMs, distMs, bundleMs, cachedMs] = samples;
     const rows: GoalRow[] = [
       { name: 'start → handshake, dist/', unit: 'ms', ours: distMs, anchorName: 'node printing the line', anchor: floorMs, goal: 150, absolute: true },
     ];
     if (bundle) {
       rows.push({ name: 'start → handshake, artifact without code cache', unit: 'ms', ours: bundleMs, anchorName: 'node printing the line', anchor: floorMs, goal: 150, absolute: true });
       rows.push({ name: 'start → handshake, installed artifact (code cache)', unit: 'ms', ours: cachedMs, anchorName: 'node printing the line', anchor: floorMs, goal: 150, absolute: true });
+    }
+    if (goFloor.built) {
+      const goMs = samples[goFloorAt];
+      const [oursName, oursMs] = bundle ? ['installed artifact (code cache)', cachedMs] : ['dist/', distMs];
+      rows.push({ name: 'start → handshake, Go go-plugin floor', unit: 'ms', ours: goMs, anchorName: 'node printing the line', anchor: floorMs });
+      rows.push({ name: `start → handshake, ${oursName}`, unit: 'ms', ours: oursMs, anchorName: 'Go go-plugin floor', anchor: goMs });
     }
     log(`provider start-up (median of ${runs} alternating runs; AutoMTLS as under Terraform)`);
     for (const line of formatGoalTable(rows)) log(line);

@@ -5,11 +5,17 @@
  * `vsbench-<n>` and destroyed at the end (and any left over from an interrupted run are undefined first).
  * Also prints the provider's peak memory during a plan beside Terraform's own (GNU time).
  * Goals (issue #15): plan of 1 and of 1000 within 1.5× the anchor; apply of 1000 within 1.5×.
+ *
+ * A third config per size, N `floor_data` of the Go plugin-provider floor (bench/anchors/go-floor: the smallest
+ * go-plugin tfplugin6 provider, same filesystem mirror), shows what any plugin provider pays over terraform_data
+ * (Terraform starts a plugin 3 times per plan); extra rows give floor/terraform_data and ours/floor, without goals.
+ * When the floor cannot be built here, those rows are skipped with the reason printed.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { run } from './private/command';
+import { buildGoFloor, GO_FLOOR_SOURCE, GO_FLOOR_VERSION } from './private/go-floor';
 import { alternate, formatGoalTable, GoalRow } from './private/rows';
 
 const ROOT = join(__dirname, '..', '..');
@@ -37,6 +43,13 @@ function domainConfig(n: number): object {
 
 function anchorConfig(n: number): object {
   return { resource: { terraform_data: { d: { count: n, input: `${PREFIX}\${count.index}` } } } };
+}
+
+function floorConfig(n: number): object {
+  return {
+    terraform: { required_providers: { floor: { source: GO_FLOOR_SOURCE, version: GO_FLOOR_VERSION } } },
+    resource: { floor_data: { d: { count: n, input: `${PREFIX}\${count.index}` } } },
+  };
 }
 
 function workdir(base: string, name: string, config: object, env: NodeJS.ProcessEnv): Workdir {
@@ -91,6 +104,8 @@ export async function runTerraformBench(options: TerraformBenchOptions = {}): Pr
   };
   delete env.TF_LOG;
   run('bash', [join(ROOT, 'scripts', 'install-provider.sh')], { env: { ...env, VIRTSEED_SKIP_BUILD: '1', VIRTSEED_MIRROR: join(base, 'plugins') } });
+  const goFloor = buildGoFloor(join(base, 'plugins')); // registry.terraform.io/virtseed/*: the CLI config covers it
+  if (!goFloor.built) log(`  Go plugin floor skipped (bench/anchors/build-go-floor.sh failed):\n${goFloor.reason}`);
   const rows: GoalRow[] = [];
   cleanupDomains();
   try {
@@ -99,11 +114,23 @@ export async function runTerraformBench(options: TerraformBenchOptions = {}): Pr
       const anchor = workdir(base, `anchor-${n}`, anchorConfig(n), env);
       const applyOurs = tf(ours, ['apply', '-auto-approve']).ms;
       const applyAnchor = tf(anchor, ['apply', '-auto-approve']).ms;
+      const floor = goFloor.built ? workdir(base, `floor-${n}`, floorConfig(n), env) : undefined;
+      const applyFloor = floor ? tf(floor, ['apply', '-auto-approve']).ms : NaN;
       const runs = options.plans?.(n) ?? (n <= 10 ? 5 : 3);
-      const [planOurs, planAnchor] = await alternate(runs, [() => plan(ours), () => plan(anchor)]);
+      const [planOurs, planAnchor, planFloor] = await alternate(runs, [() => plan(ours), () => plan(anchor), ...(floor ? [() => plan(floor)] : [])]);
       const added = rows.length;
-      rows.push({ name: `plan (refresh), ${n} domain${n === 1 ? '' : 's'}`, unit: 'ms', ours: planOurs, anchorName: `${n} terraform_data`, anchor: planAnchor, goal: 1.5 });
-      rows.push({ name: `apply, ${n} defined domain${n === 1 ? '' : 's'}`, unit: 'ms', ours: applyOurs, anchorName: `${n} terraform_data`, anchor: applyAnchor, goal: n >= 1000 ? 1.5 : undefined });
+      const plural = n === 1 ? '' : 's';
+      const planName = `plan (refresh), ${n} domain${plural}`;
+      const applyName = `apply, ${n} defined domain${plural}`;
+      rows.push({ name: planName, unit: 'ms', ours: planOurs, anchorName: `${n} terraform_data`, anchor: planAnchor, goal: 1.5 });
+      rows.push({ name: applyName, unit: 'ms', ours: applyOurs, anchorName: `${n} terraform_data`, anchor: applyAnchor, goal: n >= 1000 ? 1.5 : undefined });
+      if (floor) {
+        const floorName = `${n} floor_data (Go plugin)`;
+        rows.push({ name: `plan (refresh), ${floorName}`, unit: 'ms', ours: planFloor, anchorName: `${n} terraform_data`, anchor: planAnchor });
+        rows.push({ name: planName, unit: 'ms', ours: planOurs, anchorName: floorName, anchor: planFloor });
+        rows.push({ name: `apply, ${floorName}`, unit: 'ms', ours: applyFloor, anchorName: `${n} terraform_data`, anchor: applyAnchor });
+        rows.push({ name: applyName, unit: 'ms', ours: applyOurs, anchorName: floorName, anchor: applyFloor });
+      }
       if (n >= (options.memoryFrom ?? 100)) {
         const mem = planMemory(ours, base);
         const anchorMem = planMemory(anchor, base, false);
@@ -113,6 +140,7 @@ export async function runTerraformBench(options: TerraformBenchOptions = {}): Pr
       for (const line of formatGoalTable(rows.slice(added)).slice(2)) log(`  ${line}`); // progress, as measured
       tf(ours, ['destroy', '-auto-approve']);
       tf(anchor, ['destroy', '-auto-approve']);
+      if (floor) tf(floor, ['destroy', '-auto-approve']);
     }
   } finally {
     cleanupDomains();

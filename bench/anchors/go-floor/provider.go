@@ -1,0 +1,103 @@
+package main
+
+// The tfplugin6 Provider service: no provider configuration, one resource type `floor_data` (id computed, input
+// optional), state kept only in Terraform. RPCs not written here answer UNIMPLEMENTED.
+
+import (
+	"context"
+	"fmt"
+
+	"terraform-provider-floor/tfplugin6"
+)
+
+const typeName = "floor_data"
+
+type provider struct {
+	tfplugin6.UnimplementedProviderServer
+}
+
+var capabilities = &tfplugin6.ServerCapabilities{}
+
+func (*provider) GetMetadata(context.Context, *tfplugin6.GetMetadata_Request) (*tfplugin6.GetMetadata_Response, error) {
+	return &tfplugin6.GetMetadata_Response{
+		ServerCapabilities: capabilities,
+		Resources:          []*tfplugin6.GetMetadata_ResourceMetadata{{TypeName: typeName}},
+	}, nil
+}
+
+func (*provider) GetProviderSchema(context.Context, *tfplugin6.GetProviderSchema_Request) (*tfplugin6.GetProviderSchema_Response, error) {
+	stringType := []byte(`"string"`)
+	return &tfplugin6.GetProviderSchema_Response{
+		Provider: &tfplugin6.Schema{Block: &tfplugin6.Schema_Block{}},
+		ResourceSchemas: map[string]*tfplugin6.Schema{typeName: {Block: &tfplugin6.Schema_Block{Attributes: []*tfplugin6.Schema_Attribute{
+			{Name: "id", Type: stringType, Computed: true},
+			{Name: "input", Type: stringType, Optional: true},
+		}}}},
+		ServerCapabilities: capabilities,
+	}, nil
+}
+
+func (*provider) ValidateProviderConfig(context.Context, *tfplugin6.ValidateProviderConfig_Request) (*tfplugin6.ValidateProviderConfig_Response, error) {
+	return &tfplugin6.ValidateProviderConfig_Response{}, nil
+}
+
+func (*provider) ValidateResourceConfig(context.Context, *tfplugin6.ValidateResourceConfig_Request) (*tfplugin6.ValidateResourceConfig_Response, error) {
+	return &tfplugin6.ValidateResourceConfig_Response{}, nil
+}
+
+func (*provider) ConfigureProvider(context.Context, *tfplugin6.ConfigureProvider_Request) (*tfplugin6.ConfigureProvider_Response, error) {
+	return &tfplugin6.ConfigureProvider_Response{}, nil
+}
+
+// UpgradeResourceState hands the stored JSON back as it is (schema version 0 only ever wrote this shape).
+func (*provider) UpgradeResourceState(_ context.Context, r *tfplugin6.UpgradeResourceState_Request) (*tfplugin6.UpgradeResourceState_Response, error) {
+	return &tfplugin6.UpgradeResourceState_Response{UpgradedState: &tfplugin6.DynamicValue{Json: r.GetRawState().GetJson()}}, nil
+}
+
+func (*provider) ReadResource(_ context.Context, r *tfplugin6.ReadResource_Request) (*tfplugin6.ReadResource_Response, error) {
+	return &tfplugin6.ReadResource_Response{NewState: r.CurrentState, Private: r.Private}, nil
+}
+
+// PlanResourceChange: the proposed state, with `id` unknown on create and kept from the prior state otherwise.
+func (*provider) PlanResourceChange(_ context.Context, r *tfplugin6.PlanResourceChange_Request) (*tfplugin6.PlanResourceChange_Response, error) {
+	proposed, err := decodeObject(r.GetProposedNewState().GetMsgpack())
+	if err != nil {
+		return &tfplugin6.PlanResourceChange_Response{Diagnostics: errorDiagnostics(err)}, nil
+	}
+	prior, err := decodeObject(r.GetPriorState().GetMsgpack())
+	if err != nil {
+		return &tfplugin6.PlanResourceChange_Response{Diagnostics: errorDiagnostics(err)}, nil
+	}
+	if proposed != nil {
+		if prior == nil {
+			proposed.id = str{unknown: true}
+		} else {
+			proposed.id = prior.id
+		}
+	}
+	return &tfplugin6.PlanResourceChange_Response{PlannedState: &tfplugin6.DynamicValue{Msgpack: encodeObject(proposed)}}, nil
+}
+
+// ApplyResourceChange: the planned state with `id` set to the input (a fixed hex without one); null on destroy.
+func (*provider) ApplyResourceChange(_ context.Context, r *tfplugin6.ApplyResourceChange_Request) (*tfplugin6.ApplyResourceChange_Response, error) {
+	planned, err := decodeObject(r.GetPlannedState().GetMsgpack())
+	if err != nil {
+		return &tfplugin6.ApplyResourceChange_Response{Diagnostics: errorDiagnostics(err)}, nil
+	}
+	if planned != nil && planned.id.unknown {
+		planned.id = str{value: "f100d0000000000f"}
+		if !planned.input.null && !planned.input.unknown {
+			planned.id.value = planned.input.value
+		}
+	}
+	return &tfplugin6.ApplyResourceChange_Response{NewState: &tfplugin6.DynamicValue{Msgpack: encodeObject(planned)}}, nil
+}
+
+func (*provider) StopProvider(context.Context, *tfplugin6.StopProvider_Request) (*tfplugin6.StopProvider_Response, error) {
+	return &tfplugin6.StopProvider_Response{}, nil
+}
+
+// errorDiagnostics reports a value the provider cannot read as one error diagnostic.
+func errorDiagnostics(err error) []*tfplugin6.Diagnostic {
+	return []*tfplugin6.Diagnostic{{Severity: tfplugin6.Diagnostic_ERROR, Summary: fmt.Sprintf("%s: %v", typeName, err)}}
+}
