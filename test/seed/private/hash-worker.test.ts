@@ -88,7 +88,7 @@ describe('hash worker', () => {
     const built = await buildWith(h, spec);
     expect(built.sha256).toBe(expected.sha256);
     expect(Buffer.compare(built.iso, expected.iso)).toBe(0);
-    await sleep(500); // the worker's error arrives
+    await sleep(1500); // the worker's error arrives
     const later = h.begin();
     expect(writeImage(later, 4096).buffer).toBeInstanceOf(ArrayBuffer);
     expect(h.workerDigests).toBe(0);
@@ -97,7 +97,7 @@ describe('hash worker', () => {
   it('GIVEN a worker that claims the image and then stalls WHEN the digest is asked THEN after the stall time the main thread hashes it', async () => {
     const stalls = `require('node:worker_threads').parentPort.on('message', (job) => { Atomics.store(new Int32Array(job.control), ${CONTROL.OWNER}, 1); });`;
     const h = hasher({ minBytes: 0, stallMs: 100, source: stalls });
-    const built = await buildWith(h, spec, () => sleep(500));
+    const built = await buildWith(h, spec, () => sleep(1500)); // the worker starts and claims the image meanwhile
     expect(built.sha256).toBe(expected.sha256);
     expect(h.workerDigests).toBe(0);
     expect(writeImage(h.begin(), 4096).buffer).toBeInstanceOf(ArrayBuffer);
@@ -109,19 +109,21 @@ describe('hash worker', () => {
       Atomics.store(c, ${CONTROL.OWNER}, 1); Atomics.store(c, ${CONTROL.STATE}, 2); Atomics.add(c, ${CONTROL.PROGRESS}, 1); Atomics.notify(c, ${CONTROL.PROGRESS});
     });`;
     const h = hasher({ minBytes: 0, stallMs: 60_000, source: fails });
-    const built = await buildWith(h, spec, () => sleep(500));
+    const built = await buildWith(h, spec, () => sleep(1500));
     expect(built.sha256).toBe(expected.sha256);
+    expect(h.workerDigests).toBe(0);
+    expect(writeImage(h.begin(), 4096).buffer).toBeInstanceOf(ArrayBuffer);
   });
 
   it('GIVEN a build cancelled half-written WHEN the next image is hashed THEN the worker is free again and hashes it', async () => {
     const h = hasher({ minBytes: 0, stallMs: 10_000 });
     const cancelled = h.begin();
     writeImage(cancelled, 8 * MiB, 3 * MiB);
-    await sleep(500); // the worker claims it and waits for more bytes
+    await sleep(1500); // the worker starts, claims it and waits for more bytes
     cancelled.cancel();
     const next = h.begin();
     const image = writeImage(next, 8 * MiB);
-    await sleep(200);
+    await sleep(1000); // the worker leaves the cancelled image and claims this one
     expect(next.digest(image)).toBe(sha256(binary(8 * MiB)));
     expect(h.workerDigests).toBe(1);
   });
