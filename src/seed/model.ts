@@ -167,7 +167,8 @@ export interface RenderedSeed {
 
 /** A built seed image. */
 export interface BuiltSeedIso {
-  /** ISO 9660 image bytes (deterministic for the same spec). */
+  /** ISO 9660 image bytes (deterministic for the same spec). For a large image, a view of a SharedArrayBuffer
+   *  (its sha256 was computed on a worker thread while it was written). */
   iso: Uint8Array;
   instanceId: string;
   /** Lower-case hex sha256 of `iso`. */

@@ -1,9 +1,12 @@
 /**
- * #9 through real terraform and libvirtd (no guest): a seed carrying a 5 MiB file plans and applies (configs over
- * gRPC's 4 MiB default reach the provider) and the ISO holds the file's bytes; a 70 MiB user-data fails at plan on
+ * #9 through real terraform and libvirtd (no guest): a seed carrying a 25 MiB file plans and applies (configs over
+ * gRPC's 4 MiB default reach the provider; its 33 MiB image is over the size from which the provider hashes it on a
+ * worker thread and uploads it from a SharedArrayBuffer, #15) and the ISO holds the file's bytes and has the sha256
+ * the state records; a 70 MiB user-data fails at plan on
  * `user_data`, naming the seed size rule, and nothing is created.
  */
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readIso } from '../../src/seed';
@@ -27,8 +30,8 @@ describe('seed size through terraform', () => {
   // The 70 MiB config would fail validation again: destroy what the state holds with an empty config.
   afterAll(() => teardown({ tf, prefix: PREFIX, destroy: true, beforeDestroy: (w) => w.write('') }));
 
-  test('GIVEN a 5 MiB file in a seed WHEN planned and applied THEN it succeeds and the ISO carries the file', () => {
-    const payload = Buffer.alloc(5 * MiB);
+  test('GIVEN a 25 MiB file in a seed WHEN planned and applied THEN it succeeds and the ISO carries the file and has the sha256 in the state', () => {
+    const payload = Buffer.alloc(25 * MiB);
     for (let i = 0; i < payload.length; i++) payload[i] = (i * 2654435761) >>> 24;
     writeFileSync(join(tf.dir, 'payload.bin'), payload);
     tf.write(`resource "virtseed_cloudinit_seed" "big" {
@@ -50,6 +53,9 @@ describe('seed size through terraform', () => {
     const iso = new Uint8Array(readFileSync(isoPath));
     const userData = readIso(iso).files.find((f) => f.path === 'user-data');
     expect(Buffer.from(userData!.content).toString('latin1')).toContain(payload.toString('base64'));
+    const state = JSON.parse(readFileSync(join(tf.dir, 'terraform.tfstate'), 'utf8'));
+    const attributes = state.resources.find((r: { name: string }) => r.name === 'big').instances[0].attributes;
+    expect({ sha256: attributes.sha256, size: attributes.size }).toEqual({ sha256: createHash('sha256').update(iso).digest('hex'), size: iso.length });
   });
 
   test('GIVEN a 70 MiB user_data WHEN planned THEN it fails on user_data naming the seed size rule, and nothing new is created', () => {

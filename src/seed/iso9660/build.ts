@@ -18,7 +18,8 @@ const SYSTEM_ID = /^[\x20-\x7e]{0,32}$/;
  * - every date is 1970-01-01 00:00:00 GMT; records sorted per ECMA-119 9.3; file data in path-table order.
  *
  * Returns the image bytes (a multiple of 2048). File contents are copied (or, for a `FileContent`, written) once
- * into a single buffer.
+ * into a single buffer: a new one, or the one `opts.output` allocates (then written front to back, each finished
+ * prefix reported to `opts.output.final`).
  * @throws ValidationError (an Error whose message names `volumeId` or the file path) for an invalid volume id or
  *   system id, an empty path or path segment, a `.`/`..` segment, a duplicate path, a name over 64 UCS-2
  *   characters or with a character Joliet forbids, more than 8 directory levels, a file of 4 GiB or more.
@@ -36,5 +37,5 @@ export function buildIso(files: readonly IsoInputFile[], opts: BuildIsoOptions):
       error(['systemId'], 'Invalid system id', `Got ${JSON.stringify(systemId)}; expected at most 32 printable ASCII characters.`),
     ]);
   }
-  return writeImage(planImage(buildTree(files)), opts.volumeId, systemId);
+  return writeImage(planImage(buildTree(files)), opts.volumeId, systemId, opts.output);
 }

@@ -1,3 +1,3 @@
-export type { BuildIsoOptions, FileContent, IsoInputFile, ReadIsoResult, SeedFile } from './types';
+export type { BuildIsoOptions, FileContent, IsoInputFile, IsoOutput, ReadIsoResult, SeedFile } from './types';
 export { buildIso } from './build';
 export { readIso } from './read';

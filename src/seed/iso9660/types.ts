@@ -13,8 +13,25 @@ export interface SeedFile {
 export interface FileContent {
   /** Byte length (0 up to 4 GiB - 1). */
   readonly length: number;
-  /** Writes exactly `length` bytes into `target` starting at byte `offset`. */
-  writeInto(target: Uint8Array, offset: number): void;
+  /**
+   * Writes exactly `length` bytes into `target` starting at byte `offset`, front to back. When `written` is given,
+   * calls it as the writing goes with the count of bytes written so far (increasing; at least every few MiB for a
+   * large content, and once with `length` at the end), so that a reader can use the written prefix at once.
+   */
+  writeInto(target: Uint8Array, offset: number, written?: (bytes: number) => void): void;
+}
+
+/**
+ * Where {@link buildIso} writes the image, for a caller that uses the image while it is being written (e.g. hashes
+ * its finished prefix on another thread). The image is written front to back.
+ */
+export interface IsoOutput {
+  /** Returns a zero-filled buffer of exactly `length` bytes (the image size, a multiple of 2048) to write the
+   *  image into, e.g. one backed by a SharedArrayBuffer. Called once, before any byte is written. */
+  allocate(length: number): Uint8Array;
+  /** Bytes `[0, end)` of the image are final. Called with increasing `end`, at least every few MiB of file
+   *  content, the last time with the image length. */
+  final(end: number): void;
 }
 
 /** One file given to {@link buildIso}: a {@link SeedFile}, or one whose content is a {@link FileContent}. */
@@ -36,6 +53,8 @@ export interface BuildIsoOptions {
   volumeId: string;
   /** System Identifier (ECMA-119 8.4.5), printable ASCII, at most 32 characters. @default - blank (spaces) */
   systemId?: string;
+  /** Where the image is written and who hears of its progress. @default - a new Uint8Array, no progress reports */
+  output?: IsoOutput;
 }
 
 /** What {@link readIso} returns. */

@@ -17,6 +17,9 @@ export function tryDecodeUtf8(bytes: Uint8Array): string | undefined {
   }
 }
 
+/** Bytes {@link Utf8Pieces.writeInto} writes between two progress reports. */
+export const WRITE_CHUNK_BYTES = 1024 * 1024;
+
 /**
  * The UTF-8 bytes of `pieces.join('')` where every odd piece is known to be ASCII (e.g. base64 from
  * `stableYamlPieces`), not yet written anywhere: `length` is known at once, and `writeInto` writes them straight
@@ -33,14 +36,25 @@ export class Utf8Pieces {
     this.length = this.parts.reduce((n, e) => n + e.length, 0);
   }
 
-  /** Writes the bytes into `target` at byte `offset` (`target` must have `length` bytes free there). */
-  writeInto(target: Uint8Array, offset: number): void {
+  /**
+   * Writes the bytes into `target` at byte `offset` (`target` must have `length` bytes free there), front to back.
+   * `written`, when given, hears the count of bytes written so far every {@link WRITE_CHUNK_BYTES} or less, and
+   * `length` at the end (as iso9660's `FileContent.writeInto`).
+   */
+  writeInto(target: Uint8Array, offset: number, written?: (bytes: number) => void): void {
     const view = Buffer.from(target.buffer, target.byteOffset, target.byteLength);
+    const step = written ? WRITE_CHUNK_BYTES : Infinity;
     let at = offset;
     for (const part of this.parts) {
-      if (typeof part === 'string') view.write(part, at, 'latin1');
-      else target.set(part, at);
+      for (let i = 0; i < part.length; i += step) {
+        const end = Math.min(i + step, part.length);
+        const whole = i === 0 && end === part.length;
+        if (typeof part === 'string') view.write(whole ? part : part.slice(i, end), at + i, 'latin1');
+        else target.set(whole ? part : part.subarray(i, end), at + i);
+        if (end < part.length) written?.(at + end - offset);
+      }
       at += part.length;
+      written?.(at - offset);
     }
   }
 

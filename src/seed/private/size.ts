@@ -52,6 +52,19 @@ function contributions(spec: SeedSpec): { path: AttributePath; bytes: number; fi
 }
 
 /**
+ * A cheap estimate of a seed's size (bytes), for choosing how to build it, not for the rule: the lengths of the
+ * text inputs that become seed files, read without scanning them (base64 counts as written: user-data carries
+ * `write_files` content as base64). O(number of inputs). Pure.
+ */
+export function estimatedSeedBytes(spec: SeedSpec): number {
+  const len = (v: unknown) => (typeof v === 'string' ? v.length : 0);
+  let n = len(spec.user_data) + len(spec.user_data_base64) + len(spec.network_config) + len(spec.vendor_data);
+  for (const f of Array.isArray(spec.files) ? spec.files : []) n += len(f?.content) + len(f?.content_base64);
+  for (const p of Array.isArray(spec.user_data_parts) ? spec.user_data_parts : []) n += len(p?.content);
+  return n;
+}
+
+/**
  * Errors for single inputs that already break the rule on their own, checked before anything is parsed (so an
  * oversized input is never parsed or rendered). Pure.
  */

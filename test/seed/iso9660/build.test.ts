@@ -1,6 +1,6 @@
 import { createHash } from 'crypto';
 import { buildIso } from '../../../src/seed/iso9660';
-import { sampleFiles } from './fixtures';
+import { binary, sampleFiles } from './fixtures';
 
 const SECTOR = 2048;
 const ascii = (image: Uint8Array, at: number, length: number) => Buffer.from(image.subarray(at, at + length)).toString('latin1');
@@ -27,6 +27,33 @@ describe('buildIso', () => {
     const asWriter = (bytes: Uint8Array) => ({ length: bytes.length, writeInto: (target: Uint8Array, offset: number) => target.set(bytes, offset) });
     const written = buildIso(sampleFiles().map((f) => ({ path: f.path, content: asWriter(f.content) })), { volumeId: 'cidata' });
     expect(Buffer.compare(written, buildIso(sampleFiles(), { volumeId: 'cidata' }))).toBe(0);
+  });
+
+  it('GIVEN an output WHEN built THEN the image is written into its buffer front to back: each prefix reported final is the image\'s, reports grow to its length, at most a MiB of content apart', () => {
+    const MiB = 1024 * 1024;
+    const big = binary(2 * MiB + 100, 7);
+    const files = [...sampleFiles(), { path: 'big/a.bin', content: big }, { path: 'big/b.bin', content: binary(3000, 8) }];
+    let buffer: Uint8Array | undefined;
+    const prefixes: Uint8Array[] = [];
+    const image = buildIso(files, {
+      volumeId: 'cidata',
+      output: {
+        allocate: (length) => (buffer = new Uint8Array(length)),
+        final: (end) => prefixes.push((buffer as Uint8Array).slice(0, end)),
+      },
+    });
+    expect(image).toBe(buffer);
+    expect(Buffer.compare(image, buildIso(files, { volumeId: 'cidata' }))).toBe(0);
+    const ends = prefixes.map((p) => p.length);
+    expect(ends[ends.length - 1]).toBe(image.length);
+    ends.forEach((end, i) => expect(end).toBeGreaterThanOrEqual(ends[i - 1] ?? 0));
+    ends.forEach((end, i) => expect(end - (ends[i - 1] ?? 0)).toBeLessThanOrEqual(MiB + SECTOR));
+    for (const prefix of prefixes) expect(Buffer.compare(prefix, image.subarray(0, prefix.length))).toBe(0);
+  });
+
+  it('GIVEN an output that allocates a buffer of the wrong size WHEN built THEN it throws naming the sizes', () => {
+    const output = { allocate: (length: number) => new Uint8Array(length - SECTOR), final: () => undefined };
+    expect(() => buildIso(sampleFiles(), { volumeId: 'cidata', output })).toThrow(/IsoOutput\.allocate\(\d+\) returned \d+ bytes/);
   });
 
   it('GIVEN a content that is neither bytes nor a writer WHEN built THEN it is rejected naming the file', () => {

@@ -1,6 +1,7 @@
 /** Writes a planned image into one buffer. */
 import { FIRST_DESCRIPTOR_SECTOR, JOLIET_MAX_VOLUME_ID, SECTOR_SIZE } from './constants';
 import { writeTerminator, writeVolumeDescriptor } from './descriptors';
+import type { IsoOutput } from '../types';
 import type { DirPlan, ImagePlan, PathTablePlan, RecordPlan } from './layout';
 import { type Extent, writeDirectoryRecord, writePathTable } from './records';
 import { ceEntry } from './susp';
@@ -29,10 +30,35 @@ function writePathTables(view: DataView, table: PathTablePlan, dirs: readonly Di
   writePathTable(view, table.mExtent * SECTOR_SIZE, entries, false);
 }
 
-/** Allocates the image buffer (zero-filled) and writes every structure of `plan`, file contents copied with `set`
- *  (or written by their `writeInto`). */
-export function writeImage(plan: ImagePlan, volumeId: string, systemId: string): Uint8Array {
-  const bytes = new Uint8Array(plan.totalSectors * SECTOR_SIZE);
+/** Bytes of a file's content copied between two progress reports. */
+const CHUNK_BYTES = 1024 * 1024;
+
+/** Copies `content` to `bytes` at `offset`; with `written`, in chunks, reporting the bytes copied after each. */
+function copyContent(bytes: Uint8Array, offset: number, content: Uint8Array, written?: (n: number) => void): void {
+  if (!written) return bytes.set(content, offset);
+  for (let at = 0; at < content.length; at += CHUNK_BYTES) {
+    const end = Math.min(at + CHUNK_BYTES, content.length);
+    bytes.set(content.subarray(at, end), offset + at);
+    written(end);
+  }
+}
+
+/** A new zero-filled buffer of `length` bytes, or the one `output` allocates (checked). */
+function allocate(length: number, output?: IsoOutput): Uint8Array {
+  if (!output) return new Uint8Array(length);
+  const bytes = output.allocate(length);
+  if (bytes.length !== length) throw new Error(`IsoOutput.allocate(${length}) returned ${bytes.length} bytes`);
+  return bytes;
+}
+
+/**
+ * Allocates the image buffer (zero-filled; `output.allocate` when given) and writes every structure of `plan`, then
+ * the file contents in extent order, copied with `set` (or written by their `writeInto`). Front to back: the
+ * structures lie before the first file's extent and files follow in ascending extents, so with `output` each
+ * finished prefix is reported to `output.final` (before each file, every MiB or so within one, at the end).
+ */
+export function writeImage(plan: ImagePlan, volumeId: string, systemId: string, output?: IsoOutput): Uint8Array {
+  const bytes = allocate(plan.totalSectors * SECTOR_SIZE, output);
   const view = new DataView(bytes.buffer);
   const descriptor = (dirs: DirPlan[], table: PathTablePlan) => ({
     volumeSpaceSize: plan.totalSectors,
@@ -70,8 +96,11 @@ export function writeImage(plan: ImagePlan, volumeId: string, systemId: string):
   for (const file of plan.files) {
     if (!file.content.length) continue;
     const offset = (plan.fileExtents.get(file) as number) * SECTOR_SIZE;
-    if (file.content instanceof Uint8Array) bytes.set(file.content, offset);
-    else file.content.writeInto(bytes, offset);
+    output?.final(offset);
+    const written = output && ((n: number) => output.final(offset + n));
+    if (file.content instanceof Uint8Array) copyContent(bytes, offset, file.content, written);
+    else file.content.writeInto(bytes, offset, written);
   }
+  output?.final(bytes.length);
   return bytes;
 }
