@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs terraform-provider-virtseed where terraform (and cdktf) find it offline, from the self-contained artifact
-# `npm run build` makes (dist/provider-artifact: one bundled JavaScript file run by node >= 20, zipped, SHA256SUMS):
+# `npm run build` makes (dist/provider-artifact: a small executable and the bundled JavaScript file it runs with node >= 20, zipped together, SHA256SUMS):
 #   $HOME/.terraform.d/plugins/registry.terraform.io/virtseed/virtseed/<version>/<os>_<arch>/terraform-provider-virtseed_v<version>
+#   (and virtseed-provider.bundle.js beside it)
 # via `virtseed provider install` (the same bytes from every clone of a commit, so lock files agree). The version is
 # package.json's. When TF_CLI_CONFIG_FILE names a file that does not exist yet, writes a CLI config there that takes
 # virtseed/* from that mirror and everything else from the registry; an existing file is left alone (a hint is
