@@ -12,6 +12,7 @@ import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { unzipSync } from 'fflate';
+import { terraformPlatform } from '../cli/commands/provider-artifact';
 import { MAGIC_COOKIE_KEY, MAGIC_COOKIE_VALUE } from '../provider/src/plugin/handshake';
 import { buildGoFloor } from './private/go-floor';
 import { alternate, formatGoalTable, GoalRow } from './private/rows';
@@ -48,8 +49,8 @@ function timeToFirstLine(args: string[], env: NodeJS.ProcessEnv, command = proce
  *  undefined when not built. */
 export function artifactExecutable(work: string): string | undefined {
   const dir = join(ROOT, 'dist', 'provider-artifact');
-  const platform = `${process.platform}_${process.arch === 'x64' ? 'amd64' : process.arch}`;
-  const zip = existsSync(dir) ? readdirSync(dir).find((f) => f.endsWith(`_${platform}.zip`)) : undefined;
+  const platform = terraformPlatform();
+  const zip = platform && existsSync(dir) ? readdirSync(dir).find((f) => f.endsWith(`_${platform}.zip`)) : undefined;
   if (!zip) return undefined;
   let executable: string | undefined;
   for (const [name, bytes] of Object.entries(unzipSync(readFileSync(join(dir, zip))))) {

@@ -4,6 +4,7 @@
  * the floor any plugin provider pays on this machine (terraform_data starts no plugin at all).
  */
 import { join } from 'node:path';
+import { terraformPlatform } from '../../cli/commands/provider-artifact';
 import { run } from './command';
 
 const ROOT = join(__dirname, '..', '..', '..');
@@ -22,7 +23,8 @@ export type GoFloor =
  * (no apt, no Go, a compile error), returns `built: false` with the script's output as the reason.
  */
 export function buildGoFloor(mirror: string): GoFloor {
-  const platform = `${process.platform}_${process.arch === 'x64' ? 'amd64' : process.arch}`;
+  const platform = terraformPlatform();
+  if (platform === undefined) return { built: false, reason: `no Terraform platform for ${process.platform}/${process.arch}` };
   try {
     run('bash', [join(ROOT, 'bench', 'anchors', 'build-go-floor.sh'), mirror]);
   } catch (err) {

@@ -62,22 +62,23 @@ export function installProvider(opts: ProviderInstallOptions = {}): { path: stri
   const actual = sha256Hex(zip);
   if (actual !== expected) throw new Error(`${path.join(from, name)}: sha256 ${actual}, but ${sumsFile} says ${expected}`);
   const entries = unzipSync(zip);
-  if (entries[executableName(version)] === undefined) throw new Error(`${path.join(from, name)} has no entry ${executableName(version)}`);
+  const executable = executableName(version);
+  if (entries[executable] === undefined) throw new Error(`${path.join(from, name)} has no entry ${executable}`);
 
   const mirror = path.resolve(opts.mirror ?? path.join(os.homedir(), '.terraform.d', 'plugins'));
   const dir = path.join(mirror, ...PROVIDER_HOST_PATH.split('/'), version, platform);
   fs.mkdirSync(dir, { recursive: true });
   // The bundle first, the executable last: a Terraform starting the provider meanwhile finds the old pair or the new.
-  const names = Object.keys(entries).sort((a, b) => Number(a === executableName(version)) - Number(b === executableName(version)));
+  const names = Object.keys(entries).sort((a, b) => Number(a === executable) - Number(b === executable));
   for (const entryName of names) {
     if (entryName.includes('/') || entryName.startsWith('.')) throw new Error(`${path.join(from, name)}: entry ${entryName} is not a plain file name`);
-    const mode = entryName === executableName(version) ? 0o755 : 0o644;
+    const mode = entryName === executable ? 0o755 : 0o644;
     const tmp = path.join(dir, `.install.${process.pid}`);
     fs.writeFileSync(tmp, entries[entryName], { mode });
     fs.chmodSync(tmp, mode);
     fs.renameSync(tmp, path.join(dir, entryName));
   }
-  return { path: path.join(dir, executableName(version)), version, platform };
+  return { path: path.join(dir, executable), version, platform };
 }
 
 /** `virtseed provider ...` with its arguments (after `provider`). Exit codes: 0 done, 1 install failed, 2 usage. */

@@ -32,36 +32,53 @@ function mib(n: number): string {
   return `${(n / MiB).toFixed(1)} MiB`;
 }
 
-/** The inputs that end up in a seed file, with a lower bound of the bytes each contributes. */
-function contributions(spec: SeedSpec): { path: AttributePath; bytes: number; file: 'user-data' | 'network-config' | 'vendor-data' }[] {
-  const out: { path: AttributePath; bytes: number; file: 'user-data' | 'network-config' | 'vendor-data' }[] = [];
-  if (typeof spec.user_data === 'string') out.push({ path: ['user_data'], bytes: Buffer.byteLength(spec.user_data), file: 'user-data' });
-  if (typeof spec.user_data_base64 === 'string') out.push({ path: ['user_data_base64'], bytes: base64DecodedLength(spec.user_data_base64), file: 'user-data' });
+type SeedFileName = 'user-data' | 'network-config' | 'vendor-data';
+
+/** An input that ends up in a seed file: where it is, which file, its text (undefined: none) and whether it is
+ *  base64 of the bytes. */
+interface SeedInput {
+  readonly path: AttributePath;
+  readonly file: SeedFileName;
+  readonly text: string | undefined;
+  readonly base64: boolean;
+}
+
+/** Every input of `spec` that ends up in a seed file, in attribute order. */
+function seedInputs(spec: SeedSpec): SeedInput[] {
+  const text = (v: unknown) => (typeof v === 'string' ? v : undefined);
+  const out: SeedInput[] = [];
+  if (typeof spec.user_data === 'string') out.push({ path: ['user_data'], file: 'user-data', text: spec.user_data, base64: false });
+  if (typeof spec.user_data_base64 === 'string') out.push({ path: ['user_data_base64'], file: 'user-data', text: spec.user_data_base64, base64: true });
   if (Array.isArray(spec.files)) {
     spec.files.forEach((f, i) => {
-      const bytes = typeof f?.content === 'string' ? Buffer.byteLength(f.content) : typeof f?.content_base64 === 'string' ? base64DecodedLength(f.content_base64) : 0;
-      out.push({ path: ['files', i], bytes, file: 'user-data' });
+      const plain = text(f?.content);
+      out.push({ path: ['files', i], file: 'user-data', text: plain ?? text(f?.content_base64), base64: plain === undefined });
     });
   }
   if (Array.isArray(spec.user_data_parts)) {
-    spec.user_data_parts.forEach((p, i) => out.push({ path: ['user_data_parts', i, 'content'], bytes: typeof p?.content === 'string' ? Buffer.byteLength(p.content) : 0, file: 'user-data' }));
+    spec.user_data_parts.forEach((p, i) => out.push({ path: ['user_data_parts', i, 'content'], file: 'user-data', text: text(p?.content), base64: false }));
   }
-  if (typeof spec.network_config === 'string') out.push({ path: ['network_config'], bytes: Buffer.byteLength(spec.network_config), file: 'network-config' });
-  if (typeof spec.vendor_data === 'string') out.push({ path: ['vendor_data'], bytes: Buffer.byteLength(spec.vendor_data), file: 'vendor-data' });
+  if (typeof spec.network_config === 'string') out.push({ path: ['network_config'], file: 'network-config', text: spec.network_config, base64: false });
+  if (typeof spec.vendor_data === 'string') out.push({ path: ['vendor_data'], file: 'vendor-data', text: spec.vendor_data, base64: false });
   return out;
+}
+
+/** The inputs that end up in a seed file, with a lower bound of the bytes each contributes. */
+function contributions(spec: SeedSpec): { path: AttributePath; bytes: number; file: SeedFileName }[] {
+  return seedInputs(spec).map(({ path, file, text, base64 }) => ({
+    path,
+    file,
+    bytes: text === undefined ? 0 : base64 ? base64DecodedLength(text) : Buffer.byteLength(text),
+  }));
 }
 
 /**
  * A cheap estimate of a seed's size (bytes), for choosing how to build it, not for the rule: the lengths of the
- * text inputs that become seed files, read without scanning them (base64 counts as written: user-data carries
- * `write_files` content as base64). O(number of inputs). Pure.
+ * text inputs that become seed files ({@link seedInputs}), read without scanning them (base64 counts as written:
+ * user-data carries `write_files` content as base64). O(number of inputs). Pure.
  */
 export function estimatedSeedBytes(spec: SeedSpec): number {
-  const len = (v: unknown) => (typeof v === 'string' ? v.length : 0);
-  let n = len(spec.user_data) + len(spec.user_data_base64) + len(spec.network_config) + len(spec.vendor_data);
-  for (const f of Array.isArray(spec.files) ? spec.files : []) n += len(f?.content) + len(f?.content_base64);
-  for (const p of Array.isArray(spec.user_data_parts) ? spec.user_data_parts : []) n += len(p?.content);
-  return n;
+  return seedInputs(spec).reduce((n, input) => n + (input.text?.length ?? 0), 0);
 }
 
 /**
