@@ -3,7 +3,19 @@
 const transform = { '^.+\\.ts$': ['@swc/jest', { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' } }] };
 module.exports = {
   projects: [
-    { displayName: 'unit', testEnvironment: 'node', transform, testMatch: ['<rootDir>/test/**/*.test.ts'], testPathIgnorePatterns: ['\\.int\\.test\\.ts$', '/node_modules/', '/dist/'] },
-    { displayName: 'integration', testEnvironment: 'node', transform, testMatch: ['<rootDir>/test/**/*.int.test.ts'], testPathIgnorePatterns: ['/node_modules/', '/dist/'] },
+    {
+      displayName: 'unit',
+      testEnvironment: 'node',
+      transform,
+      testMatch: ['<rootDir>/test/**/*.test.ts'],
+      testPathIgnorePatterns: ['\\.int\\.test\\.ts$', '/node_modules/', '/dist/'],
+    },
+    {
+      displayName: 'integration',
+      testEnvironment: 'node',
+      transform,
+      testMatch: ['<rootDir>/test/**/*.int.test.ts'],
+      testPathIgnorePatterns: ['/node_modules/', '/dist/'],
+    },
   ],
 };

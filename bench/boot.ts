@@ -40,7 +40,10 @@ interface Image {
 function testImage(): Image {
   const dir =
     process.env.VIRTSEED_TEST_IMAGE_DIR ??
-    execFileSync('bash', [join(ROOT, 'scripts', 'build-test-image.sh')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim().split('\n').pop()!;
+    execFileSync('bash', [join(ROOT, 'scripts', 'build-test-image.sh')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] })
+      .trim()
+      .split('\n')
+      .pop()!;
   const env = readFileSync(join(dir, 'image.env'), 'utf8');
   const get = (key: string) => new RegExp(`^${key}='?([^'\\n]*)'?$`, 'm').exec(env)?.[1] ?? '';
   return { image: get('IMAGE'), kernel: get('KERNEL'), initrd: get('INITRD'), cmdline: get('CMDLINE') };
@@ -83,7 +86,8 @@ async function bootSeconds(img: Image, boot: Boot): Promise<number> {
     virsh(['start', NAME]);
     for (;;) {
       if (existsSync(LOG) && FINISHED.test(readFileSync(LOG, 'utf8'))) return (performance.now() - start) / 1000;
-      if (performance.now() - start > 900_000) throw new Error(`${boot}: cloud-init did not finish within 900 s; console:\n${readFileSync(LOG, 'utf8').slice(-3000)}`);
+      if (performance.now() - start > 900_000)
+        throw new Error(`${boot}: cloud-init did not finish within 900 s; console:\n${readFileSync(LOG, 'utf8').slice(-3000)}`);
       await new Promise((r) => setTimeout(r, 200));
     }
   } finally {
@@ -94,11 +98,29 @@ async function bootSeconds(img: Image, boot: Boot): Promise<number> {
 
 export async function runBootBench(runs = 3, log: (line: string) => void = console.log): Promise<GoalRow[]> {
   const img = testImage();
-  const [bios, efi, kernel] = await alternate(runs, [() => bootSeconds(img, 'bios'), () => bootSeconds(img, 'efi'), () => bootSeconds(img, 'kernel')]);
+  const [bios, efi, kernel] = await alternate(runs, [
+    () => bootSeconds(img, 'bios'),
+    () => bootSeconds(img, 'efi'),
+    () => bootSeconds(img, 'kernel'),
+  ]);
   const note = `median of ${runs}, ${HOST.domainType(URI) === 'kvm' ? 'KVM' : 'TCG'}`;
   const rows: GoalRow[] = [
-    { name: 'boot to cloud-init finished: BIOS, GRUB from the image', unit: 's', ours: bios, anchorName: 'direct kernel boot', anchor: kernel, note },
-    { name: 'boot to cloud-init finished: UEFI (OVMF), GRUB from the ESP', unit: 's', ours: efi, anchorName: 'direct kernel boot', anchor: kernel, note },
+    {
+      name: 'boot to cloud-init finished: BIOS, GRUB from the image',
+      unit: 's',
+      ours: bios,
+      anchorName: 'direct kernel boot',
+      anchor: kernel,
+      note,
+    },
+    {
+      name: 'boot to cloud-init finished: UEFI (OVMF), GRUB from the ESP',
+      unit: 's',
+      ours: efi,
+      anchorName: 'direct kernel boot',
+      anchor: kernel,
+      note,
+    },
   ];
   for (const line of formatGoalTable(rows)) log(line);
   return rows;

@@ -21,7 +21,13 @@ const SPEC: SeedSpec = {
   hostname: 'bench',
   public_keys: ['ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIBenchKey0000000000000000000000000000000000 bench'],
   cloud_config: {
-    users: [{ name: 'alice', shell: '/bin/bash', ssh_authorized_keys: ['ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIAlice000000000000000000000000000000000000000 alice'] }],
+    users: [
+      {
+        name: 'alice',
+        shell: '/bin/bash',
+        ssh_authorized_keys: ['ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIAlice000000000000000000000000000000000000000 alice'],
+      },
+    ],
     packages: ['nginx', 'curl'],
     runcmd: ['systemctl enable --now nginx'],
   },
@@ -37,8 +43,17 @@ export async function runCliBench(runs = 15, log: (line: string) => void = conso
     const content = (name: string) => files.find((f) => f.path === name)?.content ?? new Uint8Array();
     writeFileSync(join(work, 'user-data'), content('user-data'));
     writeFileSync(join(work, 'meta-data'), content('meta-data'));
-    const ours = () => timed(process.execPath, [join(ROOT, 'bin', 'virtseed'), 'seed', 'build', join(work, 'ours.iso'), join(work, 'user-data'), join(work, 'meta-data')]);
-    const oursSpec = () => timed(process.execPath, [join(ROOT, 'bin', 'virtseed'), 'seed', 'build', join(work, 'spec.json'), '-o', join(work, 'spec.iso')]);
+    const ours = () =>
+      timed(process.execPath, [
+        join(ROOT, 'bin', 'virtseed'),
+        'seed',
+        'build',
+        join(work, 'ours.iso'),
+        join(work, 'user-data'),
+        join(work, 'meta-data'),
+      ]);
+    const oursSpec = () =>
+      timed(process.execPath, [join(ROOT, 'bin', 'virtseed'), 'seed', 'build', join(work, 'spec.json'), '-o', join(work, 'spec.iso')]);
     const theirs = () => timed('cloud-localds', [join(work, 'theirs.iso'), join(work, 'user-data'), join(work, 'meta-data')]);
     const floor = () => timed(process.execPath, ['-e', '0']);
     ours();
@@ -46,8 +61,22 @@ export async function runCliBench(runs = 15, log: (line: string) => void = conso
     theirs();
     const [oursMs, specMs, theirsMs, floorMs] = await alternate(runs, [ours, oursSpec, theirs, floor]);
     const rows: GoalRow[] = [
-      { name: 'virtseed seed build OUT USER-DATA META-DATA (process)', unit: 'ms', ours: oursMs, anchorName: 'cloud-localds', anchor: theirsMs, goal: 2 },
-      { name: 'virtseed seed build SPEC -o OUT (process)', unit: 'ms', ours: specMs, anchorName: 'cloud-localds', anchor: theirsMs, goal: 2 },
+      {
+        name: 'virtseed seed build OUT USER-DATA META-DATA (process)',
+        unit: 'ms',
+        ours: oursMs,
+        anchorName: 'cloud-localds',
+        anchor: theirsMs,
+        goal: 2,
+      },
+      {
+        name: 'virtseed seed build SPEC -o OUT (process)',
+        unit: 'ms',
+        ours: specMs,
+        anchorName: 'cloud-localds',
+        anchor: theirsMs,
+        goal: 2,
+      },
       { name: 'node -e 0 (Node floor, for reference)', unit: 'ms', ours: floorMs, anchorName: 'cloud-localds', anchor: theirsMs },
     ];
     log(`seed build as a process (median of ${runs} alternating runs)`);
@@ -63,8 +92,22 @@ export function largeSeedGoalRows(rows: readonly IsoBenchRow[], log: (line: stri
   const row = rows.find((r) => r.name === 'spec→iso 64MiB');
   if (!row || row.genisoimageMs === undefined) return [];
   const goal: GoalRow[] = [
-    { name: 'whole 64 MiB seed from a spec (in process, warm)', unit: 'ms', ours: row.oursMs, anchorName: 'genisoimage on its files', anchor: row.genisoimageMs, goal: 1 },
-    { name: 'whole 64 MiB seed from a spec, written to a file', unit: 'ms', ours: row.oursWriteMs, anchorName: 'genisoimage on its files', anchor: row.genisoimageMs, goal: 1 },
+    {
+      name: 'whole 64 MiB seed from a spec (in process, warm)',
+      unit: 'ms',
+      ours: row.oursMs,
+      anchorName: 'genisoimage on its files',
+      anchor: row.genisoimageMs,
+      goal: 1,
+    },
+    {
+      name: 'whole 64 MiB seed from a spec, written to a file',
+      unit: 'ms',
+      ours: row.oursWriteMs,
+      anchorName: 'genisoimage on its files',
+      anchor: row.genisoimageMs,
+      goal: 1,
+    },
   ];
   for (const line of formatGoalTable(goal)) log(line);
   return goal;

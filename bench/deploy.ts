@@ -37,7 +37,10 @@ async function finishedAfter(log: string, t0: bigint): Promise<number> {
       // not created yet
     }
     if (FINISHED.test(text)) return elapsedMs(t0);
-    if (elapsedMs(t0) > TIMEOUT_MS) throw new Error(`no cloud-init finished line in ${log} after ${TIMEOUT_MS / 1000} s; last lines:\n${text.split('\n').slice(-20).join('\n')}`);
+    if (elapsedMs(t0) > TIMEOUT_MS)
+      throw new Error(
+        `no cloud-init finished line in ${log} after ${TIMEOUT_MS / 1000} s; last lines:\n${text.split('\n').slice(-20).join('\n')}`,
+      );
     await new Promise((r) => setTimeout(r, 100));
   }
 }
@@ -45,7 +48,12 @@ async function finishedAfter(log: string, t0: bigint): Promise<number> {
 /** The example's environment (scripts/example-env.sh: the test image unless VIRTSEED_IMAGE is set). */
 function exampleEnv(): NodeJS.ProcessEnv {
   const out = sh('bash', ['-c', '. scripts/example-env.sh >&2 && env -0']);
-  return Object.fromEntries(out.split('\0').filter(Boolean).map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]));
+  return Object.fromEntries(
+    out
+      .split('\0')
+      .filter(Boolean)
+      .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
+  );
 }
 
 function destroyBasic(env: NodeJS.ProcessEnv): void {
@@ -64,7 +72,11 @@ interface Deployed {
 async function deployOnce(env: NodeJS.ProcessEnv, work: string): Promise<Deployed> {
   fs.rmSync(consoleLogOf(DOMAIN), { force: true });
   const t0 = process.hrtime.bigint();
-  const child = spawn('npx', ['cdktf', 'deploy', 'basic', '--auto-approve', '--skip-provider-lock'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn('npx', ['cdktf', 'deploy', 'basic', '--auto-approve', '--skip-provider-lock'], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   child.stdout.on('data', (b: Buffer) => (out += b.toString()));
   child.stderr.on('data', (b: Buffer) => (out += b.toString()));
@@ -148,7 +160,14 @@ export async function runDeployBench(log: (line: string) => void = console.log):
     fs.rmSync(work, { recursive: true, force: true });
   }
   const rows: GoalRow[] = [
-    { name: 'deploy:basic, deploy start → cloud-init finished', unit: 's', ours: median(ours), anchorName: 'same image + seed, virsh create', anchor: median(anchor), goal: 1.1 },
+    {
+      name: 'deploy:basic, deploy start → cloud-init finished',
+      unit: 's',
+      ours: median(ours),
+      anchorName: 'same image + seed, virsh create',
+      anchor: median(anchor),
+      goal: 1.1,
+    },
   ];
   for (const line of formatGoalTable(rows)) log(line);
   return rows;

@@ -76,7 +76,13 @@ function smallSpec(): SeedSpec {
     hostname: 'bench',
     public_keys: ['ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIBenchKey0000000000000000000000000000000000 bench'],
     cloud_config: {
-      users: [{ name: 'alice', shell: '/bin/bash', ssh_authorized_keys: ['ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIAlice000000000000000000000000000000000000000 alice'] }],
+      users: [
+        {
+          name: 'alice',
+          shell: '/bin/bash',
+          ssh_authorized_keys: ['ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIAlice000000000000000000000000000000000000000 alice'],
+        },
+      ],
       packages: ['nginx', 'curl'],
       runcmd: ['systemctl enable --now nginx', ['sh', '-c', 'echo ready > /dev/ttyS0']],
     },
@@ -85,7 +91,10 @@ function smallSpec(): SeedSpec {
       { path: '/etc/app.conf', content: 'listen=8080\nworkers=4\n', permissions: '0600', owner: 'root:root' },
       { path: '/etc/motd', content: 'bench\n' },
     ],
-    network: { version: 2, interfaces: [{ mac: '52:54:00:aa:bb:01', addresses: ['10.0.2.15/24'], gateway4: '10.0.2.2', nameservers: ['10.0.2.3'] }] },
+    network: {
+      version: 2,
+      interfaces: [{ mac: '52:54:00:aa:bb:01', addresses: ['10.0.2.15/24'], gateway4: '10.0.2.2', nameservers: ['10.0.2.3'] }],
+    },
   };
 }
 
@@ -148,7 +157,14 @@ function runTool(tool: string, args: string[]): void {
   if (result.status !== 0) throw new Error(`${tool} failed: ${result.stderr.toString()}`);
 }
 
-function benchCase(name: string, files: SeedFile[], iterations: number, work: string, ours?: () => Uint8Array, spec?: SeedSpec): IsoBenchRow {
+function benchCase(
+  name: string,
+  files: SeedFile[],
+  iterations: number,
+  work: string,
+  ours?: () => Uint8Array,
+  spec?: SeedSpec,
+): IsoBenchRow {
   const build = ours ?? (() => buildIso(files, { volumeId: 'cidata' }));
   const src = join(work, `${name}-src`);
   for (const file of files) {
@@ -177,12 +193,26 @@ function seedCase(name: string, spec: SeedSpec, iterations: number, work: string
 }
 
 const ms = (value?: number) => (value === undefined ? 'n/a' : value.toFixed(2));
-const ratio = (tool?: number, ours?: number) => (tool === undefined || !ours ? 'n/a' : `${(tool / ours).toFixed(tool / ours < 1 ? 3 : 1)}x`);
+const ratio = (tool?: number, ours?: number) =>
+  tool === undefined || !ours ? 'n/a' : `${(tool / ours).toFixed(tool / ours < 1 ? 3 : 1)}x`;
 const mbps = (bytes: number, value?: number) => (value === undefined ? 'n/a' : (bytes / MiB / (value / 1000)).toFixed(0));
 
 /** Formats rows as a fixed-width table. */
 export function formatIsoTable(rows: readonly IsoBenchRow[]): string[] {
-  const header = ['case', 'runs', 'ours ms', 'ours 1st ms', 'ours+write ms', 'genisoimage ms', 'xorrisofs ms', 'geniso/ours', 'xorriso/ours', 'MB/s ours', 'MB/s geniso', 'MB/s xorriso'];
+  const header = [
+    'case',
+    'runs',
+    'ours ms',
+    'ours 1st ms',
+    'ours+write ms',
+    'genisoimage ms',
+    'xorrisofs ms',
+    'geniso/ours',
+    'xorriso/ours',
+    'MB/s ours',
+    'MB/s geniso',
+    'MB/s xorriso',
+  ];
   const body = rows.map((r) => {
     const large = r.inputBytes >= MiB;
     return [
@@ -216,7 +246,9 @@ export function runIsoBench(options: IsoBenchOptions = {}): IsoBenchRow[] {
       seedCase('spec→iso small', smallSpec(), options.smallIterations ?? 100, work),
       seedCase('spec→iso 64MiB', largeSpec(), options.largeIterations ?? 5, work),
     ];
-    log('ISO 9660 + Joliet + Rock Ridge seed image (median ms; ours warm, "ours 1st" = first call in a fresh process; external tools include process start and file write)');
+    log(
+      'ISO 9660 + Joliet + Rock Ridge seed image (median ms; ours warm, "ours 1st" = first call in a fresh process; external tools include process start and file write)',
+    );
     log('rows spec→iso: "ours" is buildSeedIso(SeedSpec) (validate + render + ISO); the tools pack the files it rendered');
     for (const line of formatIsoTable(rows)) log(line);
     return rows;

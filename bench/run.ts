@@ -28,7 +28,7 @@ async function main(): Promise<void> {
       await bench.run();
     } catch (err) {
       // One broken bench (a missing tool, a rule that changed) does not hide the others' rows.
-      console.error(`bench ${bench.name} failed: ${err instanceof Error ? err.stack ?? err.message : String(err)}`);
+      console.error(`bench ${bench.name} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
       process.exitCode = 1;
     }
   }

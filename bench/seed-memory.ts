@@ -28,7 +28,14 @@ export function runSeedMemoryBench(log: (line: string) => void = console.log): G
   const { rise, seed } = JSON.parse(r.stdout) as { rise: number; seed: number };
   const MiB = 1024 * 1024;
   const rows: GoalRow[] = [
-    { name: 'peak RSS rise building a 61 MiB seed ISO (MiB)', unit: 'MiB', ours: rise / MiB, anchorName: 'the seed ISO size', anchor: seed / MiB, goal: 2 },
+    {
+      name: 'peak RSS rise building a 61 MiB seed ISO (MiB)',
+      unit: 'MiB',
+      ours: rise / MiB,
+      anchorName: 'the seed ISO size',
+      anchor: seed / MiB,
+      goal: 2,
+    },
   ];
   for (const line of formatGoalTable(rows)) log(line);
   return rows;

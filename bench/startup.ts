@@ -22,8 +22,27 @@ const DIST_MAIN = join(ROOT, 'dist', 'provider', 'src', 'main.js');
 
 /** A client certificate as Terraform passes it in PLUGIN_CLIENT_CERT (made by openssl, once). */
 function clientCertificate(work: string): string {
-  const r = spawnSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', join(work, 'k.pem'),
-    '-out', join(work, 'c.pem'), '-days', '1', '-subj', '/CN=localhost'], { encoding: 'utf8' });
+  const r = spawnSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:P-256',
+      '-nodes',
+      '-keyout',
+      join(work, 'k.pem'),
+      '-out',
+      join(work, 'c.pem'),
+      '-days',
+      '1',
+      '-subj',
+      '/CN=localhost',
+    ],
+    { encoding: 'utf8' },
+  );
   if (r.status !== 0) throw new Error(`openssl req failed: ${r.stderr}`);
   return readFileSync(join(work, 'c.pem'), 'utf8');
 }
@@ -41,7 +60,9 @@ function timeToFirstLine(args: string[], env: NodeJS.ProcessEnv, command = proce
       child.kill('SIGTERM');
       child.on('exit', () => resolve(ms));
     });
-    child.on('exit', (code) => (code !== 0 && code !== null ? reject(new Error(`${[command, ...args].join(' ')} exited ${code}: ${stderr}`)) : undefined));
+    child.on('exit', (code) =>
+      code !== 0 && code !== null ? reject(new Error(`${[command, ...args].join(' ')} exited ${code}: ${stderr}`)) : undefined,
+    );
   });
 }
 
@@ -68,7 +89,14 @@ export async function runStartupBench(runs = 15, log: (line: string) => void = c
   const work = mkdtempSync(join(tmpdir(), 'virtseed-bench-startup-'));
   try {
     // TMPDIR: go-plugin 1.0.1 puts its socket there (and a SIGTERM leaves it behind).
-    const env = { ...process.env, TMPDIR: work, [MAGIC_COOKIE_KEY]: MAGIC_COOKIE_VALUE, PLUGIN_PROTOCOL_VERSIONS: '6', PLUGIN_CLIENT_CERT: clientCertificate(work), PLUGIN_UNIX_SOCKET_DIR: work };
+    const env = {
+      ...process.env,
+      TMPDIR: work,
+      [MAGIC_COOKIE_KEY]: MAGIC_COOKIE_VALUE,
+      PLUGIN_PROTOCOL_VERSIONS: '6',
+      PLUGIN_CLIENT_CERT: clientCertificate(work),
+      PLUGIN_UNIX_SOCKET_DIR: work,
+    };
     const floor = () => timeToFirstLine(['-e', 'process.stdout.write("1|6|unix|/tmp/plugin.sock|grpc|\\n")'], env);
     const variants = [floor, () => timeToFirstLine([DIST_MAIN], env)];
     const bundle = artifactExecutable(work);
@@ -77,7 +105,10 @@ export async function runStartupBench(runs = 15, log: (line: string) => void = c
     const uncached = { ...env, VIRTSEED_CACHE_DIR: join(work, 'not-a-folder', 'cache') };
     if (bundle) {
       await timeToFirstLine([bundle], cached); // writes the code cache
-      variants.push(() => timeToFirstLine([bundle], uncached), () => timeToFirstLine([bundle], cached));
+      variants.push(
+        () => timeToFirstLine([bundle], uncached),
+        () => timeToFirstLine([bundle], cached),
+      );
     }
     const goFloor = buildGoFloor(join(work, 'go-floor'));
     if (!goFloor.built) log(`Go plugin floor skipped (bench/anchors/build-go-floor.sh failed):\n${goFloor.reason}`);
@@ -86,16 +117,46 @@ export async function runStartupBench(runs = 15, log: (line: string) => void = c
     const samples = await alternate(runs, variants);
     const [floorMs, distMs, bundleMs, cachedMs] = samples;
     const rows: GoalRow[] = [
-      { name: 'start → handshake, dist/', unit: 'ms', ours: distMs, anchorName: 'node printing the line', anchor: floorMs, goal: 150, absolute: true },
+      {
+        name: 'start → handshake, dist/',
+        unit: 'ms',
+        ours: distMs,
+        anchorName: 'node printing the line',
+        anchor: floorMs,
+        goal: 150,
+        absolute: true,
+      },
     ];
     if (bundle) {
-      rows.push({ name: 'start → handshake, artifact without code cache', unit: 'ms', ours: bundleMs, anchorName: 'node printing the line', anchor: floorMs, goal: 150, absolute: true });
-      rows.push({ name: 'start → handshake, installed artifact (code cache)', unit: 'ms', ours: cachedMs, anchorName: 'node printing the line', anchor: floorMs, goal: 150, absolute: true });
+      rows.push({
+        name: 'start → handshake, artifact without code cache',
+        unit: 'ms',
+        ours: bundleMs,
+        anchorName: 'node printing the line',
+        anchor: floorMs,
+        goal: 150,
+        absolute: true,
+      });
+      rows.push({
+        name: 'start → handshake, installed artifact (code cache)',
+        unit: 'ms',
+        ours: cachedMs,
+        anchorName: 'node printing the line',
+        anchor: floorMs,
+        goal: 150,
+        absolute: true,
+      });
     }
     if (goFloor.built) {
       const goMs = samples[goFloorAt];
       const [oursName, oursMs] = bundle ? ['installed artifact (code cache)', cachedMs] : ['dist/', distMs];
-      rows.push({ name: 'start → handshake, Go go-plugin floor', unit: 'ms', ours: goMs, anchorName: 'node printing the line', anchor: floorMs });
+      rows.push({
+        name: 'start → handshake, Go go-plugin floor',
+        unit: 'ms',
+        ours: goMs,
+        anchorName: 'node printing the line',
+        anchor: floorMs,
+      });
       rows.push({ name: `start → handshake, ${oursName}`, unit: 'ms', ours: oursMs, anchorName: 'Go go-plugin floor', anchor: goMs });
     }
     log(`provider start-up (median of ${runs} alternating runs; AutoMTLS as under Terraform)`);

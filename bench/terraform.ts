@@ -29,7 +29,9 @@ interface Workdir {
 
 /** Undefines every domain named with the bench prefix (left over from an interrupted run). */
 function cleanupDomains(): void {
-  const list = run('virsh', ['-c', URI, 'list', '--all', '--name']).stdout.split('\n').filter((n) => n.startsWith(PREFIX));
+  const list = run('virsh', ['-c', URI, 'list', '--all', '--name'])
+    .stdout.split('\n')
+    .filter((n) => n.startsWith(PREFIX));
   for (const name of list) run('virsh', ['-c', URI, 'undefine', name], { allow: [0, 1] });
 }
 
@@ -60,7 +62,8 @@ function workdir(base: string, name: string, config: object, env: NodeJS.Process
   return { dir, env };
 }
 
-const tf = (w: Workdir, args: string[], allow?: number[]) => run('terraform', [...args, '-input=false', '-no-color'], { cwd: w.dir, env: w.env, allow });
+const tf = (w: Workdir, args: string[], allow?: number[]) =>
+  run('terraform', [...args, '-input=false', '-no-color'], { cwd: w.dir, env: w.env, allow });
 
 /** A plan with refresh that must find no changes (exit 0 with -detailed-exitcode). */
 const plan = (w: Workdir) => tf(w, ['plan', '-lock=false', '-detailed-exitcode']).ms;
@@ -103,7 +106,9 @@ export async function runTerraformBench(options: TerraformBenchOptions = {}): Pr
     TF_IN_AUTOMATION: '1',
   };
   delete env.TF_LOG;
-  run('bash', [join(ROOT, 'scripts', 'install-provider.sh')], { env: { ...env, VIRTSEED_SKIP_BUILD: '1', VIRTSEED_MIRROR: join(base, 'plugins') } });
+  run('bash', [join(ROOT, 'scripts', 'install-provider.sh')], {
+    env: { ...env, VIRTSEED_SKIP_BUILD: '1', VIRTSEED_MIRROR: join(base, 'plugins') },
+  });
   const goFloor = buildGoFloor(join(base, 'plugins')); // registry.terraform.io/virtseed/*: the CLI config covers it
   if (!goFloor.built) log(`  Go plugin floor skipped (bench/anchors/build-go-floor.sh failed):\n${goFloor.reason}`);
   const rows: GoalRow[] = [];
@@ -117,16 +122,33 @@ export async function runTerraformBench(options: TerraformBenchOptions = {}): Pr
       const floor = goFloor.built ? workdir(base, `floor-${n}`, floorConfig(n), env) : undefined;
       const applyFloor = floor ? tf(floor, ['apply', '-auto-approve']).ms : NaN;
       const runs = options.plans?.(n) ?? (n <= 10 ? 5 : 3);
-      const [planOurs, planAnchor, planFloor] = await alternate(runs, [() => plan(ours), () => plan(anchor), ...(floor ? [() => plan(floor)] : [])]);
+      const [planOurs, planAnchor, planFloor] = await alternate(runs, [
+        () => plan(ours),
+        () => plan(anchor),
+        ...(floor ? [() => plan(floor)] : []),
+      ]);
       const added = rows.length;
       const plural = n === 1 ? '' : 's';
       const planName = `plan (refresh), ${n} domain${plural}`;
       const applyName = `apply, ${n} defined domain${plural}`;
       rows.push({ name: planName, unit: 'ms', ours: planOurs, anchorName: `${n} terraform_data`, anchor: planAnchor, goal: 1.5 });
-      rows.push({ name: applyName, unit: 'ms', ours: applyOurs, anchorName: `${n} terraform_data`, anchor: applyAnchor, goal: n >= 1000 ? 1.5 : undefined });
+      rows.push({
+        name: applyName,
+        unit: 'ms',
+        ours: applyOurs,
+        anchorName: `${n} terraform_data`,
+        anchor: applyAnchor,
+        goal: n >= 1000 ? 1.5 : undefined,
+      });
       if (floor) {
         const floorName = `${n} floor_data (Go plugin)`;
-        rows.push({ name: `plan (refresh), ${floorName}`, unit: 'ms', ours: planFloor, anchorName: `${n} terraform_data`, anchor: planAnchor });
+        rows.push({
+          name: `plan (refresh), ${floorName}`,
+          unit: 'ms',
+          ours: planFloor,
+          anchorName: `${n} terraform_data`,
+          anchor: planAnchor,
+        });
         rows.push({ name: planName, unit: 'ms', ours: planOurs, anchorName: floorName, anchor: planFloor });
         rows.push({ name: `apply, ${floorName}`, unit: 'ms', ours: applyFloor, anchorName: `${n} terraform_data`, anchor: applyAnchor });
         rows.push({ name: applyName, unit: 'ms', ours: applyOurs, anchorName: floorName, anchor: applyFloor });
@@ -134,8 +156,20 @@ export async function runTerraformBench(options: TerraformBenchOptions = {}): Pr
       if (n >= (options.memoryFrom ?? 100)) {
         const mem = planMemory(ours, base);
         const anchorMem = planMemory(anchor, base, false);
-        rows.push({ name: `peak RSS during plan, ${n} domains: provider`, unit: 'MiB', ours: mem.providerKiB / 1024, anchorName: 'terraform (same plan)', anchor: mem.terraformKiB / 1024 });
-        rows.push({ name: `peak RSS during plan, ${n} terraform_data: terraform`, unit: 'MiB', ours: anchorMem.terraformKiB / 1024, anchorName: 'terraform (domains plan)', anchor: mem.terraformKiB / 1024 });
+        rows.push({
+          name: `peak RSS during plan, ${n} domains: provider`,
+          unit: 'MiB',
+          ours: mem.providerKiB / 1024,
+          anchorName: 'terraform (same plan)',
+          anchor: mem.terraformKiB / 1024,
+        });
+        rows.push({
+          name: `peak RSS during plan, ${n} terraform_data: terraform`,
+          unit: 'MiB',
+          ours: anchorMem.terraformKiB / 1024,
+          anchorName: 'terraform (domains plan)',
+          anchor: mem.terraformKiB / 1024,
+        });
       }
       for (const line of formatGoalTable(rows.slice(added)).slice(2)) log(`  ${line}`); // progress, as measured
       tf(ours, ['destroy', '-auto-approve']);
@@ -146,8 +180,9 @@ export async function runTerraformBench(options: TerraformBenchOptions = {}): Pr
     cleanupDomains();
     rmSync(base, { recursive: true, force: true });
   }
-  log('terraform plan/apply at scale (plan: median of alternating runs with refresh, no changes; apply: one run; real terraform + provider)');
+  log(
+    'terraform plan/apply at scale (plan: median of alternating runs with refresh, no changes; apply: one run; real terraform + provider)',
+  );
   for (const line of formatGoalTable(rows)) log(line);
   return rows;
 }
-

@@ -98,7 +98,15 @@ async function denseRow(client: Awaited<ReturnType<typeof connect>>, work: strin
     theirs();
     const [oursMs, virshMs] = await alternate(runs, [ours, theirs]);
     const mbps = (ms: number) => size / MiB / (ms / 1000);
-    return { name: `dense upload, ${sizeMiB} MiB file`, unit: 'MiB/s', ours: mbps(oursMs), anchorName: 'virsh vol-upload', anchor: mbps(virshMs), goal: 0.95, lowerIsBetter: false };
+    return {
+      name: `dense upload, ${sizeMiB} MiB file`,
+      unit: 'MiB/s',
+      ours: mbps(oursMs),
+      anchorName: 'virsh vol-upload',
+      anchor: mbps(virshMs),
+      goal: 0.95,
+      lowerIsBetter: false,
+    };
   } finally {
     virsh(['vol-delete', '--pool', POOL, VOLUME], [0, 1]);
     rmSync(file, { force: true });
@@ -149,8 +157,12 @@ async function sparseRow(client: Awaited<ReturnType<typeof connect>>, work: stri
     virsh(['vol-create-as', POOL, SPARSE_VIRSH, String(size), '--format', 'raw', '--allocation', '0']);
     virsh(['vol-upload', '--sparse', '--pool', POOL, SPARSE_VIRSH, file]);
     return {
-      name: '4 GiB sparse raw, 100 MiB data: allocation', unit: 'MiB', ours: allocation(SPARSE_OURS) / MiB,
-      anchorName: 'virsh vol-upload --sparse', anchor: allocation(SPARSE_VIRSH) / MiB, goal: 1.1,
+      name: '4 GiB sparse raw, 100 MiB data: allocation',
+      unit: 'MiB',
+      ours: allocation(SPARSE_OURS) / MiB,
+      anchorName: 'virsh vol-upload --sparse',
+      anchor: allocation(SPARSE_VIRSH) / MiB,
+      goal: 1.1,
     };
   } finally {
     for (const name of [SPARSE_OURS, SPARSE_VIRSH]) virsh(['vol-delete', '--pool', POOL, name], [0, 1]);
@@ -176,7 +188,10 @@ export function uploadedBytes(log: string): Map<string, number> {
 
 /** Removes what an interrupted run of the sharing row left: domains and volumes named vsbench-share-*. */
 function cleanupShare(): void {
-  for (const name of virsh(['list', '--all', '--name']).split('\n').map((l) => l.trim()).filter((n) => n.startsWith(SHARE_PREFIX))) {
+  for (const name of virsh(['list', '--all', '--name'])
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((n) => n.startsWith(SHARE_PREFIX))) {
     virsh(['undefine', name], [0, 1]);
   }
   for (const line of virsh(['vol-list', POOL]).split('\n').slice(2)) {
@@ -195,14 +210,29 @@ function shareRow(work: string): GoalRow {
   const stack = new TerraformStack(app, 'share');
   new bindings.provider.VirtseedProvider(stack, 'virtseed', { uri: URI });
   const baseImage = BaseImage.fromFile(image, { volumeName: `${SHARE_PREFIX}base` });
-  for (let i = 1; i <= 5; i++) new VirtualMachine(stack, `vm${i}`, { name: `${SHARE_PREFIX}${i}`, baseImage, running: false, memoryMiB: 64, networks: [NetworkAttachment.userMode()] });
+  for (let i = 1; i <= 5; i++)
+    new VirtualMachine(stack, `vm${i}`, {
+      name: `${SHARE_PREFIX}${i}`,
+      baseImage,
+      running: false,
+      memoryMiB: 64,
+      networks: [NetworkAttachment.userMode()],
+    });
   app.synth();
   const dir = join(outdir, 'stacks', 'share');
   const env: NodeJS.ProcessEnv = {
-    ...process.env, TF_CLI_CONFIG_FILE: join(work, 'terraformrc'), CHECKPOINT_DISABLE: '1', TF_IN_AUTOMATION: '1', TF_LOG_PROVIDER: 'INFO',
+    ...process.env,
+    TF_CLI_CONFIG_FILE: join(work, 'terraformrc'),
+    CHECKPOINT_DISABLE: '1',
+    TF_IN_AUTOMATION: '1',
+    TF_LOG_PROVIDER: 'INFO',
   };
   delete env.TF_LOG;
-  run('bash', [join(ROOT, 'scripts', 'install-provider.sh')], ROOT, { ...env, VIRTSEED_SKIP_BUILD: '1', VIRTSEED_MIRROR: join(work, 'plugins') });
+  run('bash', [join(ROOT, 'scripts', 'install-provider.sh')], ROOT, {
+    ...env,
+    VIRTSEED_SKIP_BUILD: '1',
+    VIRTSEED_MIRROR: join(work, 'plugins'),
+  });
   cleanupShare();
   try {
     run('terraform', ['init', '-input=false', '-no-color'], dir, env);
@@ -210,8 +240,12 @@ function shareRow(work: string): GoalRow {
     const perVolume = uploadedBytes(applied);
     const total = [...perVolume.values()].reduce((a, b) => a + b, 0);
     return {
-      name: `deploy of 5 VMs on one image: bytes uploaded (${perVolume.size} upload${perVolume.size === 1 ? '' : 's'})`, unit: 'MiB',
-      ours: total / MiB, anchorName: 'the image once', anchor: imageSize / MiB, goal: 1,
+      name: `deploy of 5 VMs on one image: bytes uploaded (${perVolume.size} upload${perVolume.size === 1 ? '' : 's'})`,
+      unit: 'MiB',
+      ours: total / MiB,
+      anchorName: 'the image once',
+      anchor: imageSize / MiB,
+      goal: 1,
     };
   } finally {
     spawnSync('terraform', ['destroy', '-auto-approve', '-input=false', '-no-color'], { cwd: dir, env, encoding: 'utf8' });

@@ -30,7 +30,13 @@ interface BuildOptions {
 }
 
 const LOCALDS_ONLY: ReadonlyArray<[keyof BuildOptions, string]> = [
-  ['networkConfig', '-N'], ['vendorData', '-V'], ['hostname', '-H'], ['interfaces', '-i'], ['dsmode', '-m'], ['diskFormat', '-d'], ['filesystem', '-f'],
+  ['networkConfig', '-N'],
+  ['vendorData', '-V'],
+  ['hostname', '-H'],
+  ['interfaces', '-i'],
+  ['dsmode', '-m'],
+  ['diskFormat', '-d'],
+  ['filesystem', '-f'],
 ];
 
 const BUILD_HELP = `
@@ -52,7 +58,7 @@ Examples:
 /** The command tree; actions store their exit code in `result.code`. */
 function program(io: CliIo, result: { code: number }): Command {
   const root = new Command('virtseed')
-    .description('The virtseed Terraform provider\'s installer, and cloud-init seeds outside Terraform.')
+    .description("The virtseed Terraform provider's installer, and cloud-init seeds outside Terraform.")
     .version(packageVersion(), '-V, --version', 'print the version')
     .helpOption('-h, --help', 'print help')
     .helpCommand(false)
@@ -64,7 +70,7 @@ function program(io: CliIo, result: { code: number }): Command {
 
   seed
     .command('build')
-    .description('build a seed image from a spec, or from cloud-localds\'s arguments')
+    .description("build a seed image from a spec, or from cloud-localds's arguments")
     .usage('[options] SPEC -o ISO | [options] OUTPUT USER-DATA [META-DATA]')
     .argument('<files...>', 'SPEC, or OUTPUT USER-DATA [META-DATA]')
     .option('-o, --output <iso>', 'spec form: the ISO to write')
@@ -74,7 +80,10 @@ function program(io: CliIo, result: { code: number }): Command {
     .option('-H, --hostname <name>', 'local-hostname in the generated meta-data (cloud-localds)')
     .option('-i, --interfaces <file>', 'interfaces file put into the generated meta-data (cloud-localds)')
     .option('-m, --dsmode <mode>', 'dsmode in the generated meta-data: local or net (cloud-localds)')
-    .option('-d, --disk-format <format>', 'raw (default), a qemu-img format such as qcow2, or tar, tar-seed-local, tar-seed-net (cloud-localds)')
+    .option(
+      '-d, --disk-format <format>',
+      'raw (default), a qemu-img format such as qcow2, or tar, tar-seed-local, tar-seed-net (cloud-localds)',
+    )
     .option('-f, --filesystem <fs>', 'iso or iso9660 (the default), or vfat (cloud-localds)')
     .option('-v, --verbose', 'say what was written (cloud-localds)', (_v: string, n: number) => n + 1, 0)
     .addHelpText('after', BUILD_HELP)
@@ -118,16 +127,25 @@ function usageError(io: CliIo, message: string): number {
 function build(files: string[], opts: BuildOptions, io: CliIo): number {
   if (opts.output !== undefined) {
     const given = LOCALDS_ONLY.filter(([k]) => opts[k] !== undefined).map(([, flag]) => flag);
-    if (given.length) return usageError(io, `${given.join(', ')} belong to the cloud-localds form (OUTPUT USER-DATA [META-DATA]); with -o, set those in the spec`);
+    if (given.length)
+      return usageError(
+        io,
+        `${given.join(', ')} belong to the cloud-localds form (OUTPUT USER-DATA [META-DATA]); with -o, set those in the spec`,
+      );
     if (files.length !== 1) return usageError(io, `with -o, give exactly one SPEC file (got ${files.length}: ${files.join(' ')})`);
     const { seedBuild } = require('./commands/seed-build') as typeof import('./commands/seed-build');
     return seedBuild({ spec: files[0]!, output: opts.output, ...(opts.format ? { format: opts.format } : {}) }, io);
   }
   if (files.length === 1) {
-    return usageError(io, `missing -o ISO for the spec ${files[0]} (spec form: virtseed seed build SPEC -o ISO; cloud-localds form: virtseed seed build OUTPUT USER-DATA [META-DATA])`);
+    return usageError(
+      io,
+      `missing -o ISO for the spec ${files[0]} (spec form: virtseed seed build SPEC -o ISO; cloud-localds form: virtseed seed build OUTPUT USER-DATA [META-DATA])`,
+    );
   }
-  if (files.length > 3) return usageError(io, `too many arguments (${files.length}); the cloud-localds form is OUTPUT USER-DATA [META-DATA]`);
-  if (opts.format !== undefined) return usageError(io, '--format belongs to the spec form (SPEC -o ISO); the cloud-localds form writes NoCloud');
+  if (files.length > 3)
+    return usageError(io, `too many arguments (${files.length}); the cloud-localds form is OUTPUT USER-DATA [META-DATA]`);
+  if (opts.format !== undefined)
+    return usageError(io, '--format belongs to the spec form (SPEC -o ISO); the cloud-localds form writes NoCloud');
   const args: LocaldsArgs = { output: files[0]!, userData: files[1]!, verbose: opts.verbose };
   if (files[2] !== undefined) args.metaData = files[2];
   for (const k of ['networkConfig', 'vendorData', 'hostname', 'interfaces', 'dsmode', 'diskFormat', 'filesystem'] as const) {

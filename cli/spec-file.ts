@@ -13,18 +13,49 @@ import { readSeedSpecFile } from '../src/seed/io';
 
 // `Record<keyof T, true>`: tsc fails here when a field is added to or removed from the model without this list.
 const SPEC_KEYS: Record<keyof SeedSpec, true> = {
-  format: true, instance_id: true, hostname: true, fqdn: true, public_keys: true, meta_data: true, cloud_config: true,
-  user_data: true, user_data_base64: true, user_data_parts: true, user_data_gzip: true, merge_overwrite: true, environment: true, files: true,
-  mounts: true, network: true, network_config: true, vendor_data: true,
+  format: true,
+  instance_id: true,
+  hostname: true,
+  fqdn: true,
+  public_keys: true,
+  meta_data: true,
+  cloud_config: true,
+  user_data: true,
+  user_data_base64: true,
+  user_data_parts: true,
+  user_data_gzip: true,
+  merge_overwrite: true,
+  environment: true,
+  files: true,
+  mounts: true,
+  network: true,
+  network_config: true,
+  vendor_data: true,
 };
 const FILE_KEYS: Record<keyof SeedInjectedFile, true> = {
-  path: true, content: true, content_base64: true, source: true, owner: true, permissions: true, defer: true, append: true,
+  path: true,
+  content: true,
+  content_base64: true,
+  source: true,
+  owner: true,
+  permissions: true,
+  defer: true,
+  append: true,
 };
 const MOUNT_KEYS: Record<keyof BlockDeviceMount, true> = { device: true, mount_point: true, symlink: true, fs_type: true, options: true };
 const PART_KEYS: Record<keyof UserDataPart, true> = { content: true, content_type: true, filename: true, merge_type: true };
 const NETWORK_KEYS: Record<keyof NetworkSpec, true> = { version: true, force_dhcp: true, interfaces: true };
 const INTERFACE_KEYS: Record<keyof NetworkInterfaceSpec, true> = {
-  name: true, mac: true, dhcp4: true, dhcp6: true, addresses: true, gateway4: true, gateway6: true, nameservers: true, search: true, mtu: true,
+  name: true,
+  mac: true,
+  dhcp4: true,
+  dhcp6: true,
+  addresses: true,
+  gateway4: true,
+  gateway6: true,
+  nameservers: true,
+  search: true,
+  mtu: true,
 };
 
 /** First lines by which cloud-init recognises user-data (cloud-init docs, "User data formats"). */
@@ -42,7 +73,9 @@ const USER_DATA_HEADERS: ReadonlyArray<[RegExp, string]> = [
 /** What a spec file's text is when it is recognisably not a spec, else undefined. */
 export function notASpec(bytes: Uint8Array): string | undefined {
   if (bytes.includes(0)) return 'a binary file (an ISO image?)';
-  const text = Buffer.from(bytes).toString('utf8').replace(/^\uFEFF/, '');
+  const text = Buffer.from(bytes)
+    .toString('utf8')
+    .replace(/^\uFEFF/, '');
   if (text.trim() === '') return 'empty';
   for (const [re, what] of USER_DATA_HEADERS) if (re.test(text)) return what;
   return undefined;
@@ -57,8 +90,13 @@ export function unknownSpecKeys(value: Record<string, unknown>): Diagnostic[] {
       if (Object.prototype.hasOwnProperty.call(known, key)) continue;
       const names = Object.keys(known);
       const near = closest(key, names);
-      out.push(error([...path, key], 'Unknown field',
-        `"${key}" is not a field of ${what}${near ? `; did you mean "${near}"?` : '.'} The fields are: ${names.join(', ')}.`));
+      out.push(
+        error(
+          [...path, key],
+          'Unknown field',
+          `"${key}" is not a field of ${what}${near ? `; did you mean "${near}"?` : '.'} The fields are: ${names.join(', ')}.`,
+        ),
+      );
     }
   };
   const each = (list: unknown, known: Record<string, true>, path: AttributePath, what: string): void => {
@@ -70,7 +108,8 @@ export function unknownSpecKeys(value: Record<string, unknown>): Diagnostic[] {
   each(value.user_data_parts, PART_KEYS, ['user_data_parts'], 'a user_data_parts entry');
   check(value.network, NETWORK_KEYS, ['network'], 'network');
   const network = value.network as { interfaces?: unknown } | null | undefined;
-  if (network && typeof network === 'object') each(network.interfaces, INTERFACE_KEYS, ['network', 'interfaces'], 'a network.interfaces entry');
+  if (network && typeof network === 'object')
+    each(network.interfaces, INTERFACE_KEYS, ['network', 'interfaces'], 'a network.interfaces entry');
   return out;
 }
 
@@ -87,16 +126,23 @@ export function readSpecFile(path: string): SeedSpec {
   }
   const what = notASpec(bytes);
   if (what !== undefined) {
-    const hint = what === 'empty' || what.startsWith('a binary')
-      ? 'a spec is a JSON or YAML mapping of seed fields, e.g. "hostname: web1"'
-      : 'to put user-data on a seed as it is, use cloud-localds\'s arguments: virtseed seed build OUTPUT USER-DATA [META-DATA]; ' +
-        'or put it under "user_data:" in a spec';
+    const hint =
+      what === 'empty' || what.startsWith('a binary')
+        ? 'a spec is a JSON or YAML mapping of seed fields, e.g. "hostname: web1"'
+        : "to put user-data on a seed as it is, use cloud-localds's arguments: virtseed seed build OUTPUT USER-DATA [META-DATA]; " +
+          'or put it under "user_data:" in a spec';
     throw new ValidationError([error([], 'Not a seed spec', `${path} is ${what}, not a seed spec; ${hint}.`)]);
   }
   const spec = readSeedSpecFile(path) as unknown;
   if (spec === null || typeof spec !== 'object' || Array.isArray(spec)) {
     const kind = spec === null ? 'null' : Array.isArray(spec) ? 'a list' : `a ${typeof spec} (${JSON.stringify(spec).slice(0, 40)})`;
-    throw new ValidationError([error([], 'Not a seed spec', `${path} holds ${kind}; expected a mapping of seed fields (hostname, cloud_config, files, network, ...).`)]);
+    throw new ValidationError([
+      error(
+        [],
+        'Not a seed spec',
+        `${path} holds ${kind}; expected a mapping of seed fields (hostname, cloud_config, files, network, ...).`,
+      ),
+    ]);
   }
   const unknown = unknownSpecKeys(spec as Record<string, unknown>);
   if (unknown.length) throw new ValidationError(unknown);

@@ -27,7 +27,8 @@ function arg(name: string): string | undefined {
 function installedSchemaPath(): string {
   const files = execFileSync('dpkg', ['-L', 'cloud-init'], { encoding: 'utf8' }).split('\n');
   const found = files.find((f) => f.endsWith(`/schemas/${SCHEMA_FILE}`));
-  if (!found) throw new Error(`the cloud-init package installs no ${SCHEMA_FILE} (dpkg -L cloud-init); install it with scripts/install-deps.sh`);
+  if (!found)
+    throw new Error(`the cloud-init package installs no ${SCHEMA_FILE} (dpkg -L cloud-init); install it with scripts/install-deps.sh`);
   return found;
 }
 
@@ -40,9 +41,10 @@ function normalise(value: unknown): unknown {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(obj)) {
     // Under properties/patternProperties/$defs the keys are names, not keywords: recurse into each value.
-    out[k] = ['properties', 'patternProperties', '$defs', 'definitions'].includes(k) && v && typeof v === 'object' && !Array.isArray(v)
-      ? Object.fromEntries(Object.entries(v as Record<string, unknown>).map(([n, s]) => [n, normalise(s)]))
-      : normalise(v);
+    out[k] =
+      ['properties', 'patternProperties', '$defs', 'definitions'].includes(k) && v && typeof v === 'object' && !Array.isArray(v)
+        ? Object.fromEntries(Object.entries(v as Record<string, unknown>).map(([n, s]) => [n, normalise(s)]))
+        : normalise(v);
   }
   return out;
 }
@@ -53,7 +55,9 @@ function main(): void {
   const text = readFileSync(source, 'utf8');
   const upstream = JSON.parse(text) as Record<string, unknown>;
   if (upstream.$schema !== 'http://json-schema.org/draft-04/schema#') {
-    throw new Error(`${source}: expected a draft-04 schema, got $schema ${JSON.stringify(upstream.$schema)}; update src/seed/private/schema.ts for it`);
+    throw new Error(
+      `${source}: expected a draft-04 schema, got $schema ${JSON.stringify(upstream.$schema)}; update src/seed/private/schema.ts for it`,
+    );
   }
   const version = execFileSync('dpkg-query', ['-W', '-f=${Version}', 'cloud-init'], { encoding: 'utf8' }).trim();
   const derived = {

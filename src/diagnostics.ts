@@ -43,9 +43,7 @@ export function formatPath(path: AttributePath): string {
 
 /** Human-readable multi-line rendering: `path: summary: detail` per diagnostic. */
 export function formatDiagnostics(diagnostics: readonly Diagnostic[]): string {
-  return diagnostics
-    .map((d) => `${d.severity}: ${d.path.length ? `${formatPath(d.path)}: ` : ''}${d.summary}: ${d.detail}`)
-    .join('\n');
+  return diagnostics.map((d) => `${d.severity}: ${d.path.length ? `${formatPath(d.path)}: ` : ''}${d.summary}: ${d.detail}`).join('\n');
 }
 
 /** Builds an error diagnostic. */

@@ -14,8 +14,7 @@ export const GO_FLOOR_SOURCE = 'virtseed/floor';
 export const GO_FLOOR_VERSION = '0.1.0';
 
 export type GoFloor =
-  | { readonly built: true; readonly mirror: string; readonly executable: string }
-  | { readonly built: false; readonly reason: string };
+  { readonly built: true; readonly mirror: string; readonly executable: string } | { readonly built: false; readonly reason: string };
 
 /**
  * Builds the floor into the filesystem mirror `mirror` (registry.terraform.io/virtseed/floor/0.1.0/<os>_<arch>/),
@@ -30,6 +29,13 @@ export function buildGoFloor(mirror: string): GoFloor {
   } catch (err) {
     return { built: false, reason: (err as Error).message.trim() };
   }
-  const executable = join(mirror, 'registry.terraform.io', GO_FLOOR_SOURCE, GO_FLOOR_VERSION, platform, `terraform-provider-floor_v${GO_FLOOR_VERSION}`);
+  const executable = join(
+    mirror,
+    'registry.terraform.io',
+    GO_FLOOR_SOURCE,
+    GO_FLOOR_VERSION,
+    platform,
+    `terraform-provider-floor_v${GO_FLOOR_VERSION}`,
+  );
   return { built: true, mirror, executable };
 }

@@ -14,7 +14,15 @@ import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { unzipSync } from 'fflate';
 import type { CliIo } from '../io';
-import { PROVIDER_HOST_PATH, executableName, parseSums, sha256Hex, terraformPlatform, versionOfSumsName, zipName } from './provider-artifact';
+import {
+  PROVIDER_HOST_PATH,
+  executableName,
+  parseSums,
+  sha256Hex,
+  terraformPlatform,
+  versionOfSumsName,
+  zipName,
+} from './provider-artifact';
 
 export const PROVIDER_USAGE =
   'usage: virtseed provider install [--mirror DIR] [--from ARTIFACT_DIR] [--platform OS_ARCH]\n' +
@@ -71,7 +79,8 @@ export function installProvider(opts: ProviderInstallOptions = {}): { path: stri
   // The bundle first, the executable last: a Terraform starting the provider meanwhile finds the old pair or the new.
   const names = Object.keys(entries).sort((a, b) => Number(a === executable) - Number(b === executable));
   for (const entryName of names) {
-    if (entryName.includes('/') || entryName.startsWith('.')) throw new Error(`${path.join(from, name)}: entry ${entryName} is not a plain file name`);
+    if (entryName.includes('/') || entryName.startsWith('.'))
+      throw new Error(`${path.join(from, name)}: entry ${entryName} is not a plain file name`);
     const mode = entryName === executable ? 0o755 : 0o644;
     const tmp = path.join(dir, `.install.${process.pid}`);
     fs.writeFileSync(tmp, entries[entryName], { mode });
@@ -96,7 +105,12 @@ export function providerCommand(argv: string[], io: CliIo): number {
   try {
     ({ values } = parseArgs({
       args: rest,
-      options: { mirror: { type: 'string' }, from: { type: 'string' }, platform: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      options: {
+        mirror: { type: 'string' },
+        from: { type: 'string' },
+        platform: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
     }));
   } catch (e) {
     io.stderr(`${(e as Error).message}\n${PROVIDER_USAGE}\n`);

@@ -15,14 +15,22 @@ export function seedBuild(args: { spec: string; output: string; format?: string 
     const loaded = readSpecFile(args.spec);
     const spec = args.format ? { ...loaded, format: args.format as SeedFormat } : loaded;
     const diagnostics = validateSeed(spec, { requireLoadedSources: true });
-    printDiagnostics(diagnostics.filter((d) => d.severity === 'warning'), io, args.spec);
+    printDiagnostics(
+      diagnostics.filter((d) => d.severity === 'warning'),
+      io,
+      args.spec,
+    );
     const built = buildSeedIso(spec);
     writeFileAtomic(args.output, built.iso);
     io.stdout(`instance-id: ${built.instanceId}\nsha256: ${built.sha256}\n`);
     return 0;
   } catch (e) {
     if (e instanceof ValidationError) {
-      printDiagnostics(e.diagnostics.filter((d) => d.severity === 'error'), io, args.spec);
+      printDiagnostics(
+        e.diagnostics.filter((d) => d.severity === 'error'),
+        io,
+        args.spec,
+      );
       return 2;
     }
     io.stderr(`${(e as Error).message}\n`);

@@ -63,17 +63,23 @@ export function localdsMetaData(opts: { hostname?: string; interfaces?: string; 
 }
 
 /** The checked formats: what to build and how to package it. Throws LocaldsError. */
-export function resolveFormats(diskFormat = 'raw', filesystem?: string): { filesystem: 'iso9660' | 'vfat' | 'tar' | 'tar-seed-local' | 'tar-seed-net'; diskFormat: string } {
+export function resolveFormats(
+  diskFormat = 'raw',
+  filesystem?: string,
+): { filesystem: 'iso9660' | 'vfat' | 'tar' | 'tar-seed-local' | 'tar-seed-net'; diskFormat: string } {
   if (TAR_FORMATS.includes(diskFormat)) {
-    if ((filesystem ?? 'tar') !== 'tar') throw new LocaldsError(`-d ${diskFormat} writes a tar archive and takes no -f (got -f ${filesystem})`);
+    if ((filesystem ?? 'tar') !== 'tar')
+      throw new LocaldsError(`-d ${diskFormat} writes a tar archive and takes no -f (got -f ${filesystem})`);
     return { filesystem: diskFormat as 'tar', diskFormat };
   }
   if (diskFormat.startsWith('tar')) throw new LocaldsError(`-d ${diskFormat}: the tar formats are ${TAR_FORMATS.join(', ')}`);
-  if (!/^[a-z0-9]+$/.test(diskFormat)) throw new LocaldsError(`-d ${diskFormat}: expected raw, a qemu-img format (qcow2, vmdk, vdi, vhdx, ...) or ${TAR_FORMATS.join(', ')}`);
+  if (!/^[a-z0-9]+$/.test(diskFormat))
+    throw new LocaldsError(`-d ${diskFormat}: expected raw, a qemu-img format (qcow2, vmdk, vdi, vhdx, ...) or ${TAR_FORMATS.join(', ')}`);
   const fs = filesystem ?? 'iso9660';
   if (fs === 'iso' || fs === 'iso9660') return { filesystem: 'iso9660', diskFormat };
   if (fs === 'vfat') return { filesystem: 'vfat', diskFormat };
-  if (fs === 'nocloud' || fs === 'configdrive') throw new LocaldsError(`-f ${fs}: -f is the file system (iso); the seed layout of a spec is --format ${fs}`);
+  if (fs === 'nocloud' || fs === 'configdrive')
+    throw new LocaldsError(`-f ${fs}: -f is the file system (iso); the seed layout of a spec is --format ${fs}`);
   if (fs === 'tar') throw new LocaldsError('-f tar: give -d tar (or tar-seed-local, tar-seed-net) instead');
   throw new LocaldsError(`-f ${fs}: unknown file system; expected iso, iso9660 or vfat`);
 }
@@ -93,23 +99,32 @@ function readInput(file: string, what: string, io: CliIo): Uint8Array {
 /** The files cloud-localds puts on the image, in its order. Throws LocaldsError. */
 export function localdsFiles(args: LocaldsArgs, io: CliIo): SeedFile[] {
   if (args.metaData !== undefined && (args.interfaces !== undefined || args.hostname !== undefined || args.dsmode !== undefined)) {
-    throw new LocaldsError('META-DATA is incompatible with -i/--interfaces, -H/--hostname and -m/--dsmode: put those keys into the meta-data file');
+    throw new LocaldsError(
+      'META-DATA is incompatible with -i/--interfaces, -H/--hostname and -m/--dsmode: put those keys into the meta-data file',
+    );
   }
-  if (args.dsmode !== undefined && !DSMODES.includes(args.dsmode)) throw new LocaldsError(`-m ${args.dsmode}: expected one of ${DSMODES.join(', ')}`);
+  if (args.dsmode !== undefined && !DSMODES.includes(args.dsmode))
+    throw new LocaldsError(`-m ${args.dsmode}: expected one of ${DSMODES.join(', ')}`);
   if (args.hostname !== undefined) {
     const bad = validateSeed({ hostname: args.hostname }).filter((d) => d.severity === 'error');
     if (bad.length) throw new LocaldsError(`-H ${args.hostname}: ${bad[0]!.detail}`);
   }
   const text = new TextEncoder();
   const userData = readInput(args.userData, 'USER-DATA', io);
-  const metaData = args.metaData !== undefined
-    ? readInput(args.metaData, 'META-DATA', io)
-    : text.encode(localdsMetaData({
-      ...(args.hostname !== undefined ? { hostname: args.hostname } : {}),
-      ...(args.interfaces !== undefined ? { interfaces: Buffer.from(readInput(args.interfaces, '-i', io)).toString('utf8') } : {}),
-      ...(args.dsmode !== undefined ? { dsmode: args.dsmode } : {}),
-    }));
-  const files: SeedFile[] = [{ path: 'user-data', content: userData }, { path: 'meta-data', content: metaData }];
+  const metaData =
+    args.metaData !== undefined
+      ? readInput(args.metaData, 'META-DATA', io)
+      : text.encode(
+          localdsMetaData({
+            ...(args.hostname !== undefined ? { hostname: args.hostname } : {}),
+            ...(args.interfaces !== undefined ? { interfaces: Buffer.from(readInput(args.interfaces, '-i', io)).toString('utf8') } : {}),
+            ...(args.dsmode !== undefined ? { dsmode: args.dsmode } : {}),
+          }),
+        );
+  const files: SeedFile[] = [
+    { path: 'user-data', content: userData },
+    { path: 'meta-data', content: metaData },
+  ];
   if (args.networkConfig !== undefined) files.push({ path: 'network-config', content: readInput(args.networkConfig, '-N', io) });
   if (args.vendorData !== undefined) files.push({ path: 'vendor-data', content: readInput(args.vendorData, '-V', io) });
   return files;
@@ -161,12 +176,29 @@ function image(files: SeedFile[], filesystem: string, diskFormat: string): Uint8
       run('qemu-img', ['convert', '-f', 'raw', '-O', diskFormat, raw, join(tmp, 'seed.out')]);
       return new Uint8Array(readFileSync(join(tmp, 'seed.out')));
     }
-    const sub = filesystem === 'tar-seed-local' ? 'var/lib/cloud/seed/nocloud' : filesystem === 'tar-seed-net' ? 'var/lib/cloud/seed/nocloud-net' : '';
+    const sub =
+      filesystem === 'tar-seed-local'
+        ? 'var/lib/cloud/seed/nocloud'
+        : filesystem === 'tar-seed-net'
+          ? 'var/lib/cloud/seed/nocloud-net'
+          : '';
     const dir = join(tmp, 'root', sub);
     mkdirSync(dir, { recursive: true });
     for (const f of files) writeFileSync(join(dir, f.path), f.content);
     const members = sub ? [sub] : files.map((f) => f.path);
-    run('tar', ['--owner=root', '--group=root', '--numeric-owner', '--mtime=@0', '--sort=name', '--format=gnu', '-C', join(tmp, 'root'), '-cf', join(tmp, 'seed.tar'), ...members]);
+    run('tar', [
+      '--owner=root',
+      '--group=root',
+      '--numeric-owner',
+      '--mtime=@0',
+      '--sort=name',
+      '--format=gnu',
+      '-C',
+      join(tmp, 'root'),
+      '-cf',
+      join(tmp, 'seed.tar'),
+      ...members,
+    ]);
     return new Uint8Array(readFileSync(join(tmp, 'seed.tar')));
   } finally {
     rmSync(tmp, { recursive: true, force: true });
@@ -177,7 +209,10 @@ function image(files: SeedFile[], filesystem: string, diskFormat: string): Uint8
  * What the seed validator says about the text files of the image, as warnings naming the file: cloud-config
  * (invalid YAML, wrong types, unknown keys), network-config v1/v2 and vendor-data.
  */
-export function localdsWarnings(files: readonly SeedFile[], names: { userData: string; networkConfig?: string; vendorData?: string }): string[] {
+export function localdsWarnings(
+  files: readonly SeedFile[],
+  names: { userData: string; networkConfig?: string; vendorData?: string },
+): string[] {
   const text = (name: string): string | undefined => {
     const f = files.find((x) => x.path === name);
     if (!f) return undefined;
@@ -211,10 +246,15 @@ export function localdsWarnings(files: readonly SeedFile[], names: { userData: s
 export function seedLocalds(args: LocaldsArgs, io: CliIo): number {
   try {
     if (args.output !== '-' && /\.(ya?ml|json)$/i.test(args.output)) {
-      throw new LocaldsError(`OUTPUT ${args.output} looks like a spec file, and would be overwritten; to build from a spec: virtseed seed build ${args.output} -o seed.iso`);
+      throw new LocaldsError(
+        `OUTPUT ${args.output} looks like a spec file, and would be overwritten; to build from a spec: virtseed seed build ${args.output} -o seed.iso`,
+      );
     }
-    const inputs = [args.userData, args.metaData, args.networkConfig, args.vendorData, args.interfaces].filter((f): f is string => f !== undefined && f !== '-');
-    if (args.output !== '-' && inputs.some((f) => resolve(f) === resolve(args.output))) throw new LocaldsError(`OUTPUT ${args.output} is also an input file`);
+    const inputs = [args.userData, args.metaData, args.networkConfig, args.vendorData, args.interfaces].filter(
+      (f): f is string => f !== undefined && f !== '-',
+    );
+    if (args.output !== '-' && inputs.some((f) => resolve(f) === resolve(args.output)))
+      throw new LocaldsError(`OUTPUT ${args.output} is also an input file`);
     const { filesystem, diskFormat } = resolveFormats(args.diskFormat, args.filesystem);
     const files = localdsFiles(args, io);
     for (const w of localdsWarnings(files, args)) io.stderr(`${w}\n`);

@@ -59,12 +59,14 @@ export function rewriteDocLinks(source: string, toRepoRoot: string, structs: Rea
     .map((line) => {
       const decl = /^export (?:interface|class) (\w+)/.exec(line);
       if (decl) struct = decl[1]!.replace(/OutputReference$|List$/, '');
-      return line.replace('Docs at Terraform Registry: ', 'Docs: ').replace(pattern, (_m, resource: string | undefined, anchor: string | undefined) => {
-        const page = resource ? `docs${resource}.md` : 'docs/index.md';
-        const blockPath = structs.get(struct);
-        const a = anchor && anchor !== '#import' && blockPath ? `#${blockPath}.${anchor.slice(1)}` : anchor ?? '';
-        return `${toRepoRoot}/${page}${a}`;
-      });
+      return line
+        .replace('Docs at Terraform Registry: ', 'Docs: ')
+        .replace(pattern, (_m, resource: string | undefined, anchor: string | undefined) => {
+          const page = resource ? `docs${resource}.md` : 'docs/index.md';
+          const blockPath = structs.get(struct);
+          const a = anchor && anchor !== '#import' && blockPath ? `#${blockPath}.${anchor.slice(1)}` : (anchor ?? '');
+          return `${toRepoRoot}/${page}${a}`;
+        });
     })
     .join('\n');
 }

@@ -24,12 +24,12 @@ export interface BaseImageOptions {
 /** How a base image is provided: a local file or URL (uploaded into a shared volume), or an existing volume. */
 export type BaseImageSource =
   | {
-    readonly kind: 'upload';
-    readonly source: string;
-    readonly format: VolumeFormat;
-    readonly sha256?: string;
-    readonly volumeName?: string;
-  }
+      readonly kind: 'upload';
+      readonly source: string;
+      readonly format: VolumeFormat;
+      readonly sha256?: string;
+      readonly volumeName?: string;
+    }
   | { readonly kind: 'volume'; readonly volumeId: string };
 
 /**
@@ -44,12 +44,24 @@ export type BaseImageSource =
 export class BaseImage {
   /** A local image file, uploaded into a shared base volume (see the class comment). */
   static fromFile(path: string, options: BaseImageOptions = {}): BaseImage {
-    return new BaseImage({ kind: 'upload', source: path, format: options.format ?? guessFormat(path), sha256: options.sha256, volumeName: options.volumeName });
+    return new BaseImage({
+      kind: 'upload',
+      source: path,
+      format: options.format ?? guessFormat(path),
+      sha256: options.sha256,
+      volumeName: options.volumeName,
+    });
   }
 
   /** An http(s) URL, downloaded by the provider and uploaded into a shared base volume (see the class comment). */
   static fromUrl(url: string, options: BaseImageOptions = {}): BaseImage {
-    return new BaseImage({ kind: 'upload', source: url, format: options.format ?? guessFormat(url), sha256: options.sha256, volumeName: options.volumeName });
+    return new BaseImage({
+      kind: 'upload',
+      source: url,
+      format: options.format ?? guessFormat(url),
+      sha256: options.sha256,
+      volumeName: options.volumeName,
+    });
   }
 
   /** An existing volume (key/path), e.g. `volume.volumeId` of a shared {@link Volume}. */

@@ -1,4 +1,3 @@
-
 import type { CloudConfig, SeedFormat, SeedSpec } from '../../src/seed';
 import { deriveInstanceId, validateSeed } from '../../src/seed';
 import { Diagnostic, ValidationError } from '../../src/diagnostics';

@@ -197,9 +197,14 @@ export class VirtualMachine extends Construct {
       this.seed = new CloudInitSeed(this, 'Seed', { pool, name: `${props.name}-seed`, cloudInit: props.cloudInit });
     }
     if (props.ignition) {
-      this.ignition = props.ignition instanceof IgnitionConfig
-        ? props.ignition
-        : new IgnitionConfig(this, 'Ignition', { pool, name: props.ignition.name ?? `${props.name}-ignition`, config: props.ignition.config });
+      this.ignition =
+        props.ignition instanceof IgnitionConfig
+          ? props.ignition
+          : new IgnitionConfig(this, 'Ignition', {
+              pool,
+              name: props.ignition.name ?? `${props.name}-ignition`,
+              config: props.ignition.config,
+            });
     }
     const provisioner = this.seed ?? this.ignition;
     this.instanceId = provisioner?.instanceId;
@@ -288,20 +293,36 @@ function validateProps(props: VirtualMachineProps): void {
   }
   const reprovisions: string[] = Object.values(Reprovision);
   if (props.reprovision !== undefined && !reprovisions.includes(props.reprovision)) {
-    throw invalidValue('VirtualMachine.reprovision', props.reprovision, `one of Reprovision.${Object.keys(Reprovision).join(', Reprovision.')}`);
+    throw invalidValue(
+      'VirtualMachine.reprovision',
+      props.reprovision,
+      `one of Reprovision.${Object.keys(Reprovision).join(', Reprovision.')}`,
+    );
   }
   const waits: string[] = Object.values(WaitFor);
   if (props.waitFor !== undefined && !waits.includes(props.waitFor)) {
     throw invalidValue('VirtualMachine.waitFor', props.waitFor, `one of WaitFor.${Object.keys(WaitFor).join(', WaitFor.')}`);
   }
   if (props.waitFor === WaitFor.CLOUD_INIT && !props.cloudInit) {
-    throw invalidValue('VirtualMachine.waitFor', props.waitFor, 'WaitFor.CLOUD_INIT only with cloudInit (or WaitFor.IGNITION with ignition, WaitFor.NONE)');
+    throw invalidValue(
+      'VirtualMachine.waitFor',
+      props.waitFor,
+      'WaitFor.CLOUD_INIT only with cloudInit (or WaitFor.IGNITION with ignition, WaitFor.NONE)',
+    );
   }
   if (props.waitFor === WaitFor.IGNITION && !props.ignition) {
-    throw invalidValue('VirtualMachine.waitFor', props.waitFor, 'WaitFor.IGNITION only with ignition (or WaitFor.CLOUD_INIT with cloudInit, WaitFor.NONE)');
+    throw invalidValue(
+      'VirtualMachine.waitFor',
+      props.waitFor,
+      'WaitFor.IGNITION only with ignition (or WaitFor.CLOUD_INIT with cloudInit, WaitFor.NONE)',
+    );
   }
   if (props.waitFor === WaitFor.LEASE && props.networks?.every((n) => n.config.user === true)) {
-    throw invalidValue('VirtualMachine.waitFor', props.waitFor, 'WaitFor.LEASE only with an interface on a libvirt network (DHCP leases come from libvirt networks, not from user-mode networking)');
+    throw invalidValue(
+      'VirtualMachine.waitFor',
+      props.waitFor,
+      'WaitFor.LEASE only with an interface on a libvirt network (DHCP leases come from libvirt networks, not from user-mode networking)',
+    );
   }
   if (props.waitTimeoutSeconds !== undefined && !Token.isUnresolved(props.waitTimeoutSeconds) && !(props.waitTimeoutSeconds > 0)) {
     throw invalidNumber('VirtualMachine.waitTimeoutSeconds', props.waitTimeoutSeconds, 'seconds > 0');

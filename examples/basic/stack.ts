@@ -41,7 +41,7 @@ export function basicPropsFromEnv(env: NodeJS.ProcessEnv = process.env): BasicSt
   if (!image) {
     throw new Error(
       'VIRTSEED_IMAGE is not set: give the path of a qcow2 cloud image with cloud-init, or source ' +
-        'scripts/example-env.sh to build and use the project\'s small test image',
+        "scripts/example-env.sh to build and use the project's small test image",
     );
   }
   return {

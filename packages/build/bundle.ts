@@ -49,8 +49,13 @@ export async function bundleWithCodeCache(root: string, options: BundleOptions):
   if (!out) throw new Error(`esbuild wrote no output for ${options.entry}`);
   const text = Buffer.from(out.contents).toString('utf8');
   const leak = text.indexOf(root);
-  if (leak >= 0) throw new Error(`the bundle of ${options.entry} contains the checkout's path ${root} (at ${leak}): it would differ between clones`);
+  if (leak >= 0)
+    throw new Error(`the bundle of ${options.entry} contains the checkout's path ${root} (at ${leak}): it would differ between clones`);
   const banner = text.slice(0, text.indexOf(options.banner) + options.banner.length);
   const program = codeCacheLoader(text.slice(banner.length), options.cacheName);
-  return { executable: Buffer.from(`${banner}\n${program.loader}`, 'utf8'), source: Buffer.from(program.source, 'utf8'), sourceFile: program.sourceFile };
+  return {
+    executable: Buffer.from(`${banner}\n${program.loader}`, 'utf8'),
+    source: Buffer.from(program.source, 'utf8'),
+    sourceFile: program.sourceFile,
+  };
 }

@@ -33,7 +33,8 @@ export interface CodeCacheProgram {
  */
 export function codeCacheLoader(bundle: string, name = 'provider', sourceFile = `virtseed-${name}.bundle.js`): CodeCacheProgram {
   if (!/^[a-z-]+$/.test(name)) throw new Error(`codeCacheLoader: name must be lower-case letters and dashes, got ${JSON.stringify(name)}`);
-  if (!/^[A-Za-z0-9_][A-Za-z0-9._-]*$/.test(sourceFile)) throw new Error(`codeCacheLoader: sourceFile must be a plain file name, got ${JSON.stringify(sourceFile)}`);
+  if (!/^[A-Za-z0-9_][A-Za-z0-9._-]*$/.test(sourceFile))
+    throw new Error(`codeCacheLoader: sourceFile must be a plain file name, got ${JSON.stringify(sourceFile)}`);
   const source = bundle.replace(/^#!.*\n/, '');
   const hash = createHash('sha256').update(source).digest('hex').slice(0, 32);
   const loader = `(function () {

@@ -134,7 +134,12 @@ interface RootPackageJson {
 }
 
 /** Builds one construct package into `pkgDir` (created). @returns its package.json. */
-export async function buildConstructPackage(root: string, fw: Framework, schema: ProviderSchemaJson, pkgDir: string): Promise<Record<string, unknown>> {
+export async function buildConstructPackage(
+  root: string,
+  fw: Framework,
+  schema: ProviderSchemaJson,
+  pkgDir: string,
+): Promise<Record<string, unknown>> {
   const rootPkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as RootPackageJson;
   const stage = path.join(root, 'packages', fw, '.stage'); // below the toolchain's node_modules
   fs.rmSync(stage, { recursive: true, force: true });
@@ -207,7 +212,8 @@ export async function buildCliPackage(root: string, pkgDir: string): Promise<Rec
   const pkg = {
     name: PACKAGE_NAMES.cli,
     version,
-    description: 'virtseed: cloud-init seeds (like cloud-localds) and terraform-provider-virtseed, installed by `virtseed provider install`',
+    description:
+      'virtseed: cloud-init seeds (like cloud-localds) and terraform-provider-virtseed, installed by `virtseed provider install`',
     license: rootPkg.license ?? 'MPL-2.0',
     bin: { virtseed: 'dist/virtseed.js' },
     files: ['dist'],
@@ -225,14 +231,20 @@ export async function buildCliPackage(root: string, pkgDir: string): Promise<Rec
 
 /** `npm pack` of `pkgDir` into `outDir`. @returns the tarball's path. */
 function npmPack(pkgDir: string, outDir: string): string {
-  const out = execFileSync('npm', ['pack', '--json', '--pack-destination', outDir], { cwd: pkgDir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  const out = execFileSync('npm', ['pack', '--json', '--pack-destination', outDir], {
+    cwd: pkgDir,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const [info] = JSON.parse(out) as Array<{ filename: string }>;
   if (!info) throw new Error(`npm pack in ${pkgDir} printed no file`);
   return path.join(outDir, info.filename);
 }
 
 /** Builds and packs the products. @returns the tarballs written. */
-export async function buildPackages(opts: { root?: string; out?: string; only?: ReadonlyArray<Framework | 'cli'>; log?: (s: string) => void } = {}): Promise<string[]> {
+export async function buildPackages(
+  opts: { root?: string; out?: string; only?: ReadonlyArray<Framework | 'cli'>; log?: (s: string) => void } = {},
+): Promise<string[]> {
   const root = opts.root ?? repoRoot();
   const out = path.resolve(opts.out ?? path.join(root, 'dist', 'npm'));
   const only = opts.only ?? [...FRAMEWORKS, 'cli'];
@@ -267,7 +279,8 @@ if (require.main === module) {
   for (let i = 0; i < argv.length; i += 2) {
     const [flag, value] = [argv[i], argv[i + 1]];
     if (flag === '--out' && value) opts.out = value;
-    else if (flag === '--only' && value && value.split(',').every((v) => ['cdktf', 'cdktn', 'cli'].includes(v))) opts.only = value.split(',') as Array<Framework | 'cli'>;
+    else if (flag === '--only' && value && value.split(',').every((v) => ['cdktf', 'cdktn', 'cli'].includes(v)))
+      opts.only = value.split(',') as Array<Framework | 'cli'>;
     else {
       process.stderr.write('usage: packages [--out DIR] [--only cdktf,cdktn,cli]\n');
       process.exit(2);

@@ -49,7 +49,10 @@ export function bundleProvider(root: string): Promise<BundledProgram> {
 
 /** The files of the provider package (the zip's entries, the folder Terraform installs), by name. */
 export function packageFiles(version: string, program: BundledProgram): { name: string; data: Uint8Array }[] {
-  return [{ name: executableName(version), data: program.executable }, { name: program.sourceFile, data: program.source }];
+  return [
+    { name: executableName(version), data: program.executable },
+    { name: program.sourceFile, data: program.source },
+  ];
 }
 
 /** A zip of the executable (0755) and its bundle (0644), fixed mtime: the same bytes for the same program. */

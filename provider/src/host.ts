@@ -31,7 +31,10 @@ export const DEFAULT_URI = 'qemu:///system';
 
 /** Thrown by `ctx.client()` when the libvirt host at `uri` cannot be reached (the connector's error as `cause`). */
 export class HostUnreachableError extends Error {
-  constructor(readonly uri: string, cause: unknown) {
+  constructor(
+    readonly uri: string,
+    cause: unknown,
+  ) {
     super(`cannot connect to libvirt at ${uri}: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
     this.name = 'HostUnreachableError';
   }

@@ -16,6 +16,6 @@ serve({
   connector: { connect: (uri) => registry().hostConnector().connect(uri) },
   host: { domainType: (uri) => (facts ??= registry().hostFacts()).domainType(uri) },
 }).catch((err: unknown) => {
-  process.stderr.write(`terraform-provider-virtseed: ${err instanceof Error ? err.stack ?? err.message : String(err)}\n`);
+  process.stderr.write(`terraform-provider-virtseed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
   process.exit(1);
 });

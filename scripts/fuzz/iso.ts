@@ -33,7 +33,7 @@ export function prng(seed: number): () => number {
 const ALPHABETS = [
   'abcdefghijklmnopqrstuvwxyz0123456789',
   'ABCDEFGHIJKLMNOPQRSTUVWXYZ_-',
-  ' .,+=@#$%&()[]{}!~\'',
+  " .,+=@#$%&()[]{}!~'",
   'äöüßéèêçñåøæœ',
   'дёжзийклмнопрстуфхцчшщъыьэюя',
   '日本語中文한국어テスト漢字',
@@ -108,7 +108,12 @@ export function randomTree(rand: () => number): FuzzTree {
     const p = [...parent, randomName(rand)].join('/');
     const dirPrefixes = p.split('/').map((_, k, a) => a.slice(0, k + 1).join('/'));
     // a file may not share its path with a directory of another file
-    if (used.has(lower(p)) || dirPrefixes.slice(0, -1).some((d) => files.some((f) => f.path === d)) || files.some((f) => f.path.startsWith(`${p}/`))) continue;
+    if (
+      used.has(lower(p)) ||
+      dirPrefixes.slice(0, -1).some((d) => files.some((f) => f.path === d)) ||
+      files.some((f) => f.path.startsWith(`${p}/`))
+    )
+      continue;
     used.add(lower(p));
     files.push({ path: p, content: content(rand, randomSize(rand)) });
   }
@@ -177,13 +182,18 @@ export function checkTree(tree: FuzzTree, work: string, rand: () => number): str
   const jolietRaw = spawnSync('isoinfo', ['-J', '-f', '-i', iso], { maxBuffer: 64 << 20 });
   const joliet = Buffer.from(jolietRaw.stdout).toString('latin1').split('\n').filter(Boolean).sort();
   const wantLatin1 = want.map(latin1).sort();
-  if (JSON.stringify(joliet) !== JSON.stringify(wantLatin1)) return `isoinfo -J names differ: ${JSON.stringify(joliet)} vs ${JSON.stringify(wantLatin1)}`;
-  for (const [tree_, extra] of [['Rock Ridge', []], ['Joliet', ['-read_fs', 'norock', '-joliet_map', 'unmapped']]] as const) {
+  if (JSON.stringify(joliet) !== JSON.stringify(wantLatin1))
+    return `isoinfo -J names differ: ${JSON.stringify(joliet)} vs ${JSON.stringify(wantLatin1)}`;
+  for (const [tree_, extra] of [
+    ['Rock Ridge', []],
+    ['Joliet', ['-read_fs', 'norock', '-joliet_map', 'unmapped']],
+  ] as const) {
     const out = path.join(work, 'x');
     fs.rmSync(out, { recursive: true, force: true });
     run('xorriso', ['-osirrox', 'on', ...extra, '-indev', iso, '-extract', '/', out]);
     const got = walk(out);
-    if (got.size !== tree.files.length) return `xorriso (${tree_}) extracted ${got.size} files, expected ${tree.files.length}: ${JSON.stringify([...got.keys()])}`;
+    if (got.size !== tree.files.length)
+      return `xorriso (${tree_}) extracted ${got.size} files, expected ${tree.files.length}: ${JSON.stringify([...got.keys()])}`;
     for (const f of tree.files) {
       const b = got.get(f.path);
       if (!b || !b.equals(Buffer.from(f.content))) return `xorriso (${tree_}): ${JSON.stringify(f.path)} ${b ? 'differs' : 'is missing'}`;
@@ -194,7 +204,12 @@ export function checkTree(tree: FuzzTree, work: string, rand: () => number): str
 }
 
 /** Runs `count` trees from `seed`; returns the failures (tree index, paths, what differed). */
-export function fuzz(seed: number, count: number, onProgress?: (done: number) => void, start = 0): { tried: number; invalid: number; failures: string[] } {
+export function fuzz(
+  seed: number,
+  count: number,
+  onProgress?: (done: number) => void,
+  start = 0,
+): { tried: number; invalid: number; failures: string[] } {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'vstest-isofuzz-'));
   const failures: string[] = [];
   let invalid = 0;
@@ -228,6 +243,8 @@ if (require.main === module) {
   const start = arg('start', 0);
   const { tried, invalid, failures } = fuzz(seed, count, (n) => process.stderr.write(`fuzz-iso: ${n}/${count}\n`), start);
   for (const f of failures) process.stdout.write(`FAIL ${f}\n`);
-  process.stdout.write(`fuzz-iso: seed ${seed}, trees ${start}..${start + count - 1}: ${tried} trees (${invalid} invalid on purpose), ${failures.length} failures\n`);
+  process.stdout.write(
+    `fuzz-iso: seed ${seed}, trees ${start}..${start + count - 1}: ${tried} trees (${invalid} invalid on purpose), ${failures.length} failures\n`,
+  );
   process.exit(failures.length ? 1 : 0);
 }

@@ -221,10 +221,7 @@ function readInterface(node: XmlNode, where: string): DomainInterface {
 }
 
 /** Puts the command-line interfaces back at their recorded positions; `<interface>` elements fill the gaps. */
-function mergeInterfaces(
-  fromXml: DomainInterface[],
-  fromArgs: { index: number; iface: DomainInterface }[],
-): DomainInterface[] {
+function mergeInterfaces(fromXml: DomainInterface[], fromArgs: { index: number; iface: DomainInterface }[]): DomainInterface[] {
   const byIndex = new Map(fromArgs.map((r) => [r.index, r.iface]));
   const result: DomainInterface[] = [];
   const queue = [...fromXml];

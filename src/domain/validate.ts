@@ -29,16 +29,30 @@ export const MAX_VCPU = 255;
 export function validateDomainSpec(spec: DomainSpec): Diagnostic[] {
   const out: Diagnostic[] = [];
   if (typeof spec.name !== 'string' || !NAME_RE.test(spec.name)) {
-    out.push(error(['name'], 'Invalid domain name', `Got ${JSON.stringify(spec.name)}; use 1-${DOMAIN_NAME_MAX} letters, digits, '.', '_' or '-', starting with a letter or digit.`));
+    out.push(
+      error(
+        ['name'],
+        'Invalid domain name',
+        `Got ${JSON.stringify(spec.name)}; use 1-${DOMAIN_NAME_MAX} letters, digits, '.', '_' or '-', starting with a letter or digit.`,
+      ),
+    );
   }
   if (spec.uuid !== undefined && !isUuid(spec.uuid)) {
-    out.push(error(['uuid'], 'Invalid UUID', `Got ${JSON.stringify(spec.uuid)}; expected the 8-4-4-4-12 hex form, or leave it out for libvirt to generate one.`));
+    out.push(
+      error(
+        ['uuid'],
+        'Invalid UUID',
+        `Got ${JSON.stringify(spec.uuid)}; expected the 8-4-4-4-12 hex form, or leave it out for libvirt to generate one.`,
+      ),
+    );
   }
   if (spec.type !== 'kvm' && spec.type !== 'qemu') {
     out.push(error(['type'], 'Invalid domain type', `Got ${JSON.stringify(spec.type)}; expected 'kvm' or 'qemu'.`));
   }
   if (!Number.isInteger(spec.memoryMiB) || spec.memoryMiB < MIN_MEMORY_MIB) {
-    out.push(error(['memoryMiB'], 'Invalid memory size', `Got ${spec.memoryMiB}; expected a whole number of MiB, at least ${MIN_MEMORY_MIB}.`));
+    out.push(
+      error(['memoryMiB'], 'Invalid memory size', `Got ${spec.memoryMiB}; expected a whole number of MiB, at least ${MIN_MEMORY_MIB}.`),
+    );
   }
   if (!Number.isInteger(spec.vcpu) || spec.vcpu < 1 || spec.vcpu > MAX_VCPU) {
     out.push(error(['vcpu'], 'Invalid vCPU count', `Got ${spec.vcpu}; expected a whole number from 1 to ${MAX_VCPU}.`));
@@ -51,14 +65,27 @@ export function validateDomainSpec(spec: DomainSpec): Diagnostic[] {
   if (spec.serialLogFile !== undefined) checkHostPath(['serialLogFile'], spec.serialLogFile, out);
   validateFwCfg(spec, out);
   (spec.qemuCommandline ?? []).forEach((arg, i) => {
-    if (CONTROL_RE.test(arg)) out.push(error(['qemuCommandline', i], 'Invalid QEMU argument', 'Control characters cannot be passed through libvirt XML.'));
+    if (CONTROL_RE.test(arg))
+      out.push(error(['qemuCommandline', i], 'Invalid QEMU argument', 'Control characters cannot be passed through libvirt XML.'));
   });
   for (const [key, value] of Object.entries(spec.metadata ?? {})) {
     if (key === '' || CONTROL_RE.test(key)) {
-      out.push(error(['metadata', key], 'Invalid metadata key', `Got ${JSON.stringify(key)}; keys must be non-empty and free of control characters.`));
+      out.push(
+        error(
+          ['metadata', key],
+          'Invalid metadata key',
+          `Got ${JSON.stringify(key)}; keys must be non-empty and free of control characters.`,
+        ),
+      );
     }
     if (typeof value !== 'string' || TEXT_CONTROL_RE.test(value)) {
-      out.push(error(['metadata', key], 'Invalid metadata value', 'Values must be strings; only tab and newline are allowed among control characters.'));
+      out.push(
+        error(
+          ['metadata', key],
+          'Invalid metadata value',
+          'Values must be strings; only tab and newline are allowed among control characters.',
+        ),
+      );
     }
   }
   return out;
@@ -69,13 +96,27 @@ function validateCpu(spec: DomainSpec, out: Diagnostic[]): void {
     out.push(error(['cpuModel'], 'Missing CPU model', "cpuMode 'custom' needs cpuModel (e.g. 'qemu64')."));
   }
   if (spec.cpuModel !== undefined && spec.cpuMode !== 'custom') {
-    out.push(error(['cpuModel'], 'CPU model without custom mode', "cpuModel is only used with cpuMode 'custom'; set cpuMode: 'custom' or drop cpuModel."));
+    out.push(
+      error(
+        ['cpuModel'],
+        'CPU model without custom mode',
+        "cpuModel is only used with cpuMode 'custom'; set cpuMode: 'custom' or drop cpuModel.",
+      ),
+    );
   }
   if (spec.cpuModel !== undefined && !/^[A-Za-z0-9._-]+$/.test(spec.cpuModel)) {
-    out.push(error(['cpuModel'], 'Invalid CPU model', `Got ${JSON.stringify(spec.cpuModel)}; expected a QEMU CPU model name such as 'qemu64'.`));
+    out.push(
+      error(['cpuModel'], 'Invalid CPU model', `Got ${JSON.stringify(spec.cpuModel)}; expected a QEMU CPU model name such as 'qemu64'.`),
+    );
   }
   if (spec.type === 'qemu' && spec.cpuMode === 'host-passthrough') {
-    out.push(error(['cpuMode'], 'host-passthrough needs KVM', "QEMU's TCG cannot pass the host CPU through; use cpuMode 'maximum' or leave it out for type 'qemu'."));
+    out.push(
+      error(
+        ['cpuMode'],
+        'host-passthrough needs KVM',
+        "QEMU's TCG cannot pass the host CPU through; use cpuMode 'maximum' or leave it out for type 'qemu'.",
+      ),
+    );
   }
 }
 
@@ -99,7 +140,13 @@ function validateFirmware(spec: DomainSpec, out: Diagnostic[]): void {
     out.push(error(['firmware'], 'Invalid firmware', `Got ${JSON.stringify(spec.firmware)}; expected 'bios' or 'efi'.`));
   }
   if (spec.secureBoot === true && spec.firmware !== 'efi') {
-    out.push(error(['secureBoot'], 'Secure boot needs UEFI', "secureBoot is only available with firmware 'efi' (OVMF); set firmware: 'efi' or drop secureBoot."));
+    out.push(
+      error(
+        ['secureBoot'],
+        'Secure boot needs UEFI',
+        "secureBoot is only available with firmware 'efi' (OVMF); set firmware: 'efi' or drop secureBoot.",
+      ),
+    );
   }
 }
 
@@ -123,11 +170,23 @@ function validateDisks(disks: DomainDisk[], out: Diagnostic[]): void {
       out.push(error([...path, 'bus'], 'Invalid disk bus', `Got ${JSON.stringify(disk.bus)}; expected virtio, sata or scsi.`));
     } else if (typeof disk.target !== 'string' || !TARGET_RE[disk.bus].test(disk.target)) {
       const prefix = disk.bus === 'virtio' ? 'vd' : 'sd';
-      out.push(error([...path, 'target'], 'Invalid disk target', `Got ${JSON.stringify(disk.target)}; a ${disk.bus} disk is named '${prefix}a', '${prefix}b', ...`));
+      out.push(
+        error(
+          [...path, 'target'],
+          'Invalid disk target',
+          `Got ${JSON.stringify(disk.target)}; a ${disk.bus} disk is named '${prefix}a', '${prefix}b', ...`,
+        ),
+      );
     }
     const first = seen.get(disk.target);
     if (first !== undefined) {
-      out.push(error([...path, 'target'], 'Duplicate disk target', `'${disk.target}' is already used by disks[${first}]; each disk needs its own target.`));
+      out.push(
+        error(
+          [...path, 'target'],
+          'Duplicate disk target',
+          `'${disk.target}' is already used by disks[${first}]; each disk needs its own target.`,
+        ),
+      );
     } else {
       seen.set(disk.target, i);
     }
@@ -157,16 +216,34 @@ function validateInterfaces(interfaces: DomainInterface[], out: Diagnostic[]): v
         out.push(error([...path, iface.type], `Invalid ${iface.type} name`, `Got ${JSON.stringify(value)}; expected a non-empty name.`));
       }
     } else if (iface.type !== 'user') {
-      out.push(error([...path, 'type'], 'Invalid interface type', `Got ${JSON.stringify((iface as { type: unknown }).type)}; expected 'network', 'user' or 'bridge'.`));
+      out.push(
+        error(
+          [...path, 'type'],
+          'Invalid interface type',
+          `Got ${JSON.stringify((iface as { type: unknown }).type)}; expected 'network', 'user' or 'bridge'.`,
+        ),
+      );
     }
     if (iface.model !== undefined && !['virtio', 'e1000', 'rtl8139'].includes(iface.model)) {
       out.push(error([...path, 'model'], 'Invalid NIC model', `Got ${JSON.stringify(iface.model)}; expected virtio, e1000 or rtl8139.`));
     }
     if (iface.mac !== undefined) {
       if (!MAC_RE.test(iface.mac)) {
-        out.push(error([...path, 'mac'], 'Invalid MAC address', `Got ${JSON.stringify(iface.mac)}; expected six hex pairs separated by ':', e.g. '52:54:00:12:34:56'.`));
+        out.push(
+          error(
+            [...path, 'mac'],
+            'Invalid MAC address',
+            `Got ${JSON.stringify(iface.mac)}; expected six hex pairs separated by ':', e.g. '52:54:00:12:34:56'.`,
+          ),
+        );
       } else if (parseInt(iface.mac.slice(0, 2), 16) & 1) {
-        out.push(error([...path, 'mac'], 'Multicast MAC address', `'${iface.mac}' has the multicast bit set; a NIC needs a unicast address (e.g. prefix 52:54:00).`));
+        out.push(
+          error(
+            [...path, 'mac'],
+            'Multicast MAC address',
+            `'${iface.mac}' has the multicast bit set; a NIC needs a unicast address (e.g. prefix 52:54:00).`,
+          ),
+        );
       }
     }
   });
@@ -176,8 +253,19 @@ function validateFwCfg(spec: DomainSpec, out: Diagnostic[]): void {
   const seen = new Set<string>();
   (spec.fwCfg ?? []).forEach((entry, i) => {
     const path: AttributePath = ['fwCfg', i];
-    if (typeof entry.name !== 'string' || !entry.name.startsWith('opt/') || entry.name.length > FW_CFG_NAME_MAX || CONTROL_RE.test(entry.name)) {
-      out.push(error([...path, 'name'], 'Invalid fw_cfg name', `Got ${JSON.stringify(entry.name)}; names must start with 'opt/' (e.g. 'opt/com.coreos/config') and have at most ${FW_CFG_NAME_MAX} characters.`));
+    if (
+      typeof entry.name !== 'string' ||
+      !entry.name.startsWith('opt/') ||
+      entry.name.length > FW_CFG_NAME_MAX ||
+      CONTROL_RE.test(entry.name)
+    ) {
+      out.push(
+        error(
+          [...path, 'name'],
+          'Invalid fw_cfg name',
+          `Got ${JSON.stringify(entry.name)}; names must start with 'opt/' (e.g. 'opt/com.coreos/config') and have at most ${FW_CFG_NAME_MAX} characters.`,
+        ),
+      );
     } else if (seen.has(entry.name)) {
       out.push(error([...path, 'name'], 'Duplicate fw_cfg name', `'${entry.name}' is given more than once.`));
     }

@@ -7,24 +7,62 @@ import type { ResourceFields } from './model';
 
 export const CLOUDINIT_SEED_FIELDS = {
   version: 0,
-  description: 'A cloud-init seed ISO (NoCloud `cidata` or ConfigDrive v2 `config-2`) in a libvirt storage pool, built in process. Changing content updates the volume in place; changing the instance-id makes cloud-init re-provision the guest (the domain\'s `reprovision` policy decides how).',
+  description:
+    "A cloud-init seed ISO (NoCloud `cidata` or ConfigDrive v2 `config-2`) in a libvirt storage pool, built in process. Changing content updates the volume in place; changing the instance-id makes cloud-init re-provision the guest (the domain's `reprovision` policy decides how).",
   fields: {
     id: { type: 'string', computed: true, spec: null, description: 'libvirt volume key of the ISO.' },
     pool: { type: 'string', required: true, spec: null, description: 'Storage pool name.' },
     name: { type: 'string', required: true, spec: null, description: 'Volume name, e.g. `web1-seed.iso`.' },
     format: { type: 'string', optional: true, description: '`nocloud` (default) or `configdrive`.' },
-    instance_id: { type: 'string', optional: true, computed: true, description: 'cloud-init instance-id. Default: `iid-` + 16 hex digits of a sha256 over everything the seed carries, so any content change gives a new id.' },
+    instance_id: {
+      type: 'string',
+      optional: true,
+      computed: true,
+      description:
+        'cloud-init instance-id. Default: `iid-` + 16 hex digits of a sha256 over everything the seed carries, so any content change gives a new id.',
+    },
     hostname: { type: 'string', optional: true, description: 'Host name (meta-data `local-hostname`).' },
     fqdn: { type: 'string', optional: true, description: 'Fully qualified domain name.' },
     public_keys: { type: 'list(string)', optional: true, description: 'SSH public keys for the default user.' },
     meta_data: { type: 'string', optional: true, json: true, description: 'Extra meta-data keys: a JSON or YAML map.' },
-    cloud_config: { type: 'string', optional: true, sensitive: true, json: true, description: 'cloud-config as JSON (`jsonencode({...})`) or YAML, merged after the generated parts.' },
-    user_data: { type: 'string', optional: true, sensitive: true, description: 'Raw user-data: `#cloud-config` YAML (written byte for byte when given alone; merged last, and re-rendered, when other cloud-config inputs are set — the plan warns), a `#!` script (replaces all other user-data), or MIME. Exclusive with `user_data_base64`.' },
-    user_data_base64: { type: 'string', optional: true, sensitive: true, description: 'Raw user-data as base64 (`base64encode()`, `filebase64()`), for exact bytes: text that must reach the guest unchanged, or gzip-compressed/binary user-data. Decoded, it is treated like `user_data`. Exclusive with `user_data`.' },
+    cloud_config: {
+      type: 'string',
+      optional: true,
+      sensitive: true,
+      json: true,
+      description: 'cloud-config as JSON (`jsonencode({...})`) or YAML, merged after the generated parts.',
+    },
+    user_data: {
+      type: 'string',
+      optional: true,
+      sensitive: true,
+      description:
+        'Raw user-data: `#cloud-config` YAML (written byte for byte when given alone; merged last, and re-rendered, when other cloud-config inputs are set — the plan warns), a `#!` script (replaces all other user-data), or MIME. Exclusive with `user_data_base64`.',
+    },
+    user_data_base64: {
+      type: 'string',
+      optional: true,
+      sensitive: true,
+      description:
+        'Raw user-data as base64 (`base64encode()`, `filebase64()`), for exact bytes: text that must reach the guest unchanged, or gzip-compressed/binary user-data. Decoded, it is treated like `user_data`. Exclusive with `user_data`.',
+    },
     user_data_gzip: { type: 'bool', optional: true, prop: 'gzip', description: 'gzip the user-data.' },
-    merge_overwrite: { type: 'bool', optional: true, description: 'Later cloud-config sources replace top-level keys instead of merging (Virtlet\'s overwrite switch).' },
-    environment: { type: 'map(string)', optional: true, sensitive: true, description: 'Written to `/etc/cloud/environment` as `KEY=value` lines.' },
-    network_config: { type: 'string', optional: true, description: 'Raw network-config (v1/v2 YAML; for ConfigDrive, network_data.json content). Exclusive with `network`.' },
+    merge_overwrite: {
+      type: 'bool',
+      optional: true,
+      description: "Later cloud-config sources replace top-level keys instead of merging (Virtlet's overwrite switch).",
+    },
+    environment: {
+      type: 'map(string)',
+      optional: true,
+      sensitive: true,
+      description: 'Written to `/etc/cloud/environment` as `KEY=value` lines.',
+    },
+    network_config: {
+      type: 'string',
+      optional: true,
+      description: 'Raw network-config (v1/v2 YAML; for ConfigDrive, network_data.json content). Exclusive with `network`.',
+    },
     vendor_data: { type: 'string', optional: true, sensitive: true, description: 'Raw vendor-data.' },
     path: { type: 'string', computed: true, spec: null, description: 'Host path of the ISO.' },
     size: { type: 'number', computed: true, spec: null, description: 'ISO size in bytes.' },
@@ -34,10 +72,23 @@ export const CLOUDINIT_SEED_FIELDS = {
       spec: 'user_data_parts',
       description: 'A part of multipart MIME user-data.',
       fields: {
-        content: { type: 'string', required: true, sensitive: true, description: 'The part\'s body (UTF-8 text), kept byte for byte.' },
-        content_type: { type: 'string', optional: true, description: 'MIME type of the part, e.g. `text/x-shellscript`. Default: `text/plain` (cloud-init then detects the type from the first line, e.g. `#cloud-config` or `#!`).' },
-        filename: { type: 'string', optional: true, description: 'The part\'s `Content-Disposition` file name. Default: `part-NNN` (1-based, 3 digits).' },
-        merge_type: { type: 'string', optional: true, description: 'cloud-init merge type, e.g. `list(append)+dict(recurse_array)+str()`.' },
+        content: { type: 'string', required: true, sensitive: true, description: "The part's body (UTF-8 text), kept byte for byte." },
+        content_type: {
+          type: 'string',
+          optional: true,
+          description:
+            'MIME type of the part, e.g. `text/x-shellscript`. Default: `text/plain` (cloud-init then detects the type from the first line, e.g. `#cloud-config` or `#!`).',
+        },
+        filename: {
+          type: 'string',
+          optional: true,
+          description: "The part's `Content-Disposition` file name. Default: `part-NNN` (1-based, 3 digits).",
+        },
+        merge_type: {
+          type: 'string',
+          optional: true,
+          description: 'cloud-init merge type, e.g. `list(append)+dict(recurse_array)+str()`.',
+        },
       },
     },
     file: {
@@ -49,9 +100,13 @@ export const CLOUDINIT_SEED_FIELDS = {
         content: { type: 'string', optional: true, sensitive: true, description: 'UTF-8 text content.' },
         content_base64: { type: 'string', optional: true, sensitive: true, description: 'Content as base64 (for binary files).' },
         source: { type: 'string', optional: true, description: 'Local file read at plan and apply.' },
-        owner: { type: 'string', optional: true, description: '`user:group` owner. Default: cloud-init\'s, `root:root`.' },
+        owner: { type: 'string', optional: true, description: "`user:group` owner. Default: cloud-init's, `root:root`." },
         permissions: { type: 'string', optional: true, description: 'Octal string, e.g. `0600`.' },
-        defer: { type: 'bool', optional: true, description: 'Write the file in cloud-init\'s final stage, after users and packages exist. Default: `false`.' },
+        defer: {
+          type: 'bool',
+          optional: true,
+          description: "Write the file in cloud-init's final stage, after users and packages exist. Default: `false`.",
+        },
         append: { type: 'bool', optional: true, description: 'Append to an existing file instead of replacing it. Default: `false`.' },
       },
     },
@@ -61,9 +116,21 @@ export const CLOUDINIT_SEED_FIELDS = {
       description: 'A block device of the guest: mounted at `mount_point`, linked at `symlink` (raw device), or both.',
       fields: {
         device: { type: 'string', required: true, description: '`vdb` or `/dev/vdb`.' },
-        mount_point: { type: 'string', optional: true, description: 'Absolute mount point (fstab entry and mount). At least one of `mount_point`, `symlink`.' },
-        symlink: { type: 'string', optional: true, description: 'Absolute guest path made a symlink to the device (`ln -sfn`), e.g. `/dev/disk/virtseed/data`.' },
-        fs_type: { type: 'string', optional: true, description: 'File system type for fstab and mount. Default: `auto` (the kernel probes the existing file system).' },
+        mount_point: {
+          type: 'string',
+          optional: true,
+          description: 'Absolute mount point (fstab entry and mount). At least one of `mount_point`, `symlink`.',
+        },
+        symlink: {
+          type: 'string',
+          optional: true,
+          description: 'Absolute guest path made a symlink to the device (`ln -sfn`), e.g. `/dev/disk/virtseed/data`.',
+        },
+        fs_type: {
+          type: 'string',
+          optional: true,
+          description: 'File system type for fstab and mount. Default: `auto` (the kernel probes the existing file system).',
+        },
         options: { type: 'string', optional: true, description: 'fstab mount options. Default: `defaults,nofail`.' },
       },
     },
@@ -78,8 +145,17 @@ export const CLOUDINIT_SEED_FIELDS = {
           spec: 'interfaces',
           description: 'A guest network interface; at least one.',
           fields: {
-            name: { type: 'string', optional: true, description: 'Interface name in the guest, e.g. `eth0`; with `mac`, the name the interface is given (v2 `set-name`). Default: `eth<index>`.' },
-            mac: { type: 'string', optional: true, description: 'MAC address `aa:bb:cc:dd:ee:ff`: matches the interface by hardware address.' },
+            name: {
+              type: 'string',
+              optional: true,
+              description:
+                'Interface name in the guest, e.g. `eth0`; with `mac`, the name the interface is given (v2 `set-name`). Default: `eth<index>`.',
+            },
+            mac: {
+              type: 'string',
+              optional: true,
+              description: 'MAC address `aa:bb:cc:dd:ee:ff`: matches the interface by hardware address.',
+            },
             dhcp4: { type: 'bool', optional: true, description: 'Configure IPv4 by DHCP. Default: `false`.' },
             dhcp6: { type: 'bool', optional: true, description: 'Configure IPv6 by DHCPv6. Default: `false`.' },
             addresses: { type: 'list(string)', optional: true, description: 'CIDR addresses, e.g. `192.168.1.10/24`.' },

@@ -3,14 +3,24 @@ import type { ResourceFields } from './model';
 
 export const IGNITION_FIELDS = {
   version: 0,
-  description: 'An Ignition config (spec 3.x) stored in a libvirt storage pool and passed to the guest through fw_cfg `opt/com.coreos/config`.',
+  description:
+    'An Ignition config (spec 3.x) stored in a libvirt storage pool and passed to the guest through fw_cfg `opt/com.coreos/config`.',
   fields: {
     id: { type: 'string', computed: true, description: 'libvirt volume key.' },
     pool: { type: 'string', required: true, description: 'Storage pool name.' },
     name: { type: 'string', required: true, description: 'Volume name, e.g. `node1.ign`.' },
-    content: { type: 'string', required: true, sensitive: true, description: 'Ignition JSON (`jsonencode({...})`), spec 3.0.0–3.5.0; 2.x configs are translated to 3.3.0 where that is mechanical.' },
+    content: {
+      type: 'string',
+      required: true,
+      sensitive: true,
+      description: 'Ignition JSON (`jsonencode({...})`), spec 3.0.0–3.5.0; 2.x configs are translated to 3.3.0 where that is mechanical.',
+    },
     version: { type: 'string', computed: true, description: 'Spec version of the stored config.' },
-    instance_id: { type: 'string', computed: true, description: '`ign-` + 16 hex digits of the config\'s sha256: changes whenever the config does.' },
+    instance_id: {
+      type: 'string',
+      computed: true,
+      description: "`ign-` + 16 hex digits of the config's sha256: changes whenever the config does.",
+    },
     sha256: { type: 'string', computed: true, description: 'sha256 (hex) of the stored JSON.' },
     path: { type: 'string', computed: true, description: 'Host path of the config file.' },
   },

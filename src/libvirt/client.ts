@@ -168,7 +168,13 @@ export interface LibvirtClient {
    * blocks as holes (a sparse-created file volume stays unallocated there); `options.onProgress` gets the bytes
    * sent so far after each packet.
    */
-  storageVolUpload(vol: VolRef, data: Uint8Array | AsyncIterable<Uint8Array>, offset?: number, length?: number, options?: UploadOptions): Promise<void>;
+  storageVolUpload(
+    vol: VolRef,
+    data: Uint8Array | AsyncIterable<Uint8Array>,
+    offset?: number,
+    length?: number,
+    options?: UploadOptions,
+  ): Promise<void>;
   /** Reads `length` bytes (0/absent = to the end) from byte `offset` into memory. */
   storageVolDownload(vol: VolRef, offset?: number, length?: number, options?: CallOptions): Promise<Uint8Array>;
   /** Like storageVolDownload, yielding chunks as they arrive (for large volumes). */
@@ -235,7 +241,15 @@ export interface LibvirtClient {
    * an XML fragment (e.g. `<host mac=... ip=.../>`); `parentIndex` picks the `<ip>` element (-1 = the first that
    * fits); `flags` VIR_NETWORK_UPDATE_AFFECT_*.
    */
-  networkUpdate(net: NetRef, command: number, section: number, parentIndex: number, xml: string, flags?: number, options?: CallOptions): Promise<void>;
+  networkUpdate(
+    net: NetRef,
+    command: number,
+    section: number,
+    parentIndex: number,
+    xml: string,
+    flags?: number,
+    options?: CallOptions,
+  ): Promise<void>;
   /** The network's DHCP leases, only those of `mac` when given. */
   networkGetDhcpLeases(net: NetRef, mac?: string | null, options?: CallOptions): Promise<NetworkDhcpLease[]>;
 }

@@ -110,7 +110,9 @@ export function decodeRemoteError(payload: Uint8Array): LibvirtError {
 }
 
 /** Encodes a `remote_error` (dom and net absent). Used to abort streams and by tests. */
-export function encodeRemoteError(e: { code: number; domain: number; level: number; message: string | null } & LibvirtErrorDetails): Buffer {
+export function encodeRemoteError(
+  e: { code: number; domain: number; level: number; message: string | null } & LibvirtErrorDetails,
+): Buffer {
   const w = new XdrWriter();
   w.int(e.code).int(e.domain);
   w.optional(e.message, (x, s) => x.string(s));
@@ -149,7 +151,12 @@ export class LibvirtConnectError extends LibvirtError {
   readonly detail: string;
   readonly fix: string;
   constructor(uri: string, step: ConnectStep, detail: string, fix: string) {
-    super(VIR_ERR_NO_CONNECT, VIR_FROM_RPC, VIR_ERR_ERROR, `Cannot connect to ${uri} (step: ${step}): ${detail.replace(/[.\s]+$/, '')}. Fix: ${fix}`);
+    super(
+      VIR_ERR_NO_CONNECT,
+      VIR_FROM_RPC,
+      VIR_ERR_ERROR,
+      `Cannot connect to ${uri} (step: ${step}): ${detail.replace(/[.\s]+$/, '')}. Fix: ${fix}`,
+    );
     this.name = 'LibvirtConnectError';
     this.uri = uri;
     this.step = step;

@@ -6,8 +6,23 @@ import { VIR_STORAGE_VOL_UPLOAD_SPARSE_STREAM } from './client';
 import type { DomainInterfaceAddresses, DomainStateInfo, LibvirtClient, NetworkDhcpLease, StoragePoolInfo, StorageVolInfo } from './client';
 import { LibvirtConnectError, LibvirtError, VIR_ERR_AUTH_FAILED, VIR_ERR_ERROR, VIR_ERR_RPC, VIR_FROM_RPC } from './errors';
 import {
-  DomRef, NetRef, PoolRef, REMOTE_AUTH_NONE, REMOTE_AUTH_POLKIT, REMOTE_STRING_MAX, RemoteProcedure as P, VolRef,
-  readDom, readNet, readPool, readVol, writeDom, writeNet, writeOptionalString, writePool, writeVol,
+  DomRef,
+  NetRef,
+  PoolRef,
+  REMOTE_AUTH_NONE,
+  REMOTE_AUTH_POLKIT,
+  REMOTE_STRING_MAX,
+  RemoteProcedure as P,
+  VolRef,
+  readDom,
+  readNet,
+  readPool,
+  readVol,
+  writeDom,
+  writeNet,
+  writeOptionalString,
+  writePool,
+  writeVol,
 } from './protocol';
 import { CallOptions, RpcConnection, RpcConnectionOptions, StreamOptions, UploadOptions } from './rpc';
 import { LibvirtUri, connectTimeoutSeconds, parseLibvirtUri } from './uri';
@@ -62,11 +77,20 @@ export async function connect(uri: string, options: ConnectOptions = {}): Promis
     if (e instanceof LibvirtConnectError) throw e;
     if (deadline.signal.aborted) throw timeoutError(parsed, step, seconds);
     if (e instanceof LibvirtError && e.code === VIR_ERR_AUTH_FAILED) {
-      throw new LibvirtConnectError(uri, 'authenticate', e.message, 'connect over a unix socket (polkit or auth "none"), or over TLS with client certificates');
+      throw new LibvirtConnectError(
+        uri,
+        'authenticate',
+        e.message,
+        'connect over a unix socket (polkit or auth "none"), or over TLS with client certificates',
+      );
     }
     if (e instanceof LibvirtError) {
-      throw new LibvirtConnectError(uri, 'libvirt handshake', e.message,
-        `check that libvirtd runs on the host and serves ${parsed.serverName} (a driver it has, e.g. qemu:///system), and that this user may open it`);
+      throw new LibvirtConnectError(
+        uri,
+        'libvirt handshake',
+        e.message,
+        `check that libvirtd runs on the host and serves ${parsed.serverName} (a driver it has, e.g. qemu:///system), and that this user may open it`,
+      );
     }
     throw e;
   } finally {
@@ -81,10 +105,18 @@ function delay(ms: number): Promise<void> {
 function timeoutError(uri: LibvirtUri, step: 'connect' | 'libvirt handshake', seconds: number): LibvirtConnectError {
   const where = uri.host ? `${uri.host}${uri.port ? `:${uri.port}` : ''}` : 'the local socket';
   return step === 'connect'
-    ? new LibvirtConnectError(uri.uri, 'connect', `no connection to ${where} within ${seconds} s`,
-      `check that the host is up and the port is right; a firewall that drops packets looks like this. For slow links raise ?connect_timeout= (seconds)`)
-    : new LibvirtConnectError(uri.uri, 'libvirt handshake', `${where} accepted the connection but libvirtd did not answer within ${seconds} s`,
-      `${uri.host ? "check that the port is libvirtd's (16509 tcp, 16514 tls) and not another service" : 'check that the socket is libvirtd\'s'}, and that libvirtd is not hung (stopped, or its threads all busy); raise ?connect_timeout= for slow links`);
+    ? new LibvirtConnectError(
+        uri.uri,
+        'connect',
+        `no connection to ${where} within ${seconds} s`,
+        `check that the host is up and the port is right; a firewall that drops packets looks like this. For slow links raise ?connect_timeout= (seconds)`,
+      )
+    : new LibvirtConnectError(
+        uri.uri,
+        'libvirt handshake',
+        `${where} accepted the connection but libvirtd did not answer within ${seconds} s`,
+        `${uri.host ? "check that the port is libvirtd's (16509 tcp, 16514 tls) and not another service" : "check that the socket is libvirtd's"}, and that libvirtd is not hung (stopped, or its threads all busy); raise ?connect_timeout= for slow links`,
+      );
 }
 
 async function authenticate(rpc: RpcConnection, uri: string, signal?: AbortSignal): Promise<void> {
@@ -102,7 +134,9 @@ async function authenticate(rpc: RpcConnection, uri: string, signal?: AbortSigna
     if (complete) return;
   }
   throw new LibvirtError(
-    VIR_ERR_AUTH_FAILED, VIR_FROM_RPC, VIR_ERR_ERROR,
+    VIR_ERR_AUTH_FAILED,
+    VIR_FROM_RPC,
+    VIR_ERR_ERROR,
     `libvirtd requires authentication this client cannot do (offered: ${types.map(authName).join(', ')})`,
   );
 }
@@ -166,10 +200,20 @@ export class RemoteLibvirtClient implements LibvirtClient {
     return this.call(P.CONNECT_GET_HOSTNAME, null, (r) => r.string(REMOTE_STRING_MAX), options);
   }
   connectListAllDomains(flags = 0, options?: CallOptions): Promise<DomRef[]> {
-    return this.call(P.CONNECT_LIST_ALL_DOMAINS, (w) => w.int(1).uint(flags), (r) => listWithCount(r, readDom), options);
+    return this.call(
+      P.CONNECT_LIST_ALL_DOMAINS,
+      (w) => w.int(1).uint(flags),
+      (r) => listWithCount(r, readDom),
+      options,
+    );
   }
   connectListAllStoragePools(flags = 0, options?: CallOptions): Promise<PoolRef[]> {
-    return this.call(P.CONNECT_LIST_ALL_STORAGE_POOLS, (w) => w.int(1).uint(flags), (r) => listWithCount(r, readPool), options);
+    return this.call(
+      P.CONNECT_LIST_ALL_STORAGE_POOLS,
+      (w) => w.int(1).uint(flags),
+      (r) => listWithCount(r, readPool),
+      options,
+    );
   }
 
   // storage pools
@@ -196,27 +240,55 @@ export class RemoteLibvirtClient implements LibvirtClient {
     return this.callVoid(P.STORAGE_POOL_UNDEFINE, (w) => writePool(w, pool), options);
   }
   storagePoolGetInfo(pool: PoolRef, options?: CallOptions): Promise<StoragePoolInfo> {
-    return this.call(P.STORAGE_POOL_GET_INFO, (w) => writePool(w, pool), (r) => ({
-      state: r.uint(), capacity: r.uhyperNumber(), allocation: r.uhyperNumber(), available: r.uhyperNumber(),
-    }), options);
+    return this.call(
+      P.STORAGE_POOL_GET_INFO,
+      (w) => writePool(w, pool),
+      (r) => ({
+        state: r.uint(),
+        capacity: r.uhyperNumber(),
+        allocation: r.uhyperNumber(),
+        available: r.uhyperNumber(),
+      }),
+      options,
+    );
   }
   storagePoolGetXmlDesc(pool: PoolRef, flags = 0, options?: CallOptions): Promise<string> {
-    return this.call(P.STORAGE_POOL_GET_XML_DESC, (w) => (writePool(w, pool), w.uint(flags)), (r) => r.string(REMOTE_STRING_MAX), options);
+    return this.call(
+      P.STORAGE_POOL_GET_XML_DESC,
+      (w) => (writePool(w, pool), w.uint(flags)),
+      (r) => r.string(REMOTE_STRING_MAX),
+      options,
+    );
   }
   storagePoolRefresh(pool: PoolRef, flags = 0, options?: CallOptions): Promise<void> {
     return this.callVoid(P.STORAGE_POOL_REFRESH, (w) => (writePool(w, pool), w.uint(flags)), options);
   }
   storagePoolGetAutostart(pool: PoolRef, options?: CallOptions): Promise<boolean> {
-    return this.call(P.STORAGE_POOL_GET_AUTOSTART, (w) => writePool(w, pool), (r) => r.int() !== 0, options);
+    return this.call(
+      P.STORAGE_POOL_GET_AUTOSTART,
+      (w) => writePool(w, pool),
+      (r) => r.int() !== 0,
+      options,
+    );
   }
   storagePoolSetAutostart(pool: PoolRef, autostart: boolean, options?: CallOptions): Promise<void> {
     return this.callVoid(P.STORAGE_POOL_SET_AUTOSTART, (w) => (writePool(w, pool), w.int(autostart ? 1 : 0)), options);
   }
   storagePoolIsActive(pool: PoolRef, options?: CallOptions): Promise<boolean> {
-    return this.call(P.STORAGE_POOL_IS_ACTIVE, (w) => writePool(w, pool), (r) => r.int() !== 0, options);
+    return this.call(
+      P.STORAGE_POOL_IS_ACTIVE,
+      (w) => writePool(w, pool),
+      (r) => r.int() !== 0,
+      options,
+    );
   }
   storagePoolListAllVolumes(pool: PoolRef, flags = 0, options?: CallOptions): Promise<VolRef[]> {
-    return this.call(P.STORAGE_POOL_LIST_ALL_VOLUMES, (w) => (writePool(w, pool), w.int(1).uint(flags)), (r) => listWithCount(r, readVol), options);
+    return this.call(
+      P.STORAGE_POOL_LIST_ALL_VOLUMES,
+      (w) => (writePool(w, pool), w.int(1).uint(flags)),
+      (r) => listWithCount(r, readVol),
+      options,
+    );
   }
 
   // volumes
@@ -225,7 +297,12 @@ export class RemoteLibvirtClient implements LibvirtClient {
     return this.call(P.STORAGE_VOL_CREATE_XML, (w) => (writePool(w, pool), w.string(xml).uint(flags)), readVol, options);
   }
   storageVolCreateXmlFrom(pool: PoolRef, xml: string, clone: VolRef, flags = 0, options?: CallOptions): Promise<VolRef> {
-    return this.call(P.STORAGE_VOL_CREATE_XML_FROM, (w) => (writePool(w, pool), w.string(xml), writeVol(w, clone), w.uint(flags)), readVol, options);
+    return this.call(
+      P.STORAGE_VOL_CREATE_XML_FROM,
+      (w) => (writePool(w, pool), w.string(xml), writeVol(w, clone), w.uint(flags)),
+      readVol,
+      options,
+    );
   }
   storageVolLookupByName(pool: PoolRef, name: string, options?: CallOptions): Promise<VolRef> {
     return this.call(P.STORAGE_VOL_LOOKUP_BY_NAME, (w) => (writePool(w, pool), w.string(name)), readVol, options);
@@ -237,15 +314,32 @@ export class RemoteLibvirtClient implements LibvirtClient {
     return this.call(P.STORAGE_VOL_LOOKUP_BY_PATH, (w) => w.string(path), readVol, options);
   }
   storageVolGetPath(vol: VolRef, options?: CallOptions): Promise<string> {
-    return this.call(P.STORAGE_VOL_GET_PATH, (w) => writeVol(w, vol), (r) => r.string(REMOTE_STRING_MAX), options);
+    return this.call(
+      P.STORAGE_VOL_GET_PATH,
+      (w) => writeVol(w, vol),
+      (r) => r.string(REMOTE_STRING_MAX),
+      options,
+    );
   }
   storageVolGetXmlDesc(vol: VolRef, flags = 0, options?: CallOptions): Promise<string> {
-    return this.call(P.STORAGE_VOL_GET_XML_DESC, (w) => (writeVol(w, vol), w.uint(flags)), (r) => r.string(REMOTE_STRING_MAX), options);
+    return this.call(
+      P.STORAGE_VOL_GET_XML_DESC,
+      (w) => (writeVol(w, vol), w.uint(flags)),
+      (r) => r.string(REMOTE_STRING_MAX),
+      options,
+    );
   }
   storageVolGetInfo(vol: VolRef, options?: CallOptions): Promise<StorageVolInfo> {
-    return this.call(P.STORAGE_VOL_GET_INFO, (w) => writeVol(w, vol), (r) => ({
-      type: r.int(), capacity: r.uhyperNumber(), allocation: r.uhyperNumber(),
-    }), options);
+    return this.call(
+      P.STORAGE_VOL_GET_INFO,
+      (w) => writeVol(w, vol),
+      (r) => ({
+        type: r.int(),
+        capacity: r.uhyperNumber(),
+        allocation: r.uhyperNumber(),
+      }),
+      options,
+    );
   }
   storageVolDelete(vol: VolRef, flags = 0, options?: CallOptions): Promise<void> {
     return this.callVoid(P.STORAGE_VOL_DELETE, (w) => (writeVol(w, vol), w.uint(flags)), options);
@@ -253,12 +347,20 @@ export class RemoteLibvirtClient implements LibvirtClient {
   storageVolResize(vol: VolRef, capacity: bigint | number, flags = 0, options?: CallOptions): Promise<void> {
     return this.callVoid(P.STORAGE_VOL_RESIZE, (w) => (writeVol(w, vol), w.uhyper(capacity).uint(flags)), options);
   }
-  storageVolUpload(vol: VolRef, data: Uint8Array | AsyncIterable<Uint8Array>, offset = 0, length?: number, options?: UploadOptions): Promise<void> {
+  storageVolUpload(
+    vol: VolRef,
+    data: Uint8Array | AsyncIterable<Uint8Array>,
+    offset = 0,
+    length?: number,
+    options?: UploadOptions,
+  ): Promise<void> {
     const bytes = data instanceof Uint8Array;
     const len = length ?? (bytes ? data.length : 0);
     const w = new XdrWriter();
     writeVol(w, vol);
-    w.uhyper(offset).uhyper(len).uint(options?.sparse ? VIR_STORAGE_VOL_UPLOAD_SPARSE_STREAM : 0);
+    w.uhyper(offset)
+      .uhyper(len)
+      .uint(options?.sparse ? VIR_STORAGE_VOL_UPLOAD_SPARSE_STREAM : 0);
     return this.rpc.upload(P.STORAGE_VOL_UPLOAD, w.finish(), bytes ? fromBytes(data) : data, options);
   }
   async storageVolDownload(vol: VolRef, offset = 0, length = 0, options?: CallOptions): Promise<Uint8Array> {
@@ -291,7 +393,12 @@ export class RemoteLibvirtClient implements LibvirtClient {
     return this.call(P.DOMAIN_LOOKUP_BY_UUID, (w) => w.fixedOpaque(uuid, 16), readDom, options);
   }
   domainGetXmlDesc(dom: DomRef, flags = 0, options?: CallOptions): Promise<string> {
-    return this.call(P.DOMAIN_GET_XML_DESC, (w) => (writeDom(w, dom), w.uint(flags)), (r) => r.string(REMOTE_STRING_MAX), options);
+    return this.call(
+      P.DOMAIN_GET_XML_DESC,
+      (w) => (writeDom(w, dom), w.uint(flags)),
+      (r) => r.string(REMOTE_STRING_MAX),
+      options,
+    );
   }
   domainCreate(dom: DomRef, options?: CallOptions): Promise<void> {
     return this.callVoid(P.DOMAIN_CREATE, (w) => writeDom(w, dom), options);
@@ -322,26 +429,47 @@ export class RemoteLibvirtClient implements LibvirtClient {
     return this.callVoid(P.DOMAIN_UNDEFINE_FLAGS, (w) => (writeDom(w, dom), w.uint(flags)), options);
   }
   domainGetState(dom: DomRef, options?: CallOptions): Promise<DomainStateInfo> {
-    return this.call(P.DOMAIN_GET_STATE, (w) => (writeDom(w, dom), w.uint(0)), (r) => ({ state: r.int(), reason: r.int() }), options);
+    return this.call(
+      P.DOMAIN_GET_STATE,
+      (w) => (writeDom(w, dom), w.uint(0)),
+      (r) => ({ state: r.int(), reason: r.int() }),
+      options,
+    );
   }
   domainIsActive(dom: DomRef, options?: CallOptions): Promise<boolean> {
-    return this.call(P.DOMAIN_IS_ACTIVE, (w) => writeDom(w, dom), (r) => r.int() !== 0, options);
+    return this.call(
+      P.DOMAIN_IS_ACTIVE,
+      (w) => writeDom(w, dom),
+      (r) => r.int() !== 0,
+      options,
+    );
   }
   domainSetAutostart(dom: DomRef, autostart: boolean, options?: CallOptions): Promise<void> {
     return this.callVoid(P.DOMAIN_SET_AUTOSTART, (w) => (writeDom(w, dom), w.int(autostart ? 1 : 0)), options);
   }
   domainInterfaceAddresses(dom: DomRef, source: number, options?: CallOptions): Promise<DomainInterfaceAddresses[]> {
-    return this.call(P.DOMAIN_INTERFACE_ADDRESSES, (w) => (writeDom(w, dom), w.uint(source).uint(0)), (r) => r.array((x) => ({
-      name: x.string(REMOTE_STRING_MAX),
-      hwaddr: x.optional((y) => y.string(REMOTE_STRING_MAX)),
-      addresses: x.array((y) => ({ type: y.int(), address: y.string(REMOTE_STRING_MAX), prefix: y.uint() })),
-    })), options);
+    return this.call(
+      P.DOMAIN_INTERFACE_ADDRESSES,
+      (w) => (writeDom(w, dom), w.uint(source).uint(0)),
+      (r) =>
+        r.array((x) => ({
+          name: x.string(REMOTE_STRING_MAX),
+          hwaddr: x.optional((y) => y.string(REMOTE_STRING_MAX)),
+          addresses: x.array((y) => ({ type: y.int(), address: y.string(REMOTE_STRING_MAX), prefix: y.uint() })),
+        })),
+      options,
+    );
   }
 
   // networks
 
   connectListAllNetworks(flags = 0, options?: CallOptions): Promise<NetRef[]> {
-    return this.call(P.CONNECT_LIST_ALL_NETWORKS, (w) => w.int(1).uint(flags), (r) => listWithCount(r, readNet), options);
+    return this.call(
+      P.CONNECT_LIST_ALL_NETWORKS,
+      (w) => w.int(1).uint(flags),
+      (r) => listWithCount(r, readNet),
+      options,
+    );
   }
   networkDefineXml(xml: string, options?: CallOptions): Promise<NetRef> {
     return this.call(P.NETWORK_DEFINE_XML, (w) => w.string(xml), readNet, options);
@@ -362,34 +490,67 @@ export class RemoteLibvirtClient implements LibvirtClient {
     return this.call(P.NETWORK_LOOKUP_BY_UUID, (w) => w.fixedOpaque(uuid, 16), readNet, options);
   }
   networkGetXmlDesc(net: NetRef, flags = 0, options?: CallOptions): Promise<string> {
-    return this.call(P.NETWORK_GET_XML_DESC, (w) => (writeNet(w, net), w.uint(flags)), (r) => r.string(REMOTE_STRING_MAX), options);
+    return this.call(
+      P.NETWORK_GET_XML_DESC,
+      (w) => (writeNet(w, net), w.uint(flags)),
+      (r) => r.string(REMOTE_STRING_MAX),
+      options,
+    );
   }
   networkGetAutostart(net: NetRef, options?: CallOptions): Promise<boolean> {
-    return this.call(P.NETWORK_GET_AUTOSTART, (w) => writeNet(w, net), (r) => r.int() !== 0, options);
+    return this.call(
+      P.NETWORK_GET_AUTOSTART,
+      (w) => writeNet(w, net),
+      (r) => r.int() !== 0,
+      options,
+    );
   }
   networkSetAutostart(net: NetRef, autostart: boolean, options?: CallOptions): Promise<void> {
     return this.callVoid(P.NETWORK_SET_AUTOSTART, (w) => (writeNet(w, net), w.int(autostart ? 1 : 0)), options);
   }
   networkIsActive(net: NetRef, options?: CallOptions): Promise<boolean> {
-    return this.call(P.NETWORK_IS_ACTIVE, (w) => writeNet(w, net), (r) => r.int() !== 0, options);
+    return this.call(
+      P.NETWORK_IS_ACTIVE,
+      (w) => writeNet(w, net),
+      (r) => r.int() !== 0,
+      options,
+    );
   }
-  networkUpdate(net: NetRef, command: number, section: number, parentIndex: number, xml: string, flags = 0, options?: CallOptions): Promise<void> {
+  networkUpdate(
+    net: NetRef,
+    command: number,
+    section: number,
+    parentIndex: number,
+    xml: string,
+    flags = 0,
+    options?: CallOptions,
+  ): Promise<void> {
     // remote_network_update_args: net, command, section, parentIndex, xml, flags (the order libvirt >= 6.x daemons
     // expect; they advertise VIR_DRV_FEATURE_NETWORK_UPDATE_HAS_CORRECT_ORDER).
-    return this.callVoid(P.NETWORK_UPDATE, (w) => (writeNet(w, net), w.uint(command).uint(section).int(parentIndex).string(xml).uint(flags)), options);
+    return this.callVoid(
+      P.NETWORK_UPDATE,
+      (w) => (writeNet(w, net), w.uint(command).uint(section).int(parentIndex).string(xml).uint(flags)),
+      options,
+    );
   }
   networkGetDhcpLeases(net: NetRef, mac?: string | null, options?: CallOptions): Promise<NetworkDhcpLease[]> {
-    return this.call(P.NETWORK_GET_DHCP_LEASES, (w) => (writeNet(w, net), writeOptionalString(w, mac ?? null), w.int(1).uint(0)), (r) => listWithCount(r, (x) => ({
-      iface: x.string(REMOTE_STRING_MAX),
-      expiryTime: Number(x.hyper()),
-      type: x.int(),
-      mac: x.optional((y) => y.string(REMOTE_STRING_MAX)),
-      iaid: x.optional((y) => y.string(REMOTE_STRING_MAX)),
-      ipAddress: x.string(REMOTE_STRING_MAX),
-      prefix: x.uint(),
-      hostname: x.optional((y) => y.string(REMOTE_STRING_MAX)),
-      clientId: x.optional((y) => y.string(REMOTE_STRING_MAX)),
-    })), options);
+    return this.call(
+      P.NETWORK_GET_DHCP_LEASES,
+      (w) => (writeNet(w, net), writeOptionalString(w, mac ?? null), w.int(1).uint(0)),
+      (r) =>
+        listWithCount(r, (x) => ({
+          iface: x.string(REMOTE_STRING_MAX),
+          expiryTime: Number(x.hyper()),
+          type: x.int(),
+          mac: x.optional((y) => y.string(REMOTE_STRING_MAX)),
+          iaid: x.optional((y) => y.string(REMOTE_STRING_MAX)),
+          ipAddress: x.string(REMOTE_STRING_MAX),
+          prefix: x.uint(),
+          hostname: x.optional((y) => y.string(REMOTE_STRING_MAX)),
+          clientId: x.optional((y) => y.string(REMOTE_STRING_MAX)),
+        })),
+      options,
+    );
   }
 }
 

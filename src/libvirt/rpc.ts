@@ -106,7 +106,10 @@ export class RpcConnection {
   private unanswered = 0;
   readonly streamChunkSize: number;
 
-  constructor(private readonly socket: Duplex, options: RpcConnectionOptions = {}) {
+  constructor(
+    private readonly socket: Duplex,
+    options: RpcConnectionOptions = {},
+  ) {
     this.streamChunkSize = options.streamChunkSize ?? DEFAULT_STREAM_CHUNK_SIZE;
     this.closedPromise = new Promise((resolve) => socket.once('close', () => resolve()));
     socket.on('data', (chunk: Buffer) => this.onData(chunk));
@@ -139,12 +142,21 @@ export class RpcConnection {
       return;
     }
     if (this.unanswered >= count) {
-      this.fail(`libvirtd sent nothing for ${interval * (count + 1)} s and did not answer ${count} keepalive pings: the host or the network path to it is down`);
+      this.fail(
+        `libvirtd sent nothing for ${interval * (count + 1)} s and did not answer ${count} keepalive pings: the host or the network path to it is down`,
+      );
       this.socket.destroy();
       return;
     }
     this.unanswered++;
-    this.trySend({ program: KEEPALIVE_PROGRAM, version: KEEPALIVE_PROTOCOL_VERSION, procedure: KEEPALIVE_PROC_PING, type: MessageType.Message, serial: 0, status: MessageStatus.Ok });
+    this.trySend({
+      program: KEEPALIVE_PROGRAM,
+      version: KEEPALIVE_PROTOCOL_VERSION,
+      procedure: KEEPALIVE_PROC_PING,
+      type: MessageType.Message,
+      serial: 0,
+      status: MessageStatus.Ok,
+    });
   }
 
   /** True once the connection is closed or lost; every call then rejects. */
@@ -153,7 +165,12 @@ export class RpcConnection {
   }
 
   /** Calls `procedure` of `program` with XDR-encoded `args`; resolves with the reply's XDR payload. */
-  async call(procedure: number, args: Uint8Array = new Uint8Array(0), options: CallOptions = {}, program = REMOTE_PROGRAM): Promise<Buffer> {
+  async call(
+    procedure: number,
+    args: Uint8Array = new Uint8Array(0),
+    options: CallOptions = {},
+    program = REMOTE_PROGRAM,
+  ): Promise<Buffer> {
     const { serial, channel } = this.open(procedure, options.signal);
     try {
       this.send({ program, version: REMOTE_PROTOCOL_VERSION, procedure, type: MessageType.Call, serial, status: MessageStatus.Ok }, args);
@@ -176,7 +193,12 @@ export class RpcConnection {
   async upload(procedure: number, args: Uint8Array, source: AsyncIterable<Uint8Array>, options: UploadOptions = {}): Promise<void> {
     const { serial, channel } = this.open(procedure, options.signal);
     const header = (status: MessageStatus): PacketHeader => ({
-      program: REMOTE_PROGRAM, version: REMOTE_PROTOCOL_VERSION, procedure, type: MessageType.Stream, serial, status,
+      program: REMOTE_PROGRAM,
+      version: REMOTE_PROTOCOL_VERSION,
+      procedure,
+      type: MessageType.Stream,
+      serial,
+      status,
     });
     let opened = false;
     let finished = false;
@@ -217,7 +239,12 @@ export class RpcConnection {
   async *download(procedure: number, args: Uint8Array, options: StreamOptions = {}): AsyncGenerator<Buffer, void, undefined> {
     const { serial, channel } = this.open(procedure, options.signal);
     const header = (status: MessageStatus): PacketHeader => ({
-      program: REMOTE_PROGRAM, version: REMOTE_PROTOCOL_VERSION, procedure, type: MessageType.Stream, serial, status,
+      program: REMOTE_PROGRAM,
+      version: REMOTE_PROTOCOL_VERSION,
+      procedure,
+      type: MessageType.Stream,
+      serial,
+      status,
     });
     let opened = false;
     let finished = false;
@@ -316,7 +343,14 @@ export class RpcConnection {
     const h = p.header;
     if (h.program === KEEPALIVE_PROGRAM) {
       if (h.procedure === KEEPALIVE_PROC_PING && h.type === MessageType.Message) {
-        this.trySend({ program: KEEPALIVE_PROGRAM, version: KEEPALIVE_PROTOCOL_VERSION, procedure: KEEPALIVE_PROC_PONG, type: MessageType.Message, serial: 0, status: MessageStatus.Ok });
+        this.trySend({
+          program: KEEPALIVE_PROGRAM,
+          version: KEEPALIVE_PROTOCOL_VERSION,
+          procedure: KEEPALIVE_PROC_PONG,
+          type: MessageType.Message,
+          serial: 0,
+          status: MessageStatus.Ok,
+        });
       }
       return;
     }
@@ -354,6 +388,11 @@ function safeDecodeError(payload: Buffer): LibvirtError {
   try {
     return decodeRemoteError(payload);
   } catch (e) {
-    return new LibvirtError(VIR_ERR_RPC, VIR_FROM_RPC, VIR_ERR_ERROR, `libvirtd reported an error that could not be decoded: ${(e as Error).message}`);
+    return new LibvirtError(
+      VIR_ERR_RPC,
+      VIR_FROM_RPC,
+      VIR_ERR_ERROR,
+      `libvirtd reported an error that could not be decoded: ${(e as Error).message}`,
+    );
   }
 }

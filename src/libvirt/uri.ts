@@ -106,7 +106,8 @@ export function parseLibvirtUri(uri: string): LibvirtUri {
   let transport: LibvirtTransport;
   if (transportName === undefined) transport = host ? 'tls' : 'unix';
   else if (transportName in UNSUPPORTED_TRANSPORTS) throw new LibvirtUriError(uri, UNSUPPORTED_TRANSPORTS[transportName]);
-  else if (transportName === 'unix' || transportName === 'tcp' || transportName === 'tls' || transportName === 'ssh') transport = transportName;
+  else if (transportName === 'unix' || transportName === 'tcp' || transportName === 'tls' || transportName === 'ssh')
+    transport = transportName;
   else throw new LibvirtUriError(uri, `unknown transport "${transportName}"; expected unix, tcp, tls or ssh`);
 
   if (transport === 'unix' && host) throw new LibvirtUriError(uri, `the unix transport is local and takes no host (got "${host}")`);
@@ -125,7 +126,10 @@ function checkParams(uri: string, transport: LibvirtTransport, params: Record<st
   for (const [k, v] of Object.entries(params)) {
     const applies = CLIENT_PARAMS[k];
     if (!applies) {
-      throw new LibvirtUriError(uri, `unknown parameter "${k}"; the parameters are ${Object.keys(CLIENT_PARAMS).join(', ')} (libvirt "Remote URIs")`);
+      throw new LibvirtUriError(
+        uri,
+        `unknown parameter "${k}"; the parameters are ${Object.keys(CLIENT_PARAMS).join(', ')} (libvirt "Remote URIs")`,
+      );
     }
     if (!applies.includes(transport)) {
       throw new LibvirtUriError(uri, `parameter "${k}" applies to the ${applies.join('/')} transport, not ${transport}; remove it`);
@@ -148,14 +152,19 @@ function checkParams(uri: string, transport: LibvirtTransport, params: Record<st
         oneOf(['auto', 'netcat', 'native']);
         break;
       case 'connect_timeout':
-        if (!/^[0-9]+$/.test(v) || Number(v) < 1 || Number(v) > 3600) throw new LibvirtUriError(uri, `connect_timeout=${v} is not a whole number of seconds in 1..3600`);
+        if (!/^[0-9]+$/.test(v) || Number(v) < 1 || Number(v) > 3600)
+          throw new LibvirtUriError(uri, `connect_timeout=${v} is not a whole number of seconds in 1..3600`);
         break;
       case 'sshauth': {
         const methods = v.split(',').map((m) => m.trim());
         for (const m of methods) {
-          if (!SSH_AUTH_METHODS.includes(m)) throw new LibvirtUriError(uri, `sshauth method "${m}" is not one of ${SSH_AUTH_METHODS.join(', ')}`);
+          if (!SSH_AUTH_METHODS.includes(m))
+            throw new LibvirtUriError(uri, `sshauth method "${m}" is not one of ${SSH_AUTH_METHODS.join(', ')}`);
           if (m === 'password' || m === 'keyboard-interactive') {
-            throw new LibvirtUriError(uri, `sshauth=${m} needs someone to type a password, and a Terraform provider cannot prompt; use sshauth=agent or sshauth=privkey with keyfile=`);
+            throw new LibvirtUriError(
+              uri,
+              `sshauth=${m} needs someone to type a password, and a Terraform provider cannot prompt; use sshauth=agent or sshauth=privkey with keyfile=`,
+            );
           }
         }
         break;

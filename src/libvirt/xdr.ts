@@ -189,7 +189,8 @@ export class XdrReader {
   }
 
   private need(n: number): void {
-    if (this.pos + n > this.buf.length) throw new XdrError(`truncated XDR data: need ${n} bytes at offset ${this.pos}, have ${this.remaining}`);
+    if (this.pos + n > this.buf.length)
+      throw new XdrError(`truncated XDR data: need ${n} bytes at offset ${this.pos}, have ${this.remaining}`);
   }
 
   int(): number {

@@ -52,5 +52,5 @@ export function netmaskToPrefix(netmask: string): number | undefined {
   if (!isIPv4(netmask)) return undefined;
   const n = ipToBigInt(netmask);
   const bin = n.toString(2).padStart(32, '0');
-  return /^1*0*$/.test(bin) ? bin.indexOf('0') === -1 ? 32 : bin.indexOf('0') : undefined;
+  return /^1*0*$/.test(bin) ? (bin.indexOf('0') === -1 ? 32 : bin.indexOf('0')) : undefined;
 }

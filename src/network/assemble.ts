@@ -54,7 +54,13 @@ export function assembleNetworkSpec(input: NetworkInput): AssembledNetwork {
       return;
     }
     ipSource.push(i);
-    ips.push({ family: cidr.family, address: cidr.address, prefix: cidr.prefix, dhcpRanges: s.dhcpRanges.map((r) => ({ start: r.start, end: r.end })), dhcpHosts: [] });
+    ips.push({
+      family: cidr.family,
+      address: cidr.address,
+      prefix: cidr.prefix,
+      dhcpRanges: s.dhcpRanges.map((r) => ({ start: r.start, end: r.end })),
+      dhcpHosts: [],
+    });
   });
   const placement = input.staticHosts.map((h): [number, number] | undefined => {
     const at = ips.findIndex((x) => inSubnet(h.ip, x.address, x.prefix));

@@ -31,7 +31,8 @@ export function parseNetworkXml(xml: string): NetworkSpec {
   const forward = child(network, 'forward');
   if (forward) {
     const mode = attr(forward, 'mode') ?? 'nat';
-    if (!(FORWARD_MODES as readonly string[]).includes(mode)) throw new NetworkXmlParseError('network/forward/@mode', `unsupported mode '${mode}' (expected ${FORWARD_MODES.join(', ')})`);
+    if (!(FORWARD_MODES as readonly string[]).includes(mode))
+      throw new NetworkXmlParseError('network/forward/@mode', `unsupported mode '${mode}' (expected ${FORWARD_MODES.join(', ')})`);
     spec.forward = { mode: mode as NetworkForwardMode };
     const dev = attr(forward, 'dev');
     if (dev !== undefined) spec.forward.dev = dev;
@@ -57,8 +58,10 @@ function readIp(node: XmlNode, at: string): NetworkIp {
   const family = attr(node, 'family') === 'ipv6' || address.includes(':') ? 'ipv6' : 'ipv4';
   const prefixText = attr(node, 'prefix');
   const netmask = attr(node, 'netmask');
-  const prefix = prefixText !== undefined ? Number(prefixText) : netmask !== undefined ? netmaskToPrefix(netmask) : family === 'ipv4' ? undefined : 64;
-  if (prefix === undefined || !Number.isInteger(prefix)) throw new NetworkXmlParseError(`${at}/@prefix`, 'missing or invalid prefix/netmask');
+  const prefix =
+    prefixText !== undefined ? Number(prefixText) : netmask !== undefined ? netmaskToPrefix(netmask) : family === 'ipv4' ? undefined : 64;
+  if (prefix === undefined || !Number.isInteger(prefix))
+    throw new NetworkXmlParseError(`${at}/@prefix`, 'missing or invalid prefix/netmask');
   const dhcp = child(node, 'dhcp');
   return {
     family,

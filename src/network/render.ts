@@ -17,7 +17,11 @@ export function renderNetworkXml(spec: NetworkSpec): string {
   if (hasErrors(diagnostics)) throw new ValidationError(diagnostics);
   const network: XmlNode = { name: spec.name };
   if (spec.uuid !== undefined) network.uuid = spec.uuid;
-  if (spec.forward) network.forward = { [`${ATTR}mode`]: spec.forward.mode, ...(spec.forward.dev !== undefined ? { [`${ATTR}dev`]: spec.forward.dev } : {}) };
+  if (spec.forward)
+    network.forward = {
+      [`${ATTR}mode`]: spec.forward.mode,
+      ...(spec.forward.dev !== undefined ? { [`${ATTR}dev`]: spec.forward.dev } : {}),
+    };
   if (spec.bridge !== undefined) network.bridge = { [`${ATTR}name`]: spec.bridge };
   if (spec.mtu !== undefined) network.mtu = { [`${ATTR}size`]: String(spec.mtu) };
   if (spec.domain !== undefined) network.domain = { [`${ATTR}name`]: spec.domain, [`${ATTR}localOnly`]: 'yes' };

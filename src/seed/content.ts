@@ -17,7 +17,11 @@ export function seedContent(spec: SeedSpec): { content: PendingSeedContent; diag
   const userData = composeUserDataPieces(spec);
   const network = renderNetworkFile(spec, formatOf(spec));
   const vendorData =
-    spec.vendor_data === undefined ? undefined : typeof spec.vendor_data === 'string' ? spec.vendor_data : renderCloudConfig(spec.vendor_data);
+    spec.vendor_data === undefined
+      ? undefined
+      : typeof spec.vendor_data === 'string'
+        ? spec.vendor_data
+        : renderCloudConfig(spec.vendor_data);
   return {
     content: {
       instanceId: null,

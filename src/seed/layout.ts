@@ -81,7 +81,8 @@ function configDriveFiles<B extends SeedBytes>(c: PendingSeedContent<B>): Pendin
   const files: PendingSeedFile<B>[] = [{ path: `${OS_DIR}/meta_data.json`, content: utf8(stableJson(md)) }];
   if (c.userData.length > 0) files.push({ path: `${OS_DIR}/user_data`, content: c.userData });
   if (c.network !== undefined) files.push({ path: `${OS_DIR}/network_data.json`, content: utf8(c.network) });
-  if (c.vendorData !== undefined) files.push({ path: `${OS_DIR}/vendor_data.json`, content: utf8(stableJson({ 'cloud-init': c.vendorData })) });
+  if (c.vendorData !== undefined)
+    files.push({ path: `${OS_DIR}/vendor_data.json`, content: utf8(stableJson({ 'cloud-init': c.vendorData })) });
   return files;
 }
 

@@ -63,12 +63,24 @@ export function validateSeedInputs(spec: SeedSpec, options: ValidateSeedOptions 
   }
   const format = spec.format === 'configdrive' ? 'configdrive' : 'nocloud';
   if (spec.instance_id !== undefined && (typeof spec.instance_id !== 'string' || !INSTANCE_ID.test(spec.instance_id))) {
-    out.push(error(['instance_id'], 'Invalid instance-id', `Got ${JSON.stringify(spec.instance_id)}; expected 1–128 characters of A–Z a–z 0–9 . _ : -`));
+    out.push(
+      error(
+        ['instance_id'],
+        'Invalid instance-id',
+        `Got ${JSON.stringify(spec.instance_id)}; expected 1–128 characters of A–Z a–z 0–9 . _ : -`,
+      ),
+    );
   }
   for (const k of ['hostname', 'fqdn'] as const) {
     const v = spec[k];
     if (v !== undefined && (typeof v !== 'string' || !isHostname(v))) {
-      out.push(error([k], `Invalid ${k}`, `Got ${JSON.stringify(v)}; expected an RFC 1123 host name: dot-separated labels of 1–63 letters, digits or hyphens, not starting or ending with a hyphen.`));
+      out.push(
+        error(
+          [k],
+          `Invalid ${k}`,
+          `Got ${JSON.stringify(v)}; expected an RFC 1123 host name: dot-separated labels of 1–63 letters, digits or hyphens, not starting or ending with a hyphen.`,
+        ),
+      );
     }
   }
   if (spec.public_keys !== undefined) {
@@ -76,10 +88,18 @@ export function validateSeedInputs(spec: SeedSpec, options: ValidateSeedOptions 
     else out.push(...keyList(spec.public_keys, ['public_keys']));
   }
   if (spec.meta_data !== undefined) {
-    if (!isPlainObject(spec.meta_data)) out.push(error(['meta_data'], 'Invalid meta_data', 'meta_data must be a map of extra meta-data keys.'));
+    if (!isPlainObject(spec.meta_data))
+      out.push(error(['meta_data'], 'Invalid meta_data', 'meta_data must be a map of extra meta-data keys.'));
     else
       for (const k of RESERVED_META_DATA[format]) {
-        if (k in spec.meta_data) out.push(error(['meta_data', k], 'Reserved meta-data key', `"${k}" is set from a dedicated field (instance_id, hostname, public_keys); remove it from meta_data.`));
+        if (k in spec.meta_data)
+          out.push(
+            error(
+              ['meta_data', k],
+              'Reserved meta-data key',
+              `"${k}" is set from a dedicated field (instance_id, hostname, public_keys); remove it from meta_data.`,
+            ),
+          );
       }
   }
   out.push(...validateUserDataInputs(spec));
@@ -97,7 +117,13 @@ export function validateSeedInputs(spec: SeedSpec, options: ValidateSeedOptions 
 
 /** Checks of rendered content: the composition warnings (`composeDiagnostics`, from `seedContent`) and the seed
  *  size rule (`userDataPlainBytes`: the user-data's length before compression, from `seedContent`). Pure. */
-export function contentDiagnostics(spec: SeedSpec, content: PendingSeedContent, composeDiagnostics: readonly Diagnostic[], userDataPlainBytes?: number): Diagnostic[] {
-  const plain = userDataPlainBytes ?? (content.userData instanceof Uint8Array ? decompressedLength(content.userData) : content.userData.length);
+export function contentDiagnostics(
+  spec: SeedSpec,
+  content: PendingSeedContent,
+  composeDiagnostics: readonly Diagnostic[],
+  userDataPlainBytes?: number,
+): Diagnostic[] {
+  const plain =
+    userDataPlainBytes ?? (content.userData instanceof Uint8Array ? decompressedLength(content.userData) : content.userData.length);
   return [...composeDiagnostics, ...seedSizeDiagnostics(spec, plain, layoutFiles(content, formatOf(spec)))];
 }

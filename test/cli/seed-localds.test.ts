@@ -2,11 +2,11 @@
 import { LocaldsError, localdsMetaData, localdsWarnings, resolveFormats, vfatSize } from '../../cli/commands/seed-localds';
 
 describe('localdsMetaData', () => {
-  it('GIVEN no options WHEN written THEN it is cloud-localds\'s JSON with its instance-id only', () => {
+  it("GIVEN no options WHEN written THEN it is cloud-localds's JSON with its instance-id only", () => {
     expect(localdsMetaData({})).toBe('{\n"instance-id": "iid-local01"\n}\n');
   });
 
-  it('GIVEN hostname, interfaces and dsmode WHEN written THEN they follow in cloud-localds\'s order, interfaces joined by \\n', () => {
+  it("GIVEN hostname, interfaces and dsmode WHEN written THEN they follow in cloud-localds's order, interfaces joined by \\n", () => {
     expect(localdsMetaData({ dsmode: 'local', hostname: 'web1', interfaces: 'auto eth0\niface eth0 inet dhcp\n\n' })).toBe(
       '{\n"instance-id": "iid-local01",\n"local-hostname": "web1",\n"interfaces": "auto eth0\\niface eth0 inet dhcp\\n",\n"dsmode": "local"\n}\n',
     );
@@ -46,8 +46,10 @@ describe('localdsWarnings', () => {
 
   it('GIVEN a bad cloud-config, network-config and vendor-data WHEN checked THEN each finding is a warning naming its file', () => {
     const files = [
-      file('user-data', '#cloud-config\nusers: 3\n'), file('meta-data', 'instance-id: x\n'),
-      file('network-config', 'version: 2\nethernets: 3\n'), file('vendor-data', '#cloud-config\nfoo: 1\n'),
+      file('user-data', '#cloud-config\nusers: 3\n'),
+      file('meta-data', 'instance-id: x\n'),
+      file('network-config', 'version: 2\nethernets: 3\n'),
+      file('vendor-data', '#cloud-config\nfoo: 1\n'),
     ];
     expect(localdsWarnings(files, { userData: 'ud.yaml', networkConfig: 'nc.yaml', vendorData: 'vd' })).toEqual([
       expect.stringMatching(/^warning: USER-DATA ud\.yaml: users: Invalid cloud-config: /),
@@ -63,7 +65,7 @@ describe('localdsWarnings', () => {
 });
 
 describe('vfatSize', () => {
-  it('GIVEN small files WHEN sized THEN cloud-localds\'s 128 KiB; GIVEN 4 MiB THEN a 64 KiB multiple with room to spare', () => {
+  it("GIVEN small files WHEN sized THEN cloud-localds's 128 KiB; GIVEN 4 MiB THEN a 64 KiB multiple with room to spare", () => {
     expect(vfatSize([{ path: 'user-data', content: new Uint8Array(1000) }])).toBe(131072);
     const big = vfatSize([{ path: 'user-data', content: new Uint8Array(4 << 20) }]);
     expect(big % 65536).toBe(0);

@@ -20,23 +20,43 @@ describe('notASpec', () => {
     expect(notASpec(new Uint8Array([0x43, 0x44, 0, 1]))).toMatch(/^a binary file/);
   });
 
-  it.each(['hostname: web1\n', '# my seed\nhostname: web1\n', '{"hostname": "web1"}'])('GIVEN the spec %j WHEN checked THEN it passes', (text) => {
-    expect(notASpec(bytes(text))).toBeUndefined();
-  });
+  it.each(['hostname: web1\n', '# my seed\nhostname: web1\n', '{"hostname": "web1"}'])(
+    'GIVEN the spec %j WHEN checked THEN it passes',
+    (text) => {
+      expect(notASpec(bytes(text))).toBeUndefined();
+    },
+  );
 });
 
 describe('unknownSpecKeys', () => {
   it('GIVEN only known fields at every level WHEN checked THEN there is no diagnostic', () => {
-    expect(unknownSpecKeys({
-      hostname: 'a', cloud_config: { anything: 1 }, meta_data: { x: 1 }, environment: { A: 'b' },
-      files: [{ path: '/a', content: 'x', owner: 'root:root' }], mounts: [{ device: 'vdb', mount_point: '/d' }],
-      user_data_parts: [{ content: 'x', filename: 'f' }], network: { version: 2, interfaces: [{ name: 'eth0', dhcp4: true }] },
-    })).toEqual([]);
+    expect(
+      unknownSpecKeys({
+        hostname: 'a',
+        cloud_config: { anything: 1 },
+        meta_data: { x: 1 },
+        environment: { A: 'b' },
+        files: [{ path: '/a', content: 'x', owner: 'root:root' }],
+        mounts: [{ device: 'vdb', mount_point: '/d' }],
+        user_data_parts: [{ content: 'x', filename: 'f' }],
+        network: { version: 2, interfaces: [{ name: 'eth0', dhcp4: true }] },
+      }),
+    ).toEqual([]);
   });
 
   it('GIVEN unknown fields WHEN checked THEN each is an error at its path, with a suggestion when one is close', () => {
-    const d = unknownSpecKeys({ hostnme: 'a', zzz: 1, mounts: [{ device: 'vdb', mountpoint: '/d' }], user_data_parts: [{ content: 'x', type: 'y' }] });
-    expect(d.map((x) => [x.severity, x.path])).toEqual([['error', ['hostnme']], ['error', ['zzz']], ['error', ['mounts', 0, 'mountpoint']], ['error', ['user_data_parts', 0, 'type']]]);
+    const d = unknownSpecKeys({
+      hostnme: 'a',
+      zzz: 1,
+      mounts: [{ device: 'vdb', mountpoint: '/d' }],
+      user_data_parts: [{ content: 'x', type: 'y' }],
+    });
+    expect(d.map((x) => [x.severity, x.path])).toEqual([
+      ['error', ['hostnme']],
+      ['error', ['zzz']],
+      ['error', ['mounts', 0, 'mountpoint']],
+      ['error', ['user_data_parts', 0, 'type']],
+    ]);
     expect(d[0]!.detail).toMatch(/^"hostnme" is not a field of a seed spec; did you mean "hostname"\? The fields are: format, /);
     expect(d[1]!.detail).toMatch(/^"zzz" is not a field of a seed spec\. The fields are: /);
     expect(d[2]!.detail).toContain('did you mean "mount_point"?');

@@ -66,18 +66,32 @@ beforeAll(() => {
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 describe('virtseed --help and --version', () => {
-  it.each([[['--help']], [['-h']], [['seed', '--help']], [['seed', 'build', '--help']], [['seed', 'build', '-h']], [['seed', 'show', '--help']]])(
-    'GIVEN %j WHEN run THEN usage is printed to stdout and the exit code is 0',
-    (args) => {
-      const r = virtseed(args);
-      expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 0, stderr: '' });
-      expect(r.stdout).toMatch(new RegExp(`^Usage: virtseed${args[0] === 'seed' ? ` seed${args[1] !== '--help' ? ` ${args[1]}` : ''}` : ''} `));
-    },
-  );
+  it.each([
+    [['--help']],
+    [['-h']],
+    [['seed', '--help']],
+    [['seed', 'build', '--help']],
+    [['seed', 'build', '-h']],
+    [['seed', 'show', '--help']],
+  ])('GIVEN %j WHEN run THEN usage is printed to stdout and the exit code is 0', (args) => {
+    const r = virtseed(args);
+    expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 0, stderr: '' });
+    expect(r.stdout).toMatch(
+      new RegExp(`^Usage: virtseed${args[0] === 'seed' ? ` seed${args[1] !== '--help' ? ` ${args[1]}` : ''}` : ''} `),
+    );
+  });
 
   it('GIVEN seed build --help WHEN run THEN both forms and the cloud-localds options are described', () => {
     const r = virtseed(['seed', 'build', '--help']);
-    for (const flag of ['-N, --network-config', '-V, --vendor-data', '-H, --hostname', '-d, --disk-format', '-f, --filesystem', '-o, --output', '--format']) {
+    for (const flag of [
+      '-N, --network-config',
+      '-V, --vendor-data',
+      '-H, --hostname',
+      '-d, --disk-format',
+      '-f, --filesystem',
+      '-o, --output',
+      '--format',
+    ]) {
       expect(r.stdout).toContain(flag);
     }
     expect(r.stdout).toContain('OUTPUT USER-DATA [META-DATA]');
@@ -104,7 +118,20 @@ describe('virtseed seed build with cloud-localds arguments', () => {
     ['user-data and meta-data', ['user-data', 'meta-data']],
     ['user-data only (generated meta-data)', ['user-data']],
     ['-N and -V', ['-N', 'network-config', '-V', 'vendor-data', 'user-data', 'meta-data']],
-    ['long options', ['--network-config=network-config', '--vendor-data', 'vendor-data', '--filesystem', 'iso', '--disk-format', 'raw', 'user-data', 'meta-data']],
+    [
+      'long options',
+      [
+        '--network-config=network-config',
+        '--vendor-data',
+        'vendor-data',
+        '--filesystem',
+        'iso',
+        '--disk-format',
+        'raw',
+        'user-data',
+        'meta-data',
+      ],
+    ],
     ['-H, -i and -m (generated meta-data)', ['-H', 'web1', '-i', 'interfaces', '-m', 'local', 'user-data']],
     ['-H with a script as user-data', ['-f', 'iso9660', '-H', 'db-2.example', 'script.sh']],
   ];
@@ -121,7 +148,8 @@ describe('virtseed seed build with cloud-localds arguments', () => {
     const theirs = isoFiles(path.join(dir, `lds-${tag}.img`));
     const mine = isoFiles(path.join(dir, `vs-${tag}.img`));
     expect([...mine.keys()]).toEqual([...theirs.keys()]);
-    for (const [name, bytes] of theirs) expect({ name, content: mine.get(name)?.toString('latin1') }).toEqual({ name, content: bytes.toString('latin1') });
+    for (const [name, bytes] of theirs)
+      expect({ name, content: mine.get(name)?.toString('latin1') }).toEqual({ name, content: bytes.toString('latin1') });
     expect(volumeId(path.join(dir, `vs-${tag}.img`))).toBe('cidata');
     expect(volumeId(path.join(dir, `lds-${tag}.img`))).toBe('cidata');
   });
@@ -166,7 +194,12 @@ describe('virtseed seed build with cloud-localds arguments', () => {
       expect(ok('blkid', ['-o', 'export', img]).stdout).toMatch(/^LABEL=cidata$[\s\S]*^TYPE=vfat$/m);
       const target = fs.mkdtempSync(path.join(dir, 'fat-'));
       ok('mcopy', ['-n', '-i', img, '::user-data', '::meta-data', '::network-config', '::vendor-data', target]);
-      return new Map(fs.readdirSync(target).sort().map((f) => [f, fs.readFileSync(path.join(target, f)).toString('latin1')]));
+      return new Map(
+        fs
+          .readdirSync(target)
+          .sort()
+          .map((f) => [f, fs.readFileSync(path.join(target, f)).toString('latin1')]),
+      );
     };
     const mine = fat('vs.vfat');
     expect(mine).toEqual(fat('lds.vfat'));
@@ -211,7 +244,10 @@ describe('virtseed seed build with cloud-localds arguments', () => {
 
 describe('virtseed seed build SPEC -o ISO: what is not a spec', () => {
   it.each([
-    ['user-data', /^user-data: Not a seed spec: user-data is cloud-init user-data \(#cloud-config\), not a seed spec; .*virtseed seed build OUTPUT USER-DATA/],
+    [
+      'user-data',
+      /^user-data: Not a seed spec: user-data is cloud-init user-data \(#cloud-config\), not a seed spec; .*virtseed seed build OUTPUT USER-DATA/,
+    ],
     ['script.sh', /^script\.sh: Not a seed spec: script\.sh is a user-data script \(#!\)/],
     ['file.img', /^file\.img: Not a seed spec: file\.img is a binary file/],
   ])('GIVEN %s passed as the spec WHEN built THEN exit 2 says what the file is and no ISO is written', (file, message) => {
@@ -222,14 +258,19 @@ describe('virtseed seed build SPEC -o ISO: what is not a spec', () => {
   });
 
   it('GIVEN misspelled keys at several levels WHEN built THEN each is an error with its path and a suggestion', () => {
-    fs.writeFileSync(path.join(dir, 'typos.yaml'), 'hostnme: web1\nfiles:\n  - path: /etc/a\n    contents: x\nnetwork:\n  version: 2\n  interfaces:\n    - name: eth0\n      dhcp: true\n');
+    fs.writeFileSync(
+      path.join(dir, 'typos.yaml'),
+      'hostnme: web1\nfiles:\n  - path: /etc/a\n    contents: x\nnetwork:\n  version: 2\n  interfaces:\n    - name: eth0\n      dhcp: true\n',
+    );
     const r = virtseed(['seed', 'build', 'typos.yaml', '-o', 'not.iso']);
     expect(r.code).toBe(2);
     const lines = r.stderr.split('\n').filter(Boolean);
     expect(lines).toEqual([
       expect.stringMatching(/^hostnme: Unknown field: "hostnme" is not a field of a seed spec; did you mean "hostname"\?/),
       expect.stringMatching(/^files\[0\]\.contents: Unknown field: "contents" is not a field of a files entry; did you mean "content"\?/),
-      expect.stringMatching(/^network\.interfaces\[0\]\.dhcp: Unknown field: "dhcp" is not a field of a network\.interfaces entry; did you mean "dhcp4"\?/),
+      expect.stringMatching(
+        /^network\.interfaces\[0\]\.dhcp: Unknown field: "dhcp" is not a field of a network\.interfaces entry; did you mean "dhcp4"\?/,
+      ),
     ]);
     expect(fs.existsSync(path.join(dir, 'not.iso'))).toBe(false);
   });
@@ -246,14 +287,23 @@ describe('virtseed seed show', () => {
   it('GIVEN --json WHEN shown THEN one JSON object lists every file with its bytes', () => {
     ok(BIN, ['seed', 'build', '-N', 'network-config', 'show.img', 'user-data', 'meta-data']);
     const r = ok(BIN, ['seed', 'show', '--json', 'show.img']);
-    const shown = JSON.parse(r.stdout) as { volume_id: string; format: string; files: Array<{ path: string; size: number; sha256: string; encoding: string; content: string }> };
+    const shown = JSON.parse(r.stdout) as {
+      volume_id: string;
+      format: string;
+      files: Array<{ path: string; size: number; sha256: string; encoding: string; content: string }>;
+    };
     expect(shown.volume_id).toBe('cidata');
     expect(shown.format).toBe('nocloud');
     expect(shown.files.map((f) => f.path)).toEqual(['meta-data', 'network-config', 'user-data']);
     for (const f of shown.files) {
       const bytes = fs.readFileSync(path.join(dir, f.path));
-      expect({ path: f.path, content: f.content, encoding: f.encoding, size: f.size, sha256: f.sha256 })
-        .toEqual({ path: f.path, content: bytes.toString('utf8'), encoding: 'utf-8', size: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') });
+      expect({ path: f.path, content: f.content, encoding: f.encoding, size: f.size, sha256: f.sha256 }).toEqual({
+        path: f.path,
+        content: bytes.toString('utf8'),
+        encoding: 'utf-8',
+        size: bytes.length,
+        sha256: createHash('sha256').update(bytes).digest('hex'),
+      });
     }
   });
 
@@ -263,7 +313,10 @@ describe('virtseed seed show', () => {
     for (const flags of ['', '--json']) {
       const script = `"${BIN}" seed show ${flags} big.img 2>stderr.txt | head -c 100 >/dev/null; echo "\${PIPESTATUS[0]}"`;
       const r = ok('bash', ['-c', script]);
-      expect({ status: r.stdout.trim(), stderr: fs.readFileSync(path.join(dir, 'stderr.txt'), 'utf8') }).toEqual({ status: '141', stderr: '' });
+      expect({ status: r.stdout.trim(), stderr: fs.readFileSync(path.join(dir, 'stderr.txt'), 'utf8') }).toEqual({
+        status: '141',
+        stderr: '',
+      });
     }
   });
 });

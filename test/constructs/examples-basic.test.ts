@@ -13,7 +13,11 @@ describe('examples/basic', () => {
   });
 
   test('GIVEN VIRTSEED_FIRMWARE=efi WHEN the inputs are read THEN the machine boots under UEFI', () => {
-    expect(basicPropsFromEnv({ VIRTSEED_IMAGE: '/i.qcow2', VIRTSEED_FIRMWARE: 'efi' })).toEqual({ uri: 'qemu:///system', image: '/i.qcow2', firmware: 'efi' });
+    expect(basicPropsFromEnv({ VIRTSEED_IMAGE: '/i.qcow2', VIRTSEED_FIRMWARE: 'efi' })).toEqual({
+      uri: 'qemu:///system',
+      image: '/i.qcow2',
+      firmware: 'efi',
+    });
   });
 
   test('GIVEN VIRTSEED_URI WHEN the inputs are read THEN the provider connects there', () => {

@@ -15,6 +15,11 @@ export function resources(out: Synth, type: string): [string, Record<string, unk
 /** The resource of `type` whose `name` attribute is `name`, with its Terraform address. */
 export function byName(out: Synth, type: string, name: string): { address: string; body: Record<string, unknown> } {
   const found = resources(out, type).find(([, body]) => body.name === name);
-  if (!found) throw new Error(`no ${type} named ${name}; have ${resources(out, type).map(([, b]) => String(b.name)).join(', ')}`);
+  if (!found)
+    throw new Error(
+      `no ${type} named ${name}; have ${resources(out, type)
+        .map(([, b]) => String(b.name))
+        .join(', ')}`,
+    );
   return { address: `${type}.${found[0]}`, body: found[1] };
 }

@@ -72,7 +72,13 @@ describe('libvirtd define + dumpxml', () => {
 
 describe('restricted user-mode NIC in a running guest', () => {
   test('GIVEN a domain with a restricted user NIC WHEN started THEN QEMU runs it with restrict=on', () => {
-    const spec: DomainSpec = { ...minimalSpec, name: `vstest-dom-${process.pid}-run`, memoryMiB: 64, disks: [], interfaces: [{ type: 'user', restrict: true }] };
+    const spec: DomainSpec = {
+      ...minimalSpec,
+      name: `vstest-dom-${process.pid}-run`,
+      memoryMiB: 64,
+      disks: [],
+      interfaces: [{ type: 'user', restrict: true }],
+    };
     define(spec);
     virsh('start', spec.name);
     try {

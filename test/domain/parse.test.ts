@@ -33,17 +33,22 @@ describe('parseDomainXml tolerance', () => {
 
   test('GIVEN unknown elements, aliases and addresses WHEN parsed THEN they are ignored', () => {
     const xml = domainXml(
-      "<resource><partition>/machine</partition></resource><devices><emulator>/usr/bin/qemu</emulator>" +
+      '<resource><partition>/machine</partition></resource><devices><emulator>/usr/bin/qemu</emulator>' +
         "<disk type='file' device='disk'><driver name='qemu' type='qcow2'/><source file='/a.qcow2' index='1'/>" +
         "<backingStore/><target dev='vda' bus='virtio'/><alias name='virtio-disk0'/>" +
         "<address type='pci' domain='0x0000' bus='0x00' slot='0x04' function='0x0'/></disk>" +
         "<video><model type='cirrus'/></video></devices><seclabel type='dynamic' model='dac'/>",
     );
-    expect(parseDomainXml(xml).disks).toStrictEqual([{ source: { file: '/a.qcow2' }, target: 'vda', bus: 'virtio', device: 'disk', format: 'qcow2' }]);
+    expect(parseDomainXml(xml).disks).toStrictEqual([
+      { source: { file: '/a.qcow2' }, target: 'vda', bus: 'virtio', device: 'disk', format: 'qcow2' },
+    ]);
   });
 
   test('GIVEN the qemu namespace under another prefix WHEN parsed THEN the command line is still read', () => {
-    const xml = domainXml("<q:commandline><q:arg value='-S'/></q:commandline>", "type='qemu' xmlns:q='http://libvirt.org/schemas/domain/qemu/1.0'");
+    const xml = domainXml(
+      "<q:commandline><q:arg value='-S'/></q:commandline>",
+      "type='qemu' xmlns:q='http://libvirt.org/schemas/domain/qemu/1.0'",
+    );
     expect(parseDomainXml(xml).qemuCommandline).toEqual(['-S']);
   });
 
@@ -56,7 +61,7 @@ describe('parseDomainXml tolerance', () => {
   });
 
   test('GIVEN character references as libxml2 writes them WHEN parsed THEN they are decoded', () => {
-    const xml = domainXml("<os><type>hvm</type><kernel>/k</kernel><cmdline>a&#9;b &amp; c</cmdline></os>");
+    const xml = domainXml('<os><type>hvm</type><kernel>/k</kernel><cmdline>a&#9;b &amp; c</cmdline></os>');
     expect(parseDomainXml(xml).os).toEqual({ kernel: '/k', cmdline: 'a\tb & c' });
   });
 
@@ -69,13 +74,15 @@ describe('parseDomainXml tolerance', () => {
   });
 
   test('GIVEN a UEFI domain whose secure-boot feature is off WHEN parsed THEN secureBoot is left out', () => {
-    const os = "<os firmware='efi'><type arch='x86_64' machine='pc-i440fx-7.2'>hvm</type><firmware><feature enabled='no' name='secure-boot'/></firmware></os>";
+    const os =
+      "<os firmware='efi'><type arch='x86_64' machine='pc-i440fx-7.2'>hvm</type><firmware><feature enabled='no' name='secure-boot'/></firmware></os>";
     const spec = parseDomainXml(domainXml(os));
     expect([spec.firmware, 'secureBoot' in spec]).toEqual(['efi', false]);
   });
 
   test("GIVEN a running domain's agent channel with libvirt's socket path and state WHEN parsed THEN qemuAgent is true", () => {
-    const channel = "<channel type='unix'><source mode='bind' path='/run/libvirt/qemu/channel/1-vm/org.qemu.guest_agent.0'/><target type='virtio' name='org.qemu.guest_agent.0' state='connected'/></channel>";
+    const channel =
+      "<channel type='unix'><source mode='bind' path='/run/libvirt/qemu/channel/1-vm/org.qemu.guest_agent.0'/><target type='virtio' name='org.qemu.guest_agent.0' state='connected'/></channel>";
     expect(parseDomainXml(domainXml(`<devices>${channel}</devices>`)).qemuAgent).toBe(true);
   });
 
@@ -85,7 +92,10 @@ describe('parseDomainXml tolerance', () => {
   });
 
   test('GIVEN a restricted NIC whose arguments were edited WHEN parsed THEN they stay plain QEMU arguments', () => {
-    const xml = renderDomainXml({ ...minimalSpec, interfaces: [{ type: 'user', restrict: true }] }).replace('&quot;restrict&quot;:true', '&quot;restrict&quot;:false');
+    const xml = renderDomainXml({ ...minimalSpec, interfaces: [{ type: 'user', restrict: true }] }).replace(
+      '&quot;restrict&quot;:true',
+      '&quot;restrict&quot;:false',
+    );
     const spec = parseDomainXml(xml);
     expect([spec.interfaces, spec.qemuCommandline?.length]).toEqual([[], 4]);
   });
@@ -97,8 +107,16 @@ describe('parseDomainXml errors', () => {
     ['another root element', '<pool type="dir"><name>p</name></pool>', '(document)'],
     ['an unsupported hypervisor', domainXml('', "type='xen'"), 'domain/@type'],
     ['no memory', "<domain type='kvm'><name>a</name><vcpu>1</vcpu></domain>", 'domain/memory'],
-    ['a block disk', domainXml("<devices><disk type='block' device='disk'><source dev='/dev/sdb'/><target dev='vdb' bus='virtio'/></disk></devices>"), 'domain/devices/disk[0]/@type'],
-    ['a direct interface', domainXml("<devices><interface type='direct'><source dev='eth0' mode='vepa'/></interface></devices>"), 'domain/devices/interface[0]/@type'],
+    [
+      'a block disk',
+      domainXml("<devices><disk type='block' device='disk'><source dev='/dev/sdb'/><target dev='vdb' bus='virtio'/></disk></devices>"),
+      'domain/devices/disk[0]/@type',
+    ],
+    [
+      'a direct interface',
+      domainXml("<devices><interface type='direct'><source dev='eth0' mode='vepa'/></interface></devices>"),
+      'domain/devices/interface[0]/@type',
+    ],
     ['an inline fw_cfg value', domainXml("<sysinfo type='fwcfg'><entry name='opt/x'>text</entry></sysinfo>"), 'domain/sysinfo/entry[0]'],
   ];
 

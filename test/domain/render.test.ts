@@ -10,20 +10,36 @@ function compact(spec: DomainSpec): string {
 describe('renderDomainXml', () => {
   const fragments: [string, DomainSpec, string[]][] = [
     ['domain type and name', minimalSpec, ['<domain type="qemu">', '<name>vstest-minimal</name>']],
-    ['memory converted from MiB to KiB', minimalSpec, ['<memory unit="KiB">262144</memory>', '<currentMemory unit="KiB">262144</currentMemory>']],
+    [
+      'memory converted from MiB to KiB',
+      minimalSpec,
+      ['<memory unit="KiB">262144</memory>', '<currentMemory unit="KiB">262144</currentMemory>'],
+    ],
     ['vcpu count', { ...minimalSpec, vcpu: 3 }, ['<vcpu>3</vcpu>']],
-    ['uuid when given', { ...minimalSpec, uuid: '6f1c2a5e-3b4d-4e8f-9a0b-1c2d3e4f5a6b' }, ['<uuid>6f1c2a5e-3b4d-4e8f-9a0b-1c2d3e4f5a6b</uuid>']],
+    [
+      'uuid when given',
+      { ...minimalSpec, uuid: '6f1c2a5e-3b4d-4e8f-9a0b-1c2d3e4f5a6b' },
+      ['<uuid>6f1c2a5e-3b4d-4e8f-9a0b-1c2d3e4f5a6b</uuid>'],
+    ],
     ['boot from disk without kernel', minimalSpec, ['<os><type arch="x86_64" machine="pc">hvm</type><boot dev="hd"/></os>']],
     [
       'direct kernel boot',
       fixtureSpec,
-      ['<kernel>/var/lib/virtseed/vmlinuz</kernel><initrd>/var/lib/virtseed/initrd.img</initrd><cmdline>root=/dev/vda rw console=ttyS0,115200 net.ifnames=0</cmdline></os>'],
+      [
+        '<kernel>/var/lib/virtseed/vmlinuz</kernel><initrd>/var/lib/virtseed/initrd.img</initrd><cmdline>root=/dev/vda rw console=ttyS0,115200 net.ifnames=0</cmdline></os>',
+      ],
     ],
-    ['BIOS firmware: machine pc, no firmware attribute', { ...minimalSpec, firmware: 'bios' }, ['<os><type arch="x86_64" machine="pc">hvm</type><boot dev="hd"/></os>']],
+    [
+      'BIOS firmware: machine pc, no firmware attribute',
+      { ...minimalSpec, firmware: 'bios' },
+      ['<os><type arch="x86_64" machine="pc">hvm</type><boot dev="hd"/></os>'],
+    ],
     [
       'UEFI firmware chosen by libvirt, secure boot off',
       { ...minimalSpec, firmware: 'efi' },
-      ['<os firmware="efi"><type arch="x86_64" machine="pc">hvm</type><firmware><feature enabled="no" name="enrolled-keys"/><feature enabled="no" name="secure-boot"/></firmware><boot dev="hd"/></os>'],
+      [
+        '<os firmware="efi"><type arch="x86_64" machine="pc">hvm</type><firmware><feature enabled="no" name="enrolled-keys"/><feature enabled="no" name="secure-boot"/></firmware><boot dev="hd"/></os>',
+      ],
     ],
     [
       'UEFI secure boot on q35 with SMM',
@@ -33,19 +49,31 @@ describe('renderDomainXml', () => {
         '<features><acpi/><apic/><smm state="on"/></features>',
       ],
     ],
-    ['features and lifecycle', minimalSpec, ['<features><acpi/><apic/></features>', '<on_poweroff>destroy</on_poweroff><on_reboot>restart</on_reboot>']],
+    [
+      'features and lifecycle',
+      minimalSpec,
+      ['<features><acpi/><apic/></features>', '<on_poweroff>destroy</on_poweroff><on_reboot>restart</on_reboot>'],
+    ],
     ['cpu mode', { ...minimalSpec, cpuMode: 'maximum' }, ['<cpu mode="maximum"/>']],
-    ['QEMU guest agent channel', { ...minimalSpec, qemuAgent: true }, ['<channel type="unix"><target type="virtio" name="org.qemu.guest_agent.0"/></channel>']],
+    [
+      'QEMU guest agent channel',
+      { ...minimalSpec, qemuAgent: true },
+      ['<channel type="unix"><target type="virtio" name="org.qemu.guest_agent.0"/></channel>'],
+    ],
     ['custom cpu model', { ...minimalSpec, cpuMode: 'custom', cpuModel: 'qemu64' }, ['<cpu mode="custom"><model>qemu64</model></cpu>']],
     [
       'qcow2 file disk on virtio',
       minimalSpec,
-      ['<disk type="file" device="disk"><driver name="qemu" type="qcow2"/><source file="/var/lib/libvirt/images/vstest-minimal.qcow2"/><target dev="vda" bus="virtio"/></disk>'],
+      [
+        '<disk type="file" device="disk"><driver name="qemu" type="qcow2"/><source file="/var/lib/libvirt/images/vstest-minimal.qcow2"/><target dev="vda" bus="virtio"/></disk>',
+      ],
     ],
     [
       'pool volume cdrom on sata, read-only',
       fixtureSpec,
-      ['<disk type="volume" device="cdrom"><driver name="qemu" type="raw"/><source pool="default" volume="vstest-fixture-seed.iso"/><target dev="sda" bus="sata"/><readonly/></disk>'],
+      [
+        '<disk type="volume" device="cdrom"><driver name="qemu" type="raw"/><source pool="default" volume="vstest-fixture-seed.iso"/><target dev="sda" bus="sata"/><readonly/></disk>',
+      ],
     ],
     [
       'disk without format and a virtio-scsi controller for scsi disks',
@@ -57,8 +85,16 @@ describe('renderDomainXml', () => {
       fixtureSpec,
       ['<interface type="network"><mac address="52:54:00:00:00:02"/><source network="default"/><model type="virtio"/></interface>'],
     ],
-    ['unrestricted user interface', { ...minimalSpec, interfaces: [{ type: 'user', model: 'e1000' }] }, ['<interface type="user"><model type="e1000"/></interface>']],
-    ['bridge interface', { ...minimalSpec, interfaces: [{ type: 'bridge', bridge: 'br0' }] }, ['<interface type="bridge"><source bridge="br0"/><model type="virtio"/></interface>']],
+    [
+      'unrestricted user interface',
+      { ...minimalSpec, interfaces: [{ type: 'user', model: 'e1000' }] },
+      ['<interface type="user"><model type="e1000"/></interface>'],
+    ],
+    [
+      'bridge interface',
+      { ...minimalSpec, interfaces: [{ type: 'bridge', bridge: 'br0' }] },
+      ['<interface type="bridge"><source bridge="br0"/><model type="virtio"/></interface>'],
+    ],
     [
       'restricted user interface as QEMU JSON arguments',
       fixtureSpec,
@@ -77,7 +113,11 @@ describe('renderDomainXml', () => {
       ],
     ],
     ['serial console without log', minimalSpec, ['<serial type="pty"><target port="0"/></serial>']],
-    ['fw_cfg entries', fixtureSpec, ['<sysinfo type="fwcfg"><entry name="opt/com.coreos/config" file="/var/lib/virtseed/vstest-fixture.ign"/></sysinfo>']],
+    [
+      'fw_cfg entries',
+      fixtureSpec,
+      ['<sysinfo type="fwcfg"><entry name="opt/com.coreos/config" file="/var/lib/virtseed/vstest-fixture.ign"/></sysinfo>'],
+    ],
     [
       'extra QEMU arguments',
       { ...minimalSpec, qemuCommandline: ['-fw_cfg', 'name=opt/x,file=/y'] },

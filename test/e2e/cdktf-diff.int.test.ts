@@ -10,7 +10,12 @@ import { testImage } from '../helpers/guest';
 const ROOT = path.resolve(__dirname, '..', '..');
 
 function cdktf(args: string[], env: NodeJS.ProcessEnv): { code: number; out: string } {
-  const r = spawnSync('npx', ['cdktf', ...args, 'reprovision', '--skip-provider-lock'], { cwd: ROOT, env, encoding: 'utf8', timeout: 600_000 });
+  const r = spawnSync('npx', ['cdktf', ...args, 'reprovision', '--skip-provider-lock'], {
+    cwd: ROOT,
+    env,
+    encoding: 'utf8',
+    timeout: 600_000,
+  });
   return { code: r.status ?? -1, out: `${r.stdout}${r.stderr}`.replace(/\x1b\[[0-9;]*[A-Za-z]/g, '') };
 }
 

@@ -81,7 +81,9 @@ test('(c) GIVEN reprovision = "recreate" WHEN the instance_id changes THEN the d
   expect(human.out).toMatch(/virtseed_domain\.vm must be replaced/);
   const plan = tf.planJson();
   const dom = change(plan, 'virtseed_domain.vm');
-  console.log(`(c) domain change: actions=${JSON.stringify(dom.actions)} replace_paths=${JSON.stringify(dom.replace_paths)} reprovision_action=${dom.after.reprovision_action} previous_instance_id=${dom.after.previous_instance_id}`);
+  console.log(
+    `(c) domain change: actions=${JSON.stringify(dom.actions)} replace_paths=${JSON.stringify(dom.replace_paths)} reprovision_action=${dom.after.reprovision_action} previous_instance_id=${dom.after.previous_instance_id}`,
+  );
   expect(dom.actions).toEqual(['delete', 'create']);
   expect(dom.replace_paths).toContainEqual(['instance_id']);
   expect(dom.after.instance_id).not.toBe(before);

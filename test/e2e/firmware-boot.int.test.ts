@@ -11,7 +11,17 @@
  * plus about a second of Terraform). GRUB's own line on the console tells which boot path ran.
  */
 import * as fs from 'node:fs';
-import { cleanupByPrefix, imageVolumesHcl, domainExists, kernelBootHcl, readConsole, testImage, TestImage, virshRun, waitForConsole } from '../helpers/guest';
+import {
+  cleanupByPrefix,
+  imageVolumesHcl,
+  domainExists,
+  kernelBootHcl,
+  readConsole,
+  testImage,
+  TestImage,
+  virshRun,
+  waitForConsole,
+} from '../helpers/guest';
 import { TfWorkdir } from '../helpers/terraform';
 
 jest.setTimeout(1_800_000);
@@ -70,7 +80,9 @@ function bootGuest(boot: Boot): { console: string; seconds: number } {
   const { seconds } = apply(`${boot}: start, wait for cloud-init`);
   const text = readConsole(consoleLog(boot));
   const uptime = /finished at .* Up ([\d.]+) seconds/.exec(text)?.[1] ?? '?';
-  console.log(`firmware-boot ${boot}: domain start → cloud-init finished ${seconds.toFixed(1)} s (apply); guest uptime at finish ${uptime} s`);
+  console.log(
+    `firmware-boot ${boot}: domain start → cloud-init finished ${seconds.toFixed(1)} s (apply); guest uptime at finish ${uptime} s`,
+  );
   return { console: text, seconds };
 }
 
@@ -125,7 +137,7 @@ test('GIVEN kernel, initrd and cmdline from the host WHEN started with wait_for 
   expect(text).toMatch(/VSTEST-FWBOOT-kernel[\s\S]*Cloud-init v\. \S+ finished at/);
 });
 
-test('GIVEN secure_boot = true WHEN the guest starts THEN OVMF runs with enrolled keys and refuses the image\'s unsigned GRUB', async () => {
+test("GIVEN secure_boot = true WHEN the guest starts THEN OVMF runs with enrolled keys and refuses the image's unsigned GRUB", async () => {
   tf.write(config('secureboot', true));
   apply('secureboot: start');
   const live = virshRun('dumpxml', name('secureboot'));

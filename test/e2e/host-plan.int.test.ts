@@ -48,32 +48,66 @@ describe('plan-time checks against the host, with nothing created', () => {
     expect(r.out).toContain(`on main.tf line ${lineOf(body, needle)}, in resource "${type}" "${name}"`);
     expect(r.out.replace(/\s+/g, ' ')).toMatch(detail);
     expect(r.out).not.toMatch(/ResourceChange|ReadResource/);
-    expect({ volumes: volumeNames(PREFIX), domain: domainExists(`${PREFIX}vm`), networks: networkNames(PREFIX) }).toEqual({ volumes: [], domain: false, networks: [] });
+    expect({ volumes: volumeNames(PREFIX), domain: domainExists(`${PREFIX}vm`), networks: networkNames(PREFIX) }).toEqual({
+      volumes: [],
+      domain: false,
+      networks: [],
+    });
   }
 
   test('GIVEN a volume in a pool the host does not have WHEN planned THEN the error is on pool with how to create one', () => {
     const body = `resource "virtseed_volume" "v" {\n  pool     = "${PREFIX}nopool"\n  name     = "${PREFIX}v.qcow2"\n  capacity = 1048576\n}\n`;
-    expectPlanError(body, 'virtseed_volume.v', 'Storage pool not found', 'pool', /Volume vstest-hp-nopool\/vstest-hp-v\.qcow2: libvirt has no storage pool named vstest-hp-nopool\. .*virsh pool-list --all.*virsh pool-define-as/);
+    expectPlanError(
+      body,
+      'virtseed_volume.v',
+      'Storage pool not found',
+      'pool',
+      /Volume vstest-hp-nopool\/vstest-hp-v\.qcow2: libvirt has no storage pool named vstest-hp-nopool\. .*virsh pool-list --all.*virsh pool-define-as/,
+    );
   });
 
   test('GIVEN a seed in a pool the host does not have WHEN planned THEN the error is on pool', () => {
     const body = `resource "virtseed_cloudinit_seed" "s" {\n  pool     = "${PREFIX}nopool"\n  name     = "${PREFIX}s.iso"\n  hostname = "h"\n}\n`;
-    expectPlanError(body, 'virtseed_cloudinit_seed.s', 'Storage pool not found', 'pool', /Seed vstest-hp-nopool\/vstest-hp-s\.iso: libvirt has no storage pool/);
+    expectPlanError(
+      body,
+      'virtseed_cloudinit_seed.s',
+      'Storage pool not found',
+      'pool',
+      /Seed vstest-hp-nopool\/vstest-hp-s\.iso: libvirt has no storage pool/,
+    );
   });
 
   test('GIVEN an Ignition config in a pool the host does not have WHEN planned THEN the error is on pool', () => {
     const body = `resource "virtseed_ignition" "i" {\n  pool    = "${PREFIX}nopool"\n  name    = "${PREFIX}i.ign"\n  content = jsonencode({ ignition = { version = "3.3.0" } })\n}\n`;
-    expectPlanError(body, 'virtseed_ignition.i', 'Storage pool not found', 'pool', /Ignition config vstest-hp-nopool\/vstest-hp-i\.ign: libvirt has no storage pool/);
+    expectPlanError(
+      body,
+      'virtseed_ignition.i',
+      'Storage pool not found',
+      'pool',
+      /Ignition config vstest-hp-nopool\/vstest-hp-i\.ign: libvirt has no storage pool/,
+    );
   });
 
-  test('GIVEN a domain NIC on a network the host does not have WHEN planned THEN the error is on that NIC\'s network', () => {
+  test("GIVEN a domain NIC on a network the host does not have WHEN planned THEN the error is on that NIC's network", () => {
     const body = `resource "virtseed_domain" "d" {\n  name    = "${PREFIX}vm"\n  memory  = 128\n  running = false\n  network_interface { user = true }\n  network_interface { network = "${PREFIX}nonet" }\n}\n`;
-    expectPlanError(body, 'virtseed_domain.d', 'Network not found', `"${PREFIX}nonet"`, /Domain vstest-hp-vm: libvirt has no network named "vstest-hp-nonet" .*virsh net-list --all/);
+    expectPlanError(
+      body,
+      'virtseed_domain.d',
+      'Network not found',
+      `"${PREFIX}nonet"`,
+      /Domain vstest-hp-vm: libvirt has no network named "vstest-hp-nonet" .*virsh net-list --all/,
+    );
   });
 
   test('GIVEN a volume whose local source file does not exist, format given WHEN planned THEN the error is on source', () => {
     const body = `resource "virtseed_volume" "v" {\n  pool   = "default"\n  name   = "${PREFIX}v.qcow2"\n  format = "qcow2"\n  source = "/nonexistent/${PREFIX}base.qcow2"\n}\n`;
-    expectPlanError(body, 'virtseed_volume.v', 'Cannot read source', 'source = "/nonexistent', /Volume default\/vstest-hp-v\.qcow2: cannot read \/nonexistent\/vstest-hp-base\.qcow2: ENOENT\. .*Check the path/);
+    expectPlanError(
+      body,
+      'virtseed_volume.v',
+      'Cannot read source',
+      'source = "/nonexistent',
+      /Volume default\/vstest-hp-v\.qcow2: cannot read \/nonexistent\/vstest-hp-base\.qcow2: ENOENT\. .*Check the path/,
+    );
   });
 
   test('GIVEN a volume name another volume of the pool has WHEN planned THEN the error is on name with import as the fix', () => {
@@ -93,7 +127,10 @@ describe('plan-time checks against the host, with nothing created', () => {
 
   test('GIVEN a domain name libvirt already has WHEN planned THEN the error is on name and the other domain is untouched', () => {
     const xml = path.join(tf.dir, 'other.xml');
-    fs.writeFileSync(xml, `<domain type='qemu'><name>${PREFIX}vm</name><memory unit='MiB'>64</memory><os><type arch='x86_64'>hvm</type></os></domain>`);
+    fs.writeFileSync(
+      xml,
+      `<domain type='qemu'><name>${PREFIX}vm</name><memory unit='MiB'>64</memory><os><type arch='x86_64'>hvm</type></os></domain>`,
+    );
     virshRun('define', xml);
     try {
       const uuid = virshRun('domuuid', `${PREFIX}vm`).trim();
@@ -118,7 +155,10 @@ describe('an unreachable libvirtd', () => {
 
   beforeAll(() => {
     tf = new TfWorkdir('host-unreachable');
-    fs.writeFileSync(path.join(tf.dir, 'main.tf'), PROVIDER_BLOCK.replace('provider "virtseed" {}', `provider "virtseed" {\n  uri = "${uri}"\n}`) + body);
+    fs.writeFileSync(
+      path.join(tf.dir, 'main.tf'),
+      PROVIDER_BLOCK.replace('provider "virtseed" {}', `provider "virtseed" {\n  uri = "${uri}"\n}`) + body,
+    );
     tf.init();
   });
 
@@ -129,7 +169,10 @@ describe('an unreachable libvirtd', () => {
 
   test('GIVEN libvirtd not at the URI WHEN planned THEN the plan succeeds with one warning naming the URI', () => {
     const r = tf.plan();
-    expect({ code: r.code, out: r.out }).toEqual({ code: 2, out: expect.stringContaining(`Warning: Plan not checked against libvirt at ${uri}`) });
+    expect({ code: r.code, out: r.out }).toEqual({
+      code: 2,
+      out: expect.stringContaining(`Warning: Plan not checked against libvirt at ${uri}`),
+    });
     expect(r.out.match(/Warning: Plan not checked/g)).toHaveLength(1);
   });
 

@@ -19,7 +19,7 @@ const UNIT = [
   'Description=virtseed e2e: proves Ignition enabled this unit',
   '[Service]',
   'Type=oneshot',
-  "ExecStart=/bin/sh -c 'echo VSTEST_UNIT_RAN > /dev/ttyS0; echo \"VSTEST_MODE: $(stat -c %%a /etc/vstest-ignition.txt)\" > /dev/ttyS0; echo \"VSTEST_FILE: $(cat /etc/vstest-ignition.txt)\" > /dev/ttyS0'",
+  'ExecStart=/bin/sh -c \'echo VSTEST_UNIT_RAN > /dev/ttyS0; echo "VSTEST_MODE: $(stat -c %%a /etc/vstest-ignition.txt)" > /dev/ttyS0; echo "VSTEST_FILE: $(cat /etc/vstest-ignition.txt)" > /dev/ttyS0\'',
   '[Install]',
   'WantedBy=multi-user.target',
   '',
@@ -89,9 +89,17 @@ describe('Ignition config applied in a real guest', () => {
       tf,
       prefix: PREFIX,
       also: () => {
-        if (consoleLog) process.stderr.write(`ignition-guest console tail:\n${readConsole(consoleLog).split('\n').filter((l) => /ignition|VSTEST/i.test(l)).slice(-30).join('\n')}\n`);
+        if (consoleLog)
+          process.stderr.write(
+            `ignition-guest console tail:\n${readConsole(consoleLog)
+              .split('\n')
+              .filter((l) => /ignition|VSTEST/i.test(l))
+              .slice(-30)
+              .join('\n')}\n`,
+          );
       },
-    }));
+    }),
+  );
 
   it('GIVEN the applied config WHEN the guest boots THEN Ignition ran from fw_cfg (VIRTSEED_IGNITION_APPLIED)', () => {
     expect(text).toMatch(/VIRTSEED_IGNITION_APPLIED/);
@@ -109,7 +117,7 @@ describe('Ignition config applied in a real guest', () => {
     expect(text).toMatch(new RegExp(`^VSTEST_FILE: ${FILE_TEXT}$`, 'm'));
   });
 
-  it('GIVEN the domain state WHEN read THEN instance_id is the config\'s ign- id', () => {
+  it("GIVEN the domain state WHEN read THEN instance_id is the config's ign- id", () => {
     const ign = tf.resource('virtseed_ignition.cfg');
     expect(ign.version).toBe('3.3.0');
     expect(ign.instance_id).toMatch(/^ign-[0-9a-f]{16}$/);

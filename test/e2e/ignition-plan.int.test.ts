@@ -36,10 +36,12 @@ describe('virtseed_ignition at terraform plan', () => {
   afterAll(() => teardown({ tf, prefix: PREFIX }));
 
   it('GIVEN a file with a relative path WHEN planned THEN it fails naming content and storage.files[0].path', () => {
-    tf.write(ignitionHcl(`{
+    tf.write(
+      ignitionHcl(`{
       ignition = { version = "3.3.0" }
       storage  = { files = [{ path = "etc/relative.txt", contents = { source = "data:,x" } }] }
-    }`));
+    }`),
+    );
     const r = tf.plan();
     expect(r.code).toBe(1);
     expect(r.out).toMatch(/Error: /);
@@ -48,10 +50,12 @@ describe('virtseed_ignition at terraform plan', () => {
   });
 
   it('GIVEN a file mode above 07777 WHEN planned THEN it fails naming content and storage.files[0].mode', () => {
-    tf.write(ignitionHcl(`{
+    tf.write(
+      ignitionHcl(`{
       ignition = { version = "3.3.0" }
       storage  = { files = [{ path = "/etc/mode.txt", mode = 8192, contents = { source = "data:,x" } }] }
-    }`));
+    }`),
+    );
     const r = tf.plan();
     expect(r.code).toBe(1);
     expect(r.out).toMatch(/Error: Invalid mode/);
@@ -101,11 +105,13 @@ resource "virtseed_domain" "vm" {
   });
 
   it('GIVEN a spec 2.2.0 config WHEN planned THEN the planned version is 3.3.0 and instance_id is known', () => {
-    tf.write(ignitionHcl(`{
+    tf.write(
+      ignitionHcl(`{
       ignition = { version = "2.2.0" }
       storage  = { files = [{ filesystem = "root", path = "/etc/legacy.txt", mode = 420, contents = { source = "data:,legacy" } }] }
       systemd  = { units = [{ name = "legacy.service", enabled = true, contents = "[Service]\\nExecStart=/bin/true\\n[Install]\\nWantedBy=multi-user.target\\n" }] }
-    }`));
+    }`),
+    );
     const plan = tf.planJson();
     const change = (plan.resource_changes ?? []).find((c: any) => c.address === 'virtseed_ignition.cfg');
     expect(change?.change?.actions).toEqual(['create']);
@@ -118,6 +124,10 @@ resource "virtseed_domain" "vm" {
     // Only this test's names: other e2e tests may create their own vstest- volumes meanwhile.
     expect(volumesBefore).toEqual([]);
     expect(volumeNames(PREFIX)).toEqual([]);
-    expect(virshRun('list', '--all', '--name').split('\n').filter((n) => n.trim().startsWith(PREFIX))).toEqual([]);
+    expect(
+      virshRun('list', '--all', '--name')
+        .split('\n')
+        .filter((n) => n.trim().startsWith(PREFIX)),
+    ).toEqual([]);
   });
 });

@@ -85,7 +85,7 @@ test('GIVEN wait_for = "cloud-init" over qemu+ssh WHEN applied THEN it succeeds 
   expect(applied.consoleAtEnd).toMatch(CLOUD_INIT_FINISHED);
 });
 
-test('GIVEN the guest on the isolated network WHEN applied THEN its DHCP lease is in state, in the output and in libvirt\'s leases', () => {
+test("GIVEN the guest on the isolated network WHEN applied THEN its DHCP lease is in state, in the output and in libvirt's leases", () => {
   const vm = tf.resource('virtseed_domain.vm');
   const net = tf.resource('virtseed_network.net');
   const ip: string = vm.ip_address;
@@ -99,7 +99,9 @@ test('GIVEN the guest on the isolated network WHEN applied THEN its DHCP lease i
 
 test('GIVEN qemu_agent = true WHEN applied THEN the running domain has the agent channel, not connected (no agent in the image)', () => {
   expect(tf.resource('virtseed_domain.vm').qemu_agent).toBe(true);
-  expect(virshRun('dumpxml', NAME)).toMatch(/<channel type='unix'>[\s\S]*<target type='virtio' name='org\.qemu\.guest_agent\.0' state='disconnected'\/>/);
+  expect(virshRun('dumpxml', NAME)).toMatch(
+    /<channel type='unix'>[\s\S]*<target type='virtio' name='org\.qemu\.guest_agent\.0' state='disconnected'\/>/,
+  );
 });
 
 test('GIVEN the applied guest WHEN planned again THEN there are no changes', () => {

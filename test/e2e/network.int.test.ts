@@ -23,12 +23,16 @@ function virsh(...args: string[]): string {
 }
 
 function config(opts: { mode?: string; hosts?: string[]; dns?: boolean } = {}): string {
-  const hosts = (opts.hosts ?? ['52:54:00:21:30:01']).map((mac, i) => `
+  const hosts = (opts.hosts ?? ['52:54:00:21:30:01'])
+    .map(
+      (mac, i) => `
   dhcp_host {
     mac      = "${mac}"
     hostname = "vm${i + 1}"
     ip       = "10.213.30.${10 + i}"
-  }`).join('');
+  }`,
+    )
+    .join('');
   return `
 resource "virtseed_network" "lan" {
   name   = "${NAME}"
@@ -44,10 +48,14 @@ resource "virtseed_network" "lan" {
   ip {
     address = "fd00:213:30::1/64"
   }${hosts}
-${opts.dns === false ? '' : `  dns_host {
+${
+  opts.dns === false
+    ? ''
+    : `  dns_host {
     ip        = "10.213.30.20"
     hostnames = ["db"]
-  }`}
+  }`
+}
 }
 output "bridge" { value = virtseed_network.lan.bridge }
 `;
@@ -121,7 +129,9 @@ test('GIVEN mode nat WHEN planned THEN mode forces replacement; applied THEN a n
   const plan = tf.planJson();
   const c = change(plan, 'virtseed_network.lan');
   expect(c.actions).toEqual(['delete', 'create']);
-  expect(plan.resource_changes!.find((x: any) => x.address === 'virtseed_network.lan').change.replace_paths ?? c.replace_paths).toEqual([['mode']]);
+  expect(plan.resource_changes!.find((x: any) => x.address === 'virtseed_network.lan').change.replace_paths ?? c.replace_paths).toEqual([
+    ['mode'],
+  ]);
   tf.apply();
   const newUuid = virsh('net-uuid', NAME).trim();
   expect(newUuid).not.toBe(uuid);
@@ -204,7 +214,7 @@ test('GIVEN a new network named like an existing one WHEN planned THEN the plan 
     const r = other.plan();
     expect(r.code).toBe(1);
     expect(r.out).toContain('Network exists already');
-    expect(r.out.replace(/\s+/g, " ")).toContain(`terraform import <address> ${NAME}`);
+    expect(r.out.replace(/\s+/g, ' ')).toContain(`terraform import <address> ${NAME}`);
     expect(r.out).toMatch(/with virtseed_network\.dup,[\s\S]*name = /);
   } finally {
     other.dispose();

@@ -14,7 +14,18 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { TfWorkdir } from '../helpers/terraform';
-import { CLOUD_INIT_FINISHED, cleanupByPrefix, imageVolumesHcl, consoleSize, domainUuid, readConsole, testImage, TestImage, virshRun, waitForConsole } from '../helpers/guest';
+import {
+  CLOUD_INIT_FINISHED,
+  cleanupByPrefix,
+  imageVolumesHcl,
+  consoleSize,
+  domainUuid,
+  readConsole,
+  testImage,
+  TestImage,
+  virshRun,
+  waitForConsole,
+} from '../helpers/guest';
 import { teardown } from '../helpers/teardown';
 
 jest.setTimeout(1_800_000);
@@ -95,9 +106,16 @@ beforeAll(() => {
   capture = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'vstest-console-')), 'console.txt');
   const out = fs.openSync(capture, 'w');
   // -F follows the log through libvirt's truncation at every start; --sleep-interval keeps the capture fresh.
-  tail = spawn('tail', ['-F', '-n', '+1', '--sleep-interval=0.2', `/var/log/libvirt/qemu/${NAME}-console.log`], { stdio: ['ignore', out, 'ignore'] });
+  tail = spawn('tail', ['-F', '-n', '+1', '--sleep-interval=0.2', `/var/log/libvirt/qemu/${NAME}-console.log`], {
+    stdio: ['ignore', out, 'ignore'],
+  });
   fs.closeSync(out);
-  tf.write(config({ iid: 'iid-fixed-1', runcmd: ['echo "first $(cat /proc/sys/kernel/random/boot_id)" > /var/lib/vstest-first', 'echo "MARK-M1" > /dev/ttyS0'] }));
+  tf.write(
+    config({
+      iid: 'iid-fixed-1',
+      runcmd: ['echo "first $(cat /proc/sys/kernel/random/boot_id)" > /var/lib/vstest-first', 'echo "MARK-M1" > /dev/ttyS0'],
+    }),
+  );
   tf.init();
 });
 
@@ -110,7 +128,8 @@ afterAll(() =>
       if (tail?.pid) process.kill(tail.pid);
       if (capture) fs.rmSync(path.dirname(capture), { recursive: true, force: true });
     },
-  }));
+  }),
+);
 
 let firstBootId: string;
 let firstDomid: string;
@@ -138,7 +157,12 @@ test('(a) GIVEN a fixed instance_id WHEN user-data changes THEN the seed is upda
   expect(tf.resource('virtseed_cloudinit_seed.seed').path).toBe(seedPathBefore);
   await sleep(12_000); // two BOOTID periods
   const after = readConsole(capture, from);
-  console.log(`(a) console after the seed update:\n${after.split('\n').filter((l) => /BOOTID|MARK|Linux version/.test(l)).join('\n')}`);
+  console.log(
+    `(a) console after the seed update:\n${after
+      .split('\n')
+      .filter((l) => /BOOTID|MARK|Linux version/.test(l))
+      .join('\n')}`,
+  );
   expect(bootIds(after).length).toBeGreaterThanOrEqual(1);
   expect(new Set(bootIds(after))).toEqual(new Set([firstBootId]));
   expect(after).not.toMatch(BANNER);
@@ -148,7 +172,9 @@ test('(a) GIVEN a fixed instance_id WHEN user-data changes THEN the seed is upda
 });
 
 test('(b) GIVEN reprovision = "reboot" WHEN instance_id changes THEN the plan says so, the guest restarts cleanly and cloud-init runs again on the same disk', async () => {
-  tf.write(config({ iid: 'iid-fixed-2', runcmd: ['echo "FIRST-FILE $(cat /var/lib/vstest-first)" > /dev/ttyS0', 'echo "MARK-M3" > /dev/ttyS0'] }));
+  tf.write(
+    config({ iid: 'iid-fixed-2', runcmd: ['echo "FIRST-FILE $(cat /var/lib/vstest-first)" > /dev/ttyS0', 'echo "MARK-M3" > /dev/ttyS0'] }),
+  );
   const human = tf.run(['plan', '-input=false']);
   expect(human.out).toMatch(/Warning: Guest vstest-rp-vm will be re-provisioned \(reboot\)/);
   expect(human.out).toContain('iid-fixed-1 → iid-fixed-2');
@@ -161,7 +187,12 @@ test('(b) GIVEN reprovision = "reboot" WHEN instance_id changes THEN the plan sa
   const from = consoleSize(capture);
   tf.ok(['apply', '-input=false', 'tfplan']);
   const text = await waitForConsole(capture, /MARK-M3[\s\S]*Cloud-init v\. \S+ finished at/, 420_000, from);
-  console.log(`(b) console after the re-provision:\n${text.split('\n').filter((l) => /BOOTID|MARK|FIRST-FILE|Linux version|Power down/.test(l)).join('\n')}`);
+  console.log(
+    `(b) console after the re-provision:\n${text
+      .split('\n')
+      .filter((l) => /BOOTID|MARK|FIRST-FILE|Linux version|Power down/.test(l))
+      .join('\n')}`,
+  );
   const powerOff = text.search(CLEAN_POWEROFF);
   expect(powerOff).toBeGreaterThanOrEqual(0);
   expect(text.search(BANNER)).toBeGreaterThan(powerOff);

@@ -41,7 +41,12 @@ const nocloudConfig = {
 };
 
 const configdriveConfig = {
-  runcmd: [fact('HOST', 'hostname'), fact('IID', 'cat /var/lib/cloud/data/instance-id'), fact('DS', 'cat /run/cloud-init/.ds-identify.result; cloud-init query platform'), 'echo VSM-CD-MARKER > /dev/ttyS0'],
+  runcmd: [
+    fact('HOST', 'hostname'),
+    fact('IID', 'cat /var/lib/cloud/data/instance-id'),
+    fact('DS', 'cat /run/cloud-init/.ds-identify.result; cloud-init query platform'),
+    'echo VSM-CD-MARKER > /dev/ttyS0',
+  ],
 };
 
 /** HCL heredoc of a JSON value (cloud_config accepts JSON; no `${` or `%{` may appear). */
@@ -144,7 +149,9 @@ beforeAll(async () => {
   };
   [nc, cd] = await Promise.all([timed(ncLog), timed(cdLog)]);
   // Visible in the jest output: the wall time of the whole proof.
-  console.log(`seed-guest: apply ${applySeconds.toFixed(1)} s; apply start → cloud-init finished: nocloud ${nc.seconds.toFixed(1)} s, configdrive ${cd.seconds.toFixed(1)} s`);
+  console.log(
+    `seed-guest: apply ${applySeconds.toFixed(1)} s; apply start → cloud-init finished: nocloud ${nc.seconds.toFixed(1)} s, configdrive ${cd.seconds.toFixed(1)} s`,
+  );
 });
 
 afterAll(() => teardown({ tf, prefix: PREFIX, destroy: true }));

@@ -70,7 +70,11 @@ describe('bad input fails at plan with the attribute path, and nothing is create
   });
 
   test('GIVEN file permissions that are not octal WHEN planning THEN the error points at file[0].permissions', () => {
-    expectPlanError('  file {\n    path        = "/etc/a.conf"\n    content     = "a"\n    permissions = "0999"\n  }', 'Invalid permissions', 'permissions = "0999"');
+    expectPlanError(
+      '  file {\n    path        = "/etc/a.conf"\n    content     = "a"\n    permissions = "0999"\n  }',
+      'Invalid permissions',
+      'permissions = "0999"',
+    );
   });
 
   test('GIVEN both network and network_config WHEN planning THEN a conflict error points at one of them', () => {
@@ -101,7 +105,11 @@ describe('bad input fails at plan with the attribute path, and nothing is create
   });
 
   test('GIVEN a wrong type deep inside cloud_config WHEN planning THEN only the innermost path is reported', () => {
-    const out = expectPlanError('  cloud_config = jsonencode({ users = [{ name = "alice", groups = 7 }] })', 'Invalid cloud-config', 'cloud_config = ');
+    const out = expectPlanError(
+      '  cloud_config = jsonencode({ users = [{ name = "alice", groups = 7 }] })',
+      'Invalid cloud-config',
+      'cloud_config = ',
+    );
     expect(out).toMatch(/At cloud_config\.users\[0\]\.groups: must be string, array or object/);
     expect(out.match(/Error: /g)).toHaveLength(1);
   });

@@ -49,13 +49,18 @@ describe('seed size through terraform', () => {
     expect(out).toMatch(/Apply complete! Resources: 1 added/);
     expect(volumeNames(PREFIX)).toEqual([`${PREFIX}big.iso`]);
     // (terraform show -json of a state this large exceeds the helper's output buffer: ask libvirt for the path)
-    const isoPath = execFileSync('virsh', ['-c', 'qemu:///system', 'vol-path', '--pool', 'default', `${PREFIX}big.iso`], { encoding: 'utf8' }).trim();
+    const isoPath = execFileSync('virsh', ['-c', 'qemu:///system', 'vol-path', '--pool', 'default', `${PREFIX}big.iso`], {
+      encoding: 'utf8',
+    }).trim();
     const iso = new Uint8Array(readFileSync(isoPath));
     const userData = readIso(iso).files.find((f) => f.path === 'user-data');
     expect(Buffer.from(userData!.content).toString('latin1')).toContain(payload.toString('base64'));
     const state = JSON.parse(readFileSync(join(tf.dir, 'terraform.tfstate'), 'utf8'));
     const attributes = state.resources.find((r: { name: string }) => r.name === 'big').instances[0].attributes;
-    expect({ sha256: attributes.sha256, size: attributes.size }).toEqual({ sha256: createHash('sha256').update(iso).digest('hex'), size: iso.length });
+    expect({ sha256: attributes.sha256, size: attributes.size }).toEqual({
+      sha256: createHash('sha256').update(iso).digest('hex'),
+      size: iso.length,
+    });
   });
 
   test('GIVEN a 70 MiB user_data WHEN planned THEN it fails on user_data naming the seed size rule, and nothing new is created', () => {

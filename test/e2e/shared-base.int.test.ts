@@ -23,7 +23,14 @@ function synthVms(tf: TfWorkdir, image: string, count: number): void {
   const stack = new TerraformStack(app, 'share');
   new bindings.provider.VirtseedProvider(stack, 'virtseed', { uri: 'qemu:///system' });
   const baseImage = BaseImage.fromFile(image, { volumeName: `${PREFIX}base` });
-  for (let i = 1; i <= count; i++) new VirtualMachine(stack, `vm${i}`, { name: `${PREFIX}${i}`, baseImage, running: false, memoryMiB: 64, networks: [NetworkAttachment.userMode()] });
+  for (let i = 1; i <= count; i++)
+    new VirtualMachine(stack, `vm${i}`, {
+      name: `${PREFIX}${i}`,
+      baseImage,
+      running: false,
+      memoryMiB: 64,
+      networks: [NetworkAttachment.userMode()],
+    });
   app.synth();
   copyFileSync(join(outdir, 'stacks', 'share', 'cdk.tf.json'), join(tf.dir, 'main.tf.json'));
 }
@@ -52,8 +59,15 @@ describe('shared base image through terraform', () => {
     expect(out).toMatch(/Apply complete! Resources: 11 added/);
     const uploads = [...out.matchAll(/volume default\/(\S+): uploaded (\d+) of/g)].filter((m) => m[2] === String(8 * MiB)).map((m) => m[1]);
     expect(uploads).toEqual([`${PREFIX}base`]);
-    expect(volumeNames(PREFIX)).toEqual([1, 2, 3, 4, 5].map((i) => `${PREFIX}${i}-root`).concat(`${PREFIX}base`).sort());
-    const basePath = execFileSync('virsh', ['-c', 'qemu:///system', 'vol-path', '--pool', 'default', `${PREFIX}base`], { encoding: 'utf8' }).trim();
+    expect(volumeNames(PREFIX)).toEqual(
+      [1, 2, 3, 4, 5]
+        .map((i) => `${PREFIX}${i}-root`)
+        .concat(`${PREFIX}base`)
+        .sort(),
+    );
+    const basePath = execFileSync('virsh', ['-c', 'qemu:///system', 'vol-path', '--pool', 'default', `${PREFIX}base`], {
+      encoding: 'utf8',
+    }).trim();
     for (let i = 1; i <= 5; i++) expect(backingPath(`${PREFIX}${i}-root`)).toBe(basePath);
   });
 

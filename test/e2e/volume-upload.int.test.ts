@@ -78,7 +78,9 @@ describe('volume uploads through terraform', () => {
   test('GIVEN raw and qcow2 images served chunked with their sha256 WHEN applied THEN both upload, sized right, the raw one sparse, with progress at INFO', async () => {
     const rawSha = writeSparseImage(join(tf.dir, 'disk.raw'));
     execFileSync('qemu-img', ['create', '-q', '-f', 'qcow2', join(tf.dir, 'disk.qcow2'), '1G']);
-    const qcowSha = createHash('sha256').update(readFileSync(join(tf.dir, 'disk.qcow2'))).digest('hex');
+    const qcowSha = createHash('sha256')
+      .update(readFileSync(join(tf.dir, 'disk.qcow2')))
+      .digest('hex');
     const started = await chunkedServer(tf.dir);
     server = started.child;
     tf.write(`resource "virtseed_volume" "raw" {

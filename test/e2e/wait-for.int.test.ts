@@ -89,8 +89,10 @@ function finishedLines(lines: StampedLine[]): StampedLine[] {
 
 /** Reports the wait's overhead: apply start → cloud-init's "finished" line vs apply start → apply end. */
 function report(label: string, r: Timed, finished: StampedLine): void {
-  console.log(`wait-for ${label}: apply start → cloud-init finished ${((finished.ms - r.startMs) / 1000).toFixed(1)} s; ` +
-    `apply start → apply end ${((r.endMs - r.startMs) / 1000).toFixed(1)} s; overhead ${((r.endMs - finished.ms) / 1000).toFixed(2)} s`);
+  console.log(
+    `wait-for ${label}: apply start → cloud-init finished ${((finished.ms - r.startMs) / 1000).toFixed(1)} s; ` +
+      `apply start → apply end ${((r.endMs - r.startMs) / 1000).toFixed(1)} s; overhead ${((r.endMs - finished.ms) / 1000).toFixed(2)} s`,
+  );
 }
 
 beforeAll(() => {
@@ -106,7 +108,14 @@ afterAll(() => teardown({ tf, prefix: PREFIX, destroy: true, also: () => capture
 
 test('GIVEN wait_for = "cloud-init" WHEN a new guest is applied THEN apply returns after cloud-init\'s finished line of this boot, and the marker is on the console', async () => {
   const r = timedApply();
-  if (r.code !== 0) throw new Error(`apply failed:\n${r.out}\nconsole:\n${capture.lines().slice(-40).map((l) => l.text).join('\n')}`);
+  if (r.code !== 0)
+    throw new Error(
+      `apply failed:\n${r.out}\nconsole:\n${capture
+        .lines()
+        .slice(-40)
+        .map((l) => l.text)
+        .join('\n')}`,
+    );
   expect(r.consoleAtEnd).toMatch(/VSTEST-M1[\s\S]*Cloud-init v\. \S+ finished at .*Datasource DataSourceNoCloud/);
   await new Promise((res) => setTimeout(res, 300)); // the tail's poll interval
   const lines = capture.since(r.startMs);
@@ -156,7 +165,14 @@ test('GIVEN a ConfigDrive seed WHEN a new guest is applied with wait_for = "clou
   tf.ok(['destroy', '-auto-approve', '-input=false', '-target=virtseed_domain.vm']);
   tf.write(config('iid-wait-4', [PRINT_IID, 'echo VSTEST-M4 > /dev/ttyS0'], 'configdrive'));
   const r = timedApply();
-  if (r.code !== 0) throw new Error(`apply failed:\n${r.out}\nconsole:\n${capture.lines().slice(-40).map((l) => l.text).join('\n')}`);
+  if (r.code !== 0)
+    throw new Error(
+      `apply failed:\n${r.out}\nconsole:\n${capture
+        .lines()
+        .slice(-40)
+        .map((l) => l.text)
+        .join('\n')}`,
+    );
   expect(r.consoleAtEnd).toMatch(/VSTEST-M4[\s\S]*Cloud-init v\. \S+ finished at .*Datasource DataSourceConfigDrive/);
   await new Promise((res) => setTimeout(res, 300));
   const lines = capture.since(r.startMs);

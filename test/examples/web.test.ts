@@ -15,7 +15,7 @@ describe('examples/web (the README example)', () => {
     expect(domains[0]).toMatchObject({ name: 'web1', memory: 1024, vcpu: 2, reprovision: 'reboot', wait_for: 'cloud-init' });
   });
 
-  test('GIVEN the README example WHEN synthesized THEN the VM\'s NIC is on its network with the MAC of the static lease, and its address is an output', () => {
+  test("GIVEN the README example WHEN synthesized THEN the VM's NIC is on its network with the MAC of the static lease, and its address is an output", () => {
     const [[netId, net]] = Object.entries(synth.resource.virtseed_network) as [string, Record<string, any>][];
     expect(net).toMatchObject({ name: 'web-net', mode: 'nat', dhcp_host: [{ ip: WEB_ADDRESS, hostname: 'web1' }] });
     const domain = Object.values(synth.resource.virtseed_domain)[0] as Record<string, any>;

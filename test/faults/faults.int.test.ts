@@ -97,7 +97,8 @@ resource "virtseed_volume" "data" {
   source = "${dataSource}"
 }
 `;
-    if (withBig) s += `resource "virtseed_volume" "big" {
+    if (withBig)
+      s += `resource "virtseed_volume" "big" {
   pool   = "${POOL}"
   name   = "${BIG}"
   source = "${bigSource}"
@@ -133,7 +134,11 @@ resource "virtseed_domain" "d" {
   }
 
   function applyAsync(): Run {
-    const child = spawn('terraform', ['apply', '-auto-approve', '-input=false', '-no-color'], { cwd: work, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('terraform', ['apply', '-auto-approve', '-input=false', '-no-color'], {
+      cwd: work,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     child.stdout!.on('data', (b: Buffer) => (out += b.toString()));
     child.stderr!.on('data', (b: Buffer) => (out += b.toString()));
@@ -155,7 +160,6 @@ resource "virtseed_domain" "d" {
   /** Volumes and domains on our libvirtd. */
   const hostFacts = () => lvd.listing(POOL);
 
-
   /** The next apply converges; returns what it did. */
   async function convergeAndCheck(fault: string, where: string, withBig = true): Promise<void> {
     const second = await tf(['apply', '-auto-approve', '-input=false']);
@@ -166,10 +170,16 @@ resource "virtseed_domain" "d" {
     const facts = await hostFacts();
     const wantVolumes = withBig ? [BIG, DATA].sort() : [DATA];
     const orphans = [...facts.volumes.filter((v) => !wantVolumes.includes(v)), ...facts.domains.filter((d) => d !== DOMAIN || !withBig)];
-    expect({ fault, volumes: facts.volumes, domains: facts.domains }).toEqual({ fault, volumes: wantVolumes, domains: withBig ? [DOMAIN] : [] });
+    expect({ fault, volumes: facts.volumes, domains: facts.domains }).toEqual({
+      fault,
+      volumes: wantVolumes,
+      domains: withBig ? [DOMAIN] : [],
+    });
     expect(sha256(path.join(lvd.poolDir, DATA))).toBe(dataSha);
     if (withBig) expect(sha256(path.join(lvd.poolDir, BIG))).toBe(bigSha);
-    table.push(`| ${fault} | ${where} | converged: ${did[0] ?? '?'} added, ${did[1] ?? '?'} changed, ${did[2] ?? '?'} destroyed; next plan: no changes | ${orphans.length ? orphans.join(', ') : 'none'} |`);
+    table.push(
+      `| ${fault} | ${where} | converged: ${did[0] ?? '?'} added, ${did[1] ?? '?'} changed, ${did[2] ?? '?'} destroyed; next plan: no changes | ${orphans.length ? orphans.join(', ') : 'none'} |`,
+    );
   }
 
   /** Back to the data volume only. */
@@ -200,7 +210,10 @@ resource "virtseed_domain" "d" {
   });
 
   afterAll(async () => {
-    if (table.length) process.stdout.write(`\n| fault injected | where | what the next apply did | orphans found |\n|---|---|---|---|\n${table.join('\n')}\n`);
+    if (table.length)
+      process.stdout.write(
+        `\n| fault injected | where | what the next apply did | orphans found |\n|---|---|---|---|\n${table.join('\n')}\n`,
+      );
     relayed.forEach((s) => s.destroy());
     relay?.close();
     await lvd.stop();

@@ -29,11 +29,12 @@ describe('50 domains with -parallelism=10 over one connection', () => {
     return { domains: domains.length, volumes: volumes.length };
   }
 
-
   beforeAll(async () => {
     await lvd.start();
     await lvd.createPool(POOL);
-    fs.writeFileSync(path.join(work, 'main.tf'), `terraform {
+    fs.writeFileSync(
+      path.join(work, 'main.tf'),
+      `terraform {
   required_providers {
     virtseed = { source = "virtseed/virtseed", version = "0.1.0" }
   }
@@ -55,7 +56,8 @@ resource "virtseed_domain" "vm" {
   running = false
   disk { volume_id = virtseed_volume.disk[count.index].id }
 }
-`);
+`,
+    );
     tf(['init', '-input=false']);
   });
 
@@ -71,7 +73,11 @@ resource "virtseed_domain" "vm" {
     // apply runs the provider twice (plan with its host checks, then apply): one connection each
     expect(applied.match(/virtseed: connecting to /g) ?? []).toHaveLength(2);
     expect(await facts()).toEqual({ domains: N, volumes: N });
-    const plan = spawnSync('terraform', ['plan', '-detailed-exitcode', '-input=false', '-no-color', '-parallelism=10'], { cwd: work, env, encoding: 'utf8' });
+    const plan = spawnSync('terraform', ['plan', '-detailed-exitcode', '-input=false', '-no-color', '-parallelism=10'], {
+      cwd: work,
+      env,
+      encoding: 'utf8',
+    });
     expect({ code: plan.status, out: plan.status === 0 ? '' : plan.stdout }).toEqual({ code: 0, out: '' });
     const destroyed = tf(['destroy', '-auto-approve', '-input=false', '-parallelism=10']);
     expect(destroyed).toContain(`Destroy complete! Resources: ${2 * N} destroyed.`);

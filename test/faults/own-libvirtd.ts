@@ -48,9 +48,19 @@ export class OwnLibvirtd {
   /** Starts the daemon and waits until it answers. */
   async start(): Promise<void> {
     const d = (n: string) => path.join(this.dir, n);
-    const env = { PATH: '/usr/sbin:/usr/bin:/sbin:/bin', HOME: d('home'), XDG_RUNTIME_DIR: d('run'), XDG_CONFIG_HOME: d('config'), XDG_CACHE_HOME: d('cache'), XDG_DATA_HOME: d('data') };
+    const env = {
+      PATH: '/usr/sbin:/usr/bin:/sbin:/bin',
+      HOME: d('home'),
+      XDG_RUNTIME_DIR: d('run'),
+      XDG_CONFIG_HOME: d('config'),
+      XDG_CACHE_HOME: d('cache'),
+      XDG_DATA_HOME: d('data'),
+    };
     fs.rmSync(this.socket, { force: true });
-    const child = spawn('setpriv', [`--reuid=${this.uid}`, `--regid=${this.uid}`, '--clear-groups', 'libvirtd', ...this.args], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn('setpriv', [`--reuid=${this.uid}`, `--regid=${this.uid}`, '--clear-groups', 'libvirtd', ...this.args], {
+      env,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     child.stderr?.on('data', (b: Buffer) => (this.log = (this.log + b.toString()).slice(-20000)));
     this.child = child;
     for (let i = 0; i < 200; i++) {
@@ -89,7 +99,9 @@ export class OwnLibvirtd {
   async createPool(name: string): Promise<void> {
     const c = await this.client();
     try {
-      const pool = await c.storagePoolDefineXml(`<pool type='dir'><name>${name}</name><target><path>${this.poolDir}</path></target></pool>`);
+      const pool = await c.storagePoolDefineXml(
+        `<pool type='dir'><name>${name}</name><target><path>${this.poolDir}</path></target></pool>`,
+      );
       await c.storagePoolCreate(pool);
       await c.storagePoolSetAutostart(pool, true);
     } finally {

@@ -53,7 +53,10 @@ resource "virtseed_domain" "d" {
 `);
     // The provider block of the helper connects to the system daemon: point it at ours instead.
     const main = path.join(tf.dir, 'main.tf');
-    fs.writeFileSync(main, fs.readFileSync(main, 'utf8').replace('provider "virtseed" {}', `provider "virtseed" {\n  uri = "${lvd.uri}"\n}`));
+    fs.writeFileSync(
+      main,
+      fs.readFileSync(main, 'utf8').replace('provider "virtseed" {}', `provider "virtseed" {\n  uri = "${lvd.uri}"\n}`),
+    );
   }
 
   /** Whether the guest runs (its CPUs resumed). */
@@ -66,8 +69,6 @@ resource "virtseed_domain" "d" {
       await c.close();
     }
   }
-
-
 
   beforeAll(async () => {
     await lvd.start();
@@ -84,7 +85,11 @@ resource "virtseed_domain" "d" {
   });
 
   it('GIVEN an apply waiting for cloud-init WHEN libvirtd is killed and restarted THEN the apply fails and the next one converges', async () => {
-    const child = spawn('terraform', ['apply', '-auto-approve', '-input=false', '-no-color'], { cwd: tf.dir, env: { ...process.env, CHECKPOINT_DISABLE: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('terraform', ['apply', '-auto-approve', '-input=false', '-no-color'], {
+      cwd: tf.dir,
+      env: { ...process.env, CHECKPOINT_DISABLE: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     child.stdout.on('data', (b: Buffer) => (out += b.toString()));
     child.stderr.on('data', (b: Buffer) => (out += b.toString()));

@@ -12,7 +12,9 @@ describe('ConsoleLineSplitter', () => {
   });
 
   test('GIVEN systemd status lines with colour escapes WHEN cleaned THEN only the text is left', () => {
-    expect(cleanConsoleLine('[\u001b[0;32m  OK  \u001b[0m] Started \u001b[0;1;39mcloud-init.service\u001b[0m.')).toBe('[  OK  ] Started cloud-init.service.');
+    expect(cleanConsoleLine('[\u001b[0;32m  OK  \u001b[0m] Started \u001b[0;1;39mcloud-init.service\u001b[0m.')).toBe(
+      '[  OK  ] Started cloud-init.service.',
+    );
     expect(cleanConsoleLine('a\u0007b\u001b]0;title\u0007c')).toBe('abc');
   });
 });

@@ -1,8 +1,10 @@
 import { ProvisioningWatch } from '../../src/guest';
 
 // Console lines as a Debian 12 guest (cloud-init 22.4.2) prints them through systemd's journal+console.
-const RUNNING = "[   12.001234] cloud-init[251]: Cloud-init v. 22.4.2 running 'init-local' at Mon, 23 Nov 2026 01:00:00 +0000. Up 11.90 seconds.";
-const FINISHED = '[   45.678901] cloud-init[402]: Cloud-init v. 22.4.2 finished at Mon, 23 Nov 2026 01:00:34 +0000. Datasource DataSourceNoCloud [seed=/dev/sr0][dsmode=net].  Up 45.60 seconds';
+const RUNNING =
+  "[   12.001234] cloud-init[251]: Cloud-init v. 22.4.2 running 'init-local' at Mon, 23 Nov 2026 01:00:00 +0000. Up 11.90 seconds.";
+const FINISHED =
+  '[   45.678901] cloud-init[402]: Cloud-init v. 22.4.2 finished at Mon, 23 Nov 2026 01:00:34 +0000. Datasource DataSourceNoCloud [seed=/dev/sr0][dsmode=net].  Up 45.60 seconds';
 const RUNCMD_FAILED = [
   '[   44.1] cloud-init[402]: 2026-11-23 01:00:33,100 - subp.py[WARNING]: Failed running /var/lib/cloud/instance/scripts/runcmd [1]',
   '[   44.2] cloud-init[402]: 2026-11-23 01:00:33,101 - cc_scripts_user.py[WARNING]: Failed to run module scripts-user (scripts in /var/lib/cloud/instance/scripts)',
@@ -29,13 +31,19 @@ describe('ProvisioningWatch cloud-init', () => {
     const w = new ProvisioningWatch('cloud-init');
     expect(feed(w, [RUNNING, ...RUNCMD_FAILED, FINISHED])).toBe(true);
     const o = w.outcome;
-    expect(o.errors).toEqual([{ module: 'scripts-user', message: 'Failed to run module scripts-user (scripts in /var/lib/cloud/instance/scripts)' }]);
+    expect(o.errors).toEqual([
+      { module: 'scripts-user', message: 'Failed to run module scripts-user (scripts in /var/lib/cloud/instance/scripts)' },
+    ]);
     expect(o.warnings).toEqual(['Failed running /var/lib/cloud/instance/scripts/runcmd [1]']);
   });
 
   test('GIVEN only warnings WHEN finished THEN there are warnings and no errors', () => {
     const w = new ProvisioningWatch('cloud-init');
-    feed(w, ['[CLOUDINIT] cc_set_passwords.py[WARNING]: Ignoring ssh_pwauth', '[CLOUDINIT] cc_set_passwords.py[WARNING]: Ignoring ssh_pwauth', FINISHED]);
+    feed(w, [
+      '[CLOUDINIT] cc_set_passwords.py[WARNING]: Ignoring ssh_pwauth',
+      '[CLOUDINIT] cc_set_passwords.py[WARNING]: Ignoring ssh_pwauth',
+      FINISHED,
+    ]);
     expect(w.outcome.errors).toEqual([]);
     expect(w.outcome.warnings).toEqual(['Ignoring ssh_pwauth']);
   });
@@ -63,8 +71,12 @@ describe('ProvisioningWatch cloud-init', () => {
 describe('ProvisioningWatch ignition', () => {
   test('GIVEN the fetch stage finished WHEN the files stage has not passed THEN it is not done; after files passed and finished it is', () => {
     const w = new ProvisioningWatch('ignition');
-    expect(feed(w, ['ignition[300]: INFO     : fetch: fetch passed', 'ignition[300]: INFO     : Ignition finished successfully'])).toBe(false);
-    expect(feed(w, ['ignition[310]: INFO     : files: files passed', 'ignition[310]: INFO     : Ignition finished successfully'])).toBe(true);
+    expect(feed(w, ['ignition[300]: INFO     : fetch: fetch passed', 'ignition[300]: INFO     : Ignition finished successfully'])).toBe(
+      false,
+    );
+    expect(feed(w, ['ignition[310]: INFO     : files: files passed', 'ignition[310]: INFO     : Ignition finished successfully'])).toBe(
+      true,
+    );
     expect(w.outcome.errors).toEqual([]);
     expect(w.outcome.finishedLine).toMatch(/Ignition finished successfully/);
   });

@@ -29,7 +29,8 @@ export class ConsoleCapture {
     } catch {
       // no log yet
     }
-    const script = 'tail -F -c "+$3" --sleep-interval=0.1 "$1" 2>/dev/null | while IFS= read -r l; do printf "%s %s\\n" "${EPOCHREALTIME/./}" "$l"; done > "$2"';
+    const script =
+      'tail -F -c "+$3" --sleep-interval=0.1 "$1" 2>/dev/null | while IFS= read -r l; do printf "%s %s\\n" "${EPOCHREALTIME/./}" "$l"; done > "$2"';
     this.child = spawn('bash', ['-c', script, 'capture', logPath, this.file, String(existing + 1)], { stdio: 'ignore', detached: true });
   }
 
@@ -41,10 +42,13 @@ export class ConsoleCapture {
     } catch {
       return [];
     }
-    return text.split('\n').filter(Boolean).map((l) => {
-      const sp = l.indexOf(' ');
-      return { ms: Math.floor(Number(l.slice(0, sp)) / 1000), text: l.slice(sp + 1).replace(/\r/g, '') };
-    });
+    return text
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => {
+        const sp = l.indexOf(' ');
+        return { ms: Math.floor(Number(l.slice(0, sp)) / 1000), text: l.slice(sp + 1).replace(/\r/g, '') };
+      });
   }
 
   /** Lines stamped at or after `ms`. */

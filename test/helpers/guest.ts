@@ -20,11 +20,14 @@ export interface TestImage {
 export function testImage(): TestImage {
   let dir = process.env.VIRTSEED_TEST_IMAGE_DIR;
   if (!dir) {
-    const out = execFileSync('bash', [path.join(ROOT, 'scripts', 'build-test-image.sh')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+    const out = execFileSync('bash', [path.join(ROOT, 'scripts', 'build-test-image.sh')], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     dir = out.trim().split('\n').pop() as string;
   }
   const env = fs.readFileSync(path.join(dir, 'image.env'), 'utf8');
-  const get = (k: string) => (new RegExp(`^${k}='?([^'\\n]*)'?$`, 'm').exec(env)?.[1] ?? '');
+  const get = (k: string) => new RegExp(`^${k}='?([^'\\n]*)'?$`, 'm').exec(env)?.[1] ?? '';
   return { dir, image: get('IMAGE'), kernel: get('KERNEL'), initrd: get('INITRD'), cmdline: get('CMDLINE') };
 }
 
@@ -38,12 +41,14 @@ export function kernelBootHcl(img: TestImage): string {
  * entry of `roots` (resource name → volume name), a qcow2 overlay `virtseed_volume.<resource>` on it.
  */
 export function imageVolumesHcl(img: TestImage, baseName: string, roots: Record<string, string> = {}): string {
-  const overlays = Object.entries(roots).map(([resource, volume]) => `
+  const overlays = Object.entries(roots).map(
+    ([resource, volume]) => `
 resource "virtseed_volume" "${resource}" {
   pool           = "default"
   name           = "${volume}"
   backing_volume = virtseed_volume.base.id
-}`);
+}`,
+  );
   return `
 resource "virtseed_volume" "base" {
   pool   = "default"
@@ -82,7 +87,9 @@ export async function waitForConsole(logPath: string, pattern: RegExp, timeoutMs
     const text = readConsole(logPath, from);
     if (pattern.test(text)) return text;
     if (Date.now() > deadline) {
-      throw new Error(`console ${logPath} did not show ${pattern} within ${timeoutMs / 1000} s; last lines:\n${text.split('\n').slice(-40).join('\n')}`);
+      throw new Error(
+        `console ${logPath} did not show ${pattern} within ${timeoutMs / 1000} s; last lines:\n${text.split('\n').slice(-40).join('\n')}`,
+      );
     }
     await new Promise((r) => setTimeout(r, 1000));
   }
@@ -99,7 +106,10 @@ function virsh(...args: string[]): string {
 /** Removes every domain and `default`-pool volume whose name starts with `prefix` (must start with `vstest-`). */
 export function cleanupByPrefix(prefix: string): void {
   if (!prefix.startsWith('vstest-')) throw new Error('cleanupByPrefix only removes vstest- objects');
-  for (const name of virsh('list', '--all', '--name').split('\n').map((s) => s.trim()).filter((s) => s.startsWith(prefix))) {
+  for (const name of virsh('list', '--all', '--name')
+    .split('\n')
+    .map((s) => s.trim())
+    .filter((s) => s.startsWith(prefix))) {
     virsh('destroy', name);
     virsh('undefine', name, '--nvram');
   }
@@ -119,7 +129,9 @@ export function volumeNames(prefix = ''): string[] {
 
 /** Whether libvirt has a domain of that name. */
 export function domainExists(name: string): boolean {
-  return virsh('list', '--all', '--name').split('\n').some((s) => s.trim() === name);
+  return virsh('list', '--all', '--name')
+    .split('\n')
+    .some((s) => s.trim() === name);
 }
 
 /** virsh domuuid. */

@@ -36,7 +36,11 @@ function virsh(...args: string[]): string {
 
 /** Names of libvirt networks that start with `prefix`. */
 export function networkNames(prefix = ''): string[] {
-  return virsh('net-list', '--all', '--name').split('\n').map((s) => s.trim()).filter((s) => s && s.startsWith(prefix)).sort();
+  return virsh('net-list', '--all', '--name')
+    .split('\n')
+    .map((s) => s.trim())
+    .filter((s) => s && s.startsWith(prefix))
+    .sort();
 }
 
 /** Stops and removes every network whose name starts with `prefix` (must start with `vstest-`). */

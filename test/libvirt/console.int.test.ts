@@ -7,7 +7,15 @@
 import * as fs from 'node:fs';
 import { renderDomainXml } from '../../src/domain';
 import { ConsoleLineSplitter } from '../../src/guest';
-import { DomRef, LibvirtError, RemoteLibvirtClient, VIR_DOMAIN_PAUSED, VIR_DOMAIN_RUNNING, VIR_DOMAIN_START_PAUSED, connect } from '../../src/libvirt';
+import {
+  DomRef,
+  LibvirtError,
+  RemoteLibvirtClient,
+  VIR_DOMAIN_PAUSED,
+  VIR_DOMAIN_RUNNING,
+  VIR_DOMAIN_START_PAUSED,
+  connect,
+} from '../../src/libvirt';
 import { cleanupByPrefix, testImage } from '../helpers/guest';
 
 jest.setTimeout(300_000);
@@ -23,10 +31,18 @@ beforeAll(async () => {
   fs.rmSync(LOG, { force: true });
   const img = testImage();
   client = await connect('qemu:///system');
-  dom = await client.domainDefineXml(renderDomainXml({
-    name: NAME, type: 'qemu', memoryMiB: 256, vcpu: 1, disks: [], interfaces: [], serialLogFile: LOG,
-    os: { kernel: img.kernel, initrd: img.initrd, cmdline: 'console=ttyS0,115200 panic=-1 rootdelay=600' },
-  }));
+  dom = await client.domainDefineXml(
+    renderDomainXml({
+      name: NAME,
+      type: 'qemu',
+      memoryMiB: 256,
+      vcpu: 1,
+      disks: [],
+      interfaces: [],
+      serialLogFile: LOG,
+      os: { kernel: img.kernel, initrd: img.initrd, cmdline: 'console=ttyS0,115200 panic=-1 rootdelay=600' },
+    }),
+  );
 });
 
 afterAll(async () => {
@@ -35,7 +51,7 @@ afterAll(async () => {
   fs.rmSync(LOG, { force: true });
 });
 
-test('GIVEN a domain started paused WHEN its console is opened before resuming THEN the stream carries the boot from the kernel\'s first line and the log file gets it too', async () => {
+test("GIVEN a domain started paused WHEN its console is opened before resuming THEN the stream carries the boot from the kernel's first line and the log file gets it too", async () => {
   await client.domainCreateWithFlags(dom, VIR_DOMAIN_START_PAUSED);
   expect((await client.domainGetState(dom)).state).toBe(VIR_DOMAIN_PAUSED);
   const lines: string[] = [];

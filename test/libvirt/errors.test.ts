@@ -1,16 +1,39 @@
-import { LibvirtError, VIR_ERR_NO_DOMAIN, VIR_ERR_NO_STORAGE_POOL, VIR_ERR_NO_STORAGE_VOL, VIR_ERR_OPERATION_INVALID, decodeRemoteError, encodeRemoteError, isLibvirtError } from '../../src/libvirt/errors';
+import {
+  LibvirtError,
+  VIR_ERR_NO_DOMAIN,
+  VIR_ERR_NO_STORAGE_POOL,
+  VIR_ERR_NO_STORAGE_VOL,
+  VIR_ERR_OPERATION_INVALID,
+  decodeRemoteError,
+  encodeRemoteError,
+  isLibvirtError,
+} from '../../src/libvirt/errors';
 
 describe('decodeRemoteError', () => {
   it('GIVEN a remote_error with a domain and a network WHEN decoded THEN code, domain, level, message and strings are kept', () => {
     const bytes = Buffer.from(
-      '0000002a' + '0000000a' + // code 42, domain VIR_FROM_QEMU
-        '00000001' + '00000004' + '6e6f7065' + // message "nope"
+      '0000002a' +
+        '0000000a' + // code 42, domain VIR_FROM_QEMU
+        '00000001' +
+        '00000004' +
+        '6e6f7065' + // message "nope"
         '00000002' + // level error
-        '00000001' + '00000001' + '64000000' + '00'.repeat(16) + 'ffffffff' + // dom {name "d", uuid, id -1}
-        '00000001' + '00000001' + '61000000' + // str1 "a"
-        '00000000' + '00000000' + // str2, str3 null
-        '00000003' + '00000004' + // int1, int2
-        '00000001' + '00000001' + '6e000000' + '00'.repeat(16), // net {name "n", uuid}
+        '00000001' +
+        '00000001' +
+        '64000000' +
+        '00'.repeat(16) +
+        'ffffffff' + // dom {name "d", uuid, id -1}
+        '00000001' +
+        '00000001' +
+        '61000000' + // str1 "a"
+        '00000000' +
+        '00000000' + // str2, str3 null
+        '00000003' +
+        '00000004' + // int1, int2
+        '00000001' +
+        '00000001' +
+        '6e000000' +
+        '00'.repeat(16), // net {name "n", uuid}
       'hex',
     );
     const e = decodeRemoteError(bytes);

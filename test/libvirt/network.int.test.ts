@@ -3,9 +3,19 @@
  * Everything created is named `vstest-net-rpc…` and removed in afterAll. No guest is started.
  */
 import {
-  LibvirtError, NetRef, RemoteLibvirtClient, VIR_ERR_NO_NETWORK, VIR_NETWORK_SECTION_DNS_HOST,
-  VIR_NETWORK_SECTION_IP_DHCP_HOST, VIR_NETWORK_UPDATE_AFFECT_CONFIG, VIR_NETWORK_UPDATE_AFFECT_LIVE,
-  VIR_NETWORK_UPDATE_COMMAND_ADD_LAST, VIR_NETWORK_UPDATE_COMMAND_DELETE, VIR_NETWORK_XML_INACTIVE, bytesToUuid, connect,
+  LibvirtError,
+  NetRef,
+  RemoteLibvirtClient,
+  VIR_ERR_NO_NETWORK,
+  VIR_NETWORK_SECTION_DNS_HOST,
+  VIR_NETWORK_SECTION_IP_DHCP_HOST,
+  VIR_NETWORK_UPDATE_AFFECT_CONFIG,
+  VIR_NETWORK_UPDATE_AFFECT_LIVE,
+  VIR_NETWORK_UPDATE_COMMAND_ADD_LAST,
+  VIR_NETWORK_UPDATE_COMMAND_DELETE,
+  VIR_NETWORK_XML_INACTIVE,
+  bytesToUuid,
+  connect,
 } from '../../src/libvirt';
 import { agentConnected, domainAddresses } from '../../provider/src/resources/private/addresses';
 
@@ -66,7 +76,14 @@ describe('networks over the remote protocol', () => {
     const host = "<host mac='52:54:00:aa:bb:01' name='web1' ip='10.213.41.10'/>";
     const flags = VIR_NETWORK_UPDATE_AFFECT_LIVE | VIR_NETWORK_UPDATE_AFFECT_CONFIG;
     await client.networkUpdate(net, VIR_NETWORK_UPDATE_COMMAND_ADD_LAST, VIR_NETWORK_SECTION_IP_DHCP_HOST, -1, host, flags);
-    await client.networkUpdate(net, VIR_NETWORK_UPDATE_COMMAND_ADD_LAST, VIR_NETWORK_SECTION_DNS_HOST, -1, "<host ip='10.213.41.20'><hostname>db</hostname></host>", flags);
+    await client.networkUpdate(
+      net,
+      VIR_NETWORK_UPDATE_COMMAND_ADD_LAST,
+      VIR_NETWORK_SECTION_DNS_HOST,
+      -1,
+      "<host ip='10.213.41.20'><hostname>db</hostname></host>",
+      flags,
+    );
     for (const xml of [await client.networkGetXmlDesc(net), await client.networkGetXmlDesc(net, VIR_NETWORK_XML_INACTIVE)]) {
       expect(xml).toContain("<host mac='52:54:00:aa:bb:01' name='web1' ip='10.213.41.10'/>");
       expect(xml).toContain('<hostname>db</hostname>');

@@ -1,10 +1,21 @@
-import { HEADER_SIZE, MessageStatus, MessageType, PacketDecoder, PacketError, REMOTE_PROGRAM, encodePacket, encodePacketHead } from '../../src/libvirt/packet';
+import {
+  HEADER_SIZE,
+  MessageStatus,
+  MessageType,
+  PacketDecoder,
+  PacketError,
+  REMOTE_PROGRAM,
+  encodePacket,
+  encodePacketHead,
+} from '../../src/libvirt/packet';
 
 const header = { program: REMOTE_PROGRAM, version: 1, procedure: 157, type: MessageType.Call, serial: 7, status: MessageStatus.Ok };
 
 describe('encodePacket', () => {
   it('GIVEN a CALL with no payload WHEN encoded THEN it is the length 28 then the six header words', () => {
-    expect(encodePacket(header).toString('hex')).toBe('0000001c' + '20008086' + '00000001' + '0000009d' + '00000000' + '00000007' + '00000000');
+    expect(encodePacket(header).toString('hex')).toBe(
+      '0000001c' + '20008086' + '00000001' + '0000009d' + '00000000' + '00000007' + '00000000',
+    );
   });
 
   it('GIVEN a payload WHEN encoded THEN the length word counts itself, the header and the payload', () => {

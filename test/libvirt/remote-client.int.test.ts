@@ -7,8 +7,16 @@ import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import {
-  LibvirtError, PoolRef, RemoteLibvirtClient, VIR_DOMAIN_SHUTOFF, VIR_ERR_NO_DOMAIN, VIR_ERR_NO_STORAGE_POOL,
-  VIR_ERR_NO_STORAGE_VOL, VIR_STORAGE_POOL_RUNNING, bytesToUuid, connect,
+  LibvirtError,
+  PoolRef,
+  RemoteLibvirtClient,
+  VIR_DOMAIN_SHUTOFF,
+  VIR_ERR_NO_DOMAIN,
+  VIR_ERR_NO_STORAGE_POOL,
+  VIR_ERR_NO_STORAGE_VOL,
+  VIR_STORAGE_POOL_RUNNING,
+  bytesToUuid,
+  connect,
 } from '../../src/libvirt';
 
 jest.setTimeout(120_000);
@@ -73,7 +81,7 @@ describe('RemoteLibvirtClient against qemu:///system', () => {
     await client.close();
   });
 
-  it('GIVEN a connection WHEN the library version is asked THEN it is libvirt\'s packed major/minor/release', async () => {
+  it("GIVEN a connection WHEN the library version is asked THEN it is libvirt's packed major/minor/release", async () => {
     const v = await client.connectGetLibVersion();
     expect(v).toBeGreaterThanOrEqual(1_000_000);
   });
@@ -90,7 +98,10 @@ describe('RemoteLibvirtClient against qemu:///system', () => {
   });
 
   it('GIVEN a qcow2 volume WHEN created THEN its path, info and XML describe it and delete removes it', async () => {
-    const vol = await client.storageVolCreateXml(pool, `<volume><name>vstest-q.qcow2</name><capacity unit='MiB'>16</capacity><target><format type='qcow2'/></target></volume>`);
+    const vol = await client.storageVolCreateXml(
+      pool,
+      `<volume><name>vstest-q.qcow2</name><capacity unit='MiB'>16</capacity><target><format type='qcow2'/></target></volume>`,
+    );
     expect(vol).toEqual({ pool: POOL, name: 'vstest-q.qcow2', key: `${POOL_DIR}/vstest-q.qcow2` });
     expect(await client.storageVolGetPath(vol)).toBe(`${POOL_DIR}/vstest-q.qcow2`);
     expect(await client.storageVolGetInfo(vol)).toMatchObject({ type: 0, capacity: 16 * MiB });
@@ -101,7 +112,10 @@ describe('RemoteLibvirtClient against qemu:///system', () => {
 
   it('GIVEN 3 MiB + 5 bytes uploaded to a raw volume WHEN downloaded THEN the bytes are identical', async () => {
     const data = pattern(3 * MiB + 5);
-    const vol = await client.storageVolCreateXml(pool, `<volume><name>vstest-raw.img</name><capacity unit='MiB'>4</capacity><target><format type='raw'/></target></volume>`);
+    const vol = await client.storageVolCreateXml(
+      pool,
+      `<volume><name>vstest-raw.img</name><capacity unit='MiB'>4</capacity><target><format type='raw'/></target></volume>`,
+    );
     await client.storageVolUpload(vol, data);
     const back = await client.storageVolDownload(vol, 0, data.length);
     expect(back.length).toBe(data.length);
@@ -146,7 +160,10 @@ describe('RemoteLibvirtClient against qemu:///system', () => {
   });
 
   it('GIVEN a missing volume WHEN looked up THEN LibvirtError code 50 is thrown', async () => {
-    await expect(client.storageVolLookupByName(pool, 'vstest-missing.img')).rejects.toMatchObject({ name: 'LibvirtError', code: VIR_ERR_NO_STORAGE_VOL });
+    await expect(client.storageVolLookupByName(pool, 'vstest-missing.img')).rejects.toMatchObject({
+      name: 'LibvirtError',
+      code: VIR_ERR_NO_STORAGE_VOL,
+    });
   });
 
   it('GIVEN a missing pool WHEN looked up THEN LibvirtError code 49 is thrown', async () => {

@@ -18,7 +18,10 @@ describe('RpcConnection calls', () => {
     const a = rpc.call(157);
     const b = rpc.call(59);
     await flush();
-    expect(d.received.map((p) => [p.header.type, p.header.serial])).toEqual([[MessageType.Call, 1], [MessageType.Call, 2]]);
+    expect(d.received.map((p) => [p.header.type, p.header.serial])).toEqual([
+      [MessageType.Call, 1],
+      [MessageType.Call, 2],
+    ]);
     d.reply(d.received[1], Buffer.from('bbbb'));
     d.reply(d.received[0], Buffer.from('aaaa'));
     expect((await a).toString()).toBe('aaaa');
@@ -37,7 +40,9 @@ describe('RpcConnection calls', () => {
     new RpcConnection(d.socket);
     d.send({ program: KEEPALIVE_PROGRAM, procedure: 1, serial: 0, type: MessageType.Message });
     await flush();
-    expect(d.received.map((p) => p.header)).toEqual([{ program: KEEPALIVE_PROGRAM, version: 1, procedure: 2, type: MessageType.Message, serial: 0, status: MessageStatus.Ok }]);
+    expect(d.received.map((p) => p.header)).toEqual([
+      { program: KEEPALIVE_PROGRAM, version: 1, procedure: 2, type: MessageType.Message, serial: 0, status: MessageStatus.Ok },
+    ]);
   });
 
   it('GIVEN a pending call WHEN the daemon hangs up THEN the call rejects with a connection-lost LibvirtError', async () => {
@@ -88,7 +93,10 @@ describe('RpcConnection streams', () => {
     await rpc.upload(208, Buffer.from('args'), pieces(3, 3, 4));
     const stream = d.received.filter((p) => p.header.type === MessageType.Stream);
     expect(stream.map((p) => [p.header.status, p.payload.length, p.header.serial, p.header.procedure])).toEqual([
-      [MessageStatus.Continue, 4, 1, 208], [MessageStatus.Continue, 4, 1, 208], [MessageStatus.Continue, 2, 1, 208], [MessageStatus.Ok, 0, 1, 208],
+      [MessageStatus.Continue, 4, 1, 208],
+      [MessageStatus.Continue, 4, 1, 208],
+      [MessageStatus.Continue, 2, 1, 208],
+      [MessageStatus.Ok, 0, 1, 208],
     ]);
     expect(Buffer.concat(stream.map((p) => p.payload)).toString('hex')).toBe('00000001010102020202');
   });
@@ -116,7 +124,8 @@ describe('RpcConnection streams', () => {
     const d = fakeDaemon();
     d.onPacket = (p) => {
       if (p.header.type === MessageType.Call) d.reply(p);
-      else if (p.header.status === MessageStatus.Continue) d.stream(p, MessageStatus.Error, encodeRemoteError({ code: 38, domain: 18, level: 2, message: 'disk full' }));
+      else if (p.header.status === MessageStatus.Continue)
+        d.stream(p, MessageStatus.Error, encodeRemoteError({ code: 38, domain: 18, level: 2, message: 'disk full' }));
     };
     const rpc = new RpcConnection(d.socket, { streamChunkSize: 4 });
     async function* slow(): AsyncGenerator<Uint8Array> {
@@ -154,7 +163,10 @@ describe('RpcConnection streams', () => {
     const parts: string[] = [];
     for await (const c of rpc.download(209, Buffer.alloc(0))) parts.push(c.toString());
     expect(parts).toEqual(['hello ', 'world']);
-    expect(d.received.map((p) => [p.header.type, p.header.status])).toEqual([[MessageType.Call, MessageStatus.Ok], [MessageType.Stream, MessageStatus.Ok]]);
+    expect(d.received.map((p) => [p.header.type, p.header.status])).toEqual([
+      [MessageType.Call, MessageStatus.Ok],
+      [MessageType.Stream, MessageStatus.Ok],
+    ]);
   });
 });
 

@@ -44,8 +44,10 @@ describe('sparse volume upload', () => {
   });
 
   it('GIVEN a 256 MiB image with 8 MiB of data WHEN uploaded sparse into a sparse raw volume THEN the allocation is about the data and the bytes read back', async () => {
-    const vol = await client.storageVolCreateXml(pool,
-      `<volume><name>${NAME}</name><capacity unit='bytes'>${SIZE}</capacity><allocation>0</allocation><target><format type='raw'/></target></volume>`);
+    const vol = await client.storageVolCreateXml(
+      pool,
+      `<volume><name>${NAME}</name><capacity unit='bytes'>${SIZE}</capacity><allocation>0</allocation><target><format type='raw'/></target></volume>`,
+    );
     await client.storageVolUpload(vol, fromGenerator(), 0, SIZE, { sparse: true });
     const info = await client.storageVolGetInfo(vol);
     expect(info.capacity).toBe(SIZE);
@@ -60,8 +62,10 @@ describe('sparse volume upload', () => {
 
   it('GIVEN 5 GiB of zeros WHEN uploaded sparse THEN one hole beyond 4 GiB is accepted and nothing is allocated', async () => {
     const size = 5 * 1024 * MiB;
-    const vol = await client.storageVolCreateXml(pool,
-      `<volume><name>${ZEROS_NAME}</name><capacity unit='bytes'>${size}</capacity><allocation>0</allocation><target><format type='raw'/></target></volume>`);
+    const vol = await client.storageVolCreateXml(
+      pool,
+      `<volume><name>${ZEROS_NAME}</name><capacity unit='bytes'>${size}</capacity><allocation>0</allocation><target><format type='raw'/></target></volume>`,
+    );
     const zeros = Buffer.alloc(16 * MiB);
     async function* source(): AsyncGenerator<Uint8Array> {
       for (let done = 0; done < size; done += zeros.length) yield zeros;

@@ -19,20 +19,61 @@ function openssl(args: string[], cwd: string): void {
 /** A CA in `dir` (cacert.pem, cakey.pem). */
 function makeCa(dir: string, cn: string): void {
   fs.mkdirSync(dir, { recursive: true });
-  openssl(['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'cakey.pem', '-out', 'cacert.pem', '-days', '30', '-subj', `/CN=${cn}`,
-    '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign'], dir);
+  openssl(
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-keyout',
+      'cakey.pem',
+      '-out',
+      'cacert.pem',
+      '-days',
+      '30',
+      '-subj',
+      `/CN=${cn}`,
+      '-addext',
+      'basicConstraints=critical,CA:TRUE',
+      '-addext',
+      'keyUsage=critical,keyCertSign,cRLSign',
+    ],
+    dir,
+  );
 }
 
 /** A certificate `name`cert.pem / `name`key.pem in `dir` signed by the CA in `caDir`. */
 function makeCert(dir: string, caDir: string, name: 'server' | 'client', cn: string): void {
   fs.mkdirSync(dir, { recursive: true });
   const ext = path.join(dir, `${name}.ext`);
-  fs.writeFileSync(ext, name === 'server'
-    ? 'basicConstraints=critical,CA:FALSE\nkeyUsage=critical,digitalSignature,keyEncipherment\nextendedKeyUsage=serverAuth\nsubjectAltName=IP:127.0.0.1,DNS:localhost\n'
-    : 'basicConstraints=critical,CA:FALSE\nkeyUsage=critical,digitalSignature,keyEncipherment\nextendedKeyUsage=clientAuth\n');
+  fs.writeFileSync(
+    ext,
+    name === 'server'
+      ? 'basicConstraints=critical,CA:FALSE\nkeyUsage=critical,digitalSignature,keyEncipherment\nextendedKeyUsage=serverAuth\nsubjectAltName=IP:127.0.0.1,DNS:localhost\n'
+      : 'basicConstraints=critical,CA:FALSE\nkeyUsage=critical,digitalSignature,keyEncipherment\nextendedKeyUsage=clientAuth\n',
+  );
   openssl(['req', '-newkey', 'rsa:2048', '-nodes', '-keyout', `${name}key.pem`, '-out', `${name}.csr`, '-subj', `/CN=${cn}`], dir);
-  openssl(['x509', '-req', '-in', `${name}.csr`, '-CA', path.join(caDir, 'cacert.pem'), '-CAkey', path.join(caDir, 'cakey.pem'),
-    '-CAcreateserial', '-out', `${name}cert.pem`, '-days', '30', '-extfile', ext], dir);
+  openssl(
+    [
+      'x509',
+      '-req',
+      '-in',
+      `${name}.csr`,
+      '-CA',
+      path.join(caDir, 'cacert.pem'),
+      '-CAkey',
+      path.join(caDir, 'cakey.pem'),
+      '-CAcreateserial',
+      '-out',
+      `${name}cert.pem`,
+      '-days',
+      '30',
+      '-extfile',
+      ext,
+    ],
+    dir,
+  );
 }
 
 describe('qemu+tls against our own libvirtd on 127.0.0.1', () => {
@@ -53,11 +94,21 @@ describe('qemu+tls against our own libvirtd on 127.0.0.1', () => {
     execFileSync('chown', ['-R', `${OWN_UID}:${OWN_UID}`, pki]);
     port = await freePort();
     const conf = path.join(lvd.dir, 'libvirtd.conf');
-    fs.writeFileSync(conf, [
-      'listen_tls = 1', 'listen_tcp = 0', `tls_port = "${port}"`, 'listen_addr = "127.0.0.1"', 'auth_tls = "none"',
-      `key_file = "${pki}/server/serverkey.pem"`, `cert_file = "${pki}/server/servercert.pem"`, `ca_file = "${pki}/ca/cacert.pem"`,
-      `unix_sock_dir = "${lvd.dir}/run/libvirt"`, '',
-    ].join('\n'));
+    fs.writeFileSync(
+      conf,
+      [
+        'listen_tls = 1',
+        'listen_tcp = 0',
+        `tls_port = "${port}"`,
+        'listen_addr = "127.0.0.1"',
+        'auth_tls = "none"',
+        `key_file = "${pki}/server/serverkey.pem"`,
+        `cert_file = "${pki}/server/servercert.pem"`,
+        `ca_file = "${pki}/ca/cacert.pem"`,
+        `unix_sock_dir = "${lvd.dir}/run/libvirt"`,
+        '',
+      ].join('\n'),
+    );
     fs.chownSync(conf, OWN_UID, OWN_UID);
     lvd.args = ['--listen', '-f', conf];
     await lvd.start();

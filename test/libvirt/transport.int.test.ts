@@ -17,7 +17,8 @@ async function connectError(uri: string): Promise<{ error: LibvirtConnectError; 
     const c = await connect(uri);
     await c.close();
   } catch (e) {
-    if (!(e instanceof LibvirtConnectError)) throw new Error(`expected a LibvirtConnectError for ${uri}, got ${String((e as Error).stack ?? e)}`);
+    if (!(e instanceof LibvirtConnectError))
+      throw new Error(`expected a LibvirtConnectError for ${uri}, got ${String((e as Error).stack ?? e)}`);
     if (process.env.VIRTSEED_SHOW_ERRORS) process.stdout.write(`${e.message}\n`);
     return { error: e, seconds: (Date.now() - started) / 1000 };
   }
@@ -42,10 +43,12 @@ describe('qemu+ssh against a real sshd', () => {
     }
   });
 
-  it('GIVEN a host name that does not resolve WHEN connecting THEN the step is resolve with ssh\'s words', async () => {
+  it("GIVEN a host name that does not resolve WHEN connecting THEN the step is resolve with ssh's words", async () => {
     const { error } = await connectError(`qemu+ssh://root@vstest-nohost.invalid/system?keyfile=${sshd.clientKey}`);
     expect(error.step).toBe('resolve');
-    expect(error.message).toMatch(/^Cannot connect to qemu\+ssh:\/\/root@vstest-nohost\.invalid\/system\?keyfile=\S+ \(step: resolve\): ssh said: ssh: Could not resolve hostname vstest-nohost\.invalid/);
+    expect(error.message).toMatch(
+      /^Cannot connect to qemu\+ssh:\/\/root@vstest-nohost\.invalid\/system\?keyfile=\S+ \(step: resolve\): ssh said: ssh: Could not resolve hostname vstest-nohost\.invalid/,
+    );
     expect(error.message).toContain('Fix: check the host name "vstest-nohost.invalid"');
   });
 
@@ -64,7 +67,7 @@ describe('qemu+ssh against a real sshd', () => {
     expect(error.message).toContain(`ssh-keyscan -p ${sshd.port} 127.0.0.1`);
   });
 
-  it('GIVEN known_hosts_verify=ignore or auto WHEN the host key is unknown THEN libvirt\'s meaning holds (no check; accept and record)', async () => {
+  it("GIVEN known_hosts_verify=ignore or auto WHEN the host key is unknown THEN libvirt's meaning holds (no check; accept and record)", async () => {
     const c1 = await connect(`${base}?keyfile=${sshd.clientKey}&known_hosts=${sshd.emptyKnownHosts}&known_hosts_verify=ignore`);
     await c1.close();
     expect(fs.readFileSync(sshd.emptyKnownHosts, 'utf8')).toBe('');
@@ -79,11 +82,13 @@ describe('qemu+ssh against a real sshd', () => {
     const { error } = await connectError(`${base}?keyfile=${sshd.strangerKey}&known_hosts=${sshd.knownHosts}&sshauth=privkey`);
     expect(error.step).toBe('authenticate');
     expect(error.message).toContain('Permission denied (publickey)');
-    expect(error.message).toContain("Fix: give a private key with ?keyfile=");
+    expect(error.message).toContain('Fix: give a private key with ?keyfile=');
   });
 
-  it('GIVEN a socket libvirtd does not listen on WHEN connecting THEN the step is libvirt handshake with netcat\'s words', async () => {
-    const { error } = await connectError(`${base}?keyfile=${sshd.clientKey}&known_hosts=${sshd.knownHosts}&socket=/run/vstest-no-such.sock`);
+  it("GIVEN a socket libvirtd does not listen on WHEN connecting THEN the step is libvirt handshake with netcat's words", async () => {
+    const { error } = await connectError(
+      `${base}?keyfile=${sshd.clientKey}&known_hosts=${sshd.knownHosts}&socket=/run/vstest-no-such.sock`,
+    );
     expect(error.step).toBe('libvirt handshake');
     expect(error.message).toMatch(/ssh said: .*(No such file|nc:)/);
     expect(error.message).toContain('Fix: check that libvirtd runs on 127.0.0.1 and listens on /run/vstest-no-such.sock');

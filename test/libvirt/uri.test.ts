@@ -16,7 +16,7 @@ describe('parseLibvirtUri', () => {
     expect([u.transport, u.host, u.port, u.serverName]).toEqual(['tcp', 'kvm1.example', 16000, 'qemu:///system']);
   });
 
-  it('GIVEN a host and no transport WHEN parsed THEN libvirt\'s default TLS is used', () => {
+  it("GIVEN a host and no transport WHEN parsed THEN libvirt's default TLS is used", () => {
     expect(parseLibvirtUri('qemu://kvm1/system').transport).toBe('tls');
   });
 
@@ -26,7 +26,9 @@ describe('parseLibvirtUri', () => {
   });
 
   it('GIVEN every libvirt ssh parameter WHEN parsed THEN all are accepted and none reaches the daemon', () => {
-    const u = parseLibvirtUri('qemu+ssh://h/system?keyfile=/k&known_hosts=/kh&known_hosts_verify=auto&no_verify=1&no_tty=1&sshauth=agent,privkey&command=/usr/bin/ssh&socket=/s&netcat=ncat&mode=legacy&proxy=netcat&connect_timeout=7');
+    const u = parseLibvirtUri(
+      'qemu+ssh://h/system?keyfile=/k&known_hosts=/kh&known_hosts_verify=auto&no_verify=1&no_tty=1&sshauth=agent,privkey&command=/usr/bin/ssh&socket=/s&netcat=ncat&mode=legacy&proxy=netcat&connect_timeout=7',
+    );
     expect(u.serverName).toBe('qemu:///system');
     expect(Object.keys(u.params)).toHaveLength(12);
   });

@@ -59,9 +59,16 @@ describe('XdrWriter', () => {
 describe('XdrReader', () => {
   it('GIVEN the encoding of every type WHEN read back THEN the values round-trip', () => {
     const w = new XdrWriter()
-      .int(-5).uint(4000000000).bool(true).hyper(-(2n ** 40n)).uhyper(2n ** 63n)
-      .string('héllo').opaque(Buffer.from([9])).fixedOpaque(Buffer.alloc(16, 7), 16)
-      .optional('x', (x, s) => x.string(s)).array(['a', 'bc'], (x, s) => x.string(s));
+      .int(-5)
+      .uint(4000000000)
+      .bool(true)
+      .hyper(-(2n ** 40n))
+      .uhyper(2n ** 63n)
+      .string('héllo')
+      .opaque(Buffer.from([9]))
+      .fixedOpaque(Buffer.alloc(16, 7), 16)
+      .optional('x', (x, s) => x.string(s))
+      .array(['a', 'bc'], (x, s) => x.string(s));
     const r = new XdrReader(w.finish());
     expect([r.int(), r.uint(), r.bool(), r.hyper(), r.uhyper()]).toEqual([-5, 4000000000, true, -(2n ** 40n), 2n ** 63n]);
     expect(r.string()).toBe('héllo');

@@ -16,10 +16,19 @@ describe('address arithmetic', () => {
     ['10.1.2.3', 'fd00:1::1', 64, false],
   ])('GIVEN %s in %s/%d WHEN tested THEN %s', (a, net, p, expected) => expect(inSubnet(a, net, p)).toBe(expected));
 
-  test.each([['255.255.255.0', 24], ['255.255.0.0', 16], ['255.255.255.255', 32], ['255.0.255.0', undefined]])('GIVEN netmask %s THEN prefix %s', (m, p) => {
+  test.each([
+    ['255.255.255.0', 24],
+    ['255.255.0.0', 16],
+    ['255.255.255.255', 32],
+    ['255.0.255.0', undefined],
+  ])('GIVEN netmask %s THEN prefix %s', (m, p) => {
     expect(netmaskToPrefix(m)).toBe(p);
   });
 
-  test.each([['10.0.0.1/24', { family: 'ipv4', address: '10.0.0.1', prefix: 24 }], ['fd00::1/64', { family: 'ipv6', address: 'fd00::1', prefix: 64 }], ['10.0.0.1/33', undefined], ['10.0.0.1', undefined]])(
-    'GIVEN %s WHEN parsed as CIDR THEN %j', (c, expected) => expect(parseCidr(c)).toEqual(expected));
+  test.each([
+    ['10.0.0.1/24', { family: 'ipv4', address: '10.0.0.1', prefix: 24 }],
+    ['fd00::1/64', { family: 'ipv6', address: 'fd00::1', prefix: 64 }],
+    ['10.0.0.1/33', undefined],
+    ['10.0.0.1', undefined],
+  ])('GIVEN %s WHEN parsed as CIDR THEN %j', (c, expected) => expect(parseCidr(c)).toEqual(expected));
 });

@@ -22,13 +22,22 @@ describe('assembleNetworkSpec', () => {
       ],
       staticHosts: [{ ip: 'fd00::10', hostname: 'six' }, { ip: '10.0.0.10', mac: '52:54:00:AA:BB:CC' }, { ip: '192.168.1.1' }],
     });
-    expect(r.spec.ips.map((ip) => ip.dhcpHosts)).toEqual([[{ ip: '10.0.0.10', mac: '52:54:00:aa:bb:cc' }], [{ ip: 'fd00::10', name: 'six' }]]);
+    expect(r.spec.ips.map((ip) => ip.dhcpHosts)).toEqual([
+      [{ ip: '10.0.0.10', mac: '52:54:00:aa:bb:cc' }],
+      [{ ip: 'fd00::10', name: 'six' }],
+    ]);
     expect(r.placement).toEqual([[1, 0], [0, 0], undefined]);
     expect(r.badSubnets).toEqual([]);
   });
 
   it('GIVEN a subnet without a prefix length WHEN assembled THEN it is left out and named, and the others keep their source index', () => {
-    const r = assembleNetworkSpec({ ...BASE, subnets: [{ address: '10.0.0.1', dhcpRanges: [] }, { address: '10.1.0.1/16', dhcpRanges: [] }] });
+    const r = assembleNetworkSpec({
+      ...BASE,
+      subnets: [
+        { address: '10.0.0.1', dhcpRanges: [] },
+        { address: '10.1.0.1/16', dhcpRanges: [] },
+      ],
+    });
     expect(r.badSubnets).toEqual([0]);
     expect(r.ipSource).toEqual([1]);
     expect(r.spec.ips).toEqual([{ family: 'ipv4', address: '10.1.0.1', prefix: 16, dhcpRanges: [], dhcpHosts: [] }]);

@@ -38,14 +38,23 @@ describe('virt-xml-validate', () => {
 });
 
 describe('libvirtd net-define + net-dumpxml', () => {
-  test.each(specTable.map(([name, spec], i): [string, NetworkSpec] => [name, { ...spec, name: `vstest-net-model-${process.pid}-${i}`, uuid: undefined }]))(
+  test.each(
+    specTable.map(([name, spec], i): [string, NetworkSpec] => [
+      name,
+      { ...spec, name: `vstest-net-model-${process.pid}-${i}`, uuid: undefined },
+    ]),
+  )(
     'GIVEN the spec "%s" defined in libvirtd WHEN its net-dumpxml is parsed THEN the spec comes back with libvirt defaults',
     (_name, input) => {
       const { uuid: _drop, ...spec } = input;
       defined.push(spec.name);
       execFileSync('virsh', ['-c', URI, 'net-define', writeXml(spec.name, renderNetworkXml(spec))], { encoding: 'utf8' });
       const parsed = parseNetworkXml(execFileSync('virsh', ['-c', URI, 'net-dumpxml', '--inactive', spec.name], { encoding: 'utf8' }));
-      expect(parsed).toStrictEqual({ ...spec, uuid: parsed.uuid, ...(spec.bridge === undefined && parsed.bridge ? { bridge: parsed.bridge } : {}) });
+      expect(parsed).toStrictEqual({
+        ...spec,
+        uuid: parsed.uuid,
+        ...(spec.bridge === undefined && parsed.bridge ? { bridge: parsed.bridge } : {}),
+      });
     },
   );
 });

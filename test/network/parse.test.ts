@@ -29,7 +29,15 @@ describe('parseNetworkXml', () => {
       uuid: '3a1f9b59-1b3c-4f0e-8f1f-6a4c2f5b7c11',
       forward: { mode: 'nat' },
       bridge: 'virbr0',
-      ips: [{ family: 'ipv4', address: '192.168.122.1', prefix: 24, dhcpRanges: [{ start: '192.168.122.2', end: '192.168.122.254' }], dhcpHosts: [{ mac: '52:54:00:aa:bb:cc', ip: '192.168.122.10' }] }],
+      ips: [
+        {
+          family: 'ipv4',
+          address: '192.168.122.1',
+          prefix: 24,
+          dhcpRanges: [{ start: '192.168.122.2', end: '192.168.122.254' }],
+          dhcpHosts: [{ mac: '52:54:00:aa:bb:cc', ip: '192.168.122.10' }],
+        },
+      ],
       dnsHosts: [],
     });
   });

@@ -12,7 +12,8 @@ describe('renderNetworkXml', () => {
     </dhcp>
   </ip>
 </network>
-`);
+`,
+    );
   });
 
   test.each([
@@ -41,9 +42,13 @@ describe('renderNetworkXml', () => {
 
 describe('update fragments', () => {
   test('GIVEN a static DHCP host WHEN rendered THEN it is one <host> element with a lowercase MAC', () => {
-    expect(renderDhcpHostXml({ mac: '52:54:00:AA:00:01', name: 'web1', ip: '10.0.0.5' })).toBe('<host mac="52:54:00:aa:00:01" name="web1" ip="10.0.0.5"/>');
+    expect(renderDhcpHostXml({ mac: '52:54:00:AA:00:01', name: 'web1', ip: '10.0.0.5' })).toBe(
+      '<host mac="52:54:00:aa:00:01" name="web1" ip="10.0.0.5"/>',
+    );
   });
   test('GIVEN a DNS host WHEN rendered THEN its hostnames are child elements', () => {
-    expect(renderDnsHostXml({ ip: '10.0.0.5', hostnames: ['a', 'b'] })).toBe('<host ip="10.0.0.5">\n  <hostname>a</hostname>\n  <hostname>b</hostname>\n</host>');
+    expect(renderDnsHostXml({ ip: '10.0.0.5', hostnames: ['a', 'b'] })).toBe(
+      '<host ip="10.0.0.5">\n  <hostname>a</hostname>\n  <hostname>b</hostname>\n</host>',
+    );
   });
 });

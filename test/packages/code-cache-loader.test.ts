@@ -20,7 +20,8 @@ describe('codeCacheLoader', () => {
   }
 
   it('GIVEN a bundled program WHEN run twice THEN it runs as the main module both times and a private cache is kept', () => {
-    const program = "#!/usr/bin/env node\nconst path = require('path');\nprocess.stdout.write(typeof require('fs').readFileSync + ' ' + (require.main === module) + ' ' + path.basename(__filename));\n";
+    const program =
+      "#!/usr/bin/env node\nconst path = require('path');\nprocess.stdout.write(typeof require('fs').readFileSync + ' ' + (require.main === module) + ' ' + path.basename(__filename));\n";
     const cache = path.join(dir, 'cache', 'virtseed');
     expect(run(program, cache)).toBe('function true prog.js');
     const files = fs.readdirSync(cache);
@@ -32,7 +33,7 @@ describe('codeCacheLoader', () => {
     expect(fs.statSync(path.join(cache, files[0])).mtimeMs).toBe(written); // accepted, not rewritten
   });
 
-  it('GIVEN the name cli WHEN run THEN its cache file is named cli-..., apart from the provider\'s', () => {
+  it("GIVEN the name cli WHEN run THEN its cache file is named cli-..., apart from the provider's", () => {
     const cache = path.join(dir, 'cache');
     expect(run("process.stdout.write('cli');", cache, 'cli')).toBe('cli');
     expect(fs.readdirSync(cache)).toEqual([expect.stringMatching(/^cli-[0-9a-f]{32}-v\d+\.\d+\.\d+-.*\.v8cache$/)]);
@@ -64,7 +65,10 @@ describe('codeCacheLoader', () => {
     const wrapped = codeCacheLoader("process.stdout.write('one');", 'provider');
     fs.writeFileSync(path.join(dir, 'prog.js'), wrapped.loader);
     fs.writeFileSync(path.join(dir, wrapped.sourceFile), "process.stdout.write('other');");
-    const r = spawnSync(process.execPath, [path.join(dir, 'prog.js')], { encoding: 'utf8', env: { ...process.env, VIRTSEED_CACHE_DIR: cache } });
+    const r = spawnSync(process.execPath, [path.join(dir, 'prog.js')], {
+      encoding: 'utf8',
+      env: { ...process.env, VIRTSEED_CACHE_DIR: cache },
+    });
     expect(r.stdout).toBe('other');
     expect(fs.existsSync(cache)).toBe(false);
   });

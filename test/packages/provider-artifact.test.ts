@@ -36,14 +36,24 @@ describe('provider artifact names and hashes', () => {
   });
 
   it('GIVEN SHA256SUMS text THEN it round-trips, and a bad line is named', () => {
-    const text = formatSums([{ name: 'b.zip', sha256: 'b'.repeat(64) }, { name: 'a.zip', sha256: 'a'.repeat(64) }]);
+    const text = formatSums([
+      { name: 'b.zip', sha256: 'b'.repeat(64) },
+      { name: 'a.zip', sha256: 'a'.repeat(64) },
+    ]);
     expect(text).toBe(`${'a'.repeat(64)}  a.zip\n${'b'.repeat(64)}  b.zip\n`);
-    expect([...parseSums(text)]).toEqual([['a.zip', 'a'.repeat(64)], ['b.zip', 'b'.repeat(64)]]);
+    expect([...parseSums(text)]).toEqual([
+      ['a.zip', 'a'.repeat(64)],
+      ['b.zip', 'b'.repeat(64)],
+    ]);
     expect(() => parseSums('abc  x.zip\n')).toThrow(/line 1 .*"abc  x.zip"/);
   });
 
   it('GIVEN a program THEN the zip is the same bytes in any time zone: the 0755 executable and its 0644 bundle', () => {
-    const program = { executable: Buffer.from('#!/usr/bin/env node\nrequire("./b.js")\n'), source: Buffer.from('console.log(1)\n'), sourceFile: 'virtseed-provider.bundle.js' };
+    const program = {
+      executable: Buffer.from('#!/usr/bin/env node\nrequire("./b.js")\n'),
+      source: Buffer.from('console.log(1)\n'),
+      sourceFile: 'virtseed-provider.bundle.js',
+    };
     const tz = process.env.TZ;
     try {
       process.env.TZ = 'UTC';

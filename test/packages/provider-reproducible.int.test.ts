@@ -54,15 +54,24 @@ afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 describe('provider artifact from two clones', () => {
   it('GIVEN two clones in different folders WHEN each builds the artifact THEN every file has the same bytes', () => {
     const [a, b] = clones as [string, string];
-    const list = (d: string) => spawnSync('find', ['.', '-type', 'f'], { cwd: path.join(d, 'artifact'), encoding: 'utf8' }).stdout.split('\n').filter(Boolean).sort();
+    const list = (d: string) =>
+      spawnSync('find', ['.', '-type', 'f'], { cwd: path.join(d, 'artifact'), encoding: 'utf8' })
+        .stdout.split('\n')
+        .filter(Boolean)
+        .sort();
     const files = list(a);
     expect(files).toContain(`./terraform-provider-virtseed_${VERSION}_linux_amd64.zip`);
     expect(files).toContain(`./terraform-provider-virtseed_${VERSION}_SHA256SUMS`);
     expect(files).toContain(`./mirror/registry.terraform.io/virtseed/virtseed/${VERSION}.json`);
     expect(list(b)).toEqual(files);
-    const differing = files.filter((f) => !fs.readFileSync(path.join(a, 'artifact', f)).equals(fs.readFileSync(path.join(b, 'artifact', f))));
+    const differing = files.filter(
+      (f) => !fs.readFileSync(path.join(a, 'artifact', f)).equals(fs.readFileSync(path.join(b, 'artifact', f))),
+    );
     expect(differing).toEqual([]);
-    const sums = spawnSync('sha256sum', ['-c', `terraform-provider-virtseed_${VERSION}_SHA256SUMS`], { cwd: path.join(b, 'artifact'), encoding: 'utf8' });
+    const sums = spawnSync('sha256sum', ['-c', `terraform-provider-virtseed_${VERSION}_SHA256SUMS`], {
+      cwd: path.join(b, 'artifact'),
+      encoding: 'utf8',
+    });
     expect({ status: sums.status, out: sums.stdout + sums.stderr }).toMatchObject({ status: 0 });
   });
 
@@ -86,7 +95,11 @@ describe('provider artifact from two clones', () => {
 
     const unpacked = path.join(tmp, 'unpacked');
     ok(
-      spawnSync('node', [path.join(ROOT, 'bin', 'virtseed'), 'provider', 'install', '--from', path.join(b, 'artifact'), '--mirror', unpacked], { encoding: 'utf8' }),
+      spawnSync(
+        'node',
+        [path.join(ROOT, 'bin', 'virtseed'), 'provider', 'install', '--from', path.join(b, 'artifact'), '--mirror', unpacked],
+        { encoding: 'utf8' },
+      ),
       'virtseed provider install --from clone b',
     );
     const viaInstall = terraformInit(work, mirrorConfig(unpacked));

@@ -91,14 +91,19 @@ describe('sensitive values under TF_LOG=trace', () => {
     cleanupByPrefix(PREFIX);
   });
 
-  it('GIVEN the runs WHEN their trace logs are read THEN they carry the provider\'s own log lines (the test can see the provider)', () => {
+  it("GIVEN the runs WHEN their trace logs are read THEN they carry the provider's own log lines (the test can see the provider)", () => {
     const all = logs.join('\n');
     expect(all).toMatch(/virtseed: /);
     expect(all).toContain('ApplyResourceChange');
   });
 
-  it.each(Object.entries(CANARIES))('GIVEN canary %s WHEN terraform ran with TF_LOG=trace THEN it appears in no log line', (_name, canary) => {
-    const hits = logs.flatMap((l) => l.split('\n')).filter((line) => line.includes(canary) || (canary.startsWith('$6$') && line.includes(canary.slice(3))));
-    expect(hits.slice(0, 3)).toEqual([]);
-  });
+  it.each(Object.entries(CANARIES))(
+    'GIVEN canary %s WHEN terraform ran with TF_LOG=trace THEN it appears in no log line',
+    (_name, canary) => {
+      const hits = logs
+        .flatMap((l) => l.split('\n'))
+        .filter((line) => line.includes(canary) || (canary.startsWith('$6$') && line.includes(canary.slice(3))));
+      expect(hits.slice(0, 3)).toEqual([]);
+    },
+  );
 });

@@ -47,7 +47,7 @@ function readImage(offset: number, length: number): Buffer {
 }
 
 function partitions(): Partition[] {
-  return (JSON.parse(run('sfdisk', ['--json', image])).partitiontable.partitions as Partition[]);
+  return JSON.parse(run('sfdisk', ['--json', image])).partitiontable.partitions as Partition[];
 }
 
 function partition(name: string): Partition {
@@ -79,14 +79,18 @@ test('GIVEN a root tree WHEN the disk is built THEN it is a 2 GiB GPT disk with 
   });
 });
 
-test('GIVEN the built disk WHEN the kernel command line is printed THEN it finds root by the root partition\'s PARTUUID and uses the serial console', () => {
+test("GIVEN the built disk WHEN the kernel command line is printed THEN it finds root by the root partition's PARTUUID and uses the serial console", () => {
   expect(cmdline).toBe(`root=PARTUUID=${partition('root').uuid.toLowerCase()} rw console=ttyS0,115200 net.ifnames=0`);
 });
 
 test('GIVEN the root partition WHEN e2fsck and debugfs read it at its offset THEN it is a clean ext4 labelled rootfs holding the tree, grub.cfg and fstab', () => {
   const fs0 = `${image}?offset=${partition('root').start * SECTOR}`;
   run('e2fsck', ['-fn', fs0]);
-  expect(run('dumpe2fs', ['-h', fs0]).split('\n').find((l) => l.startsWith('Filesystem volume name:'))).toMatch(/rootfs$/);
+  expect(
+    run('dumpe2fs', ['-h', fs0])
+      .split('\n')
+      .find((l) => l.startsWith('Filesystem volume name:')),
+  ).toMatch(/rootfs$/);
   const grubCfg = run('debugfs', ['-R', 'cat /boot/grub/grub.cfg', fs0]);
   expect(grubCfg).toContain(`linux /boot/vmlinuz-6.1.0-1-amd64 ${cmdline}`);
   expect(grubCfg).toContain('initrd /boot/initrd.img-6.1.0-1-amd64');
@@ -104,7 +108,7 @@ test('GIVEN the ESP WHEN mtools reads it THEN it is FAT and holds GRUB for x86_6
   expect(pe.readUInt16LE(peHeader + 4)).toBe(0x8664); // IMAGE_FILE_MACHINE_AMD64
 });
 
-test('GIVEN the MBR and the BIOS boot partition WHEN read THEN boot.img points at core.img and core.img\'s blocklist at the rest of it, with the GPT protective entry kept', () => {
+test("GIVEN the MBR and the BIOS boot partition WHEN read THEN boot.img points at core.img and core.img's blocklist at the rest of it, with the GPT protective entry kept", () => {
   const disk = readImage(0, SECTOR);
   const bios = partition('bios');
   expect(disk.readUInt16LE(0x1fe)).toBe(0xaa55);

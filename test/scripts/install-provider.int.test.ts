@@ -42,7 +42,9 @@ describe('install-provider.sh', () => {
     expect(installed.includes(ROOT)).toBe(false);
     const bundle = path.join(path.dirname(exe), 'virtseed-provider.bundle.js');
     expect(fs.statSync(bundle).mode & 0o777).toBe(0o644);
-    expect(Buffer.compare(fs.readFileSync(bundle), Buffer.from(unzipSync(new Uint8Array(fs.readFileSync(ZIP)))['virtseed-provider.bundle.js']!))).toBe(0);
+    expect(
+      Buffer.compare(fs.readFileSync(bundle), Buffer.from(unzipSync(new Uint8Array(fs.readFileSync(ZIP)))['virtseed-provider.bundle.js']!)),
+    ).toBe(0);
     expect(fs.readFileSync(bundle).includes(ROOT)).toBe(false);
   });
 
@@ -78,6 +80,9 @@ describe('install-provider.sh', () => {
     expect({ status: init.status, out: init.stdout + init.stderr }).toMatchObject({ status: 0 });
     const schema = spawnSync('terraform', ['providers', 'schema', '-json'], { cwd: work, env, encoding: 'utf8' });
     const parsed = JSON.parse(schema.stdout);
-    expect(parsed.provider_schemas['registry.terraform.io/virtseed/virtseed'].provider.block.attributes.uri).toMatchObject({ type: 'string', optional: true });
+    expect(parsed.provider_schemas['registry.terraform.io/virtseed/virtseed'].provider.block.attributes.uri).toMatchObject({
+      type: 'string',
+      optional: true,
+    });
   });
 });

@@ -22,7 +22,10 @@ describe('virtseed seed', () => {
     const r = run(['seed', 'build', join(dir, 'spec.yaml'), '-o', join(dir, 'seed.iso')]);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^instance-id: iid-[0-9a-f]{16}\nsha256: [0-9a-f]{64}\n$/);
-    const sha = require('node:crypto').createHash('sha256').update(readFileSync(join(dir, 'seed.iso'))).digest('hex');
+    const sha = require('node:crypto')
+      .createHash('sha256')
+      .update(readFileSync(join(dir, 'seed.iso')))
+      .digest('hex');
     expect(r.stdout).toContain(sha);
   });
 
@@ -39,7 +42,10 @@ describe('virtseed seed', () => {
     writeFileSync(join(dir, 'bad.json'), JSON.stringify({ hostname: 'bad host', files: [{ path: 'rel', content: 'x' }] }));
     const r = run(['seed', 'build', join(dir, 'bad.json'), '-o', join(dir, 'bad.iso')]);
     expect(r.code).toBe(2);
-    expect(r.stderr.split('\n').filter(Boolean)).toEqual([expect.stringMatching(/^hostname: Invalid hostname: /), expect.stringMatching(/^files\[0\]\.path: Invalid guest path: /)]);
+    expect(r.stderr.split('\n').filter(Boolean)).toEqual([
+      expect.stringMatching(/^hostname: Invalid hostname: /),
+      expect.stringMatching(/^files\[0\]\.path: Invalid guest path: /),
+    ]);
   });
 
   it('GIVEN missing -o WHEN built THEN usage and exit code 2', () => {

@@ -20,7 +20,11 @@ const rows: Row[] = [
   ['hostname', 'hostname: web1', 'valid'],
   ['packages list', 'packages: [nginx, curl]', 'valid'],
   ['runcmd strings and lists', 'runcmd:\n  - [ls, /]\n  - echo hi', 'valid'],
-  ['users with default and a full user', 'users:\n  - default\n  - name: alice\n    shell: /bin/bash\n    sudo: "ALL=(ALL) NOPASSWD:ALL"\n    groups: [adm]\n    lock_passwd: true', 'valid'],
+  [
+    'users with default and a full user',
+    'users:\n  - default\n  - name: alice\n    shell: /bin/bash\n    sudo: "ALL=(ALL) NOPASSWD:ALL"\n    groups: [adm]\n    lock_passwd: true',
+    'valid',
+  ],
   ['write_files', 'write_files:\n  - path: /etc/a\n    content: x\n    permissions: "0644"\n    owner: root:root', 'valid'],
   ['ssh_pwauth boolean', 'ssh_pwauth: true', 'valid'],
   ['timezone', 'timezone: UTC', 'valid'],
@@ -67,11 +71,23 @@ const rows: Row[] = [
   ['power_state delay as a string (deprecated)', 'power_state:\n  mode: reboot\n  delay: "+5"', 'deprecated'],
 
   ['public_keys while users has no default', 'users:\n  - name: alice', 'ignored', { public_keys: [KEY] }, ['public_keys']],
-  ['top-level ssh_authorized_keys while users has no default', `users: [{name: alice}]\nssh_authorized_keys: ["${KEY}"]`, 'ignored', {}, ['user_data', 'ssh_authorized_keys']],
+  [
+    'top-level ssh_authorized_keys while users has no default',
+    `users: [{name: alice}]\nssh_authorized_keys: ["${KEY}"]`,
+    'ignored',
+    {},
+    ['user_data', 'ssh_authorized_keys'],
+  ],
   ['user override while users has no default', 'users: [{name: alice}]\nuser: {name: bob}', 'ignored', {}, ['user_data', 'user']],
   ['hostname with preserve_hostname', 'preserve_hostname: true\nhostname: web1', 'ignored', {}, ['user_data', 'hostname']],
   ['seed hostname with preserve_hostname', 'preserve_hostname: true', 'ignored', { hostname: 'web1' }, ['hostname']],
-  ['undecodable permissions', 'write_files:\n  - path: /a\n    permissions: rw-r--r--', 'ignored', {}, ['user_data', 'write_files', 0, 'permissions']],
+  [
+    'undecodable permissions',
+    'write_files:\n  - path: /a\n    permissions: rw-r--r--',
+    'ignored',
+    {},
+    ['user_data', 'write_files', 0, 'permissions'],
+  ],
   ['unknown top-level key', 'packagez: [nginx]', 'ignored', {}, ['user_data', 'packagez']],
 ];
 
@@ -107,7 +123,8 @@ describe.each(rows.map((r, i) => [r[0], r, i] as const))('%s', (_name, [, body, 
     expect({ cloudInit: ci.verdict, report }).toEqual({ cloudInit: expected === 'ignored' ? 'valid' : expected, report });
     expect({ virtseedErrors: errors.length > 0, report }).toEqual({ virtseedErrors: expected === 'invalid', report });
     if (expected === 'valid') expect(found).toEqual([]);
-    if (expected === 'deprecated') expect({ warnings: warnings.map((d) => d.summary), report }).toEqual({ warnings: ['Deprecated cloud-config key'], report });
+    if (expected === 'deprecated')
+      expect({ warnings: warnings.map((d) => d.summary), report }).toEqual({ warnings: ['Deprecated cloud-config key'], report });
     if (expected === 'ignored') expect(warnings.map((d) => d.path)).toContainEqual(warnAt);
   });
 });

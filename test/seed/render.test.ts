@@ -10,24 +10,49 @@ const file = (spec: SeedSpec, path: string) => {
 describe('renderSeed', () => {
   it('GIVEN a nocloud spec WHEN rendered THEN the files are meta-data, network-config, user-data, vendor-data under label cidata', () => {
     const seed = renderSeed({ hostname: 'vm', network: { version: 2, interfaces: [{ dhcp4: true }] }, vendor_data: '#!/bin/sh\n' });
-    expect([seed.volumeId, seed.format, seed.files.map((f) => f.path)]).toEqual(['cidata', 'nocloud', ['meta-data', 'network-config', 'user-data', 'vendor-data']]);
+    expect([seed.volumeId, seed.format, seed.files.map((f) => f.path)]).toEqual([
+      'cidata',
+      'nocloud',
+      ['meta-data', 'network-config', 'user-data', 'vendor-data'],
+    ]);
   });
 
   it('GIVEN hostname, keys and extras WHEN rendered as nocloud THEN meta-data YAML carries them with the instance-id', () => {
-    expect(parse(file({ instance_id: 'i-1', hostname: 'vm', public_keys: [KEY], meta_data: { zone: 'a' } }, 'meta-data') as string)).toEqual({
-      'instance-id': 'i-1', 'local-hostname': 'vm', 'public-keys': [KEY], zone: 'a',
+    expect(
+      parse(file({ instance_id: 'i-1', hostname: 'vm', public_keys: [KEY], meta_data: { zone: 'a' } }, 'meta-data') as string),
+    ).toEqual({
+      'instance-id': 'i-1',
+      'local-hostname': 'vm',
+      'public-keys': [KEY],
+      zone: 'a',
     });
   });
 
   it('GIVEN the same spec WHEN rendered as configdrive THEN meta_data.json has uuid, hostname, name and public_keys map', () => {
     const seed = renderSeed({ format: 'configdrive', instance_id: 'i-1', hostname: 'vm', public_keys: [KEY], meta_data: { zone: 'a' } });
     expect(seed.volumeId).toBe('config-2');
-    expect(JSON.parse(Buffer.from(seed.files[0]!.content).toString())).toEqual({ uuid: 'i-1', hostname: 'vm', name: 'vm', public_keys: { 'key-0': KEY }, zone: 'a' });
+    expect(JSON.parse(Buffer.from(seed.files[0]!.content).toString())).toEqual({
+      uuid: 'i-1',
+      hostname: 'vm',
+      name: 'vm',
+      public_keys: { 'key-0': KEY },
+      zone: 'a',
+    });
   });
 
   it('GIVEN configdrive with user-data, network and vendor-data WHEN rendered THEN they sit under openstack/latest', () => {
-    const seed = renderSeed({ format: 'configdrive', cloud_config: { runcmd: ['x'] }, network: { version: 1, interfaces: [{ dhcp4: true }] }, vendor_data: { runcmd: ['y'] } });
-    expect(seed.files.map((f) => f.path)).toEqual(['openstack/latest/meta_data.json', 'openstack/latest/network_data.json', 'openstack/latest/user_data', 'openstack/latest/vendor_data.json']);
+    const seed = renderSeed({
+      format: 'configdrive',
+      cloud_config: { runcmd: ['x'] },
+      network: { version: 1, interfaces: [{ dhcp4: true }] },
+      vendor_data: { runcmd: ['y'] },
+    });
+    expect(seed.files.map((f) => f.path)).toEqual([
+      'openstack/latest/meta_data.json',
+      'openstack/latest/network_data.json',
+      'openstack/latest/user_data',
+      'openstack/latest/vendor_data.json',
+    ]);
     expect(JSON.parse(Buffer.from(seed.files[3]!.content).toString())).toEqual({ 'cloud-init': '#cloud-config\nruncmd:\n  - "y"\n' });
   });
 

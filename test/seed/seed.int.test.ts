@@ -54,8 +54,14 @@ const full = (format: SeedFormat): SeedSpec => ({
   environment: { APP_MODE: 'test' },
   files: [{ path: '/etc/app.conf', content: 'a=1\n' }],
   mounts: [{ device: 'vdb', mount_point: '/data' }],
-  cloud_config: { users: ['default', { name: 'ops', shell: '/bin/bash', sudo: 'ALL=(ALL) NOPASSWD:ALL', ssh_authorized_keys: [KEY] }], packages: ['curl'] },
-  network: { version: 1, interfaces: [{ name: 'eth0', mac: '52:54:00:12:34:56', addresses: ['10.0.0.2/24'], gateway4: '10.0.0.1', nameservers: ['10.0.0.1'] }] },
+  cloud_config: {
+    users: ['default', { name: 'ops', shell: '/bin/bash', sudo: 'ALL=(ALL) NOPASSWD:ALL', ssh_authorized_keys: [KEY] }],
+    packages: ['curl'],
+  },
+  network: {
+    version: 1,
+    interfaces: [{ name: 'eth0', mac: '52:54:00:12:34:56', addresses: ['10.0.0.2/24'], gateway4: '10.0.0.1', nameservers: ['10.0.0.1'] }],
+  },
   vendor_data: '#cloud-config\nruncmd: ["true"]\n',
 });
 
@@ -71,7 +77,11 @@ describe.each<SeedFormat>(['nocloud', 'configdrive'])('%s seed read by cloud-ini
   it('GIVEN a full spec WHEN cloud-init reads user-data THEN the merged cloud-config is there', () => {
     const { view } = readThroughCloudInit(full(format), `ud-${format}`);
     const cc = parse(view.user_data, { version: '1.1' });
-    expect(cc.write_files.map((w: { path: string }) => w.path)).toEqual(['/etc/cloud/environment', '/etc/app.conf', '/etc/cloud/virtseed-mounts.sh']);
+    expect(cc.write_files.map((w: { path: string }) => w.path)).toEqual([
+      '/etc/cloud/environment',
+      '/etc/app.conf',
+      '/etc/cloud/virtseed-mounts.sh',
+    ]);
     expect(cc.mounts).toEqual([['/dev/vdb', '/data', 'auto', 'defaults,nofail', '0', '2']]);
   });
 
@@ -91,9 +101,45 @@ describe.each<SeedFormat>(['nocloud', 'configdrive'])('%s seed read by cloud-ini
 describe('cloud-init schema on rendered cloud-config', () => {
   const table: [string, SeedSpec][] = [
     ['full', full('nocloud')],
-    ['chpasswd and power_state', { cloud_config: { chpasswd: { expire: false, users: [{ name: 'ops', password: 'x', type: 'text' }] }, ssh_pwauth: true, power_state: { mode: 'reboot', delay: 'now' }, final_message: 'done', timezone: 'UTC', ssh_deletekeys: true, ssh_genkeytypes: ['ed25519'] } }],
-    ['disk setup', { cloud_config: { disk_setup: { '/dev/vdb': { table_type: 'gpt', layout: true, overwrite: false } }, fs_setup: [{ label: 'data', filesystem: 'ext4', device: '/dev/vdb', partition: 'auto' }], bootcmd: ['echo hi'], package_update: true } }],
-    ['binary file', { files: [{ path: '/bin/blob', content_base64: Buffer.from([0xff, 0, 1]).toString('base64'), permissions: '0755', owner: 'root:root', defer: true }] }],
+    [
+      'chpasswd and power_state',
+      {
+        cloud_config: {
+          chpasswd: { expire: false, users: [{ name: 'ops', password: 'x', type: 'text' }] },
+          ssh_pwauth: true,
+          power_state: { mode: 'reboot', delay: 'now' },
+          final_message: 'done',
+          timezone: 'UTC',
+          ssh_deletekeys: true,
+          ssh_genkeytypes: ['ed25519'],
+        },
+      },
+    ],
+    [
+      'disk setup',
+      {
+        cloud_config: {
+          disk_setup: { '/dev/vdb': { table_type: 'gpt', layout: true, overwrite: false } },
+          fs_setup: [{ label: 'data', filesystem: 'ext4', device: '/dev/vdb', partition: 'auto' }],
+          bootcmd: ['echo hi'],
+          package_update: true,
+        },
+      },
+    ],
+    [
+      'binary file',
+      {
+        files: [
+          {
+            path: '/bin/blob',
+            content_base64: Buffer.from([0xff, 0, 1]).toString('base64'),
+            permissions: '0755',
+            owner: 'root:root',
+            defer: true,
+          },
+        ],
+      },
+    ],
   ];
   it.each(table)('GIVEN %s WHEN checked by `cloud-init schema` THEN it exits 0', (name, spec) => {
     const userData = renderSeed(spec).files.find((f) => f.path === 'user-data')!;
@@ -106,7 +152,22 @@ describe('cloud-init schema on rendered cloud-config', () => {
 
 describe('netplan on rendered network-config v2', () => {
   it('GIVEN a v2 network WHEN netplan generate reads it THEN it accepts it', () => {
-    const seed = renderSeed({ network: { version: 2, interfaces: [{ name: 'eth0', mac: '52:54:00:12:34:56', addresses: ['10.0.0.2/24', 'fd00::2/64'], gateway4: '10.0.0.1', nameservers: ['10.0.0.1'], search: ['lab'] }, { dhcp4: true, dhcp6: true }] } });
+    const seed = renderSeed({
+      network: {
+        version: 2,
+        interfaces: [
+          {
+            name: 'eth0',
+            mac: '52:54:00:12:34:56',
+            addresses: ['10.0.0.2/24', 'fd00::2/64'],
+            gateway4: '10.0.0.1',
+            nameservers: ['10.0.0.1'],
+            search: ['lab'],
+          },
+          { dhcp4: true, dhcp6: true },
+        ],
+      },
+    });
     const root = join(work, 'netplan-root');
     execFileSync('mkdir', ['-p', join(root, 'etc/netplan')]);
     const net = Buffer.from(seed.files.find((f) => f.path === 'network-config')!.content).toString();
@@ -127,7 +188,7 @@ function cloudConfigOf(view: CloudInitView): Record<string, any> {
   return parse(parts[0].payload, { version: '1.1' });
 }
 
-describe.each<SeedFormat>(['nocloud', 'configdrive'])('every seed option through cloud-init\'s user-data processor (%s)', (format) => {
+describe.each<SeedFormat>(['nocloud', 'configdrive'])("every seed option through cloud-init's user-data processor (%s)", (format) => {
   it('GIVEN user_data_parts WHEN processed THEN cloud-init sees the merged cloud-config first, then each part with its type and filename', () => {
     const { view } = readThroughCloudInit(
       {
@@ -135,7 +196,12 @@ describe.each<SeedFormat>(['nocloud', 'configdrive'])('every seed option through
         cloud_config: { runcmd: ['echo cc'] },
         user_data_parts: [
           { content: '#!/bin/sh\necho part\n', content_type: 'text/x-shellscript', filename: 'hello.sh' },
-          { content: '#cloud-config\npackages: [jq]\n', content_type: 'text/cloud-config', filename: 'extra.yaml', merge_type: 'list(append)+dict(recurse_array)+str()' },
+          {
+            content: '#cloud-config\npackages: [jq]\n',
+            content_type: 'text/cloud-config',
+            filename: 'extra.yaml',
+            merge_type: 'list(append)+dict(recurse_array)+str()',
+          },
         ],
       },
       `mime-${format}`,
@@ -148,7 +214,12 @@ describe.each<SeedFormat>(['nocloud', 'configdrive'])('every seed option through
 
   it('GIVEN gzip MIME user-data WHEN processed THEN cloud-init decompresses it and finds the same parts', () => {
     const { view } = readThroughCloudInit(
-      { format, user_data_gzip: true, cloud_config: { runcmd: ['echo gz'] }, user_data_parts: [{ content: '#!/bin/sh\ntrue\n', content_type: 'text/x-shellscript' }] },
+      {
+        format,
+        user_data_gzip: true,
+        cloud_config: { runcmd: ['echo gz'] },
+        user_data_parts: [{ content: '#!/bin/sh\ntrue\n', content_type: 'text/x-shellscript' }],
+      },
       `mimegz-${format}`,
     );
     expect(view.user_data_gzip).toBe(true);
@@ -162,7 +233,12 @@ describe.each<SeedFormat>(['nocloud', 'configdrive'])('every seed option through
 
   it('GIVEN cloud_config and #cloud-config user_data WHEN merged THEN maps recurse and lists append, generated parts first', () => {
     const { view } = readThroughCloudInit(
-      { format, environment: { A: '1' }, cloud_config: { runcmd: ['one'], ntp: { enabled: true } }, user_data: '#cloud-config\nruncmd: [two]\nntp: {servers: [ntp.example]}\n' },
+      {
+        format,
+        environment: { A: '1' },
+        cloud_config: { runcmd: ['one'], ntp: { enabled: true } },
+        user_data: '#cloud-config\nruncmd: [two]\nntp: {servers: [ntp.example]}\n',
+      },
       `merge-${format}`,
     );
     const cc = cloudConfigOf(view);
@@ -195,14 +271,25 @@ describe.each<SeedFormat>(['nocloud', 'configdrive'])('every seed option through
     );
     const wf = cloudConfigOf(view).write_files as Record<string, any>[];
     expect(wf.find((w) => w.path === '/etc/cloud/environment')?.content).toBe('A=one\nB=two\n');
-    expect(wf.find((w) => w.path === '/etc/app.conf')).toMatchObject({ content: 'x=1\n', owner: 'app:app', permissions: '0600', defer: true });
+    expect(wf.find((w) => w.path === '/etc/app.conf')).toMatchObject({
+      content: 'x=1\n',
+      owner: 'app:app',
+      permissions: '0600',
+      defer: true,
+    });
     expect(wf.find((w) => w.path === '/opt/blob.bin')).toMatchObject({ encoding: 'b64', content: binary });
     expect(wf.find((w) => w.path === '/etc/motd')).toMatchObject({ append: true });
   });
 
   it('GIVEN block-device mounts with a raw-device symlink WHEN processed THEN fstab entries, the mount script and runcmd are there', () => {
     const { view } = readThroughCloudInit(
-      { format, mounts: [{ device: 'vdb', mount_point: '/data', fs_type: 'ext4' }, { device: '/dev/vdc', symlink: '/dev/disk/virtseed/raw' }] },
+      {
+        format,
+        mounts: [
+          { device: 'vdb', mount_point: '/data', fs_type: 'ext4' },
+          { device: '/dev/vdc', symlink: '/dev/disk/virtseed/raw' },
+        ],
+      },
       `mounts-${format}`,
     );
     const cc = cloudConfigOf(view);
@@ -213,14 +300,20 @@ describe.each<SeedFormat>(['nocloud', 'configdrive'])('every seed option through
   });
 
   it('GIVEN extra meta_data and an fqdn WHEN read THEN cloud-init sees the extra key and the fqdn in cloud-config', () => {
-    const { view } = readThroughCloudInit({ format, hostname: 'h1', fqdn: 'h1.example.org', meta_data: { 'availability-zone': 'lab' } }, `meta-${format}`);
+    const { view } = readThroughCloudInit(
+      { format, hostname: 'h1', fqdn: 'h1.example.org', meta_data: { 'availability-zone': 'lab' } },
+      `meta-${format}`,
+    );
     expect(view.meta_data['availability-zone']).toBe('lab');
     expect(cloudConfigOf(view).fqdn).toBe('h1.example.org');
   });
 
   it('GIVEN force_dhcp over static settings WHEN the network is read THEN every interface is DHCP', () => {
     const { view } = readThroughCloudInit(
-      { format, network: { version: 1, force_dhcp: true, interfaces: [{ name: 'eth0', mac: '52:54:00:00:00:01', addresses: ['10.0.0.2/24'] }] } },
+      {
+        format,
+        network: { version: 1, force_dhcp: true, interfaces: [{ name: 'eth0', mac: '52:54:00:00:00:01', addresses: ['10.0.0.2/24'] }] },
+      },
       `dhcp-${format}`,
     );
     expect(JSON.stringify(view.network)).toMatch(/dhcp/);
@@ -236,7 +329,20 @@ describe.each<SeedFormat>(['nocloud', 'configdrive'])('every seed option through
 describe('network-config v2 through cloud-init (NoCloud)', () => {
   it('GIVEN a v2 static interface matched by MAC WHEN read THEN cloud-init gets version 2 with the address, gateway and nameservers', () => {
     const { view } = readThroughCloudInit(
-      { network: { version: 2, interfaces: [{ mac: '52:54:00:aa:bb:01', addresses: ['10.0.2.15/24', 'fd00::15/64'], gateway4: '10.0.2.2', nameservers: ['10.0.2.3'], search: ['lab'] }] } },
+      {
+        network: {
+          version: 2,
+          interfaces: [
+            {
+              mac: '52:54:00:aa:bb:01',
+              addresses: ['10.0.2.15/24', 'fd00::15/64'],
+              gateway4: '10.0.2.2',
+              nameservers: ['10.0.2.3'],
+              search: ['lab'],
+            },
+          ],
+        },
+      },
       'v2-nocloud',
     );
     expect(view.network?.version).toBe(2);
@@ -251,7 +357,13 @@ describe('network-config v2 through cloud-init (NoCloud)', () => {
 describe('ConfigDrive static network through cloud-init', () => {
   it('GIVEN a static interface with a gateway WHEN cloud-init converts network_data.json THEN the subnet carries the gateway (a native default route)', () => {
     const { view } = readThroughCloudInit(
-      { format: 'configdrive', network: { version: 2, interfaces: [{ name: 'eth0', mac: '52:54:00:aa:bb:02', addresses: ['10.0.2.16/24'], gateway4: '10.0.2.2' }] } },
+      {
+        format: 'configdrive',
+        network: {
+          version: 2,
+          interfaces: [{ name: 'eth0', mac: '52:54:00:aa:bb:02', addresses: ['10.0.2.16/24'], gateway4: '10.0.2.2' }],
+        },
+      },
       'cd-gateway',
     );
     const eth0 = view.network?.config?.find((c) => c['name'] === 'eth0') as Record<string, any>;

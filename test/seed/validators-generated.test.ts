@@ -31,12 +31,15 @@ describe('precompiled seed schema validators', () => {
     ['network-config-v2', 'networkConfigV2', { version: 2, ethernets: { eth0: { dhcp4: 'maybe', addresses: [1] } } }],
     ['network-config-v1', 'networkConfigV1', { version: 1, config: [{ type: 'physical' }] }],
   ];
-  it.each(cases)('GIVEN %s input WHEN validated by the generated code and by ajv.compile THEN the verdict and errors are the same', (name, id, value) => {
-    const compiled = new Ajv(AJV_OPTIONS).compile(schema(name));
-    const standalone = (generated as any)[id] as typeof compiled;
-    expect(standalone(value)).toBe(compiled(value));
-    expect(standalone.errors ?? null).toEqual(compiled.errors ?? null);
-  });
+  it.each(cases)(
+    'GIVEN %s input WHEN validated by the generated code and by ajv.compile THEN the verdict and errors are the same',
+    (name, id, value) => {
+      const compiled = new Ajv(AJV_OPTIONS).compile(schema(name));
+      const standalone = (generated as any)[id] as typeof compiled;
+      expect(standalone(value)).toBe(compiled(value));
+      expect(standalone.errors ?? null).toEqual(compiled.errors ?? null);
+    },
+  );
 
   it('GIVEN a cloud-config of the wrong shape WHEN diagnosed THEN the precompiled path still names the field', () => {
     const d = schemaDiagnostics('cloud-config', { packages: 'nginx' }, ['cloud_config'], 'Invalid cloud-config');
@@ -77,7 +80,12 @@ describe('precompiled seed schema validators', () => {
       return { valid, errors: (whole.errors ?? []).map(comparable), deprecated: uses };
     };
   }
-  const comparable = (e: { instancePath: string; keyword: string; params: unknown; message?: string }) => ({ instancePath: e.instancePath, keyword: e.keyword, params: e.params, message: e.message });
+  const comparable = (e: { instancePath: string; keyword: string; params: unknown; message?: string }) => ({
+    instancePath: e.instancePath,
+    keyword: e.keyword,
+    params: e.params,
+    message: e.message,
+  });
   function viaGenerated(value: unknown): { valid: boolean; errors: unknown[]; deprecated: string[] } {
     const context = { deprecated: [] as { instancePath: string; description?: string }[] };
     const errors: unknown[] = [];
@@ -90,24 +98,56 @@ describe('precompiled seed schema validators', () => {
   }
   const yaml = (text: string) => parseYaml(text).value;
   const cloudConfigCases: [string, unknown][] = [
-    ['a typical config', yaml('hostname: web1\npackages: [nginx, curl]\nruncmd:\n  - [ls, /]\n  - echo hi\nusers:\n  - default\n  - name: alice\n    sudo: "ALL=(ALL) NOPASSWD:ALL"\n    groups: [adm]\n    lock_passwd: true\n    expiredate: "2030-01-01"')],
-    ['write_files, mounts, ntp, growpart, power_state', yaml('write_files:\n  - path: /etc/a\n    content: x\n    permissions: "0644"\nmounts:\n  - [vdb, /data, auto, "defaults,nofail", "0", "2"]\nntp:\n  enabled: true\n  servers: [ntp.example.com]\ngrowpart:\n  mode: auto\n  devices: [/]\npower_state:\n  mode: reboot\n  delay: now')],
-    ['wrong shapes', yaml('packages: nginx\nruncmd: 5\nssh_pwauth: [1]\ntimezone: 5\nhostname: [a]\nbootcmd: {a: b}\npackage_update: "true"')],
-    ['bad users and files', yaml('users:\n  - gecos: nobody\n  - name: a\n    expiredate: soon\n    inactive: true\n    shel: /bin/sh\n    lock_passwd: "yes"\nwrite_files:\n  - content: x\n  - path: /a\n    permissions: 0644\n    encoding: rot13')],
+    [
+      'a typical config',
+      yaml(
+        'hostname: web1\npackages: [nginx, curl]\nruncmd:\n  - [ls, /]\n  - echo hi\nusers:\n  - default\n  - name: alice\n    sudo: "ALL=(ALL) NOPASSWD:ALL"\n    groups: [adm]\n    lock_passwd: true\n    expiredate: "2030-01-01"',
+      ),
+    ],
+    [
+      'write_files, mounts, ntp, growpart, power_state',
+      yaml(
+        'write_files:\n  - path: /etc/a\n    content: x\n    permissions: "0644"\nmounts:\n  - [vdb, /data, auto, "defaults,nofail", "0", "2"]\nntp:\n  enabled: true\n  servers: [ntp.example.com]\ngrowpart:\n  mode: auto\n  devices: [/]\npower_state:\n  mode: reboot\n  delay: now',
+      ),
+    ],
+    [
+      'wrong shapes',
+      yaml('packages: nginx\nruncmd: 5\nssh_pwauth: [1]\ntimezone: 5\nhostname: [a]\nbootcmd: {a: b}\npackage_update: "true"'),
+    ],
+    [
+      'bad users and files',
+      yaml(
+        'users:\n  - gecos: nobody\n  - name: a\n    expiredate: soon\n    inactive: true\n    shel: /bin/sh\n    lock_passwd: "yes"\nwrite_files:\n  - content: x\n  - path: /a\n    permissions: 0644\n    encoding: rot13',
+      ),
+    ],
     ['bad enums', yaml('power_state:\n  mode: explode\n  delay: soon\ngrowpart:\n  mode: sometimes\nntp:\n  enabled: "yes"')],
-    ['deprecated keys', yaml('users:\n  - name: a\n    lock-passwd: true\n    sudo: false\n    uid: "1000"\ngrowpart:\n  mode: false\npower_state:\n  mode: reboot\n  delay: "+5"\napt_update: true\napt_upgrade: true\nmanage_etc_hosts: template\nssh_pwauth: "yes"\nchpasswd:\n  list: ["a:b"]\nca_certs:\n  remove-defaults: true\ngrub-dpkg: {}')],
-    ['deprecated alternatives the value does not match', yaml('users:\n  - name: a\n    sudo: "ALL"\n    uid: 1000\ngrowpart:\n  mode: "off"\nmanage_etc_hosts: true\nchpasswd:\n  list: 5\napt_update: "yes"')],
+    [
+      'deprecated keys',
+      yaml(
+        'users:\n  - name: a\n    lock-passwd: true\n    sudo: false\n    uid: "1000"\ngrowpart:\n  mode: false\npower_state:\n  mode: reboot\n  delay: "+5"\napt_update: true\napt_upgrade: true\nmanage_etc_hosts: template\nssh_pwauth: "yes"\nchpasswd:\n  list: ["a:b"]\nca_certs:\n  remove-defaults: true\ngrub-dpkg: {}',
+      ),
+    ],
+    [
+      'deprecated alternatives the value does not match',
+      yaml(
+        'users:\n  - name: a\n    sudo: "ALL"\n    uid: 1000\ngrowpart:\n  mode: "off"\nmanage_etc_hosts: true\nchpasswd:\n  list: 5\napt_update: "yes"',
+      ),
+    ],
     ['a number', 5],
     ['a list', [1, 2]],
     ['null', null],
     ['an empty object', {}],
   ];
-  it.each(cloudConfigCases)('GIVEN cloud-config %s WHEN validated by the generated module validators and by the run-time reference THEN the verdict, errors and deprecated uses are the same', (_name, value) => {
-    expect(viaGenerated(value)).toEqual(reference()(value));
-  });
+  it.each(cloudConfigCases)(
+    'GIVEN cloud-config %s WHEN validated by the generated module validators and by the run-time reference THEN the verdict, errors and deprecated uses are the same',
+    (_name, value) => {
+      expect(viaGenerated(value)).toEqual(reference()(value));
+    },
+  );
 
   it('GIVEN the deprecated-keys config WHEN diagnosed THEN every deprecated use is one warning and the unmatched alternatives none', () => {
-    const warnings = (text: string) => cloudConfigSchemaDiagnostics(yaml(text), ['cloud_config'], 'Invalid cloud-config').map((d) => [d.severity, d.path]);
+    const warnings = (text: string) =>
+      cloudConfigSchemaDiagnostics(yaml(text), ['cloud_config'], 'Invalid cloud-config').map((d) => [d.severity, d.path]);
     expect(warnings('users:\n  - name: a\n    sudo: false\n    uid: "1000"\ngrowpart:\n  mode: false')).toEqual([
       ['warning', ['cloud_config', 'growpart', 'mode']],
       ['warning', ['cloud_config', 'users', 0, 'sudo']],

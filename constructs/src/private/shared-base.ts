@@ -45,8 +45,16 @@ export function defaultBaseVolumeName(source: string, key: string): string {
   const suffix = `-${key.slice(0, 12)}`;
   let stem = '';
   if (!Token.isUnresolved(source)) {
-    const file = source.replace(/[?#].*$/, '').replace(/\/+$/, '').split('/').pop() ?? '';
-    stem = file.replace(/\.(qcow2|img|raw|qcow)$/i, '').replace(/[^A-Za-z0-9._-]/g, '-').replace(/^[^A-Za-z0-9]+/, '');
+    const file =
+      source
+        .replace(/[?#].*$/, '')
+        .replace(/\/+$/, '')
+        .split('/')
+        .pop() ?? '';
+    stem = file
+      .replace(/\.(qcow2|img|raw|qcow)$/i, '')
+      .replace(/[^A-Za-z0-9._-]/g, '-')
+      .replace(/^[^A-Za-z0-9]+/, '');
   }
   if (!stem) stem = 'base';
   return stem.slice(0, MAX_NAME - suffix.length) + suffix;
@@ -63,8 +71,11 @@ export function sharedBaseVolume(scope: Construct, image: SharedImage): Volume {
   const existing = container.byKey.get(key);
   if (existing) {
     if (image.volumeName !== undefined && image.volumeName !== existing.name) {
-      throw invalidValue('BaseImage.volumeName', image.volumeName,
-        `'${existing.name}' (the name another virtual machine gave this image's shared base volume) or no volumeName`);
+      throw invalidValue(
+        'BaseImage.volumeName',
+        image.volumeName,
+        `'${existing.name}' (the name another virtual machine gave this image's shared base volume) or no volumeName`,
+      );
     }
     return existing;
   }
@@ -74,7 +85,11 @@ export function sharedBaseVolume(scope: Construct, image: SharedImage): Volume {
     throw invalidValue('BaseImage.volumeName', name, 'a name no other base image of this stack uses (each image needs its own volume)');
   }
   const volume = new Volume(container, `Base-${key.slice(0, 16)}`, {
-    pool: image.pool, name, source: image.source, format: image.format, sha256: image.sha256,
+    pool: image.pool,
+    name,
+    source: image.source,
+    format: image.format,
+    sha256: image.sha256,
   });
   container.byKey.set(key, volume);
   container.keyByName.set(name, key);

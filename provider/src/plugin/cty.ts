@@ -109,7 +109,10 @@ export function inferType(value: unknown): CtyType {
 
 /** Thrown when a value does not conform to its type; `path` is where, from the value's root. */
 export class CtyConversionError extends Error {
-  constructor(readonly path: (string | number)[], message: string) {
+  constructor(
+    readonly path: (string | number)[],
+    message: string,
+  ) {
     super(`${path.length ? path.join('.') + ': ' : ''}${message}`);
     this.name = 'CtyConversionError';
   }
@@ -230,7 +233,11 @@ function fromWire(raw: unknown, type: CtyType, path: (string | number)[], mode: 
       if (!isPlainObject(raw)) throw new CtyConversionError(path, `expected object, got ${describe(raw)}`);
       if (strict) {
         const extra = Object.keys(raw).filter((k) => !(k in type.attributes));
-        if (extra.length) throw new CtyConversionError([...path, extra[0]], `unknown attribute "${extra[0]}"; expected one of ${Object.keys(type.attributes).join(', ') || '(none)'}`);
+        if (extra.length)
+          throw new CtyConversionError(
+            [...path, extra[0]],
+            `unknown attribute "${extra[0]}"; expected one of ${Object.keys(type.attributes).join(', ') || '(none)'}`,
+          );
       }
       const out: Record<string, unknown> = {};
       for (const k of Object.keys(type.attributes)) out[k] = fromWire(raw[k], type.attributes[k], [...path, k], mode, strict);

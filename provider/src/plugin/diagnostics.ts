@@ -71,7 +71,8 @@ export function hostUnreachable(uri: string, cause: unknown): Diagnostic {
   const reason = (cause instanceof Error ? cause.message : String(cause)).replace(/[.\s]+$/, '');
   const ownFix = typeof (cause as { fix?: unknown })?.fix === 'string';
   const remote = /^[a-z0-9]+\+(ssh|tcp|tls|libssh2?)\b/i.test(uri) || /^[a-z0-9+]+:\/\/[^/]/i.test(uri);
-  const check = ownFix ? ''
+  const check = ownFix
+    ? ''
     : remote
       ? ` Check that the host is reachable and libvirtd runs there, that this machine can log in without a prompt (for qemu+ssh: ssh with a key, the host in known_hosts), and that \`virsh -c '${uri}' version\` works from here.`
       : ` Check that libvirtd (or virtqemud) is running on this machine, that this user may open its socket (root, or a member of the libvirt group), and that \`virsh -c '${uri}' version\` works. The provider's \`uri\` setting chooses the host.`;

@@ -16,9 +16,22 @@ export function loadProtos(): grpc.GrpcObject {
 }
 
 const PROVIDER_RPCS = [
-  'GetMetadata', 'GetProviderSchema', 'ValidateProviderConfig', 'ValidateResourceConfig', 'ValidateDataResourceConfig',
-  'UpgradeResourceState', 'GetResourceIdentitySchemas', 'ConfigureProvider', 'ReadResource', 'PlanResourceChange',
-  'ApplyResourceChange', 'ImportResourceState', 'MoveResourceState', 'ReadDataSource', 'GetFunctions', 'StopProvider',
+  'GetMetadata',
+  'GetProviderSchema',
+  'ValidateProviderConfig',
+  'ValidateResourceConfig',
+  'ValidateDataResourceConfig',
+  'UpgradeResourceState',
+  'GetResourceIdentitySchemas',
+  'ConfigureProvider',
+  'ReadResource',
+  'PlanResourceChange',
+  'ApplyResourceChange',
+  'ImportResourceState',
+  'MoveResourceState',
+  'ReadDataSource',
+  'GetFunctions',
+  'StopProvider',
 ] as const;
 
 export interface GrpcServerOptions {

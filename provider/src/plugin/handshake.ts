@@ -20,7 +20,10 @@ export function checkPluginEnvironment(env: NodeJS.ProcessEnv): string | null {
       'Declare the provider "virtseed/virtseed" in your configuration and run terraform (or cdktf), which starts it.\n'
     );
   }
-  const versions = (env.PLUGIN_PROTOCOL_VERSIONS ?? '').split(',').map((v) => v.trim()).filter(Boolean);
+  const versions = (env.PLUGIN_PROTOCOL_VERSIONS ?? '')
+    .split(',')
+    .map((v) => v.trim())
+    .filter(Boolean);
   if (versions.length && !versions.includes(String(APP_PROTOCOL_VERSION))) {
     return (
       `terraform-provider-virtseed speaks plugin protocol ${APP_PROTOCOL_VERSION}, but this Terraform offers ` +

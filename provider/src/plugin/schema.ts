@@ -100,8 +100,7 @@ export function assertValidSchema(block: BlockSchema, where = ''): void {
 /** Makes a handler's value fit the block: absent `list`/`set` blocks become `[]` (Terraform never has null
  *  block collections), nested blocks are normalized recursively. Null and unknown pass through. */
 export function normalizeBlockValue(block: BlockSchema, value: unknown): unknown {
-  if (value === null || value === undefined || value === UNKNOWN || typeof value !== 'object' || Array.isArray(value))
-    return value ?? null;
+  if (value === null || value === undefined || value === UNKNOWN || typeof value !== 'object' || Array.isArray(value)) return value ?? null;
   const v = value as Record<string, unknown>;
   const out: Record<string, unknown> = {};
   for (const name of Object.keys(block.attributes)) out[name] = v[name] === undefined ? null : v[name];
@@ -121,7 +120,8 @@ export function markComputedUnknown<T>(block: BlockSchema, proposed: T): T {
   if (proposed === null || typeof proposed !== 'object' || Array.isArray(proposed)) return proposed;
   const v = proposed as unknown as Record<string, unknown>;
   const out: Record<string, unknown> = { ...v };
-  for (const [name, a] of Object.entries(block.attributes)) if (a.computed && (v[name] === null || v[name] === undefined)) out[name] = UNKNOWN;
+  for (const [name, a] of Object.entries(block.attributes))
+    if (a.computed && (v[name] === null || v[name] === undefined)) out[name] = UNKNOWN;
   for (const [name, b] of Object.entries(block.blocks ?? {})) {
     const inner = v[name];
     if (Array.isArray(inner)) out[name] = inner.map((e) => markComputedUnknown(b.block, e));

@@ -80,9 +80,7 @@ export async function serve<C extends Connection>(options: ServeOptions<C>): Pro
     );
     cert = handshakeCert(own.der);
   }
-  await new Promise<void>((resolve, reject) =>
-    server.bindAsync(`unix://${socket}`, credentials, (err) => (err ? reject(err) : resolve())),
-  );
+  await new Promise<void>((resolve, reject) => server.bindAsync(`unix://${socket}`, credentials, (err) => (err ? reject(err) : resolve())));
   log.debug(`serving on ${socket}${cert ? ' with mTLS' : ' without TLS'}`);
   process.stdout.write(handshakeLine('unix', socket, cert));
   provider ??= makeProvider(); // synchronous: no call is dispatched before this

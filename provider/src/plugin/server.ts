@@ -57,7 +57,10 @@ export function decodeDynamicValue(dv: DynamicValueMsg | null | undefined, type:
 
 /** A DynamicValue from Terraform that does not fit the schema (reported as a diagnostic, never a crash). */
 export class MalformedValueError extends Error {
-  constructor(readonly path: (string | number)[], message: string) {
+  constructor(
+    readonly path: (string | number)[],
+    message: string,
+  ) {
     super(message);
     this.name = 'MalformedValueError';
   }
@@ -214,7 +217,11 @@ export class ProviderServer<C extends Connection = Connection> {
       if (version > handler.schema.version) {
         return {
           diagnostics: this.diags(
-            [stateError(`the state has schema version ${version}, newer than this provider's ${handler.schema.version}; use a newer provider`)],
+            [
+              stateError(
+                `the state has schema version ${version}, newer than this provider's ${handler.schema.version}; use a newer provider`,
+              ),
+            ],
             type,
           ),
         };
@@ -323,10 +330,17 @@ export class ProviderServer<C extends Connection = Connection> {
       if (err instanceof MalformedValueError) {
         this.log.error(`${rpc}: malformed value at ${err.path.join('.') || '(root)'}`);
         return {
-          diagnostics: this.diags([{
-            severity: 'error', summary: `Malformed value from Terraform${typeName ? ` for ${typeName}` : ''}`, path: [],
-            detail: `Terraform sent a value this provider cannot read: ${err.message}. Check that terraform and the provider agree on the schema (terraform init -upgrade), and that the state was written by this provider.`,
-          }], type),
+          diagnostics: this.diags(
+            [
+              {
+                severity: 'error',
+                summary: `Malformed value from Terraform${typeName ? ` for ${typeName}` : ''}`,
+                path: [],
+                detail: `Terraform sent a value this provider cannot read: ${err.message}. Check that terraform and the provider agree on the schema (terraform init -upgrade), and that the state was written by this provider.`,
+              },
+            ],
+            type,
+          ),
         };
       }
       this.log.error(`${rpc}${typeName ? ` (${typeName})` : ''}: ${err instanceof Error ? err.message : String(err)}`);

@@ -76,13 +76,19 @@ export const cloudinitSeed: ResourceHandler<CloudinitSeedState, LibvirtClient> =
       const to = planned.instance_id;
       if (from && typeof to === 'string' && from !== to) {
         diagnostics.push(
-          warning(['instance_id'], 'instance-id changes: the guest will be re-provisioned',
-            `The seed's instance-id changes from ${from} to ${to}; cloud-init runs its per-instance modules again on the next boot. The domain's reprovision policy decides when that boot happens.`),
+          warning(
+            ['instance_id'],
+            'instance-id changes: the guest will be re-provisioned',
+            `The seed's instance-id changes from ${from} to ${to}; cloud-init runs its per-instance modules again on the next boot. The domain's reprovision policy decides when that boot happens.`,
+          ),
         );
       } else if (from && to === from && prior.sha256 !== planned.sha256 && typeof planned.sha256 === 'string') {
         diagnostics.push(
-          warning([], 'seed content changes, instance-id stays',
-            `The seed is updated in place; its instance-id stays ${from}, so cloud-init will not re-provision the guest (per-boot modules still see the new content).`),
+          warning(
+            [],
+            'seed content changes, instance-id stays',
+            `The seed is updated in place; its instance-id stays ${from}, so cloud-init will not re-provision the guest (per-boot modules still see the new content).`,
+          ),
         );
       }
     }

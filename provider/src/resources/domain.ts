@@ -43,14 +43,34 @@ import { newDomainChecks, noteReplacement, planHost } from './private/plan-check
 import { mapDiagnostics } from './private/paths';
 import { replacePaths, settleComputed } from './private/plan';
 import { decideReprovision } from './private/reprovision';
-import { DEFAULT_WAIT_TIMEOUT_S, leaseDiagnostics, startAndWait, startAndWaitForLease, WAIT_FOR_VALUES, waitDiagnostics } from './private/wait-for';
+import {
+  DEFAULT_WAIT_TIMEOUT_S,
+  leaseDiagnostics,
+  startAndWait,
+  startAndWaitForLease,
+  WAIT_FOR_VALUES,
+  waitDiagnostics,
+} from './private/wait-for';
 import { deepEqual, isWhollyKnown, list, messageOf, num, str, UNKNOWN } from './private/values';
 
 /** The provider schema, from the field table (src/fields/domain.ts). */
 export const DOMAIN_SCHEMA: ResourceSchema = schemaOf(DOMAIN_FIELDS);
 
 /** Attributes whose change needs the domain redefined (and a running guest restarted). */
-const DEFINITION_ATTRS: readonly (keyof DomainState)[] = ['memory', 'vcpu', 'type', 'cpu_mode', 'kernel', 'initrd', 'cmdline', 'disk', 'network_interface', 'cloudinit_seed_id', 'ignition_id', 'qemu_agent'];
+const DEFINITION_ATTRS: readonly (keyof DomainState)[] = [
+  'memory',
+  'vcpu',
+  'type',
+  'cpu_mode',
+  'kernel',
+  'initrd',
+  'cmdline',
+  'disk',
+  'network_interface',
+  'cloudinit_seed_id',
+  'ignition_id',
+  'qemu_agent',
+];
 
 /** Computed attributes a plan cannot know: what the guest's addresses will be. */
 const ADDRESS_ATTRS = ['addresses', 'ip_address'] as const;
@@ -58,40 +78,91 @@ const NO_ADDRESSES: AddressAttributes = { addresses: [], ip_address: null };
 
 function validateConfig(c: DomainState): Diagnostic[] {
   const d: Diagnostic[] = [];
-  if (c.cloudinit_seed_id != null && c.ignition_id != null) // unknown (a resource not created yet) counts as set
-    d.push(error(['ignition_id'], 'Conflicting provisioning', 'A domain gets either a cloud-init seed (cloudinit_seed_id) or an Ignition config (ignition_id), not both. Remove one.'));
+  if (c.cloudinit_seed_id != null && c.ignition_id != null)
+    // unknown (a resource not created yet) counts as set
+    d.push(
+      error(
+        ['ignition_id'],
+        'Conflicting provisioning',
+        'A domain gets either a cloud-init seed (cloudinit_seed_id) or an Ignition config (ignition_id), not both. Remove one.',
+      ),
+    );
   const policy = str(c.reprovision);
   if (policy !== undefined && !REPROVISION_POLICIES.includes(policy))
-    d.push(error(['reprovision'], 'Invalid reprovision policy', `reprovision is "${policy}"; expected one of ${REPROVISION_POLICIES.join(', ')}.`));
+    d.push(
+      error(
+        ['reprovision'],
+        'Invalid reprovision policy',
+        `reprovision is "${policy}"; expected one of ${REPROVISION_POLICIES.join(', ')}.`,
+      ),
+    );
   const type = str(c.type);
-  if (type !== undefined && type !== 'kvm' && type !== 'qemu') d.push(error(['type'], 'Invalid domain type', `type is "${type}"; expected kvm or qemu.`));
+  if (type !== undefined && type !== 'kvm' && type !== 'qemu')
+    d.push(error(['type'], 'Invalid domain type', `type is "${type}"; expected kvm or qemu.`));
   const timeout = num(c.shutdown_timeout);
-  if (timeout !== undefined && !(timeout >= 0)) d.push(error(['shutdown_timeout'], 'Invalid shutdown_timeout', `shutdown_timeout is ${timeout}; expected seconds ≥ 0.`));
+  if (timeout !== undefined && !(timeout >= 0))
+    d.push(error(['shutdown_timeout'], 'Invalid shutdown_timeout', `shutdown_timeout is ${timeout}; expected seconds ≥ 0.`));
   const waitFor = str(c.wait_for);
   if (waitFor !== undefined && !WAIT_FOR_VALUES.some((v) => v === waitFor))
     d.push(error(['wait_for'], 'Invalid wait_for', `wait_for is "${waitFor}"; expected one of ${WAIT_FOR_VALUES.join(', ')}.`));
   if (waitFor === 'cloud-init' && c.cloudinit_seed_id === null)
-    d.push(error(['wait_for'], 'Nothing to wait for', 'wait_for = "cloud-init" needs a cloud-init seed (cloudinit_seed_id). Attach a seed or set wait_for = "none".'));
+    d.push(
+      error(
+        ['wait_for'],
+        'Nothing to wait for',
+        'wait_for = "cloud-init" needs a cloud-init seed (cloudinit_seed_id). Attach a seed or set wait_for = "none".',
+      ),
+    );
   if (waitFor === 'ignition' && c.ignition_id === null)
-    d.push(error(['wait_for'], 'Nothing to wait for', 'wait_for = "ignition" needs an Ignition config (ignition_id). Attach one or set wait_for = "none".'));
+    d.push(
+      error(
+        ['wait_for'],
+        'Nothing to wait for',
+        'wait_for = "ignition" needs an Ignition config (ignition_id). Attach one or set wait_for = "none".',
+      ),
+    );
   if (waitFor === 'lease' && !list(c.network_interface).some((n) => n.user !== true))
-    d.push(error(['wait_for'], 'Nothing to wait for', 'wait_for = "lease" needs a network_interface on a libvirt network (network = ...): DHCP leases come from libvirt networks, not from user-mode networking. Add one or set wait_for = "none".'));
+    d.push(
+      error(
+        ['wait_for'],
+        'Nothing to wait for',
+        'wait_for = "lease" needs a network_interface on a libvirt network (network = ...): DHCP leases come from libvirt networks, not from user-mode networking. Add one or set wait_for = "none".',
+      ),
+    );
   const waitTimeout = num(c.wait_timeout);
-  if (waitTimeout !== undefined && !(waitTimeout > 0)) d.push(error(['wait_timeout'], 'Invalid wait_timeout', `wait_timeout is ${waitTimeout}; expected seconds > 0.`));
+  if (waitTimeout !== undefined && !(waitTimeout > 0))
+    d.push(error(['wait_timeout'], 'Invalid wait_timeout', `wait_timeout is ${waitTimeout}; expected seconds > 0.`));
   list(c.disk).forEach((disk, i) => {
     const n = (disk.volume_id !== null ? 1 : 0) + (disk.file !== null ? 1 : 0);
     if (n !== 1) d.push(error(['disk', i], 'Invalid disk', `disk ${i} must set exactly one of volume_id and file.`));
   });
   list(c.network_interface).forEach((n, i) => {
-    if (n.network !== null && n.user === true) d.push(error(['network_interface', i, 'user'], 'Invalid network_interface', 'Set either network or user = true, not both.'));
+    if (n.network !== null && n.user === true)
+      d.push(error(['network_interface', i, 'user'], 'Invalid network_interface', 'Set either network or user = true, not both.'));
     if (n.network === null && n.user !== true && n.user !== null && n.user !== UNKNOWN)
-      d.push(error(['network_interface', i], 'Invalid network_interface', 'Set network (a virtseed_network.id or a libvirt network name) or user = true.'));
+      d.push(
+        error(
+          ['network_interface', i],
+          'Invalid network_interface',
+          'Set network (a virtseed_network.id or a libvirt network name) or user = true.',
+        ),
+      );
   });
   const known = isWhollyKnown(c);
   if (known && str(c.name) && num(c.memory) !== undefined) {
     const planned = withDefaults(c, null);
     const spec = toDomainSpec(planned, { disks: [] });
-    d.push(...mapDiagnostics(validateDomainSpec(spec), { rename: { memoryMiB: 'memory', disks: 'disk', interfaces: 'network_interface', serialLogFile: 'console_log', secureBoot: 'secure_boot' } }));
+    d.push(
+      ...mapDiagnostics(validateDomainSpec(spec), {
+        rename: {
+          memoryMiB: 'memory',
+          disks: 'disk',
+          interfaces: 'network_interface',
+          serialLogFile: 'console_log',
+          secureBoot: 'secure_boot',
+        },
+      }),
+    );
   }
   return d;
 }
@@ -127,7 +198,12 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
  * Clean shutdown (ACPI) bounded by `timeoutS`, then power off. Resolves `'off'` once the domain is shut off, or
  * `'interrupted'` as soon as `ctx.signal` aborts (StopProvider): the guest is then left as it is, not powered off.
  */
-export async function stopDomain(client: LibvirtClient, dom: DomRef, timeoutS: number, ctx: HandlerContext<LibvirtClient>): Promise<'off' | 'interrupted'> {
+export async function stopDomain(
+  client: LibvirtClient,
+  dom: DomRef,
+  timeoutS: number,
+  ctx: HandlerContext<LibvirtClient>,
+): Promise<'off' | 'interrupted'> {
   if (!isActive((await client.domainGetState(dom)).state)) return 'off';
   if (ctx.signal.aborted) return 'interrupted';
   const deadline = Date.now() + timeoutS * 1000;
@@ -179,14 +255,33 @@ async function readDomain(client: LibvirtClient, dom: DomRef): Promise<{ state: 
 }
 
 /** Attributes read back from libvirt: `current` keeps its value where libvirt agrees, takes libvirt's where not. */
-const OBSERVED_ATTRS: readonly (keyof DomainState)[] = ['name', 'memory', 'vcpu', 'type', 'cpu_mode', 'firmware', 'secure_boot', 'kernel', 'initrd', 'cmdline', 'cloudinit_seed_id', 'ignition_id', 'running', 'uuid', 'id', 'qemu_agent', ...ADDRESS_ATTRS];
+const OBSERVED_ATTRS: readonly (keyof DomainState)[] = [
+  'name',
+  'memory',
+  'vcpu',
+  'type',
+  'cpu_mode',
+  'firmware',
+  'secure_boot',
+  'kernel',
+  'initrd',
+  'cmdline',
+  'cloudinit_seed_id',
+  'ignition_id',
+  'running',
+  'uuid',
+  'id',
+  'qemu_agent',
+  ...ADDRESS_ATTRS,
+];
 
 /** Keeps `current`'s value for every attribute libvirt agrees with, takes libvirt's where it differs (drift). */
 function mergeObserved(current: DomainState, observed: DomainState): DomainState {
   const out = { ...current };
   for (const key of OBSERVED_ATTRS) if (!deepEqual(current[key], observed[key])) take(out, observed, key);
   if (!sameBlocks(list<object>(current.disk), list<object>(observed.disk))) out.disk = observed.disk;
-  if (!sameBlocks(list<object>(current.network_interface), list<object>(observed.network_interface))) out.network_interface = observed.network_interface;
+  if (!sameBlocks(list<object>(current.network_interface), list<object>(observed.network_interface)))
+    out.network_interface = observed.network_interface;
   if (observed.console_log !== null) out.console_log = observed.console_log;
   return out;
 }
@@ -197,10 +292,13 @@ function take<S, K extends keyof S>(to: S, from: S, key: K): void {
 
 /** True when every observed block attribute equals the current one (a null observed value matches an absent one). */
 function sameBlocks(current: object[], observed: object[]): boolean {
-  return current.length === observed.length && current.every((c, i) => {
-    const cur = new Map(Object.entries(c));
-    return Object.entries(observed[i]).every(([k, v]) => (v === null && !cur.has(k)) || deepEqual(cur.get(k), v));
-  });
+  return (
+    current.length === observed.length &&
+    current.every((c, i) => {
+      const cur = new Map(Object.entries(c));
+      return Object.entries(observed[i]).every(([k, v]) => (v === null && !cur.has(k)) || deepEqual(cur.get(k), v));
+    })
+  );
 }
 
 export const domain: ResourceHandler<DomainState, LibvirtClient> = {
@@ -214,27 +312,67 @@ export const domain: ResourceHandler<DomainState, LibvirtClient> = {
   async plan({ prior, proposed, config }, ctx) {
     if (!proposed || !config) return { planned: null, requiresReplace: [], diagnostics: [] };
     const diagnostics = validateConfig(config);
-    const planned = withDefaults({ ...proposed, ...pickNulls(config, ['vcpu', 'firmware', 'secure_boot', 'running', 'reprovision', 'shutdown_timeout', 'wait_for', 'wait_timeout', 'qemu_agent']) }, prior, ctx.uri);
+    const planned = withDefaults(
+      {
+        ...proposed,
+        ...pickNulls(config, [
+          'vcpu',
+          'firmware',
+          'secure_boot',
+          'running',
+          'reprovision',
+          'shutdown_timeout',
+          'wait_for',
+          'wait_timeout',
+          'qemu_agent',
+        ]),
+      },
+      prior,
+      ctx.uri,
+    );
     if (planned.type === null) planned.type = str(prior?.type) ?? ctx.host.domainType(ctx.uri);
     if (!prior) {
       // Also the create half of a `recreate` replacement: Terraform plans it with no prior state, again at apply
       // after the old domain is gone, so the decision shows as the replacement (replace_paths and the warning).
       diagnostics.push(...(await hostChecks(ctx, planned, true)));
-      return { planned: { ...settleComputed(planned, null, true, ['id', 'uuid', ...ADDRESS_ATTRS]), reprovision_action: 'none', previous_instance_id: null }, requiresReplace: [], diagnostics };
+      return {
+        planned: {
+          ...settleComputed(planned, null, true, ['id', 'uuid', ...ADDRESS_ATTRS]),
+          reprovision_action: 'none',
+          previous_instance_id: null,
+        },
+        requiresReplace: [],
+        diagnostics,
+      };
     }
     const decision = decideReprovision(prior, { ...planned, id: prior.id, uuid: prior.uuid });
     diagnostics.push(...decision.diagnostics);
     // A new firmware means a new machine (and NVRAM): replace. State written before these attributes has them null.
-    const priorFirmware: DomainState = { ...prior, firmware: prior.firmware ?? DOMAIN_DEFAULTS.firmware, secure_boot: prior.secure_boot ?? DOMAIN_DEFAULTS.secure_boot };
-    const requiresReplace = [...replacePaths(priorFirmware, planned, ['name', 'firmware', 'secure_boot'], 'wait'), ...(decision.replace ? [['instance_id']] : [])];
+    const priorFirmware: DomainState = {
+      ...prior,
+      firmware: prior.firmware ?? DOMAIN_DEFAULTS.firmware,
+      secure_boot: prior.secure_boot ?? DOMAIN_DEFAULTS.secure_boot,
+    };
+    const requiresReplace = [
+      ...replacePaths(priorFirmware, planned, ['name', 'firmware', 'secure_boot'], 'wait'),
+      ...(decision.replace ? [['instance_id']] : []),
+    ];
     const settled = settleComputed(planned, prior, requiresReplace.length > 0, ['id', 'uuid']);
     // Addresses stay as they are unless this apply may (re)start or stop the guest (or the state predates them).
-    const touchesGuest = requiresReplace.length > 0 || !deepEqual(planned.instance_id, prior.instance_id) || planned.running !== prior.running
-      || DEFINITION_ATTRS.some((k) => !deepEqual(planned[k], prior[k])) || prior.addresses === null;
+    const touchesGuest =
+      requiresReplace.length > 0 ||
+      !deepEqual(planned.instance_id, prior.instance_id) ||
+      planned.running !== prior.running ||
+      DEFINITION_ATTRS.some((k) => !deepEqual(planned[k], prior[k])) ||
+      prior.addresses === null;
     const withAddresses = settleComputed(settled, prior, touchesGuest, ADDRESS_ATTRS);
     if (requiresReplace.length) noteReplacement('domain', str(prior.name) ?? '');
     diagnostics.push(...(await hostChecks(ctx, planned, prior.name !== planned.name)));
-    return { planned: { ...withAddresses, reprovision_action: decision.action, previous_instance_id: decision.previousInstanceId }, requiresReplace, diagnostics };
+    return {
+      planned: { ...withAddresses, reprovision_action: decision.action, previous_instance_id: decision.previousInstanceId },
+      requiresReplace,
+      diagnostics,
+    };
   },
 
   async apply({ prior, planned }, ctx) {
@@ -254,7 +392,8 @@ export const domain: ResourceHandler<DomainState, LibvirtClient> = {
     let dom = priorUuid && priorUuid === planned.uuid ? await lookup(client, priorUuid) : null;
     if (!dom || !prior || !priorUuid) {
       const existing = await domainByName(client, name, CREATE_PENDING_KEY);
-      if (existing && !existing.interrupted) return { newState: null, diagnostics: [domainExistsDiagnostic(name, bytesToUuid(existing.dom.uuid))] };
+      if (existing && !existing.interrupted)
+        return { newState: null, diagnostics: [domainExistsDiagnostic(name, bytesToUuid(existing.dom.uuid))] };
       if (existing) {
         ctx.log.info(`domain ${name}: removing what an interrupted create left`);
         await removeDomain(client, existing.dom);
@@ -272,7 +411,16 @@ export const domain: ResourceHandler<DomainState, LibvirtClient> = {
         dom = await define(client, planned, bytesToUuid(dom.uuid));
       } catch (err) {
         const uuid = bytesToUuid(dom.uuid);
-        return { newState: { ...planned, id: uuid, uuid, ...NO_ADDRESSES }, diagnostics: [error([], `Domain ${name} was defined but not finished`, `${err instanceof Error ? err.message : String(err)}. The domain is recorded as tainted; the next terraform apply replaces it.`)] };
+        return {
+          newState: { ...planned, id: uuid, uuid, ...NO_ADDRESSES },
+          diagnostics: [
+            error(
+              [],
+              `Domain ${name} was defined but not finished`,
+              `${err instanceof Error ? err.message : String(err)}. The domain is recorded as tainted; the next terraform apply replaces it.`,
+            ),
+          ],
+        };
       }
     } else {
       const definitionChanged = DEFINITION_ATTRS.some((k) => !deepEqual(prior[k], planned[k]));
@@ -303,22 +451,34 @@ export const domain: ResourceHandler<DomainState, LibvirtClient> = {
     const observed = dom ? await readDomain(client, dom).catch((err) => (isNoDomain(err) ? null : Promise.reject(err))) : null;
     if (!observed) return { newState: null, diagnostics: [] }; // gone (undefined outside Terraform)
     observed.state.network_interface = await keepNetworkRefs(client, current.network_interface, observed.state.network_interface);
-    return { newState: mergeObserved(current, { ...observed.state, ...(await currentAddresses(client, dom!, observed.state)) }), diagnostics: [] };
+    return {
+      newState: mergeObserved(current, { ...observed.state, ...(await currentAddresses(client, dom!, observed.state)) }),
+      diagnostics: [],
+    };
   },
 
   async importState(id, ctx) {
     const client = await ctx.client();
     let dom: DomRef;
     try {
-      dom = isUuid(id)
-        ? await client.domainLookupByUuid(uuidToBytes(id))
-        : await client.domainLookupByName(id);
+      dom = isUuid(id) ? await client.domainLookupByUuid(uuidToBytes(id)) : await client.domainLookupByName(id);
     } catch (err) {
       if (isNoDomain(err)) throw new Error(`cannot import domain "${id}": libvirt has no domain with that name or UUID`);
       throw err;
     }
     const { state: observed, policy } = await readDomain(client, dom);
-    return [{ ...observed, ...(await currentAddresses(client, dom, observed)), reprovision: policy ?? DOMAIN_DEFAULTS.reprovision, shutdown_timeout: DOMAIN_DEFAULTS.shutdown_timeout, wait_for: DOMAIN_DEFAULTS.wait_for, wait_timeout: DOMAIN_DEFAULTS.wait_timeout, reprovision_action: 'none', previous_instance_id: null }];
+    return [
+      {
+        ...observed,
+        ...(await currentAddresses(client, dom, observed)),
+        reprovision: policy ?? DOMAIN_DEFAULTS.reprovision,
+        shutdown_timeout: DOMAIN_DEFAULTS.shutdown_timeout,
+        wait_for: DOMAIN_DEFAULTS.wait_for,
+        wait_timeout: DOMAIN_DEFAULTS.wait_timeout,
+        reprovision_action: 'none',
+        previous_instance_id: null,
+      },
+    ];
   },
 };
 
@@ -327,7 +487,13 @@ export const domain: ResourceHandler<DomainState, LibvirtClient> = {
  * cloud-init runs (and reports "finished") at every boot; Ignition only on the first, so `ignition` waits only when
  * `firstBoot`.
  */
-async function start(client: LibvirtClient, dom: DomRef, planned: DomainState, ctx: HandlerContext<LibvirtClient>, firstBoot: boolean): Promise<Diagnostic[]> {
+async function start(
+  client: LibvirtClient,
+  dom: DomRef,
+  planned: DomainState,
+  ctx: HandlerContext<LibvirtClient>,
+  firstBoot: boolean,
+): Promise<Diagnostic[]> {
   const name = str(planned.name) ?? '';
   const waitFor = str(planned.wait_for) ?? 'none';
   const timeoutS = num(planned.wait_timeout) ?? DEFAULT_WAIT_TIMEOUT_S;
@@ -350,9 +516,21 @@ async function start(client: LibvirtClient, dom: DomRef, planned: DomainState, c
  * old one. A pending re-provision keeps the old instance_id and `running = false` stays pending (`running` is
  * true), so the next plan offers them again; a changed definition takes effect at the guest's next start.
  */
-function interrupted(planned: DomainState, prior: DomainState, dom: DomRef, reprovisionNow: boolean): { newState: DomainState; diagnostics: Diagnostic[] } {
+function interrupted(
+  planned: DomainState,
+  prior: DomainState,
+  dom: DomRef,
+  reprovisionNow: boolean,
+): { newState: DomainState; diagnostics: Diagnostic[] } {
   const uuid = bytesToUuid(dom.uuid);
-  const newState: DomainState = { ...planned, id: uuid, uuid, running: true, addresses: prior.addresses ?? [], ip_address: prior.ip_address ?? null };
+  const newState: DomainState = {
+    ...planned,
+    id: uuid,
+    uuid,
+    running: true,
+    addresses: prior.addresses ?? [],
+    ip_address: prior.ip_address ?? null,
+  };
   if (reprovisionNow) {
     newState.instance_id = prior.instance_id;
     newState.reprovision_action = prior.reprovision_action ?? 'none';
@@ -361,13 +539,23 @@ function interrupted(planned: DomainState, prior: DomainState, dom: DomRef, repr
   const next = reprovisionNow || planned.running === false ? 'Apply again to finish.' : 'It uses the new definition from its next start.';
   return {
     newState,
-    diagnostics: [error([], 'Interrupted', `Terraform was interrupted while domain ${String(planned.name)} was shutting down; the guest keeps running. ${next}`)],
+    diagnostics: [
+      error(
+        [],
+        'Interrupted',
+        `Terraform was interrupted while domain ${String(planned.name)} was shutting down; the guest keeps running. ${next}`,
+      ),
+    ],
   };
 }
 
 /** The diagnostic for a create that would take the name of a domain virtseed did not make. */
 function domainExistsDiagnostic(name: string, uuid: string): Diagnostic {
-  return error(['name'], 'Domain exists already', `libvirt already has a domain named ${name} (UUID ${uuid}). Import it (terraform import <address> ${name}) or choose another name.`);
+  return error(
+    ['name'],
+    'Domain exists already',
+    `libvirt already has a domain named ${name} (UUID ${uuid}). Import it (terraform import <address> ${name}) or choose another name.`,
+  );
 }
 
 /**

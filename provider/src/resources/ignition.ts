@@ -33,7 +33,11 @@ function render(content: string): { rendered?: ReturnType<typeof renderIgnition>
   try {
     parsed = JSON.parse(content);
   } catch (err) {
-    return { diagnostics: [{ severity: 'error', path: ['content'], summary: 'Invalid Ignition JSON', detail: `content is not JSON: ${messageOf(err)}` }] };
+    return {
+      diagnostics: [
+        { severity: 'error', path: ['content'], summary: 'Invalid Ignition JSON', detail: `content is not JSON: ${messageOf(err)}` },
+      ],
+    };
   }
   // Paths point into the parsed JSON; Terraform can only point at the string attribute, so they stop at
   // `content` and the JSON path goes into the detail ("At content.storage.files[0].path: ...").
@@ -72,10 +76,16 @@ export const ignition: ResourceHandler<IgnitionState, LibvirtClient> = {
     planned = settleComputed(planned, prior, requiresReplace.length > 0, ['id', 'path']);
     if (prior && !requiresReplace.length) {
       if (prior.instance_id !== planned.instance_id && typeof planned.instance_id === 'string')
-        diagnostics.push({ severity: 'warning', path: ['content'], summary: 'Ignition config changes: the guest will be re-provisioned',
-          detail: `The config's id changes from ${String(prior.instance_id)} to ${planned.instance_id}. Ignition runs on first boot only; the domain's reprovision policy decides how the guest gets it.` });
+        diagnostics.push({
+          severity: 'warning',
+          path: ['content'],
+          summary: 'Ignition config changes: the guest will be re-provisioned',
+          detail: `The config's id changes from ${String(prior.instance_id)} to ${planned.instance_id}. Ignition runs on first boot only; the domain's reprovision policy decides how the guest gets it.`,
+        });
     }
-    diagnostics.push(...(await plannedVolumeChecks(ctx, 'Ignition config', prior, planned, requiresReplace.length > 0, volumeExistsDiagnostic)));
+    diagnostics.push(
+      ...(await plannedVolumeChecks(ctx, 'Ignition config', prior, planned, requiresReplace.length > 0, volumeExistsDiagnostic)),
+    );
     return { planned, requiresReplace, diagnostics };
   },
 

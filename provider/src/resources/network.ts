@@ -71,7 +71,11 @@ async function describe(client: LibvirtClient, net: NetRef): Promise<NetworkStat
 
 /** `observed`, with list blocks in `current`'s order when they hold the same elements (no spurious diff). */
 function keepOrder(current: NetworkState, observed: NetworkState): NetworkState {
-  return { ...observed, dhcp_host: sameHosts(current.dhcp_host, observed.dhcp_host), dns_host: sameHosts(current.dns_host, observed.dns_host) };
+  return {
+    ...observed,
+    dhcp_host: sameHosts(current.dhcp_host, observed.dhcp_host),
+    dns_host: sameHosts(current.dns_host, observed.dns_host),
+  };
 }
 
 /** `current` when it holds the same hosts as `observed` (in any order), else `observed`. */
@@ -85,7 +89,9 @@ type Host = NetworkDhcpHostState | NetworkDnsHostState;
 
 /** What identifies a host entry (MACs compare case-insensitively). */
 function keyOf(h: Host): string {
-  return JSON.stringify('mac' in h ? { mac: str(h.mac)?.toLowerCase() ?? null, hostname: h.hostname ?? null, ip: h.ip } : { ip: h.ip, hostnames: h.hostnames });
+  return JSON.stringify(
+    'mac' in h ? { mac: str(h.mac)?.toLowerCase() ?? null, hostname: h.hostname ?? null, ip: h.ip } : { ip: h.ip, hostnames: h.hostnames },
+  );
 }
 
 /** Applies the dhcp_host/dns_host differences between `prior` and `planned` through virNetworkUpdate. */
@@ -103,28 +109,49 @@ async function updateHosts(client: LibvirtClient, net: NetRef, prior: NetworkSta
   const newKeys = new Set(newHosts.map(keyOf));
   for (let k = 0; k < oldHosts.length; k++) {
     const h = hostXml(before, k);
-    if (!newKeys.has(keyOf(oldHosts[k])) && h) await client.networkUpdate(net, VIR_NETWORK_UPDATE_COMMAND_DELETE, VIR_NETWORK_SECTION_IP_DHCP_HOST, h.parent, h.xml, flags);
+    if (!newKeys.has(keyOf(oldHosts[k])) && h)
+      await client.networkUpdate(net, VIR_NETWORK_UPDATE_COMMAND_DELETE, VIR_NETWORK_SECTION_IP_DHCP_HOST, h.parent, h.xml, flags);
   }
   for (let k = 0; k < newHosts.length; k++) {
     const h = hostXml(after, k);
-    if (!oldKeys.has(keyOf(newHosts[k])) && h) await client.networkUpdate(net, VIR_NETWORK_UPDATE_COMMAND_ADD_LAST, VIR_NETWORK_SECTION_IP_DHCP_HOST, h.parent, h.xml, flags);
+    if (!oldKeys.has(keyOf(newHosts[k])) && h)
+      await client.networkUpdate(net, VIR_NETWORK_UPDATE_COMMAND_ADD_LAST, VIR_NETWORK_SECTION_IP_DHCP_HOST, h.parent, h.xml, flags);
   }
   const oldDns = list(prior.dns_host);
   const newDns = list(planned.dns_host);
   const oldDnsKeys = new Set(oldDns.map(keyOf));
   const newDnsKeys = new Set(newDns.map(keyOf));
   for (let k = 0; k < oldDns.length; k++) {
-    if (!newDnsKeys.has(keyOf(oldDns[k]))) await client.networkUpdate(net, VIR_NETWORK_UPDATE_COMMAND_DELETE, VIR_NETWORK_SECTION_DNS_HOST, -1, renderDnsHostXml(before.spec.dnsHosts[k]), flags);
+    if (!newDnsKeys.has(keyOf(oldDns[k])))
+      await client.networkUpdate(
+        net,
+        VIR_NETWORK_UPDATE_COMMAND_DELETE,
+        VIR_NETWORK_SECTION_DNS_HOST,
+        -1,
+        renderDnsHostXml(before.spec.dnsHosts[k]),
+        flags,
+      );
   }
   for (let k = 0; k < newDns.length; k++) {
-    if (!oldDnsKeys.has(keyOf(newDns[k]))) await client.networkUpdate(net, VIR_NETWORK_UPDATE_COMMAND_ADD_LAST, VIR_NETWORK_SECTION_DNS_HOST, -1, renderDnsHostXml(after.spec.dnsHosts[k]), flags);
+    if (!oldDnsKeys.has(keyOf(newDns[k])))
+      await client.networkUpdate(
+        net,
+        VIR_NETWORK_UPDATE_COMMAND_ADD_LAST,
+        VIR_NETWORK_SECTION_DNS_HOST,
+        -1,
+        renderDnsHostXml(after.spec.dnsHosts[k]),
+        flags,
+      );
   }
 }
 
 /** The diagnostic for a create that would take over a network virtseed did not make. */
 export function networkExistsDiagnostic(name: string): Diagnostic {
-  return error(['name'], 'Network exists already',
-    `libvirt already has a network named ${name}. Import it (terraform import <address> ${name}), use it by name in a domain's network_interface, or choose another name.`);
+  return error(
+    ['name'],
+    'Network exists already',
+    `libvirt already has a network named ${name}. Import it (terraform import <address> ${name}), use it by name in a domain's network_interface, or choose another name.`,
+  );
 }
 
 /** Plan-time check of a new network's name against the host; silent when the host cannot be reached. */
@@ -176,11 +203,24 @@ export const network: ResourceHandler<NetworkState, LibvirtClient> = {
     const name = str(planned.name) ?? '';
     if (prior && priorUuid && priorUuid === planned.uuid) {
       const net = await networkByUuid(client, priorUuid);
-      if (!net) return { newState: null, diagnostics: [error([], `Network ${name} is gone`, `libvirt no longer has network ${name} (deleted outside Terraform). Run terraform apply again to create it.`)] };
+      if (!net)
+        return {
+          newState: null,
+          diagnostics: [
+            error(
+              [],
+              `Network ${name} is gone`,
+              `libvirt no longer has network ${name} (deleted outside Terraform). Run terraform apply again to create it.`,
+            ),
+          ],
+        };
       await updateHosts(client, net, prior, planned);
       if (prior.autostart !== planned.autostart) await client.networkSetAutostart(net, planned.autostart === true);
       if (!(await client.networkIsActive(net))) await client.networkCreate(net);
-      return { newState: { ...planned, ...(await describe(client, net)), dhcp_host: planned.dhcp_host, dns_host: planned.dns_host }, diagnostics: [] };
+      return {
+        newState: { ...planned, ...(await describe(client, net)), dhcp_host: planned.dhcp_host, dns_host: planned.dns_host },
+        diagnostics: [],
+      };
     }
     if (await networkByName(client, name)) return { newState: null, diagnostics: [networkExistsDiagnostic(name)] };
     const { spec } = toNetworkSpec(planned);
@@ -191,13 +231,28 @@ export const network: ResourceHandler<NetworkState, LibvirtClient> = {
       await client.networkUndefine(net).catch(() => undefined);
       return {
         newState: null,
-        diagnostics: [error([], `Cannot start network ${name}`,
-          `libvirt defined the network but could not start it: ${messageOf(err)}. Nothing was kept. Check that its subnet and bridge are not used by another network or host interface (virsh net-list --all; ip addr), and for mode "bridge" that the host bridge exists.`)],
+        diagnostics: [
+          error(
+            [],
+            `Cannot start network ${name}`,
+            `libvirt defined the network but could not start it: ${messageOf(err)}. Nothing was kept. Check that its subnet and bridge are not used by another network or host interface (virsh net-list --all; ip addr), and for mode "bridge" that the host bridge exists.`,
+          ),
+        ],
       };
     }
     if (planned.autostart !== false) await client.networkSetAutostart(net, true);
     const described = await describe(client, net);
-    return { newState: { ...planned, ...described, dhcp_host: planned.dhcp_host, dns_host: planned.dns_host, id: bytesToUuid(net.uuid), uuid: bytesToUuid(net.uuid) }, diagnostics: [] };
+    return {
+      newState: {
+        ...planned,
+        ...described,
+        dhcp_host: planned.dhcp_host,
+        dns_host: planned.dns_host,
+        id: bytesToUuid(net.uuid),
+        uuid: bytesToUuid(net.uuid),
+      },
+      diagnostics: [],
+    };
   },
 
   async read({ current }, ctx) {

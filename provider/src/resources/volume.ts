@@ -34,16 +34,22 @@ const FORMATS = ['qcow2', 'raw'];
 function validateConfig(c: VolumeState): Diagnostic[] {
   const d: Diagnostic[] = [];
   const format = str(c.format);
-  if (format !== undefined && !FORMATS.includes(format)) d.push(error(['format'], 'Invalid format', `format is "${format}"; expected one of ${FORMATS.join(', ')}.`));
-  if (str(c.source) && str(c.backing_volume)) d.push(error(['source'], 'Conflicting attributes', 'Set either source or backing_volume, not both.'));
+  if (format !== undefined && !FORMATS.includes(format))
+    d.push(error(['format'], 'Invalid format', `format is "${format}"; expected one of ${FORMATS.join(', ')}.`));
+  if (str(c.source) && str(c.backing_volume))
+    d.push(error(['source'], 'Conflicting attributes', 'Set either source or backing_volume, not both.'));
   if (c.capacity === null && c.source === null && c.backing_volume === null)
     d.push(error(['capacity'], 'Missing capacity', 'An empty volume needs capacity (bytes); or give source or backing_volume.'));
   const cap = num(c.capacity);
-  if (cap !== undefined && (!Number.isInteger(cap) || cap <= 0)) d.push(error(['capacity'], 'Invalid capacity', `capacity is ${cap}; expected a positive whole number of bytes.`));
-  if (format === 'raw' && str(c.backing_volume)) d.push(error(['format'], 'Invalid format', 'A volume with backing_volume is a qcow2 overlay; format must be qcow2.'));
+  if (cap !== undefined && (!Number.isInteger(cap) || cap <= 0))
+    d.push(error(['capacity'], 'Invalid capacity', `capacity is ${cap}; expected a positive whole number of bytes.`));
+  if (format === 'raw' && str(c.backing_volume))
+    d.push(error(['format'], 'Invalid format', 'A volume with backing_volume is a qcow2 overlay; format must be qcow2.'));
   const sha256 = str(c.sha256);
-  if (sha256 !== undefined && !isSha256Hex(sha256)) d.push(error(['sha256'], 'Invalid sha256', `sha256 is "${sha256}"; expected 64 hex digits (e.g. the output of sha256sum).`));
-  if (sha256 !== undefined && c.source === null) d.push(error(['sha256'], 'sha256 without source', 'sha256 pins the bytes of source; set source too, or remove sha256.'));
+  if (sha256 !== undefined && !isSha256Hex(sha256))
+    d.push(error(['sha256'], 'Invalid sha256', `sha256 is "${sha256}"; expected 64 hex digits (e.g. the output of sha256sum).`));
+  if (sha256 !== undefined && c.source === null)
+    d.push(error(['sha256'], 'sha256 without source', 'sha256 pins the bytes of source; set source too, or remove sha256.'));
   return d;
 }
 
@@ -63,7 +69,8 @@ export const volume: ResourceHandler<VolumeState, LibvirtClient> = {
     // A format the config sets (even unknown) replaces; one it leaves to the source is recomputed below.
     if (prior && config.format !== null && prior.format !== planned.format) requiresReplace.push(['format']);
     // sha256 pins the source bytes: another digest replaces the volume, another letter case does not.
-    if (prior && isWhollyKnown(planned.sha256) && str(prior.sha256)?.toLowerCase() !== str(planned.sha256)?.toLowerCase()) requiresReplace.push(['sha256']);
+    if (prior && isWhollyKnown(planned.sha256) && str(prior.sha256)?.toLowerCase() !== str(planned.sha256)?.toLowerCase())
+      requiresReplace.push(['sha256']);
     const replacing = !prior || requiresReplace.length > 0;
     diagnostics.push(...(await plannedVolumeChecks(ctx, 'Volume', prior, planned, requiresReplace.length > 0, volumeTakenDiagnostic)));
     planned = settleComputed(planned, prior, replacing, ['id', 'path', 'allocation']);
@@ -77,7 +84,13 @@ export const volume: ResourceHandler<VolumeState, LibvirtClient> = {
           if (config.format === null) planned.format = info.format;
           if (config.format === null && config.capacity === null) planned.capacity = info.virtualSize ?? UNKNOWN;
         } catch (err) {
-          diagnostics.push(error(['source'], 'Cannot read source', `Volume ${str(planned.pool) ?? '?'}/${str(planned.name) ?? '?'}: ${messageOf(err)}. The provider reads source on the machine that runs terraform: a local image file or an http(s) URL. Check the path (build or download the image first).`));
+          diagnostics.push(
+            error(
+              ['source'],
+              'Cannot read source',
+              `Volume ${str(planned.pool) ?? '?'}/${str(planned.name) ?? '?'}: ${messageOf(err)}. The provider reads source on the machine that runs terraform: a local image file or an http(s) URL. Check the path (build or download the image first).`,
+            ),
+          );
         }
       } else if (!source && config.format === null && !requiresReplace.length) {
         planned.format = 'qcow2';
@@ -89,7 +102,13 @@ export const volume: ResourceHandler<VolumeState, LibvirtClient> = {
       const before = num(prior.capacity);
       const after = num(planned.capacity);
       if (before !== undefined && after !== undefined && after < before)
-        diagnostics.push(error(['capacity'], 'Cannot shrink a volume', `capacity goes from ${before} to ${after} bytes; volumes only grow in place (shrinking loses data). Replace the volume instead (terraform apply -replace=...).`));
+        diagnostics.push(
+          error(
+            ['capacity'],
+            'Cannot shrink a volume',
+            `capacity goes from ${before} to ${after} bytes; volumes only grow in place (shrinking loses data). Replace the volume instead (terraform apply -replace=...).`,
+          ),
+        );
       if (after !== before) planned.allocation = UNKNOWN;
     }
     return { planned, requiresReplace, diagnostics };
@@ -111,7 +130,8 @@ export const volume: ResourceHandler<VolumeState, LibvirtClient> = {
     const poolName = str(planned.pool) ?? '';
     const name = str(planned.name) ?? '';
     const pool = await activePool(client, poolName, opts);
-    if (await removeInterrupted(client, pool, name, opts)) ctx.log.info(`volume ${poolName}/${name}: removed what an interrupted create left`);
+    if (await removeInterrupted(client, pool, name, opts))
+      ctx.log.info(`volume ${poolName}/${name}: removed what an interrupted create left`);
     if (await volumeByName(client, pool, name, opts)) return { newState: null, diagnostics: [volumeTakenDiagnostic(poolName, name)] };
     const source = str(planned.source);
     const backingRef = str(planned.backing_volume);
@@ -128,10 +148,16 @@ export const volume: ResourceHandler<VolumeState, LibvirtClient> = {
     }
     if (source) {
       try {
-        const made = await createVolumeFromSource(client, pool, { name, source, format: str(planned.format), capacity: num(planned.capacity), sha256: str(planned.sha256) }, ctx);
+        const made = await createVolumeFromSource(
+          client,
+          pool,
+          { name, source, format: str(planned.format), capacity: num(planned.capacity), sha256: str(planned.sha256) },
+          ctx,
+        );
         return { newState: await describe(client, made.vol, { ...planned, format: made.format }), diagnostics: [] };
       } catch (err) {
-        if (err instanceof ChecksumMismatchError) return { newState: null, diagnostics: [error(['sha256'], 'Source does not match sha256', err.message)] };
+        if (err instanceof ChecksumMismatchError)
+          return { newState: null, diagnostics: [error(['sha256'], 'Source does not match sha256', err.message)] };
         throw err;
       }
     }
@@ -155,14 +181,24 @@ export const volume: ResourceHandler<VolumeState, LibvirtClient> = {
     let vol = await volumeByKey(client, id);
     if (!vol) {
       const slash = id.indexOf('/');
-      if (slash <= 0 || id.startsWith('/')) throw new Error(`cannot import volume "${id}": expected POOL/NAME or an existing volume key/path`);
+      if (slash <= 0 || id.startsWith('/'))
+        throw new Error(`cannot import volume "${id}": expected POOL/NAME or an existing volume key/path`);
       const pool = await activePool(client, id.slice(0, slash));
       vol = await volumeByName(client, pool, id.slice(slash + 1));
       if (!vol) throw new Error(`cannot import volume "${id}": pool ${id.slice(0, slash)} has no volume ${id.slice(slash + 1)}`);
     }
     const xml = await client.storageVolGetXmlDesc(vol, 0);
     const base: VolumeState = {
-      id: null, pool: vol.pool, name: vol.name, format: null, capacity: null, source: null, sha256: null, backing_volume: backingPathFromXml(xml) ?? null, path: null, allocation: null,
+      id: null,
+      pool: vol.pool,
+      name: vol.name,
+      format: null,
+      capacity: null,
+      source: null,
+      sha256: null,
+      backing_volume: backingPathFromXml(xml) ?? null,
+      path: null,
+      allocation: null,
     };
     return [await describe(client, vol, base)];
   },
@@ -170,12 +206,20 @@ export const volume: ResourceHandler<VolumeState, LibvirtClient> = {
 
 /** The diagnostic for a `virtseed_volume` whose name another volume of the pool has. */
 function volumeTakenDiagnostic(pool: string, name: string): Diagnostic {
-  return error(['name'], 'Volume exists already', `Pool ${pool} already has a volume named ${name}. Import it (terraform import <address> ${pool}/${name}) or choose another name.`);
+  return error(
+    ['name'],
+    'Volume exists already',
+    `Pool ${pool} already has a volume named ${name}. Import it (terraform import <address> ${pool}/${name}) or choose another name.`,
+  );
 }
 
 /** Current facts of a volume merged into a state value. */
 async function describe(client: LibvirtClient, vol: VolRef, state: VolumeState): Promise<VolumeState> {
-  const [info, path, xml] = await Promise.all([client.storageVolGetInfo(vol), client.storageVolGetPath(vol), client.storageVolGetXmlDesc(vol, 0)]);
+  const [info, path, xml] = await Promise.all([
+    client.storageVolGetInfo(vol),
+    client.storageVolGetPath(vol),
+    client.storageVolGetXmlDesc(vol, 0),
+  ]);
   return {
     ...state,
     id: vol.key,

@@ -55,7 +55,10 @@ export function zeroRuns(chunk: Uint8Array, blockSize = HOLE_BLOCK_SIZE): [numbe
  * Turns chunks (as the stream packets will carry them) into segments: data pieces (views of the chunks, not
  * copies) and holes, adjacent holes merged across chunks. Total length is preserved.
  */
-export async function* toSparseSegments(chunks: AsyncIterable<Uint8Array>, blockSize = HOLE_BLOCK_SIZE): AsyncGenerator<StreamSegment, void, undefined> {
+export async function* toSparseSegments(
+  chunks: AsyncIterable<Uint8Array>,
+  blockSize = HOLE_BLOCK_SIZE,
+): AsyncGenerator<StreamSegment, void, undefined> {
   let pendingHole = 0;
   for await (const chunk of chunks) {
     for (const [start, end, zero] of zeroRuns(chunk, blockSize)) {

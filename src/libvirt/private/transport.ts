@@ -19,7 +19,13 @@ import { Duplex } from 'node:stream';
 import * as tls from 'node:tls';
 import { ConnectStep, LibvirtConnectError } from '../errors';
 import {
-  DEFAULT_SSH_PORT, DEFAULT_SYSTEM_SOCKET, DEFAULT_TCP_PORT, DEFAULT_TLS_PORT, LibvirtUri, LibvirtUriError, connectTimeoutSeconds,
+  DEFAULT_SSH_PORT,
+  DEFAULT_SYSTEM_SOCKET,
+  DEFAULT_TCP_PORT,
+  DEFAULT_TLS_PORT,
+  LibvirtUri,
+  LibvirtUriError,
+  connectTimeoutSeconds,
 } from '../uri';
 
 export interface TransportOptions {
@@ -41,23 +47,52 @@ export function socketConnectError(uri: LibvirtUri, e: Error & { code?: string }
   const code = e.code ?? '';
   const where = uri.transport === 'unix' ? `socket ${unixSocketPath(uri)}` : `${uri.host} port ${portOf(uri)}`;
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_NONAME') {
-    return new LibvirtConnectError(uri.uri, 'resolve', `cannot resolve host name "${uri.host}" (${code})`, `check the host name in the URI (DNS or /etc/hosts)`);
+    return new LibvirtConnectError(
+      uri.uri,
+      'resolve',
+      `cannot resolve host name "${uri.host}" (${code})`,
+      `check the host name in the URI (DNS or /etc/hosts)`,
+    );
   }
   if (uri.transport === 'unix') {
     if (code === 'EACCES' || code === 'EPERM') {
-      return new LibvirtConnectError(uri.uri, 'authenticate', `no permission to open ${where} (${code})`, 'run as root or as a member of the libvirt group, or use qemu:///session');
+      return new LibvirtConnectError(
+        uri.uri,
+        'authenticate',
+        `no permission to open ${where} (${code})`,
+        'run as root or as a member of the libvirt group, or use qemu:///session',
+      );
     }
-    return new LibvirtConnectError(uri.uri, 'connect', `${where}: ${e.message}`, 'start libvirtd (systemctl start libvirtd), or give its socket with ?socket=/path');
+    return new LibvirtConnectError(
+      uri.uri,
+      'connect',
+      `${where}: ${e.message}`,
+      'start libvirtd (systemctl start libvirtd), or give its socket with ?socket=/path',
+    );
   }
   if (/CERT|SIGNATURE|SELF_SIGNED|ALTNAME|ISSUER|ERR_SSL|certificate/i.test(`${code} ${e.message}`)) {
-    return new LibvirtConnectError(uri.uri, 'authenticate', `TLS: the server certificate of ${where} is not trusted: ${e.message}`,
-      `put the CA that signed the server's certificate in ${tlsFiles(uri).ca} (?pkipath=DIR holds cacert.pem, clientcert.pem, clientkey.pem), make the certificate name the host "${uri.host}", or skip the check with ?no_verify=1`);
+    return new LibvirtConnectError(
+      uri.uri,
+      'authenticate',
+      `TLS: the server certificate of ${where} is not trusted: ${e.message}`,
+      `put the CA that signed the server's certificate in ${tlsFiles(uri).ca} (?pkipath=DIR holds cacert.pem, clientcert.pem, clientkey.pem), make the certificate name the host "${uri.host}", or skip the check with ?no_verify=1`,
+    );
   }
   if (code === 'ETIMEDOUT' || code === 'EHOSTUNREACH' || code === 'ENETUNREACH') {
-    return new LibvirtConnectError(uri.uri, 'connect', `${where}: ${e.message}`, `check that ${uri.host} is reachable and libvirtd listens on port ${portOf(uri)}`);
+    return new LibvirtConnectError(
+      uri.uri,
+      'connect',
+      `${where}: ${e.message}`,
+      `check that ${uri.host} is reachable and libvirtd listens on port ${portOf(uri)}`,
+    );
   }
   const listen = uri.transport === 'tls' ? 'listen_tls = 1 (port 16514)' : 'listen_tcp = 1 (port 16509)';
-  return new LibvirtConnectError(uri.uri, 'connect', `${where}: ${e.message}`, `check that libvirtd runs on ${uri.host} with ${listen} (or libvirtd-${uri.transport}.socket), and the port in the URI`);
+  return new LibvirtConnectError(
+    uri.uri,
+    'connect',
+    `${where}: ${e.message}`,
+    `check that libvirtd runs on ${uri.host} with ${listen} (or libvirtd-${uri.transport}.socket), and the port in the URI`,
+  );
 }
 
 export async function openTransport(uri: LibvirtUri, options: TransportOptions = {}): Promise<Duplex> {
@@ -124,13 +159,23 @@ async function openTls(uri: LibvirtUri, signal?: AbortSignal): Promise<Duplex> {
     try {
       return fs.readFileSync(f);
     } catch (e) {
-      throw new LibvirtConnectError(uri.uri, 'authenticate', `cannot read TLS file ${f} (${(e as Error).message})`, 'set ?pkipath=DIR to a directory with cacert.pem, clientcert.pem and clientkey.pem');
+      throw new LibvirtConnectError(
+        uri.uri,
+        'authenticate',
+        `cannot read TLS file ${f} (${(e as Error).message})`,
+        'set ?pkipath=DIR to a directory with cacert.pem, clientcert.pem and clientkey.pem',
+      );
     }
   };
   const verify = uri.params.no_verify !== '1';
   const socket = tls.connect({
-    host: uri.host, port: portOf(uri), servername: net.isIP(uri.host ?? '') ? undefined : uri.host,
-    ca: read(files.ca), cert: read(files.cert), key: read(files.key), rejectUnauthorized: verify,
+    host: uri.host,
+    port: portOf(uri),
+    servername: net.isIP(uri.host ?? '') ? undefined : uri.host,
+    ca: read(files.ca),
+    cert: read(files.cert),
+    key: read(files.key),
+    rejectUnauthorized: verify,
   });
   await connectSocket(uri, socket, signal, 'secureConnect');
   // libvirtd checks our certificate after the handshake and sends one byte: 1 = accepted.
@@ -143,8 +188,14 @@ async function openTls(uri: LibvirtUri, signal?: AbortSignal): Promise<Duplex> {
     };
     const onEnd = (): void => {
       cleanup();
-      reject(new LibvirtConnectError(uri.uri, 'authenticate', 'libvirtd closed the TLS connection before accepting our client certificate',
-        `use a client certificate signed by the CA libvirtd trusts (${files.cert}), and check tls_allowed_dn_list in libvirtd.conf`));
+      reject(
+        new LibvirtConnectError(
+          uri.uri,
+          'authenticate',
+          'libvirtd closed the TLS connection before accepting our client certificate',
+          `use a client certificate signed by the CA libvirtd trusts (${files.cert}), and check tls_allowed_dn_list in libvirtd.conf`,
+        ),
+      );
     };
     const cleanup = (): void => {
       socket.off('readable', onReadable);
@@ -157,8 +208,12 @@ async function openTls(uri: LibvirtUri, signal?: AbortSignal): Promise<Duplex> {
   });
   if (verdict !== 1) {
     socket.destroy();
-    throw new LibvirtConnectError(uri.uri, 'authenticate', 'libvirtd rejected our client certificate or IP address',
-      `use a client certificate libvirtd accepts (${files.cert}; check tls_allowed_dn_list in libvirtd.conf)`);
+    throw new LibvirtConnectError(
+      uri.uri,
+      'authenticate',
+      'libvirtd rejected our client certificate or IP address',
+      `use a client certificate libvirtd accepts (${files.cert}; check tls_allowed_dn_list in libvirtd.conf)`,
+    );
   }
   return socket;
 }
@@ -223,7 +278,10 @@ function remoteProxyCommand(uri: LibvirtUri): string {
  * and wrote `stderr`, classified by what OpenSSH says.
  */
 export function sshError(uri: LibvirtUri, code: number | null, signal: string | null, stderr: string): LibvirtConnectError {
-  const lines = stderr.split(/\r?\n/).map((l) => l.trim()).filter((l) => l && !/^Warning: Permanently added/.test(l));
+  const lines = stderr
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter((l) => l && !/^Warning: Permanently added/.test(l));
   const said = lines.length ? `ssh said: ${lines.slice(-4).join(' / ')}` : `ssh exited (${code ?? signal}) without a message`;
   const host = uri.host as string;
   const port = portOf(uri);
@@ -233,18 +291,37 @@ export function sshError(uri: LibvirtUri, code: number | null, signal: string | 
   if (/Could not resolve hostname|Name or service not known|Temporary failure in name resolution|No address associated/i.test(text)) {
     return fail('resolve', `check the host name "${host}" in the URI (DNS or /etc/hosts)`);
   }
-  if (/Connection refused/i.test(text)) return fail('connect', `check that sshd listens on ${host} port ${port}; give another port in the URI (qemu+ssh://${host}:PORT/...)`);
-  if (/timed out|No route to host|Network is unreachable|Connection reset|Connection closed by remote host|kex_exchange_identification/i.test(text) && !/Permission denied/i.test(text)) {
-    return fail('connect', `check that ${host} is reachable and an sshd answers on port ${port}; for slow links raise ?connect_timeout= (now ${connectTimeoutSeconds(uri)} s)`);
+  if (/Connection refused/i.test(text))
+    return fail('connect', `check that sshd listens on ${host} port ${port}; give another port in the URI (qemu+ssh://${host}:PORT/...)`);
+  if (
+    /timed out|No route to host|Network is unreachable|Connection reset|Connection closed by remote host|kex_exchange_identification/i.test(
+      text,
+    ) &&
+    !/Permission denied/i.test(text)
+  ) {
+    return fail(
+      'connect',
+      `check that ${host} is reachable and an sshd answers on port ${port}; for slow links raise ?connect_timeout= (now ${connectTimeoutSeconds(uri)} s)`,
+    );
   }
   if (/Host key verification failed|REMOTE HOST IDENTIFICATION HAS CHANGED|host key .* not known|No \S+ host key is known/i.test(text)) {
-    return fail('authenticate', `add the host's key to known_hosts (ssh-keyscan -p ${port} ${host} >> ~/.ssh/known_hosts), point ?known_hosts= at a file that has it, or accept a new key with ?known_hosts_verify=auto`);
+    return fail(
+      'authenticate',
+      `add the host's key to known_hosts (ssh-keyscan -p ${port} ${host} >> ~/.ssh/known_hosts), point ?known_hosts= at a file that has it, or accept a new key with ?known_hosts_verify=auto`,
+    );
   }
   if (/Permission denied|Too many authentication failures|Load key|no such identity|not accessible|invalid format/i.test(text)) {
-    return fail('authenticate', `give a private key with ?keyfile=/path/to/key (or load it into ssh-agent) whose public key is in ${user}'s ~/.ssh/authorized_keys on ${host}; the user is the URI's user@ part`);
+    return fail(
+      'authenticate',
+      `give a private key with ?keyfile=/path/to/key (or load it into ssh-agent) whose public key is in ${user}'s ~/.ssh/authorized_keys on ${host}; the user is the URI's user@ part`,
+    );
   }
-  if (code === 255 || signal) return fail('connect', `check that ${host} runs sshd on port ${port}; run ssh -p ${port} ${user}@${host} by hand to see more`);
-  return fail('libvirt handshake', `check that libvirtd runs on ${host} and listens on ${remoteSocket(uri)} (?socket=, ?mode=), and that nc or virt-ssh-helper is installed there (?netcat=, ?proxy=)`);
+  if (code === 255 || signal)
+    return fail('connect', `check that ${host} runs sshd on port ${port}; run ssh -p ${port} ${user}@${host} by hand to see more`);
+  return fail(
+    'libvirt handshake',
+    `check that libvirtd runs on ${host} and listens on ${remoteSocket(uri)} (?socket=, ?mode=), and that nc or virt-ssh-helper is installed there (?netcat=, ?proxy=)`,
+  );
 }
 
 async function openSsh(uri: LibvirtUri, options: TransportOptions): Promise<Duplex> {
@@ -277,7 +354,16 @@ async function openSsh(uri: LibvirtUri, options: TransportOptions): Promise<Dupl
     if (!duplex.push(chunk)) child.stdout.pause();
   });
   child.stdin.on('error', () => undefined); // reported through 'close'
-  child.on('error', (e) => duplex.destroy(new LibvirtConnectError(uri.uri, 'connect', `cannot run ${command}: ${e.message}`, 'install the OpenSSH client (apt-get install openssh-client) or give its path with ?command=')));
+  child.on('error', (e) =>
+    duplex.destroy(
+      new LibvirtConnectError(
+        uri.uri,
+        'connect',
+        `cannot run ${command}: ${e.message}`,
+        'install the OpenSSH client (apt-get install openssh-client) or give its path with ?command=',
+      ),
+    ),
+  );
   // End of stdout is reported only once ssh has exited, so its exit status and stderr explain the end.
   child.on('close', (code, sig) => {
     if (duplex.destroyed) return;

@@ -5,8 +5,18 @@
 import { encodeDataUrl } from './dataUrl';
 import { renderIgnition } from './render';
 import type {
-  IgnitionDirectory, IgnitionDropin, IgnitionFile, IgnitionGroup, IgnitionLink, IgnitionNodeOwner, IgnitionResource,
-  IgnitionSpec, IgnitionUnit, IgnitionUser, IgnitionVersion, RenderedIgnition,
+  IgnitionDirectory,
+  IgnitionDropin,
+  IgnitionFile,
+  IgnitionGroup,
+  IgnitionLink,
+  IgnitionNodeOwner,
+  IgnitionResource,
+  IgnitionSpec,
+  IgnitionUnit,
+  IgnitionUser,
+  IgnitionVersion,
+  RenderedIgnition,
 } from './types';
 
 /** Options of a file built from inline content. */
@@ -48,7 +58,9 @@ export function systemdUnit(name: string, contents?: string, opts: UnitOptions =
   if (opts.mask !== undefined) unit.mask = opts.mask;
   if (contents !== undefined) unit.contents = contents;
   if (opts.dropins) {
-    unit.dropins = Object.keys(opts.dropins).sort().map((n): IgnitionDropin => ({ name: n, contents: opts.dropins![n] }));
+    unit.dropins = Object.keys(opts.dropins)
+      .sort()
+      .map((n): IgnitionDropin => ({ name: n, contents: opts.dropins![n] }));
   }
   return unit;
 }

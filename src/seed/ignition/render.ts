@@ -57,7 +57,9 @@ function settle(input: unknown, opts: RenderIgnitionOptions): Settled {
   if (opts.version !== undefined && !isIgnitionVersion(opts.version)) return fail([unsupportedVersion(opts.version, [])]);
   if (typedVersion !== undefined && !isIgnitionVersion(typedVersion)) return fail([unsupportedVersion(typedVersion, ['version'])]);
   if (opts.version && typedVersion && opts.version !== typedVersion) {
-    return fail([error(['version'], 'Conflicting versions', `The input asks for ${typedVersion} and the options for ${opts.version}; give one.`)]);
+    return fail([
+      error(['version'], 'Conflicting versions', `The input asks for ${typedVersion} and the options for ${opts.version}; give one.`),
+    ]);
   }
   const requested = opts.version ?? (typedVersion as IgnitionVersion | undefined);
   const ign = rest.ignition;
@@ -73,7 +75,13 @@ function settle(input: unknown, opts: RenderIgnitionOptions): Settled {
   if (given !== undefined && !isIgnitionVersion(given)) return fail([unsupportedVersion(given, ['ignition', 'version'])]);
   const version = requested ?? (given as IgnitionVersion | undefined) ?? DEFAULT_IGNITION_VERSION;
   if (given !== undefined && minorOf(version) < minorOf(given as IgnitionVersion)) {
-    return fail([error(['ignition', 'version'], 'Cannot write an older spec', `The config is spec ${given as string}; it cannot be written as ${version}, which lacks fields newer specs added. Ask for ${given as string} or later.`)]);
+    return fail([
+      error(
+        ['ignition', 'version'],
+        'Cannot write an older spec',
+        `The config is spec ${given as string}; it cannot be written as ${version}, which lacks fields newer specs added. Ask for ${given as string} or later.`,
+      ),
+    ]);
   }
   const config = { ...rest, ignition: { ...(ign as Record<string, unknown> | undefined), version } };
   return { config, version, diagnostics: [] };

@@ -43,7 +43,13 @@ export function translateV2(input: Obj, target: IgnitionVersion): TranslationRes
   const out: IgnitionConfig = { ignition: { version: target } };
   const from = String((input.ignition as Obj).version);
   if (!/^2\.[0-3]\.0$/.test(from)) {
-    d.push(error(['ignition', 'version'], 'Unsupported spec 2.x version', `Given ${JSON.stringify(from)}; only 2.0.0–2.3.0 can be translated. ${FIX}`));
+    d.push(
+      error(
+        ['ignition', 'version'],
+        'Unsupported spec 2.x version',
+        `Given ${JSON.stringify(from)}; only 2.0.0–2.3.0 can be translated. ${FIX}`,
+      ),
+    );
   }
   for (const key of Object.keys(input)) {
     if (!['ignition', 'storage', 'systemd', 'networkd', 'passwd'].includes(key)) {
@@ -69,7 +75,13 @@ function translateIgnition(ign: Obj, out: IgnitionConfig, d: Diagnostic[]): void
     const merge = Array.isArray(cfg.append) ? cfg.append.map((r) => resource(r)) : [];
     if (merge.length) {
       out.ignition.config = { merge };
-      d.push(warning(['ignition', 'config', 'append'], 'Config append became merge', 'Spec 3.x merges referenced configs key by key instead of appending their lists; check that the referenced configs are spec 3.x and still mean what you want.'));
+      d.push(
+        warning(
+          ['ignition', 'config', 'append'],
+          'Config append became merge',
+          'Spec 3.x merges referenced configs key by key instead of appending their lists; check that the referenced configs are spec 3.x and still mean what you want.',
+        ),
+      );
     }
     if (isObj(cfg.replace)) out.ignition.config = { ...out.ignition.config, replace: resource(cfg.replace) };
   }
@@ -83,7 +95,13 @@ function translateStorage(storage: Obj, out: IgnitionConfig, files: IgnitionFile
   for (const key of Object.keys(storage)) {
     if (['disks', 'raid', 'filesystems'].includes(key)) {
       if (Array.isArray(storage[key]) && (storage[key] as unknown[]).length === 0) continue;
-      d.push(error(['storage', key], 'Cannot translate storage.' + key, `Spec 2.x ${key} (named filesystems with mount sections, partition sizes in sectors) have no mechanical 3.x equivalent: 3.x filesystems need a mount "path" and partitions use MiB. ${FIX}`));
+      d.push(
+        error(
+          ['storage', key],
+          'Cannot translate storage.' + key,
+          `Spec 2.x ${key} (named filesystems with mount sections, partition sizes in sectors) have no mechanical 3.x equivalent: 3.x filesystems need a mount "path" and partitions use MiB. ${FIX}`,
+        ),
+      );
     } else if (!['files', 'directories', 'links'].includes(key)) {
       reject(['storage', key], `storage.${key}`, d);
     }
@@ -100,11 +118,23 @@ function translateStorage(storage: Obj, out: IgnitionConfig, files: IgnitionFile
       }
       for (const key of Object.keys(node)) if (!NODE_KEYS[kind].includes(key)) reject([...at, key], `${kind}[].${key}`, d);
       if (node.filesystem !== 'root') {
-        d.push(error([...at, 'filesystem'], 'Cannot translate node on non-root filesystem', `Given filesystem ${JSON.stringify(node.filesystem)}; only "root" maps to a 3.x path. In 3.x, define the filesystem with a mount "path" and put the node below that path. ${FIX}`));
+        d.push(
+          error(
+            [...at, 'filesystem'],
+            'Cannot translate node on non-root filesystem',
+            `Given filesystem ${JSON.stringify(node.filesystem)}; only "root" maps to a 3.x path. In 3.x, define the filesystem with a mount "path" and put the node below that path. ${FIX}`,
+          ),
+        );
         return;
       }
       if (node.append === true) {
-        d.push(error([...at, 'append'], 'Cannot translate append', `Spec 2.x "append: true" entries become a 3.x "append" list on a single file entry, which changes how duplicate paths and overwrite combine. ${FIX}`));
+        d.push(
+          error(
+            [...at, 'append'],
+            'Cannot translate append',
+            `Spec 2.x "append: true" entries become a 3.x "append" list on a single file entry, which changes how duplicate paths and overwrite combine. ${FIX}`,
+          ),
+        );
         return;
       }
       const t: Obj = { path: node.path };
@@ -135,13 +165,16 @@ function translateNetworkd(networkd: Obj, files: IgnitionFile[], d: Diagnostic[]
       d.push(error([...at, 'name'], 'Invalid networkd unit', 'Expected an object with a file "name" such as "10-eth0.network".'));
       return;
     }
-    for (const key of Object.keys(u)) if (!['name', 'contents', 'dropins'].includes(key)) reject([...at, key], `networkd.units[].${key}`, d);
+    for (const key of Object.keys(u))
+      if (!['name', 'contents', 'dropins'].includes(key)) reject([...at, key], `networkd.units[].${key}`, d);
     const dir = '/etc/systemd/network';
     files.push(networkFile(`${dir}/${u.name}`, u.contents));
     if (Array.isArray(u.dropins)) {
       u.dropins.forEach((x: unknown, j) => {
         if (!isObj(x) || typeof x.name !== 'string' || !/^[^/]+$/.test(x.name)) {
-          d.push(error([...at, 'dropins', j, 'name'], 'Invalid networkd drop-in', 'Expected an object with a file "name" ending in ".conf".'));
+          d.push(
+            error([...at, 'dropins', j, 'name'], 'Invalid networkd drop-in', 'Expected an object with a file "name" ending in ".conf".'),
+          );
           return;
         }
         files.push(networkFile(`${dir}/${u.name}.d/${x.name}`, x.contents));
@@ -173,13 +206,30 @@ function translateSystemd(systemd: Obj, out: IgnitionConfig, d: Diagnostic[]): v
   };
 }
 
-const USER_KEYS = ['name', 'passwordHash', 'sshAuthorizedKeys', 'uid', 'gecos', 'homeDir', 'noCreateHome', 'primaryGroup', 'groups', 'noUserGroup', 'system', 'noLogInit', 'shell'];
+const USER_KEYS = [
+  'name',
+  'passwordHash',
+  'sshAuthorizedKeys',
+  'uid',
+  'gecos',
+  'homeDir',
+  'noCreateHome',
+  'primaryGroup',
+  'groups',
+  'noUserGroup',
+  'system',
+  'noLogInit',
+  'shell',
+];
 const GROUP_KEYS = ['name', 'gid', 'passwordHash', 'system'];
 
 function translatePasswd(passwd: Obj, out: IgnitionConfig, d: Diagnostic[]): void {
   for (const key of Object.keys(passwd)) if (!['users', 'groups'].includes(key)) reject(['passwd', key], `passwd.${key}`, d);
   const section: NonNullable<IgnitionConfig['passwd']> = {};
-  for (const [kind, keys] of [['users', USER_KEYS], ['groups', GROUP_KEYS]] as const) {
+  for (const [kind, keys] of [
+    ['users', USER_KEYS],
+    ['groups', GROUP_KEYS],
+  ] as const) {
     const list = passwd[kind];
     if (!Array.isArray(list)) continue;
     section[kind] = list.map((x: unknown, i) => {
@@ -199,7 +249,13 @@ function resource(r: unknown): Obj {
 }
 
 function reject(path: AttributePath, what: string, d: Diagnostic[]): void {
-  d.push(error(path, `Cannot translate ${what}`, `Spec 2.x "${what}" has no mechanical spec 3.x equivalent (deprecated or changed meaning). ${FIX}`));
+  d.push(
+    error(
+      path,
+      `Cannot translate ${what}`,
+      `Spec 2.x "${what}" has no mechanical spec 3.x equivalent (deprecated or changed meaning). ${FIX}`,
+    ),
+  );
 }
 
 function pick(o: Obj, keys: readonly string[]): Obj {

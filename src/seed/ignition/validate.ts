@@ -16,12 +16,20 @@ import { DEFAULT_IGNITION_VERSION, IGNITION_VERSIONS, isIgnitionVersion } from '
  */
 export function validateIgnition(config: unknown): Diagnostic[] {
   if (config === null || typeof config !== 'object' || Array.isArray(config)) {
-    return [error([], 'Not an Ignition config', `Given ${Array.isArray(config) ? 'a list' : String(config === null ? 'null' : typeof config)}; expected a JSON object with an "ignition" section.`)];
+    return [
+      error(
+        [],
+        'Not an Ignition config',
+        `Given ${Array.isArray(config) ? 'a list' : String(config === null ? 'null' : typeof config)}; expected a JSON object with an "ignition" section.`,
+      ),
+    ];
   }
   const obj = config as Record<string, unknown>;
   const ign = obj.ignition;
   if (ign === null || typeof ign !== 'object' || Array.isArray(ign)) {
-    return [error(['ignition'], 'Missing ignition section', 'Expected "ignition": {"version": "3.3.0"} (or another supported 3.x version).')];
+    return [
+      error(['ignition'], 'Missing ignition section', 'Expected "ignition": {"version": "3.3.0"} (or another supported 3.x version).'),
+    ];
   }
   const version = (ign as Record<string, unknown>).version;
   if (isSpec2(obj)) {
@@ -29,7 +37,11 @@ export function validateIgnition(config: unknown): Diagnostic[] {
     if (!t.config) return t.diagnostics;
     return [
       ...t.diagnostics,
-      warning(['ignition', 'version'], 'Spec 2.x config', `Version ${String(version)} is translated to spec ${DEFAULT_IGNITION_VERSION} when rendered; paths below refer to the translated config.`),
+      warning(
+        ['ignition', 'version'],
+        'Spec 2.x config',
+        `Version ${String(version)} is translated to spec ${DEFAULT_IGNITION_VERSION} when rendered; paths below refer to the translated config.`,
+      ),
       ...validateIgnitionAs(t.config, DEFAULT_IGNITION_VERSION),
     ];
   }

@@ -29,7 +29,11 @@ export function buildIso(files: readonly IsoInputFile[], opts: BuildIsoOptions):
   const systemId = opts.systemId ?? '';
   if (typeof opts.volumeId !== 'string' || !LABEL.test(opts.volumeId)) {
     throw new ValidationError([
-      error(['volumeId'], 'Invalid volume id', `Got ${JSON.stringify(opts.volumeId)}; expected 1 to 32 printable ASCII characters without leading or trailing spaces, e.g. "cidata".`),
+      error(
+        ['volumeId'],
+        'Invalid volume id',
+        `Got ${JSON.stringify(opts.volumeId)}; expected 1 to 32 printable ASCII characters without leading or trailing spaces, e.g. "cidata".`,
+      ),
     ]);
   }
   if (!SYSTEM_ID.test(systemId)) {

@@ -18,10 +18,20 @@ export function renderNetworkV1(spec: NetworkSpec): Record<string, unknown> {
     if (i.dhcp4) subnets.push({ type: 'dhcp4', ...dns });
     if (i.dhcp6) subnets.push({ type: 'dhcp6', ...dns });
     i.v4.forEach((a, n) =>
-      subnets.push({ type: 'static', address: `${a.address}/${a.prefix}`, ...(n === 0 && i.gateway4 ? { gateway: i.gateway4 } : {}), ...dns }),
+      subnets.push({
+        type: 'static',
+        address: `${a.address}/${a.prefix}`,
+        ...(n === 0 && i.gateway4 ? { gateway: i.gateway4 } : {}),
+        ...dns,
+      }),
     );
     i.v6.forEach((a, n) =>
-      subnets.push({ type: 'static6', address: `${a.address}/${a.prefix}`, ...(n === 0 && i.gateway6 ? { gateway: i.gateway6 } : {}), ...dns }),
+      subnets.push({
+        type: 'static6',
+        address: `${a.address}/${a.prefix}`,
+        ...(n === 0 && i.gateway6 ? { gateway: i.gateway6 } : {}),
+        ...dns,
+      }),
     );
     return {
       type: 'physical',

@@ -23,7 +23,12 @@ export function renderNetworkV2(spec: NetworkSpec): Record<string, unknown> {
       ...(i.gateway4 ? { gateway4: i.gateway4 } : {}),
       ...(i.gateway6 ? { gateway6: i.gateway6 } : {}),
       ...(i.nameservers.length || i.search.length
-        ? { nameservers: { ...(i.nameservers.length ? { addresses: i.nameservers } : {}), ...(i.search.length ? { search: i.search } : {}) } }
+        ? {
+            nameservers: {
+              ...(i.nameservers.length ? { addresses: i.nameservers } : {}),
+              ...(i.search.length ? { search: i.search } : {}),
+            },
+          }
         : {}),
       ...(i.mtu !== undefined ? { mtu: i.mtu } : {}),
     };

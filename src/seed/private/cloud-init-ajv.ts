@@ -58,7 +58,10 @@ function deprecatedCode(cxt: KeywordCxt): void {
     },
     matches,
   );
-  const annotation = typeof description === 'string' ? _`{instancePath: ${strConcat(N.instancePath, it.errorPath)}, description: ${description}}` : _`{instancePath: ${strConcat(N.instancePath, it.errorPath)}}`;
+  const annotation =
+    typeof description === 'string'
+      ? _`{instancePath: ${strConcat(N.instancePath, it.errorPath)}, description: ${description}}`
+      : _`{instancePath: ${strConcat(N.instancePath, it.errorPath)}}`;
   gen.if(matches, () => gen.code(_`${N.this}${getProperty('deprecated')}.push(${annotation})`));
   cxt.reset(); // the siblings' failures are not errors of the value
 }

@@ -17,7 +17,13 @@ export function cloudConfigRuleErrors(config: Record<string, unknown>, base: Att
   if (Array.isArray(config.write_files)) {
     config.write_files.forEach((w: unknown, i) => {
       if (isPlainObject(w) && typeof w.path === 'string' && !w.path.startsWith('/')) {
-        out.push(error([...base, 'write_files', i, 'path'], 'Invalid cloud-config', `Got ${JSON.stringify(w.path)}; expected an absolute guest path such as "/etc/app.conf" (cloud-init would write a relative path relative to its own working directory).`));
+        out.push(
+          error(
+            [...base, 'write_files', i, 'path'],
+            'Invalid cloud-config',
+            `Got ${JSON.stringify(w.path)}; expected an absolute guest path such as "/etc/app.conf" (cloud-init would write a relative path relative to its own working directory).`,
+          ),
+        );
       }
     });
   }
@@ -36,7 +42,13 @@ export function cloudConfigRuleWarnings(config: Record<string, unknown>, base: A
   if (Array.isArray(config.write_files)) {
     config.write_files.forEach((w: unknown, i) => {
       if (isPlainObject(w) && typeof w.permissions === 'string' && !OCTAL.test(w.permissions)) {
-        out.push(warning([...base, 'write_files', i, 'permissions'], 'Permissions ignored', `Got ${JSON.stringify(w.permissions)}; cloud-init reads permissions as an octal number (e.g. "0644") and writes the file with mode 0644 instead.`));
+        out.push(
+          warning(
+            [...base, 'write_files', i, 'permissions'],
+            'Permissions ignored',
+            `Got ${JSON.stringify(w.permissions)}; cloud-init reads permissions as an octal number (e.g. "0644") and writes the file with mode 0644 instead.`,
+          ),
+        );
       }
     });
   }
@@ -47,7 +59,8 @@ export function cloudConfigRuleWarnings(config: Record<string, unknown>, base: A
 function createsDefaultUser(users: unknown): boolean {
   if (users === undefined || users === null) return true; // no `users`: cloud-init's default [default]
   if (typeof users === 'string') return users.split(',').some((u) => u.trim() === 'default');
-  if (Array.isArray(users)) return users.some((u) => u === 'default' || (isPlainObject(u) && u.name === 'default') || (Array.isArray(u) && u[0] === 'default'));
+  if (Array.isArray(users))
+    return users.some((u) => u === 'default' || (isPlainObject(u) && u.name === 'default') || (Array.isArray(u) && u[0] === 'default'));
   if (isPlainObject(users)) return 'default' in users;
   return true;
 }
@@ -59,7 +72,11 @@ function createsDefaultUser(users: unknown): boolean {
  *   `ssh_authorized_keys` and the `user` override (all for the default user) reach no user;
  * - `preserve_hostname: true`: cc_set_hostname and cc_update_hostname skip, so `hostname`/`fqdn` are not applied.
  */
-export function ineffectiveInputWarnings(spec: SeedSpec, sources: readonly { name: string; config: CloudConfig }[], merged: CloudConfig): Diagnostic[] {
+export function ineffectiveInputWarnings(
+  spec: SeedSpec,
+  sources: readonly { name: string; config: CloudConfig }[],
+  merged: CloudConfig,
+): Diagnostic[] {
   const out: Diagnostic[] = [];
   const m = merged as Record<string, unknown>;
   const setBy = (key: string): AttributePath => {
@@ -70,13 +87,31 @@ export function ineffectiveInputWarnings(spec: SeedSpec, sources: readonly { nam
     const where = setBy('users');
     const why = `${where.join('.')} has no "default" entry, so cloud-init does not create the default user`;
     if (spec.public_keys && spec.public_keys.length > 0) {
-      out.push(warning(['public_keys'], 'SSH keys for no user', `public_keys go to the default user, but ${why}: these keys reach no user. Add "default" to users, or put the keys in users[].ssh_authorized_keys.`));
+      out.push(
+        warning(
+          ['public_keys'],
+          'SSH keys for no user',
+          `public_keys go to the default user, but ${why}: these keys reach no user. Add "default" to users, or put the keys in users[].ssh_authorized_keys.`,
+        ),
+      );
     }
     if (Array.isArray(m.ssh_authorized_keys) && m.ssh_authorized_keys.length > 0) {
-      out.push(warning(setBy('ssh_authorized_keys'), 'SSH keys for no user', `Top-level ssh_authorized_keys go to the default user, but ${why}: these keys reach no user. Add "default" to users, or move the keys to users[].ssh_authorized_keys.`));
+      out.push(
+        warning(
+          setBy('ssh_authorized_keys'),
+          'SSH keys for no user',
+          `Top-level ssh_authorized_keys go to the default user, but ${why}: these keys reach no user. Add "default" to users, or move the keys to users[].ssh_authorized_keys.`,
+        ),
+      );
     }
     if (m.user !== undefined) {
-      out.push(warning(setBy('user'), 'Default user override ignored', `"user" overrides the default user, but ${why}: it has no effect. Add "default" to users.`));
+      out.push(
+        warning(
+          setBy('user'),
+          'Default user override ignored',
+          `"user" overrides the default user, but ${why}: it has no effect. Add "default" to users.`,
+        ),
+      );
     }
   }
   if (m.preserve_hostname === true) {
@@ -85,7 +120,13 @@ export function ineffectiveInputWarnings(spec: SeedSpec, sources: readonly { nam
     if (spec.fqdn !== undefined) given.push(['fqdn']);
     for (const k of ['hostname', 'fqdn']) if (m[k] !== undefined && !(k === 'fqdn' && spec.fqdn !== undefined)) given.push(setBy(k));
     for (const path of given) {
-      out.push(warning(path, 'Host name not applied', `${setBy('preserve_hostname').join('.')} is true, so cloud-init's set_hostname and update_hostname modules skip and this host name is not set. Remove preserve_hostname, or the host name.`));
+      out.push(
+        warning(
+          path,
+          'Host name not applied',
+          `${setBy('preserve_hostname').join('.')} is true, so cloud-init's set_hostname and update_hostname modules skip and this host name is not set. Remove preserve_hostname, or the host name.`,
+        ),
+      );
     }
   }
   return out;

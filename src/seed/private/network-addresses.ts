@@ -16,7 +16,13 @@ const isIpOrCidr = (v: string) => isIp(v) || parseCidr(v) !== undefined;
 function check(out: Diagnostic[], value: unknown, path: AttributePath, ok: (v: string) => boolean, expected: string): void {
   if (value === undefined || value === null) return;
   if (typeof value !== 'string' || !ok(value)) {
-    out.push(error(path, 'Invalid network address', `Got ${JSON.stringify(value)}; expected ${expected}. cloud-init rejects it when it parses the network-config in the guest.`));
+    out.push(
+      error(
+        path,
+        'Invalid network address',
+        `Got ${JSON.stringify(value)}; expected ${expected}. cloud-init rejects it when it parses the network-config in the guest.`,
+      ),
+    );
   }
 }
 
@@ -37,7 +43,10 @@ export function networkV2AddressDiagnostics(config: Record<string, unknown>, bas
     for (const [name, dev] of Object.entries(devices)) {
       if (!isPlainObject(dev)) continue;
       const at = (...k: (string | number)[]) => [...base, kind, name, ...k];
-      if (Array.isArray(dev.addresses)) dev.addresses.forEach((a: unknown, i) => { if (!isPlainObject(a)) check(out, a, at('addresses', i), (v) => parseCidr(v) !== undefined, CIDR); });
+      if (Array.isArray(dev.addresses))
+        dev.addresses.forEach((a: unknown, i) => {
+          if (!isPlainObject(a)) check(out, a, at('addresses', i), (v) => parseCidr(v) !== undefined, CIDR);
+        });
       check(out, dev.gateway4, at('gateway4'), isIPv4, 'an IPv4 address');
       check(out, dev.gateway6, at('gateway6'), isIPv6, 'an IPv6 address');
       if (isPlainObject(dev.nameservers)) checkList(out, dev.nameservers.addresses, at('nameservers', 'addresses'), isIp, IP);

@@ -11,7 +11,8 @@ export function isHostname(text: string): boolean {
 export const INSTANCE_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** OpenSSH public key line: `ssh-*`, `ecdsa-*` or `sk-*` type, base64 key, optional comment. */
-export const SSH_PUBLIC_KEY = /^(ssh-[a-z0-9-]+(@openssh\.com)?|ecdsa-sha2-[a-z0-9-]+|sk-[a-z0-9-]+@openssh\.com) [A-Za-z0-9+/]+={0,3}( [^\r\n]*)?$/;
+export const SSH_PUBLIC_KEY =
+  /^(ssh-[a-z0-9-]+(@openssh\.com)?|ecdsa-sha2-[a-z0-9-]+|sk-[a-z0-9-]+@openssh\.com) [A-Za-z0-9+/]+={0,3}( [^\r\n]*)?$/;
 
 /** Octal mode string, 3 or 4 digits (`644`, `0644`, `1777`). */
 export const PERMISSIONS = /^[0-7]{3,4}$/;

@@ -30,7 +30,9 @@ const SCHEMAS: Record<SchemaName, object> = {
 };
 
 /** Where cloud-config's schema comes from (recorded by scripts/derive-cloud-init-schema.ts). */
-export const CLOUD_CONFIG_SCHEMA_SOURCE = (cloudConfigSchema as unknown as { 'x-virtseed-derived-from': { version: string; path: string } })['x-virtseed-derived-from'];
+export const CLOUD_CONFIG_SCHEMA_SOURCE = (
+  cloudConfigSchema as unknown as { 'x-virtseed-derived-from': { version: string; path: string } }
+)['x-virtseed-derived-from'];
 
 const sha256OfSchema = (schema: object) => createHash('sha256').update(JSON.stringify(schema)).digest('hex');
 
@@ -57,7 +59,10 @@ let generatedModules: Record<string, ValidateFunction> | null | undefined;
 function precompiledModule(module: string): ValidateFunction | undefined {
   if (generatedModules === undefined) {
     try {
-      const generated = require('../schemas/cloud-config.validators.generated') as { SCHEMA_SHA256: string; modules: Record<string, ValidateFunction> };
+      const generated = require('../schemas/cloud-config.validators.generated') as {
+        SCHEMA_SHA256: string;
+        modules: Record<string, ValidateFunction>;
+      };
       generatedModules = generated.SCHEMA_SHA256 === sha256OfSchema(SCHEMAS['cloud-config']) ? generated.modules : null;
     } catch {
       generatedModules = null;
@@ -106,7 +111,8 @@ function cloudConfigErrors(value: unknown, context: DeprecationContext): ErrorOb
 
 function validator(name: Exclude<SchemaName, 'cloud-config'>): ValidateFunction {
   let fn = compiled.get(name) ?? precompiled(name);
-  if (!fn) fn = (draft07 ??= new (require('ajv') as typeof import('ajv')).default({ allErrors: true, strict: false })).compile(SCHEMAS[name]);
+  if (!fn)
+    fn = (draft07 ??= new (require('ajv') as typeof import('ajv')).default({ allErrors: true, strict: false })).compile(SCHEMAS[name]);
   compiled.set(name, fn);
   return fn;
 }
@@ -115,11 +121,13 @@ function validator(name: Exclude<SchemaName, 'cloud-config'>): ValidateFunction 
 export const KNOWN_CLOUD_CONFIG_KEYS: ReadonlySet<string> = new Set(knownTopLevelKeys(cloudConfigSchema as unknown as RootSchema));
 
 /** Each module schema the root `allOf` references, with its top-level property names. */
-const MODULE_PROPERTIES: ReadonlyArray<[string, ReadonlySet<string>]> = ((cloudConfigSchema as unknown as RootSchema).allOf ?? []).flatMap((part) => {
-  const name = part.$ref?.replace(/^#\/\$defs\//, '');
-  const def = name ? (cloudConfigSchema as unknown as RootSchema).$defs?.[name] : undefined;
-  return name && def ? [[name, new Set(Object.keys(def.properties ?? {}))] as [string, ReadonlySet<string>]] : [];
-});
+const MODULE_PROPERTIES: ReadonlyArray<[string, ReadonlySet<string>]> = ((cloudConfigSchema as unknown as RootSchema).allOf ?? []).flatMap(
+  (part) => {
+    const name = part.$ref?.replace(/^#\/\$defs\//, '');
+    const def = name ? (cloudConfigSchema as unknown as RootSchema).$defs?.[name] : undefined;
+    return name && def ? [[name, new Set(Object.keys(def.properties ?? {}))] as [string, ReadonlySet<string>]] : [];
+  },
+);
 
 interface RootSchema {
   allOf?: { $ref?: string }[];
@@ -149,7 +157,13 @@ export function cloudConfigSchemaDiagnostics(value: unknown, base: AttributePath
   for (const use of context.deprecated) {
     if (seen.has(use.instancePath)) continue;
     seen.add(use.instancePath);
-    warnings.push(warning([...base, ...pointerPath(use.instancePath)], 'Deprecated cloud-config key', `cloud-init ${CLOUD_CONFIG_SCHEMA_SOURCE.version.replace(/-.*/, '')} marks this deprecated${use.description ? `: ${use.description.replace(/``/g, '`')}` : ''}.`));
+    warnings.push(
+      warning(
+        [...base, ...pointerPath(use.instancePath)],
+        'Deprecated cloud-config key',
+        `cloud-init ${CLOUD_CONFIG_SCHEMA_SOURCE.version.replace(/-.*/, '')} marks this deprecated${use.description ? `: ${use.description.replace(/``/g, '`')}` : ''}.`,
+      ),
+    );
   }
   return [...errors, ...warnings];
 }
@@ -161,7 +175,11 @@ export function cloudConfigSchemaDiagnostics(value: unknown, base: AttributePath
  * the type mismatches of one location are merged into one message ("must be string, array or null").
  */
 export function schemaDiagnostics(name: SchemaName, value: unknown, base: AttributePath, summary: string): Diagnostic[] {
-  return errorDiagnostics(name === 'cloud-config' ? cloudConfigErrors(value, { deprecated: [] }) : runValidator(validator(name), value), base, summary);
+  return errorDiagnostics(
+    name === 'cloud-config' ? cloudConfigErrors(value, { deprecated: [] }) : runValidator(validator(name), value),
+    base,
+    summary,
+  );
 }
 
 function errorDiagnostics(errors: ErrorObject[], base: AttributePath, summary: string): Diagnostic[] {
@@ -174,7 +192,8 @@ function errorDiagnostics(errors: ErrorObject[], base: AttributePath, summary: s
     const key = JSON.stringify(full);
     const entry = byPath.get(key) ?? { path: full, types: [], messages: [] };
     if (e.keyword === 'type') {
-      for (const t of ([] as string[]).concat((e.params as { type: string | string[] }).type)) if (!entry.types.includes(t)) entry.types.push(t);
+      for (const t of ([] as string[]).concat((e.params as { type: string | string[] }).type))
+        if (!entry.types.includes(t)) entry.types.push(t);
     } else if (e.keyword !== 'oneOf' && e.keyword !== 'anyOf') {
       const message = describe(e);
       if (!entry.messages.includes(message)) entry.messages.push(message);
@@ -198,7 +217,9 @@ const TYPE_ORDER = ['string', 'integer', 'number', 'boolean', 'array', 'object',
 
 function messageOf(unsorted: string[], messages: string[]): string {
   const types = [...unsorted].sort((a, b) => TYPE_ORDER.indexOf(a) - TYPE_ORDER.indexOf(b));
-  const typeText = types.length ? `must be ${types.length === 1 ? types[0] : `${types.slice(0, -1).join(', ')} or ${types[types.length - 1]}`}` : '';
+  const typeText = types.length
+    ? `must be ${types.length === 1 ? types[0] : `${types.slice(0, -1).join(', ')} or ${types[types.length - 1]}`}`
+    : '';
   if (!messages.length) return typeText || 'does not match any allowed shape';
   return types.length ? `${messages.join('; ')} (or ${typeText.slice('must '.length)})` : messages.join('; ');
 }
@@ -207,7 +228,13 @@ function messageOf(unsorted: string[], messages: string[]): string {
 export function unknownKeyWarnings(config: Record<string, unknown>, base: AttributePath): Diagnostic[] {
   return Object.keys(config)
     .filter((k) => !KNOWN_CLOUD_CONFIG_KEYS.has(k))
-    .map((k) => warning([...base, k], 'Unknown cloud-config key', `"${k}" is not a cloud-init module key; cloud-init ignores it (check the spelling).`));
+    .map((k) =>
+      warning(
+        [...base, k],
+        'Unknown cloud-config key',
+        `"${k}" is not a cloud-init module key; cloud-init ignores it (check the spelling).`,
+      ),
+    );
 }
 
 function pointerPath(pointer: string): AttributePath {

@@ -26,7 +26,8 @@ export const SEED_MAX_BYTES = 128 * 1024 * 1024;
 export const USER_DATA_WARN_BYTES = 1024 * 1024;
 
 const MiB = 1024 * 1024;
-const RULE = 'seed size rule: each file cloud-init reads from the seed at most 64 MiB (user-data after gzip decompression), the seed at most 128 MiB in total';
+const RULE =
+  'seed size rule: each file cloud-init reads from the seed at most 64 MiB (user-data after gzip decompression), the seed at most 128 MiB in total';
 
 function mib(n: number): string {
   return `${(n / MiB).toFixed(1)} MiB`;
@@ -48,7 +49,8 @@ function seedInputs(spec: SeedSpec): SeedInput[] {
   const text = (v: unknown) => (typeof v === 'string' ? v : undefined);
   const out: SeedInput[] = [];
   if (typeof spec.user_data === 'string') out.push({ path: ['user_data'], file: 'user-data', text: spec.user_data, base64: false });
-  if (typeof spec.user_data_base64 === 'string') out.push({ path: ['user_data_base64'], file: 'user-data', text: spec.user_data_base64, base64: true });
+  if (typeof spec.user_data_base64 === 'string')
+    out.push({ path: ['user_data_base64'], file: 'user-data', text: spec.user_data_base64, base64: true });
   if (Array.isArray(spec.files)) {
     spec.files.forEach((f, i) => {
       const plain = text(f?.content);
@@ -56,9 +58,12 @@ function seedInputs(spec: SeedSpec): SeedInput[] {
     });
   }
   if (Array.isArray(spec.user_data_parts)) {
-    spec.user_data_parts.forEach((p, i) => out.push({ path: ['user_data_parts', i, 'content'], file: 'user-data', text: text(p?.content), base64: false }));
+    spec.user_data_parts.forEach((p, i) =>
+      out.push({ path: ['user_data_parts', i, 'content'], file: 'user-data', text: text(p?.content), base64: false }),
+    );
   }
-  if (typeof spec.network_config === 'string') out.push({ path: ['network_config'], file: 'network-config', text: spec.network_config, base64: false });
+  if (typeof spec.network_config === 'string')
+    out.push({ path: ['network_config'], file: 'network-config', text: spec.network_config, base64: false });
   if (typeof spec.vendor_data === 'string') out.push({ path: ['vendor_data'], file: 'vendor-data', text: spec.vendor_data, base64: false });
   return out;
 }
@@ -88,7 +93,13 @@ export function estimatedSeedBytes(spec: SeedSpec): number {
 export function inputSizeDiagnostics(spec: SeedSpec): Diagnostic[] {
   return contributions(spec)
     .filter((c) => c.bytes > SEED_FILE_MAX_BYTES)
-    .map((c) => error(c.path, 'Seed too large', `This input alone puts ${mib(c.bytes)} into the seed's ${c.file}; the ${RULE}. Put large payloads on a data volume (virtseed_volume, attached to the domain and mounted with mounts).`));
+    .map((c) =>
+      error(
+        c.path,
+        'Seed too large',
+        `This input alone puts ${mib(c.bytes)} into the seed's ${c.file}; the ${RULE}. Put large payloads on a data volume (virtseed_volume, attached to the domain and mounted with mounts).`,
+      ),
+    );
 }
 
 /** Size of user-data as cloud-init reads it: gzip data decompressed (up to just past the limit). */
@@ -106,21 +117,43 @@ export function decompressedLength(bytes: Uint8Array): number {
  * The rule applied to the rendered files: `userDataPlainBytes` is the user-data before `user_data_gzip` (or the
  * decompressed raw user-data), `files` the seed's files. Errors point at the input that contributes most. Pure.
  */
-export function seedSizeDiagnostics(spec: SeedSpec, userDataPlainBytes: number, files: readonly { path: string; content: { length: number } }[]): Diagnostic[] {
+export function seedSizeDiagnostics(
+  spec: SeedSpec,
+  userDataPlainBytes: number,
+  files: readonly { path: string; content: { length: number } }[],
+): Diagnostic[] {
   const out: Diagnostic[] = [];
   const largest = (file: string): AttributePath => {
     const own = contributions(spec).filter((c) => c.file === file);
     return own.length === 0 ? [] : own.reduce((a, b) => (b.bytes > a.bytes ? b : a)).path;
   };
   if (userDataPlainBytes > SEED_FILE_MAX_BYTES) {
-    out.push(error(largest('user-data'), 'Seed too large', `The user-data is ${mib(userDataPlainBytes)}${userDataPlainBytes === SEED_FILE_MAX_BYTES + 1 ? ' or more' : ''}; the ${RULE}. Put large payloads on a data volume (virtseed_volume, attached to the domain and mounted with mounts).`));
+    out.push(
+      error(
+        largest('user-data'),
+        'Seed too large',
+        `The user-data is ${mib(userDataPlainBytes)}${userDataPlainBytes === SEED_FILE_MAX_BYTES + 1 ? ' or more' : ''}; the ${RULE}. Put large payloads on a data volume (virtseed_volume, attached to the domain and mounted with mounts).`,
+      ),
+    );
   } else if (userDataPlainBytes > USER_DATA_WARN_BYTES) {
-    out.push(warning(largest('user-data'), 'Large user-data', `The user-data is ${mib(userDataPlainBytes)} (over 1 MiB); cloud-init parses it slowly and holds several copies in memory. Consider a data volume for large files.`));
+    out.push(
+      warning(
+        largest('user-data'),
+        'Large user-data',
+        `The user-data is ${mib(userDataPlainBytes)} (over 1 MiB); cloud-init parses it slowly and holds several copies in memory. Consider a data volume for large files.`,
+      ),
+    );
   }
   for (const f of files) {
     if (/user[-_]data$/.test(f.path) || f.content.length <= SEED_FILE_MAX_BYTES) continue;
     const file = /network/.test(f.path) ? 'network-config' : /vendor/.test(f.path) ? 'vendor-data' : 'meta-data';
-    out.push(error(file === 'meta-data' ? ['meta_data'] : largest(file), 'Seed too large', `The seed file ${f.path} is ${mib(f.content.length)}; the ${RULE}.`));
+    out.push(
+      error(
+        file === 'meta-data' ? ['meta_data'] : largest(file),
+        'Seed too large',
+        `The seed file ${f.path} is ${mib(f.content.length)}; the ${RULE}.`,
+      ),
+    );
   }
   const total = files.reduce((n, f) => n + f.content.length, 0);
   if (total > SEED_MAX_BYTES && !out.some((d) => d.severity === 'error')) {

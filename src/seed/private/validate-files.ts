@@ -12,9 +12,17 @@ export function validateEnvironment(env: unknown): Diagnostic[] {
   if (!isPlainObject(env)) return [error(['environment'], 'Invalid environment', 'environment must be a map of NAME: value strings.')];
   const out: Diagnostic[] = [];
   for (const [k, v] of Object.entries(env)) {
-    if (!ENV_NAME.test(k)) out.push(error(['environment', k], 'Invalid environment variable name', `"${k}" must match [A-Za-z_][A-Za-z0-9_]*.`));
+    if (!ENV_NAME.test(k))
+      out.push(error(['environment', k], 'Invalid environment variable name', `"${k}" must match [A-Za-z_][A-Za-z0-9_]*.`));
     if (typeof v !== 'string') out.push(error(['environment', k], 'Invalid environment value', 'Values must be strings.'));
-    else if (/[\r\n\0]/.test(v)) out.push(error(['environment', k], 'Invalid environment value', 'Values may not contain line breaks or NUL (the file has one KEY=value per line).'));
+    else if (/[\r\n\0]/.test(v))
+      out.push(
+        error(
+          ['environment', k],
+          'Invalid environment value',
+          'Values may not contain line breaks or NUL (the file has one KEY=value per line).',
+        ),
+      );
   }
   return out;
 }
@@ -33,14 +41,26 @@ export function validateFiles(files: unknown, requireLoaded: boolean): Diagnosti
     out.push(...guestPath(f.path, at('path')));
     const given = (['content', 'content_base64', 'source'] as const).filter((k) => f[k] !== undefined);
     if (given.length !== 1) {
-      out.push(error(at(), 'File content', `Set exactly one of content, content_base64, source (got ${given.length ? given.join(', ') : 'none'}).`));
+      out.push(
+        error(
+          at(),
+          'File content',
+          `Set exactly one of content, content_base64, source (got ${given.length ? given.join(', ') : 'none'}).`,
+        ),
+      );
     }
     for (const k of given) if (typeof f[k] !== 'string') out.push(error(at(k), `Invalid ${k}`, `${k} must be a string.`));
     if (typeof f.content_base64 === 'string' && !isBase64(f.content_base64)) {
       out.push(error(at('content_base64'), 'Invalid base64', 'content_base64 is not valid base64 (RFC 4648, padded).'));
     }
     if (requireLoaded && f.source !== undefined && given.length === 1) {
-      out.push(error(at('source'), 'File source not loaded', `source "${String(f.source)}" is read at build time: call loadSeedSources(spec) (src/seed/io.ts) before rendering.`));
+      out.push(
+        error(
+          at('source'),
+          'File source not loaded',
+          `source "${String(f.source)}" is read at build time: call loadSeedSources(spec) (src/seed/io.ts) before rendering.`,
+        ),
+      );
     }
     if (f.owner !== undefined && (typeof f.owner !== 'string' || !OWNER.test(f.owner))) {
       out.push(error(at('owner'), 'Invalid owner', `Got ${JSON.stringify(f.owner)}; expected "user" or "user:group".`));
@@ -62,7 +82,9 @@ export function permissions(value: unknown, path: AttributePath): Diagnostic[] {
 
 function guestPath(value: unknown, path: AttributePath): Diagnostic[] {
   if (typeof value !== 'string' || !value.startsWith('/') || /[\0\r\n]/.test(value) || value.split('/').includes('..')) {
-    return [error(path, 'Invalid guest path', `Got ${JSON.stringify(value)}; expected an absolute path without "..", e.g. "/etc/app.conf".`)];
+    return [
+      error(path, 'Invalid guest path', `Got ${JSON.stringify(value)}; expected an absolute path without "..", e.g. "/etc/app.conf".`),
+    ];
   }
   return [];
 }
@@ -80,7 +102,13 @@ export function validateMounts(mounts: unknown): Diagnostic[] {
       return;
     }
     if (typeof m.device !== 'string' || !DEVICE.test(m.device)) {
-      out.push(error(at('device'), 'Invalid device', `Got ${JSON.stringify(m.device)}; expected a device name like "vdb" or a path like "/dev/vdb".`));
+      out.push(
+        error(
+          at('device'),
+          'Invalid device',
+          `Got ${JSON.stringify(m.device)}; expected a device name like "vdb" or a path like "/dev/vdb".`,
+        ),
+      );
     }
     if (m.mount_point === undefined && m.symlink === undefined) {
       out.push(error(at(), 'Mount without target', 'Set mount_point (mount the device), symlink (a raw-device link), or both.'));
@@ -88,7 +116,13 @@ export function validateMounts(mounts: unknown): Diagnostic[] {
     const mp = m.mount_point;
     if (mp !== undefined) {
       if (!isMountPath(mp)) {
-        out.push(error(at('mount_point'), 'Invalid mount point', `Got ${JSON.stringify(mp)}; expected an absolute path without spaces or "..", e.g. "/data".`));
+        out.push(
+          error(
+            at('mount_point'),
+            'Invalid mount point',
+            `Got ${JSON.stringify(mp)}; expected an absolute path without spaces or "..", e.g. "/data".`,
+          ),
+        );
       } else if (points.has(mp)) {
         out.push(error(at('mount_point'), 'Duplicate mount point', `"${mp}" is used by an earlier mount.`));
       } else points.add(mp);
@@ -96,16 +130,30 @@ export function validateMounts(mounts: unknown): Diagnostic[] {
     const link = m.symlink;
     if (link !== undefined) {
       if (!isMountPath(link) || link === '/' || link.endsWith('/')) {
-        out.push(error(at('symlink'), 'Invalid symlink path', `Got ${JSON.stringify(link)}; expected an absolute file path without spaces or "..", e.g. "/dev/disk/virtseed/data".`));
+        out.push(
+          error(
+            at('symlink'),
+            'Invalid symlink path',
+            `Got ${JSON.stringify(link)}; expected an absolute file path without spaces or "..", e.g. "/dev/disk/virtseed/data".`,
+          ),
+        );
       } else if (links.has(link)) {
         out.push(error(at('symlink'), 'Duplicate symlink', `"${link}" is used by an earlier mount.`));
       } else links.add(link);
     }
     if (m.fs_type !== undefined && (typeof m.fs_type !== 'string' || !/^[a-z0-9._-]+$/.test(m.fs_type))) {
-      out.push(error(at('fs_type'), 'Invalid file system type', `Got ${JSON.stringify(m.fs_type)}; expected e.g. "ext4", "xfs" or "auto".`));
+      out.push(
+        error(at('fs_type'), 'Invalid file system type', `Got ${JSON.stringify(m.fs_type)}; expected e.g. "ext4", "xfs" or "auto".`),
+      );
     }
     if (m.options !== undefined && (typeof m.options !== 'string' || m.options === '' || /\s/.test(m.options))) {
-      out.push(error(at('options'), 'Invalid mount options', `Got ${JSON.stringify(m.options)}; expected comma-separated options without spaces, e.g. "defaults,noatime".`));
+      out.push(
+        error(
+          at('options'),
+          'Invalid mount options',
+          `Got ${JSON.stringify(m.options)}; expected comma-separated options without spaces, e.g. "defaults,noatime".`,
+        ),
+      );
     }
   });
   return out;
@@ -131,8 +179,10 @@ export function duplicateWriteFiles(spec: SeedSpec): Diagnostic[] {
   const raw = rawUserData(spec);
   if (raw?.kind === 'raw' || raw?.kind === 'mime') return [];
   const sources: WriteFileRef[][] = [];
-  if (spec.environment && Object.keys(spec.environment).length) sources.push([{ guestPath: ENVIRONMENT_PATH, append: false, at: ['environment'] }]);
-  if (spec.files?.length) sources.push(spec.files.map((f, i) => ({ guestPath: f.path, append: f.append === true, at: ['files', i, 'path'] })));
+  if (spec.environment && Object.keys(spec.environment).length)
+    sources.push([{ guestPath: ENVIRONMENT_PATH, append: false, at: ['environment'] }]);
+  if (spec.files?.length)
+    sources.push(spec.files.map((f, i) => ({ guestPath: f.path, append: f.append === true, at: ['files', i, 'path'] })));
   if (spec.mounts?.length) sources.push([{ guestPath: MOUNT_SCRIPT_PATH, append: false, at: ['mounts'] }]);
   sources.push(refsOf(spec.cloud_config?.write_files, ['cloud_config', 'write_files']));
   if (raw?.kind === 'cloud-config') {
@@ -146,7 +196,13 @@ export function duplicateWriteFiles(spec: SeedSpec): Diagnostic[] {
   for (const ref of final) {
     const first = seen.get(ref.guestPath);
     if (first && !ref.append) {
-      out.push(error(ref.at, 'Duplicate write_files path', `"${ref.guestPath}" is already written by ${formatAt(first)}; remove one, or set append: true on this one.`));
+      out.push(
+        error(
+          ref.at,
+          'Duplicate write_files path',
+          `"${ref.guestPath}" is already written by ${formatAt(first)}; remove one, or set append: true on this one.`,
+        ),
+      );
     } else if (!first) seen.set(ref.guestPath, ref.at);
   }
   return out;
@@ -160,5 +216,8 @@ function refsOf(list: unknown, base: AttributePath): WriteFileRef[] {
 }
 
 function formatAt(path: AttributePath): string {
-  return path.map((p) => (typeof p === 'number' ? `[${p}]` : p)).join('.').replace(/\.\[/g, '[');
+  return path
+    .map((p) => (typeof p === 'number' ? `[${p}]` : p))
+    .join('.')
+    .replace(/\.\[/g, '[');
 }

@@ -10,7 +10,13 @@ import { isPlainObject, parseYaml } from './yaml';
 export function validateNetwork(spec: SeedSpec, format: SeedFormat): Diagnostic[] {
   const out: Diagnostic[] = [];
   if (spec.network !== undefined && spec.network_config !== undefined) {
-    out.push(error(['network_config'], 'Conflicting network inputs', 'Both network and network_config are set; give only one (typed network, or raw network_config).'));
+    out.push(
+      error(
+        ['network_config'],
+        'Conflicting network inputs',
+        'Both network and network_config are set; give only one (typed network, or raw network_config).',
+      ),
+    );
   }
   if (spec.network !== undefined) out.push(...validateTypedNetwork(spec.network as unknown));
   if (spec.network_config !== undefined) out.push(...validateRawNetwork(spec.network_config as unknown, format));
@@ -40,12 +46,22 @@ function validateTypedNetwork(network: unknown): Diagnostic[] {
     }
     const name = iface.name === undefined ? `eth${i}` : iface.name;
     if (typeof name !== 'string' || !IFNAME.test(name)) {
-      out.push(error(at('name'), 'Invalid interface name', `Got ${JSON.stringify(iface.name)}; expected 1–15 characters of [A-Za-z0-9_.-], e.g. "eth0".`));
+      out.push(
+        error(
+          at('name'),
+          'Invalid interface name',
+          `Got ${JSON.stringify(iface.name)}; expected 1–15 characters of [A-Za-z0-9_.-], e.g. "eth0".`,
+        ),
+      );
     } else if (names.has(name)) {
-      out.push(error(at('name'), 'Duplicate interface name', `"${name}" is used by an earlier interface (unnamed interfaces are eth<index>).`));
+      out.push(
+        error(at('name'), 'Duplicate interface name', `"${name}" is used by an earlier interface (unnamed interfaces are eth<index>).`),
+      );
     } else names.add(name);
     if (iface.mac !== undefined && (typeof iface.mac !== 'string' || !MAC.test(iface.mac))) {
-      out.push(error(at('mac'), 'Invalid MAC address', `Got ${JSON.stringify(iface.mac)}; expected six hex pairs, e.g. "52:54:00:12:34:56".`));
+      out.push(
+        error(at('mac'), 'Invalid MAC address', `Got ${JSON.stringify(iface.mac)}; expected six hex pairs, e.g. "52:54:00:12:34:56".`),
+      );
     }
     for (const k of ['dhcp4', 'dhcp6'] as const) {
       if (iface[k] !== undefined && typeof iface[k] !== 'boolean') out.push(error(at(k), `Invalid ${k}`, `${k} must be a boolean.`));
@@ -56,7 +72,13 @@ function validateTypedNetwork(network: unknown): Diagnostic[] {
       else
         addrs.forEach((a: unknown, j) => {
           if (typeof a !== 'string' || !parseCidr(a)) {
-            out.push(error(at('addresses', j), 'Invalid address', `Got ${JSON.stringify(a)}; expected CIDR notation, e.g. "192.168.1.10/24" or "fd00::10/64".`));
+            out.push(
+              error(
+                at('addresses', j),
+                'Invalid address',
+                `Got ${JSON.stringify(a)}; expected CIDR notation, e.g. "192.168.1.10/24" or "fd00::10/64".`,
+              ),
+            );
           }
         });
     }
@@ -75,7 +97,14 @@ function validateTypedNetwork(network: unknown): Diagnostic[] {
   return out;
 }
 
-function listOf(value: unknown, path: (string | number)[], ok: (s: string) => boolean, summary: string, expected: string, out: Diagnostic[]): void {
+function listOf(
+  value: unknown,
+  path: (string | number)[],
+  ok: (s: string) => boolean,
+  summary: string,
+  expected: string,
+  out: Diagnostic[],
+): void {
   if (value === undefined) return;
   if (!Array.isArray(value)) {
     out.push(error(path, summary, `Expected a list of strings, each ${expected}.`));
@@ -96,15 +125,33 @@ function validateRawNetwork(raw: unknown, format: SeedFormat): Diagnostic[] {
   if (!isPlainObject(parsed.value)) return [error(path, 'Invalid network_config', 'network_config must be a YAML map.')];
   if (format === 'configdrive') {
     const v = parsed.value;
-    if (!Array.isArray(v.links) || (v.networks !== undefined && !Array.isArray(v.networks)) || (v.services !== undefined && !Array.isArray(v.services))) {
-      return [error(path, 'Invalid network_data', 'For format configdrive, network_config is OpenStack network_data.json content: a map with a "links" list and optional "networks" and "services" lists.')];
+    if (
+      !Array.isArray(v.links) ||
+      (v.networks !== undefined && !Array.isArray(v.networks)) ||
+      (v.services !== undefined && !Array.isArray(v.services))
+    ) {
+      return [
+        error(
+          path,
+          'Invalid network_data',
+          'For format configdrive, network_config is OpenStack network_data.json content: a map with a "links" list and optional "networks" and "services" lists.',
+        ),
+      ];
     }
     return [];
   }
   // cloud-init accepts the config either at the top or under a `network:` key.
   const config = isPlainObject(parsed.value.network) ? parsed.value.network : parsed.value;
   const base = config === parsed.value ? path : [...path, 'network'];
-  if (config.version === 1) return [...schemaDiagnostics('network-config-v1', config, base, 'Invalid network-config v1'), ...networkV1AddressDiagnostics(config, base)];
-  if (config.version === 2) return [...schemaDiagnostics('network-config-v2', config, base, 'Invalid network-config v2'), ...networkV2AddressDiagnostics(config, base)];
+  if (config.version === 1)
+    return [
+      ...schemaDiagnostics('network-config-v1', config, base, 'Invalid network-config v1'),
+      ...networkV1AddressDiagnostics(config, base),
+    ];
+  if (config.version === 2)
+    return [
+      ...schemaDiagnostics('network-config-v2', config, base, 'Invalid network-config v2'),
+      ...networkV2AddressDiagnostics(config, base),
+    ];
   return [error([...base, 'version'], 'Invalid network-config version', `Got ${JSON.stringify(config.version)}; expected 1 or 2.`)];
 }

@@ -126,7 +126,17 @@ export interface CloudConfig {
   /** Partition tables by device (module `disk_setup`). */
   disk_setup?: Record<string, { table_type?: 'mbr' | 'gpt'; layout?: boolean | unknown[]; overwrite?: boolean; [key: string]: unknown }>;
   /** File systems to create (module `disk_setup`). */
-  fs_setup?: { label?: string; filesystem?: string; device?: string; partition?: string | number; overwrite?: boolean; replace_fs?: string; extra_opts?: string | string[]; cmd?: string | string[]; [key: string]: unknown }[];
+  fs_setup?: {
+    label?: string;
+    filesystem?: string;
+    device?: string;
+    partition?: string | number;
+    overwrite?: boolean;
+    replace_fs?: string;
+    extra_opts?: string | string[];
+    cmd?: string | string[];
+    [key: string]: unknown;
+  }[];
   /** Remove host keys baked into the image. */
   ssh_deletekeys?: boolean;
   /** Host key types to generate, e.g. `['ed25519', 'rsa']`. */

@@ -133,7 +133,12 @@ export function composeUserDataPieces(spec: SeedSpec): Omit<ComposedUserData, 'b
   }
   // Pieces are cloud-config text (never gzip data), so their length is what cloud-init reads.
   const plainLength = plain instanceof Uint8Array ? decompressedLength(plain) : plain.length;
-  return { bytes: spec.user_data_gzip ? gzipDeterministic(materialize(plain)) : plain, plainLength, ...(cloudConfig ? { cloudConfig } : {}), diagnostics };
+  return {
+    bytes: spec.user_data_gzip ? gzipDeterministic(materialize(plain)) : plain,
+    plainLength,
+    ...(cloudConfig ? { cloudConfig } : {}),
+    diagnostics,
+  };
 }
 
 function piecesOrBytes(pieces: readonly string[]): SeedBytes {

@@ -84,14 +84,9 @@ export function devicePath(device: string): string {
  * the fstab entry is not mounted at first boot, e.g. without udev). The `nofail` default keeps a missing disk from blocking boot.
  */
 export function mountsConfig(mounts: readonly BlockDeviceMount[]): CloudConfig {
-  const entries = mounts.filter(hasMountPoint).map((m) => [
-    devicePath(m.device),
-    m.mount_point,
-    m.fs_type ?? MOUNT_DEFAULTS.fs_type,
-    m.options ?? MOUNT_DEFAULTS.options,
-    '0',
-    '2',
-  ]);
+  const entries = mounts
+    .filter(hasMountPoint)
+    .map((m) => [devicePath(m.device), m.mount_point, m.fs_type ?? MOUNT_DEFAULTS.fs_type, m.options ?? MOUNT_DEFAULTS.options, '0', '2']);
   return {
     ...(entries.length > 0 ? { mounts: entries } : {}),
     write_files: [{ path: MOUNT_SCRIPT_PATH, content: mountScript(mounts), permissions: '0755' }],
@@ -112,10 +107,14 @@ function mountScript(mounts: readonly BlockDeviceMount[]): string {
     'status=0',
     ...mounts.flatMap((m) => [
       ...(m.symlink !== undefined
-        ? [`mkdir -p ${shellQuote(posix.dirname(m.symlink))} && ln -sfn ${shellQuote(devicePath(m.device))} ${shellQuote(m.symlink)} || status=1`]
+        ? [
+            `mkdir -p ${shellQuote(posix.dirname(m.symlink))} && ln -sfn ${shellQuote(devicePath(m.device))} ${shellQuote(m.symlink)} || status=1`,
+          ]
         : []),
       ...(hasMountPoint(m)
-        ? [`mount_one ${shellQuote(devicePath(m.device))} ${shellQuote(m.mount_point)} ${shellQuote(m.fs_type ?? MOUNT_DEFAULTS.fs_type)} ${shellQuote(m.options ?? MOUNT_DEFAULTS.options)} || status=1`]
+        ? [
+            `mount_one ${shellQuote(devicePath(m.device))} ${shellQuote(m.mount_point)} ${shellQuote(m.fs_type ?? MOUNT_DEFAULTS.fs_type)} ${shellQuote(m.options ?? MOUNT_DEFAULTS.options)} || status=1`,
+          ]
         : []),
     ]),
     'exit $status',

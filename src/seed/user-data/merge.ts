@@ -40,7 +40,8 @@ function copyStructure(value: unknown): unknown {
   if (isPlainObject(value) && isPlainPrototype(value)) {
     const out: Record<string, unknown> = {};
     for (const [key, v] of Object.entries(value)) {
-      if (key === '__proto__') Object.defineProperty(out, key, { value: copyStructure(v), enumerable: true, writable: true, configurable: true });
+      if (key === '__proto__')
+        Object.defineProperty(out, key, { value: copyStructure(v), enumerable: true, writable: true, configurable: true });
       else out[key] = copyStructure(v);
     }
     return out;

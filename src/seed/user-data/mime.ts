@@ -16,11 +16,7 @@ export interface MimePart {
 /** Renders `multipart/mixed` user-data. CRLF-free (LF line ends, which cloud-init accepts). */
 export function renderMultipart(parts: readonly MimePart[]): string {
   const boundary = chooseBoundary(parts);
-  const out: string[] = [
-    `Content-Type: multipart/mixed; boundary="${boundary}"`,
-    'MIME-Version: 1.0',
-    '',
-  ];
+  const out: string[] = [`Content-Type: multipart/mixed; boundary="${boundary}"`, 'MIME-Version: 1.0', ''];
   for (const part of parts) {
     out.push(`--${boundary}`);
     out.push(`Content-Type: ${part.contentType}; charset="utf-8"`);

@@ -21,7 +21,12 @@ function tsFiles(dir: string): string[] {
 function anchorsOf(file: string): Set<string> {
   const text = fs.readFileSync(file, 'utf8');
   const ids = [...text.matchAll(/<a id="([^"]+)"><\/a>/g)].map((m) => m[1]!);
-  const headings = [...text.matchAll(/^#{1,6} (.+)$/gm)].map((m) => m[1]!.toLowerCase().replace(/[^a-z0-9 _-]/g, '').replace(/ /g, '-'));
+  const headings = [...text.matchAll(/^#{1,6} (.+)$/gm)].map((m) =>
+    m[1]!
+      .toLowerCase()
+      .replace(/[^a-z0-9 _-]/g, '')
+      .replace(/ /g, '-'),
+  );
   return new Set([...ids, ...headings]);
 }
 
@@ -60,7 +65,10 @@ describe('rewriteDocLinks', () => {
   });
 
   it('GIVEN nested blocks WHEN mapped THEN struct names carry their block paths', () => {
-    expect([...structs]).toEqual([['CloudinitSeedNetwork', 'network'], ['CloudinitSeedNetworkInterface', 'network.interface']]);
+    expect([...structs]).toEqual([
+      ['CloudinitSeedNetwork', 'network'],
+      ['CloudinitSeedNetworkInterface', 'network.interface'],
+    ]);
     expect(pascalCase('user_data_part')).toBe('UserDataPart');
   });
 

@@ -30,7 +30,9 @@ describeIfInstalled('npm run generate against the installed provider', () => {
 
   test('GIVEN the real provider schema WHEN regenerated THEN every file equals the committed one', () => {
     const differing = listFiles(GENERATED).filter(
-      (f) => !fs.existsSync(path.join(out, f)) || fs.readFileSync(path.join(out, f), 'utf8') !== fs.readFileSync(path.join(GENERATED, f), 'utf8'),
+      (f) =>
+        !fs.existsSync(path.join(out, f)) ||
+        fs.readFileSync(path.join(out, f), 'utf8') !== fs.readFileSync(path.join(GENERATED, f), 'utf8'),
     );
     expect(differing).toEqual([]); // if not: run `npm run generate` and commit constructs/generated/
   });

@@ -44,13 +44,20 @@ describe('CloudInitSeed', () => {
 
   test('GIVEN content without an instance-id WHEN constructed THEN instanceId is deriveInstanceId of the same spec', () => {
     let seed!: CloudInitSeed;
-    synth((s) => { seed = new CloudInitSeed(s, 'seed', { name: 's', cloudInit: CloudInit.fromConfig({ hostname: 'web-1', cloudConfig: { runcmd: ['true'] } }) }); });
+    synth((s) => {
+      seed = new CloudInitSeed(s, 'seed', {
+        name: 's',
+        cloudInit: CloudInit.fromConfig({ hostname: 'web-1', cloudConfig: { runcmd: ['true'] } }),
+      });
+    });
     expect(seed.instanceId).toBe(deriveInstanceId({ hostname: 'web-1', cloud_config: { runcmd: ['true'] } }));
   });
 
   test('GIVEN an explicit instance-id WHEN synthesized THEN it is used and sent to the provider', () => {
     let seed!: CloudInitSeed;
-    const out = synth((s) => { seed = new CloudInitSeed(s, 'seed', { name: 's', cloudInit: CloudInit.fromConfig({ instanceId: 'iid-web-7' }) }); });
+    const out = synth((s) => {
+      seed = new CloudInitSeed(s, 'seed', { name: 's', cloudInit: CloudInit.fromConfig({ instanceId: 'iid-web-7' }) });
+    });
     expect(seed.instanceId).toBe('iid-web-7');
     expect(byName(out, 'virtseed_cloudinit_seed', 's').body.instance_id).toBe('iid-web-7');
   });
@@ -77,7 +84,9 @@ describe('CloudInitSeed', () => {
 
   test('GIVEN both network and networkConfig WHEN synthesized THEN it throws listing the diagnostics with their path', () => {
     const bad = CloudInit.fromConfig({ network: { version: 2, interfaces: [{ dhcp4: true }] }, networkConfig: 'version: 2\n' });
-    expect(() => synth((s) => new CloudInitSeed(s, 'seed', { name: 's', cloudInit: bad }))).toThrow(/seed cloudInit: the cloud-init configuration has \d+ error\(s\):\nerror: network/);
+    expect(() => synth((s) => new CloudInitSeed(s, 'seed', { name: 's', cloudInit: bad }))).toThrow(
+      /seed cloudInit: the cloud-init configuration has \d+ error\(s\):\nerror: network/,
+    );
   });
 
   test('GIVEN content with a warning WHEN synthesized THEN the seed gets a warning annotation', () => {

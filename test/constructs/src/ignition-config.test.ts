@@ -20,7 +20,9 @@ describe('IgnitionConfig', () => {
 
   test('GIVEN a valid config WHEN constructed THEN instanceId is ign- and 16 hex of the sha256 of the content', () => {
     let ign!: IgnitionConfig;
-    synth((s) => { ign = new IgnitionConfig(s, 'ign', { name: 'h', config: JSON.stringify(config) }); });
+    synth((s) => {
+      ign = new IgnitionConfig(s, 'ign', { name: 'h', config: JSON.stringify(config) });
+    });
     expect(ign.instanceId).toBe(`ign-${createHash('sha256').update(ign.content).digest('hex').slice(0, 16)}`);
   });
 
@@ -31,7 +33,9 @@ describe('IgnitionConfig', () => {
   });
 
   test('GIVEN text that is not JSON WHEN synthesized THEN it throws naming the prop', () => {
-    expect(() => synth((s) => new IgnitionConfig(s, 'ign', { name: 'h', config: '{not json' }))).toThrow(/ign config: the Ignition config has/);
+    expect(() => synth((s) => new IgnitionConfig(s, 'ign', { name: 'h', config: '{not json' }))).toThrow(
+      /ign config: the Ignition config has/,
+    );
   });
 
   test('GIVEN a name with a colon WHEN constructed THEN it throws naming IgnitionConfig.name', () => {

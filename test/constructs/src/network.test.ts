@@ -22,11 +22,21 @@ function thrown(props: VirtualNetworkProps): ConstructPropsError {
 
 describe('Network', () => {
   test('GIVEN only a name WHEN synthesized THEN the network is isolated (mode none) and autostarts', () => {
-    expect(Testing.synthScope((s) => new Network(s, 'net', { name: 'lab' }))).toHaveResourceWithProperties(bindings.network.Network, { name: 'lab', mode: 'none', autostart: true });
+    expect(Testing.synthScope((s) => new Network(s, 'net', { name: 'lab' }))).toHaveResourceWithProperties(bindings.network.Network, {
+      name: 'lab',
+      mode: 'none',
+      autostart: true,
+    });
   });
 
   test('GIVEN subnets, static hosts and DNS hosts WHEN synthesized THEN the ip, dhcp_host and dns_host blocks carry them', () => {
-    expect(byName(synth((s) => new Network(s, 'net', lab)), 'virtseed_network', 'lab').body).toMatchObject({
+    expect(
+      byName(
+        synth((s) => new Network(s, 'net', lab)),
+        'virtseed_network',
+        'lab',
+      ).body,
+    ).toMatchObject({
       ip: [{ address: '10.10.0.1/24', dhcp_range: [{ start: '10.10.0.100', end: '10.10.0.199' }] }],
       dhcp_host: [{ mac: '52:54:00:00:00:10', hostname: 'web', ip: '10.10.0.10' }],
       dns_host: [{ ip: '10.10.0.10', hostnames: ['web.lab'] }],
@@ -34,7 +44,13 @@ describe('Network', () => {
   });
 
   test('GIVEN NAT through a device WHEN synthesized THEN mode and forward_dev are set', () => {
-    expect(byName(synth((s) => new Network(s, 'net', { name: 'out', mode: NetworkMode.NAT, forwardDevice: 'eth0' })), 'virtseed_network', 'out').body).toMatchObject({ mode: 'nat', forward_dev: 'eth0' });
+    expect(
+      byName(
+        synth((s) => new Network(s, 'net', { name: 'out', mode: NetworkMode.NAT, forwardDevice: 'eth0' })),
+        'virtseed_network',
+        'out',
+      ).body,
+    ).toMatchObject({ mode: 'nat', forward_dev: 'eth0' });
   });
 
   test('GIVEN a static host outside every subnet WHEN synthesized THEN the error names staticHosts[1].ip', () => {
@@ -52,7 +68,9 @@ describe('Network', () => {
   });
 
   test('GIVEN a bad subnet address WHEN synthesized THEN the error names subnets[0].address and the expected form', () => {
-    expect(thrown({ name: 'lab', subnets: [{ address: '10.10.0.1' }] }).message).toMatch(/subnets\[0\]\.address.*e\.g\. 192\.168\.150\.1\/24/s);
+    expect(thrown({ name: 'lab', subnets: [{ address: '10.10.0.1' }] }).message).toMatch(
+      /subnets\[0\]\.address.*e\.g\. 192\.168\.150\.1\/24/s,
+    );
   });
 
   test('GIVEN forwardDevice on an isolated network WHEN synthesized THEN the error names forwardDevice', () => {

@@ -1,6 +1,18 @@
 import { TerraformOutput, TerraformStack, Testing } from 'cdktf';
 import { deriveInstanceId } from '../../../src/seed';
-import { BaseImage, bindings, CloudInit, Firmware, Network, NetworkAttachment, Reprovision, Size, VirtualMachine, VirtualMachineProps, WaitFor } from '../../../constructs';
+import {
+  BaseImage,
+  bindings,
+  CloudInit,
+  Firmware,
+  Network,
+  NetworkAttachment,
+  Reprovision,
+  Size,
+  VirtualMachine,
+  VirtualMachineProps,
+  WaitFor,
+} from '../../../constructs';
 import { byName, resources, synth, Synth } from '../synth-helpers';
 
 Testing.setupJest();
@@ -10,7 +22,9 @@ const base: VirtualMachineProps = { name: 'web', baseImage: BaseImage.fromFile('
 
 function vm(props: Partial<VirtualMachineProps> = {}): { out: Synth; machine: VirtualMachine } {
   let machine!: VirtualMachine;
-  const out = synth((s) => { machine = new VirtualMachine(s, 'vm', { ...base, ...props }); });
+  const out = synth((s) => {
+    machine = new VirtualMachine(s, 'vm', { ...base, ...props });
+  });
   return { out, machine };
 }
 
@@ -75,7 +89,8 @@ describe('VirtualMachine shared base images', () => {
   test('GIVEN 5 virtual machines on one image in one pool WHEN synthesized THEN one base volume uploads it and every root is backed by it', () => {
     const out = synth((s) => five(s));
     const shared = baseOf(out);
-    for (let i = 1; i <= 5; i++) expect(byName(out, 'virtseed_volume', `web${i}-root`).body.backing_volume).toBe(`\${${shared.address}.id}`);
+    for (let i = 1; i <= 5; i++)
+      expect(byName(out, 'virtseed_volume', `web${i}-root`).body.backing_volume).toBe(`\${${shared.address}.id}`);
   });
 
   test('GIVEN the same image in two pools WHEN synthesized THEN each pool gets its own base volume', () => {
@@ -83,7 +98,9 @@ describe('VirtualMachine shared base images', () => {
       new VirtualMachine(s, 'a', { ...base, name: 'a', baseImage: image });
       new VirtualMachine(s, 'b', { ...base, name: 'b', baseImage: image, pool: 'fast' });
     });
-    const uploads = resources(out, 'virtseed_volume').filter(([, b]) => b.source !== undefined).map(([, b]) => b.pool);
+    const uploads = resources(out, 'virtseed_volume')
+      .filter(([, b]) => b.source !== undefined)
+      .map(([, b]) => b.pool);
     expect(uploads.sort()).toEqual(['default', 'fast']);
   });
 
@@ -93,10 +110,14 @@ describe('VirtualMachine shared base images', () => {
   });
 
   test('GIVEN two images given the same volumeName WHEN synthesized THEN it fails naming BaseImage.volumeName', () => {
-    expect(() => synth((s) => {
-      new VirtualMachine(s, 'a', { ...base, name: 'a', baseImage: BaseImage.fromFile('/one.qcow2', { volumeName: 'img' }) });
-      new VirtualMachine(s, 'b', { ...base, name: 'b', baseImage: BaseImage.fromFile('/two.qcow2', { volumeName: 'img' }) });
-    })).toThrow("BaseImage.volumeName: invalid value 'img'; expected a name no other base image of this stack uses (each image needs its own volume)");
+    expect(() =>
+      synth((s) => {
+        new VirtualMachine(s, 'a', { ...base, name: 'a', baseImage: BaseImage.fromFile('/one.qcow2', { volumeName: 'img' }) });
+        new VirtualMachine(s, 'b', { ...base, name: 'b', baseImage: BaseImage.fromFile('/two.qcow2', { volumeName: 'img' }) });
+      }),
+    ).toThrow(
+      "BaseImage.volumeName: invalid value 'img'; expected a name no other base image of this stack uses (each image needs its own volume)",
+    );
   });
 });
 
@@ -121,11 +142,16 @@ describe('VirtualMachine domain', () => {
   test('GIVEN a Network WHEN the VM is attached to it THEN the NIC names the network resource id, with the MAC given', () => {
     let net!: Network;
     const out = synth((s) => {
-      net = new Network(s, 'lab', { name: 'lab', subnets: [{ address: '10.10.0.1/24', dhcpRanges: [{ start: '10.10.0.100', end: '10.10.0.199' }] }] });
+      net = new Network(s, 'lab', {
+        name: 'lab',
+        subnets: [{ address: '10.10.0.1/24', dhcpRanges: [{ start: '10.10.0.100', end: '10.10.0.199' }] }],
+      });
       new VirtualMachine(s, 'vm', { ...base, networks: [net.attach({ mac: '52:54:00:00:00:10' })] });
     });
     const address = byName(out, 'virtseed_network', 'lab').address;
-    expect(byName(out, 'virtseed_domain', 'web').body.network_interface).toEqual([{ network: `\${${address}.id}`, mac: '52:54:00:00:00:10', model: 'virtio' }]);
+    expect(byName(out, 'virtseed_domain', 'web').body.network_interface).toEqual([
+      { network: `\${${address}.id}`, mac: '52:54:00:00:00:10', model: 'virtio' },
+    ]);
   });
 
   test('GIVEN qemuAgent WHEN synthesized THEN the domain asks for the agent channel', () => {
@@ -133,7 +159,7 @@ describe('VirtualMachine domain', () => {
     expect(byName(out, 'virtseed_domain', 'web').body.qemu_agent).toBe(true);
   });
 
-  test('GIVEN a VM WHEN its addresses are output THEN the outputs reference the domain\'s ip_address and addresses', () => {
+  test("GIVEN a VM WHEN its addresses are output THEN the outputs reference the domain's ip_address and addresses", () => {
     const out = synth((s) => {
       const machine = new VirtualMachine(s, 'vm', base);
       new TerraformOutput(s, 'ip', { value: machine.ipAddress });
@@ -144,7 +170,9 @@ describe('VirtualMachine domain', () => {
   });
 
   test('GIVEN WaitFor.LEASE with only user-mode NICs WHEN constructed THEN it throws naming waitFor', () => {
-    expect(() => vm({ waitFor: WaitFor.LEASE, networks: [NetworkAttachment.userMode()] })).toThrow(/^VirtualMachine\.waitFor: invalid value 'lease'; expected WaitFor\.LEASE only with an interface on a libvirt network/);
+    expect(() => vm({ waitFor: WaitFor.LEASE, networks: [NetworkAttachment.userMode()] })).toThrow(
+      /^VirtualMachine\.waitFor: invalid value 'lease'; expected WaitFor\.LEASE only with an interface on a libvirt network/,
+    );
   });
 
   test('GIVEN a cloud-init seed WHEN synthesized THEN the domain uses the root disk, the seed and the seed instance_id', () => {
@@ -230,7 +258,10 @@ describe('VirtualMachine with Ignition', () => {
     const { out, machine } = vm({ cloudInit: undefined, ignition });
     const ign = byName(out, 'virtseed_ignition', 'web-ignition').address;
     expect(resources(out, 'virtseed_cloudinit_seed')).toEqual([]);
-    expect(byName(out, 'virtseed_domain', 'web').body).toMatchObject({ ignition_id: `\${${ign}.id}`, instance_id: `\${${ign}.instance_id}` });
+    expect(byName(out, 'virtseed_domain', 'web').body).toMatchObject({
+      ignition_id: `\${${ign}.id}`,
+      instance_id: `\${${ign}.instance_id}`,
+    });
     expect(machine.instanceId).toMatch(/^ign-[0-9a-f]{16}$/);
   });
 
@@ -277,11 +308,15 @@ describe('VirtualMachine firmware', () => {
   });
 
   test('GIVEN secure boot without Firmware.EFI WHEN constructed THEN it throws naming VirtualMachine.secureBoot', () => {
-    expect(() => vm({ secureBoot: true })).toThrow(/VirtualMachine\.secureBoot: invalid value true; expected secureBoot only with firmware: Firmware\.EFI/);
+    expect(() => vm({ secureBoot: true })).toThrow(
+      /VirtualMachine\.secureBoot: invalid value true; expected secureBoot only with firmware: Firmware\.EFI/,
+    );
   });
 
   test('GIVEN an unknown firmware WHEN constructed THEN it throws naming VirtualMachine.firmware', () => {
-    expect(() => vm({ firmware: 'uefi' as Firmware })).toThrow(/VirtualMachine\.firmware: invalid value 'uefi'; expected one of Firmware\.BIOS, Firmware\.EFI/);
+    expect(() => vm({ firmware: 'uefi' as Firmware })).toThrow(
+      /VirtualMachine\.firmware: invalid value 'uefi'; expected one of Firmware\.BIOS, Firmware\.EFI/,
+    );
   });
 });
 
@@ -299,7 +334,9 @@ describe('VirtualMachine waitFor', () => {
   });
 
   test('GIVEN WaitFor.CLOUD_INIT without cloudInit WHEN constructed THEN it throws naming VirtualMachine.waitFor', () => {
-    expect(() => vm({ cloudInit: undefined, waitFor: WaitFor.CLOUD_INIT })).toThrow(/VirtualMachine\.waitFor: invalid value 'cloud-init'; expected WaitFor\.CLOUD_INIT only with cloudInit/);
+    expect(() => vm({ cloudInit: undefined, waitFor: WaitFor.CLOUD_INIT })).toThrow(
+      /VirtualMachine\.waitFor: invalid value 'cloud-init'; expected WaitFor\.CLOUD_INIT only with cloudInit/,
+    );
   });
 
   test('GIVEN WaitFor.IGNITION without ignition WHEN constructed THEN it throws naming VirtualMachine.waitFor', () => {
@@ -307,6 +344,8 @@ describe('VirtualMachine waitFor', () => {
   });
 
   test('GIVEN a zero timeout WHEN constructed THEN it throws naming VirtualMachine.waitTimeoutSeconds', () => {
-    expect(() => vm({ waitFor: WaitFor.CLOUD_INIT, waitTimeoutSeconds: 0 })).toThrow(/VirtualMachine\.waitTimeoutSeconds: invalid value 0; expected seconds > 0/);
+    expect(() => vm({ waitFor: WaitFor.CLOUD_INIT, waitTimeoutSeconds: 0 })).toThrow(
+      /VirtualMachine\.waitTimeoutSeconds: invalid value 0; expected seconds > 0/,
+    );
   });
 });

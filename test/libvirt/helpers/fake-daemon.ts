@@ -23,7 +23,9 @@ export function fakeDaemon(): FakeDaemon {
     received: [],
     onPacket: () => undefined,
     send(header, payload) {
-      toClient.write(encodePacket({ program: REMOTE_PROGRAM, version: 1, type: MessageType.Reply, status: MessageStatus.Ok, ...header }, payload));
+      toClient.write(
+        encodePacket({ program: REMOTE_PROGRAM, version: 1, type: MessageType.Reply, status: MessageStatus.Ok, ...header }, payload),
+      );
     },
     reply(to, payload, status = MessageStatus.Ok) {
       d.send({ serial: to.header.serial, procedure: to.header.procedure, status }, payload);

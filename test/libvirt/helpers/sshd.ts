@@ -50,11 +50,23 @@ export async function startSshd(): Promise<TestSshd> {
   fs.mkdirSync('/run/sshd', { recursive: true, mode: 0o755 }); // sshd's privilege separation directory
   const port = await freePort();
   const config = path.join(dir, 'sshd_config');
-  fs.writeFileSync(config, [
-    `Port ${port}`, 'ListenAddress 127.0.0.1', `HostKey ${hostKey}`, `AuthorizedKeysFile ${dir}/authorized_keys`,
-    `PidFile ${dir}/sshd.pid`, 'StrictModes no', 'UsePAM no', 'PasswordAuthentication no', 'KbdInteractiveAuthentication no',
-    'PermitRootLogin prohibit-password', 'LogLevel ERROR', '',
-  ].join('\n'));
+  fs.writeFileSync(
+    config,
+    [
+      `Port ${port}`,
+      'ListenAddress 127.0.0.1',
+      `HostKey ${hostKey}`,
+      `AuthorizedKeysFile ${dir}/authorized_keys`,
+      `PidFile ${dir}/sshd.pid`,
+      'StrictModes no',
+      'UsePAM no',
+      'PasswordAuthentication no',
+      'KbdInteractiveAuthentication no',
+      'PermitRootLogin prohibit-password',
+      'LogLevel ERROR',
+      '',
+    ].join('\n'),
+  );
   const knownHosts = path.join(dir, 'known_hosts');
   fs.writeFileSync(knownHosts, `[127.0.0.1]:${port} ${fs.readFileSync(`${hostKey}.pub`, 'utf8').split(' ').slice(0, 2).join(' ')}\n`);
   const emptyKnownHosts = path.join(dir, 'known_hosts_empty');
@@ -74,7 +86,12 @@ export async function startSshd(): Promise<TestSshd> {
     await new Promise((r) => setTimeout(r, 50));
   }
   return {
-    port, dir, clientKey, strangerKey, knownHosts, emptyKnownHosts,
+    port,
+    dir,
+    clientKey,
+    strangerKey,
+    knownHosts,
+    emptyKnownHosts,
     stop: async () => {
       if (child.exitCode === null) {
         const exited = new Promise((r) => child.once('exit', r));

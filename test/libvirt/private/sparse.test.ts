@@ -22,11 +22,18 @@ describe('isZero', () => {
 
 describe('zeroRuns', () => {
   it('GIVEN blocks data, zero, zero, data (partial) WHEN split by 2 THEN runs are data, zero (merged), data', () => {
-    expect(zeroRuns(bytes(1, 0, 0, 0, 0, 0, 0, 3, 4), 2)).toEqual([[0, 2, false], [2, 6, true], [6, 9, false]]);
+    expect(zeroRuns(bytes(1, 0, 0, 0, 0, 0, 0, 3, 4), 2)).toEqual([
+      [0, 2, false],
+      [2, 6, true],
+      [6, 9, false],
+    ]);
   });
 
   it('GIVEN a zero byte inside a data block WHEN split THEN the block stays data (granularity is the block)', () => {
-    expect(zeroRuns(bytes(0, 5, 0, 0), 2)).toEqual([[0, 2, false], [2, 4, true]]);
+    expect(zeroRuns(bytes(0, 5, 0, 0), 2)).toEqual([
+      [0, 2, false],
+      [2, 4, true],
+    ]);
   });
 
   it('GIVEN a bad block size WHEN split THEN a RangeError names it', () => {
@@ -47,6 +54,9 @@ describe('toSparseSegments', () => {
 
   it('GIVEN dense chunks WHEN segmented THEN they pass through whole, no holes', async () => {
     const out = await collect(toSparseSegments(of(bytes(1, 2, 3, 4), bytes(5, 6)), 2));
-    expect(out).toEqual([[1, 2, 3, 4], [5, 6]]);
+    expect(out).toEqual([
+      [1, 2, 3, 4],
+      [5, 6],
+    ]);
   });
 });

@@ -47,7 +47,11 @@ describe('ssh transport command', () => {
 
 describe('tls and unix locations', () => {
   it('GIVEN ?pkipath= WHEN the TLS files are located THEN all three come from that directory', () => {
-    expect(tlsFiles(parseLibvirtUri('qemu+tls://h/system?pkipath=/p'))).toEqual({ ca: '/p/cacert.pem', cert: '/p/clientcert.pem', key: '/p/clientkey.pem' });
+    expect(tlsFiles(parseLibvirtUri('qemu+tls://h/system?pkipath=/p'))).toEqual({
+      ca: '/p/cacert.pem',
+      cert: '/p/clientcert.pem',
+      key: '/p/clientkey.pem',
+    });
   });
 
   it('GIVEN ?socket= WHEN the unix socket is located THEN that path is used', () => {
@@ -61,7 +65,12 @@ describe('connect errors', () => {
     ['ssh: Could not resolve hostname kvm1: Name or service not known', 255, 'resolve', /check the host name "kvm1"/],
     ['ssh: connect to host kvm1 port 2200: Connection refused', 255, 'connect', /sshd listens on kvm1 port 2200/],
     ['Connection timed out during banner exchange', 255, 'connect', /raise \?connect_timeout= \(now 30 s\)/],
-    ['No ED25519 host key is known for [kvm1]:2200 and you have requested strict checking.\nHost key verification failed.', 255, 'authenticate', /ssh-keyscan -p 2200 kvm1/],
+    [
+      'No ED25519 host key is known for [kvm1]:2200 and you have requested strict checking.\nHost key verification failed.',
+      255,
+      'authenticate',
+      /ssh-keyscan -p 2200 kvm1/,
+    ],
     ['ops@kvm1: Permission denied (publickey).', 255, 'authenticate', /\?keyfile=.*ops's ~\/.ssh\/authorized_keys on kvm1/],
     ['nc: unix connect failed: No such file or directory', 1, 'libvirt handshake', /libvirtd runs on kvm1/],
   ])('GIVEN ssh stderr %j WHEN classified THEN the step and fix are named', (stderr, code, step, fix) => {

@@ -6,7 +6,9 @@ import * as path from 'node:path';
 const LOADER = path.resolve(__dirname, '..', '..', '..', 'provider', 'bin', 'code-cache.js');
 
 function run(file: string): string {
-  const r = spawnSync(process.execPath, ['-e', `require(${JSON.stringify(LOADER)}).runWithCodeCache(${JSON.stringify(file)})`], { encoding: 'utf8' });
+  const r = spawnSync(process.execPath, ['-e', `require(${JSON.stringify(LOADER)}).runWithCodeCache(${JSON.stringify(file)})`], {
+    encoding: 'utf8',
+  });
   if (r.status !== 0) throw new Error(`node exited ${r.status}: ${r.stderr}`);
   return r.stdout;
 }
@@ -22,10 +24,17 @@ describe('runWithCodeCache', () => {
   afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
   it('GIVEN a CommonJS file WHEN run THEN it runs as a module (require, __dirname, module.exports) and a cache is written beside it', () => {
-    fs.writeFileSync(file, "process.stdout.write(String(require('./dep') + 1) + ' ' + (__dirname === " + JSON.stringify(dir) + ") + ' ' + typeof module.exports);\n");
+    fs.writeFileSync(
+      file,
+      "process.stdout.write(String(require('./dep') + 1) + ' ' + (__dirname === " +
+        JSON.stringify(dir) +
+        ") + ' ' + typeof module.exports);\n",
+    );
     expect(run(file)).toBe('42 true object');
     const cache = fs.readFileSync(`${file}.v8cache`);
-    expect(cache.toString('latin1').split('\n')[0]).toBe(`${fs.statSync(file).size}:${fs.statSync(file).mtimeMs}:${process.version}:${process.versions.v8}`);
+    expect(cache.toString('latin1').split('\n')[0]).toBe(
+      `${fs.statSync(file).size}:${fs.statSync(file).mtimeMs}:${process.version}:${process.versions.v8}`,
+    );
     expect(cache.length).toBeGreaterThan(100);
   });
 

@@ -39,7 +39,8 @@ const RPCS: Record<string, Rpc> = {
   PlanResourceChange: (dv, type_name) => server.PlanResourceChange({ type_name, prior_state: dv, proposed_new_state: dv, config: dv }),
   ApplyResourceChange: (dv, type_name) => server.ApplyResourceChange({ type_name, prior_state: dv, planned_state: dv, config: dv }),
   ReadResource: (dv, type_name) => server.ReadResource({ type_name, current_state: dv }),
-  UpgradeResourceState: (dv, type_name) => server.UpgradeResourceState({ type_name, version: 0, raw_state: { json: dv.json ?? dv.msgpack } }),
+  UpgradeResourceState: (dv, type_name) =>
+    server.UpgradeResourceState({ type_name, version: 0, raw_state: { json: dv.json ?? dv.msgpack } }),
   ConfigureProvider: (dv) => server.ConfigureProvider({ config: dv }),
 };
 
@@ -62,17 +63,24 @@ describe('malformed DynamicValues reach the provider', () => {
     }
   }
 
-  it.each(handlers.map((h) => h.typeName))('GIVEN %s config with an attribute the schema lacks WHEN validated or planned THEN the diagnostic names it', async (typeName) => {
-    const h = handlers.find((x) => x.typeName === typeName)!;
-    const type = impliedType(h.schema) as { kind: 'object'; attributes: Record<string, unknown> };
-    const value: Record<string, unknown> = { vstest_no_such_attribute: 'x' };
-    for (const k of Object.keys(type.attributes)) value[k] = null;
-    const dv = { msgpack: Buffer.from(msgpackEncode(value)) };
-    for (const res of [await RPCS.ValidateResourceConfig(dv, typeName), await RPCS.PlanResourceChange(dv, typeName), await RPCS.ApplyResourceChange(dv, typeName)]) {
-      expectErrorDiagnostic(res, typeName);
-      expect(res.diagnostics[0].detail).toContain('unknown attribute "vstest_no_such_attribute"');
-    }
-  });
+  it.each(handlers.map((h) => h.typeName))(
+    'GIVEN %s config with an attribute the schema lacks WHEN validated or planned THEN the diagnostic names it',
+    async (typeName) => {
+      const h = handlers.find((x) => x.typeName === typeName)!;
+      const type = impliedType(h.schema) as { kind: 'object'; attributes: Record<string, unknown> };
+      const value: Record<string, unknown> = { vstest_no_such_attribute: 'x' };
+      for (const k of Object.keys(type.attributes)) value[k] = null;
+      const dv = { msgpack: Buffer.from(msgpackEncode(value)) };
+      for (const res of [
+        await RPCS.ValidateResourceConfig(dv, typeName),
+        await RPCS.PlanResourceChange(dv, typeName),
+        await RPCS.ApplyResourceChange(dv, typeName),
+      ]) {
+        expectErrorDiagnostic(res, typeName);
+        expect(res.diagnostics[0].detail).toContain('unknown attribute "vstest_no_such_attribute"');
+      }
+    },
+  );
 
   it.each([
     ['truncated msgpack', { msgpack: Buffer.from(encodeMsgpack({ uri: 'qemu:///system' }, t.object({ uri: t.string }))).subarray(0, 5) }],
@@ -85,12 +93,19 @@ describe('malformed DynamicValues reach the provider', () => {
   });
 
   it('GIVEN state JSON that does not parse WHEN upgraded THEN an error diagnostic', async () => {
-    const res = await server.UpgradeResourceState({ type_name: 'virtseed_volume', version: 0, raw_state: { json: Buffer.from('{"id": ') } });
+    const res = await server.UpgradeResourceState({
+      type_name: 'virtseed_volume',
+      version: 0,
+      raw_state: { json: Buffer.from('{"id": ') },
+    });
     expectErrorDiagnostic(res, 'state');
   });
 
   it('GIVEN a wrongly typed nested value WHEN planned THEN the diagnostic names the attribute path', async () => {
-    const type = impliedType(handlers.find((h) => h.typeName === 'virtseed_volume')!.schema) as { kind: 'object'; attributes: Record<string, unknown> };
+    const type = impliedType(handlers.find((h) => h.typeName === 'virtseed_volume')!.schema) as {
+      kind: 'object';
+      attributes: Record<string, unknown>;
+    };
     const value: Record<string, unknown> = {};
     for (const k of Object.keys(type.attributes)) value[k] = null;
     value.capacity = { not: 'a number' };

@@ -1,5 +1,11 @@
 import { t, UNKNOWN } from '../../../provider/src/plugin/cty';
-import { assertValidSchema, impliedType, markComputedUnknown, normalizeBlockValue, toProtoSchema } from '../../../provider/src/plugin/schema';
+import {
+  assertValidSchema,
+  impliedType,
+  markComputedUnknown,
+  normalizeBlockValue,
+  toProtoSchema,
+} from '../../../provider/src/plugin/schema';
 import { THING_SCHEMA } from '../fixtures/thing';
 
 describe('toProtoSchema', () => {
@@ -34,7 +40,10 @@ describe('impliedType', () => {
   });
 
   it('GIVEN a single block WHEN implied THEN it is an object', () => {
-    const type = impliedType({ attributes: {}, blocks: { os: { nesting: 'single', block: { attributes: { k: { type: t.string, optional: true } } } } } });
+    const type = impliedType({
+      attributes: {},
+      blocks: { os: { nesting: 'single', block: { attributes: { k: { type: t.string, optional: true } } } } },
+    });
     expect(type).toEqual(t.object({ os: t.object({ k: t.string }) }));
   });
 });
@@ -52,7 +61,13 @@ describe('assertValidSchema', () => {
 describe('normalizeBlockValue', () => {
   it('GIVEN a value without its list block WHEN normalized THEN the block is an empty list and attributes are null', () => {
     expect(normalizeBlockValue(THING_SCHEMA, { name: 'a' })).toEqual({
-      id: null, name: 'a', size: null, secret: null, labels: null, revision: null, disk: [],
+      id: null,
+      name: 'a',
+      size: null,
+      secret: null,
+      labels: null,
+      revision: null,
+      disk: [],
     });
   });
 });

@@ -15,7 +15,14 @@ const dv = (v: unknown) => ({ msgpack: encodeMsgpack(normalizeBlockValue(THING_S
 const val = (m: any) => decodeMsgpack(m.msgpack, TYPE) as Thing;
 
 const thing = (over: Partial<Thing> = {}): Thing => ({
-  id: 'thing-1', name: 'alpha', size: 1, secret: 's3cret', labels: null, revision: 1, disk: [{ label: 'root', size_gb: 10, serial: 'root-0' }], ...over,
+  id: 'thing-1',
+  name: 'alpha',
+  size: 1,
+  secret: 's3cret',
+  labels: null,
+  revision: 1,
+  disk: [{ label: 'root', size_gb: 10, serial: 'root-0' }],
+  ...over,
 });
 
 let dir: string;
@@ -36,7 +43,10 @@ describe('GetProviderSchema', () => {
 
 describe('ValidateResourceConfig', () => {
   it('GIVEN a negative nested disk size WHEN validated THEN the diagnostic points at disk[0].size_gb', async () => {
-    const res = await server.ValidateResourceConfig({ type_name: 'virtseed_test_thing', config: dv(thing({ id: null, revision: null, disk: [{ label: 'r', size_gb: -1, serial: null }] })) });
+    const res = await server.ValidateResourceConfig({
+      type_name: 'virtseed_test_thing',
+      config: dv(thing({ id: null, revision: null, disk: [{ label: 'r', size_gb: -1, serial: null }] })),
+    });
     expect(res.diagnostics[0].attribute.steps).toEqual([{ attribute_name: 'disk' }, { element_key_int: 0 }, { attribute_name: 'size_gb' }]);
   });
 
@@ -53,31 +63,65 @@ describe('ValidateResourceConfig', () => {
 
 describe('PlanResourceChange', () => {
   it('GIVEN a changed name WHEN planned THEN requires_replace holds the name path', async () => {
-    const res = await server.PlanResourceChange({ type_name: 'virtseed_test_thing', prior_state: dv(thing()), proposed_new_state: dv(thing({ name: 'beta' })), config: dv(thing({ name: 'beta' })) });
+    const res = await server.PlanResourceChange({
+      type_name: 'virtseed_test_thing',
+      prior_state: dv(thing()),
+      proposed_new_state: dv(thing({ name: 'beta' })),
+      config: dv(thing({ name: 'beta' })),
+    });
     expect(res.requires_replace).toEqual([{ steps: [{ attribute_name: 'name' }] }]);
   });
 
   it('GIVEN a create WHEN planned THEN computed attributes are unknown in the planned state', async () => {
-    const res = await server.PlanResourceChange({ type_name: 'virtseed_test_thing', prior_state: dv(null), proposed_new_state: dv(thing({ id: null, revision: null })), config: dv(thing({ id: null, revision: null })) });
+    const res = await server.PlanResourceChange({
+      type_name: 'virtseed_test_thing',
+      prior_state: dv(null),
+      proposed_new_state: dv(thing({ id: null, revision: null })),
+      config: dv(thing({ id: null, revision: null })),
+    });
     expect(val(res.planned_state)).toMatchObject({ id: UNKNOWN, revision: UNKNOWN, name: 'alpha' });
   });
 
   it('GIVEN prior private bytes and a handler that sets none WHEN planned THEN they pass through', async () => {
-    const res = await server.PlanResourceChange({ type_name: 'virtseed_test_thing', prior_state: dv(thing()), proposed_new_state: dv(thing()), config: dv(thing()), prior_private: Buffer.from('opaque') });
+    const res = await server.PlanResourceChange({
+      type_name: 'virtseed_test_thing',
+      prior_state: dv(thing()),
+      proposed_new_state: dv(thing()),
+      config: dv(thing()),
+      prior_private: Buffer.from('opaque'),
+    });
     expect(res.planned_private.toString()).toBe('opaque');
   });
 });
 
 describe('ApplyResourceChange', () => {
   it('GIVEN a create WHEN applied THEN the new state is complete and the handler private is returned', async () => {
-    const planned = thing({ id: UNKNOWN as any, revision: UNKNOWN as any, disk: [{ label: 'root', size_gb: null, serial: UNKNOWN as any }] });
-    const res = await server.ApplyResourceChange({ type_name: 'virtseed_test_thing', prior_state: dv(null), planned_state: dv(planned), config: dv(planned) });
-    expect(val(res.new_state)).toMatchObject({ id: expect.stringMatching(/^thing-/), revision: 1, disk: [{ label: 'root', serial: 'root-0', size_gb: null }] });
+    const planned = thing({
+      id: UNKNOWN as any,
+      revision: UNKNOWN as any,
+      disk: [{ label: 'root', size_gb: null, serial: UNKNOWN as any }],
+    });
+    const res = await server.ApplyResourceChange({
+      type_name: 'virtseed_test_thing',
+      prior_state: dv(null),
+      planned_state: dv(planned),
+      config: dv(planned),
+    });
+    expect(val(res.new_state)).toMatchObject({
+      id: expect.stringMatching(/^thing-/),
+      revision: 1,
+      disk: [{ label: 'root', serial: 'root-0', size_gb: null }],
+    });
     expect(res.private.toString()).toBe('rev-1');
   });
 
   it('GIVEN a destroy WHEN applied THEN the new state is null', async () => {
-    const res = await server.ApplyResourceChange({ type_name: 'virtseed_test_thing', prior_state: dv(thing()), planned_state: dv(null), config: dv(null) });
+    const res = await server.ApplyResourceChange({
+      type_name: 'virtseed_test_thing',
+      prior_state: dv(thing()),
+      planned_state: dv(null),
+      config: dv(null),
+    });
     expect(decodeMsgpack(res.new_state.msgpack, TYPE)).toBeNull();
   });
 });
@@ -94,12 +138,24 @@ describe('UpgradeResourceState', () => {
   it('GIVEN version-0 raw JSON WHEN upgraded THEN the handler maps it and the result is complete msgpack', async () => {
     const json = Buffer.from(JSON.stringify({ id: 'thing-1', name: 'alpha', capacity: 7, gone_attr: 1 }));
     const res = await server.UpgradeResourceState({ type_name: 'virtseed_test_thing', version: 0, raw_state: { json } });
-    expect(val(res.upgraded_state)).toEqual({ id: 'thing-1', name: 'alpha', size: 7, secret: null, labels: null, revision: null, disk: [] });
+    expect(val(res.upgraded_state)).toEqual({
+      id: 'thing-1',
+      name: 'alpha',
+      size: 7,
+      secret: null,
+      labels: null,
+      revision: null,
+      disk: [],
+    });
   });
 
   it('GIVEN current-version raw JSON WHEN upgraded THEN it is passed through unchanged', async () => {
     const current = normalizeBlockValue(THING_SCHEMA, thing());
-    const res = await server.UpgradeResourceState({ type_name: 'virtseed_test_thing', version: 1, raw_state: { json: Buffer.from(JSON.stringify(current)) } });
+    const res = await server.UpgradeResourceState({
+      type_name: 'virtseed_test_thing',
+      version: 1,
+      raw_state: { json: Buffer.from(JSON.stringify(current)) },
+    });
     expect(val(res.upgraded_state)).toEqual(current);
   });
 
@@ -127,11 +183,21 @@ describe('handler context', () => {
       read: async (req) => ({ newState: req.current, diagnostics: [] }),
     };
   }
-  const planReq = { type_name: 'virtseed_probe', prior_state: null, proposed_new_state: { msgpack: encodeMsgpack({ id: 'x' }, impliedType(probeSchema)) }, config: null };
+  const planReq = {
+    type_name: 'virtseed_probe',
+    prior_state: null,
+    proposed_new_state: { msgpack: encodeMsgpack({ id: 'x' }, impliedType(probeSchema)) },
+    config: null,
+  };
 
   it('GIVEN a provider block without uri WHEN a handler asks for the client THEN the connector gets qemu:///system once', async () => {
     const connect = jest.fn(async () => ({ close: async () => undefined }));
-    const s = new ProviderServer({ providerSchema: PROVIDER_SCHEMA, resources: [probe(async (ctx) => void (await ctx.client(), await ctx.client()))], connector: { connect }, log: quiet });
+    const s = new ProviderServer({
+      providerSchema: PROVIDER_SCHEMA,
+      resources: [probe(async (ctx) => void (await ctx.client(), await ctx.client()))],
+      connector: { connect },
+      log: quiet,
+    });
     await s.ConfigureProvider({ config: { msgpack: encodeMsgpack({ uri: null }, t.object({ uri: t.string })) } });
     const res = await s.PlanResourceChange(planReq);
     expect(res.diagnostics).toEqual([]);
@@ -139,10 +205,18 @@ describe('handler context', () => {
   });
 
   it('GIVEN a client whose connection was lost WHEN a handler asks again THEN the provider connects again', async () => {
-    const clients = [{ isClosed: false, close: async () => undefined }, { isClosed: false, close: async () => undefined }];
+    const clients = [
+      { isClosed: false, close: async () => undefined },
+      { isClosed: false, close: async () => undefined },
+    ];
     const connect = jest.fn(async () => clients[connect.mock.calls.length - 1]);
     const got: unknown[] = [];
-    const s = new ProviderServer({ providerSchema: PROVIDER_SCHEMA, resources: [probe(async (ctx) => void got.push(await ctx.client()))], connector: { connect }, log: quiet });
+    const s = new ProviderServer({
+      providerSchema: PROVIDER_SCHEMA,
+      resources: [probe(async (ctx) => void got.push(await ctx.client()))],
+      connector: { connect },
+      log: quiet,
+    });
     await s.ConfigureProvider({ config: { msgpack: encodeMsgpack({ uri: null }, t.object({ uri: t.string })) } });
     await s.PlanResourceChange(planReq);
     clients[0].isClosed = true;
@@ -152,44 +226,93 @@ describe('handler context', () => {
   });
 
   it('GIVEN a uri with an unknown parameter WHEN validated THEN the diagnostic names it at uri', async () => {
-    const res = await server.ValidateProviderConfig({ config: { msgpack: encodeMsgpack({ uri: 'qemu+ssh://h/system?keyfle=/k' }, t.object({ uri: t.string })) } });
-    expect(res.diagnostics).toEqual([expect.objectContaining({ severity: 'ERROR', summary: 'Invalid libvirt URI', attribute: { steps: [{ attribute_name: 'uri' }] } })]);
+    const res = await server.ValidateProviderConfig({
+      config: { msgpack: encodeMsgpack({ uri: 'qemu+ssh://h/system?keyfle=/k' }, t.object({ uri: t.string })) },
+    });
+    expect(res.diagnostics).toEqual([
+      expect.objectContaining({ severity: 'ERROR', summary: 'Invalid libvirt URI', attribute: { steps: [{ attribute_name: 'uri' }] } }),
+    ]);
     expect(res.diagnostics[0].detail).toContain('unknown parameter "keyfle"');
   });
 
   it('GIVEN a handler that throws WHEN planned THEN the RPC resolves with an error diagnostic', async () => {
-    const s = new ProviderServer({ providerSchema: PROVIDER_SCHEMA, resources: [probe(async () => { throw new Error('boom'); })], log: quiet });
+    const s = new ProviderServer({
+      providerSchema: PROVIDER_SCHEMA,
+      resources: [
+        probe(async () => {
+          throw new Error('boom');
+        }),
+      ],
+      log: quiet,
+    });
     const res = await s.PlanResourceChange(planReq);
     expect(res.diagnostics).toEqual([expect.objectContaining({ severity: 'ERROR', detail: 'boom' })]);
   });
 
   it('GIVEN a handler that throws WHEN planned THEN the summary names the action and resource type, never the RPC', async () => {
-    const s = new ProviderServer({ providerSchema: PROVIDER_SCHEMA, resources: [probe(async () => { throw new Error('boom'); })], log: quiet });
+    const s = new ProviderServer({
+      providerSchema: PROVIDER_SCHEMA,
+      resources: [
+        probe(async () => {
+          throw new Error('boom');
+        }),
+      ],
+      log: quiet,
+    });
     const res = await s.PlanResourceChange(planReq);
     expect(res.diagnostics[0].summary).toBe('Planning virtseed_probe failed');
   });
 
   it('GIVEN libvirtd not listening WHEN a handler needs the host THEN one error names the URI, the reason and what to check', async () => {
-    const connect = jest.fn(async () => { throw new Error('connect ENOENT /run/libvirt/libvirt-sock'); });
-    const s = new ProviderServer({ providerSchema: PROVIDER_SCHEMA, resources: [probe(async (ctx) => void (await ctx.client()))], connector: { connect }, log: quiet });
+    const connect = jest.fn(async () => {
+      throw new Error('connect ENOENT /run/libvirt/libvirt-sock');
+    });
+    const s = new ProviderServer({
+      providerSchema: PROVIDER_SCHEMA,
+      resources: [probe(async (ctx) => void (await ctx.client()))],
+      connector: { connect },
+      log: quiet,
+    });
     await s.ConfigureProvider({ config: { msgpack: encodeMsgpack({ uri: null }, t.object({ uri: t.string })) } });
     const res = await s.PlanResourceChange(planReq);
-    expect(res.diagnostics).toEqual([expect.objectContaining({ severity: 'ERROR', summary: 'Cannot connect to libvirt at qemu:///system' })]);
-    expect(res.diagnostics[0].detail).toMatch(/^connect ENOENT \/run\/libvirt\/libvirt-sock\. Check that libvirtd .* is running on this machine.*virsh -c 'qemu:\/\/\/system' version/);
+    expect(res.diagnostics).toEqual([
+      expect.objectContaining({ severity: 'ERROR', summary: 'Cannot connect to libvirt at qemu:///system' }),
+    ]);
+    expect(res.diagnostics[0].detail).toMatch(
+      /^connect ENOENT \/run\/libvirt\/libvirt-sock\. Check that libvirtd .* is running on this machine.*virsh -c 'qemu:\/\/\/system' version/,
+    );
   });
 
   it('GIVEN a connector error with its own fix WHEN a handler needs the host THEN the detail is that error alone', async () => {
-    const connect = jest.fn(async () => { throw Object.assign(new Error('Cannot connect to qemu:///system (step: connect): ENOENT. Fix: start libvirtd'), { fix: 'start libvirtd' }); });
-    const s = new ProviderServer({ providerSchema: PROVIDER_SCHEMA, resources: [probe(async (ctx) => void (await ctx.client()))], connector: { connect }, log: quiet });
+    const connect = jest.fn(async () => {
+      throw Object.assign(new Error('Cannot connect to qemu:///system (step: connect): ENOENT. Fix: start libvirtd'), {
+        fix: 'start libvirtd',
+      });
+    });
+    const s = new ProviderServer({
+      providerSchema: PROVIDER_SCHEMA,
+      resources: [probe(async (ctx) => void (await ctx.client()))],
+      connector: { connect },
+      log: quiet,
+    });
     await s.ConfigureProvider({ config: { msgpack: encodeMsgpack({ uri: null }, t.object({ uri: t.string })) } });
     const res = await s.PlanResourceChange(planReq);
     expect(res.diagnostics[0].detail).toBe('Cannot connect to qemu:///system (step: connect): ENOENT. Fix: start libvirtd.');
   });
 
   it('GIVEN an ssh host that cannot be reached WHEN a handler needs it THEN what to check is about the remote host and ssh', async () => {
-    const connect = jest.fn(async () => { throw new Error('ssh exited with status 255'); });
-    const s = new ProviderServer({ providerSchema: PROVIDER_SCHEMA, resources: [probe(async (ctx) => void (await ctx.client()))], connector: { connect }, log: quiet });
-    await s.ConfigureProvider({ config: { msgpack: encodeMsgpack({ uri: 'qemu+ssh://root@192.0.2.1/system' }, t.object({ uri: t.string })) } });
+    const connect = jest.fn(async () => {
+      throw new Error('ssh exited with status 255');
+    });
+    const s = new ProviderServer({
+      providerSchema: PROVIDER_SCHEMA,
+      resources: [probe(async (ctx) => void (await ctx.client()))],
+      connector: { connect },
+      log: quiet,
+    });
+    await s.ConfigureProvider({
+      config: { msgpack: encodeMsgpack({ uri: 'qemu+ssh://root@192.0.2.1/system' }, t.object({ uri: t.string })) },
+    });
     const res = await s.PlanResourceChange(planReq);
     expect(res.diagnostics[0].summary).toBe('Cannot connect to libvirt at qemu+ssh://root@192.0.2.1/system');
     expect(res.diagnostics[0].detail).toMatch(/ssh with a key/);
@@ -197,7 +320,11 @@ describe('handler context', () => {
 
   it('GIVEN StopProvider WHEN a handler looks at its signal THEN it is aborted', async () => {
     let aborted = false;
-    const s = new ProviderServer({ providerSchema: PROVIDER_SCHEMA, resources: [probe(async (ctx) => void (aborted = ctx.signal.aborted))], log: quiet });
+    const s = new ProviderServer({
+      providerSchema: PROVIDER_SCHEMA,
+      resources: [probe(async (ctx) => void (aborted = ctx.signal.aborted))],
+      log: quiet,
+    });
     await s.StopProvider();
     await s.PlanResourceChange(planReq);
     expect(aborted).toBe(true);

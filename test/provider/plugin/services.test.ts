@@ -26,7 +26,11 @@ describe('precompiled protobuf descriptor', () => {
       const ref = reference[name] as protoLoader.ServiceDefinition;
       expect(Object.keys(ours[name]).sort()).toEqual(Object.keys(ref).sort());
       for (const m of Object.keys(ref)) {
-        expect([ours[name][m].path, ours[name][m].requestStream, ours[name][m].responseStream]).toEqual([ref[m].path, ref[m].requestStream, ref[m].responseStream]);
+        expect([ours[name][m].path, ours[name][m].requestStream, ours[name][m].responseStream]).toEqual([
+          ref[m].path,
+          ref[m].requestStream,
+          ref[m].responseStream,
+        ]);
       }
     }
   });
@@ -34,7 +38,11 @@ describe('precompiled protobuf descriptor', () => {
   it('GIVEN a ReadResource request WHEN decoded by ours and by proto-loader THEN both give the same plain object', () => {
     const ours = servicePackageDefinition()['tfplugin6.Provider'].ReadResource;
     const ref = (protoLoaderDefinition()['tfplugin6.Provider'] as protoLoader.ServiceDefinition).ReadResource;
-    const request = { type_name: 'virtseed_domain', current_state: { msgpack: Buffer.from([0x81, 0xa1, 0x61, 0x01]) }, private: Buffer.from('p') };
+    const request = {
+      type_name: 'virtseed_domain',
+      current_state: { msgpack: Buffer.from([0x81, 0xa1, 0x61, 0x01]) },
+      private: Buffer.from('p'),
+    };
     const bytes = ref.requestSerialize(request);
     expect(ours.requestSerialize(request).equals(bytes)).toBe(true);
     const decoded = ours.requestDeserialize(bytes);

@@ -11,7 +11,9 @@ const FILE = '/var/lib/libvirt/images/node.ign';
 describe('Ignition fw_cfg wiring', () => {
   test('GIVEN libvirt ≥ 6.5 WHEN rendered THEN the config is a sysinfo fwcfg entry', () => {
     const xml = renderDomainXml(toDomainSpec(state, { disks: [], ignitionFile: FILE, fwCfgViaCommandline: false }));
-    expect(xml).toMatch(/<sysinfo type="fwcfg">\s*<entry name="opt\/com\.coreos\/config" file="\/var\/lib\/libvirt\/images\/node\.ign"\s*\/>/);
+    expect(xml).toMatch(
+      /<sysinfo type="fwcfg">\s*<entry name="opt\/com\.coreos\/config" file="\/var\/lib\/libvirt\/images\/node\.ign"\s*\/>/,
+    );
     expect(xml).not.toContain('-fw_cfg');
   });
 

@@ -43,7 +43,16 @@ function fakeClient(opts: { offAfterShutdown?: boolean; existingInstanceId?: str
       return DOM;
     },
     async domainGetXmlDesc() {
-      return renderDomainXml({ name: DOM.name, uuid: UUID, type: 'qemu', memoryMiB: 512, vcpu: 1, disks: [], interfaces: [], metadata: { 'instance-id': opts.existingInstanceId! } });
+      return renderDomainXml({
+        name: DOM.name,
+        uuid: UUID,
+        type: 'qemu',
+        memoryMiB: 512,
+        vcpu: 1,
+        disks: [],
+        interfaces: [],
+        metadata: { 'instance-id': opts.existingInstanceId! },
+      });
     },
     async domainDefineXml() {
       calls.push('define');
@@ -55,16 +64,44 @@ function fakeClient(opts: { offAfterShutdown?: boolean; existingInstanceId?: str
 
 function ctxWith(client: unknown, signal = new AbortController().signal): HandlerContext<never> {
   const noop = () => undefined;
-  return { client: async () => client as never, uri: 'qemu:///system', signal, log: { trace: noop, debug: noop, info: noop, warn: noop, error: noop }, host: TCG_ONLY };
+  return {
+    client: async () => client as never,
+    uri: 'qemu:///system',
+    signal,
+    log: { trace: noop, debug: noop, info: noop, warn: noop, error: noop },
+    host: TCG_ONLY,
+  };
 }
 
 /** A config value of the schema with every attribute null except the given ones. */
 function config(over: State = {}): State {
   return {
-    id: null, uuid: null, name: 'vstest-unit', memory: 512, vcpu: null, type: 'qemu', cpu_mode: null, firmware: null, secure_boot: null, kernel: null, initrd: null, cmdline: null,
-    cloudinit_seed_id: null, ignition_id: null, instance_id: 'iid-1', reprovision: null, running: null, shutdown_timeout: null,
-    console_log: null, reprovision_action: null, previous_instance_id: null, wait_for: null, wait_timeout: null, qemu_agent: null,
-    addresses: null, ip_address: null,
+    id: null,
+    uuid: null,
+    name: 'vstest-unit',
+    memory: 512,
+    vcpu: null,
+    type: 'qemu',
+    cpu_mode: null,
+    firmware: null,
+    secure_boot: null,
+    kernel: null,
+    initrd: null,
+    cmdline: null,
+    cloudinit_seed_id: null,
+    ignition_id: null,
+    instance_id: 'iid-1',
+    reprovision: null,
+    running: null,
+    shutdown_timeout: null,
+    console_log: null,
+    reprovision_action: null,
+    previous_instance_id: null,
+    wait_for: null,
+    wait_timeout: null,
+    qemu_agent: null,
+    addresses: null,
+    ip_address: null,
     disk: [{ volume_id: null, file: '/var/lib/libvirt/images/vstest-unit.qcow2', target: null, bus: null, readonly: null }],
     network_interface: [{ network: null, user: true, restrict: null, mac: null, model: null }],
     ...over,
@@ -79,7 +116,16 @@ async function created(over: State = {}): Promise<State> {
 
 async function planFrom(prior: State, over: State) {
   const c = config(over);
-  const proposed = { ...c, id: prior.id, uuid: prior.uuid, console_log: prior.console_log, reprovision_action: prior.reprovision_action, previous_instance_id: prior.previous_instance_id, addresses: prior.addresses, ip_address: prior.ip_address };
+  const proposed = {
+    ...c,
+    id: prior.id,
+    uuid: prior.uuid,
+    console_log: prior.console_log,
+    reprovision_action: prior.reprovision_action,
+    previous_instance_id: prior.previous_instance_id,
+    addresses: prior.addresses,
+    ip_address: prior.ip_address,
+  };
   return domain.plan({ prior, proposed, config: c }, ctxWith(fakeClient()));
 }
 
@@ -89,7 +135,9 @@ describe('virtseed_domain plan', () => {
     const r = await planFrom(prior, { instance_id: 'iid-2' });
     expect(r.planned).toMatchObject({ reprovision_action: 'reboot', previous_instance_id: 'iid-1', uuid: UUID });
     expect(r.requiresReplace).toEqual([]);
-    expect(r.diagnostics).toEqual([expect.objectContaining({ severity: 'warning', path: ['instance_id'], detail: expect.stringContaining('iid-1 → iid-2') })]);
+    expect(r.diagnostics).toEqual([
+      expect.objectContaining({ severity: 'warning', path: ['instance_id'], detail: expect.stringContaining('iid-1 → iid-2') }),
+    ]);
   });
 
   test('GIVEN reprovision = "recreate" WHEN instance_id changes THEN instance_id requires replacement and the UUID becomes unknown', async () => {

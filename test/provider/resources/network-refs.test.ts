@@ -2,7 +2,12 @@
  * A domain's `network_interface.network` by name or UUID (provider/src/resources/private/network-refs.ts), with a
  * fake libvirt client that has one network.
  */
-import { keepNetworkRefs, missingNetworkDiagnostics, NetworkNotFoundError, resolveNetworkNames } from '../../../provider/src/resources/private/network-refs';
+import {
+  keepNetworkRefs,
+  missingNetworkDiagnostics,
+  NetworkNotFoundError,
+  resolveNetworkNames,
+} from '../../../provider/src/resources/private/network-refs';
 import { addressAttributes } from '../../../provider/src/resources/private/addresses';
 import { UNKNOWN } from '../../../provider/src/plugin/cty';
 import { LibvirtError, VIR_ERR_NO_NETWORK } from '../../../src/libvirt';
@@ -31,7 +36,9 @@ describe('resolveNetworkNames', () => {
 
   test('GIVEN a network the host does not have WHEN resolved THEN NetworkNotFoundError names the NIC and the fix', async () => {
     await expect(resolveNetworkNames(client, [nic(NET.name), nic('nope')])).rejects.toThrow(new NetworkNotFoundError('nope', 1));
-    await expect(resolveNetworkNames(client, [nic('nope')])).rejects.toThrow(/network_interface 0: libvirt has no network named "nope".*virsh net-list --all/);
+    await expect(resolveNetworkNames(client, [nic('nope')])).rejects.toThrow(
+      /network_interface 0: libvirt has no network named "nope".*virsh net-list --all/,
+    );
   });
 });
 
@@ -46,18 +53,30 @@ describe('keepNetworkRefs', () => {
 });
 
 describe('missingNetworkDiagnostics', () => {
-  test('GIVEN one known-missing network, one existing and one unknown WHEN checked THEN one error on that NIC\'s network', async () => {
-    const d = await missingNetworkDiagnostics(client, { name: 'vstest-nr-vm', network_interface: [nic(NET_UUID), nic('nope'), { ...nic(null), network: UNKNOWN }] });
-    expect(d).toEqual([expect.objectContaining({ severity: 'error', path: ['network_interface', 1, 'network'], summary: 'Network not found', detail: expect.stringMatching(/^Domain vstest-nr-vm: libvirt has no network named "nope"/) })]);
+  test("GIVEN one known-missing network, one existing and one unknown WHEN checked THEN one error on that NIC's network", async () => {
+    const d = await missingNetworkDiagnostics(client, {
+      name: 'vstest-nr-vm',
+      network_interface: [nic(NET_UUID), nic('nope'), { ...nic(null), network: UNKNOWN }],
+    });
+    expect(d).toEqual([
+      expect.objectContaining({
+        severity: 'error',
+        path: ['network_interface', 1, 'network'],
+        summary: 'Network not found',
+        detail: expect.stringMatching(/^Domain vstest-nr-vm: libvirt has no network named "nope"/),
+      }),
+    ]);
   });
 });
 
 describe('addressAttributes', () => {
   test('GIVEN an IPv6 lease before an IPv4 agent address WHEN turned into attributes THEN ip_address is the IPv4 one', () => {
-    expect(addressAttributes([
-      { mac: '52:54:00:00:00:01', addresses: ['fd00::17'], source: 'lease' },
-      { mac: '52:54:00:00:00:01', name: 'eth0', addresses: ['10.213.7.100', 'fd00::17'], source: 'agent' },
-    ])).toEqual({ addresses: ['fd00::17', '10.213.7.100'], ip_address: '10.213.7.100' });
+    expect(
+      addressAttributes([
+        { mac: '52:54:00:00:00:01', addresses: ['fd00::17'], source: 'lease' },
+        { mac: '52:54:00:00:00:01', name: 'eth0', addresses: ['10.213.7.100', 'fd00::17'], source: 'agent' },
+      ]),
+    ).toEqual({ addresses: ['fd00::17', '10.213.7.100'], ip_address: '10.213.7.100' });
   });
 
   test('GIVEN no addresses WHEN turned into attributes THEN an empty list and a null ip_address', () => {

@@ -13,7 +13,10 @@ describe('mapDiagnostic', () => {
   });
 
   test('GIVEN a path inside a string attribute WHEN mapped THEN it stops at the attribute and names the inner path', () => {
-    const d = mapDiagnostic({ severity: 'error', summary: 'Invalid type', detail: 'must be a list', path: ['cloud_config', 'users', 0] }, mapping);
+    const d = mapDiagnostic(
+      { severity: 'error', summary: 'Invalid type', detail: 'must be a list', path: ['cloud_config', 'users', 0] },
+      mapping,
+    );
     expect(d.path).toEqual(['cloud_config']);
     expect(d.detail).toBe('At cloud_config.users[0]: must be a list');
   });

@@ -11,7 +11,12 @@ import { LibvirtError, VIR_ERR_NO_DOMAIN, VIR_ERR_NO_STORAGE_POOL, VIR_ERR_NO_ST
 
 const noop = () => undefined;
 const log = { trace: noop, debug: noop, info: noop, warn: noop, error: noop };
-const ctxWith = (client: () => Promise<unknown>): HandlerContext => ({ client: client as never, uri: 'qemu:///system', signal: new AbortController().signal, log });
+const ctxWith = (client: () => Promise<unknown>): HandlerContext => ({
+  client: client as never,
+  uri: 'qemu:///system',
+  signal: new AbortController().signal,
+  log,
+});
 
 /** A host with pool `default` holding `volumes`, and `domains` (name → metadata). */
 function host(volumes: string[], domains: Record<string, Record<string, string>> = {}) {
@@ -29,7 +34,15 @@ function host(volumes: string[], domains: Record<string, Record<string, string>>
       return { name, uuid: new Uint8Array(16), id: -1 };
     },
     async domainGetXmlDesc(dom: { name: string }) {
-      return renderDomainXml({ name: dom.name, type: 'qemu', memoryMiB: 64, vcpu: 1, disks: [], interfaces: [], metadata: domains[dom.name] });
+      return renderDomainXml({
+        name: dom.name,
+        type: 'qemu',
+        memoryMiB: 64,
+        vcpu: 1,
+        disks: [],
+        interfaces: [],
+        metadata: domains[dom.name],
+      });
     },
   }));
 }
@@ -40,16 +53,29 @@ const domainTaken = (name: string, uuid: string) => error(['name'], 'taken', `${
 describe('newVolumeChecks', () => {
   test('GIVEN a pool the host does not have WHEN checked THEN one error on pool naming the resource', async () => {
     expect(await newVolumeChecks(host([]), 'Seed nope/s.iso', { pool: 'nope', name: 's.iso' }, taken)).toEqual([
-      expect.objectContaining({ path: ['pool'], summary: 'Storage pool not found', detail: expect.stringMatching(/^Seed nope\/s\.iso: libvirt has no storage pool named nope\./) }),
+      expect.objectContaining({
+        path: ['pool'],
+        summary: 'Storage pool not found',
+        detail: expect.stringMatching(/^Seed nope\/s\.iso: libvirt has no storage pool named nope\./),
+      }),
     ]);
   });
 
   test('GIVEN a volume of that name WHEN checked THEN the resource\'s own "taken" diagnostic', async () => {
-    expect(await newVolumeChecks(host(['vstest-pc-a']), 'Volume', { pool: 'default', name: 'vstest-pc-a' }, taken)).toEqual([taken('default', 'vstest-pc-a')]);
+    expect(await newVolumeChecks(host(['vstest-pc-a']), 'Volume', { pool: 'default', name: 'vstest-pc-a' }, taken)).toEqual([
+      taken('default', 'vstest-pc-a'),
+    ]);
   });
 
   test('GIVEN a volume of that name with our pending marker (an interrupted create) WHEN checked THEN no clash: apply removes it', async () => {
-    expect(await newVolumeChecks(host(['vstest-pc-b', 'vstest-pc-b.virtseed-incomplete']), 'Volume', { pool: 'default', name: 'vstest-pc-b' }, taken)).toEqual([]);
+    expect(
+      await newVolumeChecks(
+        host(['vstest-pc-b', 'vstest-pc-b.virtseed-incomplete']),
+        'Volume',
+        { pool: 'default', name: 'vstest-pc-b' },
+        taken,
+      ),
+    ).toEqual([]);
   });
 
   test('GIVEN the volume is being replaced in this plan WHEN its create half is checked THEN no clash', async () => {
@@ -60,7 +86,9 @@ describe('newVolumeChecks', () => {
 
 describe('newDomainChecks', () => {
   test('GIVEN a domain of that name made outside virtseed WHEN checked THEN the "taken" diagnostic with its UUID', async () => {
-    expect(await newDomainChecks(host([], { 'vstest-pc-d': {} }), 'vstest-pc-d', 'pending', domainTaken)).toEqual([domainTaken('vstest-pc-d', '00000000-0000-0000-0000-000000000000')]);
+    expect(await newDomainChecks(host([], { 'vstest-pc-d': {} }), 'vstest-pc-d', 'pending', domainTaken)).toEqual([
+      domainTaken('vstest-pc-d', '00000000-0000-0000-0000-000000000000'),
+    ]);
   });
 
   test('GIVEN a domain of that name carrying the pending key WHEN checked THEN no clash: apply replaces it', async () => {
@@ -70,9 +98,20 @@ describe('newDomainChecks', () => {
 
 describe('planHost', () => {
   test('GIVEN an unreachable host WHEN asked twice in one process THEN one warning naming the URI, then nothing', async () => {
-    const ctx = ctxWith(async () => { throw new HostUnreachableError('qemu:///system', new Error('connect ENOENT /run/libvirt/libvirt-sock')); });
+    const ctx = ctxWith(async () => {
+      throw new HostUnreachableError('qemu:///system', new Error('connect ENOENT /run/libvirt/libvirt-sock'));
+    });
     const first = await planHost(ctx);
-    expect(first).toEqual({ client: null, diagnostics: [expect.objectContaining({ severity: 'warning', summary: 'Plan not checked against libvirt at qemu:///system', detail: expect.stringMatching(/^connect ENOENT \/run\/libvirt\/libvirt-sock\. Check that libvirtd/) })] });
+    expect(first).toEqual({
+      client: null,
+      diagnostics: [
+        expect.objectContaining({
+          severity: 'warning',
+          summary: 'Plan not checked against libvirt at qemu:///system',
+          detail: expect.stringMatching(/^connect ENOENT \/run\/libvirt\/libvirt-sock\. Check that libvirtd/),
+        }),
+      ],
+    });
     expect(await planHost(ctx)).toEqual({ client: null, diagnostics: [] });
   });
 });

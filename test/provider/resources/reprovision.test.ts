@@ -8,34 +8,96 @@ import { decideReprovision } from '../../../provider/src/resources/private/repro
 
 function state(over: Partial<DomainState> = {}): DomainState {
   return {
-    id: 'u', uuid: 'u', name: 'vstest-unit', memory: 512, vcpu: 1, type: 'qemu', cpu_mode: null, kernel: null, initrd: null, cmdline: null,
-    cloudinit_seed_id: 'seed', ignition_id: null, instance_id: 'iid-1', reprovision: 'reboot', running: true, shutdown_timeout: 60,
-    console_log: '/var/log/libvirt/qemu/vstest-unit-console.log', wait_for: 'none', wait_timeout: 600, reprovision_action: 'none',
-    previous_instance_id: null, disk: [], network_interface: [], ...over,
+    id: 'u',
+    uuid: 'u',
+    name: 'vstest-unit',
+    memory: 512,
+    vcpu: 1,
+    type: 'qemu',
+    cpu_mode: null,
+    kernel: null,
+    initrd: null,
+    cmdline: null,
+    cloudinit_seed_id: 'seed',
+    ignition_id: null,
+    instance_id: 'iid-1',
+    reprovision: 'reboot',
+    running: true,
+    shutdown_timeout: 60,
+    console_log: '/var/log/libvirt/qemu/vstest-unit-console.log',
+    wait_for: 'none',
+    wait_timeout: 600,
+    reprovision_action: 'none',
+    previous_instance_id: null,
+    disk: [],
+    network_interface: [],
+    ...over,
   };
 }
 
 describe('decideReprovision', () => {
-  test.each<[string, Partial<DomainState>, Partial<DomainState>, { action: unknown; previous: unknown; replace: boolean; warns: boolean }]>([
-    ['reboot: the id changes', {}, { instance_id: 'iid-2' }, { action: 'reboot', previous: 'iid-1', replace: false, warns: true }],
-    ['recreate: the id changes', { reprovision: 'recreate' }, { reprovision: 'recreate', instance_id: 'iid-2' }, { action: 'recreate', previous: 'iid-1', replace: true, warns: true }],
-    ['next-boot: the id changes', { reprovision: 'next-boot' }, { reprovision: 'next-boot', instance_id: 'iid-2' }, { action: 'next-boot', previous: 'iid-1', replace: false, warns: true }],
-    ['recreate: the id is unknown', { reprovision: 'recreate' }, { reprovision: 'recreate', instance_id: UNKNOWN }, { action: UNKNOWN, previous: 'iid-1', replace: true, warns: false }],
-    ['reboot: the id is unknown', {}, { instance_id: UNKNOWN }, { action: UNKNOWN, previous: 'iid-1', replace: false, warns: false }],
-    ['a first id (none before)', { instance_id: null }, { instance_id: 'iid-1' }, { action: 'reboot', previous: null, replace: false, warns: true }],
-    ['the id is removed', {}, { instance_id: null }, { action: 'none', previous: null, replace: false, warns: false }],
-    ['memory changes after a past reboot', { reprovision_action: 'reboot', previous_instance_id: 'iid-0' }, { memory: 1024, reprovision_action: 'reboot', previous_instance_id: 'iid-0' }, { action: 'none', previous: null, replace: false, warns: false }],
-    ['nothing changes after a past reboot', { reprovision_action: 'reboot', previous_instance_id: 'iid-0' }, { reprovision_action: 'reboot', previous_instance_id: 'iid-0' }, { action: 'reboot', previous: 'iid-0', replace: false, warns: false }],
-    ['only the addresses differ after a past reboot', { reprovision_action: 'reboot', previous_instance_id: 'iid-0', addresses: ['10.0.0.2'], ip_address: '10.0.0.2' }, { reprovision_action: 'reboot', previous_instance_id: 'iid-0', addresses: [], ip_address: null }, { action: 'reboot', previous: 'iid-0', replace: false, warns: false }],
-  ])('GIVEN %s WHEN planned THEN the decision is as expected', (_, priorOver, plannedOver, expected) => {
+  test.each<[string, Partial<DomainState>, Partial<DomainState>, { action: unknown; previous: unknown; replace: boolean; warns: boolean }]>(
+    [
+      ['reboot: the id changes', {}, { instance_id: 'iid-2' }, { action: 'reboot', previous: 'iid-1', replace: false, warns: true }],
+      [
+        'recreate: the id changes',
+        { reprovision: 'recreate' },
+        { reprovision: 'recreate', instance_id: 'iid-2' },
+        { action: 'recreate', previous: 'iid-1', replace: true, warns: true },
+      ],
+      [
+        'next-boot: the id changes',
+        { reprovision: 'next-boot' },
+        { reprovision: 'next-boot', instance_id: 'iid-2' },
+        { action: 'next-boot', previous: 'iid-1', replace: false, warns: true },
+      ],
+      [
+        'recreate: the id is unknown',
+        { reprovision: 'recreate' },
+        { reprovision: 'recreate', instance_id: UNKNOWN },
+        { action: UNKNOWN, previous: 'iid-1', replace: true, warns: false },
+      ],
+      ['reboot: the id is unknown', {}, { instance_id: UNKNOWN }, { action: UNKNOWN, previous: 'iid-1', replace: false, warns: false }],
+      [
+        'a first id (none before)',
+        { instance_id: null },
+        { instance_id: 'iid-1' },
+        { action: 'reboot', previous: null, replace: false, warns: true },
+      ],
+      ['the id is removed', {}, { instance_id: null }, { action: 'none', previous: null, replace: false, warns: false }],
+      [
+        'memory changes after a past reboot',
+        { reprovision_action: 'reboot', previous_instance_id: 'iid-0' },
+        { memory: 1024, reprovision_action: 'reboot', previous_instance_id: 'iid-0' },
+        { action: 'none', previous: null, replace: false, warns: false },
+      ],
+      [
+        'nothing changes after a past reboot',
+        { reprovision_action: 'reboot', previous_instance_id: 'iid-0' },
+        { reprovision_action: 'reboot', previous_instance_id: 'iid-0' },
+        { action: 'reboot', previous: 'iid-0', replace: false, warns: false },
+      ],
+      [
+        'only the addresses differ after a past reboot',
+        { reprovision_action: 'reboot', previous_instance_id: 'iid-0', addresses: ['10.0.0.2'], ip_address: '10.0.0.2' },
+        { reprovision_action: 'reboot', previous_instance_id: 'iid-0', addresses: [], ip_address: null },
+        { action: 'reboot', previous: 'iid-0', replace: false, warns: false },
+      ],
+    ],
+  )('GIVEN %s WHEN planned THEN the decision is as expected', (_, priorOver, plannedOver, expected) => {
     const d = decideReprovision(state(priorOver), state(plannedOver));
     expect({ action: d.action, previous: d.previousInstanceId, replace: d.replace, warns: d.diagnostics.length > 0 }).toEqual(expected);
   });
 
   test('GIVEN a changed id WHEN planned THEN the warning names the guest, the policy and both ids', () => {
     const d = decideReprovision(state({ reprovision: 'next-boot' }), state({ reprovision: 'next-boot', instance_id: 'iid-2' }));
-    expect(d.diagnostics).toEqual([expect.objectContaining({
-      severity: 'warning', path: ['instance_id'], summary: 'Guest vstest-unit will be re-provisioned (next-boot)', detail: expect.stringContaining('iid-1 → iid-2'),
-    })]);
+    expect(d.diagnostics).toEqual([
+      expect.objectContaining({
+        severity: 'warning',
+        path: ['instance_id'],
+        summary: 'Guest vstest-unit will be re-provisioned (next-boot)',
+        detail: expect.stringContaining('iid-1 → iid-2'),
+      }),
+    ]);
   });
 });

@@ -39,12 +39,22 @@ describe('uploadSource from a local file', () => {
     const file = join(dir, 'random.raw');
     writeFileSync(file, data);
     const sha256 = createHash('sha256').update(data).digest('hex');
-    const vol = await client.storageVolCreateXml(pool,
-      `<volume><name>${NAME}</name><capacity unit='bytes'>${data.length}</capacity><allocation>0</allocation><target><format type='raw'/></target></volume>`);
+    const vol = await client.storageVolCreateXml(
+      pool,
+      `<volume><name>${NAME}</name><capacity unit='bytes'>${data.length}</capacity><allocation>0</allocation><target><format type='raw'/></target></volume>`,
+    );
     const lines: string[] = [];
-    const sent = await uploadSource(client, vol, file, { sha256, length: data.length, sparse: true, log: { info: (m) => lines.push(m) }, label: 'volume default/x' });
+    const sent = await uploadSource(client, vol, file, {
+      sha256,
+      length: data.length,
+      sparse: true,
+      log: { info: (m) => lines.push(m) },
+      label: 'volume default/x',
+    });
     expect(sent).toBe(data.length);
-    expect(lines.at(-1)).toMatch(new RegExp(`^volume default/x: uploaded ${data.length} of ${data.length} bytes \\(100%\\), [\\d.]+ MB/s$`));
+    expect(lines.at(-1)).toMatch(
+      new RegExp(`^volume default/x: uploaded ${data.length} of ${data.length} bytes \\(100%\\), [\\d.]+ MB/s$`),
+    );
     const back = createHash('sha256');
     for await (const chunk of client.storageVolDownloadStream(vol, 0, data.length)) back.update(chunk);
     expect(back.digest('hex')).toBe(sha256);

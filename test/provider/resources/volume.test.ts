@@ -2,12 +2,27 @@
 import { volume } from '../../../provider/src/resources/volume';
 
 type State = Record<string, unknown>;
-const config = (c: State): State => ({ pool: 'default', name: 'vstest-unit', format: null, capacity: null, backing_volume: null, source: null, sha256: null, ...c });
+const config = (c: State): State => ({
+  pool: 'default',
+  name: 'vstest-unit',
+  format: null,
+  capacity: null,
+  backing_volume: null,
+  source: null,
+  sha256: null,
+  ...c,
+});
 
 describe('virtseed_volume sha256 checks', () => {
   it('GIVEN sha256 of 63 hex digits WHEN validated THEN an error on sha256 names the value and what is expected', async () => {
     const d = await volume.validate!(config({ source: '/img.qcow2', sha256: 'a'.repeat(63) }));
-    expect(d).toEqual([expect.objectContaining({ path: ['sha256'], summary: 'Invalid sha256', detail: `sha256 is "${'a'.repeat(63)}"; expected 64 hex digits (e.g. the output of sha256sum).` })]);
+    expect(d).toEqual([
+      expect.objectContaining({
+        path: ['sha256'],
+        summary: 'Invalid sha256',
+        detail: `sha256 is "${'a'.repeat(63)}"; expected 64 hex digits (e.g. the output of sha256sum).`,
+      }),
+    ]);
   });
 
   it('GIVEN sha256 without source WHEN validated THEN an error on sha256 asks for source', async () => {
@@ -21,10 +36,24 @@ describe('virtseed_volume sha256 checks', () => {
 });
 
 describe('virtseed_volume sha256 plan', () => {
-  const prior: State = { ...config({ source: '/img.raw', sha256: 'ab'.repeat(32) }), id: '/p/vstest-unit', path: '/p/vstest-unit', format: 'raw', capacity: 1024, allocation: 1024 };
+  const prior: State = {
+    ...config({ source: '/img.raw', sha256: 'ab'.repeat(32) }),
+    id: '/p/vstest-unit',
+    path: '/p/vstest-unit',
+    format: 'raw',
+    capacity: 1024,
+    allocation: 1024,
+  };
   const plan = (sha256: string) => {
     const next = { ...config({ source: '/img.raw', sha256 }) };
-    return volume.plan({ prior, proposed: { ...next, id: prior.id, path: prior.path, format: 'raw', capacity: 1024, allocation: 1024 }, config: next } as never, {} as never);
+    return volume.plan(
+      {
+        prior,
+        proposed: { ...next, id: prior.id, path: prior.path, format: 'raw', capacity: 1024, allocation: 1024 },
+        config: next,
+      } as never,
+      {} as never,
+    );
   };
 
   it('GIVEN another sha256 WHEN planned THEN the volume is replaced (re-uploaded and verified)', async () => {

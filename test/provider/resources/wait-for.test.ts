@@ -5,12 +5,25 @@
  */
 import type { Logger } from '../../../provider/src/plugin/log';
 import { domain } from '../../../provider/src/resources/domain';
-import { leaseDiagnostics, startAndWait, startAndWaitForLease, waitDiagnostics, WaitResult } from '../../../provider/src/resources/private/wait-for';
+import {
+  leaseDiagnostics,
+  startAndWait,
+  startAndWaitForLease,
+  waitDiagnostics,
+  WaitResult,
+} from '../../../provider/src/resources/private/wait-for';
 import type { DomRef, LibvirtClient, StreamOptions } from '../../../src/libvirt';
 
 const DOM: DomRef = { name: 'vstest-unit', uuid: Buffer.alloc(16), id: 3 };
-const log: Logger = { trace: () => undefined, debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
-const FINISHED = 'cloud-init[9]: Cloud-init v. 22.4.2 finished at Mon, 23 Nov 2026 01:00:34 +0000. Datasource DataSourceNoCloud [seed=/dev/sr0].  Up 45.60 seconds\r\n';
+const log: Logger = {
+  trace: () => undefined,
+  debug: () => undefined,
+  info: () => undefined,
+  warn: () => undefined,
+  error: () => undefined,
+};
+const FINISHED =
+  'cloud-init[9]: Cloud-init v. 22.4.2 finished at Mon, 23 Nov 2026 01:00:34 +0000. Datasource DataSourceNoCloud [seed=/dev/sr0].  Up 45.60 seconds\r\n';
 
 /** A client whose console yields `chunks` after the resume, then ends (or hangs until aborted when `hang`). */
 function fakeClient(chunks: string[], opts: { hang?: boolean; openFails?: boolean } = {}) {
@@ -43,7 +56,7 @@ function fakeClient(chunks: string[], opts: { hang?: boolean; openFails?: boolea
 const never = new AbortController().signal;
 
 describe('startAndWait', () => {
-  test('GIVEN a guest that prints cloud-init\'s finished line WHEN waiting THEN it starts paused, opens the console, resumes, and finishes', async () => {
+  test("GIVEN a guest that prints cloud-init's finished line WHEN waiting THEN it starts paused, opens the console, resumes, and finishes", async () => {
     const client = fakeClient(['boot\r\n', FINISHED.slice(0, 30), FINISHED.slice(30)]);
     const r = await startAndWait(client, DOM, 'cloud-init', { timeoutS: 5, signal: never, log });
     expect(client.calls).toEqual(['create flags=1', 'open', 'resume']);
@@ -85,29 +98,60 @@ describe('startAndWait', () => {
 
 describe('waitDiagnostics', () => {
   const outcome = (errors: { module?: string; message: string }[], warnings: string[] = []): WaitResult => ({
-    kind: 'finished', elapsedMs: 1, outcome: { agent: 'cloud-init', finished: true, errors, warnings },
+    kind: 'finished',
+    elapsedMs: 1,
+    outcome: { agent: 'cloud-init', finished: true, errors, warnings },
   });
 
   test('GIVEN a failed module WHEN reported THEN one error names the module, carries the message and the other warnings', () => {
-    const d = waitDiagnostics('web', 600, outcome([{ module: 'scripts-user', message: 'Failed to run module scripts-user (scripts in /var/lib/cloud/instance/scripts)' }], ['Failed running /var/lib/cloud/instance/scripts/runcmd [1]']), 'cloud-init');
+    const d = waitDiagnostics(
+      'web',
+      600,
+      outcome(
+        [{ module: 'scripts-user', message: 'Failed to run module scripts-user (scripts in /var/lib/cloud/instance/scripts)' }],
+        ['Failed running /var/lib/cloud/instance/scripts/runcmd [1]'],
+      ),
+      'cloud-init',
+    );
     expect(d).toHaveLength(1);
     expect(d[0]).toMatchObject({ severity: 'error', path: ['wait_for'], summary: 'cloud-init module scripts-user failed on web' });
-    expect(d[0].detail).toMatch(/^Failed to run module scripts-user[\s\S]*Failed running \/var\/lib\/cloud\/instance\/scripts\/runcmd \[1\]/);
+    expect(d[0].detail).toMatch(
+      /^Failed to run module scripts-user[\s\S]*Failed running \/var\/lib\/cloud\/instance\/scripts\/runcmd \[1\]/,
+    );
   });
 
   test('GIVEN only recoverable problems WHEN reported THEN each is a warning', () => {
     const d = waitDiagnostics('web', 600, outcome([], ['Ignoring ssh_pwauth']), 'cloud-init');
-    expect(d).toEqual([{ severity: 'warning', path: ['wait_for'], summary: 'cloud-init reported a problem on web', detail: 'Ignoring ssh_pwauth' }]);
+    expect(d).toEqual([
+      { severity: 'warning', path: ['wait_for'], summary: 'cloud-init reported a problem on web', detail: 'Ignoring ssh_pwauth' },
+    ]);
   });
 });
 
 describe('virtseed_domain wait_for validation', () => {
   const config = (over: Record<string, unknown>) => ({
-    name: 'web', memory: 512, vcpu: null, type: null, cpu_mode: null, kernel: null, initrd: null, cmdline: null,
-    cloudinit_seed_id: null, ignition_id: null, instance_id: null, reprovision: null, running: null, shutdown_timeout: null,
-    wait_for: null, wait_timeout: null, disk: [], network_interface: [], ...over,
+    name: 'web',
+    memory: 512,
+    vcpu: null,
+    type: null,
+    cpu_mode: null,
+    kernel: null,
+    initrd: null,
+    cmdline: null,
+    cloudinit_seed_id: null,
+    ignition_id: null,
+    instance_id: null,
+    reprovision: null,
+    running: null,
+    shutdown_timeout: null,
+    wait_for: null,
+    wait_timeout: null,
+    disk: [],
+    network_interface: [],
+    ...over,
   });
-  const validate = (over: Record<string, unknown>) => domain.validate!(config(over), {} as never).map((d) => `${d.path.join('.')}: ${d.summary}`);
+  const validate = (over: Record<string, unknown>) =>
+    domain.validate!(config(over), {} as never).map((d) => `${d.path.join('.')}: ${d.summary}`);
 
   test('GIVEN an unknown wait_for WHEN validated THEN the error names wait_for and the choices', () => {
     expect(validate({ wait_for: 'ssh' })).toEqual(['wait_for: Invalid wait_for']);
@@ -146,7 +190,9 @@ describe('startAndWaitForLease', () => {
       async domainInterfaceAddresses(_d: DomRef, source: number) {
         calls.push(`addresses source=${source}`);
         looks++;
-        return looks >= after ? [{ name: 'vnet0', hwaddr: '52:54:00:aa:bb:cc', addresses: [{ type: 0, address: '192.168.150.23', prefix: 24 }] }] : [];
+        return looks >= after
+          ? [{ name: 'vnet0', hwaddr: '52:54:00:aa:bb:cc', addresses: [{ type: 0, address: '192.168.150.23', prefix: 24 }] }]
+          : [];
       },
     };
     return client as typeof client & LibvirtClient;
@@ -172,9 +218,23 @@ describe('startAndWaitForLease', () => {
 
 describe('virtseed_domain wait_for = "lease" validation', () => {
   const base = {
-    name: 'web', memory: 512, vcpu: null, type: null, cpu_mode: null, kernel: null, initrd: null, cmdline: null,
-    cloudinit_seed_id: null, ignition_id: null, instance_id: null, reprovision: null, running: null, shutdown_timeout: null,
-    wait_for: 'lease', wait_timeout: null, disk: [],
+    name: 'web',
+    memory: 512,
+    vcpu: null,
+    type: null,
+    cpu_mode: null,
+    kernel: null,
+    initrd: null,
+    cmdline: null,
+    cloudinit_seed_id: null,
+    ignition_id: null,
+    instance_id: null,
+    reprovision: null,
+    running: null,
+    shutdown_timeout: null,
+    wait_for: 'lease',
+    wait_timeout: null,
+    disk: [],
   };
   const nic = (over: Record<string, unknown>) => ({ network: null, user: null, restrict: null, mac: null, model: null, ...over });
 

@@ -17,7 +17,11 @@ export const V2_WITH_NETWORKD = {
     links: [{ filesystem: 'root', path: '/usr/local/bin/app', target: '/opt/app/run' }],
   },
   networkd: { units: [{ name: '10-eth0.network', contents: '[Match]\nName=eth0\n\n[Network]\nDHCP=yes\n' }] },
-  systemd: { units: [{ name: 'app.service', enable: true, contents: '[Service]\nExecStart=/opt/app/run\n\n[Install]\nWantedBy=multi-user.target\n' }] },
+  systemd: {
+    units: [
+      { name: 'app.service', enable: true, contents: '[Service]\nExecStart=/opt/app/run\n\n[Install]\nWantedBy=multi-user.target\n' },
+    ],
+  },
   passwd: { users: [{ name: 'core', groups: ['wheel'] }], groups: [{ name: 'ops', gid: 1100 }] },
 };
 
@@ -51,7 +55,9 @@ export const VALID_SPECS: { name: string; versions: IgnitionVersion[]; spec: Ign
         timeouts: { httpResponseHeaders: 20, httpTotal: 600 },
       },
       storage: {
-        files: [{ path: '/etc/remote', contents: { source: 'https://example.com/f', verification: { hash: `sha512-${'a'.repeat(128)}` } } }],
+        files: [
+          { path: '/etc/remote', contents: { source: 'https://example.com/f', verification: { hash: `sha512-${'a'.repeat(128)}` } } },
+        ],
       },
     },
   },
@@ -74,26 +80,50 @@ export const VALID_SPECS: { name: string; versions: IgnitionVersion[]; spec: Ign
 
 /** Raw configs that are invalid: our first error path, and whether ignition-validate should also fail. */
 export const INVALID_CONFIGS: { name: string; config: object; path: (string | number)[] }[] = [
-  { name: 'relative path', config: { ignition: { version: '3.3.0' }, storage: { files: [{ path: 'etc/x' }] } }, path: ['storage', 'files', 0, 'path'] },
+  {
+    name: 'relative path',
+    config: { ignition: { version: '3.3.0' }, storage: { files: [{ path: 'etc/x' }] } },
+    path: ['storage', 'files', 0, 'path'],
+  },
   {
     name: 'duplicate path across file and directory',
     config: { ignition: { version: '3.3.0' }, storage: { files: [{ path: '/a' }], directories: [{ path: '/a' }] } },
     path: ['storage', 'directories', 0, 'path'],
   },
-  { name: 'mode too large', config: { ignition: { version: '3.3.0' }, storage: { files: [{ path: '/a', mode: 70000 }] } }, path: ['storage', 'files', 0, 'mode'] },
+  {
+    name: 'mode too large',
+    config: { ignition: { version: '3.3.0' }, storage: { files: [{ path: '/a', mode: 70000 }] } },
+    path: ['storage', 'files', 0, 'mode'],
+  },
   {
     name: 'bad base64 data URL',
     config: { ignition: { version: '3.3.0' }, storage: { files: [{ path: '/a', contents: { source: 'data:;base64,@@@' } }] } },
     path: ['storage', 'files', 0, 'contents', 'source'],
   },
-  { name: 'unit without suffix', config: { ignition: { version: '3.3.0' }, systemd: { units: [{ name: 'hello' }] } }, path: ['systemd', 'units', 0, 'name'] },
-  { name: 'wrong type', config: { ignition: { version: '3.3.0' }, storage: { files: [{ path: '/a', mode: '0644' }] } }, path: ['storage', 'files', 0, 'mode'] },
-  { name: 'missing path', config: { ignition: { version: '3.3.0' }, storage: { files: [{ mode: 420 }] } }, path: ['storage', 'files', 0, 'path'] },
+  {
+    name: 'unit without suffix',
+    config: { ignition: { version: '3.3.0' }, systemd: { units: [{ name: 'hello' }] } },
+    path: ['systemd', 'units', 0, 'name'],
+  },
+  {
+    name: 'wrong type',
+    config: { ignition: { version: '3.3.0' }, storage: { files: [{ path: '/a', mode: '0644' }] } },
+    path: ['storage', 'files', 0, 'mode'],
+  },
+  {
+    name: 'missing path',
+    config: { ignition: { version: '3.3.0' }, storage: { files: [{ mode: 420 }] } },
+    path: ['storage', 'files', 0, 'path'],
+  },
   {
     name: 'gs: source in 3.0.0',
     config: { ignition: { version: '3.0.0' }, storage: { files: [{ path: '/a', contents: { source: 'gs://b/o' } }] } },
     path: ['storage', 'files', 0, 'contents', 'source'],
   },
-  { name: 'link without target', config: { ignition: { version: '3.3.0' }, storage: { links: [{ path: '/l' }] } }, path: ['storage', 'links', 0, 'target'] },
+  {
+    name: 'link without target',
+    config: { ignition: { version: '3.3.0' }, storage: { links: [{ path: '/l' }] } },
+    path: ['storage', 'links', 0, 'target'],
+  },
   { name: 'unsupported version', config: { ignition: { version: '3.6.0' } }, path: ['ignition', 'version'] },
 ];

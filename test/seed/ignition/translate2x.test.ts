@@ -35,22 +35,35 @@ describe('translateV2', () => {
     const r = translateV2({ ignition: { version: '2.2.0' }, storage: { files: [{ filesystem: 'var', path: '/x' }] } }, '3.3.0');
     expect(r.config).toBeUndefined();
     expect(r.diagnostics).toEqual([
-      expect.objectContaining({ severity: 'error', path: ['storage', 'files', 0, 'filesystem'], detail: expect.stringMatching(/ign-converter|butane/) }),
+      expect.objectContaining({
+        severity: 'error',
+        path: ['storage', 'files', 0, 'filesystem'],
+        detail: expect.stringMatching(/ign-converter|butane/),
+      }),
     ]);
   });
 
   test('GIVEN append: true WHEN translated THEN an error at append', () => {
-    const r = translateV2({ ignition: { version: '2.2.0' }, storage: { files: [{ filesystem: 'root', path: '/x', append: true }] } }, '3.3.0');
+    const r = translateV2(
+      { ignition: { version: '2.2.0' }, storage: { files: [{ filesystem: 'root', path: '/x', append: true }] } },
+      '3.3.0',
+    );
     expect(r.diagnostics.map((d) => d.path)).toEqual([['storage', 'files', 0, 'append']]);
   });
 
   test('GIVEN 2.x filesystems WHEN translated THEN an error at storage.filesystems', () => {
-    const r = translateV2({ ignition: { version: '2.1.0' }, storage: { filesystems: [{ name: 'var', mount: { device: '/dev/vdb', format: 'xfs' } }] } }, '3.3.0');
+    const r = translateV2(
+      { ignition: { version: '2.1.0' }, storage: { filesystems: [{ name: 'var', mount: { device: '/dev/vdb', format: 'xfs' } }] } },
+      '3.3.0',
+    );
     expect(r.diagnostics.map((d) => d.path)).toEqual([['storage', 'filesystems']]);
   });
 
   test('GIVEN a 2.x file with a source and no overwrite WHEN translated THEN overwrite is true (2.x default)', () => {
-    const r = translateV2({ ignition: { version: '2.2.0' }, storage: { files: [{ filesystem: 'root', path: '/x', contents: { source: 'data:,a' } }] } }, '3.3.0');
+    const r = translateV2(
+      { ignition: { version: '2.2.0' }, storage: { files: [{ filesystem: 'root', path: '/x', contents: { source: 'data:,a' } }] } },
+      '3.3.0',
+    );
     expect(r.config!.storage!.files![0].overwrite).toBe(true);
   });
 
@@ -61,7 +74,9 @@ describe('translateV2', () => {
   });
 
   test('GIVEN an untranslatable 2.x config WHEN rendered THEN ValidationError', () => {
-    expect(() => renderIgnition({ ignition: { version: '2.2.0' }, storage: { files: [{ filesystem: 'oem', path: '/x' }] } })).toThrow(/non-root filesystem/);
+    expect(() => renderIgnition({ ignition: { version: '2.2.0' }, storage: { files: [{ filesystem: 'oem', path: '/x' }] } })).toThrow(
+      /non-root filesystem/,
+    );
   });
 
   test('GIVEN version 2.4.0 WHEN translated THEN an error at ignition.version', () => {

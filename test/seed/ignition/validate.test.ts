@@ -17,7 +17,9 @@ describe('validateIgnition', () => {
 
   test('GIVEN an unknown key WHEN validated THEN a warning names the key path and there is no error', () => {
     const d = validateIgnition({ ignition: { version: '3.3.0' }, passwd: { users: [{ name: 'core', ssh_authorized_keys: ['k'] }] } });
-    expect(d).toEqual([expect.objectContaining({ severity: 'warning', summary: 'Unknown key', path: ['passwd', 'users', 0, 'ssh_authorized_keys'] })]);
+    expect(d).toEqual([
+      expect.objectContaining({ severity: 'warning', summary: 'Unknown key', path: ['passwd', 'users', 0, 'ssh_authorized_keys'] }),
+    ]);
   });
 
   test('GIVEN a wrong type WHEN validated THEN the detail says what was given and what is expected', () => {
@@ -27,7 +29,9 @@ describe('validateIgnition', () => {
 
   test('GIVEN special mode bits in 3.3.0 WHEN validated THEN a warning, in 3.4.0 nothing', () => {
     const cfg = (version: string) => ({ ignition: { version }, storage: { files: [{ path: '/a', mode: 0o4755 }] } });
-    expect(validateIgnition(cfg('3.3.0'))).toEqual([expect.objectContaining({ severity: 'warning', path: ['storage', 'files', 0, 'mode'] })]);
+    expect(validateIgnition(cfg('3.3.0'))).toEqual([
+      expect.objectContaining({ severity: 'warning', path: ['storage', 'files', 0, 'mode'] }),
+    ]);
     expect(validateIgnition(cfg('3.4.0'))).toEqual([]);
   });
 
@@ -43,19 +47,28 @@ describe('validateIgnition', () => {
   });
 
   test('GIVEN luks cex in 3.4.0 and 3.5.0 WHEN validated THEN unknown only in 3.4.0', () => {
-    const cfg = (version: string) => ({ ignition: { version }, storage: { luks: [{ name: 'x', device: '/dev/vdb', cex: { enabled: true } }] } });
+    const cfg = (version: string) => ({
+      ignition: { version },
+      storage: { luks: [{ name: 'x', device: '/dev/vdb', cex: { enabled: true } }] },
+    });
     expect(validateIgnition(cfg('3.4.0'))).toEqual([expect.objectContaining({ path: ['storage', 'luks', 0, 'cex'] })]);
     expect(validateIgnition(cfg('3.5.0'))).toEqual([]);
   });
 
   test('GIVEN httpHeaders in 3.0.0 WHEN validated THEN unknown, in 3.1.0 accepted', () => {
-    const cfg = (version: string) => ({ ignition: { version }, storage: { files: [{ path: '/a', contents: { source: 'https://x/y', httpHeaders: [{ name: 'A', value: 'b' }] } }] } });
+    const cfg = (version: string) => ({
+      ignition: { version },
+      storage: { files: [{ path: '/a', contents: { source: 'https://x/y', httpHeaders: [{ name: 'A', value: 'b' }] } }] },
+    });
     expect(validateIgnition(cfg('3.0.0'))).toEqual([expect.objectContaining({ path: ['storage', 'files', 0, 'contents', 'httpHeaders'] })]);
     expect(validateIgnition(cfg('3.1.0'))).toEqual([]);
   });
 
   test('GIVEN a sha256 hash in 3.0.0 WHEN validated THEN an error, in 3.1.0 accepted', () => {
-    const cfg = (version: string) => ({ ignition: { version }, storage: { files: [{ path: '/a', contents: { source: 'https://x/y', verification: { hash: `sha256-${'0'.repeat(64)}` } } }] } });
+    const cfg = (version: string) => ({
+      ignition: { version },
+      storage: { files: [{ path: '/a', contents: { source: 'https://x/y', verification: { hash: `sha256-${'0'.repeat(64)}` } } }] },
+    });
     expect(errors(cfg('3.0.0'))).toEqual([expect.objectContaining({ summary: 'Invalid hash' })]);
     expect(validateIgnition(cfg('3.1.0'))).toEqual([]);
   });
@@ -73,9 +86,12 @@ describe('validateIgnition', () => {
   });
 
   test('GIVEN gzip compression with an s3 source WHEN validated THEN an error', () => {
-    expect(errors({ ignition: { version: '3.3.0' }, storage: { files: [{ path: '/a', contents: { source: 's3://b/o', compression: 'gzip' } }] } })).toEqual([
-      expect.objectContaining({ path: ['storage', 'files', 0, 'contents', 'compression'] }),
-    ]);
+    expect(
+      errors({
+        ignition: { version: '3.3.0' },
+        storage: { files: [{ path: '/a', contents: { source: 's3://b/o', compression: 'gzip' } }] },
+      }),
+    ).toEqual([expect.objectContaining({ path: ['storage', 'files', 0, 'contents', 'compression'] })]);
   });
 
   test('GIVEN a drop-in without .conf WHEN validated THEN an error on its name', () => {
@@ -91,7 +107,10 @@ describe('validateIgnition', () => {
   });
 
   test('GIVEN an enabled unit without [Install] WHEN validated THEN a warning on its contents', () => {
-    const d = validateIgnition({ ignition: { version: '3.3.0' }, systemd: { units: [{ name: 'a.service', enabled: true, contents: '[Service]\n' }] } });
+    const d = validateIgnition({
+      ignition: { version: '3.3.0' },
+      systemd: { units: [{ name: 'a.service', enabled: true, contents: '[Service]\n' }] },
+    });
     expect(d).toEqual([expect.objectContaining({ severity: 'warning', path: ['systemd', 'units', 0, 'contents'] })]);
   });
 

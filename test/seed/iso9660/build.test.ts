@@ -24,12 +24,18 @@ describe('buildIso', () => {
   });
 
   it('GIVEN file contents given as FileContent writers WHEN built THEN the image is byte-identical to the one built from buffers', () => {
-    const asWriter = (bytes: Uint8Array) => ({ length: bytes.length, writeInto: (target: Uint8Array, offset: number) => target.set(bytes, offset) });
-    const written = buildIso(sampleFiles().map((f) => ({ path: f.path, content: asWriter(f.content) })), { volumeId: 'cidata' });
+    const asWriter = (bytes: Uint8Array) => ({
+      length: bytes.length,
+      writeInto: (target: Uint8Array, offset: number) => target.set(bytes, offset),
+    });
+    const written = buildIso(
+      sampleFiles().map((f) => ({ path: f.path, content: asWriter(f.content) })),
+      { volumeId: 'cidata' },
+    );
     expect(Buffer.compare(written, buildIso(sampleFiles(), { volumeId: 'cidata' }))).toBe(0);
   });
 
-  it('GIVEN an output WHEN built THEN the image is written into its buffer front to back: each prefix reported final is the image\'s, reports grow to its length, at most a MiB of content apart', () => {
+  it("GIVEN an output WHEN built THEN the image is written into its buffer front to back: each prefix reported final is the image's, reports grow to its length, at most a MiB of content apart", () => {
     const MiB = 1024 * 1024;
     const big = binary(2 * MiB + 100, 7);
     const files = [...sampleFiles(), { path: 'big/a.bin', content: big }, { path: 'big/b.bin', content: binary(3000, 8) }];
@@ -80,7 +86,11 @@ describe('buildIso', () => {
 
   it('GIVEN a label WHEN built THEN the Joliet volume id holds it as UCS-2', () => {
     const image = buildIso(sampleFiles(), { volumeId: 'cidata' });
-    expect(Buffer.from(image.subarray(17 * SECTOR + 40, 17 * SECTOR + 52)).swap16().toString('utf16le')).toBe('cidata');
+    expect(
+      Buffer.from(image.subarray(17 * SECTOR + 40, 17 * SECTOR + 52))
+        .swap16()
+        .toString('utf16le'),
+    ).toBe('cidata');
   });
 
   it('GIVEN any files WHEN built THEN the volume space size equals the image length in blocks', () => {

@@ -30,8 +30,7 @@ export function sampleFiles(): SeedFile[] {
   ];
 }
 
-export const sortByPath = (files: readonly SeedFile[]) =>
-  [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+export const sortByPath = (files: readonly SeedFile[]) => [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 
 /** Files as comparable plain data: path → hex of content. */
 export const asRecord = (files: readonly SeedFile[]) =>

@@ -77,7 +77,11 @@ describe('our image read by the system tools', () => {
   it('GIVEN our image WHEN xorriso finds its files THEN they are exactly ours', () => {
     const out = run('xorriso', ['-indev', iso, '-find', '/', '-type', 'f']);
     const found = lines(out).map((l) => l.replace(/^'\/(.*)'$/, '$1'));
-    expect(found.sort()).toEqual(sampleFiles().map((f) => f.path).sort());
+    expect(found.sort()).toEqual(
+      sampleFiles()
+        .map((f) => f.path)
+        .sort(),
+    );
   });
 
   it('GIVEN our image WHEN xorriso loads it THEN it reports no warning or error', () => {
@@ -92,7 +96,10 @@ describe('our image read by the system tools', () => {
   });
 
   it('GIVEN our image WHEN isoinfo -R -x extracts a nested binary file THEN the bytes are exact', () => {
-    const out = execFileSync('isoinfo', ['-R', '-x', '/openstack/content/0000', '-i', iso], { maxBuffer: 1 << 20, stdio: ['ignore', 'pipe', 'pipe'] });
+    const out = execFileSync('isoinfo', ['-R', '-x', '/openstack/content/0000', '-i', iso], {
+      maxBuffer: 1 << 20,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     expect(out.toString('hex')).toBe(Buffer.from(binary(5000)).toString('hex'));
   });
 
@@ -108,7 +115,10 @@ describe('our image read by the system tools', () => {
     expect(result.status).toBe(0);
     const extracted = files.map((f) => ({ path: f.path, content: readFileSync(join(out, f.path)) }));
     for (const [i, file] of files.entries()) {
-      expect({ path: file.path, equal: Buffer.compare(extracted[i].content, Buffer.from(file.content)) === 0 }).toEqual({ path: file.path, equal: true });
+      expect({ path: file.path, equal: Buffer.compare(extracted[i].content, Buffer.from(file.content)) === 0 }).toEqual({
+        path: file.path,
+        equal: true,
+      });
     }
   });
 });

@@ -2,7 +2,19 @@ import { renderNetworkData, renderNetworkV1, renderNetworkV2, type NetworkSpec }
 
 const spec: NetworkSpec = {
   version: 2,
-  interfaces: [{ name: 'lan0', mac: '52:54:00:AA:00:01', addresses: ['192.168.1.10/24', 'fd00::10/64'], gateway4: '192.168.1.1', gateway6: 'fd00::1', nameservers: ['192.168.1.1'], search: ['lab'], mtu: 1400 }, { dhcp4: true }],
+  interfaces: [
+    {
+      name: 'lan0',
+      mac: '52:54:00:AA:00:01',
+      addresses: ['192.168.1.10/24', 'fd00::10/64'],
+      gateway4: '192.168.1.1',
+      gateway6: 'fd00::1',
+      nameservers: ['192.168.1.1'],
+      search: ['lab'],
+      mtu: 1400,
+    },
+    { dhcp4: true },
+  ],
 };
 
 describe('network renderers', () => {
@@ -10,10 +22,16 @@ describe('network renderers', () => {
     expect(renderNetworkV1(spec)).toEqual({
       version: 1,
       config: [
-        { type: 'physical', name: 'lan0', mac_address: '52:54:00:aa:00:01', mtu: 1400, subnets: [
-          { type: 'static', address: '192.168.1.10/24', gateway: '192.168.1.1', dns_nameservers: ['192.168.1.1'], dns_search: ['lab'] },
-          { type: 'static6', address: 'fd00::10/64', gateway: 'fd00::1', dns_nameservers: ['192.168.1.1'], dns_search: ['lab'] },
-        ] },
+        {
+          type: 'physical',
+          name: 'lan0',
+          mac_address: '52:54:00:aa:00:01',
+          mtu: 1400,
+          subnets: [
+            { type: 'static', address: '192.168.1.10/24', gateway: '192.168.1.1', dns_nameservers: ['192.168.1.1'], dns_search: ['lab'] },
+            { type: 'static6', address: 'fd00::10/64', gateway: 'fd00::1', dns_nameservers: ['192.168.1.1'], dns_search: ['lab'] },
+          ],
+        },
         { type: 'physical', name: 'eth1', subnets: [{ type: 'dhcp4' }] },
       ],
     });
@@ -23,7 +41,17 @@ describe('network renderers', () => {
     expect(renderNetworkV2(spec)).toEqual({
       version: 2,
       ethernets: {
-        lan0: { match: { macaddress: '52:54:00:aa:00:01' }, 'set-name': 'lan0', dhcp4: false, dhcp6: false, addresses: ['192.168.1.10/24', 'fd00::10/64'], gateway4: '192.168.1.1', gateway6: 'fd00::1', nameservers: { addresses: ['192.168.1.1'], search: ['lab'] }, mtu: 1400 },
+        lan0: {
+          match: { macaddress: '52:54:00:aa:00:01' },
+          'set-name': 'lan0',
+          dhcp4: false,
+          dhcp6: false,
+          addresses: ['192.168.1.10/24', 'fd00::10/64'],
+          gateway4: '192.168.1.1',
+          gateway6: 'fd00::1',
+          nameservers: { addresses: ['192.168.1.1'], search: ['lab'] },
+          mtu: 1400,
+        },
         eth1: { dhcp4: true, dhcp6: false },
       },
     });
@@ -31,7 +59,14 @@ describe('network renderers', () => {
 
   it('GIVEN force_dhcp WHEN rendered THEN every interface is DHCPv4 only', () => {
     expect(renderNetworkV2({ ...spec, force_dhcp: true }).ethernets).toEqual({
-      lan0: { match: { macaddress: '52:54:00:aa:00:01' }, 'set-name': 'lan0', dhcp4: true, dhcp6: false, nameservers: { addresses: ['192.168.1.1'], search: ['lab'] }, mtu: 1400 },
+      lan0: {
+        match: { macaddress: '52:54:00:aa:00:01' },
+        'set-name': 'lan0',
+        dhcp4: true,
+        dhcp6: false,
+        nameservers: { addresses: ['192.168.1.1'], search: ['lab'] },
+        mtu: 1400,
+      },
       eth1: { dhcp4: true, dhcp6: false },
     });
   });
@@ -43,8 +78,28 @@ describe('network renderers', () => {
       { id: 'eth1', name: 'eth1', type: 'phy' },
     ]);
     expect(nd.networks).toEqual([
-      { id: 'network0', link: 'lan0', type: 'ipv4', ip_address: '192.168.1.10', netmask: '255.255.255.0', gateway: '192.168.1.1', routes: [], dns_nameservers: ['192.168.1.1'], dns_search: ['lab'] },
-      { id: 'network1', link: 'lan0', type: 'ipv6', ip_address: 'fd00::10', netmask: 'ffff:ffff:ffff:ffff:0:0:0:0', gateway: 'fd00::1', routes: [], dns_nameservers: ['192.168.1.1'], dns_search: ['lab'] },
+      {
+        id: 'network0',
+        link: 'lan0',
+        type: 'ipv4',
+        ip_address: '192.168.1.10',
+        netmask: '255.255.255.0',
+        gateway: '192.168.1.1',
+        routes: [],
+        dns_nameservers: ['192.168.1.1'],
+        dns_search: ['lab'],
+      },
+      {
+        id: 'network1',
+        link: 'lan0',
+        type: 'ipv6',
+        ip_address: 'fd00::10',
+        netmask: 'ffff:ffff:ffff:ffff:0:0:0:0',
+        gateway: 'fd00::1',
+        routes: [],
+        dns_nameservers: ['192.168.1.1'],
+        dns_search: ['lab'],
+      },
       { id: 'network2', link: 'eth1', type: 'ipv4_dhcp' },
     ]);
     expect(nd.services).toEqual([{ type: 'dns', address: '192.168.1.1' }]);

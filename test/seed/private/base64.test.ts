@@ -1,5 +1,12 @@
 /** Linear base64 checks: same answers as the strict pattern, for short texts and for multi-chunk payloads. */
-import { base64DecodedLength, decodesToNonUtf8, isBase64, isBase64Text, isCanonicalBase64, withBase64Memo } from '../../../src/seed/private/base64';
+import {
+  base64DecodedLength,
+  decodesToNonUtf8,
+  isBase64,
+  isBase64Text,
+  isCanonicalBase64,
+  withBase64Memo,
+} from '../../../src/seed/private/base64';
 
 const bytes = Buffer.from(Array.from({ length: 300_000 }, (_, i) => (i * 7919 + 13) & 0xff));
 const long = bytes.toString('base64');
@@ -43,7 +50,11 @@ test('GIVEN binary and text payloads WHEN their prefix is checked THEN only bina
 });
 
 test('GIVEN a memo scope WHEN a payload is checked twice THEN both answers agree and the scope returns its value', () => {
-  expect(withBase64Memo(() => [isBase64(long), isCanonicalBase64(long), isBase64(`${long.slice(0, -4)}-AAA`)])).toEqual([true, true, false]);
+  expect(withBase64Memo(() => [isBase64(long), isCanonicalBase64(long), isBase64(`${long.slice(0, -4)}-AAA`)])).toEqual([
+    true,
+    true,
+    false,
+  ]);
 });
 
 test('GIVEN base64 texts (long or short, padded, with line breaks) WHEN their decoded length is asked THEN it is the bytes they decode to', () => {

@@ -1,10 +1,13 @@
 /** schemaDiagnostics: ajv errors of alternatives (oneOf/anyOf) reported where the value really failed. */
 import { schemaDiagnostics } from '../../../src/seed/private/schema';
 
-const check = (value: unknown) => schemaDiagnostics('cloud-config', value, ['cloud_config'], 'Invalid cloud-config').map((d) => [d.path, d.detail]);
+const check = (value: unknown) =>
+  schemaDiagnostics('cloud-config', value, ['cloud_config'], 'Invalid cloud-config').map((d) => [d.path, d.detail]);
 
 test('GIVEN a wrong type deep inside an alternative WHEN validating THEN only the innermost path is reported', () => {
-  expect(check({ users: [{ name: 'alice', groups: 7 }] })).toEqual([[['cloud_config', 'users', 0, 'groups'], 'must be string, array or object']]);
+  expect(check({ users: [{ name: 'alice', groups: 7 }] })).toEqual([
+    [['cloud_config', 'users', 0, 'groups'], 'must be string, array or object'],
+  ]);
 });
 
 test('GIVEN a value matching no alternative by type WHEN validating THEN one message lists the allowed types', () => {

@@ -30,24 +30,33 @@ describe('composeUserData', () => {
   });
 
   it('GIVEN environment WHEN composed THEN /etc/cloud/environment has sorted KEY=value lines', () => {
-    expect(body({ environment: { B: '2', A: 'x y' } }).write_files).toEqual([{ path: '/etc/cloud/environment', content: 'A=x y\nB=2\n', permissions: '0644' }]);
+    expect(body({ environment: { B: '2', A: 'x y' } }).write_files).toEqual([
+      { path: '/etc/cloud/environment', content: 'A=x y\nB=2\n', permissions: '0644' },
+    ]);
   });
 
   it('GIVEN a binary file WHEN composed THEN it is written with encoding b64', () => {
     const b64 = Buffer.from([0xff, 0xfe, 0x00]).toString('base64');
-    expect(body({ files: [{ path: '/bin/blob', content_base64: b64 }] }).write_files).toEqual([{ path: '/bin/blob', content: b64, encoding: 'b64' }]);
+    expect(body({ files: [{ path: '/bin/blob', content_base64: b64 }] }).write_files).toEqual([
+      { path: '/bin/blob', content: b64, encoding: 'b64' },
+    ]);
   });
 
   it('GIVEN base64 of UTF-8 text WHEN composed THEN it is written as plain content', () => {
     const b64 = Buffer.from('héllo\n').toString('base64');
-    expect(body({ files: [{ path: '/etc/t', content_base64: b64, owner: 'root:root', permissions: '0600', defer: true, append: true }] }).write_files).toEqual([
-      { path: '/etc/t', content: 'héllo\n', owner: 'root:root', permissions: '0600', defer: true, append: true },
-    ]);
+    expect(
+      body({ files: [{ path: '/etc/t', content_base64: b64, owner: 'root:root', permissions: '0600', defer: true, append: true }] })
+        .write_files,
+    ).toEqual([{ path: '/etc/t', content: 'héllo\n', owner: 'root:root', permissions: '0600', defer: true, append: true }]);
   });
 
   it('GIVEN a mount WHEN composed THEN an fstab entry with defaults is generated', () => {
-    expect(body({ mounts: [{ device: '/dev/vdc', mount_point: '/srv', fs_type: 'xfs', options: 'noatime' }] }).mounts).toEqual([['/dev/vdc', '/srv', 'xfs', 'noatime', '0', '2']]);
-    expect(body({ mounts: [{ device: 'vdb', mount_point: '/data' }] }).mounts).toEqual([['/dev/vdb', '/data', 'auto', 'defaults,nofail', '0', '2']]);
+    expect(body({ mounts: [{ device: '/dev/vdc', mount_point: '/srv', fs_type: 'xfs', options: 'noatime' }] }).mounts).toEqual([
+      ['/dev/vdc', '/srv', 'xfs', 'noatime', '0', '2'],
+    ]);
+    expect(body({ mounts: [{ device: 'vdb', mount_point: '/data' }] }).mounts).toEqual([
+      ['/dev/vdb', '/data', 'auto', 'defaults,nofail', '0', '2'],
+    ]);
   });
 
   it('GIVEN fqdn WHEN composed THEN cloud-config carries fqdn', () => {
@@ -57,16 +66,22 @@ describe('composeUserData', () => {
   it('GIVEN a #! user_data and generated parts WHEN composed THEN the script replaces everything and a warning names the dropped inputs', () => {
     const result = composeUserData({ environment: { A: '1' }, cloud_config: { runcmd: ['x'] }, user_data: '#!/bin/sh\necho hi\n' });
     expect(Buffer.from(result.bytes).toString()).toBe('#!/bin/sh\necho hi\n');
-    expect(result.diagnostics).toEqual([expect.objectContaining({ severity: 'warning', path: ['user_data'], detail: expect.stringContaining('environment, cloud_config') })]);
+    expect(result.diagnostics).toEqual([
+      expect.objectContaining({ severity: 'warning', path: ['user_data'], detail: expect.stringContaining('environment, cloud_config') }),
+    ]);
   });
 
   it('GIVEN MIME user_data WHEN composed THEN it passes through unchanged', () => {
-    const mime = 'Content-Type: multipart/mixed; boundary="b"\nMIME-Version: 1.0\n\n--b\nContent-Type: text/x-shellscript\n\n#!/bin/sh\n--b--\n';
+    const mime =
+      'Content-Type: multipart/mixed; boundary="b"\nMIME-Version: 1.0\n\n--b\nContent-Type: text/x-shellscript\n\n#!/bin/sh\n--b--\n';
     expect(text({ user_data: mime })).toBe(mime);
   });
 
   it('GIVEN user_data_parts WHEN composed THEN user-data is multipart with the cloud-config part first', () => {
-    const out = text({ cloud_config: { runcmd: ['a'] }, user_data_parts: [{ content: '#!/bin/sh\necho\n', content_type: 'text/x-shellscript', merge_type: 'list(append)' }] });
+    const out = text({
+      cloud_config: { runcmd: ['a'] },
+      user_data_parts: [{ content: '#!/bin/sh\necho\n', content_type: 'text/x-shellscript', merge_type: 'list(append)' }],
+    });
     expect(out).toMatch(/^Content-Type: multipart\/mixed; boundary="==VIRTSEED-[0-9a-f]{24}=="\nMIME-Version: 1.0\n/);
     expect(out.indexOf('text/cloud-config')).toBeLessThan(out.indexOf('text/x-shellscript'));
     expect(out).toContain('filename="part-001"');

@@ -10,13 +10,17 @@ function userDataOnIso(spec: SeedSpec): Buffer {
   return Buffer.from(file.content);
 }
 
-const CLOUD_CONFIG = '#cloud-config\n# keep this comment\nruncmd:\n  - "echo  \'quoted\'"   # trailing comment\npackages: [zsh, curl]\nwrite_files:\n- {path: /etc/x, content: "a: b"}\n';
+const CLOUD_CONFIG =
+  '#cloud-config\n# keep this comment\nruncmd:\n  - "echo  \'quoted\'"   # trailing comment\npackages: [zsh, curl]\nwrite_files:\n- {path: /etc/x, content: "a: b"}\n';
 
 describe('raw user-data given alone', () => {
   it.each([
     ['#cloud-config text with comments, flow style and unsorted keys', CLOUD_CONFIG],
     ['a #! script without a trailing newline', '#!/bin/sh\necho hi'],
-    ['MIME', 'Content-Type: multipart/mixed; boundary="b"\nMIME-Version: 1.0\n\n--b\nContent-Type: text/x-shellscript\n\n#!/bin/sh\ntrue\n--b--\n'],
+    [
+      'MIME',
+      'Content-Type: multipart/mixed; boundary="b"\nMIME-Version: 1.0\n\n--b\nContent-Type: text/x-shellscript\n\n#!/bin/sh\ntrue\n--b--\n',
+    ],
     ['CRLF #cloud-config', '#cloud-config\r\nruncmd:\r\n  - [ls, /]\r\n'],
   ])('GIVEN user_data as %s WHEN the ISO is built THEN its user-data bytes equal the input', (_, text) => {
     expect(userDataOnIso({ user_data: text }).equals(Buffer.from(text, 'utf8'))).toBe(true);
@@ -40,7 +44,10 @@ describe('raw user-data given alone', () => {
   });
 
   it('GIVEN a #cloud-config user_data and user_data_parts WHEN composed THEN the cloud-config part carries the text unchanged', () => {
-    const iso = userDataOnIso({ user_data: CLOUD_CONFIG, user_data_parts: [{ content: '#!/bin/sh\ntrue\n', content_type: 'text/x-shellscript' }] }).toString('utf8');
+    const iso = userDataOnIso({
+      user_data: CLOUD_CONFIG,
+      user_data_parts: [{ content: '#!/bin/sh\ntrue\n', content_type: 'text/x-shellscript' }],
+    }).toString('utf8');
     expect(iso).toContain(`filename="cloud-config.yaml"\n\n${CLOUD_CONFIG}\n--`);
   });
 
@@ -52,7 +59,13 @@ describe('raw user-data given alone', () => {
 describe('raw user-data with something to merge with', () => {
   it('GIVEN user_data and cloud_config WHEN validated THEN a warning on user_data says it is re-rendered, naming the other input', () => {
     const w = validateSeed({ user_data: CLOUD_CONFIG, cloud_config: { timezone: 'UTC' } }).filter((d) => d.severity === 'warning');
-    expect(w).toEqual([expect.objectContaining({ path: ['user_data'], summary: 'User-data re-rendered by a merge', detail: expect.stringContaining('cloud_config') })]);
+    expect(w).toEqual([
+      expect.objectContaining({
+        path: ['user_data'],
+        summary: 'User-data re-rendered by a merge',
+        detail: expect.stringContaining('cloud_config'),
+      }),
+    ]);
     const text = userDataOnIso({ user_data: CLOUD_CONFIG, cloud_config: { timezone: 'UTC' } }).toString('utf8');
     expect(text).toContain('timezone: UTC');
     expect(text).toContain('- zsh');
@@ -74,7 +87,9 @@ describe('user_data_base64 validation', () => {
     ]);
   });
   it('GIVEN text that is not base64 WHEN validated THEN an error on user_data_base64', () => {
-    expect(errors({ user_data_base64: '#cloud-config\n' })).toEqual([expect.objectContaining({ path: ['user_data_base64'], summary: 'Invalid user_data_base64' })]);
+    expect(errors({ user_data_base64: '#cloud-config\n' })).toEqual([
+      expect.objectContaining({ path: ['user_data_base64'], summary: 'Invalid user_data_base64' }),
+    ]);
   });
   it('GIVEN base64 of invalid cloud-config WHEN validated THEN the schema error is under user_data_base64', () => {
     const b64 = Buffer.from('#cloud-config\nruncmd: 5\n').toString('base64');

@@ -2,7 +2,8 @@
 import { MOUNT_SCRIPT_PATH } from '../../../src/seed';
 import { mountsConfig } from '../../../src/seed/user-data/generated';
 
-const script = (config: ReturnType<typeof mountsConfig>) => (config.write_files ?? []).find((w) => w.path === MOUNT_SCRIPT_PATH)?.content ?? '';
+const script = (config: ReturnType<typeof mountsConfig>) =>
+  (config.write_files ?? []).find((w) => w.path === MOUNT_SCRIPT_PATH)?.content ?? '';
 
 test('GIVEN a mount with a symlink WHEN rendered THEN the script creates the directory and links the device', () => {
   const config = mountsConfig([{ device: 'vdb', symlink: '/dev/disk/virtseed/data', mount_point: '/data' }]);

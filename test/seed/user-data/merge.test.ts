@@ -6,8 +6,19 @@ describe('mergeCloudConfigs (Virtlet merge rules)', () => {
   });
 
   it('GIVEN two sources with maps WHEN merged THEN maps merge recursively', () => {
-    const merged = mergeCloudConfigs([{ chpasswd: { expire: true, users: [{ name: 'a', password: 'x' }] } }, { chpasswd: { users: [{ name: 'b', password: 'y' }] } }]);
-    expect(merged).toEqual({ chpasswd: { expire: true, users: [{ name: 'a', password: 'x' }, { name: 'b', password: 'y' }] } });
+    const merged = mergeCloudConfigs([
+      { chpasswd: { expire: true, users: [{ name: 'a', password: 'x' }] } },
+      { chpasswd: { users: [{ name: 'b', password: 'y' }] } },
+    ]);
+    expect(merged).toEqual({
+      chpasswd: {
+        expire: true,
+        users: [
+          { name: 'a', password: 'x' },
+          { name: 'b', password: 'y' },
+        ],
+      },
+    });
   });
 
   it('GIVEN a scalar in both sources WHEN merged THEN the later one wins', () => {
@@ -15,7 +26,10 @@ describe('mergeCloudConfigs (Virtlet merge rules)', () => {
   });
 
   it('GIVEN overwrite WHEN merged THEN a later top-level key replaces the earlier one wholesale', () => {
-    expect(mergeCloudConfigs([{ runcmd: ['a'], packages: ['p'] }, { runcmd: ['b'] }], { overwrite: true })).toEqual({ runcmd: ['b'], packages: ['p'] });
+    expect(mergeCloudConfigs([{ runcmd: ['a'], packages: ['p'] }, { runcmd: ['b'] }], { overwrite: true })).toEqual({
+      runcmd: ['b'],
+      packages: ['p'],
+    });
   });
 
   it('GIVEN inputs WHEN merged THEN the inputs are not modified', () => {

@@ -39,14 +39,24 @@ export interface DomainAddressesOptions extends CallOptions {
 }
 
 /** libvirt errors meaning "no addresses from this source now" rather than a failure. */
-const NOT_NOW = [VIR_ERR_OPERATION_INVALID, VIR_ERR_AGENT_UNRESPONSIVE, VIR_ERR_ARGUMENT_UNSUPPORTED, VIR_ERR_NO_SUPPORT, VIR_ERR_OPERATION_UNSUPPORTED];
+const NOT_NOW = [
+  VIR_ERR_OPERATION_INVALID,
+  VIR_ERR_AGENT_UNRESPONSIVE,
+  VIR_ERR_ARGUMENT_UNSUPPORTED,
+  VIR_ERR_NO_SUPPORT,
+  VIR_ERR_OPERATION_UNSUPPORTED,
+];
 
 /**
  * The addresses of the running domain `dom`: lease entries first (one per NIC with a lease), then agent entries
  * (one per guest NIC with a MAC, loopback and IPv6 link-local addresses left out) when `options.agent` is set.
  * Returns [] for a domain that is not running. Throws LibvirtError for failures other than "not available now".
  */
-export async function domainAddresses(client: LibvirtClient, dom: DomRef, options: DomainAddressesOptions = {}): Promise<GuestInterfaceAddresses[]> {
+export async function domainAddresses(
+  client: LibvirtClient,
+  dom: DomRef,
+  options: DomainAddressesOptions = {},
+): Promise<GuestInterfaceAddresses[]> {
   const call: CallOptions = options.signal ? { signal: options.signal } : {};
   if (!(await client.domainIsActive(dom, call))) return [];
   const out = toEntries(await ask(client, dom, VIR_DOMAIN_INTERFACE_ADDRESSES_SRC_LEASE, call), 'lease');
@@ -76,7 +86,11 @@ async function ask(client: LibvirtClient, dom: DomRef, source: number, call: Cal
   try {
     return await client.domainInterfaceAddresses(dom, source, call);
   } catch (err) {
-    if (err instanceof LibvirtError && (NOT_NOW.includes(err.code) || (source === VIR_DOMAIN_INTERFACE_ADDRESSES_SRC_AGENT && err.code === VIR_ERR_OPERATION_FAILED))) return [];
+    if (
+      err instanceof LibvirtError &&
+      (NOT_NOW.includes(err.code) || (source === VIR_DOMAIN_INTERFACE_ADDRESSES_SRC_AGENT && err.code === VIR_ERR_OPERATION_FAILED))
+    )
+      return [];
     throw err;
   }
 }

@@ -8,7 +8,15 @@
  */
 import { performance } from 'node:perf_hooks';
 import { parseDomainXml } from '../../../../src/domain';
-import { bytesToUuid, LibvirtError, uuidToBytes, VIR_DOMAIN_XML_INACTIVE, VIR_ERR_NO_DOMAIN, type DomRef, type LibvirtClient } from '../../../../src/libvirt';
+import {
+  bytesToUuid,
+  LibvirtError,
+  uuidToBytes,
+  VIR_DOMAIN_XML_INACTIVE,
+  VIR_ERR_NO_DOMAIN,
+  type DomRef,
+  type LibvirtClient,
+} from '../../../../src/libvirt';
 
 /** How long one listing answers new lookups. */
 export const LISTING_TTL_MS = 2000;
@@ -60,7 +68,11 @@ export function isNoDomain(err: unknown): boolean {
  * The domain named `name`, and whether an interrupted create of virtseed's left it (its metadata still carries
  * `pendingKey`; a domain whose XML virtseed cannot read is not one it made). Null when libvirt has no such domain.
  */
-export async function domainByName(client: LibvirtClient, name: string, pendingKey: string): Promise<{ dom: DomRef; interrupted: boolean } | null> {
+export async function domainByName(
+  client: LibvirtClient,
+  name: string,
+  pendingKey: string,
+): Promise<{ dom: DomRef; interrupted: boolean } | null> {
   let dom: DomRef;
   try {
     dom = await client.domainLookupByName(name);

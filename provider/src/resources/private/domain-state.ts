@@ -10,9 +10,18 @@ import { DEFAULT_WAIT_TIMEOUT_S } from './wait-for';
 import type { DomainDiskState, DomainInterfaceState, DomainState } from './model';
 import { bool, list, num, str, UNKNOWN } from './values';
 
-
 /** Defaults of optional+computed attributes, filled at plan when the config leaves them null. */
-export const DOMAIN_DEFAULTS = { vcpu: 1, firmware: 'bios', secure_boot: false, running: true, reprovision: Reprovision.REBOOT, shutdown_timeout: 60, wait_for: 'none', wait_timeout: DEFAULT_WAIT_TIMEOUT_S, qemu_agent: false } as const;
+export const DOMAIN_DEFAULTS = {
+  vcpu: 1,
+  firmware: 'bios',
+  secure_boot: false,
+  running: true,
+  reprovision: Reprovision.REBOOT,
+  shutdown_timeout: 60,
+  wait_for: 'none',
+  wait_timeout: DEFAULT_WAIT_TIMEOUT_S,
+  qemu_agent: false,
+} as const;
 
 /** The fw_cfg key Ignition reads on QEMU (Ignition docs "Supported platforms": qemu). */
 export const IGNITION_FW_CFG_KEY = 'opt/com.coreos/config';
@@ -84,7 +93,8 @@ export function withDefaults(planned: DomainState, prior: DomainState | null, ur
     return { ...n, user, restrict: user ? (n.restrict ?? true) : (n.restrict ?? false), model: n.model ?? 'virtio', mac };
   });
   if (isSessionDaemon(uri)) out.console_log = null;
-  else if (out.console_log === null || out.console_log === UNKNOWN) out.console_log = str(prior?.console_log) ?? (name ? consoleLogPath(name) : UNKNOWN);
+  else if (out.console_log === null || out.console_log === UNKNOWN)
+    out.console_log = str(prior?.console_log) ?? (name ? consoleLogPath(name) : UNKNOWN);
   return out;
 }
 
@@ -143,7 +153,13 @@ export function toDomainSpec(s: DomainState, refs: ResolvedRefs, uuid?: string):
   const metadata: Record<string, string> = { [METADATA_KEYS.reprovisionPolicy]: str(s.reprovision) ?? DOMAIN_DEFAULTS.reprovision };
   const instanceId = str(s.instance_id);
   if (instanceId) metadata[METADATA_KEYS.instanceId] = instanceId;
-  const [kernel, initrd, cmdline, cpuMode, serialLogFile] = [str(s.kernel), str(s.initrd), str(s.cmdline), str(s.cpu_mode), str(s.console_log)];
+  const [kernel, initrd, cmdline, cpuMode, serialLogFile] = [
+    str(s.kernel),
+    str(s.initrd),
+    str(s.cmdline),
+    str(s.cpu_mode),
+    str(s.console_log),
+  ];
   return {
     name: str(s.name) ?? '',
     ...(uuid ? { uuid } : {}),

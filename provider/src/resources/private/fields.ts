@@ -43,13 +43,24 @@ export function schemaOf(resource: ResourceFields): ResourceSchema {
 }
 
 /** The JS value of a field type. */
-type ValueOf<T extends FieldType> = T extends 'string' ? string : T extends 'number' ? number : T extends 'bool' ? boolean
-  : T extends 'list(string)' ? string[] : Record<string, string>;
+type ValueOf<T extends FieldType> = T extends 'string'
+  ? string
+  : T extends 'number'
+    ? number
+    : T extends 'bool'
+      ? boolean
+      : T extends 'list(string)'
+        ? string[]
+        : Record<string, string>;
 
 /** The typed value of one field as the protocol layer decodes it: known, null (unset) or unknown. */
 type FieldValue<F> = F extends BlockField
-  ? F['nesting'] extends 'single' ? StateOf<F['fields']> | null | Unknown : StateOf<F['fields']>[] | Unknown
-  : F extends AttributeField ? ValueOf<F['type']> | null | Unknown : never;
+  ? F['nesting'] extends 'single'
+    ? StateOf<F['fields']> | null | Unknown
+    : StateOf<F['fields']>[] | Unknown
+  : F extends AttributeField
+    ? ValueOf<F['type']> | null | Unknown
+    : never;
 
 /** The typed state of a field table: every field present, by its Terraform name. */
 export type StateOf<F extends FieldTable> = { -readonly [K in keyof F]: FieldValue<F[K]> };

@@ -127,7 +127,12 @@ export function ringSize(chunk: number, retained: number): number {
 }
 
 /** Reads `fh` to its end into `count` reused buffers of `chunk` bytes, yielding each filled part; closes `fh`. */
-async function* readRing(fh: fs.FileHandle, chunk: number, count: number, signal?: AbortSignal): AsyncGenerator<Uint8Array, void, undefined> {
+async function* readRing(
+  fh: fs.FileHandle,
+  chunk: number,
+  count: number,
+  signal?: AbortSignal,
+): AsyncGenerator<Uint8Array, void, undefined> {
   const ring = Array.from({ length: count }, () => Buffer.allocUnsafeSlow(chunk));
   try {
     for (let position = 0, i = 0; ; i = (i + 1) % count) {

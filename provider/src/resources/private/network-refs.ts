@@ -17,7 +17,10 @@ function notFoundDetail(subject: string, ref: string): string {
 
 /** Thrown when a network named by a domain does not exist on the host. */
 export class NetworkNotFoundError extends Error {
-  constructor(readonly ref: string, readonly index: number) {
+  constructor(
+    readonly ref: string,
+    readonly index: number,
+  ) {
     super(notFoundDetail(`network_interface ${index}`, ref));
     this.name = 'NetworkNotFoundError';
   }
@@ -32,7 +35,10 @@ function networkRef(n: DomainInterfaceState): string | undefined {
  * A diagnostic on `network_interface[i].network` for every known network reference of `s` (a domain's state or
  * plan) that the host does not have. Unknown references (a network created in the same apply) are skipped.
  */
-export async function missingNetworkDiagnostics(client: LibvirtClient, s: Pick<DomainState, 'name' | 'network_interface'>): Promise<Diagnostic[]> {
+export async function missingNetworkDiagnostics(
+  client: LibvirtClient,
+  s: Pick<DomainState, 'name' | 'network_interface'>,
+): Promise<Diagnostic[]> {
   const out: Diagnostic[] = [];
   for (const [i, n] of list(s.network_interface).entries()) {
     const ref = networkRef(n);
@@ -66,7 +72,11 @@ export async function resolveNetworkNames(client: LibvirtClient, nics: readonly 
  * `observed` NICs (read from libvirt, network by name) with the configuration's UUID put back wherever `current`
  * named that same network by UUID.
  */
-export async function keepNetworkRefs(client: LibvirtClient, current: Blocks<DomainInterfaceState> | null, observed: Blocks<DomainInterfaceState> | null): Promise<DomainInterfaceState[]> {
+export async function keepNetworkRefs(
+  client: LibvirtClient,
+  current: Blocks<DomainInterfaceState> | null,
+  observed: Blocks<DomainInterfaceState> | null,
+): Promise<DomainInterfaceState[]> {
   const cur = list(current);
   const out = list(observed).map((n) => ({ ...n }));
   for (const [i, n] of out.entries()) {

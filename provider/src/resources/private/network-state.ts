@@ -15,11 +15,22 @@ export const NETWORK_MODES = ['none', 'nat', 'route', 'open', 'bridge'] as const
 export type HostPlacement = AssembledNetwork['placement'];
 
 /** The spec of a (wholly known) state or config, and problems found converting it, with Terraform paths. */
-export function toNetworkSpec(s: NetworkState): { spec: NetworkSpec; placement: HostPlacement; ipSource: readonly number[]; diagnostics: Diagnostic[] } {
+export function toNetworkSpec(s: NetworkState): {
+  spec: NetworkSpec;
+  placement: HostPlacement;
+  ipSource: readonly number[];
+  diagnostics: Diagnostic[];
+} {
   const diagnostics: Diagnostic[] = [];
   const mode = str(s.mode) ?? NETWORK_DEFAULTS.mode;
   if (!NETWORK_MODES.some((m) => m === mode))
-    diagnostics.push(error(['mode'], 'Invalid network mode', `mode is "${mode}"; expected one of ${NETWORK_MODES.join(', ')} (none = isolated: no forwarding off the host).`));
+    diagnostics.push(
+      error(
+        ['mode'],
+        'Invalid network mode',
+        `mode is "${mode}"; expected one of ${NETWORK_MODES.join(', ')} (none = isolated: no forwarding off the host).`,
+      ),
+    );
   const ipBlocks = list(s.ip);
   const hosts = list(s.dhcp_host);
   const { spec, ipSource, badSubnets, placement } = assembleNetworkSpec({
@@ -29,17 +40,39 @@ export function toNetworkSpec(s: NetworkState): { spec: NetworkSpec; placement: 
     bridge: str(s.bridge) || undefined,
     domain: str(s.domain) || undefined,
     mtu: num(s.mtu),
-    subnets: ipBlocks.map((ip) => ({ address: str(ip.address) ?? '', dhcpRanges: list(ip.dhcp_range).map((r) => ({ start: str(r.start) ?? '', end: str(r.end) ?? '' })) })),
+    subnets: ipBlocks.map((ip) => ({
+      address: str(ip.address) ?? '',
+      dhcpRanges: list(ip.dhcp_range).map((r) => ({ start: str(r.start) ?? '', end: str(r.end) ?? '' })),
+    })),
     staticHosts: hosts.map((h) => ({ ip: str(h.ip) ?? '', mac: str(h.mac), hostname: str(h.hostname) })),
     dnsHosts: list(s.dns_host).map((h) => ({ ip: str(h.ip) ?? '', hostnames: list(h.hostnames) })),
   });
   for (const i of badSubnets)
-    diagnostics.push(error(['ip', i, 'address'], 'Invalid address', `address is ${JSON.stringify(ipBlocks[i].address)}; expected the host's address and prefix length, e.g. 192.168.150.1/24 or fd00:150::1/64.`));
+    diagnostics.push(
+      error(
+        ['ip', i, 'address'],
+        'Invalid address',
+        `address is ${JSON.stringify(ipBlocks[i].address)}; expected the host's address and prefix length, e.g. 192.168.150.1/24 or fd00:150::1/64.`,
+      ),
+    );
   placement.forEach((at, k) => {
-    if (!at) diagnostics.push(error(['dhcp_host', k, 'ip'], 'Address outside the network', `ip ${JSON.stringify(str(hosts[k].ip) ?? '')} is in no subnet of this network's ip blocks; use an address of one of them.`));
+    if (!at)
+      diagnostics.push(
+        error(
+          ['dhcp_host', k, 'ip'],
+          'Address outside the network',
+          `ip ${JSON.stringify(str(hosts[k].ip) ?? '')} is in no subnet of this network's ip blocks; use an address of one of them.`,
+        ),
+      );
   });
   if (mode === 'none' && str(s.forward_dev))
-    diagnostics.push(error(['forward_dev'], 'Invalid forward_dev', 'An isolated network (mode none) forwards nothing; forward_dev is for nat, route and open.'));
+    diagnostics.push(
+      error(
+        ['forward_dev'],
+        'Invalid forward_dev',
+        'An isolated network (mode none) forwards nothing; forward_dev is for nat, route and open.',
+      ),
+    );
   return { spec, placement, ipSource, diagnostics };
 }
 
@@ -75,7 +108,10 @@ export function stateFromNetwork(spec: NetworkSpec, autostart: boolean): Network
     domain: spec.domain ?? null,
     mtu: spec.mtu ?? null,
     autostart,
-    ip: spec.ips.map((ip) => ({ address: `${ip.address}/${ip.prefix}`, dhcp_range: ip.dhcpRanges.map((r) => ({ start: r.start, end: r.end })) })),
+    ip: spec.ips.map((ip) => ({
+      address: `${ip.address}/${ip.prefix}`,
+      dhcp_range: ip.dhcpRanges.map((r) => ({ start: r.start, end: r.end })),
+    })),
     dhcp_host: spec.ips.flatMap((ip) => ip.dhcpHosts.map((h) => ({ mac: h.mac ?? null, hostname: h.name ?? null, ip: h.ip }))),
     dns_host: spec.dnsHosts.map((h) => ({ ip: h.ip, hostnames: h.hostnames })),
   };

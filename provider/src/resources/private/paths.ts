@@ -18,7 +18,7 @@ export function mapDiagnostic(d: Diagnostic, mapping: PathMapping, prefix: (stri
   const out: (string | number)[] = [...prefix];
   for (let i = 0; i < d.path.length; i++) {
     const step = d.path[i];
-    const name = typeof step === 'string' ? mapping.rename?.[step] ?? step : step;
+    const name = typeof step === 'string' ? (mapping.rename?.[step] ?? step) : step;
     out.push(name);
     if (typeof name === 'string' && mapping.opaque?.includes(name) && out.length === prefix.length + 1 && i < d.path.length - 1) {
       const inner = d.path.slice(i + 1);

@@ -49,16 +49,25 @@ export async function planHost<C extends Connection>(ctx: HandlerContext<C>): Pr
     const d = hostUnreachable(err.uri, err.cause);
     return {
       client: null,
-      diagnostics: [{ ...d, severity: 'warning', summary: `Plan not checked against libvirt at ${err.uri}`,
-        detail: `${d.detail} Until it is reachable, missing pools, networks and clashing names show only at apply (which needs the host).` }],
+      diagnostics: [
+        {
+          ...d,
+          severity: 'warning',
+          summary: `Plan not checked against libvirt at ${err.uri}`,
+          detail: `${d.detail} Until it is reachable, missing pools, networks and clashing names show only at apply (which needs the host).`,
+        },
+      ],
     };
   }
 }
 
 /** Diagnostic of a storage pool the host does not have, on attribute `pool`. */
 export function poolMissingDiagnostic(resource: string, pool: string): Diagnostic {
-  return error(['pool'], 'Storage pool not found',
-    `${resource}: libvirt has no storage pool named ${pool}. Name an existing pool (virsh pool-list --all), or create it first (virsh pool-define-as ${pool} dir --target /var/lib/libvirt/images/${pool} && virsh pool-start ${pool} && virsh pool-autostart ${pool}).`);
+  return error(
+    ['pool'],
+    'Storage pool not found',
+    `${resource}: libvirt has no storage pool named ${pool}. Name an existing pool (virsh pool-list --all), or create it first (virsh pool-define-as ${pool} dir --target /var/lib/libvirt/images/${pool} && virsh pool-start ${pool} && virsh pool-autostart ${pool}).`,
+  );
 }
 
 /**
@@ -68,7 +77,10 @@ export function poolMissingDiagnostic(resource: string, pool: string): Diagnosti
  * Returns no diagnostics when the host cannot be reached (only the one warning).
  */
 export async function newVolumeChecks(
-  ctx: HandlerContext<LibvirtClient>, resource: string, target: { pool: string; name: string }, exists: (pool: string, name: string) => Diagnostic,
+  ctx: HandlerContext<LibvirtClient>,
+  resource: string,
+  target: { pool: string; name: string },
+  exists: (pool: string, name: string) => Diagnostic,
 ): Promise<Diagnostic[]> {
   const { client, diagnostics } = await planHost(ctx);
   if (!client) return diagnostics;
@@ -91,8 +103,12 @@ export async function newVolumeChecks(
  * `label` names the resource kind in the diagnostic (e.g. `Seed`).
  */
 export async function plannedVolumeChecks(
-  ctx: HandlerContext<LibvirtClient>, label: string, prior: Readonly<Record<string, unknown>> | null, planned: Readonly<Record<string, unknown>>,
-  replaced: boolean, exists: (pool: string, name: string) => Diagnostic,
+  ctx: HandlerContext<LibvirtClient>,
+  label: string,
+  prior: Readonly<Record<string, unknown>> | null,
+  planned: Readonly<Record<string, unknown>>,
+  replaced: boolean,
+  exists: (pool: string, name: string) => Diagnostic,
 ): Promise<Diagnostic[]> {
   if (prior && replaced) noteReplacement('volume', `${String(prior.pool)}/${String(prior.name)}`);
   const [pool, name] = [planned.pool, planned.name];
@@ -104,7 +120,12 @@ export async function plannedVolumeChecks(
  * Plan-time check for a domain virtseed will create as `name`: none of that name exists (unless it is being
  * replaced, or carries `pendingKey` in its metadata: left by an interrupted create, which apply replaces).
  */
-export async function newDomainChecks(ctx: HandlerContext<LibvirtClient>, name: string, pendingKey: string, exists: (name: string, uuid: string) => Diagnostic): Promise<Diagnostic[]> {
+export async function newDomainChecks(
+  ctx: HandlerContext<LibvirtClient>,
+  name: string,
+  pendingKey: string,
+  exists: (name: string, uuid: string) => Diagnostic,
+): Promise<Diagnostic[]> {
   const { client, diagnostics } = await planHost(ctx);
   if (!client || isBeingReplaced('domain', name)) return diagnostics;
   const found = await domainByName(client, name, pendingKey);

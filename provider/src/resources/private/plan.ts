@@ -14,9 +14,7 @@ export type WhenUnknown = 'replace' | 'wait';
  * replacement with `'replace'`, and waits until it is known (the plan at apply time) with `'wait'`.
  */
 export function replacePaths<S>(prior: S, planned: S, attrs: readonly (keyof S & string)[], whenUnknown: WhenUnknown): Path[] {
-  return attrs
-    .filter((a) => (whenUnknown === 'replace' || isWhollyKnown(planned[a])) && !deepEqual(prior[a], planned[a]))
-    .map((a) => [a]);
+  return attrs.filter((a) => (whenUnknown === 'replace' || isWhollyKnown(planned[a])) && !deepEqual(prior[a], planned[a])).map((a) => [a]);
 }
 
 /**

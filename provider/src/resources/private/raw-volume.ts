@@ -22,7 +22,10 @@ export interface RawVolumeAttrs {
 export type Built<S> = { bytes: Uint8Array; computed: Partial<S> } | { diagnostics: Diagnostic[] };
 
 /** The apply of a destroy of any volume resource: deletes the volume `prior.id` (one already gone is fine). */
-export async function destroyVolume(ctx: HandlerContext<LibvirtClient>, prior: { id: Val<string> } | null): Promise<{ newState: null; diagnostics: Diagnostic[] }> {
+export async function destroyVolume(
+  ctx: HandlerContext<LibvirtClient>,
+  prior: { id: Val<string> } | null,
+): Promise<{ newState: null; diagnostics: Diagnostic[] }> {
   const key = str(prior?.id);
   if (key) await deleteVolume(await ctx.client(), key, { signal: ctx.signal });
   return { newState: null, diagnostics: [] };

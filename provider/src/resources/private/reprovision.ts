@@ -26,7 +26,13 @@ const HOW: Readonly<Record<string, string>> = {
 
 /** The state without the attributes the decision itself sets, nor the guest's addresses (which the plan settles
  *  apart): a change of only these is no change. */
-function withoutDecision({ reprovision_action, previous_instance_id, addresses, ip_address, ...rest }: DomainState): Omit<DomainState, 'reprovision_action' | 'previous_instance_id' | 'addresses' | 'ip_address'> {
+function withoutDecision({
+  reprovision_action,
+  previous_instance_id,
+  addresses,
+  ip_address,
+  ...rest
+}: DomainState): Omit<DomainState, 'reprovision_action' | 'previous_instance_id' | 'addresses' | 'ip_address'> {
   return rest;
 }
 
@@ -41,12 +47,20 @@ export function decideReprovision(prior: DomainState, planned: DomainState): Rep
   const to = planned.instance_id;
   if (to === UNKNOWN) return { action: UNKNOWN, previousInstanceId: from, replace: policy === Reprovision.RECREATE, diagnostics: [] };
   if (to !== from && to !== null) {
-    const diagnostic = warning(['instance_id'], `Guest ${String(planned.name)} will be re-provisioned (${policy})`,
-      `instance-id ${from ?? '(none)'} → ${to}: cloud-init (or Ignition) provisions the guest again. Policy "${policy}": ${HOW[policy] ?? policy}.`);
+    const diagnostic = warning(
+      ['instance_id'],
+      `Guest ${String(planned.name)} will be re-provisioned (${policy})`,
+      `instance-id ${from ?? '(none)'} → ${to}: cloud-init (or Ignition) provisions the guest again. Policy "${policy}": ${HOW[policy] ?? policy}.`,
+    );
     return { action: policy, previousInstanceId: from, replace: policy === Reprovision.RECREATE, diagnostics: [diagnostic] };
   }
   const changed = !deepEqual(withoutDecision(planned), withoutDecision(prior));
   return changed
     ? { action: 'none', previousInstanceId: null, replace: false, diagnostics: [] }
-    : { action: prior.reprovision_action ?? 'none', previousInstanceId: prior.previous_instance_id ?? null, replace: false, diagnostics: [] };
+    : {
+        action: prior.reprovision_action ?? 'none',
+        previousInstanceId: prior.previous_instance_id ?? null,
+        replace: false,
+        diagnostics: [],
+      };
 }

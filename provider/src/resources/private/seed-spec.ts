@@ -11,7 +11,8 @@ import type { CloudinitSeedState } from './model';
 import { mapDiagnostics, type PathMapping } from './paths';
 
 /** yaml's parseDocument, loaded on first use rather than at provider start-up (issue #15). */
-const parseDocument = (text: string): YamlLib.Document => (require('yaml') as typeof YamlLib).parseDocument(text, { prettyErrors: true, uniqueKeys: true });
+const parseDocument = (text: string): YamlLib.Document =>
+  (require('yaml') as typeof YamlLib).parseDocument(text, { prettyErrors: true, uniqueKeys: true });
 
 /** How seed diagnostics map onto the resource's attribute paths. */
 export const SEED_PATHS: PathMapping = {
@@ -27,13 +28,21 @@ function parseMap(value: string, attr: string, diags: Diagnostic[]): Record<stri
     for (const e of doc.errors) {
       const message = (e.message.split('\n')[0] ?? e.message).replace(/ at line \d+, column \d+:?$/, '');
       const [line, col] = [e.linePos?.[0]?.line ?? 1, e.linePos?.[0]?.col ?? 1];
-      diags.push(error([attr], `Invalid ${attr}`, `${attr} must be a JSON or YAML map; parsing failed at line ${line}, column ${col}: ${message}`));
+      diags.push(
+        error([attr], `Invalid ${attr}`, `${attr} must be a JSON or YAML map; parsing failed at line ${line}, column ${col}: ${message}`),
+      );
     }
     return undefined;
   }
   const parsed: unknown = doc.toJS({ maxAliasCount: 100 });
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
-    diags.push(error([attr], `Invalid ${attr}`, `${attr} must be a JSON or YAML map (e.g. jsonencode({ ... })); got ${Array.isArray(parsed) ? 'a list' : typeof parsed}.`));
+    diags.push(
+      error(
+        [attr],
+        `Invalid ${attr}`,
+        `${attr} must be a JSON or YAML map (e.g. jsonencode({ ... })); got ${Array.isArray(parsed) ? 'a list' : typeof parsed}.`,
+      ),
+    );
     return undefined;
   }
   return parsed as Record<string, unknown>;
@@ -46,7 +55,9 @@ export function seedSpecFromConfig(v: Partial<CloudinitSeedState>): { spec: Seed
     field.json && typeof value === 'string' ? parseMap(value, name, diagnostics) : value,
   ) as SeedSpec;
   // The typed network's version defaults to 2; its interfaces are a list even when the config has none.
-  const spec: SeedSpec = mapped.network ? { ...mapped, network: { ...mapped.network, version: mapped.network.version ?? 2, interfaces: mapped.network.interfaces ?? [] } } : mapped;
+  const spec: SeedSpec = mapped.network
+    ? { ...mapped, network: { ...mapped.network, version: mapped.network.version ?? 2, interfaces: mapped.network.interfaces ?? [] } }
+    : mapped;
   if (diagnostics.length) return { spec, diagnostics };
   try {
     return { spec: loadSeedSources(spec), diagnostics };

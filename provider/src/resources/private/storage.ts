@@ -55,14 +55,22 @@ export async function volumeByName(client: LibvirtClient, pool: PoolRef, name: s
  * Volume XML (formatstorage "Storage volume XML"): name, capacity in bytes, target format, optional backing store,
  * optional allocation in bytes (absent: libvirt allocates the whole capacity of a raw file up front; 0: a sparse file).
  */
-export function volumeXml(v: { name: string; capacity: number; format: string; backing?: { path: string; format: string }; allocation?: number }): string {
+export function volumeXml(v: {
+  name: string;
+  capacity: number;
+  format: string;
+  backing?: { path: string; format: string };
+  allocation?: number;
+}): string {
   const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/'/g, '&apos;');
   const backing = v.backing
     ? `<backingStore><path>${esc(v.backing.path)}</path><format type='${esc(v.backing.format)}'/></backingStore>`
     : '';
   const allocation = v.allocation === undefined ? '' : `<allocation unit='bytes'>${v.allocation}</allocation>`;
-  return `<volume><name>${esc(v.name)}</name><capacity unit='bytes'>${v.capacity}</capacity>${allocation}` +
-    `<target><format type='${esc(v.format)}'/></target>${backing}</volume>`;
+  return (
+    `<volume><name>${esc(v.name)}</name><capacity unit='bytes'>${v.capacity}</capacity>${allocation}` +
+    `<target><format type='${esc(v.format)}'/></target>${backing}</volume>`
+  );
 }
 
 /** Pool types whose volumes are files: a raw volume created with allocation 0 is a sparse file there. */
@@ -105,9 +113,10 @@ export async function markPending(client: LibvirtClient, pool: PoolRef, name: st
 /** Deletes the marker of `name`, if any. */
 export async function clearPending(client: LibvirtClient, pool: PoolRef, name: string, options?: CallOptions): Promise<void> {
   const marker = await volumeByName(client, pool, pendingMarkerName(name), options);
-  if (marker) await client.storageVolDelete(marker, 0, options).catch((err) => {
-    if (!isNotFound(err)) throw err;
-  });
+  if (marker)
+    await client.storageVolDelete(marker, 0, options).catch((err) => {
+      if (!isNotFound(err)) throw err;
+    });
 }
 
 /**
@@ -117,9 +126,10 @@ export async function clearPending(client: LibvirtClient, pool: PoolRef, name: s
 export async function removeInterrupted(client: LibvirtClient, pool: PoolRef, name: string, options?: CallOptions): Promise<boolean> {
   if (!(await volumeByName(client, pool, pendingMarkerName(name), options))) return false;
   const partial = await volumeByName(client, pool, name, options);
-  if (partial) await client.storageVolDelete(partial, 0, options).catch((err) => {
-    if (!isNotFound(err)) throw err;
-  });
+  if (partial)
+    await client.storageVolDelete(partial, 0, options).catch((err) => {
+      if (!isNotFound(err)) throw err;
+    });
   await clearPending(client, pool, name, options);
   return true;
 }
@@ -129,7 +139,12 @@ export async function removeInterrupted(client: LibvirtClient, pool: PoolRef, na
  * interrupted create leaves the marker, a failed one deletes what it made. Returns the volume.
  */
 export async function createMarked(
-  client: LibvirtClient, pool: PoolRef, name: string, xml: string, fill: (vol: VolRef) => Promise<void>, options?: CallOptions,
+  client: LibvirtClient,
+  pool: PoolRef,
+  name: string,
+  xml: string,
+  fill: (vol: VolRef) => Promise<void>,
+  options?: CallOptions,
 ): Promise<VolRef> {
   await markPending(client, pool, name, options);
   const vol = await client.storageVolCreateXml(pool, xml, 0, options);
@@ -149,9 +164,21 @@ export async function createMarked(
  * Creates a raw volume holding exactly `bytes` (a seed ISO, an Ignition JSON), under a pending marker. Throws
  * when a volume of that name exists already (nothing is overwritten).
  */
-export async function createRawVolumeWith(client: LibvirtClient, pool: PoolRef, name: string, bytes: Uint8Array, options?: CallOptions): Promise<VolRef> {
-  return createMarked(client, pool, name, volumeXml({ name, capacity: bytes.length, format: 'raw' }),
-    (vol) => client.storageVolUpload(vol, bytes, 0, bytes.length, options), options);
+export async function createRawVolumeWith(
+  client: LibvirtClient,
+  pool: PoolRef,
+  name: string,
+  bytes: Uint8Array,
+  options?: CallOptions,
+): Promise<VolRef> {
+  return createMarked(
+    client,
+    pool,
+    name,
+    volumeXml({ name, capacity: bytes.length, format: 'raw' }),
+    (vol) => client.storageVolUpload(vol, bytes, 0, bytes.length, options),
+    options,
+  );
 }
 
 /**
@@ -186,8 +213,11 @@ export async function deleteVolume(client: LibvirtClient, key: string, options?:
 
 /** The diagnostic for a create that would overwrite a volume virtseed did not make. */
 export function volumeExistsDiagnostic(pool: string, name: string): Diagnostic {
-  return error(['name'], 'Volume exists already',
-    `Pool ${pool} already has a volume named ${name}. virtseed does not overwrite volumes it did not create: delete it, or choose another name.`);
+  return error(
+    ['name'],
+    'Volume exists already',
+    `Pool ${pool} already has a volume named ${name}. virtseed does not overwrite volumes it did not create: delete it, or choose another name.`,
+  );
 }
 
 /**
@@ -213,9 +243,17 @@ export async function storeRawVolume(
 }
 
 /** Path, size (bytes) and content sha256 of the raw volume `key`, or null when it no longer exists. */
-export async function inspectRawVolume(client: LibvirtClient, key: string, options?: CallOptions): Promise<{ path: string; size: number; sha256: string } | null> {
+export async function inspectRawVolume(
+  client: LibvirtClient,
+  key: string,
+  options?: CallOptions,
+): Promise<{ path: string; size: number; sha256: string } | null> {
   const vol = await volumeByKey(client, key, options);
   if (!vol) return null;
   const info = await client.storageVolGetInfo(vol, options);
-  return { path: await client.storageVolGetPath(vol, options), size: info.capacity, sha256: await volumeSha256(client, vol, info.capacity, options) };
+  return {
+    path: await client.storageVolGetPath(vol, options),
+    size: info.capacity,
+    sha256: await volumeSha256(client, vol, info.capacity, options),
+  };
 }

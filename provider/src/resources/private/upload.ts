@@ -12,7 +12,10 @@ import { createMarked, isFilePool, volumeXml } from './storage';
 
 /** Thrown when the uploaded bytes' sha256 is not the pinned one. */
 export class ChecksumMismatchError extends Error {
-  constructor(readonly expected: string, readonly actual: string) {
+  constructor(
+    readonly expected: string,
+    readonly actual: string,
+  ) {
     super(checksumMismatchMessage(expected, actual));
     this.name = 'ChecksumMismatchError';
   }
@@ -20,8 +23,10 @@ export class ChecksumMismatchError extends Error {
 
 /** The message for a source whose sha256 is `actual` while `expected` was pinned (both lowercase hex). */
 export function checksumMismatchMessage(expected: string, actual: string): string {
-  return `the source's sha256 is ${actual}, but sha256 pins ${expected}. The source changed or is not the image you meant; ` +
-    'no volume was kept. Fix sha256 or the source.';
+  return (
+    `the source's sha256 is ${actual}, but sha256 pins ${expected}. The source changed or is not the image you meant; ` +
+    'no volume was kept. Fix sha256 or the source.'
+  );
 }
 
 /** True for a sha256 in hex (64 hex digits, either case). */
@@ -34,7 +39,10 @@ export function isSha256Hex(value: string): boolean {
  * ChecksumMismatchError unless the digest matches. The throw happens before the consumer sees the end, so an
  * upload stream is aborted rather than finished.
  */
-export async function* verifySha256(source: AsyncIterable<Uint8Array>, expected: string | undefined): AsyncGenerator<Uint8Array, void, undefined> {
+export async function* verifySha256(
+  source: AsyncIterable<Uint8Array>,
+  expected: string | undefined,
+): AsyncGenerator<Uint8Array, void, undefined> {
   if (expected === undefined) {
     yield* source;
     return;
@@ -60,7 +68,11 @@ export function formatProgress(bytes: number, total: number | undefined, seconds
  * logs the final line). `now` in milliseconds (injectable for tests).
  */
 export function progressLogger(
-  log: Pick<Logger, 'info'>, label: string, total: number | undefined, intervalMs = 2000, now: () => number = () => performance.now(),
+  log: Pick<Logger, 'info'>,
+  label: string,
+  total: number | undefined,
+  intervalMs = 2000,
+  now: () => number = () => performance.now(),
 ): { update(bytes: number): void; done(bytes: number): void } {
   const start = now();
   let last = start;
@@ -131,20 +143,35 @@ export interface SourceVolumeSpec {
  * URL) is streamed to its end: the volume starts empty and grows with the upload. Returns the volume and format.
  */
 export async function createVolumeFromSource(
-  client: LibvirtClient, pool: PoolRef, spec: SourceVolumeSpec, ctx: { log: Pick<Logger, 'info'>; signal?: AbortSignal },
+  client: LibvirtClient,
+  pool: PoolRef,
+  spec: SourceVolumeSpec,
+  ctx: { log: Pick<Logger, 'info'>; signal?: AbortSignal },
 ): Promise<{ vol: VolRef; format: string }> {
   const opts = { signal: ctx.signal };
   const info = await inspectSource(spec.source, ctx.signal);
   const format = spec.format ?? info.format;
   const sparse = format === 'raw' && (await isFilePool(client, pool, opts));
   const xml = volumeXml({ name: spec.name, capacity: info.length ?? 0, format, allocation: sparse ? 0 : undefined });
-  const vol = await createMarked(client, pool, spec.name, xml, async (v) => {
-    await uploadSource(client, v, spec.source, {
-      sha256: spec.sha256, length: info.length, sparse, log: ctx.log, label: `volume ${pool.name}/${spec.name}`, signal: ctx.signal,
-    });
-    if (spec.capacity !== undefined && spec.capacity > (await client.storageVolGetInfo(v, opts)).capacity) {
-      await client.storageVolResize(v, spec.capacity, 0, opts);
-    }
-  }, opts);
+  const vol = await createMarked(
+    client,
+    pool,
+    spec.name,
+    xml,
+    async (v) => {
+      await uploadSource(client, v, spec.source, {
+        sha256: spec.sha256,
+        length: info.length,
+        sparse,
+        log: ctx.log,
+        label: `volume ${pool.name}/${spec.name}`,
+        signal: ctx.signal,
+      });
+      if (spec.capacity !== undefined && spec.capacity > (await client.storageVolGetInfo(v, opts)).capacity) {
+        await client.storageVolResize(v, spec.capacity, 0, opts);
+      }
+    },
+    opts,
+  );
   return { vol, format };
 }

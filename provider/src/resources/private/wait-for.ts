@@ -53,7 +53,12 @@ export interface WaitOptions {
  * Starts the shut-off domain `dom` and waits for `agent` to finish this boot. Resolves with how the wait ended
  * (the guest keeps running in every case); rejects only when the domain cannot be started (LibvirtError).
  */
-export async function startAndWait(client: LibvirtClient, dom: DomRef, agent: ProvisioningAgent, options: WaitOptions): Promise<WaitResult> {
+export async function startAndWait(
+  client: LibvirtClient,
+  dom: DomRef,
+  agent: ProvisioningAgent,
+  options: WaitOptions,
+): Promise<WaitResult> {
   const abort = new AbortController();
   const stop = (): void => abort.abort(new Error('interrupted'));
   options.signal.addEventListener('abort', stop, { once: true });
@@ -100,7 +105,9 @@ export async function startAndWait(client: LibvirtClient, dom: DomRef, agent: Pr
     }, options.timeoutS * 1000);
     const end = await reading;
     if (end.end === 'finished') {
-      options.log.info(`domain ${dom.name}: ${agent} finished ${((Date.now() - started) / 1000).toFixed(1)} s after start: ${watch.outcome.finishedLine ?? ''}`);
+      options.log.info(
+        `domain ${dom.name}: ${agent} finished ${((Date.now() - started) / 1000).toFixed(1)} s after start: ${watch.outcome.finishedLine ?? ''}`,
+      );
       return { kind: 'finished', outcome: watch.outcome, elapsedMs: Date.now() - started };
     }
     if (timedOut) return { kind: 'timeout', outcome: watch.outcome, lastLines: [...last] };
@@ -133,10 +140,12 @@ export async function startAndWaitForLease(client: LibvirtClient, dom: DomRef, o
   const deadline = started + options.timeoutS * 1000;
   for (;;) {
     if (options.signal.aborted) return { kind: 'interrupted' };
-    const addresses = allAddresses(await domainAddresses(client, dom, { agent: true, signal: options.signal }).catch((err) => {
-      if (options.signal.aborted) return [];
-      throw err;
-    }));
+    const addresses = allAddresses(
+      await domainAddresses(client, dom, { agent: true, signal: options.signal }).catch((err) => {
+        if (options.signal.aborted) return [];
+        throw err;
+      }),
+    );
     if (addresses.length) {
       options.log.info(`domain ${dom.name}: address ${addresses.join(', ')} ${((Date.now() - started) / 1000).toFixed(1)} s after start`);
       return { kind: 'address', addresses, elapsedMs: Date.now() - started };
@@ -162,11 +171,19 @@ function pause(ms: number, signal: AbortSignal): Promise<void> {
 /** The diagnostics of a `lease` wait for domain `name` (empty when an address appeared). */
 export function leaseDiagnostics(name: string, timeoutS: number, result: LeaseResult): Diagnostic[] {
   if (result.kind === 'timeout') {
-    return [error(['wait_timeout'], `No address for ${name} within ${timeoutS} s`,
-      `wait_for = "lease" gave up after wait_timeout = ${timeoutS} s: no DHCP lease on the domain's libvirt networks (and no guest agent address). ` +
-        'The domain keeps running and is kept in state. Check that the network has DHCP (an <ip> with a <dhcp> range) and that the guest configures its NIC by DHCP, or raise wait_timeout.')];
+    return [
+      error(
+        ['wait_timeout'],
+        `No address for ${name} within ${timeoutS} s`,
+        `wait_for = "lease" gave up after wait_timeout = ${timeoutS} s: no DHCP lease on the domain's libvirt networks (and no guest agent address). ` +
+          'The domain keeps running and is kept in state. Check that the network has DHCP (an <ip> with a <dhcp> range) and that the guest configures its NIC by DHCP, or raise wait_timeout.',
+      ),
+    ];
   }
-  if (result.kind === 'interrupted') return [error(['wait_for'], 'Interrupted', `Terraform was interrupted while waiting for an address of ${name}; the guest keeps running.`)];
+  if (result.kind === 'interrupted')
+    return [
+      error(['wait_for'], 'Interrupted', `Terraform was interrupted while waiting for an address of ${name}; the guest keeps running.`),
+    ];
   return [];
 }
 
@@ -181,26 +198,48 @@ export function waitDiagnostics(name: string, timeoutS: number, result: WaitResu
   const who = AGENT_NAME[agent];
   const d: Diagnostic[] = [];
   if (result.kind === 'no-console') {
-    d.push(error(['wait_for'], `Cannot wait for ${who} on ${name}`,
-      `The guest was started, but its serial console could not be opened through libvirt to watch ${who} (${result.reason}). Close other console sessions (virsh console) or set wait_for = "none".`));
+    d.push(
+      error(
+        ['wait_for'],
+        `Cannot wait for ${who} on ${name}`,
+        `The guest was started, but its serial console could not be opened through libvirt to watch ${who} (${result.reason}). Close other console sessions (virsh console) or set wait_for = "none".`,
+      ),
+    );
     return d;
   }
   const o = result.outcome;
   for (const e of o.errors) {
     const summary = e.module ? `${who} module ${e.module} failed on ${name}` : `${who} failed on ${name}`;
     const context = o.warnings.length ? `\n${who} also reported:\n${o.warnings.map((w) => `  ${w}`).join('\n')}` : '';
-    d.push(error(['wait_for'], summary, `${e.message}${context}\nThe domain exists and keeps running; fix the seed (a new instance-id provisions again) and apply.`));
+    d.push(
+      error(
+        ['wait_for'],
+        summary,
+        `${e.message}${context}\nThe domain exists and keeps running; fix the seed (a new instance-id provisions again) and apply.`,
+      ),
+    );
   }
   if (o.errors.length === 0) {
     for (const w of o.warnings) d.push(warning(['wait_for'], `${who} reported a problem on ${name}`, w));
   }
-  const tail = (lines: readonly string[]): string => (lines.length ? `\nLast console lines:\n${lines.map((l) => `  ${l}`).join('\n')}` : '\nThe console showed nothing.');
+  const tail = (lines: readonly string[]): string =>
+    lines.length ? `\nLast console lines:\n${lines.map((l) => `  ${l}`).join('\n')}` : '\nThe console showed nothing.';
   if (result.kind === 'timeout') {
-    d.push(error(['wait_timeout'], `${who} did not finish on ${name} within ${timeoutS} s`,
-      `wait_for = "${agent}" gave up after wait_timeout = ${timeoutS} s; the domain keeps running and is kept in state.${tail(result.lastLines)}\nRaise wait_timeout for slow guests (TCG), or check that the image runs ${who}.`));
+    d.push(
+      error(
+        ['wait_timeout'],
+        `${who} did not finish on ${name} within ${timeoutS} s`,
+        `wait_for = "${agent}" gave up after wait_timeout = ${timeoutS} s; the domain keeps running and is kept in state.${tail(result.lastLines)}\nRaise wait_timeout for slow guests (TCG), or check that the image runs ${who}.`,
+      ),
+    );
   } else if (result.kind === 'stopped') {
-    d.push(error(['wait_for'], `${name} stopped before ${who} finished`,
-      `The guest's console ended (${result.reason}) before ${who} reported completion.${tail(result.lastLines)}`));
+    d.push(
+      error(
+        ['wait_for'],
+        `${name} stopped before ${who} finished`,
+        `The guest's console ended (${result.reason}) before ${who} reported completion.${tail(result.lastLines)}`,
+      ),
+    );
   } else if (result.kind === 'interrupted') {
     d.push(error(['wait_for'], 'Interrupted', `Terraform was interrupted while waiting for ${who} on ${name}; the guest keeps running.`));
   }

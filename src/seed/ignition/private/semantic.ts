@@ -13,8 +13,18 @@ import { atLeast } from '../versions';
 type Obj = Record<string, unknown>;
 
 const UNIT_SUFFIXES = [
-  '.service', '.socket', '.device', '.mount', '.automount', '.swap', '.target', '.path', '.timer', '.snapshot',
-  '.slice', '.scope',
+  '.service',
+  '.socket',
+  '.device',
+  '.mount',
+  '.automount',
+  '.swap',
+  '.target',
+  '.path',
+  '.timer',
+  '.snapshot',
+  '.slice',
+  '.scope',
 ];
 
 function isObj(v: unknown): v is Obj {
@@ -60,14 +70,24 @@ function checkStorage(storage: Obj, version: IgnitionVersion, out: Diagnostic[])
         const o = node[who];
         if (isObj(o) && o.id != null && o.name != null) {
           out.push(
-            error([...at, who], 'Owner given twice', `Both ${who}.id (${String(o.id)}) and ${who}.name (${JSON.stringify(o.name)}) are set; give only one.`),
+            error(
+              [...at, who],
+              'Owner given twice',
+              `Both ${who}.id (${String(o.id)}) and ${who}.name (${JSON.stringify(o.name)}) are set; give only one.`,
+            ),
           );
         }
       }
       if (kind !== 'links') checkMode(node.mode, [...at, 'mode'], version, out);
       if (kind === 'files') checkFile(node, at, version, out);
       if (kind === 'links' && (node.target === undefined || node.target === null || node.target === '')) {
-        out.push(error([...at, 'target'], 'Missing link target', `Link ${JSON.stringify(node.path)} has no target; set "target" to the path it points to.`));
+        out.push(
+          error(
+            [...at, 'target'],
+            'Missing link target',
+            `Link ${JSON.stringify(node.path)} has no target; set "target" to the path it points to.`,
+          ),
+        );
       }
     });
   }
@@ -78,11 +98,23 @@ function checkStorage(storage: Obj, version: IgnitionVersion, out: Diagnostic[])
   arr(storage.filesystems).forEach((fs, i) => {
     if (!isObj(fs)) return;
     if (typeof fs.path === 'string' && fs.path !== '' && !fs.path.startsWith('/')) {
-      out.push(error(['storage', 'filesystems', i, 'path'], 'Path not absolute', `Given ${JSON.stringify(fs.path)}; expected an absolute mount point such as "/var/data".`));
+      out.push(
+        error(
+          ['storage', 'filesystems', i, 'path'],
+          'Path not absolute',
+          `Given ${JSON.stringify(fs.path)}; expected an absolute mount point such as "/var/data".`,
+        ),
+      );
     }
     const formats = ['ext4', 'btrfs', 'xfs', 'vfat', 'swap', ...(atLeast(version, '3.3.0') ? ['none'] : [])];
     if (typeof fs.format === 'string' && fs.format !== '' && !formats.includes(fs.format)) {
-      out.push(error(['storage', 'filesystems', i, 'format'], 'Invalid filesystem format', `Given ${JSON.stringify(fs.format)}; spec ${version} accepts ${formats.join(', ')}.`));
+      out.push(
+        error(
+          ['storage', 'filesystems', i, 'format'],
+          'Invalid filesystem format',
+          `Given ${JSON.stringify(fs.format)}; spec ${version} accepts ${formats.join(', ')}.`,
+        ),
+      );
     }
   });
   arr(storage.luks).forEach((l, i) => {
@@ -99,7 +131,13 @@ function checkNodePath(p: unknown, at: AttributePath, seen: Map<string, Attribut
   const key = posix.normalize(p).replace(/(.)\/+$/, '$1');
   const first = seen.get(key);
   if (first) {
-    out.push(error(at, 'Duplicate path', `${JSON.stringify(p)} is already used at ${formatPath(first)}; every file, directory and link needs its own path.`));
+    out.push(
+      error(
+        at,
+        'Duplicate path',
+        `${JSON.stringify(p)} is already used at ${formatPath(first)}; every file, directory and link needs its own path.`,
+      ),
+    );
   } else {
     seen.set(key, at);
   }
@@ -108,9 +146,21 @@ function checkNodePath(p: unknown, at: AttributePath, seen: Map<string, Attribut
 function checkMode(mode: unknown, at: AttributePath, version: IgnitionVersion, out: Diagnostic[]): void {
   if (typeof mode !== 'number' || !Number.isInteger(mode)) return;
   if (mode < 0 || mode > 0o7777) {
-    out.push(error(at, 'Invalid mode', `Given ${mode} (octal ${mode.toString(8)}); expected a decimal number from 0 to 4095 (octal 7777), e.g. 420 for 0644.`));
+    out.push(
+      error(
+        at,
+        'Invalid mode',
+        `Given ${mode} (octal ${mode.toString(8)}); expected a decimal number from 0 to 4095 (octal 7777), e.g. 420 for 0644.`,
+      ),
+    );
   } else if (mode > 0o777 && !atLeast(version, '3.4.0')) {
-    out.push(warning(at, 'Special mode bits ignored', `Mode ${mode} (octal ${mode.toString(8)}) sets setuid/setgid/sticky bits, which spec ${version} does not support; use spec 3.4.0 or later, or drop them.`));
+    out.push(
+      warning(
+        at,
+        'Special mode bits ignored',
+        `Mode ${mode} (octal ${mode.toString(8)}) sets setuid/setgid/sticky bits, which spec ${version} does not support; use spec 3.4.0 or later, or drop them.`,
+      ),
+    );
   }
 }
 
@@ -119,13 +169,23 @@ function checkFile(file: Obj, at: AttributePath, version: IgnitionVersion, out: 
   arr(file.append).forEach((r, j) => checkResource(r, [...at, 'append', j], version, out));
   const source = isObj(file.contents) ? file.contents.source : undefined;
   if (file.overwrite === true && (source === undefined || source === null)) {
-    out.push(error([...at, 'overwrite'], 'Overwrite without contents', 'overwrite is true but contents.source is not set; set contents.source or overwrite: false.'));
+    out.push(
+      error(
+        [...at, 'overwrite'],
+        'Overwrite without contents',
+        'overwrite is true but contents.source is not set; set contents.source or overwrite: false.',
+      ),
+    );
   }
 }
 
 function schemesFor(version: IgnitionVersion): string[] {
   return [
-    'http', 'https', 'tftp', 's3', 'data',
+    'http',
+    'https',
+    'tftp',
+    's3',
+    'data',
     ...(atLeast(version, '3.2.0') ? ['gs'] : []),
     ...(atLeast(version, '3.4.0') ? ['arn'] : []),
   ];
@@ -140,12 +200,24 @@ function checkResource(r: unknown, at: AttributePath, version: IgnitionVersion, 
     scheme = m ? m[1].toLowerCase() : '';
     const schemes = schemesFor(version);
     if (!schemes.includes(scheme)) {
-      out.push(error([...at, 'source'], 'Unsupported URL scheme', `Given ${JSON.stringify(truncate(source))}; spec ${version} fetches ${schemes.map((s) => `${s}:`).join(', ')} URLs.`));
+      out.push(
+        error(
+          [...at, 'source'],
+          'Unsupported URL scheme',
+          `Given ${JSON.stringify(truncate(source))}; spec ${version} fetches ${schemes.map((s) => `${s}:`).join(', ')} URLs.`,
+        ),
+      );
     } else if (scheme === 'data') {
       try {
         parseDataUrl(source);
       } catch (e) {
-        out.push(error([...at, 'source'], 'Invalid data URL', `${JSON.stringify(truncate(source))} ${(e as Error).message}; expected "data:,<percent-encoded>" or "data:;base64,<base64>" (RFC 2397).`));
+        out.push(
+          error(
+            [...at, 'source'],
+            'Invalid data URL',
+            `${JSON.stringify(truncate(source))} ${(e as Error).message}; expected "data:,<percent-encoded>" or "data:;base64,<base64>" (RFC 2397).`,
+          ),
+        );
       }
     }
   }
@@ -153,7 +225,13 @@ function checkResource(r: unknown, at: AttributePath, version: IgnitionVersion, 
     if (compression !== 'gzip') {
       out.push(error([...at, 'compression'], 'Invalid compression', `Given ${JSON.stringify(compression)}; expected "gzip" or none.`));
     } else if (scheme === 's3') {
-      out.push(error([...at, 'compression'], 'Compression with S3', 'Ignition cannot decompress s3: sources; store the object uncompressed and drop "compression".'));
+      out.push(
+        error(
+          [...at, 'compression'],
+          'Compression with S3',
+          'Ignition cannot decompress s3: sources; store the object uncompressed and drop "compression".',
+        ),
+      );
     }
   }
   const hash = isObj(r.verification) ? r.verification.hash : undefined;
@@ -165,7 +243,15 @@ function checkHash(hash: string, at: AttributePath, version: IgnitionVersion, ou
   const m = /^([a-z0-9]+)-(.*)$/.exec(hash);
   const want = m ? sizes[m[1]] : undefined;
   if (!m || want === undefined) {
-    out.push(error(at, 'Invalid hash', `Given ${JSON.stringify(truncate(hash))}; spec ${version} expects ${Object.keys(sizes).map((t) => `"${t}-<hex>"`).join(' or ')}.`));
+    out.push(
+      error(
+        at,
+        'Invalid hash',
+        `Given ${JSON.stringify(truncate(hash))}; spec ${version} expects ${Object.keys(sizes)
+          .map((t) => `"${t}-<hex>"`)
+          .join(' or ')}.`,
+      ),
+    );
   } else if (!new RegExp(`^[0-9a-fA-F]{${want}}$`).test(m[2])) {
     out.push(error(at, 'Invalid hash', `The ${m[1]} sum must be ${want} hex digits; given ${m[2].length} characters.`));
   }
@@ -177,22 +263,52 @@ function checkSystemd(systemd: Obj, out: Diagnostic[]): void {
     if (!isObj(u) || typeof u.name !== 'string') return;
     const at: AttributePath = ['systemd', 'units', i];
     if (!UNIT_SUFFIXES.some((s) => (u.name as string).endsWith(s) && (u.name as string).length > s.length)) {
-      out.push(error([...at, 'name'], 'Invalid unit name', `Given ${JSON.stringify(u.name)}; a unit name needs a type suffix: ${UNIT_SUFFIXES.join(', ')}.`));
+      out.push(
+        error(
+          [...at, 'name'],
+          'Invalid unit name',
+          `Given ${JSON.stringify(u.name)}; a unit name needs a type suffix: ${UNIT_SUFFIXES.join(', ')}.`,
+        ),
+      );
     }
     if (u.enabled === true && typeof u.contents === 'string' && !/^\s*\[Install\]/m.test(u.contents)) {
-      out.push(warning([...at, 'contents'], 'Enable has no effect', `Unit ${JSON.stringify(u.name)} is enabled but its contents have no [Install] section; add one (e.g. WantedBy=multi-user.target) or drop "enabled".`));
+      out.push(
+        warning(
+          [...at, 'contents'],
+          'Enable has no effect',
+          `Unit ${JSON.stringify(u.name)} is enabled but its contents have no [Install] section; add one (e.g. WantedBy=multi-user.target) or drop "enabled".`,
+        ),
+      );
     }
     if (names.has(u.name)) {
-      out.push(error([...at, 'name'], 'Duplicate unit', `Unit ${JSON.stringify(u.name)} is already defined at systemd.units[${names.get(u.name)}]; merge the two entries.`));
+      out.push(
+        error(
+          [...at, 'name'],
+          'Duplicate unit',
+          `Unit ${JSON.stringify(u.name)} is already defined at systemd.units[${names.get(u.name)}]; merge the two entries.`,
+        ),
+      );
     } else names.set(u.name, i);
     const dropins = new Set<string>();
     arr(u.dropins).forEach((d, j) => {
       if (!isObj(d) || typeof d.name !== 'string') return;
       if (!d.name.endsWith('.conf') || d.name.length <= 5) {
-        out.push(error([...at, 'dropins', j, 'name'], 'Invalid drop-in name', `Given ${JSON.stringify(d.name)}; a drop-in name must end in ".conf", e.g. "10-override.conf".`));
+        out.push(
+          error(
+            [...at, 'dropins', j, 'name'],
+            'Invalid drop-in name',
+            `Given ${JSON.stringify(d.name)}; a drop-in name must end in ".conf", e.g. "10-override.conf".`,
+          ),
+        );
       }
       if (dropins.has(d.name)) {
-        out.push(error([...at, 'dropins', j, 'name'], 'Duplicate drop-in', `Drop-in ${JSON.stringify(d.name)} appears twice in unit ${JSON.stringify(u.name)}.`));
+        out.push(
+          error(
+            [...at, 'dropins', j, 'name'],
+            'Duplicate drop-in',
+            `Drop-in ${JSON.stringify(d.name)} appears twice in unit ${JSON.stringify(u.name)}.`,
+          ),
+        );
       }
       dropins.add(d.name);
     });
@@ -210,7 +326,13 @@ function uniqueBy(list: unknown, key: string, at: AttributePath, what: string, o
     if (!isObj(item) || typeof item[key] !== 'string') return;
     const first = seen.get(item[key]);
     if (first !== undefined) {
-      out.push(error([...at, i, key], `Duplicate ${what}`, `${JSON.stringify(item[key])} is already used at ${formatPath([...at, first])}; each entry needs its own ${key}.`));
+      out.push(
+        error(
+          [...at, i, key],
+          `Duplicate ${what}`,
+          `${JSON.stringify(item[key])} is already used at ${formatPath([...at, first])}; each entry needs its own ${key}.`,
+        ),
+      );
     } else seen.set(item[key], i);
   });
 }

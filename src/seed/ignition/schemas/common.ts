@@ -32,7 +32,7 @@ export function obj(properties: Record<string, Schema>, required: string[] = [])
 /** `base` (an `obj`) with properties added or replaced, keys appended in order; `required` replaces when given. */
 export function extend(base: Schema, properties: Record<string, Schema>, required?: string[]): Schema {
   const props = { ...(base.properties as Record<string, Schema>), ...properties };
-  return obj(props, required ?? ((base.required as string[] | undefined) ?? []));
+  return obj(props, required ?? (base.required as string[] | undefined) ?? []);
 }
 
 /** The property schema `key` of an `obj` schema (throws when absent: a programming error). */

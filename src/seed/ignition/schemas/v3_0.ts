@@ -28,10 +28,7 @@ export const partition = obj({
   shouldExist: nullableBool,
 });
 export const disk = obj({ device: str, wipeTable: nullableBool, partitions: list(partition) }, ['device']);
-export const raid = obj(
-  { name: str, level: str, devices: strList, spares: nullableInt, options: strList },
-  ['name', 'level', 'devices'],
-);
+export const raid = obj({ name: str, level: str, devices: strList, spares: nullableInt, options: strList }, ['name', 'level', 'devices']);
 export const filesystem = obj(
   {
     device: str,
@@ -58,10 +55,7 @@ export const storage = obj({
 });
 
 const dropin = obj({ name: str, contents: nullableStr }, ['name']);
-const unit = obj(
-  { name: str, enabled: nullableBool, mask: nullableBool, contents: nullableStr, dropins: list(dropin) },
-  ['name'],
-);
+const unit = obj({ name: str, enabled: nullableBool, mask: nullableBool, contents: nullableStr, dropins: list(dropin) }, ['name']);
 export const systemd = obj({ units: list(unit) });
 
 export const user = obj(

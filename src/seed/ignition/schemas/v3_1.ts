@@ -29,9 +29,6 @@ export const filesystem = extend(v30.filesystem, { mountOptions: strList });
 
 export const storage = extend(v30.storage, { filesystems: list(filesystem), files: list(file) });
 
-export const schemaV3_1: Schema = obj(
-  { ignition: ignitionSection, storage, systemd: v30.systemd, passwd: v30.passwd },
-  ['ignition'],
-);
+export const schemaV3_1: Schema = obj({ ignition: ignitionSection, storage, systemd: v30.systemd, passwd: v30.passwd }, ['ignition']);
 // Keep the unchanged parts reachable for later versions.
 export const { directory, link, disk, partition, raid, user, group, systemd, passwd } = v30;

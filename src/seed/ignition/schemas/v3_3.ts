@@ -6,7 +6,4 @@ export const kernelArguments = obj({ shouldExist: strList, shouldNotExist: strLi
 
 export const { ignitionSection, storage, systemd, passwd, luks, tang, clevis, resource, disk } = v32;
 
-export const schemaV3_3: Schema = obj(
-  { ignition: ignitionSection, storage, systemd, passwd, kernelArguments },
-  ['ignition'],
-);
+export const schemaV3_3: Schema = obj({ ignition: ignitionSection, storage, systemd, passwd, kernelArguments }, ['ignition']);

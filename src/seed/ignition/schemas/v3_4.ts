@@ -17,7 +17,4 @@ export const storage = extend(v33.storage, { raid: list(raid), links: list(link)
 
 export const { ignitionSection, systemd, passwd, kernelArguments } = v33;
 
-export const schemaV3_4: Schema = obj(
-  { ignition: ignitionSection, storage, systemd, passwd, kernelArguments },
-  ['ignition'],
-);
+export const schemaV3_4: Schema = obj({ ignition: ignitionSection, storage, systemd, passwd, kernelArguments }, ['ignition']);

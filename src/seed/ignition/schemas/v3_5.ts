@@ -7,7 +7,4 @@ export const storage = extend(v34.storage, { luks: list(luks) });
 
 export const { ignitionSection, systemd, passwd, kernelArguments } = v34;
 
-export const schemaV3_5: Schema = obj(
-  { ignition: ignitionSection, storage, systemd, passwd, kernelArguments },
-  ['ignition'],
-);
+export const schemaV3_5: Schema = obj({ ignition: ignitionSection, storage, systemd, passwd, kernelArguments }, ['ignition']);

@@ -1,21 +1,6 @@
 /** Volume descriptors: primary (ECMA-119 8.4), Joliet supplementary (ECMA-119 8.5 + Joliet 5), terminator (8.3). */
-import {
-  FLAG_DIRECTORY,
-  JOLIET_ESCAPE_WRITTEN,
-  SECTOR_SIZE,
-  STANDARD_ID,
-  VD_PRIMARY,
-  VD_SUPPLEMENTARY,
-  VD_TERMINATOR,
-} from './constants';
-import {
-  setAsciiPadded,
-  setBoth16,
-  setBoth32,
-  setUcs2Padded,
-  setUnspecifiedVolumeDate,
-  setVolumeDate,
-} from './fields';
+import { FLAG_DIRECTORY, JOLIET_ESCAPE_WRITTEN, SECTOR_SIZE, STANDARD_ID, VD_PRIMARY, VD_SUPPLEMENTARY, VD_TERMINATOR } from './constants';
+import { setAsciiPadded, setBoth16, setBoth32, setUcs2Padded, setUnspecifiedVolumeDate, setVolumeDate } from './fields';
 import { VD, VD_LENGTH } from './offsets';
 import { type Extent, ROOT_RECORD_LENGTH, writeDirectoryRecord } from './records';
 

@@ -49,9 +49,7 @@ export function fromUtf16be(bytes: Uint8Array): string {
 export function setVolumeDate(bytes: Uint8Array, offset: number): void {
   const d = FIXED_DATE;
   const digits =
-    String(d.year).padStart(4, '0') +
-    [d.month, d.day, d.hour, d.minute, d.second].map((n) => String(n).padStart(2, '0')).join('') +
-    '00';
+    String(d.year).padStart(4, '0') + [d.month, d.day, d.hour, d.minute, d.second].map((n) => String(n).padStart(2, '0')).join('') + '00';
   setAsciiPadded(bytes, offset, 16, digits);
   bytes[offset + 16] = 0;
 }

@@ -175,11 +175,7 @@ interface RecordSpec {
   entries: Uint8Array[];
 }
 
-function placeRecords(
-  dir: DirPlan,
-  specs: RecordSpec[],
-  continuations: ContinuationAllocator,
-): void {
+function placeRecords(dir: DirPlan, specs: RecordSpec[], continuations: ContinuationAllocator): void {
   let offset = 0;
   dir.records = specs.map((spec) => {
     const sized = sizeRecord(spec.id.length, spec.entries, continuations);
@@ -197,7 +193,12 @@ function recordSpecs(tree: TreePlan, dir: DirPlan, rockRidge: boolean): RecordSp
   const rr = (entries: () => Uint8Array[]) => (rockRidge ? entries() : []);
   const isRoot = dir.parent === dir;
   const specs: RecordSpec[] = [
-    { id: DOT, flags: FLAG_DIRECTORY, target: dir, entries: rr(() => (isRoot ? [spEntry(), dirPx(dir.node), erEntry()] : [dirPx(dir.node)])) },
+    {
+      id: DOT,
+      flags: FLAG_DIRECTORY,
+      target: dir,
+      entries: rr(() => (isRoot ? [spEntry(), dirPx(dir.node), erEntry()] : [dirPx(dir.node)])),
+    },
     { id: DOTDOT, flags: FLAG_DIRECTORY, target: dir.parent, entries: rr(() => [dirPx(dir.parent.node)]) },
   ];
   for (const [node, id] of tree.children.get(dir) ?? []) {

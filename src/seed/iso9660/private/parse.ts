@@ -50,7 +50,11 @@ export function readVolumes(image: Uint8Array): Volumes {
     const type = image[at + VD.type];
     if (type === VD_TERMINATOR) break;
     if (type === VD_PRIMARY && primary === undefined) primary = at;
-    if (type === VD_SUPPLEMENTARY && joliet === undefined && (JOLIET_ESCAPES as readonly string[]).includes(asciiAt(image, at + VD.escapeSequences, VD_LENGTH.escapeSequences))) {
+    if (
+      type === VD_SUPPLEMENTARY &&
+      joliet === undefined &&
+      (JOLIET_ESCAPES as readonly string[]).includes(asciiAt(image, at + VD.escapeSequences, VD_LENGTH.escapeSequences))
+    ) {
       joliet = at;
     }
   }
@@ -136,7 +140,8 @@ export function readSystemUse(image: Uint8Array, range: readonly [number, number
       if (length < SUE.data || pos + length > end) break;
       if (RRIP_SIGNATURES.has(signature)) info.hasRockRidgeEntries = true;
       if (signature === 'ST') break;
-      if (signature === 'SP' && length > SP.skip && image[pos + SP.check] === 0xbe && image[pos + SP.check + 1] === 0xef) info.skip = image[pos + SP.skip];
+      if (signature === 'SP' && length > SP.skip && image[pos + SP.check] === 0xbe && image[pos + SP.check + 1] === 0xef)
+        info.skip = image[pos + SP.skip];
       if (signature === 'CE' && length >= CE.length + 8) {
         const block = le32(image, pos + CE.block);
         const offset = le32(image, pos + CE.offset);
@@ -145,7 +150,8 @@ export function readSystemUse(image: Uint8Array, range: readonly [number, number
         area = [block * SECTOR_SIZE + offset, block * SECTOR_SIZE + offset + size];
       }
       if (signature === 'ER' && length >= ER.texts) info.extensions.push(asciiAt(image, pos + ER.texts, image[pos + ER.idLength]));
-      if (signature === 'NM' && length >= NM.name && (image[pos + NM.flags] & 0x06) === 0) nameParts.push(image.subarray(pos + NM.name, pos + length));
+      if (signature === 'NM' && length >= NM.name && (image[pos + NM.flags] & 0x06) === 0)
+        nameParts.push(image.subarray(pos + NM.name, pos + length));
       if (signature === 'CL' && length >= CL.block + 8) info.childLink = le32(image, pos + CL.block);
       if (signature === 'RE') info.relocated = true;
       if (signature === 'SL') info.symlink = true;

@@ -54,7 +54,8 @@ interface Problem {
 }
 
 function checkPath(path: string): Problem | undefined {
-  if (typeof path !== 'string' || path === '') return { summary: 'Empty seed file path', detail: 'Got an empty path; give a relative path such as "meta-data".' };
+  if (typeof path !== 'string' || path === '')
+    return { summary: 'Empty seed file path', detail: 'Got an empty path; give a relative path such as "meta-data".' };
   const segments = path.split('/');
   if (segments.length > MAX_DIRECTORY_LEVELS) {
     return {
@@ -64,7 +65,10 @@ function checkPath(path: string): Problem | undefined {
   }
   for (const segment of segments) {
     if (segment === '') {
-      return { summary: 'Empty path segment', detail: `"${path}" has an empty segment (leading, trailing or doubled '/'); use a relative path such as "openstack/latest/user_data".` };
+      return {
+        summary: 'Empty path segment',
+        detail: `"${path}" has an empty segment (leading, trailing or doubled '/'); use a relative path such as "openstack/latest/user_data".`,
+      };
     }
     if (segment === '.' || segment === '..') {
       return { summary: 'Relative path segment', detail: `"${path}" contains "${segment}"; give a plain relative path.` };
@@ -96,7 +100,10 @@ function isContent(content: unknown): content is Uint8Array | FileContent {
 function checkSize(file: IsoInputFile): Problem | undefined {
   if (!isContent(file.content)) return { summary: 'Missing file content', detail: `"${file.path}" has no Uint8Array content.` };
   if (file.content.length > MAX_FILE_BYTES) {
-    return { summary: 'File too large', detail: `"${file.path}" has ${file.content.length} bytes; one ISO 9660 extent holds at most ${MAX_FILE_BYTES}.` };
+    return {
+      summary: 'File too large',
+      detail: `"${file.path}" has ${file.content.length} bytes; one ISO 9660 extent holds at most ${MAX_FILE_BYTES}.`,
+    };
   }
   return undefined;
 }
@@ -108,7 +115,10 @@ function insert(root: DirNode, file: IsoInputFile): Problem | undefined {
     const existing = dir.children.get(segments[i]);
     const dirPath = segments.slice(0, i + 1).join('/');
     if (existing?.kind === 'file') {
-      return { summary: 'Path is both a file and a directory', detail: `"${file.path}" needs directory "${dirPath}", which is also given as a file.` };
+      return {
+        summary: 'Path is both a file and a directory',
+        detail: `"${file.path}" needs directory "${dirPath}", which is also given as a file.`,
+      };
     }
     if (existing) {
       dir = existing;
@@ -121,7 +131,11 @@ function insert(root: DirNode, file: IsoInputFile): Problem | undefined {
   const name = segments[segments.length - 1];
   const existing = dir.children.get(name);
   if (existing?.kind === 'file') return { summary: 'Duplicate seed file path', detail: `"${file.path}" is given more than once.` };
-  if (existing) return { summary: 'Path is both a file and a directory', detail: `"${file.path}" is given as a file and is also a directory of other files.` };
+  if (existing)
+    return {
+      summary: 'Path is both a file and a directory',
+      detail: `"${file.path}" is given as a file and is also a directory of other files.`,
+    };
   dir.children.set(name, { kind: 'file', name, path: file.path, content: file.content });
   return undefined;
 }

@@ -23,7 +23,14 @@ describe('baseImageKey', () => {
 
   it('GIVEN another stack, pool, format or sha256 WHEN keyed THEN the key differs', () => {
     const k = baseImageKey('s', image);
-    expect(new Set([k, baseImageKey('t', image), baseImageKey('s', { ...image, pool: 'p' }), baseImageKey('s', { ...image, format: 'raw' }),
-      baseImageKey('s', { ...image, sha256: 'ab'.repeat(32) })]).size).toBe(5);
+    expect(
+      new Set([
+        k,
+        baseImageKey('t', image),
+        baseImageKey('s', { ...image, pool: 'p' }),
+        baseImageKey('s', { ...image, format: 'raw' }),
+        baseImageKey('s', { ...image, sha256: 'ab'.repeat(32) }),
+      ]).size,
+    ).toBe(5);
   });
 });

@@ -1,6 +1,11 @@
 import { createHash } from 'node:crypto';
 import {
-  ChecksumMismatchError, checksumMismatchMessage, formatProgress, isSha256Hex, progressLogger, verifySha256,
+  ChecksumMismatchError,
+  checksumMismatchMessage,
+  formatProgress,
+  isSha256Hex,
+  progressLogger,
+  verifySha256,
 } from '../../../../provider/src/resources/private/upload';
 
 async function* of(...parts: string[]): AsyncGenerator<Uint8Array> {
@@ -42,7 +47,11 @@ describe('checksumMismatchMessage', () => {
 
 describe('isSha256Hex', () => {
   it.each([
-    ['a'.repeat(64), true], ['A'.repeat(64), true], ['a'.repeat(63), false], ['g'.repeat(64), false], [`sha256:${'a'.repeat(64)}`, false],
+    ['a'.repeat(64), true],
+    ['A'.repeat(64), true],
+    ['a'.repeat(63), false],
+    ['g'.repeat(64), false],
+    [`sha256:${'a'.repeat(64)}`, false],
   ])('GIVEN %s WHEN checked THEN %s', (value, ok) => {
     expect(isSha256Hex(value)).toBe(ok);
   });

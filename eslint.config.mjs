@@ -1,0 +1,29 @@
+// typescript-eslint's recommended rules over everything the compiler checks (code, tests, scripts, benches).
+// Formatting is prettier's job (.prettierrc.json); `npm run lint` runs both checks.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  {
+    ignores: [
+      '**/node_modules/**',
+      'dist/**',
+      '**/cdktf.out/**',
+      '**/*.generated.ts',
+      'constructs/generated/**',
+      '.test-run/**',
+      'packages/cdktn/**',
+      'bench/anchors/**',
+      '**/*.js',
+      '**/*.mjs',
+    ],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      'no-control-regex': 'off', // ISO 9660 and XDR code matches control characters on purpose
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+    },
+  },
+);
