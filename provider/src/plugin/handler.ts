@@ -30,7 +30,9 @@ export interface HandlerContext<C extends Connection = Connection> {
 export interface ResourceHandler<State, C extends Connection = Connection> {
   readonly typeName: string;
   readonly schema: ResourceSchema;
+  /** ValidateResourceConfig: only the errors reach Terraform; warnings belong to `plan` (./warnings). */
   validate?(config: State, ctx: HandlerContext<C>): Diagnostic[];
+  /** PlanResourceChange. Each warning reaches Terraform once per resource and plan (./warnings). */
   plan(
     req: { prior: State | null; proposed: State | null; config: State | null; priorPrivate?: Buffer },
     ctx: HandlerContext<C>,

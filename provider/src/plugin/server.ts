@@ -12,6 +12,7 @@ import type { HandlerContext, ResourceHandler } from './handler';
 import { createLogger, Logger } from './log';
 import { nonEmpty, stateError, unknownType, validateUri } from './private/rpc';
 import { assertValidSchema, impliedType, normalizeBlockValue, ResourceSchema, toProtoSchema } from './schema';
+import { PlanWarnings, validationErrorsOnly } from './warnings';
 
 /** A DynamicValue message as decoded/encoded by proto-loader. */
 export interface DynamicValueMsg {
@@ -76,6 +77,7 @@ export class ProviderServer<C extends Connection = Connection> {
   private readonly providerType: CtyType;
   private readonly log: Logger;
   private readonly stop = new AbortController();
+  private readonly planWarnings = new PlanWarnings();
   private uri = '';
   private clientPromise: Promise<C> | undefined;
 
@@ -201,7 +203,7 @@ export class ProviderServer<C extends Connection = Connection> {
     return this.withResource('ValidateResourceConfig', req.type_name, async ({ handler, type, decode }) => {
       const config = decode(req.config);
       const diagnostics = handler.validate && config !== null ? handler.validate(config, this.context()) : [];
-      return { diagnostics: this.diags(diagnostics, type) };
+      return { diagnostics: this.diags(validationErrorsOnly(diagnostics), type) }; // warnings come from the plan (./warnings)
     });
   }
 
@@ -260,7 +262,7 @@ export class ProviderServer<C extends Connection = Connection> {
         planned_state: encode(res.planned),
         requires_replace: (res.requiresReplace ?? []).map((p) => toAttributePath(p, type)),
         planned_private: res.plannedPrivate ?? priorPrivate ?? Buffer.alloc(0),
-        diagnostics: this.diags(res.diagnostics, type),
+        diagnostics: this.diags(this.planWarnings.once(handler.typeName, config, res.diagnostics), type),
       };
     });
   }
