@@ -114,10 +114,18 @@ export class ProviderServer<C extends Connection = Connection> {
   }
 
   private connected: C | undefined;
+  /**
+   * The failed connection attempt per URI: every later call of this process gets the same error at once instead of
+   * waiting for the host again (a silent host would cost each call the whole connect timeout). Terraform starts a
+   * new provider process for each walk, so the next plan or apply tries again.
+   */
+  private readonly failed = new Map<string, HostUnreachableError>();
 
   private client(): Promise<C> {
     if (!this.uri) return Promise.reject(new Error('the provider is not configured yet (its uri is unknown)'));
     if (!this.options.connector) return Promise.reject(new Error('no libvirt connector was given to the provider'));
+    const failed = this.failed.get(this.uri);
+    if (failed) return Promise.reject(failed);
     if (this.connected?.isClosed) {
       // The connection was lost (libvirtd restarted, network dropped): the next operation reconnects.
       this.log.warn(`connection to ${this.uri} was lost; connecting again`);
@@ -127,11 +135,15 @@ export class ProviderServer<C extends Connection = Connection> {
     if (!this.clientPromise) {
       this.log.debug(`connecting to ${this.uri}`);
       const uri = this.uri;
-      const pending = this.options.connector.connect(uri).catch((err: unknown) => Promise.reject(new HostUnreachableError(uri, err)));
+      const pending = this.options.connector.connect(uri).catch((err: unknown) => {
+        const unreachable = new HostUnreachableError(uri, err);
+        this.failed.set(uri, unreachable);
+        return Promise.reject(unreachable);
+      });
       this.clientPromise = pending;
       pending.then(
         (c) => (this.connected = c),
-        () => (this.clientPromise = undefined), // retry on next call
+        () => (this.clientPromise = undefined),
       );
     }
     return this.clientPromise;
