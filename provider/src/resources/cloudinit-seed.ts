@@ -10,19 +10,18 @@ import type { LibvirtClient } from '../../../src/libvirt';
 import type { ResourceHandler } from '../plugin/handler';
 import { CLOUDINIT_SEED_FIELDS } from '../../../src/fields';
 import type { ResourceSchema } from '../plugin/schema';
-import { schemaOf } from './private/fields';
+import { replacePaths, schemaOf, valueDiagnostics } from './private/fields';
 import { mapDiagnostics } from './private/paths';
 import { SEED_PATHS, seedSpecFromConfig } from './private/seed-spec';
 import { applyRawVolume, readRawVolume } from './private/raw-volume';
 import type { CloudinitSeedState } from './private/model';
-import { replacePaths, settleComputed } from './private/plan';
+import { settleComputed } from './private/plan';
 import { plannedVolumeChecks } from './private/plan-checks';
 import { volumeExistsDiagnostic } from './private/storage';
 import { isWhollyKnown, str, UNKNOWN } from './private/values';
 
 const COMPUTED_ONLY: readonly string[] = ['id', 'path', 'size', 'sha256'];
-/** A change of these replaces the seed volume; the replacement's volume key and path are known after apply. */
-const REPLACE_ATTRS = ['pool', 'name'] as const;
+/** A replacement's volume key and path are known after apply. */
 const REPLACED_UNKNOWN = ['id', 'path'] as const;
 
 /** The provider schema, from the field table (src/fields/cloudinit-seed.ts). */
@@ -37,6 +36,8 @@ function inputsOf(v: CloudinitSeedState): Record<string, unknown> {
 
 /** Builds the ISO of a known config; diagnostics on bad input (then `built` is undefined). */
 function build(config: CloudinitSeedState): { built?: ReturnType<typeof buildSeedIso>; diagnostics: Diagnostic[] } {
+  const values = valueDiagnostics(CLOUDINIT_SEED_FIELDS, config);
+  if (values.length) return { diagnostics: values };
   const { spec, diagnostics } = seedSpecFromConfig(config);
   if (hasErrors(diagnostics)) return { diagnostics };
   const all = [...diagnostics, ...mapDiagnostics(validateSeed(spec), SEED_PATHS)];
@@ -69,7 +70,7 @@ export const cloudinitSeed: ResourceHandler<CloudinitSeedState, LibvirtClient> =
       planned.sha256 = UNKNOWN;
       planned.size = UNKNOWN;
     }
-    const requiresReplace = prior ? replacePaths(prior, planned, REPLACE_ATTRS, 'replace') : [];
+    const requiresReplace = prior ? replacePaths(CLOUDINIT_SEED_FIELDS, prior, planned) : [];
     planned = settleComputed(planned, prior, requiresReplace.length > 0, REPLACED_UNKNOWN);
     if (prior) {
       const from = str(prior.instance_id);
