@@ -9,7 +9,7 @@
  * domain's `reprovision` policy: `reboot` restarts the guest, `recreate` replaces the domain, `next-boot` only
  * swaps the seed.
  */
-import { error } from '../../../src/diagnostics';
+import { error, hasErrors } from '../../../src/diagnostics';
 import { DOMAIN_FIELDS } from '../../../src/fields';
 import { bytesToUuid, DomRef, LibvirtClient, uuidToBytes } from '../../../src/libvirt';
 import { isUuid } from '../../../src/uuid';
@@ -38,7 +38,7 @@ import type { DomainState } from './private/model';
 import { keepNetworkRefs, missingNetworkDiagnostics } from './private/network-refs';
 import { domainHostChecks, noteReplacement } from './private/plan-checks';
 import { settleComputed } from './private/plan';
-import { known, num, str } from './private/values';
+import { known, messageOf, num, str } from './private/values';
 
 /** The provider schema, from the field table (src/fields/domain.ts). */
 export const DOMAIN_SCHEMA: ResourceSchema = schemaOf(DOMAIN_FIELDS);
@@ -122,24 +122,27 @@ export const domain: ResourceHandler<DomainState, LibvirtClient> = {
         return { newState: { ...planned, id: uuid, uuid, ...NO_ADDRESSES }, diagnostics: [] };
       }
       // Defined with the pending mark, started (and waited for), then defined again without it. A failure after the
-      // first define still returns the domain, so Terraform records it (tainted) and the next apply replaces it.
+      // first define still returns the domain, so Terraform records it (tainted) and the next apply replaces it; the
+      // domain keeps the mark (see CREATE_PENDING_KEY), else the next plan would take it for someone else's.
       dom = await defineDomain(client, planned, undefined, true);
+      const tainted = `The domain is recorded as tainted; the next terraform apply replaces it.`;
       try {
         waited = await startDomain(client, dom, planned, ctx, true);
-        dom = await defineDomain(client, planned, bytesToUuid(dom.uuid));
       } catch (err) {
         const uuid = bytesToUuid(dom.uuid);
         return {
           newState: { ...planned, id: uuid, uuid, ...NO_ADDRESSES },
-          diagnostics: [
-            error(
-              [],
-              `Domain ${name} was defined but not finished`,
-              `${err instanceof Error ? err.message : String(err)}. The domain is recorded as tainted; the next terraform apply replaces it.`,
-            ),
-          ],
+          diagnostics: [error([], `Domain ${name} was defined but not finished`, `${messageOf(err)}. ${tainted}`)],
         };
       }
+      if (hasErrors(waited)) {
+        // The wait failed (agent error, timeout, guest stopped, StopProvider, console lost with the connection).
+        const uuid = bytesToUuid(dom.uuid);
+        const addresses = await currentAddresses(client, dom, planned).catch(() => NO_ADDRESSES);
+        const diagnostics = waited.map((d) => (d.severity === 'error' ? { ...d, detail: `${d.detail}\n${tainted}` } : d));
+        return { newState: { ...planned, id: uuid, uuid, ...addresses }, diagnostics };
+      }
+      dom = await defineDomain(client, planned, bytesToUuid(dom.uuid));
     } else {
       const decision = decideDomainChange(prior, planned);
       dom = await defineDomain(client, planned, priorUuid);

@@ -29,6 +29,12 @@ import { leaseDiagnostics, startAndWait, startAndWaitForLease, waitDiagnostics }
  * Metadata key set while a domain is being created (defined, started) and removed once that finished: a domain of
  * the wanted name that still carries it was left by an interrupted create (libvirtd or the provider killed, the
  * connection dropped) and is replaced instead of reported as someone else's.
+ *
+ * A create that fails after the define (the wait failed or timed out, StopProvider interrupted it, the connection
+ * was lost) keeps the mark: Terraform records the domain tainted, and plans a tainted object like a new one —
+ * PlanResourceChange with no prior state (checked with TF_LOG=trace on Terraform 1.11: `plan`, `apply`, and the
+ * refresh of `destroy` all call it so), turned into a replacement by Terraform itself. That call's "name taken"
+ * check only passes because the domain still carries the mark; the create half of the replacement then removes it.
  */
 export const CREATE_PENDING_KEY = 'virtseed-create-pending';
 
