@@ -42,6 +42,8 @@ export async function bundleWithCodeCache(root: string, options: BundleOptions):
     legalComments: 'none',
     charset: 'utf8',
     preserveSymlinks: true,
+    // jsonc-parser's main file is UMD, whose requires esbuild cannot see; its ES module build bundles whole.
+    alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
     logLevel: 'silent',
     banner: { js: options.banner },
   });
