@@ -13,7 +13,8 @@ export type Path = (string | number)[];
 /** What every handler call gets. `C` is the host connection type the server was given (the libvirt client). */
 export interface HandlerContext<C extends Connection = Connection> {
   /** The configured libvirt client, connected on first call and reused. Rejects before ConfigureProvider or
-   *  when the host cannot be reached. */
+   *  when the host cannot be reached; after a failed connect, every later call of the process rejects at once with
+   *  the same HostUnreachableError (per URI). */
   client(): Promise<C>;
   /** The provider's configured libvirt URI ('' before ConfigureProvider). */
   readonly uri: string;
