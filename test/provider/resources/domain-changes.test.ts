@@ -14,7 +14,9 @@ function state(over: Partial<DomainState> = {}): DomainState {
     addresses: ['10.0.0.2'],
     ip_address: '10.0.0.2',
     disk: [{ volume_id: '/p/root', file: null, target: 'vda', bus: 'virtio', readonly: false }],
-    network_interface: [{ network: 'vstest-core-net', user: false, restrict: false, mac: '52:54:00:00:00:01', model: 'virtio' }],
+    network_interface: [
+      { network: 'vstest-core-net', user: false, restrict: false, mac: '52:54:00:00:00:01', model: 'virtio', link_state: 'up' },
+    ],
     ...over,
   });
 }
@@ -29,6 +31,8 @@ interface Expected {
 }
 
 const none = { replace: [], restart: false, reprovisionNow: false };
+/** Live changes of a running guest (its NICs may change: addresses unknown). */
+const lives = { impact: 'live', replace: [], restart: false, reprovisionNow: false, touchesGuest: true };
 /** A running guest restarted (not re-provisioned). */
 const restarts = { impact: 'restart', replace: [], restart: true, reprovisionNow: false, touchesGuest: true };
 /** The domain replaced because of `path`. */
@@ -43,7 +47,7 @@ describe('decideDomainChange', () => {
       { wait_timeout: 30 },
       { changes: { wait_timeout: 'none' }, impact: 'none', ...none, touchesGuest: false },
     ],
-    ['memory of a running guest', {}, { memory: 1024 }, { changes: { memory: 'restart' }, ...restarts }],
+    ['memory of a running guest', {}, { memory: 1024 }, { changes: { memory: 'restart: above max_memory 512' }, ...restarts }],
     [
       'memory of a shut-off guest that stays off',
       { running: false },
@@ -111,10 +115,46 @@ describe('decideDomainChange', () => {
       {
         network_interface: [
           ...(state().network_interface as never[]),
-          { network: 'vstest-core-net2', user: false, restrict: false, mac: '52:54:00:00:00:02', model: 'virtio' },
+          { network: 'vstest-core-net2', user: false, restrict: false, mac: '52:54:00:00:00:02', model: 'virtio', link_state: 'up' },
         ],
       },
-      { changes: { 'network_interface[1]': 'restart' }, ...restarts },
+      { changes: { 'network_interface[1]': 'live: user = false' }, ...lives },
+    ],
+    [
+      'memory within max_memory',
+      { max_memory: 4096 },
+      { memory: 2048, max_memory: 4096 },
+      { changes: { memory: 'live: within max_memory 4096' }, ...lives, touchesGuest: false },
+    ],
+    [
+      'vcpu within max_vcpu and above it',
+      { max_vcpu: 2 },
+      { vcpu: 4, max_vcpu: 2 },
+      { changes: { vcpu: 'restart: above max_vcpu 2' }, ...restarts },
+    ],
+    [
+      'a NIC unplugged (link state)',
+      {},
+      { network_interface: [{ ...state().network_interface[0], link_state: 'down' }] as never },
+      { changes: { 'network_interface[0].link_state': 'live' }, ...lives },
+    ],
+    [
+      'a virtio disk added',
+      {},
+      { disk: [...(state().disk as never[]), { volume_id: '/p/data', file: null, target: 'vdb', bus: 'virtio', readonly: false }] },
+      { changes: { 'disk[1]': 'live: bus = "virtio"' }, ...lives, touchesGuest: false },
+    ],
+    [
+      'a sata disk added',
+      {},
+      { disk: [...(state().disk as never[]), { volume_id: '/p/data', file: null, target: 'sda', bus: 'sata', readonly: false }] },
+      { changes: { 'disk[1]': 'restart: bus = "sata"' }, ...restarts },
+    ],
+    [
+      'autostart of a shut-off guest',
+      { running: false },
+      { running: false, autostart: true },
+      { changes: { autostart: 'live' }, impact: 'live', ...none, touchesGuest: false },
     ],
     [
       'a disk bus changed',
