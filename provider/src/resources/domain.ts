@@ -216,6 +216,8 @@ export const domain: ResourceHandler<DomainState, LibvirtClient> = {
       reprovision: isValueOf(DOMAIN_FIELDS.fields.reprovision, policy) ? policy : null,
       reprovision_action: 'none',
       previous_instance_id: null,
+      change_impact: 'none',
+      change_impacts: {},
     };
     // What libvirt does not keep (timeouts, wait_for) starts at the table's defaults.
     return [withTableDefaults(DOMAIN_FIELDS, imported, null)];

@@ -8,15 +8,22 @@ import { decideDomainChange } from '../../../provider/src/resources/private/doma
 import type { DomainState } from '../../../provider/src/resources/private/model';
 import { domainState } from './helpers/domain-state';
 
+const NIC0 = {
+  network: 'vstest-core-net',
+  user: false,
+  restrict: false,
+  mac: '52:54:00:00:00:01',
+  model: 'virtio',
+  link_state: 'up',
+} as const;
+
 /** A running guest with a root disk and a NIC on a libvirt network. */
 function state(over: Partial<DomainState> = {}): DomainState {
   return domainState({
     addresses: ['10.0.0.2'],
     ip_address: '10.0.0.2',
     disk: [{ volume_id: '/p/root', file: null, target: 'vda', bus: 'virtio', readonly: false }],
-    network_interface: [
-      { network: 'vstest-core-net', user: false, restrict: false, mac: '52:54:00:00:00:01', model: 'virtio', link_state: 'up' },
-    ],
+    network_interface: [NIC0],
     ...over,
   });
 }
@@ -135,7 +142,7 @@ describe('decideDomainChange', () => {
     [
       'a NIC unplugged (link state)',
       {},
-      { network_interface: [{ ...state().network_interface[0], link_state: 'down' }] as never },
+      { network_interface: [{ ...NIC0, link_state: 'down' }] },
       { changes: { 'network_interface[0].link_state': 'live' }, ...lives },
     ],
     [

@@ -10,7 +10,6 @@ import { DOMAIN_FIELDS, fieldChanges, isBlock, mostDisruptive, type Field, type 
 import type { Path } from '../../plugin/handler';
 import type { DomainState } from './model';
 import { decideReprovision, type ReprovisionDecision } from './reprovision';
-import { known } from './values';
 
 /** A domain's impact as `change_impact` states it: what happens to the guest now. */
 export type GuestImpact = 'none' | 'live' | 'restart' | 'replace';
@@ -31,7 +30,7 @@ export interface DomainChangeDecision {
   /** `reprovision_action`, `previous_instance_id` and the re-provision warning. */
   readonly reprovision: ReprovisionDecision;
   /** `change_impact` and `change_impacts` as the plan records them. */
-  readonly recorded: { readonly change_impact: string; readonly change_impacts: Record<string, string> };
+  readonly recorded: Pick<DomainState, 'change_impact' | 'change_impacts'>;
 }
 
 /** `impact` or `impact: reason`, as `change_impacts` and the warning write it. */
@@ -70,12 +69,12 @@ export function decideDomainChange(prior: DomainState, planned: DomainState): Do
     changes.some((c) => c.path[0] === 'network_interface' && c.impact !== 'none') ||
     prior.addresses === null;
   // A plan that changes nothing keeps what the last plan recorded (else every later plan would show a change).
-  const recorded = changes.length
+  const recorded: DomainChangeDecision['recorded'] = changes.length
     ? {
         change_impact: impact,
         change_impacts: Object.fromEntries(changes.filter((c) => c.impact !== 'none').map((c) => [c.name, impactText(c)])),
       }
-    : { change_impact: known(prior.change_impact) ?? 'none', change_impacts: known(prior.change_impacts) ?? {} };
+    : { change_impact: prior.change_impact, change_impacts: prior.change_impacts };
   return {
     changes,
     impact,
