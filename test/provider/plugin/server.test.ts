@@ -209,7 +209,8 @@ describe('handler context', () => {
       { isClosed: false, close: async () => undefined },
       { isClosed: false, close: async () => undefined },
     ];
-    const connect = jest.fn(async () => clients[connect.mock.calls.length - 1]);
+    type Client = (typeof clients)[number];
+    const connect = jest.fn(async (): Promise<Client> => clients[connect.mock.calls.length - 1]);
     const got: unknown[] = [];
     const s = new ProviderServer({
       providerSchema: PROVIDER_SCHEMA,

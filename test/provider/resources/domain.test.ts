@@ -6,10 +6,10 @@ import { UNKNOWN } from '../../../provider/src/plugin/cty';
 import { TCG_ONLY } from '../../../provider/src/host';
 import type { HandlerContext } from '../../../provider/src/plugin/handler';
 import { domain, stopDomain } from '../../../provider/src/resources/domain';
+import type { DomainState } from '../../../provider/src/resources/private/model';
 import { renderDomainXml } from '../../../src/domain';
 import { LibvirtError, VIR_DOMAIN_RUNNING, VIR_DOMAIN_SHUTOFF, VIR_ERR_NO_DOMAIN } from '../../../src/libvirt';
-
-type State = Record<string, unknown>;
+import { diskState, domainState, nicState } from '../fixtures/domain';
 
 const DOM = { name: 'vstest-unit', uuid: Buffer.from('00112233445566778899aabbccddeeff', 'hex'), id: 7 };
 const UUID = '00112233-4455-6677-8899-aabbccddeeff';
@@ -74,49 +74,27 @@ function ctxWith(client: unknown, signal = new AbortController().signal): Handle
 }
 
 /** A config value of the schema with every attribute null except the given ones. */
-function config(over: State = {}): State {
-  return {
-    id: null,
-    uuid: null,
+function config(over: Partial<DomainState> = {}): DomainState {
+  return domainState({
     name: 'vstest-unit',
     memory: 512,
-    vcpu: null,
     type: 'qemu',
-    cpu_mode: null,
-    firmware: null,
-    secure_boot: null,
-    kernel: null,
-    initrd: null,
-    cmdline: null,
-    cloudinit_seed_id: null,
-    ignition_id: null,
     instance_id: 'iid-1',
-    reprovision: null,
-    running: null,
-    shutdown_timeout: null,
-    console_log: null,
-    reprovision_action: null,
-    previous_instance_id: null,
-    wait_for: null,
-    wait_timeout: null,
-    qemu_agent: null,
-    addresses: null,
-    ip_address: null,
-    disk: [{ volume_id: null, file: '/var/lib/libvirt/images/vstest-unit.qcow2', target: null, bus: null, readonly: null }],
-    network_interface: [{ network: null, user: true, restrict: null, mac: null, model: null }],
+    disk: [diskState({ file: '/var/lib/libvirt/images/vstest-unit.qcow2' })],
+    network_interface: [nicState({ user: true })],
     ...over,
-  };
+  });
 }
 
 /** The state after creating `config(over)`. */
-async function created(over: State = {}): Promise<State> {
+async function created(over: Partial<DomainState> = {}): Promise<DomainState> {
   const { planned } = await domain.plan({ prior: null, proposed: config(over), config: config(over) }, ctxWith(fakeClient()));
   return { ...planned!, id: UUID, uuid: UUID, addresses: ['10.213.7.100'], ip_address: '10.213.7.100' };
 }
 
-async function planFrom(prior: State, over: State) {
+async function planFrom(prior: DomainState, over: Partial<DomainState>) {
   const c = config(over);
-  const proposed = {
+  const proposed: DomainState = {
     ...c,
     id: prior.id,
     uuid: prior.uuid,
