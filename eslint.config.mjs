@@ -23,7 +23,11 @@ export default tseslint.config(
   {
     rules: {
       'no-control-regex': 'off', // ISO 9660 and XDR code matches control characters on purpose
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      // `_name` marks a deliberately unused binding; `{ dropped, ...rest }` is how a copy without some keys is made.
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true },
+      ],
     },
   },
 );
