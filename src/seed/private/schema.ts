@@ -45,7 +45,7 @@ const compiled = new Map<SchemaName, ValidateFunction>();
 function precompiled(name: SchemaName): ValidateFunction | undefined {
   let generated: { SCHEMA_SHA256: Record<string, string> } & Record<string, unknown>;
   try {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports -- optional: absent or stale generated code falls back to compiling (and loads on first use, issue #15)
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- optional generated code, loaded lazily (issue #15)
     generated = require('../schemas/validators.generated');
   } catch {
     return undefined;
@@ -60,7 +60,7 @@ let generatedModules: Record<string, ValidateFunction> | null | undefined;
 function precompiledModule(module: string): ValidateFunction | undefined {
   if (generatedModules === undefined) {
     try {
-      // eslint-disable-next-line @typescript-eslint/no-require-imports -- optional: absent or stale generated code falls back to compiling (and loads on first use, issue #15)
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- optional generated code, loaded lazily (issue #15)
       const generated = require('../schemas/cloud-config.validators.generated') as {
         SCHEMA_SHA256: string;
         modules: Record<string, ValidateFunction>;
@@ -74,7 +74,7 @@ function precompiledModule(module: string): ValidateFunction | undefined {
 }
 
 function compiledModule(module: string): ValidateFunction {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- only while the precompiled code is stale (issue #15)
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy: only while the precompiled code is stale (issue #15)
   const ajvModule = require('./cloud-init-ajv') as typeof import('./cloud-init-ajv');
   if (!draft04) {
     draft04 = ajvModule.cloudInitAjv();
@@ -115,7 +115,7 @@ function cloudConfigErrors(value: unknown, context: DeprecationContext): ErrorOb
 function validator(name: Exclude<SchemaName, 'cloud-config'>): ValidateFunction {
   let fn = compiled.get(name) ?? precompiled(name);
   if (!fn)
-    // eslint-disable-next-line @typescript-eslint/no-require-imports -- only while the precompiled code is stale (issue #15)
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy: only while the precompiled code is stale (issue #15)
     fn = (draft07 ??= new (require('ajv') as typeof import('ajv')).default({ allErrors: true, strict: false })).compile(SCHEMAS[name]);
   compiled.set(name, fn);
   return fn;
