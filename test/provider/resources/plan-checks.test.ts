@@ -74,8 +74,9 @@ describe('newVolumeChecks', () => {
   });
 
   test('GIVEN the volume is being replaced in this plan WHEN its create half is checked THEN no clash', async () => {
-    noteReplacement('volume', 'default/vstest-pc-c');
-    expect(await newVolumeChecks(host(['vstest-pc-c']), 'Volume', { pool: 'default', name: 'vstest-pc-c' }, taken)).toEqual([]);
+    const ctx = host(['vstest-pc-c']);
+    noteReplacement(ctx, 'volume', 'default/vstest-pc-c');
+    expect(await newVolumeChecks(ctx, 'Volume', { pool: 'default', name: 'vstest-pc-c' }, taken)).toEqual([]);
   });
 });
 
