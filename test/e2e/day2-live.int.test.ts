@@ -14,7 +14,7 @@ import { ConsoleCapture } from '../helpers/console-capture';
 import { cleanupByPrefix, testImage, TestImage } from '../helpers/guest';
 import { cleanupNetworksByPrefix, isolatedNetworkHcl } from '../helpers/network';
 import { teardown } from '../helpers/teardown';
-import { TfWorkdir } from '../helpers/terraform';
+import { plannedChange, TfWorkdir } from '../helpers/terraform';
 
 jest.setTimeout(2_400_000);
 
@@ -172,9 +172,10 @@ function timedApply(): { out: string; seconds: number } {
   return { out, seconds: (Date.now() - t0) / 1000 };
 }
 
-function domainChange(): { change_impact: string; change_impacts: Record<string, string> } {
-  const change = (tf.planJson().resource_changes ?? []).find((c) => c.address === 'virtseed_domain.vm')?.change;
-  return { change_impact: change?.after?.change_impact, change_impacts: change?.after?.change_impacts };
+/** The domain's planned change_impact and change_impacts (`terraform show -json` of a saved plan). */
+function domainChange(): { change_impact: unknown; change_impacts: unknown } {
+  const after = plannedChange(tf.planJson(), 'virtseed_domain.vm').after;
+  return { change_impact: after?.change_impact, change_impacts: after?.change_impacts };
 }
 
 const STEP0: Step = {

@@ -6,7 +6,7 @@
 import { UNKNOWN } from '../../../provider/src/plugin/cty';
 import { decideDomainChange } from '../../../provider/src/resources/private/domain-changes';
 import type { DomainState } from '../../../provider/src/resources/private/model';
-import { domainState } from './helpers/domain-state';
+import { createdDomainState } from '../fixtures/domain';
 
 const NIC0 = {
   network: 'vstest-core-net',
@@ -19,7 +19,7 @@ const NIC0 = {
 
 /** A running guest with a root disk and a NIC on a libvirt network. */
 function state(over: Partial<DomainState> = {}): DomainState {
-  return domainState({
+  return createdDomainState({
     addresses: ['10.0.0.2'],
     ip_address: '10.0.0.2',
     disk: [{ volume_id: '/p/root', file: null, target: 'vda', bus: 'virtio', readonly: false }],

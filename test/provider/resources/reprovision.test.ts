@@ -5,11 +5,11 @@
  */
 import { UNKNOWN } from '../../../provider/src/plugin/cty';
 import type { DomainState } from '../../../provider/src/resources/private/model';
-import { domainState } from './helpers/domain-state';
 import { decideDomainChange } from '../../../provider/src/resources/private/domain-changes';
 import { decideReprovision } from '../../../provider/src/resources/private/reprovision';
+import { createdDomainState } from '../fixtures/domain';
 
-const state = domainState;
+const state = createdDomainState;
 
 describe('decideReprovision', () => {
   test.each<[string, Partial<DomainState>, Partial<DomainState>, { action: unknown; previous: unknown; replace: boolean; warns: boolean }]>(
