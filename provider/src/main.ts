@@ -13,6 +13,7 @@ let facts: HostFacts | undefined;
 serve({
   providerSchema: PROVIDER_SCHEMA,
   resources: () => registry().resourceHandlers(),
+  dataSources: () => registry().dataSourceHandlers(),
   connector: { connect: (uri) => registry().hostConnector().connect(uri) },
   host: { domainType: (uri) => (facts ??= registry().hostFacts()).domainType(uri) },
 }).catch((err: unknown) => {

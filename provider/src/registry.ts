@@ -1,20 +1,31 @@
 /**
- * What the provider serves: its resource handlers, how it connects to libvirt (src/libvirt's remote RPC client) and
+ * What the provider serves: its resource and data source handlers, how it connects to libvirt (src/libvirt's remote RPC client) and
  * the host facts plans read.
  */
 import { connect, type LibvirtClient } from '../../src/libvirt';
 import type { HostConnector, HostFacts } from './host';
 import { createHostProbe } from './host-probe';
-import type { ResourceHandler } from './plugin/handler';
+import { domainData } from './data-sources/domain';
+import { hostData } from './data-sources/host';
+import { networkData } from './data-sources/network';
+import { poolData } from './data-sources/pool';
+import { volumeData } from './data-sources/volume';
+import type { DataSourceHandler, ResourceHandler } from './plugin/handler';
 import { cloudinitSeed } from './resources/cloudinit-seed';
 import { domain } from './resources/domain';
 import { ignition } from './resources/ignition';
 import { network } from './resources/network';
+import { pool } from './resources/pool';
 import { volume } from './resources/volume';
 
 /** The resource handlers served by the provider binary. */
 export function resourceHandlers(): ResourceHandler<any, LibvirtClient>[] {
-  return [volume, cloudinitSeed, ignition, domain, network];
+  return [volume, cloudinitSeed, ignition, domain, network, pool];
+}
+
+/** The data source handlers served by the provider binary. */
+export function dataSourceHandlers(): DataSourceHandler<any, LibvirtClient>[] {
+  return [hostData, poolData, networkData, volumeData, domainData];
 }
 
 /** The libvirt connector used by `ctx.client()`. */

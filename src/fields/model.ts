@@ -18,8 +18,28 @@ export interface FieldSpellings {
   readonly prop?: string;
 }
 
+/**
+ * What changing an attribute does to a running guest (STREAMS.md agreement 1; core defines the final shape, this is
+ * the plain form other tables use until then): `live` (changed under the running guest), `restart` (the guest is
+ * shut down and started again), `replace` (a new object), `next-boot` (seen when the guest next boots), `none` (no
+ * effect on a guest).
+ */
+export type FieldImpact = 'live' | 'restart' | 'replace' | 'next-boot' | 'none';
+
+/** The per-attribute rules of STREAMS.md agreement 1, as plain values until core's format lands on main. */
+export interface FieldRules {
+  /** The value a plan uses when the config leaves the attribute null. */
+  readonly default?: string | number | boolean;
+  /** The allowed strings (checked at plan; the typed state keeps `string`). */
+  readonly values?: readonly string[];
+  /** A change replaces the object. */
+  readonly replace?: true;
+  /** What a change does to a running guest. */
+  readonly impact?: FieldImpact;
+}
+
 /** An attribute. Exactly one of: `required`; `optional`; `computed`; `optional` + `computed`. */
-export interface AttributeField extends FieldSpellings {
+export interface AttributeField extends FieldSpellings, FieldRules {
   readonly type: FieldType;
   readonly required?: true;
   readonly optional?: true;

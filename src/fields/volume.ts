@@ -1,4 +1,5 @@
-/** `virtseed_volume`'s fields (see ./model.ts). */
+/** `virtseed_volume`'s fields (see ./model.ts), and those of the `virtseed_volume` data source. */
+import { dataSourceFields } from './data-source';
 import type { ResourceFields } from './model';
 
 export const VOLUME_FIELDS = {
@@ -41,3 +42,24 @@ export const VOLUME_FIELDS = {
     allocation: { type: 'number', computed: true, description: 'Bytes allocated on the host.' },
   },
 } as const satisfies ResourceFields;
+
+/** The `virtseed_volume` data source: an existing volume by pool and name, as `virsh vol-info` shows it. */
+export const VOLUME_DATA_FIELDS = dataSourceFields(VOLUME_FIELDS, {
+  description:
+    'An existing storage volume, by pool and name: its key, path, format and sizes (what `virsh vol-info` and `virsh vol-dumpxml` show), e.g. a base image uploaded once and used as `backing_volume` by volumes of this configuration.',
+  lookup: ['pool', 'name'],
+  pick: ['id', 'path', 'format', 'capacity', 'allocation', 'backing_volume'],
+  describe: {
+    pool: 'Storage pool name.',
+    format: "The volume's format as libvirt reads it, e.g. `qcow2`, `raw`, `iso`.",
+    capacity: 'Virtual size in bytes.',
+    backing_volume: 'Path of the backing file of a qcow2 overlay; null when the volume has none.',
+  },
+  extra: {
+    type: {
+      type: 'string',
+      computed: true,
+      description: '`file`, `block`, `dir`, `network`, `netdir` or `ploop` (`virsh vol-info`: Type).',
+    },
+  },
+});

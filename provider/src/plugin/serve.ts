@@ -1,7 +1,7 @@
 /**
  * Runs the provider as a go-plugin server: checks the environment, keeps stdout for the handshake alone,
  * serves gRPC on a unix socket (TLS with AutoMTLS when `PLUGIN_CLIENT_CERT` is set, plaintext otherwise), prints
- * the handshake line, and exits after `GRPCController/Shutdown` or SIGTERM. Resource handlers given as a function
+ * the handshake line, and exits after `GRPCController/Shutdown` or SIGTERM. Resource and data source handlers given as functions
  * are loaded right after the handshake line is written, in the same turn of the event loop (so before any call is
  * served): Terraform connects while they load (start-up time, issue #15). Interrupts (SIGINT) are ignored, as
  * go-plugin plugins do: Terraform handles Ctrl-C and calls StopProvider.
@@ -12,13 +12,18 @@ import { createGrpcServer } from './grpc';
 import { checkPluginEnvironment, handshakeLine, makeSocketPath } from './handshake';
 import { createLogger, Logger } from './log';
 import type { Connection } from '../host';
-import type { ResourceHandler } from './handler';
+import type { DataSourceHandler, ResourceHandler } from './handler';
 import { ProviderServer, ProviderServerOptions } from './server';
 import { generateServerCertificate, handshakeCert } from './tls';
 
-export interface ServeOptions<C extends Connection = Connection> extends Omit<ProviderServerOptions<C>, 'log' | 'resources'> {
+export interface ServeOptions<C extends Connection = Connection> extends Omit<
+  ProviderServerOptions<C>,
+  'log' | 'resources' | 'dataSources'
+> {
   /** The handlers, or a function that loads them (called once, after the handshake line is written). */
   readonly resources: readonly ResourceHandler<any, C>[] | (() => readonly ResourceHandler<any, C>[]);
+  /** The data source handlers, or a function that loads them (called once, after the resources). */
+  readonly dataSources?: readonly DataSourceHandler<any, C>[] | (() => readonly DataSourceHandler<any, C>[]);
   readonly env?: NodeJS.ProcessEnv;
   readonly log?: Logger;
 }
@@ -42,9 +47,15 @@ export async function serve<C extends Connection>(options: ServeOptions<C>): Pro
   protectStdout();
   const log = options.log ?? createLogger();
   const makeProvider = (): ProviderServer<C> =>
-    new ProviderServer({ ...options, resources: typeof options.resources === 'function' ? options.resources() : options.resources, log });
+    new ProviderServer({
+      ...options,
+      resources: typeof options.resources === 'function' ? options.resources() : options.resources,
+      dataSources: typeof options.dataSources === 'function' ? options.dataSources() : options.dataSources,
+      log,
+    });
   // Handlers given as a list are checked before the handshake (a bad schema never reaches Terraform's connect).
-  let provider: ProviderServer<C> | undefined = typeof options.resources === 'function' ? undefined : makeProvider();
+  const lazy = typeof options.resources === 'function' || typeof options.dataSources === 'function';
+  let provider: ProviderServer<C> | undefined = lazy ? undefined : makeProvider();
 
   const { dir, socket } = makeSocketPath(env);
   const cleanup = () => fs.rmSync(dir, { recursive: true, force: true });

@@ -17,6 +17,7 @@ import { domainByName } from './domain-directory';
 import { pendingMarkerName, volumeByName } from './storage';
 
 const replacing = new Set<string>();
+const plannedPools = new Set<string>();
 
 /** Records that `kind` object `name` is being replaced in this plan. */
 export function noteReplacement(kind: string, name: string): void {
@@ -26,6 +27,19 @@ export function noteReplacement(kind: string, name: string): void {
 /** True when `kind` object `name` was planned for replacement by this provider process. */
 export function isBeingReplaced(kind: string, name: string): boolean {
   return replacing.has(`${kind}\u0000${name}`);
+}
+
+/**
+ * Records that this plan creates storage pool `name` (a `virtseed_pool`): Terraform plans the pool before the
+ * volumes that name it, in the same provider process, so their "pool exists" check lets it pass.
+ */
+export function notePlannedPool(name: string): void {
+  plannedPools.add(name);
+}
+
+/** True when a `virtseed_pool` named `name` is created by this plan. */
+export function isPoolPlanned(name: string): boolean {
+  return plannedPools.has(name);
 }
 
 /** The libvirt client when the host can be reached now, else null (plan-time checks are then skipped). */
@@ -66,13 +80,13 @@ export function poolMissingDiagnostic(resource: string, pool: string): Diagnosti
   return error(
     ['pool'],
     'Storage pool not found',
-    `${resource}: libvirt has no storage pool named ${pool}. Name an existing pool (virsh pool-list --all), or create it first (virsh pool-define-as ${pool} dir --target /var/lib/libvirt/images/${pool} && virsh pool-start ${pool} && virsh pool-autostart ${pool}).`,
+    `${resource}: libvirt has no storage pool named ${pool}. Name an existing pool (virsh pool-list --all), or create it with a virtseed_pool resource and refer to its name (pool = virtseed_pool.<name>.name), so Terraform creates the pool first.`,
   );
 }
 
 /**
  * Plan-time checks for a volume virtseed will create as `name` in `pool` (a `virtseed_volume`, seed or Ignition
- * volume): the pool exists; no volume of that name exists (unless it is being replaced, or an interrupted create
+ * volume): the pool exists (or a `virtseed_pool` of this plan creates it); no volume of that name exists (unless it is being replaced, or an interrupted create
  * of ours left it: apply removes that). `exists(pool, name)` is the resource's own "name taken" diagnostic.
  * Returns no diagnostics when the host cannot be reached (only the one warning).
  */
@@ -88,8 +102,8 @@ export async function newVolumeChecks(
   try {
     pool = await client.storagePoolLookupByName(target.pool);
   } catch (err) {
-    if (err instanceof LibvirtError && err.code === VIR_ERR_NO_STORAGE_POOL) return [poolMissingDiagnostic(resource, target.pool)];
-    throw err;
+    if (!(err instanceof LibvirtError && err.code === VIR_ERR_NO_STORAGE_POOL)) throw err;
+    return isPoolPlanned(target.pool) ? [] : [poolMissingDiagnostic(resource, target.pool)];
   }
   if (isBeingReplaced('volume', `${target.pool}/${target.name}`)) return [];
   if (!(await volumeByName(client, pool, target.name))) return [];
