@@ -5,7 +5,7 @@ import type { ResourceFields } from './model';
 export const POOL_FIELDS = {
   version: 0,
   description:
-    'A libvirt storage pool (formatstorage): a directory (`dir`), an LVM volume group (`logical`) or a mounted network file system (`netfs`), defined, built when its target is missing, started and (by default) autostarted. Volumes, seeds and Ignition configs name it in `pool`. Destroying it fails, naming them, while it holds volumes Terraform does not manage.',
+    'A libvirt storage pool (formatstorage): a directory (`dir`), an LVM volume group (`logical`) or a mounted network file system (`netfs`), defined, built when its target is missing, started and (by default) autostarted. Volumes, seeds and Ignition configs name it in `pool`. Destroying a running pool fails, naming them, while it holds volumes Terraform does not manage; otherwise it removes the pool and what its start built (a stopped pool is only undefined: its target stays).',
   fields: {
     id: { type: 'string', computed: true, description: 'Pool UUID.' },
     uuid: { type: 'string', computed: true, description: 'Pool UUID.' },

@@ -5,16 +5,19 @@
 import { ValidationError, hasErrors } from '../diagnostics';
 import { ATTR, TEXT, newBuilder, type XmlNode } from '../domain/private/xml';
 import type { PoolSpec } from './model';
+import { withLibvirtDefaults } from './defaults';
 import { validatePoolSpec } from './validate';
 
 /**
  * The pool's XML: name, uuid, `<source>` (netfs: host, dir, format; logical: name, devices, format) and
- * `<target><path>`.
+ * `<target><path>`, with what libvirt would fill in written out (withLibvirtDefaults: libvirt's schema wants a
+ * logical pool's target, which libvirt itself derives from the volume group).
  * @throws ValidationError when `validatePoolSpec(spec)` reports an error.
  */
-export function renderPoolXml(spec: PoolSpec): string {
-  const diagnostics = validatePoolSpec(spec);
+export function renderPoolXml(input: PoolSpec): string {
+  const diagnostics = validatePoolSpec(input);
   if (hasErrors(diagnostics)) throw new ValidationError(diagnostics);
+  const spec = withLibvirtDefaults(input);
   const pool: XmlNode = { [`${ATTR}type`]: spec.type, name: { [TEXT]: spec.name } };
   if (spec.uuid !== undefined) pool.uuid = { [TEXT]: spec.uuid };
   const s = spec.source;

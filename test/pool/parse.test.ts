@@ -1,5 +1,5 @@
 /** parsePoolXml (src/pool/parse.ts): reading back what libvirt stores (round trip through renderPoolXml). */
-import { parsePoolXml, PoolXmlParseError, renderPoolXml, type PoolSpec } from '../../src/pool';
+import { parsePoolXml, PoolXmlParseError, renderPoolXml, withLibvirtDefaults, type PoolSpec } from '../../src/pool';
 
 const DIR: PoolSpec = { name: 'web-images', type: 'dir', path: '/var/lib/libvirt/images/web-images' };
 const NETFS: PoolSpec = {
@@ -15,8 +15,8 @@ const LOGICAL: PoolSpec = {
 };
 
 describe('parsePoolXml', () => {
-  it.each([DIR, NETFS, LOGICAL])('GIVEN the XML of %o WHEN parsed THEN the spec comes back', (spec) => {
-    expect(parsePoolXml(renderPoolXml(spec))).toEqual(spec);
+  it.each([DIR, NETFS, LOGICAL])('GIVEN the XML of %o WHEN parsed THEN the spec comes back, completed as libvirt does', (spec) => {
+    expect(parsePoolXml(renderPoolXml(spec))).toEqual(withLibvirtDefaults(spec));
   });
 
   it("GIVEN libvirt's stored XML of a logical pool WHEN parsed THEN uuid, volume group and /dev path are read and sizes ignored", () => {

@@ -32,6 +32,12 @@ describe('renderPoolXml', () => {
     expect(renderPoolXml(LOGICAL)).toContain('<device path="/dev/sdb"/>\n    <device path="/dev/sdc"/>\n    <name>guests</name>');
   });
 
+  it("GIVEN a logical pool with devices only WHEN rendered THEN libvirt's volume group, format and /dev target are written out", () => {
+    expect(renderPoolXml({ name: 'vg1', type: 'logical', source: { devices: ['/dev/sdb'] } })).toBe(
+      '<pool type="logical">\n  <name>vg1</name>\n  <source>\n    <device path="/dev/sdb"/>\n    <name>vg1</name>\n    <format type="lvm2"/>\n  </source>\n  <target>\n    <path>/dev/vg1</path>\n  </target>\n</pool>\n',
+    );
+  });
+
   it('GIVEN a name with XML characters in a path WHEN rendered THEN they are escaped', () => {
     expect(renderPoolXml({ name: 'a', type: 'dir', path: '/srv/a&b<c' })).toContain('<path>/srv/a&amp;b&lt;c</path>');
   });

@@ -7,9 +7,9 @@
  *
  * What the provider built it removes: private state records that starting the pool needed a build (a directory,
  * mount point or volume group made by virStoragePoolBuild), and destroy then deletes it (virStoragePoolDelete),
- * after checking the pool is empty. A pool that still holds volumes is never destroyed: Terraform deletes the
- * pool's own volumes before the pool (they refer to it), so whatever is left is not Terraform's, and the apply
- * fails naming it.
+ * after checking the pool is empty. A running pool that still holds volumes is never destroyed: Terraform deletes
+ * the pool's own volumes before the pool (they refer to it), so whatever is left is not Terraform's, and the apply
+ * fails naming it. A pool that is not running is only undefined (its target stays).
  */
 import { Diagnostic, error } from '../../../src/diagnostics';
 import { POOL_FIELDS } from '../../../src/fields';
@@ -121,11 +121,25 @@ class PoolStartError extends Error {
 }
 
 /**
- * Starts a defined pool. When the start fails (its directory, mount point or volume group is missing), builds the
- * target with VIR_STORAGE_POOL_BUILD_NO_OVERWRITE (never over existing data) and starts again. Returns whether a
- * build ran; throws PoolStartError (its `built` says whether a build succeeded before the second start failed).
+ * virStoragePoolBuild flags per pool type: a logical pool's build writes the devices (pvcreate, vgcreate), so it
+ * runs with NO_OVERWRITE (libvirt refuses devices that hold data); for dir and netfs pools the build makes a
+ * directory, and any flag asks libvirt to format a source device instead.
  */
-async function startPool(client: LibvirtClient, pool: PoolRef, ctx: HandlerContext<LibvirtClient>): Promise<{ built: boolean }> {
+function buildFlags(type: string): number {
+  return type === 'logical' ? VIR_STORAGE_POOL_BUILD_NO_OVERWRITE : 0;
+}
+
+/**
+ * Starts a defined pool. When the start fails (its directory, mount point or volume group is missing), builds the
+ * target (never over existing data, see buildFlags) and starts again. Returns whether a build ran; throws
+ * PoolStartError (its `built` says whether a build succeeded before the second start failed).
+ */
+async function startPool(
+  client: LibvirtClient,
+  pool: PoolRef,
+  type: string,
+  ctx: HandlerContext<LibvirtClient>,
+): Promise<{ built: boolean }> {
   try {
     await client.storagePoolCreate(pool, 0);
     return { built: false };
@@ -133,7 +147,7 @@ async function startPool(client: LibvirtClient, pool: PoolRef, ctx: HandlerConte
     if (!(first instanceof LibvirtError)) throw first;
     ctx.log.info(`pool ${pool.name}: start failed (${first.message}); building its target`);
     try {
-      await client.storagePoolBuild(pool, VIR_STORAGE_POOL_BUILD_NO_OVERWRITE);
+      await client.storagePoolBuild(pool, buildFlags(type));
     } catch (build) {
       if (!(build instanceof LibvirtError)) throw build;
       throw new PoolStartError(first.message, build.message, false);
@@ -214,7 +228,13 @@ function validateConfig(config: PoolState): Diagnostic[] {
   return values.length ? values : validatePoolState(withDefaults(POOL_FIELDS.fields, config, config));
 }
 
-/** Destroys the pool `prior` describes, unless it holds volumes (then nothing changes and the error names them). */
+/**
+ * Destroys the pool `prior` describes. A running pool is checked first: when it holds volumes (Terraform has
+ * deleted the pool's own ones before it), nothing changes and the error names them; else it is stopped, what
+ * starting it built is deleted (private state), and it is undefined. A pool that is not running cannot list its
+ * volumes without being started (which could mount a file system or activate a volume group), so it is only
+ * undefined: its target and whatever is in it stay on the host.
+ */
 async function destroyPool(
   client: LibvirtClient,
   prior: PoolState,
@@ -224,20 +244,9 @@ async function destroyPool(
   const uuid = str(prior.uuid);
   const pool = uuid ? await poolByUuid(client, uuid) : null;
   if (!pool) return { newState: null, diagnostics: [] };
-  let active = await client.storagePoolIsActive(pool);
-  let startedToLook = false;
-  if (!active) {
-    // Only a running pool lists its volumes: start it to look (a pool that cannot start is only undefined).
-    startedToLook = await client.storagePoolCreate(pool, 0).then(
-      () => true,
-      () => false,
-    );
-    active = startedToLook;
-  }
-  if (active) {
+  if (await client.storagePoolIsActive(pool)) {
     const volumes = await volumesOf(client, pool);
     if (volumes.length) {
-      if (startedToLook) await client.storagePoolDestroy(pool).catch(() => undefined);
       const shown = volumes.length > 20 ? `${volumes.slice(0, 20).join(', ')} and ${volumes.length - 20} more` : volumes.join(', ');
       return {
         newState: prior,
@@ -251,12 +260,12 @@ async function destroyPool(
       };
     }
     await client.storagePoolDestroy(pool);
-  }
-  if (priv.built && active) {
-    // What starting the pool built (directory, mount point, volume group) goes with it; it is empty (checked above).
-    await client
-      .storagePoolDelete(pool, 0)
-      .catch((err: unknown) => ctx.log.warn(`pool ${pool.name}: could not remove its target: ${messageOf(err)}`));
+    if (priv.built) {
+      // What starting the pool built (directory, mount point, volume group) goes with it; it is empty (checked above).
+      await client
+        .storagePoolDelete(pool, 0)
+        .catch((err: unknown) => ctx.log.warn(`pool ${pool.name}: could not remove its target: ${messageOf(err)}`));
+    }
   }
   await client.storagePoolUndefine(pool);
   return { newState: null, diagnostics: [] };
@@ -319,7 +328,7 @@ export const pool: ResourceHandler<PoolState, LibvirtClient> = {
       const running = await client.storagePoolIsActive(existing);
       if (planned.active !== false && !running) {
         try {
-          if ((await startPool(client, existing, ctx)).built) priv.built = true;
+          if ((await startPool(client, existing, str(planned.type) ?? 'dir', ctx)).built) priv.built = true;
         } catch (err) {
           if (!(err instanceof PoolStartError)) throw err;
           if (err.built) priv.built = true;
@@ -341,7 +350,7 @@ export const pool: ResourceHandler<PoolState, LibvirtClient> = {
     const fresh: PoolPrivate = {};
     if (planned.active !== false) {
       try {
-        fresh.built = (await startPool(client, created, ctx)).built;
+        fresh.built = (await startPool(client, created, spec.type, ctx)).built;
       } catch (err) {
         if (!(err instanceof PoolStartError)) throw err;
         if (err.built) await client.storagePoolDelete(created, 0).catch(() => undefined);

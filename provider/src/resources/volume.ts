@@ -15,6 +15,7 @@ import {
   activePool,
   backingPathFromXml,
   createMarked,
+  isPoolInactive,
   removeInterrupted,
   volumeByKey,
   volumeByName,
@@ -172,7 +173,11 @@ export const volume: ResourceHandler<VolumeState, LibvirtClient> = {
     const client = await ctx.client();
     const key = str(current.id);
     const vol = key ? await volumeByKey(client, key, { signal: ctx.signal }) : null;
-    if (!vol) return { newState: null, diagnostics: [] };
+    if (!vol) {
+      // A stopped pool hides its volumes: keep the state (the pool's own resource starts it again).
+      const pool = str(current.pool);
+      return { newState: pool && (await isPoolInactive(client, pool, { signal: ctx.signal })) ? current : null, diagnostics: [] };
+    }
     return { newState: await describe(client, vol, current), diagnostics: [] };
   },
 

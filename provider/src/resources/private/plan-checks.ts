@@ -106,6 +106,8 @@ export async function newVolumeChecks(
     return isPoolPlanned(target.pool) ? [] : [poolMissingDiagnostic(resource, target.pool)];
   }
   if (isBeingReplaced('volume', `${target.pool}/${target.name}`)) return [];
+  // A stopped pool lists no volumes; apply starts it (and its own virtseed_pool may be starting it in this plan).
+  if (!(await client.storagePoolIsActive(pool))) return [];
   if (!(await volumeByName(client, pool, target.name))) return [];
   if (await volumeByName(client, pool, pendingMarkerName(target.name))) return [];
   return [exists(target.pool, target.name)];

@@ -31,6 +31,19 @@ export async function activePool(client: LibvirtClient, name: string, options?: 
   return pool;
 }
 
+/**
+ * True when pool `name` exists but is not running: its volumes cannot be looked up then (libvirt finds volumes
+ * of running pools only), so a read must not take a volume missing from it for one deleted.
+ */
+export async function isPoolInactive(client: LibvirtClient, name: string, options?: CallOptions): Promise<boolean> {
+  try {
+    return !(await client.storagePoolIsActive(await client.storagePoolLookupByName(name, options), options));
+  } catch (err) {
+    if (isNotFound(err)) return false;
+    throw err;
+  }
+}
+
 /** The volume with this key, or null when it no longer exists. */
 export async function volumeByKey(client: LibvirtClient, key: string, options?: CallOptions): Promise<VolRef | null> {
   try {
