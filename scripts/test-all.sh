@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The whole test suite, as CI runs it: installs what is missing, starts libvirtd if none answers, builds, builds
-# (or reuses) the test guest image, installs the provider, then runs the unit tests and the integration tests
+# The whole test suite, as CI runs it: installs what is missing, starts libvirtd if none answers (and gives the tests
+# the storage pool `default` they use), builds, builds (or reuses) the test guest image, installs the provider, then
+# runs the unit tests and the integration tests
 # (real xorriso/isoinfo, cloud-init's datasource code, ignition-validate, libvirtd, terraform, cdktf and real guest
 # boots under TCG). Ends with one line `tests: N passed, N failed`.
 set -euo pipefail
@@ -8,6 +9,7 @@ cd "$(dirname "$0")/.."
 export CHECKPOINT_DISABLE=1
 bash scripts/install-deps.sh
 bash scripts/ensure-libvirtd.sh
+bash scripts/ensure-test-pool.sh # the tests' own volumes go into pool `default`; the examples make their pools
 npm run --silent build
 VIRTSEED_TEST_IMAGE_DIR=$(bash scripts/build-test-image.sh | tail -n 1)
 export VIRTSEED_TEST_IMAGE_DIR

@@ -3,6 +3,8 @@ import { Token } from 'cdktf';
 import * as virtseed from '../generated/virtseed';
 import { invalidNumber, invalidValue } from './errors';
 import { checkName } from './private/names';
+import { poolRefOf } from './private/pool-ref';
+import type { StoragePool } from './storage-pool';
 import { Size } from './size';
 
 /** Disk image format of a volume. */
@@ -13,10 +15,11 @@ export interface VolumeProps {
   /** Volume name in the pool, e.g. `web-root`. Changing it replaces the volume. */
   readonly name: string;
   /**
-   * libvirt storage pool holding the volume.
+   * Storage pool holding the volume: a pool's name, or a {@link StoragePool} of the stack (the volume then refers to
+   * it, so Terraform creates the pool first and deletes the volume before the pool).
    * @default 'default'
    */
-  readonly pool?: string;
+  readonly pool?: string | StoragePool;
   /**
    * Image format.
    * @default 'qcow2'
@@ -58,6 +61,8 @@ export class Volume extends Construct {
   readonly path: string;
   /** The volume's name. */
   readonly name: string;
+  /** The name of the pool holding it (as given; for a {@link StoragePool}, its name). */
+  readonly poolName: string;
 
   /** @throws ConstructPropsError for a bad `name`, `format`, `sha256`, or a `backingVolume` with format `raw`. */
   constructor(scope: Construct, id: string, props: VolumeProps) {
@@ -81,7 +86,7 @@ export class Volume extends Construct {
     }
 
     this.resource = new virtseed.volume.Volume(this, 'Resource', {
-      pool: props.pool ?? 'default',
+      pool: poolRefOf(props.pool).ref,
       name: props.name,
       format: props.format ?? 'qcow2',
       capacity,
@@ -92,5 +97,6 @@ export class Volume extends Construct {
     this.volumeId = this.resource.id;
     this.path = this.resource.path;
     this.name = props.name;
+    this.poolName = poolRefOf(props.pool).name;
   }
 }

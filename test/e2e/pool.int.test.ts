@@ -39,8 +39,16 @@ function expectNoChanges(dir: TfWorkdir): void {
   if (r.code !== 0) throw new Error(`plan is not empty (exit ${r.code}):\n${r.out}`);
 }
 
-function change(plan: { resource_changes?: any[] }, address: string): any {
-  return (plan.resource_changes ?? []).find((c) => c.address === address)?.change;
+interface Change {
+  actions: string[];
+  before: Record<string, unknown> | null;
+  after: Record<string, unknown> | null;
+}
+
+function change(plan: { resource_changes?: { address: string; change: Change }[] }, address: string): Change {
+  const found = (plan.resource_changes ?? []).find((c) => c.address === address);
+  if (!found) throw new Error(`the plan has no change for ${address}`);
+  return found.change;
 }
 
 beforeAll(() => {
@@ -76,7 +84,7 @@ test('GIVEN the pool stopped with virsh WHEN planned THEN active goes back to tr
   virshOk('pool-destroy', NAME);
   const c = change(tf!.planJson(), 'virtseed_pool.p');
   expect(c.actions).toEqual(['update']);
-  expect([c.before.active, c.after.active]).toEqual([false, true]);
+  expect([c.before?.active, c.after?.active]).toEqual([false, true]);
   tf!.apply();
   expect(poolInfo(NAME).State).toBe('running');
   expectNoChanges(tf!);

@@ -9,10 +9,13 @@ import { Construct } from 'constructs';
 import { invalidValue } from '../errors';
 import { Volume, VolumeFormat } from '../volume';
 import { checkName } from './names';
+import { poolRefOf } from './pool-ref';
+import type { StoragePool } from '../storage-pool';
 
 /** An uploaded base image, as `BaseImage` describes it. */
 export interface SharedImage {
-  readonly pool: string;
+  /** The pool: a name, or a StoragePool of the stack (keyed by its name). */
+  readonly pool: string | StoragePool;
   readonly source: string;
   readonly format: VolumeFormat;
   readonly sha256?: string;
@@ -32,7 +35,7 @@ class SharedBaseImages extends Construct {
 /** Hex sha256 identifying a base image within a stack (pure, deterministic). */
 export function baseImageKey(stackPath: string, image: SharedImage): string {
   return createHash('sha256')
-    .update(JSON.stringify([stackPath, image.pool, image.source, image.format, image.sha256?.toLowerCase() ?? null]))
+    .update(JSON.stringify([stackPath, poolRefOf(image.pool).name, image.source, image.format, image.sha256?.toLowerCase() ?? null]))
     .digest('hex');
 }
 
