@@ -19,12 +19,12 @@ import { pool } from './resources/pool';
 import { volume } from './resources/volume';
 
 /** The resource handlers served by the provider binary. */
-export function resourceHandlers(): ResourceHandler<any, LibvirtClient>[] {
+export function resourceHandlers(): ResourceHandler<unknown, LibvirtClient>[] {
   return [volume, cloudinitSeed, ignition, domain, network, pool];
 }
 
 /** The data source handlers served by the provider binary. */
-export function dataSourceHandlers(): DataSourceHandler<any, LibvirtClient>[] {
+export function dataSourceHandlers(): DataSourceHandler<unknown, LibvirtClient>[] {
   return [hostData, poolData, networkData, volumeData, domainData];
 }
 

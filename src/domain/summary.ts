@@ -6,7 +6,7 @@
 import { DomainXmlParseError } from './errors';
 import type { DomainFirmware } from './model';
 import { firmwareOf } from './private/firmware';
-import { attr, child, children, newParser, text, type XmlNode } from './private/xml';
+import { attr, child, children, newParser, text, type XmlNode } from '../xml';
 
 /** One `<interface>`: its type (`network`, `bridge`, `user`, `direct`, …), MAC, and libvirt network when on one. */
 export interface DomainSummaryInterface {

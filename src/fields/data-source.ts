@@ -2,7 +2,8 @@
  * Data source tables derived from resource tables: a data source reads an object of the kind a resource manages,
  * so its attributes are the resource's (same names, types and descriptions), with the lookup attributes as
  * required arguments and everything else computed. The plan rules (`default`, `values`, `replace`, `impact`) do
- * not carry over: a data source changes nothing. Descriptions that speak of configuring the object are replaced
+ * not carry over: a data source changes nothing, and reads what the host has (a value the resource would not
+ * accept included). Descriptions that speak of configuring the object are replaced
  * through `describe`; attributes only the data source has come in `extra`.
  */
 import { isBlock, type FieldTable, type FieldType, type ResourceFields } from './model';
@@ -53,5 +54,11 @@ export function dataSourceFields<F extends FieldTable, L extends keyof F & strin
     };
   }
   Object.assign(fields, opts.extra);
-  return { version: 0, description: opts.description, fields: fields as DerivedFields<F, L | K> & E };
+  return {
+    version: 0,
+    description: opts.description,
+    object: resource.object,
+    whenUnknown: resource.whenUnknown,
+    fields: fields as DerivedFields<F, L | K> & E,
+  };
 }

@@ -7,6 +7,8 @@ export const HOST_DATA_FIELDS = {
   version: 0,
   description:
     'The libvirt host the provider is connected to: libvirt and QEMU versions, CPUs and their topology, memory total and free, whether KVM runs guests, and the firmware guests can boot (what `virsh version`, `virsh nodeinfo`, `virsh freecell` and `virsh domcapabilities` show), so a configuration can decide from the real capacity of the host. Read at every plan.',
+  object: 'host',
+  whenUnknown: 'wait',
   fields: {
     id: { type: 'string', computed: true, description: "The host's UUID (`virsh capabilities`: `host/uuid`)." },
     hostname: { type: 'string', computed: true, description: "The host's name (`virsh hostname`)." },

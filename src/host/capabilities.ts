@@ -3,7 +3,7 @@
  * and domain capabilities XML (https://libvirt.org/formatdomaincaps.html, `virsh domcapabilities`). Pure; anything
  * the XML does not say is reported as absent, never guessed, except where noted.
  */
-import { attr, child, children, newParser, text, type XmlNode } from '../domain/private/xml';
+import { attr, child, children, newParser, text, type XmlNode } from '../xml';
 
 function parse(xml: string, root: string): XmlNode | undefined {
   try {

@@ -3,7 +3,7 @@
  * libvirt's own additions (`<capacity>`, `<allocation>`, `<available>`, target `<permissions>`, netfs mount
  * options) are ignored. Pure.
  */
-import { attr, child, children, newParser, text, type XmlNode } from '../domain/private/xml';
+import { attr, child, children, newParser, text, type XmlNode } from '../xml';
 import { PoolXmlParseError } from './errors';
 import type { LogicalFormat, NetfsFormat, PoolSource, PoolSpec, PoolType } from './model';
 import { POOL_TYPES } from './validate';

@@ -3,7 +3,7 @@
  * virStoragePoolDefineXML. Pure; the output depends only on the spec.
  */
 import { ValidationError, hasErrors } from '../diagnostics';
-import { ATTR, TEXT, newBuilder, type XmlNode } from '../domain/private/xml';
+import { ATTR, TEXT, newBuilder, type XmlNode } from '../xml';
 import type { PoolSpec } from './model';
 import { withLibvirtDefaults } from './defaults';
 import { validatePoolSpec } from './validate';

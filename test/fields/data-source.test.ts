@@ -4,8 +4,10 @@ import { dataSourceFields, POOL_DATA_FIELDS, POOL_FIELDS, type ResourceFields } 
 const RESOURCE = {
   version: 0,
   description: 'A thing.',
+  object: 'thing',
+  whenUnknown: 'wait',
   fields: {
-    name: { type: 'string', required: true, replace: true, impact: 'replace', description: 'Name.' },
+    name: { type: 'string', required: true, replace: true, description: 'Name.' },
     size: { type: 'number', optional: true, computed: true, default: 1, description: 'Size. Default 1.' },
     secret: { type: 'string', optional: true, sensitive: true, description: 'Secret.' },
     part: { nesting: 'list', description: 'A part.', fields: {} },
@@ -18,6 +20,8 @@ describe('dataSourceFields', () => {
     expect(table).toEqual({
       version: 0,
       description: 'Reads a thing.',
+      object: 'thing',
+      whenUnknown: 'wait',
       fields: {
         name: { type: 'string', required: true, description: 'Name.' },
         size: { type: 'number', computed: true, description: 'Size. Default 1.' },

@@ -15,7 +15,7 @@ import {
 } from '../../scripts/generate-seed-validators';
 import * as generated from '../../src/seed/schemas/validators.generated';
 import * as generatedCloudConfig from '../../src/seed/schemas/cloud-config.validators.generated';
-import { cloudConfigSchemaDiagnostics, schemaDiagnostics } from '../../src/seed/private/schema';
+import { cloudConfigSchemaDiagnostics, schemaDiagnostics } from '../../src/seed/checks/schema';
 import { parseYaml } from '../../src/seed/private/yaml';
 
 const SCHEMA_DIR = `${__dirname}/../../src/seed/schemas`;
@@ -27,7 +27,7 @@ describe('precompiled seed schema validators', () => {
     expect(fs.readFileSync(CLOUD_CONFIG_OUTPUT, 'utf8')).toBe(cloudConfigValidatorsSource());
   });
 
-  const cases: [string, string, unknown][] = [
+  const cases: [string, 'networkConfigV2' | 'networkConfigV1', unknown][] = [
     ['network-config-v2', 'networkConfigV2', { version: 2, ethernets: { eth0: { dhcp4: 'maybe', addresses: [1] } } }],
     ['network-config-v1', 'networkConfigV1', { version: 1, config: [{ type: 'physical' }] }],
   ];
@@ -35,7 +35,7 @@ describe('precompiled seed schema validators', () => {
     'GIVEN %s input WHEN validated by the generated code and by ajv.compile THEN the verdict and errors are the same',
     (name, id, value) => {
       const compiled = new Ajv(AJV_OPTIONS).compile(schema(name));
-      const standalone = (generated as any)[id] as typeof compiled;
+      const standalone = generated[id] as typeof compiled;
       expect(standalone(value)).toBe(compiled(value));
       expect(standalone.errors ?? null).toEqual(compiled.errors ?? null);
     },
@@ -47,7 +47,7 @@ describe('precompiled seed schema validators', () => {
   });
 
   // cloud-config: the generated module validators (with the code-generating `deprecated` keyword) against a reference
-  // compiled at run time the way src/seed/private/schema.ts did before they were precompiled: the whole schema, and a
+  // compiled at run time the way src/seed/checks/schema.ts did before they were precompiled: the whole schema, and a
   // `validate`-style `deprecated` keyword that compiles the sibling keywords on their own to decide whether a use
   // counts. Same verdict, same errors (instance path, keyword, params, message) and the same deprecated uses.
   const cloudConfigSchema = JSON.parse(fs.readFileSync(`${SCHEMA_DIR}/${CLOUD_CONFIG_FILE}`, 'utf8')) as object;

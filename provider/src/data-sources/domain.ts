@@ -8,7 +8,7 @@ import { DOMAIN_DATA_FIELDS } from '../../../src/fields';
 import { VIR_DOMAIN_XML_INACTIVE, type DomRef, type LibvirtClient } from '../../../src/libvirt';
 import type { DataSourceHandler } from '../plugin/handler';
 import { addressAttributes, domainAddresses } from '../resources/private/addresses';
-import { isNoDomain } from '../resources/private/domain-directory';
+import { isNoDomain } from '../resources/private/lookups';
 import { schemaOf } from '../resources/private/fields';
 import { str } from '../resources/private/values';
 import type { DomainData } from './private/model';

@@ -4,7 +4,7 @@ import { NETWORK_DATA_FIELDS } from '../../../src/fields';
 import { VIR_NETWORK_XML_INACTIVE, type LibvirtClient } from '../../../src/libvirt';
 import { NetworkXmlParseError, parseNetworkXml } from '../../../src/network';
 import type { DataSourceHandler } from '../plugin/handler';
-import { networkByName } from '../resources/network';
+import { networkByName } from '../resources/private/lookups';
 import { schemaOf } from '../resources/private/fields';
 import { str } from '../resources/private/values';
 import type { NetworkData } from './private/model';

@@ -4,9 +4,9 @@ import { VOLUME_DATA_FIELDS } from '../../../src/fields';
 import type { LibvirtClient } from '../../../src/libvirt';
 import type { DataSourceHandler } from '../plugin/handler';
 import { schemaOf } from '../resources/private/fields';
-import { backingPathFromXml, volumeByName, volumeFormatFromXml } from '../resources/private/storage';
+import { poolByName, volumeByName } from '../resources/private/lookups';
+import { backingPathFromXml, volumeFormatFromXml } from '../resources/private/storage';
 import { str } from '../resources/private/values';
-import { poolByName } from '../resources/pool';
 import type { VolumeData } from './private/model';
 import { notFound } from './private/not-found';
 

@@ -21,9 +21,9 @@ export interface ServeOptions<C extends Connection = Connection> extends Omit<
   'log' | 'resources' | 'dataSources'
 > {
   /** The handlers, or a function that loads them (called once, after the handshake line is written). */
-  readonly resources: readonly ResourceHandler<any, C>[] | (() => readonly ResourceHandler<any, C>[]);
+  readonly resources: readonly ResourceHandler<unknown, C>[] | (() => readonly ResourceHandler<unknown, C>[]);
   /** The data source handlers, or a function that loads them (called once, after the resources). */
-  readonly dataSources?: readonly DataSourceHandler<any, C>[] | (() => readonly DataSourceHandler<any, C>[]);
+  readonly dataSources?: readonly DataSourceHandler<unknown, C>[] | (() => readonly DataSourceHandler<unknown, C>[]);
   readonly env?: NodeJS.ProcessEnv;
   readonly log?: Logger;
 }

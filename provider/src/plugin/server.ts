@@ -10,22 +10,41 @@ import { conform, CtyConversionError, CtyType, decodeJson, decodeMsgpack, encode
 import { hostUnreachable, internalError, toAttributePath, toProtoDiagnostic } from './diagnostics';
 import type { DataSourceHandler, HandlerContext, ResourceHandler } from './handler';
 import { createLogger, Logger } from './log';
+import type {
+  ApplyResourceChangeRequest,
+  ApplyResourceChangeResponse,
+  DiagnosticMsg,
+  DiagnosticsResponse,
+  DynamicValueMsg,
+  GetFunctionsResponse,
+  GetMetadataResponse,
+  GetProviderSchemaResponse,
+  GetResourceIdentitySchemasResponse,
+  ImportResourceStateRequest,
+  ImportResourceStateResponse,
+  MoveResourceStateRequest,
+  PlanResourceChangeRequest,
+  PlanResourceChangeResponse,
+  ProviderConfigRequest,
+  RawStateMsg,
+  ReadDataSourceResponse,
+  ReadResourceRequest,
+  ReadResourceResponse,
+  ResourceConfigRequest,
+  SchemaMsg,
+  StopProviderResponse,
+  UpgradeResourceStateRequest,
+  UpgradeResourceStateResponse,
+} from './messages';
 import { nonEmpty, stateError, unknownType, validateUri } from './private/rpc';
 import { assertValidSchema, impliedType, normalizeBlockValue, ResourceSchema, toProtoSchema } from './schema';
-
-/** A DynamicValue message as decoded/encoded by proto-loader. */
-export interface DynamicValueMsg {
-  msgpack?: Buffer | null;
-  json?: Buffer | null;
-}
-type Msg = Record<string, any>;
 
 export interface ProviderServerOptions<C extends Connection = Connection> {
   /** The provider block's schema; an optional string attribute `uri` selects the libvirt host. */
   readonly providerSchema: ResourceSchema;
-  readonly resources: readonly ResourceHandler<any, C>[];
+  readonly resources: readonly ResourceHandler<unknown, C>[];
   /** The data sources (none when absent). */
-  readonly dataSources?: readonly DataSourceHandler<any, C>[];
+  readonly dataSources?: readonly DataSourceHandler<unknown, C>[];
   /** Opens the libvirt connection on first `ctx.client()`; absent = handlers may not use the host. */
   readonly connector?: HostConnector<C>;
   /** Host facts handed to handlers (`ctx.host`); default: TCG only. */
@@ -33,7 +52,7 @@ export interface ProviderServerOptions<C extends Connection = Connection> {
   readonly log?: Logger;
 }
 
-/** A handler with its schema's type and the one decoder and encoder of its values. */
+/** A handler's schema type and the one decoder and encoder of its values. */
 interface Typed {
   readonly type: CtyType;
   /** The handler's typed value of a DynamicValue from Terraform (the one place values are decoded). */
@@ -43,11 +62,11 @@ interface Typed {
 }
 
 interface Registered<C extends Connection> extends Typed {
-  readonly handler: ResourceHandler<any, C>;
+  readonly handler: ResourceHandler<unknown, C>;
 }
 
 interface RegisteredDataSource<C extends Connection> extends Typed {
-  readonly handler: DataSourceHandler<any, C>;
+  readonly handler: DataSourceHandler<unknown, C>;
 }
 
 /** The decoder and encoder of values of `schema`. */
@@ -99,6 +118,8 @@ export class ProviderServer<C extends Connection = Connection> {
   private readonly stop = new AbortController();
   private uri = '';
   private clientPromise: Promise<C> | undefined;
+  /** The handlers' notes (HandlerContext.notes), new at each ConfigureProvider. */
+  private notes = new Set<string>();
 
   /** Throws `Error` when a schema is malformed or two handlers of a kind share a type name. */
   constructor(private readonly options: ProviderServerOptions<C>) {
@@ -117,17 +138,18 @@ export class ProviderServer<C extends Connection = Connection> {
     }
   }
 
-  /** The context handed to handlers. */
+  /** The context handed to handlers; `uri` reads the configured URI at the time it is asked. */
   private context(): HandlerContext<C> {
-    const server = this;
+    const configuredUri = () => this.uri;
     return {
-      client: () => server.client(),
+      client: () => this.client(),
       get uri() {
-        return server.uri;
+        return configuredUri();
       },
-      signal: server.stop.signal,
-      log: server.log,
-      host: server.options.host ?? TCG_ONLY,
+      signal: this.stop.signal,
+      log: this.log,
+      host: this.options.host ?? TCG_ONLY,
+      notes: this.notes,
     };
   }
 
@@ -164,7 +186,7 @@ export class ProviderServer<C extends Connection = Connection> {
 
   // ---- information -------------------------------------------------------------------------------------------
 
-  async GetMetadata(): Promise<Msg> {
+  async GetMetadata(): Promise<GetMetadataResponse> {
     return {
       server_capabilities: { plan_destroy: false, get_provider_schema_optional: false, move_resource_state: false },
       diagnostics: [],
@@ -174,10 +196,10 @@ export class ProviderServer<C extends Connection = Connection> {
     };
   }
 
-  async GetProviderSchema(): Promise<Msg> {
-    const resource_schemas: Record<string, unknown> = {};
+  async GetProviderSchema(): Promise<GetProviderSchemaResponse> {
+    const resource_schemas: Record<string, SchemaMsg> = {};
     for (const [name, r] of this.resources) resource_schemas[name] = toProtoSchema(r.handler.schema);
-    const data_source_schemas: Record<string, unknown> = {};
+    const data_source_schemas: Record<string, SchemaMsg> = {};
     for (const [name, d] of this.dataSources) data_source_schemas[name] = toProtoSchema(d.handler.schema);
     return {
       provider: toProtoSchema(this.options.providerSchema),
@@ -189,29 +211,30 @@ export class ProviderServer<C extends Connection = Connection> {
     };
   }
 
-  async GetFunctions(): Promise<Msg> {
+  async GetFunctions(): Promise<GetFunctionsResponse> {
     return { functions: {}, diagnostics: [] };
   }
 
-  async GetResourceIdentitySchemas(): Promise<Msg> {
+  async GetResourceIdentitySchemas(): Promise<GetResourceIdentitySchemasResponse> {
     return { identity_schemas: {}, diagnostics: [] };
   }
 
   // ---- provider configuration --------------------------------------------------------------------------------
 
-  async ValidateProviderConfig(req: Msg): Promise<Msg> {
+  async ValidateProviderConfig(req: ProviderConfigRequest): Promise<DiagnosticsResponse> {
     return this.guard('ValidateProviderConfig', this.providerType, async () => {
       const config = decodeDynamicValue(req.config, this.providerType) as Record<string, unknown> | null;
       return { diagnostics: this.diags(validateUri(config?.uri), this.providerType) };
     });
   }
 
-  async ConfigureProvider(req: Msg): Promise<Msg> {
+  async ConfigureProvider(req: ProviderConfigRequest): Promise<DiagnosticsResponse> {
     return this.guard('ConfigureProvider', this.providerType, async () => {
       const config = decodeDynamicValue(req.config, this.providerType) as Record<string, unknown> | null;
       const uri = config?.uri;
       const diagnostics = validateUri(uri);
       if (!diagnostics.length) this.uri = isUnknown(uri) ? '' : typeof uri === 'string' && uri ? uri : DEFAULT_URI;
+      this.notes = new Set();
       this.log.info(`configured (terraform ${req.terraform_version || '?'}), uri ${this.uri || '(unknown)'}`);
       return { diagnostics: this.diags(diagnostics, this.providerType) };
     });
@@ -219,7 +242,7 @@ export class ProviderServer<C extends Connection = Connection> {
 
   // ---- managed resources -------------------------------------------------------------------------------------
 
-  async ValidateResourceConfig(req: Msg): Promise<Msg> {
+  async ValidateResourceConfig(req: ResourceConfigRequest): Promise<DiagnosticsResponse> {
     return this.withResource('ValidateResourceConfig', req.type_name, async ({ handler, type, decode }) => {
       const config = decode(req.config);
       const diagnostics = handler.validate && config !== null ? handler.validate(config, this.context()) : [];
@@ -227,9 +250,9 @@ export class ProviderServer<C extends Connection = Connection> {
     });
   }
 
-  async UpgradeResourceState(req: Msg): Promise<Msg> {
+  async UpgradeResourceState(req: UpgradeResourceStateRequest): Promise<UpgradeResourceStateResponse> {
     return this.withResource('UpgradeResourceState', req.type_name, async ({ handler, type, encode }) => {
-      const raw = req.raw_state ?? {};
+      const raw: RawStateMsg = req.raw_state ?? {};
       const version = Number(req.version ?? 0);
       if (!raw.json || !raw.json.length) {
         const legacy = raw.flatmap && Object.keys(raw.flatmap).length > 0;
@@ -254,7 +277,7 @@ export class ProviderServer<C extends Connection = Connection> {
     });
   }
 
-  async ReadResource(req: Msg): Promise<Msg> {
+  async ReadResource(req: ReadResourceRequest): Promise<ReadResourceResponse> {
     return this.withResource('ReadResource', req.type_name, async ({ handler, type, decode, encode }) => {
       const current = decode(req.current_state);
       const priv = nonEmpty(req.private);
@@ -268,10 +291,15 @@ export class ProviderServer<C extends Connection = Connection> {
     });
   }
 
-  async PlanResourceChange(req: Msg): Promise<Msg> {
+  async PlanResourceChange(req: PlanResourceChangeRequest): Promise<PlanResourceChangeResponse> {
     return this.withResource('PlanResourceChange', req.type_name, async ({ handler, type, decode, encode }) => {
       const [prior, proposed, config] = [decode(req.prior_state), decode(req.proposed_new_state), decode(req.config)];
       const priorPrivate = nonEmpty(req.prior_private);
+      // Which half of a change this is (a create, a tainted object's replacement and the create half of any
+      // replacement all come with no prior state): only whether values are null, never the values.
+      this.log.trace(
+        `PlanResourceChange ${req.type_name}: prior ${prior === null ? 'null' : 'set'}, proposed ${proposed === null ? 'null' : 'set'}`,
+      );
       const res = await handler.plan({ prior, proposed, config, priorPrivate }, this.context());
       return {
         planned_state: encode(res.planned),
@@ -282,7 +310,7 @@ export class ProviderServer<C extends Connection = Connection> {
     });
   }
 
-  async ApplyResourceChange(req: Msg): Promise<Msg> {
+  async ApplyResourceChange(req: ApplyResourceChangeRequest): Promise<ApplyResourceChangeResponse> {
     return this.withResource('ApplyResourceChange', req.type_name, async ({ handler, type, decode, encode }) => {
       const [prior, planned, config] = [decode(req.prior_state), decode(req.planned_state), decode(req.config)];
       const plannedPrivate = nonEmpty(req.planned_private);
@@ -295,7 +323,7 @@ export class ProviderServer<C extends Connection = Connection> {
     });
   }
 
-  async ImportResourceState(req: Msg): Promise<Msg> {
+  async ImportResourceState(req: ImportResourceStateRequest): Promise<ImportResourceStateResponse> {
     return this.withResource('ImportResourceState', req.type_name, async ({ handler, type, encode }) => {
       if (!handler.importState) {
         return { diagnostics: this.diags([stateError(`${handler.typeName} does not support import`)], type) };
@@ -312,13 +340,13 @@ export class ProviderServer<C extends Connection = Connection> {
     });
   }
 
-  async MoveResourceState(req: Msg): Promise<Msg> {
+  async MoveResourceState(req: MoveResourceStateRequest): Promise<DiagnosticsResponse> {
     return { diagnostics: this.diags([stateError(`moving state into ${req.target_type_name || 'this type'} is not supported`)]) };
   }
 
   // ---- data sources ------------------------------------------------------------------------------------------
 
-  async ValidateDataResourceConfig(req: Msg): Promise<Msg> {
+  async ValidateDataResourceConfig(req: ResourceConfigRequest): Promise<DiagnosticsResponse> {
     return this.withDataSource('ValidateDataResourceConfig', req.type_name, async ({ handler, type, decode }) => {
       const config = decode(req.config);
       const diagnostics = handler.validate && config !== null ? handler.validate(config, this.context()) : [];
@@ -326,7 +354,7 @@ export class ProviderServer<C extends Connection = Connection> {
     });
   }
 
-  async ReadDataSource(req: Msg): Promise<Msg> {
+  async ReadDataSource(req: ResourceConfigRequest): Promise<ReadDataSourceResponse | DiagnosticsResponse> {
     return this.withDataSource('ReadDataSource', req.type_name, async ({ handler, type, decode, encode }) => {
       const config = decode(req.config);
       if (config === null) return { state: encode(null), diagnostics: [] };
@@ -337,7 +365,7 @@ export class ProviderServer<C extends Connection = Connection> {
 
   // ---- stop --------------------------------------------------------------------------------------------------
 
-  async StopProvider(): Promise<Msg> {
+  async StopProvider(): Promise<StopProviderResponse> {
     this.log.info('StopProvider: aborting running operations');
     this.stop.abort();
     return { Error: '' };
@@ -345,11 +373,16 @@ export class ProviderServer<C extends Connection = Connection> {
 
   // ---- helpers -----------------------------------------------------------------------------------------------
 
-  private diags(diagnostics: readonly Diagnostic[] | undefined, type?: CtyType): Record<string, unknown>[] {
+  private diags(diagnostics: readonly Diagnostic[] | undefined, type?: CtyType): DiagnosticMsg[] {
     return (diagnostics ?? []).map((d) => toProtoDiagnostic(d, type));
   }
 
-  private async guard(rpc: string, type: CtyType | undefined, fn: () => Promise<Msg>, typeName?: string): Promise<Msg> {
+  private async guard<R extends DiagnosticsResponse>(
+    rpc: string,
+    type: CtyType | undefined,
+    fn: () => Promise<R>,
+    typeName?: string,
+  ): Promise<R | DiagnosticsResponse> {
     try {
       return await fn();
     } catch (err) {
@@ -379,14 +412,22 @@ export class ProviderServer<C extends Connection = Connection> {
     }
   }
 
-  private withResource(rpc: string, typeName: string, fn: (r: Registered<C>) => Promise<Msg>): Promise<Msg> {
+  private withResource<R extends DiagnosticsResponse>(
+    rpc: string,
+    typeName: string,
+    fn: (r: Registered<C>) => Promise<R>,
+  ): Promise<R | DiagnosticsResponse> {
     const r = this.resources.get(typeName);
     this.log.debug(`${rpc} ${typeName}`);
     if (!r) return Promise.resolve({ diagnostics: this.diags([unknownType('resource', typeName)]) });
     return this.guard(rpc, r.type, () => fn(r), typeName);
   }
 
-  private withDataSource(rpc: string, typeName: string, fn: (d: RegisteredDataSource<C>) => Promise<Msg>): Promise<Msg> {
+  private withDataSource<R extends DiagnosticsResponse>(
+    rpc: string,
+    typeName: string,
+    fn: (d: RegisteredDataSource<C>) => Promise<R>,
+  ): Promise<R | DiagnosticsResponse> {
     const d = this.dataSources.get(typeName);
     this.log.debug(`${rpc} data.${typeName}`);
     if (!d) return Promise.resolve({ diagnostics: this.diags([unknownType('data source', typeName)]) });

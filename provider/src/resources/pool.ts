@@ -17,21 +17,18 @@ import {
   LibvirtClient,
   LibvirtError,
   PoolRef,
-  VIR_ERR_NO_STORAGE_POOL,
   VIR_STORAGE_POOL_BUILD_NO_OVERWRITE,
   VIR_STORAGE_POOL_RUNNING,
   VIR_STORAGE_XML_INACTIVE,
   bytesToUuid,
-  uuidToBytes,
 } from '../../../src/libvirt';
 import { parsePoolXml, renderPoolXml } from '../../../src/pool';
-import { isUuid } from '../../../src/uuid';
 import type { HandlerContext, ResourceHandler } from '../plugin/handler';
 import type { ResourceSchema } from '../plugin/schema';
-import { checkValues, replaceAttributes, withDefaults } from './private/field-rules';
-import { schemaOf } from './private/fields';
+import { replacePaths, schemaOf, valueDiagnostics, withTableDefaults } from './private/fields';
+import { poolByName, poolByRef, poolByUuid } from './private/lookups';
 import type { PoolState } from './private/model';
-import { replacePaths, settleComputed } from './private/plan';
+import { settleComputed } from './private/plan';
 import { isBeingReplaced, noteReplacement, notePlannedPool, planHost } from './private/plan-checks';
 import { stateFromPool, toPoolSpec, validatePoolState, withPlannedDefinition } from './private/pool-state';
 import { isWhollyKnown, list, messageOf, str, UNKNOWN } from './private/values';
@@ -39,39 +36,11 @@ import { isWhollyKnown, list, messageOf, str, UNKNOWN } from './private/values';
 /** The provider schema, from the field table (src/fields/pool.ts). */
 export const POOL_SCHEMA: ResourceSchema = schemaOf(POOL_FIELDS);
 
-/** Attributes whose change replaces the pool (the table's `replace`). */
-const REPLACE_ATTRS = replaceAttributes(POOL_FIELDS.fields) as (keyof PoolState & string)[];
-
 /** The definition attributes libvirt completes when the config leaves them null. */
 const DEFINITION_COMPUTED = ['path', 'source_format', 'source_name'] as const;
 
 /** Sizes that change with the pool's content or state. */
 const SIZES = ['capacity', 'allocation', 'available'] as const;
-
-/** The pool with this UUID, or null when it is gone. */
-export async function poolByUuid(client: LibvirtClient, uuid: string): Promise<PoolRef | null> {
-  try {
-    return await client.storagePoolLookupByUuid(uuidToBytes(uuid));
-  } catch (err) {
-    if (err instanceof LibvirtError && err.code === VIR_ERR_NO_STORAGE_POOL) return null;
-    throw err;
-  }
-}
-
-/** The pool with this name, or null. */
-export async function poolByName(client: LibvirtClient, name: string): Promise<PoolRef | null> {
-  try {
-    return await client.storagePoolLookupByName(name);
-  } catch (err) {
-    if (err instanceof LibvirtError && err.code === VIR_ERR_NO_STORAGE_POOL) return null;
-    throw err;
-  }
-}
-
-/** A pool by UUID (a `virtseed_pool.id`) or name, or null. */
-export async function poolByRef(client: LibvirtClient, ref: string): Promise<PoolRef | null> {
-  return isUuid(ref) ? ((await poolByUuid(client, ref)) ?? poolByName(client, ref)) : poolByName(client, ref);
-}
 
 /** The pool's state as libvirt describes it: its persistent definition, whether it runs, autostart, sizes. */
 export async function describePool(client: LibvirtClient, pool: PoolRef): Promise<PoolState> {
@@ -187,7 +156,7 @@ export function poolExistsDiagnostic(name: string): Diagnostic {
 async function newPoolChecks(ctx: HandlerContext<LibvirtClient>, planned: PoolState): Promise<Diagnostic[]> {
   const name = str(planned.name);
   const { client, diagnostics } = await planHost(ctx);
-  if (!client || !name || isBeingReplaced('pool', name)) return diagnostics;
+  if (!client || !name || isBeingReplaced(ctx, 'pool', name)) return diagnostics;
   if (await poolByName(client, name)) return [poolExistsDiagnostic(name)];
   const path = str(planned.path);
   if (!path || planned.type === 'logical') return [];
@@ -223,9 +192,8 @@ async function volumesOf(client: LibvirtClient, pool: PoolRef): Promise<string[]
 }
 
 function validateConfig(config: PoolState): Diagnostic[] {
-  const label = `Pool ${str(config.name) ?? ''}`.trim();
-  const values = checkValues(POOL_FIELDS.fields, config, label);
-  return values.length ? values : validatePoolState(withDefaults(POOL_FIELDS.fields, config, config));
+  const values = valueDiagnostics(POOL_FIELDS, config);
+  return values.length ? values : validatePoolState(withTableDefaults(POOL_FIELDS, config, config));
 }
 
 /**
@@ -282,11 +250,11 @@ export const pool: ResourceHandler<PoolState, LibvirtClient> = {
   async plan({ prior, proposed, config }, ctx) {
     if (!proposed || !config) return { planned: null, requiresReplace: [], diagnostics: [] };
     const diagnostics = validateConfig(config);
-    let planned = withPlannedDefinition(withDefaults(POOL_FIELDS.fields, { ...proposed }, config), config);
-    const requiresReplace = prior ? replacePaths(prior, planned, REPLACE_ATTRS, 'wait') : [];
+    let planned = withPlannedDefinition(withTableDefaults(POOL_FIELDS, proposed, config), config);
+    const requiresReplace = prior ? replacePaths(POOL_FIELDS, prior, planned) : [];
     if (prior && requiresReplace.length) {
       const priorName = str(prior.name);
-      if (priorName) noteReplacement('pool', priorName);
+      if (priorName) noteReplacement(ctx, 'pool', priorName);
     }
     const replacing = !prior || requiresReplace.length > 0;
     planned = settleComputed(planned, prior, replacing, ['id', 'uuid']);
@@ -295,7 +263,7 @@ export const pool: ResourceHandler<PoolState, LibvirtClient> = {
       for (const a of DEFINITION_COMPUTED) if (config[a] === null && planned[a] === null && !definitionKnown) planned[a] = UNKNOWN;
       for (const a of SIZES) planned[a] = UNKNOWN;
       const name = str(planned.name);
-      if (name) notePlannedPool(name);
+      if (name) notePlannedPool(ctx, name);
       if (name && (!prior || prior.name !== name)) diagnostics.push(...(await newPoolChecks(ctx, planned)));
     } else if (prior && planned.active !== prior.active) {
       for (const a of SIZES) planned[a] = UNKNOWN;

@@ -1,6 +1,6 @@
 /** The boot firmware of a domain's `<os>` element, shared by parse.ts and summary.ts. */
 import type { DomainFirmware } from '../model';
-import { attr, child, children, type XmlNode } from './xml';
+import { attr, child, children, type XmlNode } from '../../xml';
 
 /**
  * `efi` from `<os firmware='efi'>` (what was defined) or a `<loader type='pflash'>` (what libvirt resolved it to

@@ -87,13 +87,13 @@ describe('ReadDataSource', () => {
   it('GIVEN an existing name WHEN read THEN the state holds the computed attributes', async () => {
     const res = await server.ReadDataSource({ type_name: 'virtseed_test_lookup', config: dv({ name: 'alpha' }) });
     expect(res.diagnostics).toEqual([]);
-    expect(decodeMsgpack(res.state.msgpack, TYPE)).toEqual({ name: 'alpha', size: 3, tags: ['a', 'b'] });
+    expect('state' in res && decodeMsgpack(res.state!.msgpack!, TYPE)).toEqual({ name: 'alpha', size: 3, tags: ['a', 'b'] });
   });
 
   it('GIVEN a name the handler does not find WHEN read THEN the error is on name and the state is null', async () => {
     const res = await server.ReadDataSource({ type_name: 'virtseed_test_lookup', config: dv({ name: 'zeta' }) });
     expect(res.diagnostics[0]).toMatchObject({ summary: 'Thing not found', attribute: { steps: [{ attribute_name: 'name' }] } });
-    expect(decodeMsgpack(res.state.msgpack, TYPE)).toBeNull();
+    expect('state' in res && decodeMsgpack(res.state!.msgpack!, TYPE)).toBeNull();
   });
 
   it('GIVEN a handler that throws WHEN read THEN the error says what was being read, without the RPC name', async () => {

@@ -13,16 +13,11 @@ import {
 } from '../../../provider/src/resources/private/plan-checks';
 import { error } from '../../../src/diagnostics';
 import { renderDomainXml } from '../../../src/domain';
-import { LibvirtError, VIR_ERR_NO_DOMAIN, VIR_ERR_NO_STORAGE_POOL, VIR_ERR_NO_STORAGE_VOL } from '../../../src/libvirt';
+import { LibvirtError, VIR_ERR_NO_DOMAIN, VIR_ERR_NO_STORAGE_POOL, VIR_ERR_NO_STORAGE_VOL, type LibvirtClient } from '../../../src/libvirt';
+import { handlerContext } from '../fixtures/context';
 
-const noop = () => undefined;
-const log = { trace: noop, debug: noop, info: noop, warn: noop, error: noop };
-const ctxWith = (client: () => Promise<unknown>): HandlerContext => ({
-  client: client as never,
-  uri: 'qemu:///system',
-  signal: new AbortController().signal,
-  log,
-});
+/** A context whose client is a partial fake of the libvirt client (only the calls the checks make). */
+const ctxWith = (client: () => Promise<unknown>): HandlerContext<LibvirtClient> => handlerContext(client as never);
 
 /** A host with pool `default` (running unless `poolActive` is false) holding `volumes`, and `domains` (name →
  *  metadata). A stopped pool lists no volumes, as libvirt's. */
@@ -90,8 +85,9 @@ describe('newVolumeChecks', () => {
   });
 
   test('GIVEN a pool a virtseed_pool of this plan creates WHEN a volume in it is checked THEN no error', async () => {
-    notePlannedPool('vstest-pc-planned');
-    expect(await newVolumeChecks(host([]), 'Volume', { pool: 'vstest-pc-planned', name: 'v' }, taken)).toEqual([]);
+    const ctx = host([]);
+    notePlannedPool(ctx, 'vstest-pc-planned');
+    expect(await newVolumeChecks(ctx, 'Volume', { pool: 'vstest-pc-planned', name: 'v' }, taken)).toEqual([]);
   });
 
   test('GIVEN a stopped pool WHEN a volume in it is checked THEN no error (apply starts the pool)', async () => {
@@ -99,8 +95,9 @@ describe('newVolumeChecks', () => {
   });
 
   test('GIVEN the volume is being replaced in this plan WHEN its create half is checked THEN no clash', async () => {
-    noteReplacement('volume', 'default/vstest-pc-c');
-    expect(await newVolumeChecks(host(['vstest-pc-c']), 'Volume', { pool: 'default', name: 'vstest-pc-c' }, taken)).toEqual([]);
+    const ctx = host(['vstest-pc-c']);
+    noteReplacement(ctx, 'volume', 'default/vstest-pc-c');
+    expect(await newVolumeChecks(ctx, 'Volume', { pool: 'default', name: 'vstest-pc-c' }, taken)).toEqual([]);
   });
 });
 

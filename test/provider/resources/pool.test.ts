@@ -7,7 +7,8 @@ import { pool } from '../../../provider/src/resources/pool';
 import type { PoolState } from '../../../provider/src/resources/private/model';
 import { UNKNOWN } from '../../../provider/src/resources/private/values';
 
-const NO_HOST = { uri: '' } as never;
+/** A context without a configured host: plan-time host checks are skipped. */
+const NO_HOST = { uri: '', notes: new Set<string>() } as never;
 
 const config = (c: Partial<PoolState>): PoolState => ({
   id: null,
@@ -44,9 +45,9 @@ const created = (c: PoolState): PoolState => ({
 
 describe('virtseed_pool validate', () => {
   it('GIVEN type iscsi WHEN validated THEN the error is on type and lists dir, logical, netfs', () => {
-    const d = pool.validate!(config({ type: 'iscsi', path: '/x' }), NO_HOST);
+    const d = pool.validate!(config({ type: 'iscsi' as never, path: '/x' }), NO_HOST);
     expect(d).toEqual([expect.objectContaining({ path: ['type'], summary: 'Invalid type' })]);
-    expect(d[0]!.detail).toContain('"dir", "logical", "netfs"');
+    expect(d[0]!.detail).toBe("Got \"iscsi\"; expected 'dir', 'logical' or 'netfs'.");
   });
 
   it('GIVEN a dir pool (the default type) without path WHEN validated THEN path is missing', () => {

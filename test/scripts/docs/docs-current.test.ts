@@ -48,7 +48,8 @@ describe('provider docs', () => {
       if (!fs.existsSync(path.join(root, file))) problems.push(`missing ${file}`);
     }
     const dirs = fs.readdirSync(path.join(root, 'examples', 'hcl', 'resources'));
-    for (const d of dirs) if (!(d in schema.resource_schemas)) problems.push(`examples/hcl/resources/${d} is not a resource type of the provider`);
+    for (const d of dirs)
+      if (!(d in schema.resource_schemas)) problems.push(`examples/hcl/resources/${d} is not a resource type of the provider`);
     const dataDirs = fs.readdirSync(path.join(root, 'examples', 'hcl', 'data-sources'));
     for (const d of dataDirs)
       if (!(d in (schema.data_source_schemas ?? {}))) problems.push(`examples/hcl/data-sources/${d} is not a data source of the provider`);

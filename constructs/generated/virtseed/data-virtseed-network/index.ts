@@ -9,7 +9,7 @@ import * as cdktf from 'cdktf';
 
 export interface DataVirtseedNetworkConfig extends cdktf.TerraformMetaArguments {
   /**
-  * Network name. Changing it replaces the network.
+  * Network name.
   *
   * Docs: {@link ../../../../docs/data-sources/network.md#name DataVirtseedNetwork#name}
   */

@@ -9,61 +9,61 @@ import * as cdktf from 'cdktf';
 
 export interface PoolConfig extends cdktf.TerraformMetaArguments {
   /**
-  * Whether the pool runs (is started). Default true. Starting a pool whose target is missing builds it first (creates the directory or mount point; `logical`: the volume group on `source_devices`). A pool stopped outside Terraform shows as a change and is started again.
+  * Whether the pool runs (is started). Starting a pool whose target is missing builds it first (creates the directory or mount point; `logical`: the volume group on `source_devices`). A pool stopped outside Terraform shows as a change and is started again. Default: `true`. Changing it: no effect on the guest.
   *
   * Docs: {@link ../../../../docs/resources/pool.md#active Pool#active}
   */
   readonly active?: boolean | cdktf.IResolvable;
   /**
-  * Start the pool when libvirtd starts. Default true.
+  * Start the pool when libvirtd starts. Default: `true`. Changing it: no effect on the guest.
   *
   * Docs: {@link ../../../../docs/resources/pool.md#autostart Pool#autostart}
   */
   readonly autostart?: boolean | cdktf.IResolvable;
   /**
-  * Pool name.
+  * Pool name. Changing it: replaces the storage pool.
   *
   * Docs: {@link ../../../../docs/resources/pool.md#name Pool#name}
   */
   readonly name: string;
   /**
-  * Target path on the host, absolute: the directory of a `dir` pool and the mount point of a `netfs` pool (both required, created by the build when missing); for `logical` libvirt sets `/dev/<volume group>`.
+  * Target path on the host, absolute: the directory of a `dir` pool and the mount point of a `netfs` pool (created by the build when missing); for `logical` `/dev/<volume group>`. Default: `/dev/<volume group>` for `logical` (libvirt's rule); `dir` and `netfs` need one. Changing it: replaces the storage pool.
   *
   * Docs: {@link ../../../../docs/resources/pool.md#path Pool#path}
   */
   readonly path?: string;
   /**
-  * `logical`: the block devices (physical volumes) the build puts a new volume group on; it refuses devices that already hold data. Not needed for an existing volume group.
+  * `logical`: the block devices (physical volumes) the build puts a new volume group on; it refuses devices that already hold data. Not needed for an existing volume group. Changing it: replaces the storage pool.
   *
   * Docs: {@link ../../../../docs/resources/pool.md#source_devices Pool#source_devices}
   */
   readonly sourceDevices?: string[];
   /**
-  * `netfs`: what the server exports: an absolute path for `nfs` and `auto`, the share (`cifs`) or volume (`glusterfs`) name.
+  * `netfs`: what the server exports: an absolute path for `nfs` and `auto`, the share (`cifs`) or volume (`glusterfs`) name. Changing it: replaces the storage pool.
   *
   * Docs: {@link ../../../../docs/resources/pool.md#source_dir Pool#source_dir}
   */
   readonly sourceDir?: string;
   /**
-  * `netfs`: the file system to mount, `auto` (default: mount probes it), `nfs`, `glusterfs` or `cifs`. `logical`: `lvm2`.
+  * The file system a `netfs` pool mounts, or a `logical` pool's format. One of `auto` (`netfs`: mount(8) probes the file system), `nfs` (`netfs`), `glusterfs` (`netfs`), `cifs` (`netfs`), `lvm2` (`logical`). Default: `auto` for `netfs`, `lvm2` for `logical`, none for `dir`. Changing it: replaces the storage pool.
   *
   * Docs: {@link ../../../../docs/resources/pool.md#source_format Pool#source_format}
   */
   readonly sourceFormat?: string;
   /**
-  * `netfs`: the file server (host name or address).
+  * `netfs`: the file server (host name or address). Changing it: replaces the storage pool.
   *
   * Docs: {@link ../../../../docs/resources/pool.md#source_host Pool#source_host}
   */
   readonly sourceHost?: string;
   /**
-  * `logical`: the volume group. Default: the pool name.
+  * `logical`: the volume group. Default: the pool name, for `logical`. Changing it: replaces the storage pool.
   *
   * Docs: {@link ../../../../docs/resources/pool.md#source_name Pool#source_name}
   */
   readonly sourceName?: string;
   /**
-  * `dir` (default: volumes are files in `path`), `logical` (volumes are logical volumes of an LVM volume group) or `netfs` (volumes are files on a network file system mounted at `path`).
+  * What the pool keeps its volumes in. One of `dir` (volumes are files in `path`), `logical` (volumes are logical volumes of an LVM volume group), `netfs` (volumes are files on a network file system mounted at `path`). Default: `dir`. Changing it: replaces the storage pool.
   *
   * Docs: {@link ../../../../docs/resources/pool.md#type Pool#type}
   */

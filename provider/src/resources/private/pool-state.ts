@@ -3,9 +3,9 @@
  * flat (`source_host`, `source_devices`, …); the model nests it.
  */
 import type { Diagnostic } from '../../../../src/diagnostics';
-import { validatePoolSpec, withLibvirtDefaults, type PoolSource, type PoolSpec, type PoolType } from '../../../../src/pool';
+import { validatePoolSpec, withLibvirtDefaults, type PoolSource, type PoolSpec } from '../../../../src/pool';
 import type { PoolState } from './model';
-import { isWhollyKnown, list, str } from './values';
+import { isWhollyKnown, known, list, str } from './values';
 
 /** The model's `source` keys and their Terraform attributes. */
 const SOURCE_ATTRS = {
@@ -21,14 +21,14 @@ export function toPoolSpec(s: PoolState): PoolSpec {
   const source: PoolSource = {};
   const host = str(s.source_host);
   const dir = str(s.source_dir);
-  const format = str(s.source_format);
+  const format = known(s.source_format);
   const name = str(s.source_name);
   if (host !== undefined) source.host = host;
   if (dir !== undefined) source.dir = dir;
-  if (format !== undefined) source.format = format as PoolSource['format'];
+  if (format !== undefined) source.format = format;
   if (name !== undefined) source.name = name;
   if (Array.isArray(s.source_devices) && s.source_devices.length) source.devices = list(s.source_devices);
-  const spec: PoolSpec = { name: str(s.name) ?? '', type: (str(s.type) ?? 'dir') as PoolType };
+  const spec: PoolSpec = { name: str(s.name) ?? '', type: known(s.type) ?? 'dir' };
   const uuid = str(s.uuid);
   if (uuid !== undefined) spec.uuid = uuid;
   const path = str(s.path);

@@ -1,11 +1,13 @@
 /**
- * fast-xml-parser settings and accessors for the tree it produces, shared by render.ts and parse.ts.
+ * fast-xml-parser settings and accessors for the tree it produces, shared by the libvirt XML of domains (src/domain)
+ * and networks (src/network), both ways.
  * Attributes are keys prefixed `@_`, text is `#text`; all values stay strings.
  */
 import type { XMLBuilder, XMLParser } from 'fast-xml-parser';
 import type * as FastXml from 'fast-xml-parser';
 
 /** fast-xml-parser, loaded on first use rather than at provider start-up (issue #15). */
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy load, for start-up time (issue #15)
 const fxp = (): typeof FastXml => require('fast-xml-parser') as typeof FastXml;
 
 export const ATTR = '@_';

@@ -1,12 +1,11 @@
 /**
  * Checks of what cloud-init's schema allows but its code (cloud-init 22.4, the version the schema is derived from)
  * rejects or ignores. Input cloud-init would reject is an error; input it accepts but that has no effect is a
- * warning with the path (docs/seed-fidelity.md, "What cloud-init ignores").
+ * warning with the path (docs/seed-fidelity.md, "Which cloud-init: the schema and the rules").
  */
 import { error, warning, type AttributePath, type Diagnostic } from '../../diagnostics';
-import type { SeedSpec } from '../model';
-import type { CloudConfig } from '../user-data/cloud-config-model';
-import { isPlainObject } from './yaml';
+import type { CloudConfig, SeedSpec } from '../model';
+import { isPlainObject } from '../private/yaml';
 
 /**
  * Errors in one cloud-config object beyond the schema: a relative `write_files[].path` (cc_write_files writes it
