@@ -29,6 +29,8 @@ let tf: TfWorkdir | undefined;
 let outputs: Record<string, Record<string, unknown>> = {};
 const before: Record<string, number> = {};
 const after: Record<string, number> = {};
+/** `virsh pool-info --bytes default` before and after Terraform's read (other tests write into that pool). */
+const defaultPool: Record<string, string>[] = [];
 
 /** `virsh CMD` output as key → value, from `Key: value` lines. */
 function keyed(text: string): Record<string, string> {
@@ -40,11 +42,13 @@ function keyed(text: string): Record<string, string> {
   return out;
 }
 
-/** Host memory and free memory in MiB, as virsh reports them now. */
-function memoryNow(): { total: number; free: number } {
-  const total = Math.floor(Number(keyed(virshOk('nodeinfo'))['Memory size']!.replace(/ KiB$/, '')) / 1024);
+/** The host's figures that can change from one moment to the next, as virsh reports them now: memory and free
+ *  memory in MiB, and the CPU frequency in MHz (which the kernel may report differently at each read). */
+function hostNow(): { total: number; free: number; mhz: number } {
+  const node = keyed(virshOk('nodeinfo'));
+  const total = Math.floor(Number(node['Memory size']!.replace(/ KiB$/, '')) / 1024);
   const free = Math.floor(Number(/Total:\s+(\d+) KiB/.exec(virshOk('freecell', '--all'))![1]) / 1024);
-  return { total, free };
+  return { total, free, mhz: Number(node['CPU frequency']!.replace(/ MHz$/, '')) };
 }
 
 function withTmpXml(name: string, xml: string, fn: (file: string) => void): void {
@@ -117,9 +121,11 @@ beforeAll(() => {
   tf = new TfWorkdir('data-sources');
   tf.write(CONFIG);
   tf.init();
-  Object.assign(before, memoryNow());
+  Object.assign(before, hostNow());
+  defaultPool.push(poolInfo('default'));
   tf.apply();
-  Object.assign(after, memoryNow());
+  defaultPool.push(poolInfo('default'));
+  Object.assign(after, hostNow());
   outputs = Object.fromEntries(
     Object.entries(JSON.parse(tf.ok(['output', '-json']))).map(([k, v]) => [k, (v as { value: Record<string, unknown> }).value]),
   );
@@ -134,13 +140,12 @@ afterAll(() => {
 });
 
 describe('virtseed_host', () => {
-  test('GIVEN the host WHEN read THEN CPUs and topology equal virsh nodeinfo, memory lies within virsh readings around the read', () => {
+  test('GIVEN the host WHEN read THEN CPUs and topology equal virsh nodeinfo; memory and MHz lie within virsh readings around the read', () => {
     const node = keyed(virshOk('nodeinfo'));
     const host = outputs.host;
     expect({
       arch: host.arch,
       cpus: host.cpus,
-      mhz: host.cpu_mhz,
       sockets: host.cpu_sockets,
       cores: host.cpu_cores,
       threads: host.cpu_threads,
@@ -148,18 +153,18 @@ describe('virtseed_host', () => {
     }).toEqual({
       arch: node['CPU model'],
       cpus: Number(node['CPU(s)']),
-      mhz: Number(node['CPU frequency']!.replace(/ MHz$/, '')),
       sockets: Number(node['CPU socket(s)']),
       cores: Number(node['Core(s) per socket']),
       threads: Number(node['Thread(s) per core']),
       cells: Number(node['NUMA cell(s)']),
     });
-    for (const [attr, key] of [
-      ['memory_total', 'total'],
-      ['memory_free', 'free'],
+    for (const [attr, key, slack] of [
+      ['memory_total', 'total', 64],
+      ['memory_free', 'free', 64],
+      ['cpu_mhz', 'mhz', 0],
     ] as const) {
-      const lo = Math.min(before[key]!, after[key]!) - 64;
-      const hi = Math.max(before[key]!, after[key]!) + 64;
+      const lo = Math.min(before[key]!, after[key]!) - slack;
+      const hi = Math.max(before[key]!, after[key]!) + slack;
       const value = host![attr] as number;
       expect({ attr, value, lo, hi, inside: value >= lo && value <= hi }).toEqual({ attr, value, lo, hi, inside: true });
     }
@@ -190,28 +195,40 @@ describe('virtseed_host', () => {
   });
 });
 
+/** The pool attributes virsh pool-info --bytes shows, as the data source spells them. */
+function poolFacts(name: string, info: Record<string, string>): Record<string, unknown> {
+  return {
+    name,
+    id: info.UUID,
+    uuid: info.UUID,
+    type: 'dir',
+    active: info.State === 'running',
+    persistent: info.Persistent === 'yes',
+    autostart: info.Autostart === 'yes',
+    capacity: Number(info.Capacity),
+  };
+}
+
 describe('virtseed_pool', () => {
-  test.each([
-    ['pool', POOL],
-    ['default_pool', 'default'],
-  ])(
-    'GIVEN the %s output WHEN compared with virsh pool-info --bytes THEN UUID, state, persistence, autostart and sizes agree',
-    (output, name) => {
-      const info = poolInfo(name);
-      expect(outputs[output]).toMatchObject({
-        name,
-        id: info.UUID,
-        uuid: info.UUID,
-        type: 'dir',
-        active: info.State === 'running',
-        persistent: info.Persistent === 'yes',
-        autostart: info.Autostart === 'yes',
-        capacity: Number(info.Capacity),
-        allocation: Number(info.Allocation),
-        available: Number(info.Available),
-      });
-    },
-  );
+  test('GIVEN the test pool WHEN compared with virsh pool-info --bytes THEN UUID, state, persistence, autostart and sizes agree', () => {
+    const info = poolInfo(POOL);
+    expect(outputs.pool).toMatchObject({
+      ...poolFacts(POOL, info),
+      allocation: Number(info.Allocation),
+      available: Number(info.Available),
+    });
+  });
+
+  test("GIVEN the host's default pool WHEN compared with virsh pool-info --bytes THEN they agree, its usage within the readings around the read", () => {
+    const [b, a] = defaultPool as [Record<string, string>, Record<string, string>];
+    expect(outputs.default_pool).toMatchObject(poolFacts('default', a));
+    for (const key of ['Allocation', 'Available'] as const) {
+      const value = outputs.default_pool![key.toLowerCase()] as number;
+      const lo = Math.min(Number(b[key]), Number(a[key]));
+      const hi = Math.max(Number(b[key]), Number(a[key]));
+      expect({ key, value, lo, hi, inside: value >= lo && value <= hi }).toEqual({ key, value, lo, hi, inside: true });
+    }
+  });
 
   test('GIVEN the test pool WHEN read THEN its path and the one volume in it are listed', () => {
     expect(outputs.pool).toMatchObject({ path: testPoolDir(POOL), volumes: [VOL], source_format: null, source_devices: null });
