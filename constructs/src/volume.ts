@@ -1,7 +1,8 @@
 import { Construct } from 'constructs';
 import { Token } from 'cdktf';
 import * as virtseed from '../generated/virtseed';
-import { invalidNumber, invalidValue } from './errors';
+import { invalidNumber, invalidValue, mutuallyExclusive } from './errors';
+import type { ImageChecksums, ImageSignature } from './base-image';
 import { checkName } from './private/names';
 import { poolRefOf } from './private/pool-ref';
 import type { StoragePool } from './storage-pool';
@@ -46,6 +47,17 @@ export interface VolumeProps {
    * @default - not verified
    */
   readonly sha256?: string;
+  /**
+   * Verify `source` against its distribution's checksum file: the volume is then a qcow2 overlay on the pool's
+   * verified cache of the image (see {@link BaseImage.fromUrl}). Exclusive with `sha256`.
+   * @default - not verified
+   */
+  readonly checksums?: ImageChecksums;
+  /**
+   * With `checksums`: the OpenPGP signature of the checksum file and the key it must verify with.
+   * @default - the checksum file is not signature-checked
+   */
+  readonly signature?: ImageSignature;
 }
 
 /**
@@ -77,6 +89,23 @@ export class Volume extends Construct {
     if (props.sha256 !== undefined && !Token.isUnresolved(props.sha256) && !/^[0-9a-fA-F]{64}$/.test(props.sha256)) {
       throw invalidValue('Volume.sha256', props.sha256, '64 hex digits (the output of sha256sum)');
     }
+    if (props.checksums && props.sha256 !== undefined) {
+      throw mutuallyExclusive(
+        'Volume.sha256',
+        'Volume.checksums',
+        'Pin the digest yourself (sha256) or take it from the checksum file (checksums).',
+      );
+    }
+    if (props.checksums && props.source === undefined) {
+      throw invalidValue('Volume.checksums', props.checksums.url, 'checksums only together with source (they verify the bytes of source)');
+    }
+    if (props.signature && !props.checksums) {
+      throw invalidValue(
+        'Volume.signature',
+        props.signature.url ?? '(clearsigned)',
+        'signature only with checksums (it signs the checksum file)',
+      );
+    }
     if (props.sha256 !== undefined && props.source === undefined) {
       throw invalidValue('Volume.sha256', props.sha256, 'sha256 only together with source (it pins the bytes of source)');
     }
@@ -93,6 +122,10 @@ export class Volume extends Construct {
       backingVolume: props.backingVolume,
       source: props.source,
       sha256: props.sha256,
+      checksumUrl: props.checksums?.url,
+      checksumAlgorithm: props.checksums?.algorithm,
+      signatureUrl: props.signature?.url,
+      signatureKey: props.signature?.key,
     });
     this.volumeId = this.resource.id;
     this.path = this.resource.path;
