@@ -12,7 +12,7 @@ import type { StoragePool } from './storage-pool';
 
 /** Properties of a {@link CloudInitSeed}. */
 export interface CloudInitSeedProps {
-  /** Name of the seed ISO volume in the pool, e.g. `web-seed`. Changing it replaces the seed. */
+  /** Name of the seed ISO volume in the pool, e.g. `web-seed`. Changing it: replaces the seed. */
   readonly name: string;
   /**
    * Storage pool holding the seed volume: a pool's name, or a {@link StoragePool} of the stack (created first).

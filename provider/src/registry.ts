@@ -5,11 +5,11 @@
 import { connect, type LibvirtClient } from '../../src/libvirt';
 import type { HostConnector, HostFacts } from './host';
 import { createHostProbe } from './host-probe';
-import { domainData } from './data-sources/domain';
-import { hostData } from './data-sources/host';
-import { networkData } from './data-sources/network';
-import { poolData } from './data-sources/pool';
-import { volumeData } from './data-sources/volume';
+import { domainData } from './resources/data-domain';
+import { hostData } from './resources/data-host';
+import { networkData } from './resources/data-network';
+import { poolData } from './resources/data-pool';
+import { volumeData } from './resources/data-volume';
 import type { DataSourceHandler, ResourceHandler } from './plugin/handler';
 import { cloudinitSeed } from './resources/cloudinit-seed';
 import { domain } from './resources/domain';

@@ -18,7 +18,6 @@ import {
   LibvirtError,
   PoolRef,
   VIR_STORAGE_POOL_BUILD_NO_OVERWRITE,
-  VIR_STORAGE_POOL_RUNNING,
   VIR_STORAGE_XML_INACTIVE,
   bytesToUuid,
 } from '../../../src/libvirt';
@@ -30,7 +29,8 @@ import { poolByName, poolByRef, poolByUuid } from './private/lookups';
 import type { PoolState } from './private/model';
 import { settleComputed } from './private/plan';
 import { isBeingReplaced, noteReplacement, notePlannedPool, planHost } from './private/plan-checks';
-import { stateFromPool, toPoolSpec, validatePoolState, withPlannedDefinition } from './private/pool-state';
+import { describePool } from './private/pool-read';
+import { toPoolSpec, validatePoolState, withPlannedDefinition } from './private/pool-state';
 import { isWhollyKnown, list, messageOf, str, UNKNOWN } from './private/values';
 
 /** The provider schema, from the field table (src/fields/pool.ts). */
@@ -41,22 +41,6 @@ const DEFINITION_COMPUTED = ['path', 'source_format', 'source_name'] as const;
 
 /** Sizes that change with the pool's content or state. */
 const SIZES = ['capacity', 'allocation', 'available'] as const;
-
-/** The pool's state as libvirt describes it: its persistent definition, whether it runs, autostart, sizes. */
-export async function describePool(client: LibvirtClient, pool: PoolRef): Promise<PoolState> {
-  const [xml, info, autostart] = await Promise.all([
-    client.storagePoolGetXmlDesc(pool, VIR_STORAGE_XML_INACTIVE),
-    client.storagePoolGetInfo(pool),
-    client.storagePoolGetAutostart(pool),
-  ]);
-  return stateFromPool(parsePoolXml(xml), {
-    active: info.state === VIR_STORAGE_POOL_RUNNING,
-    autostart,
-    capacity: info.capacity,
-    allocation: info.allocation,
-    available: info.available,
-  });
-}
 
 /** Private state: whether starting the pool needed a build (then destroy deletes what the build made). */
 interface PoolPrivate {

@@ -4,8 +4,8 @@
  * the pool's verified cache of the image (private/verified-volume.ts). Capacity grows in place.
  */
 import { Diagnostic, error } from '../../../src/diagnostics';
-import type { LibvirtClient, VolRef } from '../../../src/libvirt';
-import type { ResourceHandler } from '../plugin/handler';
+import { VIR_DOMAIN_BLOCK_RESIZE_BYTES, type LibvirtClient, type VolRef } from '../../../src/libvirt';
+import type { HandlerContext, ResourceHandler } from '../plugin/handler';
 import { VOLUME_FIELDS } from '../../../src/fields';
 import type { ResourceSchema } from '../plugin/schema';
 import { isValueOf, replacePaths, schemaOf, valueDiagnostics } from './private/fields';
@@ -19,6 +19,7 @@ import {
   createMarked,
   isPoolInactive,
   removeInterrupted,
+  runningVolumeUsers,
   volumeFormatFromXml,
   volumeXml,
 } from './private/storage';
@@ -132,7 +133,7 @@ export const volume: ResourceHandler<VolumeState, LibvirtClient> = {
       const vol = await volumeByKey(client, priorKey, opts);
       if (vol) {
         const cap = num(planned.capacity);
-        if (cap !== undefined && cap !== num(prior.capacity)) await client.storageVolResize(vol, cap, 0, opts);
+        if (cap !== undefined && cap !== num(prior.capacity)) await grow(client, vol, cap, ctx);
         return { newState: await describe(client, vol, planned), diagnostics: [] };
       }
     }
@@ -232,6 +233,23 @@ export const volume: ResourceHandler<VolumeState, LibvirtClient> = {
     return [await describe(client, vol, base)];
   },
 };
+
+/**
+ * Grows a volume to `capacity` bytes. Attached to a running domain, QEMU grows it (virDomainBlockResize): the
+ * guest sees the larger disk at once, and the storage driver could not write an image QEMU holds anyway; else
+ * the storage driver does (virStorageVolResize). The guest's partition and file system are the guest's: cloud-init
+ * grows the root ones at its next boot (growpart, resizefs).
+ */
+async function grow(client: LibvirtClient, vol: VolRef, capacity: number, ctx: HandlerContext<LibvirtClient>): Promise<void> {
+  const users = await runningVolumeUsers(client, vol, { signal: ctx.signal });
+  if (!users.length) return client.storageVolResize(vol, capacity, 0, { signal: ctx.signal });
+  for (const { dom, target } of users) {
+    ctx.log.info(`volume ${vol.pool}/${vol.name}: growing to ${capacity} bytes under running domain ${dom.name} (${target})`);
+    await client.domainBlockResize(dom, target, capacity, VIR_DOMAIN_BLOCK_RESIZE_BYTES, { signal: ctx.signal });
+  }
+  // The pool reads the new size from the image.
+  await client.storagePoolRefresh(await client.storagePoolLookupByName(vol.pool), 0, { signal: ctx.signal });
+}
 
 /** The diagnostic for a `virtseed_volume` whose name another volume of the pool has. */
 function volumeTakenDiagnostic(pool: string, name: string): Diagnostic {

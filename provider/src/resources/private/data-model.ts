@@ -9,7 +9,7 @@ import type {
   POOL_DATA_FIELDS,
   VOLUME_DATA_FIELDS,
 } from '../../../../src/fields';
-import type { StateOf } from '../../resources/private/fields';
+import type { StateOf } from './fields';
 
 export type HostData = StateOf<typeof HOST_DATA_FIELDS.fields>;
 export type PoolData = StateOf<typeof POOL_DATA_FIELDS.fields>;

@@ -7,8 +7,8 @@ import { HOST_DATA_FIELDS } from '../../../src/fields';
 import { availableFirmware, parseFirmwareCapabilities, parseHostCapabilities, versionString } from '../../../src/host';
 import type { LibvirtClient } from '../../../src/libvirt';
 import type { DataSourceHandler } from '../plugin/handler';
-import { schemaOf } from '../resources/private/fields';
-import type { HostData } from './private/model';
+import { schemaOf } from './private/fields';
+import type { HostData } from './private/data-model';
 
 const MIB = 1024 * 1024;
 

@@ -3,11 +3,11 @@ import { error } from '../../../src/diagnostics';
 import { VOLUME_DATA_FIELDS } from '../../../src/fields';
 import type { LibvirtClient } from '../../../src/libvirt';
 import type { DataSourceHandler } from '../plugin/handler';
-import { schemaOf } from '../resources/private/fields';
-import { poolByName, volumeByName } from '../resources/private/lookups';
-import { backingPathFromXml, volumeFormatFromXml } from '../resources/private/storage';
-import { str } from '../resources/private/values';
-import type { VolumeData } from './private/model';
+import { schemaOf } from './private/fields';
+import { poolByName, volumeByName } from './private/lookups';
+import { backingPathFromXml, volumeFormatFromXml } from './private/storage';
+import { str } from './private/values';
+import type { VolumeData } from './private/data-model';
 import { notFound } from './private/not-found';
 
 /** virStorageVolType names, by value (`virsh vol-info`'s Type). */

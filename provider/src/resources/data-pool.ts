@@ -4,11 +4,11 @@ import type { LibvirtClient } from '../../../src/libvirt';
 import { PoolXmlParseError } from '../../../src/pool';
 import { error } from '../../../src/diagnostics';
 import type { DataSourceHandler } from '../plugin/handler';
-import { schemaOf } from '../resources/private/fields';
-import { poolByName } from '../resources/private/lookups';
-import { describePool } from '../resources/pool';
-import { str } from '../resources/private/values';
-import type { PoolData } from './private/model';
+import { schemaOf } from './private/fields';
+import { poolByName } from './private/lookups';
+import { describePool } from './private/pool-read';
+import { str } from './private/values';
+import type { PoolData } from './private/data-model';
 import { notFound } from './private/not-found';
 
 export const poolData: DataSourceHandler<PoolData, LibvirtClient> = {

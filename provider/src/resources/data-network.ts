@@ -4,10 +4,10 @@ import { NETWORK_DATA_FIELDS } from '../../../src/fields';
 import { VIR_NETWORK_XML_INACTIVE, type LibvirtClient } from '../../../src/libvirt';
 import { NetworkXmlParseError, parseNetworkXml } from '../../../src/network';
 import type { DataSourceHandler } from '../plugin/handler';
-import { networkByName } from '../resources/private/lookups';
-import { schemaOf } from '../resources/private/fields';
-import { str } from '../resources/private/values';
-import type { NetworkData } from './private/model';
+import { networkByName } from './private/lookups';
+import { schemaOf } from './private/fields';
+import { str } from './private/values';
+import type { NetworkData } from './private/data-model';
 import { notFound } from './private/not-found';
 
 export const networkData: DataSourceHandler<NetworkData, LibvirtClient> = {

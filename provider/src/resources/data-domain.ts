@@ -7,11 +7,11 @@ import { DomainXmlParseError, summarizeDomainXml } from '../../../src/domain';
 import { DOMAIN_DATA_FIELDS } from '../../../src/fields';
 import { VIR_DOMAIN_XML_INACTIVE, type DomRef, type LibvirtClient } from '../../../src/libvirt';
 import type { DataSourceHandler } from '../plugin/handler';
-import { addressAttributes, domainAddresses } from '../resources/private/addresses';
-import { isNoDomain } from '../resources/private/lookups';
-import { schemaOf } from '../resources/private/fields';
-import { str } from '../resources/private/values';
-import type { DomainData } from './private/model';
+import { addressAttributes, domainAddresses } from './private/addresses';
+import { isNoDomain } from './private/lookups';
+import { schemaOf } from './private/fields';
+import { str } from './private/values';
+import type { DomainData } from './private/data-model';
 import { notFound } from './private/not-found';
 
 /** virDomainState as `virsh dominfo` words it, by value. */
