@@ -89,12 +89,18 @@ function readDomain(domain: XmlNode): DomainSpec {
   return spec;
 }
 
+/**
+ * The memory the guest gets: `<currentMemory>` when present (what `virsh setmem --config` changes), else
+ * `<memory>` (libvirt formatdomain "Memory Allocation"). Our own definitions write both with the same value.
+ */
 function readMemory(domain: XmlNode): number {
-  const memory = child(domain, 'memory');
-  const value = text(memory);
-  if (value === undefined) throw new DomainXmlParseError('domain/memory', 'missing');
-  const mib = toMiB(value, attr(memory, 'unit'));
-  if (mib === undefined) throw new DomainXmlParseError('domain/memory', `unreadable value '${value}'`);
+  if (child(domain, 'memory') === undefined) throw new DomainXmlParseError('domain/memory', 'missing');
+  const element = child(domain, 'currentMemory') !== undefined ? 'currentMemory' : 'memory';
+  const node = child(domain, element);
+  const value = text(node);
+  if (value === undefined) throw new DomainXmlParseError(`domain/${element}`, 'missing');
+  const mib = toMiB(value, attr(node, 'unit'));
+  if (mib === undefined) throw new DomainXmlParseError(`domain/${element}`, `unreadable value '${value}'`);
   return mib;
 }
 
