@@ -8,7 +8,7 @@
  *   virtseed seed build [-N F] [-V F] [-H H] [-i F] [-m M] [-d D] [-f iso|vfat] OUTPUT USER-DATA [META-DATA]
  *                                                                       cloud-localds's arguments
  *   virtseed seed show [--json] ISO
- *   virtseed plan-summary [--format markdown|json] [--fail-on restart|replace] PLAN.json|-
+ *   virtseed plan-summary [--format markdown|json] [--title TEXT] [--fail-on restart|replace] PLAN.json|-
  *   virtseed provider install [--mirror DIR] ...                        (cli/commands/provider.ts parses its own)
  */
 import { Command, CommanderError, Option } from 'commander';
@@ -122,13 +122,14 @@ function program(io: CliIo, result: { code: number }): Command {
     .description('summarize a saved Terraform plan for a review: actions, impact on running guests, re-provisioning, changed attributes')
     .argument('<plan-json>', 'the output of `terraform show -json PLANFILE`, or - for stdin')
     .addOption(new Option('--format <format>', 'output format').choices(['markdown', 'json']).default('markdown'))
+    .option('--title <text>', 'heading of the Markdown', 'virtseed plan summary')
     .addOption(
       new Option('--fail-on <impact>', `exit 3 when the plan holds a change this disruptive or more`).choices(['restart', 'replace']),
     )
     .addHelpText('after', PLAN_SUMMARY_HELP)
-    .action((plan: string, opts: { format: 'markdown' | 'json'; failOn?: 'restart' | 'replace' }) => {
+    .action((plan: string, opts: { format: 'markdown' | 'json'; title: string; failOn?: 'restart' | 'replace' }) => {
       const { planSummary } = require('./commands/plan-summary') as typeof import('./commands/plan-summary');
-      result.code = planSummary({ plan, format: opts.format, ...(opts.failOn ? { failOn: opts.failOn } : {}) }, io);
+      result.code = planSummary({ plan, format: opts.format, title: opts.title, ...(opts.failOn ? { failOn: opts.failOn } : {}) }, io);
     });
 
   // `provider ...` keeps its own argument parsing: everything after `provider` is handed over unchanged.

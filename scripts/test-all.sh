@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
-# The whole test suite, as CI runs it: installs what is missing, starts libvirtd if none answers, builds, builds
-# (or reuses) the test guest image, installs the provider, then runs the unit tests and the integration tests
-# (real xorriso/isoinfo, cloud-init's datasource code, ignition-validate, libvirtd, terraform, cdktf and real guest
-# boots under TCG). Ends with one line `tests: N passed, N failed`.
+# The whole test suite, as CI runs it: installs what is missing, starts libvirtd and PostgreSQL if none answers,
+# builds, builds (or reuses) the test guest image, installs the provider, then runs the unit tests and the
+# integration tests (real xorriso/isoinfo, cloud-init's datasource code, ignition-validate, libvirtd, PostgreSQL,
+# terraform, cdktf and real guest boots under TCG). Ends with one line `tests: N passed, N failed`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export CHECKPOINT_DISABLE=1
 bash scripts/install-deps.sh
 bash scripts/ensure-libvirtd.sh
+# PostgreSQL on 127.0.0.1 for the pg state backend tests (examples/gitops): a cluster started when none runs, the
+# tests' role and database made (they run the script again themselves, which is quick once this is done).
+bash scripts/ensure-postgres.sh --name vstest_gitops >/dev/null
 npm run --silent build
 VIRTSEED_TEST_IMAGE_DIR=$(bash scripts/build-test-image.sh | tail -n 1)
 export VIRTSEED_TEST_IMAGE_DIR

@@ -1,5 +1,5 @@
 /**
- * `virtseed plan-summary [--format markdown|json] [--fail-on restart|replace] PLAN.json`: the summary of a saved
+ * `virtseed plan-summary [--format markdown|json] [--title TEXT] [--fail-on restart|replace] PLAN.json`: the summary of a saved
  * Terraform plan for a review (cli/plan-summary/). PLAN.json is the output of `terraform show -json PLANFILE`;
  * `-` reads it from stdin.
  *
@@ -24,6 +24,8 @@ export interface PlanSummaryArgs {
   /** A file, or `-` for stdin. */
   readonly plan: string;
   readonly format?: (typeof FORMATS)[number];
+  /** Heading of the Markdown. */
+  readonly title?: string;
   readonly failOn?: (typeof FAIL_ON)[number];
 }
 
@@ -56,7 +58,7 @@ export function planSummary(args: PlanSummaryArgs, io: CliIo): number {
   if (args.format === 'json') {
     io.stdout(`${JSON.stringify({ ...summary, ...(threshold ? { fail_on: threshold, failed: hits.length > 0 } : {}) }, null, 2)}\n`);
   } else {
-    io.stdout(renderMarkdown(summary));
+    io.stdout(renderMarkdown(summary, args.title));
   }
   if (!hits.length) return 0;
   io.stderr(`virtseed plan-summary: --fail-on ${threshold}: ${hits.map((r) => `${r.address} (${r.action}, ${r.impact})`).join(', ')}\n`);

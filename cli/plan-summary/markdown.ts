@@ -85,6 +85,7 @@ function headline(s: PlanSummary): string {
   const parts = ACTION_ORDER.filter((a) => s.counts[a]).map((a) => `${s.counts[a]} ${ACTION_WORDS[a]}`);
   const unchanged = s.counts['no-op'] ? ` · ${s.counts['no-op']} unchanged` : '';
   if (!parts.length) return `**No changes.**${unchanged}`;
+  if (s.impact === 'none') return `**${parts.join(', ')}**${unchanged} · no running guest is disrupted`;
   const worst = s.resources.filter((r) => r.action !== 'no-op' && r.impact === s.impact).map((r) => code(r.address));
   return `**${parts.join(', ')}**${unchanged} · most disruptive: ${showImpact(s.impact)} (${worst.join(', ')})`;
 }
