@@ -78,6 +78,8 @@ export class ProviderServer<C extends Connection = Connection> {
   private readonly stop = new AbortController();
   private uri = '';
   private clientPromise: Promise<C> | undefined;
+  /** The handlers' notes (HandlerContext.notes), new at each ConfigureProvider. */
+  private notes = new Set<string>();
 
   /** Throws `Error` when a schema is malformed or two handlers share a type name. */
   constructor(private readonly options: ProviderServerOptions<C>) {
@@ -108,6 +110,7 @@ export class ProviderServer<C extends Connection = Connection> {
       signal: server.stop.signal,
       log: server.log,
       host: server.options.host ?? TCG_ONLY,
+      notes: server.notes,
     };
   }
 
@@ -190,6 +193,7 @@ export class ProviderServer<C extends Connection = Connection> {
       const uri = config?.uri;
       const diagnostics = validateUri(uri);
       if (!diagnostics.length) this.uri = isUnknown(uri) ? '' : typeof uri === 'string' && uri ? uri : DEFAULT_URI;
+      this.notes = new Set();
       this.log.info(`configured (terraform ${req.terraform_version || '?'}), uri ${this.uri || '(unknown)'}`);
       return { diagnostics: this.diags(diagnostics, this.providerType) };
     });
@@ -250,6 +254,11 @@ export class ProviderServer<C extends Connection = Connection> {
     return this.withResource('PlanResourceChange', req.type_name, async ({ handler, type, decode, encode }) => {
       const [prior, proposed, config] = [decode(req.prior_state), decode(req.proposed_new_state), decode(req.config)];
       const priorPrivate = nonEmpty(req.prior_private);
+      // Which half of a change this is (a create, a tainted object's replacement and the create half of any
+      // replacement all come with no prior state): only whether values are null, never the values.
+      this.log.trace(
+        `PlanResourceChange ${req.type_name}: prior ${prior === null ? 'null' : 'set'}, proposed ${proposed === null ? 'null' : 'set'}`,
+      );
       const res = await handler.plan({ prior, proposed, config, priorPrivate }, this.context());
       return {
         planned_state: encode(res.planned),
