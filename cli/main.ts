@@ -59,11 +59,11 @@ Examples:
 const PLAN_SUMMARY_HELP = `
 Impact on a running guest, least to most disruptive: none, next-boot, live, restart, replace, delete. For
 virtseed_domain it is the planned state's change_impact when the provider computes it, else what the field tables
-declare (the output says which); unknown when nothing declares it. Sensitive values are masked, values known only
-after apply are shown as such.
+declare (the output says which); unknown while the plan does not know it. Sensitive values are masked, values
+known only after apply are shown as such.
 
 Exit codes: 0 printed; 2 usage error or not a plan's JSON; 3 printed, and the plan holds a change at or above
---fail-on (restart: a restart, replacement, destruction, or an undeclared impact; replace: a replacement or
+--fail-on (restart: a restart, replacement, destruction, or an unknown impact; replace: a replacement or
 destruction).
 
 Example:

@@ -5,10 +5,10 @@
  *
  * Exit codes: 0 summary printed; 2 usage error or input that is not a plan's JSON (the message says which);
  * 3 summary printed and the plan holds a change at or above `--fail-on` (`restart`: a restart, replacement or
- * destruction, or an update whose impact nothing declares; `replace`: a replacement or destruction).
+ * destruction, or an update whose impact the plan leaves unknown; `replace`: a replacement or destruction).
  */
 import { readFileSync } from 'node:fs';
-import { IMPACTS, reaches, type Impact } from '../plan-summary/impact';
+import { reaches, type Level } from '../plan-summary/impact';
 import { renderMarkdown } from '../plan-summary/markdown';
 import { parsePlanJson, PlanJsonError } from '../plan-summary/plan-json';
 import { summarizePlan } from '../plan-summary/summarize';
@@ -53,7 +53,7 @@ export function planSummary(args: PlanSummaryArgs, io: CliIo): number {
     io.stderr(`virtseed plan-summary: ${name}: ${e.message}\n`);
     return 2;
   }
-  const threshold: Impact | undefined = args.failOn && IMPACTS.includes(args.failOn) ? args.failOn : undefined;
+  const threshold: Level | undefined = args.failOn;
   const hits = threshold ? summary.resources.filter((r) => reaches(r.impact, threshold)) : [];
   if (args.format === 'json') {
     io.stdout(`${JSON.stringify({ ...summary, ...(threshold ? { fail_on: threshold, failed: hits.length > 0 } : {}) }, null, 2)}\n`);

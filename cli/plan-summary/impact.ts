@@ -1,68 +1,64 @@
 /**
- * Change impacts (pure): what a planned change does to a running guest, their order, and where the summary reads
- * them: the planned state's `change_impact`/`change_impacts` on `virtseed_domain` (docs/CONTRACTS.md: computed at
- * plan by the provider), a domain's `reprovision_action`, or the `impact` an attribute declares in its field table
- * (src/fields).
+ * Change impacts as the summary ranks and reads them (pure): the field tables' impacts (src/fields `Impact`, whose
+ * rules src/fields/changes.ts evaluates) plus `delete` for an object destroyed, the planned state's `change_impacts`
+ * values, and a domain's `reprovision_action`.
  */
-import { isBlock, type AttributeField, type Field, type FieldTable } from '../../src/fields';
+import { IMPACTS as FIELD_IMPACTS, isBlock, type AttributeField, type Field, type FieldTable, type Impact } from '../../src/fields';
 import type { ValuePath } from './values';
 
-/**
- * What a change does to a running guest, least to most disruptive: `none`; `next-boot` (takes effect when the
- * guest next starts); `live` (applied to the running guest, no restart); `restart` (clean shutdown and start);
- * `replace` (the object is destroyed and created again); `delete` (destroyed).
- */
-export const IMPACTS = ['none', 'next-boot', 'live', 'restart', 'replace', 'delete'] as const;
-export type Impact = (typeof IMPACTS)[number];
+/** What a change does to a running guest, least to most disruptive: the field tables' impacts, then `delete` (the
+ *  object is destroyed). */
+export type Level = Impact | 'delete';
+export const LEVELS: readonly Level[] = [...FIELD_IMPACTS, 'delete'];
 
-/** An impact, or `unknown` when nothing declares it (an update whose impact is not declared: at most a restart,
- *  since a replacement shows in the plan's actions). */
-export type ImpactVerdict = Impact | 'unknown';
+/** A level, or `unknown` when the plan does not know it yet (e.g. `change_impact` known only after apply). */
+export type ImpactVerdict = Level | 'unknown';
 
-/** Where a resource's impact was read. */
+/** Where a resource's impact was read: the planned state (`change_impact`), the field tables, or the action. */
 export type ImpactSource = 'plan' | 'field-table' | 'action';
 
-export function isImpact(s: unknown): s is Impact {
-  return typeof s === 'string' && (IMPACTS as readonly string[]).includes(s);
+export function isLevel(s: unknown): s is Level {
+  return typeof s === 'string' && (LEVELS as readonly string[]).includes(s);
 }
 
-/** The position of an impact in {@link IMPACTS}; `unknown` ranks as `restart` (what it may be at most). */
+/** The position of a verdict in {@link LEVELS}; `unknown` ranks as `restart` (the worst an update can be without a
+ *  replacement, which the plan's actions would show). */
 export function rank(v: ImpactVerdict): number {
-  return IMPACTS.indexOf(v === 'unknown' ? 'restart' : v);
+  return LEVELS.indexOf(v === 'unknown' ? 'restart' : v);
 }
 
 /**
- * The most disruptive of `verdicts` (`none` when empty). A known impact at or above `restart` wins over `unknown`;
+ * The most disruptive of `verdicts` (`none` when empty). A known level at or above `restart` wins over `unknown`;
  * below it, `unknown` wins (the change may still restart the guest).
  */
 export function mostDisruptive(verdicts: readonly ImpactVerdict[]): ImpactVerdict {
-  let known: Impact = 'none';
+  let known: Level = 'none';
   let unknown = false;
   for (const v of verdicts) {
     if (v === 'unknown') unknown = true;
-    else if (IMPACTS.indexOf(v) > IMPACTS.indexOf(known)) known = v;
+    else if (LEVELS.indexOf(v) > LEVELS.indexOf(known)) known = v;
   }
-  return unknown && IMPACTS.indexOf(known) < IMPACTS.indexOf('restart') ? 'unknown' : known;
+  return unknown && LEVELS.indexOf(known) < LEVELS.indexOf('restart') ? 'unknown' : known;
 }
 
 /** Whether `v` reaches `threshold` (`--fail-on`): `unknown` counts as `restart`. */
-export function reaches(v: ImpactVerdict, threshold: Impact): boolean {
-  return rank(v) >= IMPACTS.indexOf(threshold);
+export function reaches(v: ImpactVerdict, threshold: Level): boolean {
+  return rank(v) >= LEVELS.indexOf(threshold);
 }
 
-/** An impact with the reason the provider gave (`change_impacts` values are `restart: above max_vcpu 2`). */
+/** A verdict with the reason the provider or the table gave (e.g. `above max_vcpu 2`). */
 export interface ReasonedImpact {
   readonly impact: ImpactVerdict;
   readonly reason?: string;
 }
 
 /**
- * Reads one `change_impacts` value: an impact, optionally followed by `: <reason>` (docs/CONTRACTS.md). A value
- * whose impact word is not one of {@link IMPACTS} is `unknown`, with the whole value as the reason.
+ * Reads one `change_impacts` value (docs/CONTRACTS.md): an impact, optionally followed by `: <reason>`. A value
+ * whose first word is not an impact is `unknown`, with the whole value as the reason.
  */
 export function parseImpactValue(value: string): ReasonedImpact {
   const m = /^\s*([a-z-]+)\s*(?::\s*(.*))?$/s.exec(value);
-  if (m && isImpact(m[1])) return m[2] ? { impact: m[1], reason: m[2].trim() } : { impact: m[1] };
+  if (m && isLevel(m[1])) return m[2] ? { impact: m[1], reason: m[2].trim() } : { impact: m[1] };
   return { impact: 'unknown', reason: value };
 }
 
@@ -102,32 +98,9 @@ export function fieldAt(table: FieldTable, path: ValuePath): Field | undefined {
   return found;
 }
 
-/** A field that only the provider sets (its changes follow from others). */
+/** A field only the provider sets: its changes follow from others and carry no impact of their own. */
 export function isComputedOnly(f: Field): boolean {
   if (isBlock(f)) return false;
   const a: AttributeField = f;
   return !!a.computed && !a.optional && !a.required;
-}
-
-function impactWords(value: unknown, out: Impact[]): void {
-  if (isImpact(value)) out.push(value);
-  else if (Array.isArray(value)) for (const v of value) impactWords(v, out);
-  else if (typeof value === 'object' && value !== null) for (const v of Object.values(value)) impactWords(v, out);
-}
-
-/**
- * The impact a field declares in its table (issue 20, STREAMS.md agreement 1): the key `impact`, a word of
- * {@link IMPACTS}, or a conditional form (an object whose values hold such words, e.g. live within `max_memory`,
- * else restart), read here as its most disruptive outcome, with `conditional` set. `replace: true` declares a
- * replacement. Undefined when the table declares nothing.
- */
-export function declaredImpact(field: Field): { impact: Impact; conditional: boolean } | undefined {
-  const declared = field as Field & { readonly impact?: unknown; readonly replace?: unknown };
-  if (declared.replace === true) return { impact: 'replace', conditional: false };
-  if (isImpact(declared.impact)) return { impact: declared.impact, conditional: false };
-  const words: Impact[] = [];
-  impactWords(declared.impact, words);
-  if (words.length === 0) return undefined;
-  const worst = mostDisruptive(words) as Impact;
-  return { impact: worst, conditional: true };
 }

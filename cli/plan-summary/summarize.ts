@@ -7,16 +7,16 @@
  * Impact, per resource:
  * - create → `none`, delete → `delete`, replace → `replace`, no-op/read/forget → `none` (source `action`);
  * - an update of `virtseed_domain` whose planned state has `change_impact` → that value, and each changed
- *   attribute's from `change_impacts` (source `plan`; docs/CONTRACTS.md);
- * - any other update → the most disruptive impact its changed attributes declare in their field tables
- *   (src/fields; source `field-table`); an attribute that declares none is `unknown`.
- * A domain's `reprovision_action` (`reboot` → restart, `recreate` → replace, `next-boot`) is folded in either way,
- * and is the impact of its `instance_id` change. Attributes only the provider sets (computed) are listed but
- * carry no impact.
+ *   attribute's from `change_impacts` (source `plan`; docs/CONTRACTS.md), which the provider decided knowing the
+ *   guest (e.g. nothing restarts a guest that is shut off);
+ * - any other update → the most disruptive impact of its changed attributes by their field tables' rules, evaluated
+ *   on the plan's values by src/fields/changes.ts (source `field-table`).
+ * A domain's `reprovision_action` (`reboot` → restart, `recreate` → replace, `next-boot`) is folded in either way.
+ * Attributes only the provider sets (computed) are listed but carry no impact.
  */
-import { formatValuePath, changedValues, type Shown, type ValueChange } from './values';
+import { fieldChanges, type FieldChange } from '../../src/fields';
+import { formatValuePath, changedValues, withUnknowns, type Shown, type ValueChange } from './values';
 import {
-  declaredImpact,
   fieldAt,
   isComputedOnly,
   mostDisruptive,
@@ -87,7 +87,7 @@ export interface PlanSummary {
   readonly counts: Readonly<Partial<Record<Action, number>>>;
   /** The most disruptive impact of the plan. */
   readonly impact: ImpactVerdict;
-  /** Plain-language notes for the reader: where impacts came from, what is undeclared, an errored plan. */
+  /** Plain-language notes for the reader: where impacts came from, an errored plan. */
   readonly notes: string[];
 }
 
@@ -112,6 +112,10 @@ export function actionOf(actions: readonly string[]): Action {
 
 function isObject(v: unknown): v is { [key: string]: JsonValue } {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function asObject(v: unknown): object {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) ? v : {};
 }
 
 /** The planned value of a top-level attribute: a value, `unknown` until apply, or absent from the schema. */
@@ -160,34 +164,42 @@ function reprovisionOf(rc: ResourceChangeJson, action: Action): Reprovision | un
   };
 }
 
-/** The attribute changes of an update or replacement, each with its impact. */
+/** The change rule that covers value path `path`: the field change at that path or the nearest one above it (a
+ *  block element added or removed covers the values inside it). */
+function ruleFor(changes: readonly FieldChange[], path: readonly (string | number)[]): FieldChange | undefined {
+  let best: FieldChange | undefined;
+  for (const c of changes) {
+    if (c.path.length <= path.length && c.path.every((seg, i) => seg === path[i]) && (!best || c.path.length > best.path.length)) best = c;
+  }
+  return best;
+}
+
+/**
+ * The attribute changes of an update or replacement, each with its impact: from the planned state's
+ * `change_impacts` when given, else from the field table's rules (src/fields fieldChanges on the plan's values).
+ */
 function attributeChanges(
   rc: ResourceChangeJson,
   values: readonly ValueChange[],
   planImpacts: Readonly<Record<string, string>> | undefined,
-  reprovision: Reprovision | undefined,
 ): AttributeChange[] {
-  const table = RESOURCE_FIELDS[rc.type]?.fields;
+  const resource = RESOURCE_FIELDS[rc.type];
+  const rules = resource
+    ? fieldChanges(resource, asObject(rc.change.before), asObject(withUnknowns(rc.change.after, rc.change.after_unknown)))
+    : [];
   const out: AttributeChange[] = [];
   for (const v of values) {
     const top = v.path[0];
     if (typeof top === 'string' && DECISION_ATTRIBUTES.has(top)) continue;
-    const field = table ? fieldAt(table, v.path) : undefined;
+    const field = resource ? fieldAt(resource.fields, v.path) : undefined;
+    const rule = ruleFor(rules, v.path);
+    const given = planImpacts && (planImpacts[rule?.name ?? ''] ?? (typeof top === 'string' ? planImpacts[top] : undefined));
     let impact: ImpactVerdict | null;
     let reason: string | undefined;
-    if (field && isComputedOnly(field)) {
-      impact = null;
-    } else if (rc.type === 'virtseed_domain' && top === 'instance_id' && reprovision) {
-      impact = reprovisionImpact(reprovision.action);
-      reason = `re-provision: ${reprovision.action}`;
-    } else if (typeof top === 'string' && planImpacts?.[top] !== undefined) {
-      ({ impact, reason } = parseImpactValue(planImpacts[top]!));
-    } else {
-      const declared = field ? declaredImpact(field) : undefined;
-      impact = declared?.impact ?? 'unknown';
-      if (declared?.conditional) reason = 'conditional: the most disruptive case';
-      else if (!declared) reason = field ? 'not declared in the field table' : 'not in the field table';
-    }
+    if (given !== undefined) ({ impact, reason } = parseImpactValue(given));
+    else if (rule) ({ impact, reason } = rule);
+    else if (!field) [impact, reason] = ['unknown', 'not in the field table'];
+    else impact = isComputedOnly(field) ? null : 'none';
     out.push({
       path: formatValuePath(v.path),
       before: v.before,
@@ -212,7 +224,6 @@ function planImpactsOf(rc: ResourceChangeJson): Record<string, string> | undefin
 /** Notes collected while summarizing. */
 interface Notes {
   fieldTableDomains: string[];
-  undeclared: Set<string>;
 }
 
 function summarizeResource(rc: ResourceChangeJson, notes: Notes): ResourceSummary {
@@ -220,7 +231,7 @@ function summarizeResource(rc: ResourceChangeJson, notes: Notes): ResourceSummar
   const reprovision = action === 'update' || action === 'replace' ? reprovisionOf(rc, action) : undefined;
   const values = action === 'update' || action === 'replace' ? changedValues(rc.change) : [];
   const changeImpact = action === 'update' && rc.type === 'virtseed_domain' ? planned(rc, 'change_impact') : undefined;
-  const changes = attributeChanges(rc, values, changeImpact ? planImpactsOf(rc) : undefined, reprovision);
+  const changes = attributeChanges(rc, values, changeImpact ? planImpactsOf(rc) : undefined);
 
   let impact: ImpactVerdict;
   let source: ImpactSource;
@@ -232,10 +243,12 @@ function summarizeResource(rc: ResourceChangeJson, notes: Notes): ResourceSummar
     impact = mostDisruptive([fromPlan, ...(reprovision ? [reprovisionImpact(reprovision.action)] : [])]);
     source = 'plan';
   } else {
-    impact = mostDisruptive(changes.flatMap((c) => (c.impact === null ? [] : [c.impact])));
+    impact = mostDisruptive([
+      ...changes.flatMap((c) => (c.impact === null ? [] : [c.impact])),
+      ...(reprovision ? [reprovisionImpact(reprovision.action)] : []),
+    ]);
     source = 'field-table';
     if (rc.type === 'virtseed_domain') notes.fieldTableDomains.push(rc.address);
-    for (const c of changes) if (c.impact === 'unknown') notes.undeclared.add(`${rc.type}.${c.path.replace(/\[[^\]]*\]/g, '')}`);
   }
   return {
     address: rc.address,
@@ -259,7 +272,7 @@ function summarizeDrift(rc: ResourceChangeJson): DriftSummary | undefined {
 
 /** The summary of a plan (see the module comment). Managed resources only; data sources are left out. */
 export function summarizePlan(plan: PlanJson): PlanSummary {
-  const notes: Notes = { fieldTableDomains: [], undeclared: new Set() };
+  const notes: Notes = { fieldTableDomains: [] };
   const managed = (rc: ResourceChangeJson) => rc.mode === undefined || rc.mode === 'managed';
   const resources = plan.resource_changes.filter(managed).map((rc) => summarizeResource(rc, notes));
   const drift = plan.resource_drift
@@ -274,12 +287,7 @@ export function summarizePlan(plan: PlanJson): PlanSummary {
   if (notes.fieldTableDomains.length) {
     out.push(
       `The planned state of ${notes.fieldTableDomains.join(', ')} has no \`change_impact\` (a provider without issue 20's plan attributes): ` +
-        "its impact is the field tables' (src/fields), not the provider's decision for this plan.",
-    );
-  }
-  if (notes.undeclared.size) {
-    out.push(
-      `No impact is declared for ${[...notes.undeclared].sort().join(', ')}: shown as unknown, which \`--fail-on restart\` counts as a restart.`,
+        "its impact is what the field tables (src/fields) declare for a running guest, not the provider's decision for this plan.",
     );
   }
   return {

@@ -144,3 +144,24 @@ export function formatValuePath(path: ValuePath): string {
   }
   return s;
 }
+
+/** Stands for a value known only after apply, where src/fields reads plan values (its rules take any symbol so). */
+export const UNKNOWN_VALUE: unique symbol = Symbol('known after apply');
+
+/**
+ * `after` with every position `after_unknown` marks (`true`) set to {@link UNKNOWN_VALUE}: the planned values as
+ * the provider had them, for the field tables' rules (src/fields/changes.ts).
+ */
+export function withUnknowns(after: JsonValue | undefined, unknown: JsonValue | undefined): unknown {
+  if (unknown === true) return UNKNOWN_VALUE;
+  if (Array.isArray(unknown)) {
+    const list = Array.isArray(after) ? after : [];
+    return Array.from({ length: Math.max(list.length, unknown.length) }, (_, i) => withUnknowns(list[i], unknown[i]));
+  }
+  if (isObject(unknown)) {
+    const obj: Record<string, unknown> = isObject(after) ? { ...after } : {};
+    for (const [k, u] of Object.entries(unknown)) obj[k] = withUnknowns(isObject(after) ? after[k] : undefined, u);
+    return obj;
+  }
+  return after;
+}

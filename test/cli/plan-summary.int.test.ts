@@ -18,6 +18,7 @@ import * as path from 'node:path';
 import { renderMarkdown } from '../../cli/plan-summary/markdown';
 import { parsePlanJson, type PlanJson } from '../../cli/plan-summary/plan-json';
 import { summarizePlan, type ResourceSummary } from '../../cli/plan-summary/summarize';
+import { DOMAIN_FIELDS } from '../../src/fields';
 import { cleanupByPrefix, virshRun } from '../helpers/guest';
 import { cleanupNetworksByPrefix, testSubnetOctet } from '../helpers/network';
 import { TfWorkdir } from '../helpers/terraform';
@@ -179,13 +180,17 @@ describe('summarizePlan on real plans', () => {
       instance_id: expect.stringMatching(/^iid-[0-9a-f]{16}$/),
     });
     expect(vm.reprovision!.instance_id).not.toBe(priorInstanceId);
-    expect(vm.changes.find((c) => c.path === 'instance_id')).toMatchObject({ impact: 'restart', impact_reason: 're-provision: reboot' });
+    expect(vm.changes.find((c) => c.path === 'instance_id')).toMatchObject({ impact: 'restart', impact_reason: 'reprovision = "reboot"' });
     expect(vm.impact).toBe('restart');
   });
 
-  test('GIVEN memory 128 → 192 WHEN summarized THEN the change shows old and new value', () => {
+  test('GIVEN memory 128 → 192 WHEN summarized THEN the change shows old and new value and the impact its field table declares', () => {
     const memory = resource('update', 'virtseed_domain.vm').changes.find((c) => c.path === 'memory');
-    expect(memory).toMatchObject({ before: { kind: 'value', value: 128 }, after: { kind: 'value', value: 192 } });
+    expect(memory).toMatchObject({
+      before: { kind: 'value', value: 128 },
+      after: { kind: 'value', value: 192 },
+      impact: DOMAIN_FIELDS.fields.memory.impact,
+    });
   });
 
   test('GIVEN a plan without change_impact WHEN summarized THEN the domain impact comes from the field tables and a note says so', () => {
@@ -203,9 +208,14 @@ describe('summarizePlan on real plans', () => {
     expect(renderMarkdown(summarizePlan(plans.update.json))).not.toContain(SECRET);
   });
 
-  test('GIVEN computed attributes that become unknown WHEN summarized THEN they show as known after apply and carry no impact', () => {
-    const addresses = resource('update', 'virtseed_domain.vm').changes.find((c) => c.path === 'addresses');
-    expect(addresses).toEqual({ path: 'addresses', before: { kind: 'value', value: [] }, after: { kind: 'unknown' }, impact: null });
+  test('GIVEN a computed attribute that becomes unknown WHEN summarized THEN it shows as known after apply and carries no impact', () => {
+    const uuid = resource('replace', 'virtseed_domain.vm').changes.find((c) => c.path === 'uuid');
+    expect(uuid).toEqual({
+      path: 'uuid',
+      before: { kind: 'value', value: expect.stringMatching(/^[0-9a-f-]{36}$/) },
+      after: { kind: 'unknown' },
+      impact: null,
+    });
   });
 
   test('GIVEN a changed list inside a nested block WHEN summarized THEN its path names the block element', () => {

@@ -1,5 +1,4 @@
-import { declaredImpact, fieldAt, mostDisruptive, parseImpactValue, reaches, reprovisionImpact } from '../../../cli/plan-summary/impact';
-import type { Field } from '../../../src/fields';
+import { fieldAt, isComputedOnly, mostDisruptive, parseImpactValue, reaches, reprovisionImpact } from '../../../cli/plan-summary/impact';
 import { DOMAIN_FIELDS, NETWORK_FIELDS } from '../../../src/fields';
 
 describe('mostDisruptive', () => {
@@ -73,23 +72,12 @@ describe('fieldAt', () => {
   });
 });
 
-describe('declaredImpact', () => {
-  const base: Field = { type: 'number', optional: true, description: 'x' };
-
-  test('GIVEN a field without impact WHEN read THEN undefined', () => {
-    expect(declaredImpact(base)).toBeUndefined();
+describe('isComputedOnly', () => {
+  test('GIVEN an attribute only the provider sets WHEN asked THEN true', () => {
+    expect(isComputedOnly(DOMAIN_FIELDS.fields.addresses)).toBe(true);
   });
 
-  test('GIVEN impact live WHEN read THEN live, unconditional', () => {
-    expect(declaredImpact({ ...base, impact: 'live' } as Field)).toEqual({ impact: 'live', conditional: false });
-  });
-
-  test('GIVEN a conditional impact (live within a maximum, else restart) WHEN read THEN its most disruptive case', () => {
-    const conditional = { ...base, impact: { within: 'max_memory', then: 'live', else: 'restart' } } as Field;
-    expect(declaredImpact(conditional)).toEqual({ impact: 'restart', conditional: true });
-  });
-
-  test('GIVEN replace: true WHEN read THEN replace', () => {
-    expect(declaredImpact({ ...base, replace: true } as Field)).toEqual({ impact: 'replace', conditional: false });
+  test('GIVEN an optional and computed attribute WHEN asked THEN false', () => {
+    expect(isComputedOnly(DOMAIN_FIELDS.fields.vcpu)).toBe(false);
   });
 });
