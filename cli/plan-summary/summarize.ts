@@ -257,7 +257,7 @@ function summarizeResource(rc: ResourceChangeJson, notes: Notes): ResourceSummar
     impact,
     impact_source: source,
     ...(reprovision ? { reprovision } : {}),
-    snapshot: snapshotVerdict({ type: rc.type, action, after: rc.change.after, impact }),
+    snapshot: snapshotVerdict({ type: rc.type, action, before: rc.change.before, after: rc.change.after, impact }),
     changes,
   };
 }
