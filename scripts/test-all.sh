@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # The whole test suite, as CI runs it: installs what is missing, starts libvirtd and PostgreSQL if none answers,
-# builds, builds (or reuses) the test guest image, installs the provider, then runs the unit tests and the
+# builds, type-checks everything including the tests (`npm run typecheck`) and lints and format-checks it (`npm run
+# lint`), builds (or reuses) the test guest image, installs the provider, then runs the unit tests and the
 # integration tests (real xorriso/isoinfo, cloud-init's datasource code, ignition-validate, libvirtd, PostgreSQL,
-# terraform, cdktf and real guest boots under TCG). Ends with one line `tests: N passed, N failed`.
+# terraform, cdktf and real guest boots under TCG). A failed check fails the run (status 1) once everything else has
+# run. Ends with one line `tests: N passed, N failed`, after a line `checks: ...` naming failed checks.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export CHECKPOINT_DISABLE=1
@@ -12,6 +14,11 @@ bash scripts/ensure-libvirtd.sh
 # tests' role and database made (they run the script again themselves, which is quick once this is done).
 bash scripts/ensure-postgres.sh --name vstest_gitops >/dev/null
 npm run --silent build
+# Tests are type-checked and linted like the code; a failure is reported at the end, after all tests have run.
+status=0
+failed_checks=()
+npm run --silent typecheck || { status=1; failed_checks+=(typecheck); }
+npm run --silent lint || { status=1; failed_checks+=(lint); }
 VIRTSEED_TEST_IMAGE_DIR=$(bash scripts/build-test-image.sh | tail -n 1)
 export VIRTSEED_TEST_IMAGE_DIR
 # The provider under test is installed into this checkout's own folder and terraform is pointed at it, so a
@@ -20,7 +27,6 @@ export VIRTSEED_TEST_IMAGE_DIR
 VIRTSEED_SKIP_BUILD=1 VIRTSEED_MIRROR="$VIRTSEED_TEST_MIRROR" bash scripts/install-provider.sh
 
 results=$(mktemp -d)
-status=0
 npx jest --selectProjects unit --json --outputFile="$results/unit.json" "$@" || status=1
 
 # Integration tests run one file at a time, except the two longest guest-boot suites, which run beside the rest in a
@@ -32,6 +38,7 @@ npx jest --selectProjects integration --runInBand --testPathIgnorePatterns '/nod
   --json --outputFile="$results/int.json" "$@" || status=1
 wait "$heavy_pid" || status=1
 cat "$results/heavy.log"
+if ((${#failed_checks[@]})); then echo "checks: ${failed_checks[*]} FAILED (see above)"; else echo 'checks: typecheck, lint passed'; fi
 node -e '
   let p = 0, f = 0;
   for (const file of process.argv.slice(1)) {

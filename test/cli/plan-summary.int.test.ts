@@ -129,7 +129,7 @@ beforeAll(() => {
   tf.init();
   savePlan('create');
   tf.ok(['apply', '-input=false', 'create.tfplan']);
-  priorInstanceId = tf.resource('virtseed_cloudinit_seed.seed').instance_id;
+  priorInstanceId = String(tf.resource('virtseed_cloudinit_seed.seed').instance_id);
 
   tf.write(config(tf.dir, V2));
   savePlan('update');

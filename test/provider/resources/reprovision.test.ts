@@ -7,26 +7,20 @@ import { UNKNOWN } from '../../../provider/src/plugin/cty';
 import type { DomainState } from '../../../provider/src/resources/private/model';
 import { decideDomainChange } from '../../../provider/src/resources/private/domain-changes';
 import { decideReprovision } from '../../../provider/src/resources/private/reprovision';
+import { domainState } from '../fixtures/domain';
 
+/** The state of a created domain (defaults filled), then `over`. */
 function state(over: Partial<DomainState> = {}): DomainState {
-  return {
+  return domainState({
     id: 'u',
     uuid: 'u',
     name: 'vstest-unit',
     memory: 512,
     vcpu: 1,
     type: 'qemu',
-    cpu_mode: null,
     firmware: 'bios',
     secure_boot: false,
-    qemu_agent: false,
-    addresses: [],
-    ip_address: null,
-    kernel: null,
-    initrd: null,
-    cmdline: null,
     cloudinit_seed_id: 'seed',
-    ignition_id: null,
     instance_id: 'iid-1',
     reprovision: 'reboot',
     running: true,
@@ -34,12 +28,11 @@ function state(over: Partial<DomainState> = {}): DomainState {
     console_log: '/var/log/libvirt/qemu/vstest-unit-console.log',
     wait_for: 'none',
     wait_timeout: 600,
+    qemu_agent: false,
     reprovision_action: 'none',
-    previous_instance_id: null,
-    disk: [],
-    network_interface: [],
+    addresses: [],
     ...over,
-  };
+  });
 }
 
 describe('decideReprovision', () => {
