@@ -73,7 +73,8 @@ run() {
   return "$rc"
 }
 
-# Ends the run after step $1 failed: 4 when the state was locked or changed by another run, else 1.
+# Ends the run after step $1 failed: 4 when the state was locked or changed by another run, else 1 (Terraform's
+# messages: docs/FACTS.md, "Terraform state in PostgreSQL, locks and drift checks").
 fail() {
   if grep -q -e 'Error acquiring the state lock' -e 'Saved plan is stale' "$out/$1.log" 2>/dev/null; then
     log "$1: another run holds the state lock (waited $lock_timeout) or changed the state after this plan; nothing applied by this run (exit 4)"

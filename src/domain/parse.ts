@@ -91,7 +91,8 @@ function readDomain(domain: XmlNode): DomainSpec {
 
 /**
  * The memory the guest gets: `<currentMemory>` when present (what `virsh setmem --config` changes), else
- * `<memory>` (libvirt formatdomain "Memory Allocation"). Our own definitions write both with the same value.
+ * `<memory>` (libvirt formatdomain "Memory Allocation"; docs/FACTS.md, "Drift: `virsh setmem --config` changes
+ * `<currentMemory>`"). Our own definitions write both with the same value.
  */
 function readMemory(domain: XmlNode): number {
   if (child(domain, 'memory') === undefined) throw new DomainXmlParseError('domain/memory', 'missing');
