@@ -47,11 +47,14 @@ describe('readFleet', () => {
   });
 
   test('GIVEN a memory given as a string WHEN read THEN the error names the file and the path', () => {
-    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'vstest-gitops-fleet-')), 'fleet.json');
-    fs.writeFileSync(
-      file,
-      JSON.stringify({ prefix: 'a-', network: { address: '10.0.0.1/24' }, vms: [{ name: 'w', memoryMiB: '256', message: 'm' }] }),
-    );
-    expect(() => readFleet(file)).toThrow(new FleetFileError(file, 'vms[0].memoryMiB', 'a number of MiB', '256'));
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vstest-gitops-fleet-'));
+    try {
+      const file = path.join(dir, 'fleet.json');
+      const fleet = { prefix: 'a-', network: { address: '10.0.0.1/24' }, vms: [{ name: 'w', memoryMiB: '256', message: 'm' }] };
+      fs.writeFileSync(file, JSON.stringify(fleet));
+      expect(() => readFleet(file)).toThrow(new FleetFileError(file, 'vms[0].memoryMiB', 'a number of MiB', '256'));
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
