@@ -8,10 +8,11 @@
  * - create → `none`, delete → `delete`, replace → `replace`, no-op/read/forget → `none` (source `action`);
  * - an update of `virtseed_domain` whose planned state has `change_impact` → that value, and each changed
  *   attribute's from `change_impacts` (source `plan`; docs/CONTRACTS.md), which the provider decided knowing the
- *   guest (e.g. nothing restarts a guest that is shut off);
+ *   guest (e.g. nothing restarts a guest that is shut off): an attribute it leaves out does nothing to the guest now;
  * - any other update → the most disruptive impact of its changed attributes by their field tables' rules, evaluated
  *   on the plan's values by src/fields/changes.ts (source `field-table`).
- * A domain's `reprovision_action` (`reboot` → restart, `recreate` → replace, `next-boot`) is folded in either way.
+ * Without `change_impact`, a domain's `reprovision_action` (`reboot` → restart, `recreate` → replace, `next-boot`)
+ * is folded in; with it, the provider has already counted the re-provision.
  * Attributes only the provider sets (computed) are listed but carry no impact.
  */
 import { fieldChanges, type FieldChange } from '../../src/fields';
@@ -197,6 +198,7 @@ function attributeChanges(
     let impact: ImpactVerdict | null;
     let reason: string | undefined;
     if (given !== undefined) ({ impact, reason } = parseImpactValue(given));
+    else if (planImpacts && field && !isComputedOnly(field)) [impact, reason] = ['none', 'nothing happens to the guest now'];
     else if (rule) ({ impact, reason } = rule);
     else if (!field) [impact, reason] = ['unknown', 'not in the field table'];
     else impact = isComputedOnly(field) ? null : 'none';
@@ -239,8 +241,9 @@ function summarizeResource(rc: ResourceChangeJson, notes: Notes): ResourceSummar
     impact = action === 'delete' ? 'delete' : action === 'replace' ? 'replace' : 'none';
     source = 'action';
   } else if (changeImpact) {
-    const fromPlan: ImpactVerdict = changeImpact.known ? parseImpactValue(String(changeImpact.value)).impact : 'unknown';
-    impact = mostDisruptive([fromPlan, ...(reprovision ? [reprovisionImpact(reprovision.action)] : [])]);
+    // The provider's decision for this plan and this guest, the re-provision included (a shut-off guest restarts
+    // for nothing, say).
+    impact = changeImpact.known ? parseImpactValue(String(changeImpact.value)).impact : 'unknown';
     source = 'plan';
   } else {
     impact = mostDisruptive([

@@ -1,10 +1,12 @@
 /**
  * `virtseed plan-summary` (issue 20 item 5) on plans real Terraform makes against the provider and libvirtd: the
- * plan JSON fixtures are made here, in beforeAll, from one configuration in four versions (no guest boots: the
- * domain is defined, not started):
+ * plan JSON fixtures are made here, in beforeAll, from one configuration in several versions. The domain runs (so
+ * the provider plans what a change does to a running guest) but boots no system: its disk is blank, so it idles in
+ * its firmware on an isolated network, and a restart powers it off after `shutdown_timeout` (2 s).
  *   create   the first plan: a base and a root volume, a seed with sensitive content, an isolated network, a domain
- *   update   memory 128 → 192, the seed's content (so its instance-id: the domain re-provisions, policy reboot),
- *            a DNS host name of the network
+ *   update   memory 128 → 192 (within max_memory 256: live), the seed's content (so its instance-id: the domain
+ *            re-provisions, policy reboot: a restart), a DNS host name of the network
+ *   live     memory 128 → 192 alone
  *   replace  the domain's firmware bios → efi (forces a replacement)
  *   recreate the seed's content under the policy recreate (the new instance-id replaces the domain)
  *   destroy  `terraform plan -destroy`
@@ -18,7 +20,6 @@ import * as path from 'node:path';
 import { renderMarkdown } from '../../cli/plan-summary/markdown';
 import { parsePlanJson, type PlanJson } from '../../cli/plan-summary/plan-json';
 import { summarizePlan, type ResourceSummary } from '../../cli/plan-summary/summarize';
-import { DOMAIN_FIELDS } from '../../src/fields';
 import { cleanupByPrefix, virshRun } from '../helpers/guest';
 import { cleanupNetworksByPrefix, testSubnetOctet } from '../helpers/network';
 import { TfWorkdir } from '../helpers/terraform';
@@ -37,6 +38,9 @@ interface Version {
   firmware: 'bios' | 'efi';
   reprovision?: 'reboot' | 'recreate';
 }
+
+/** max_memory of the domain, MiB: memory changes up to it are live. */
+const MAX_MEMORY = 256;
 
 function config(dir: string, v: Version): string {
   return `
@@ -71,7 +75,9 @@ resource "virtseed_network" "net" {
 resource "virtseed_domain" "vm" {
   name              = "${PREFIX}vm"
   memory            = ${v.memory}
-  running           = false
+  max_memory        = ${MAX_MEMORY}
+  running           = true
+  shutdown_timeout  = 2
   firmware          = "${v.firmware}"
   reprovision       = "${v.reprovision ?? 'reboot'}"
   cloudinit_seed_id = virtseed_cloudinit_seed.seed.id
@@ -90,7 +96,8 @@ const V1: Version = { memory: 128, message: 'hello', firmware: 'bios' };
 const V2: Version = { memory: 192, message: 'bye', firmware: 'bios' };
 
 let tf: TfWorkdir;
-const plans: Record<'create' | 'update' | 'replace' | 'recreate' | 'destroy' | 'drift', { json: PlanJson; file: string }> = {} as never;
+const plans: Record<'create' | 'update' | 'live' | 'replace' | 'recreate' | 'destroy' | 'drift', { json: PlanJson; file: string }> =
+  {} as never;
 let priorInstanceId: string;
 
 /** Saves a plan with `args`, writes its JSON to `<name>.json` in the work dir, and returns both. */
@@ -133,6 +140,8 @@ beforeAll(() => {
 
   tf.write(config(tf.dir, V2));
   savePlan('update');
+  tf.write(config(tf.dir, { ...V1, memory: V2.memory }));
+  savePlan('live');
   tf.write(config(tf.dir, { ...V1, firmware: 'efi' }));
   savePlan('replace');
   tf.write(config(tf.dir, { ...V2, memory: V1.memory, reprovision: 'recreate' }));
@@ -180,23 +189,44 @@ describe('summarizePlan on real plans', () => {
       instance_id: expect.stringMatching(/^iid-[0-9a-f]{16}$/),
     });
     expect(vm.reprovision!.instance_id).not.toBe(priorInstanceId);
-    expect(vm.changes.find((c) => c.path === 'instance_id')).toMatchObject({ impact: 'restart', impact_reason: 'reprovision = "reboot"' });
-    expect(vm.impact).toBe('restart');
+    expect(vm.changes.find((c) => c.path === 'instance_id')).toMatchObject({ impact: 'restart' });
+    expect([vm.impact, vm.impact_source]).toEqual(['restart', 'plan']);
   });
 
-  test('GIVEN memory 128 → 192 WHEN summarized THEN the change shows old and new value and the impact its field table declares', () => {
+  test('GIVEN memory 128 → 192 under max_memory 256 WHEN summarized THEN the change shows old and new value, live, and why', () => {
     const memory = resource('update', 'virtseed_domain.vm').changes.find((c) => c.path === 'memory');
-    expect(memory).toMatchObject({
+    expect(memory).toEqual({
+      path: 'memory',
       before: { kind: 'value', value: 128 },
       after: { kind: 'value', value: 192 },
-      impact: DOMAIN_FIELDS.fields.memory.impact,
+      impact: 'live',
+      impact_reason: `within max_memory ${MAX_MEMORY}`,
     });
   });
 
-  test('GIVEN a plan without change_impact WHEN summarized THEN the domain impact comes from the field tables and a note says so', () => {
-    const s = summarizePlan(plans.update.json);
-    expect(s.resources.find((r) => r.address === 'virtseed_domain.vm')!.impact_source).toBe('field-table');
-    expect(s.notes.join('\n')).toContain('virtseed_domain.vm has no `change_impact`');
+  test('GIVEN a plan whose only change is live WHEN summarized THEN the domain impact is live', () => {
+    expect(resource('live', 'virtseed_domain.vm')).toMatchObject({ action: 'update', impact: 'live', impact_source: 'plan' });
+  });
+
+  test("GIVEN a plan with the provider's change_impact WHEN summarized THEN no note about field tables", () => {
+    expect(summarizePlan(plans.update.json).notes).toEqual([]);
+  });
+
+  test("GIVEN the update plan as a provider without change_impact writes it WHEN summarized THEN the impacts are the field tables' and a note says so", () => {
+    // A provider before issue 20's plan attributes: the same real plan without change_impact and change_impacts.
+    const json = structuredClone(plans.update.json);
+    const vm = json.resource_changes.find((rc) => rc.address === 'virtseed_domain.vm')!;
+    const after = vm.change.after as Record<string, unknown>;
+    delete after.change_impact;
+    delete after.change_impacts;
+    const summary = summarizePlan(json);
+    const domain = summary.resources.find((r) => r.address === 'virtseed_domain.vm')!;
+    expect([domain.impact, domain.impact_source]).toEqual(['restart', 'field-table']);
+    expect(domain.changes.find((c) => c.path === 'memory')).toMatchObject({
+      impact: 'live',
+      impact_reason: `within max_memory ${MAX_MEMORY}`,
+    });
+    expect(summary.notes.join('\n')).toContain('virtseed_domain.vm has no `change_impact`');
   });
 
   test('GIVEN sensitive seed content that changed WHEN summarized THEN it is listed as changed but masked on both sides', () => {
@@ -276,20 +306,6 @@ describe('summarizePlan on real plans', () => {
       after: { kind: 'value', value: 192 },
     });
   });
-
-  test("GIVEN the real update plan with change_impact and change_impacts added as core's provider writes them WHEN summarized THEN the impacts are the plan's", () => {
-    // The contract of STREAMS.md agreement 2 on a real plan: until core's provider computes these attributes, the
-    // test adds them to the real planned state (the only edit of a fixture in this file).
-    const json = structuredClone(plans.update.json);
-    const vm = json.resource_changes.find((rc) => rc.address === 'virtseed_domain.vm')!;
-    const after = vm.change.after as Record<string, unknown>;
-    after.change_impact = 'live';
-    after.change_impacts = { memory: 'live: within max_memory 1024' };
-    const summary = summarizePlan(json).resources.find((r) => r.address === 'virtseed_domain.vm')!;
-    expect(summary.impact_source).toBe('plan');
-    expect(summary.changes.find((c) => c.path === 'memory')).toMatchObject({ impact: 'live', impact_reason: 'within max_memory 1024' });
-    expect(summary.impact).toBe('restart'); // the re-provision (reboot) still restarts the guest
-  });
 });
 
 describe('renderMarkdown on a real plan', () => {
@@ -329,6 +345,11 @@ describe('virtseed plan-summary as a process', () => {
     expect(r.stdout).toContain('### virtseed plan summary');
     expect(r.stderr).toContain('--fail-on restart: ');
     expect(r.stderr).toContain('virtseed_domain.vm (update, restart)');
+  });
+
+  test('GIVEN a plan whose only change is live WHEN run with --fail-on restart THEN it exits 0', () => {
+    const r = virtseed(['plan-summary', '--fail-on', 'restart', plans.live.file]);
+    expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 0, stderr: '' });
   });
 
   test('GIVEN a plan that restarts but replaces nothing WHEN run with --fail-on replace THEN it exits 0', () => {

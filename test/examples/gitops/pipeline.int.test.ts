@@ -5,9 +5,9 @@
  * output folder, as a CI job's workspace. The guests are defined, not started (nothing here needs one to boot).
  *
  *   1. an empty state: deploy creates the fleet; the state is a row in PostgreSQL; the drift check finds nothing
- *   2. a commit that re-provisions the guest (new cloud-init content) and changes its memory: with
- *      PIPELINE_FAIL_ON=restart the run stops at the summary (exit 3), without it the summary names the re-provision
- *      with both instance-ids and memory 128 → 192, and exactly that plan is applied
+ *   2. a commit that would destroy the guest (renamed) with PIPELINE_FAIL_ON=replace stops at the summary (exit 3);
+ *      a commit that re-provisions the guest (new cloud-init content) and changes its memory: the summary names the
+ *      re-provision with both instance-ids and memory 128 → 192, and exactly that plan is applied
  *   3. memory changed with `virsh setmem --config` and the seed volume deleted: the drift run exits 2 with a report
  *   4. two deploys at once (the first held while it holds the state lock): a second with PIPELINE_LOCK_TIMEOUT=0s
  *      fails with Terraform's lock message (exit 4, nothing applied); a third with a timeout waits, and plans after
@@ -35,6 +35,8 @@ jest.setTimeout(900_000);
 interface FleetVersion {
   readonly memoryMiB: number;
   readonly message: string;
+  /** The VM's name in the fleet. @default 'web' */
+  readonly name?: string;
 }
 
 interface Run {
@@ -61,7 +63,7 @@ function workspace(v: FleetVersion, extra: NodeJS.ProcessEnv = {}): { env: NodeJ
   const fleet = {
     prefix: PREFIX,
     network: { address: `10.213.${OCTET}.1/24` },
-    vms: [{ name: 'web', memoryMiB: v.memoryMiB, message: v.message, running: false }],
+    vms: [{ name: v.name ?? 'web', memoryMiB: v.memoryMiB, message: v.message, running: false }],
   };
   fs.writeFileSync(path.join(dir, 'fleet.json'), JSON.stringify(fleet));
   const out = path.join(dir, 'out');
@@ -240,21 +242,22 @@ describe('examples/gitops/pipeline.sh against libvirtd and PostgreSQL', () => {
     expect(firstInstanceId).toMatch(/^iid-/);
   });
 
-  test('GIVEN a commit that restarts the guest WHEN PIPELINE_FAIL_ON=restart THEN the run stops after the summary with exit 3 and applies nothing', () => {
-    const r = pipeline('deploy', V2, { PIPELINE_FAIL_ON: 'restart' });
+  test('GIVEN a commit that would destroy a guest (web renamed www) WHEN PIPELINE_FAIL_ON=replace THEN the run stops after the summary with exit 3 and applies nothing', () => {
+    const r = pipeline('deploy', { ...V2, name: 'www' }, { PIPELINE_FAIL_ON: 'replace' });
     expect(r.code).toBe(3);
-    expect(r.stdout).toContain('| update | **restart** | reboot: ');
-    expect(r.stderr).toContain('plan refused by PIPELINE_FAIL_ON=restart; nothing applied (exit 3)');
+    expect(r.stdout).toMatch(/\| `virtseed_domain\.web_\w+` \| delete \| \*\*delete\*\* \|/);
+    expect(r.stderr).toContain('plan refused by PIPELINE_FAIL_ON=replace; nothing applied (exit 3)');
     expect(r.stderr).not.toContain('pipeline: apply:');
     expect(domainMemoryMiB()).toBe(128);
   });
 
-  test('GIVEN the same commit WHEN deployed THEN the summary names the re-provision with both instance-ids and the memory change, and the saved plan is applied', () => {
+  test('GIVEN a commit with new cloud-init content and memory WHEN deployed THEN the summary names the re-provision with both instance-ids and the memory change, and the saved plan is applied', () => {
     const r = pipeline('deploy', V2);
     expect(r.code).toBe(0);
     const row = r.stdout.split('\n').find((l) => l.startsWith('| `virtseed_domain.web_'));
-    expect(row).toMatch(new RegExp(`\\| update \\| \\*\\*restart\\*\\* \\| reboot: \`${firstInstanceId}\` → \`iid-[0-9a-f]{16}\` \\|`));
-    expect(r.stdout).toMatch(/\| `memory` \| `128` \| `192` \|/);
+    // The guest is shut off: the provider plans no restart for it (change_impact none), and the summary says so.
+    expect(row).toMatch(new RegExp(`\\| update \\| none \\| reboot: \`${firstInstanceId}\` → \`iid-[0-9a-f]{16}\` \\|`));
+    expect(r.stdout).toMatch(/\| `memory` \| `128` \| `192` \| none \(nothing happens to the guest now\) \|/);
     expect(r.stderr).toMatch(/pipeline: apply: terraform .* apply .*\/tfplan/);
     expect(domainMemoryMiB()).toBe(192);
   });
