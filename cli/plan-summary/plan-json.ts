@@ -40,8 +40,17 @@ export interface PlanJson {
   readonly resource_changes: readonly ResourceChangeJson[];
   /** Changes found by the refresh that are not from this configuration (objects changed outside Terraform). */
   readonly resource_drift: readonly ResourceChangeJson[];
-  /** False when the plan stopped at an error (Terraform ≥ 1.4 writes it). */
+  /** The resource attributes the plan's changes depend on (`{resource, attribute: path}`); Terraform's own plan
+   *  output shows only the drift among them. */
+  readonly relevant_attributes: readonly RelevantAttribute[];
+  /** True when the plan stopped at an error (Terraform ≥ 1.4 writes it). */
   readonly errored?: boolean;
+}
+
+/** One `relevant_attributes[]` entry. */
+export interface RelevantAttribute {
+  readonly resource: string;
+  readonly attribute: readonly (string | number)[];
 }
 
 /** The input is not the JSON of a saved Terraform plan. */
@@ -101,6 +110,11 @@ export function parsePlanJson(text: string): PlanJson {
     ...(typeof doc.terraform_version === 'string' ? { terraform_version: doc.terraform_version } : {}),
     resource_changes: readChanges(doc, 'resource_changes'),
     resource_drift: readChanges(doc, 'resource_drift'),
+    relevant_attributes: Array.isArray(doc.relevant_attributes)
+      ? doc.relevant_attributes.filter(
+          (r): r is RelevantAttribute => isObject(r) && typeof r.resource === 'string' && Array.isArray(r.attribute),
+        )
+      : [],
     ...(typeof doc.errored === 'boolean' ? { errored: doc.errored } : {}),
   };
 }

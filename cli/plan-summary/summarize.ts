@@ -26,7 +26,7 @@ import {
   type ImpactSource,
   type ImpactVerdict,
 } from './impact';
-import { PlanJsonError, type JsonValue, type PlanJson, type ResourceChangeJson } from './plan-json';
+import { PlanJsonError, type JsonValue, type PlanJson, type RelevantAttribute, type ResourceChangeJson } from './plan-json';
 import { RESOURCE_FIELDS } from './resource-fields';
 import { snapshotVerdict, type SnapshotVerdict } from './snapshot';
 
@@ -265,12 +265,26 @@ function summarizeResource(rc: ResourceChangeJson, notes: Notes): ResourceSummar
   };
 }
 
-function summarizeDrift(rc: ResourceChangeJson): DriftSummary | undefined {
+/**
+ * An object changed outside Terraform, with the changes that matter: attributes a configuration sets (the plan puts
+ * them back) and those the plan depends on (`relevant_attributes`). Attributes only the provider sets and nothing
+ * reads (a volume's allocation that a running guest grows) are left out, as in Terraform's own plan output; an
+ * entry left with no change is dropped.
+ */
+function summarizeDrift(rc: ResourceChangeJson, relevant: readonly RelevantAttribute[]): DriftSummary | undefined {
   const action = actionOf(rc.change.actions);
   if (action === 'delete') return { address: rc.address, type: rc.type, drift: 'deleted', changes: [] };
   if (action !== 'update') return undefined;
-  const changes = changedValues(rc.change).map((v) => ({ path: formatValuePath(v.path), before: v.before, after: v.after, impact: null }));
-  return { address: rc.address, type: rc.type, drift: 'changed', changes };
+  const table = RESOURCE_FIELDS[rc.type]?.fields;
+  const matters = (path: readonly (string | number)[]) => {
+    const field = table ? fieldAt(table, path) : undefined;
+    if (!field || !isComputedOnly(field)) return true;
+    return relevant.some((r) => r.resource === rc.address && r.attribute.every((seg, i) => i >= path.length || seg === path[i]));
+  };
+  const changes = changedValues(rc.change)
+    .filter((v) => matters(v.path))
+    .map((v) => ({ path: formatValuePath(v.path), before: v.before, after: v.after, impact: null }));
+  return changes.length ? { address: rc.address, type: rc.type, drift: 'changed', changes } : undefined;
 }
 
 /** The summary of a plan (see the module comment). Managed resources only; data sources are left out. */
@@ -280,7 +294,7 @@ export function summarizePlan(plan: PlanJson): PlanSummary {
   const resources = plan.resource_changes.filter(managed).map((rc) => summarizeResource(rc, notes));
   const drift = plan.resource_drift
     .filter(managed)
-    .map(summarizeDrift)
+    .map((rc) => summarizeDrift(rc, plan.relevant_attributes))
     .filter((d): d is DriftSummary => d !== undefined);
   const counts: Partial<Record<Action, number>> = {};
   for (const r of resources) counts[r.action] = (counts[r.action] ?? 0) + 1;

@@ -12,6 +12,11 @@ export interface FleetVm {
   readonly name: string;
   /** Memory in MiB. */
   readonly memoryMiB: number;
+  /**
+   * Memory the guest may grow to without a restart, MiB: a later `memoryMiB` up to it is applied live.
+   * @default - `memoryMiB` (any memory change restarts the guest)
+   */
+  readonly maxMemoryMiB?: number;
   /** Virtual CPUs. @default 1 */
   readonly vcpus?: number;
   /** Written to the guest's serial console by cloud-init: a change gives a new instance-id (re-provisioning). */
@@ -66,6 +71,7 @@ export function readFleet(file: string): Fleet {
     const v = vm as Record<string, unknown>;
     need(typeof v.name === 'string', `vms[${i}].name`, 'a string', v.name);
     need(typeof v.memoryMiB === 'number', `vms[${i}].memoryMiB`, 'a number of MiB', v.memoryMiB);
+    need(v.maxMemoryMiB === undefined || typeof v.maxMemoryMiB === 'number', `vms[${i}].maxMemoryMiB`, 'a number of MiB', v.maxMemoryMiB);
     need(v.vcpus === undefined || typeof v.vcpus === 'number', `vms[${i}].vcpus`, 'a number', v.vcpus);
     need(typeof v.message === 'string', `vms[${i}].message`, 'a string', v.message);
     need(v.running === undefined || typeof v.running === 'boolean', `vms[${i}].running`, 'true or false', v.running);

@@ -90,6 +90,7 @@ export class GitOpsStack extends TerraformStack {
         name,
         baseImage,
         memoryMiB: vm.memoryMiB,
+        maxMemoryMiB: vm.maxMemoryMiB,
         vcpus: vm.vcpus,
         running: vm.running,
         networks: [network.attach()],

@@ -18,7 +18,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { renderMarkdown } from '../../cli/plan-summary/markdown';
-import { parsePlanJson, type PlanJson } from '../../cli/plan-summary/plan-json';
+import { parsePlanJson, type PlanJson, type ResourceChangeJson } from '../../cli/plan-summary/plan-json';
 import { summarizePlan, type ResourceSummary } from '../../cli/plan-summary/summarize';
 import { cleanupByPrefix, virshRun } from '../helpers/guest';
 import { cleanupNetworksByPrefix, testSubnetOctet } from '../helpers/network';
@@ -305,6 +305,21 @@ describe('summarizePlan on real plans', () => {
       before: { kind: 'value', value: 100 },
       after: { kind: 'value', value: 192 },
     });
+  });
+  test("GIVEN the drift plan with a volume's allocation (only the provider sets it, nothing reads it) also changed WHEN summarized THEN that change is left out", () => {
+    // Terraform reports such refresh differences in resource_drift too (a running guest grows its overlay); its own
+    // plan output leaves out what the plan does not depend on. Added to the real plan: the base volume's state with a
+    // larger allocation.
+    const json = structuredClone(plans.drift.json) as PlanJson & { resource_drift: ResourceChangeJson[] };
+    const base = plans.drift.json.resource_changes.find((rc) => rc.address === 'virtseed_volume.base')!;
+    const before = base.change.before as Record<string, number>;
+    json.resource_drift.push({
+      ...base,
+      change: { ...base.change, actions: ['update'], after: { ...before, allocation: before.allocation! + 4096 } },
+    });
+    const drift = summarizePlan(json).drift;
+    expect(drift.map((d) => d.address)).not.toContain('virtseed_volume.base');
+    expect(drift.map((d) => d.address)).toEqual(expect.arrayContaining(['virtseed_domain.vm', 'virtseed_cloudinit_seed.seed']));
   });
 });
 

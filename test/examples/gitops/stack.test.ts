@@ -20,7 +20,7 @@ describe('examples/gitops stack', () => {
 
   test("GIVEN the example's fleet.json WHEN synthesized THEN each VM is a domain named with the prefix on the fleet's isolated network", () => {
     const domains = Object.values(synth.resource.virtseed_domain) as Record<string, unknown>[];
-    expect(domains.map((d) => [d.name, d.memory])).toEqual([['gitops-web', 256]]);
+    expect(domains.map((d) => [d.name, d.memory, d.max_memory])).toEqual([['gitops-web', 256, 1024]]);
     const networks = Object.values(synth.resource.virtseed_network) as Record<string, unknown>[];
     expect(networks).toEqual([expect.objectContaining({ name: 'gitops-net', mode: 'none' })]);
   });
