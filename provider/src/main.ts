@@ -8,6 +8,7 @@ import { startPlugin } from './plugin/start';
 import type * as Run from './run';
 
 startPlugin()
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy: the second stage loads after the handshake line (issue #25)
   .then((started) => (require('./run') as typeof Run).run(started))
   .catch((err: unknown) => {
     process.stderr.write(`terraform-provider-virtseed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);

@@ -13,7 +13,7 @@ import { network } from './resources/network';
 import { volume } from './resources/volume';
 
 /** The resource handlers served by the provider binary. */
-export function resourceHandlers(): ResourceHandler<any, LibvirtClient>[] {
+export function resourceHandlers(): ResourceHandler<unknown, LibvirtClient>[] {
   return [volume, cloudinitSeed, ignition, domain, network];
 }
 

@@ -7,16 +7,11 @@ import type { HandlerContext } from '../../../provider/src/plugin/handler';
 import { newDomainChecks, newVolumeChecks, noteReplacement, planHost } from '../../../provider/src/resources/private/plan-checks';
 import { error } from '../../../src/diagnostics';
 import { renderDomainXml } from '../../../src/domain';
-import { LibvirtError, VIR_ERR_NO_DOMAIN, VIR_ERR_NO_STORAGE_POOL, VIR_ERR_NO_STORAGE_VOL } from '../../../src/libvirt';
+import { LibvirtError, VIR_ERR_NO_DOMAIN, VIR_ERR_NO_STORAGE_POOL, VIR_ERR_NO_STORAGE_VOL, type LibvirtClient } from '../../../src/libvirt';
+import { handlerContext } from '../fixtures/context';
 
-const noop = () => undefined;
-const log = { trace: noop, debug: noop, info: noop, warn: noop, error: noop };
-const ctxWith = (client: () => Promise<unknown>): HandlerContext => ({
-  client: client as never,
-  uri: 'qemu:///system',
-  signal: new AbortController().signal,
-  log,
-});
+/** A context whose client is a partial fake of the libvirt client (only the calls the checks make). */
+const ctxWith = (client: () => Promise<unknown>): HandlerContext<LibvirtClient> => handlerContext(client as never);
 
 /** A host with pool `default` holding `volumes`, and `domains` (name → metadata). */
 function host(volumes: string[], domains: Record<string, Record<string, string>> = {}) {
@@ -79,8 +74,9 @@ describe('newVolumeChecks', () => {
   });
 
   test('GIVEN the volume is being replaced in this plan WHEN its create half is checked THEN no clash', async () => {
-    noteReplacement('volume', 'default/vstest-pc-c');
-    expect(await newVolumeChecks(host(['vstest-pc-c']), 'Volume', { pool: 'default', name: 'vstest-pc-c' }, taken)).toEqual([]);
+    const ctx = host(['vstest-pc-c']);
+    noteReplacement(ctx, 'volume', 'default/vstest-pc-c');
+    expect(await newVolumeChecks(ctx, 'Volume', { pool: 'default', name: 'vstest-pc-c' }, taken)).toEqual([]);
   });
 });
 

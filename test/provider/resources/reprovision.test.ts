@@ -1,25 +1,26 @@
 /**
- * virtseed_domain's re-provision decision (provider/src/resources/private/reprovision.ts) as a table of prior and
- * planned values: the recorded action and previous instance-id, whether the domain is replaced, and the warning.
+ * virtseed_domain's re-provision decision (provider/src/resources/private/reprovision.ts, and whether it replaces
+ * the domain: provider/src/resources/private/domain-changes.ts) as a table of prior and planned values: the
+ * recorded action and previous instance-id, whether the domain is replaced, and the warning.
  */
 import { UNKNOWN } from '../../../provider/src/plugin/cty';
 import type { DomainState } from '../../../provider/src/resources/private/model';
+import { decideDomainChange } from '../../../provider/src/resources/private/domain-changes';
 import { decideReprovision } from '../../../provider/src/resources/private/reprovision';
+import { domainState } from '../fixtures/domain';
 
+/** The state of a created domain (defaults filled), then `over`. */
 function state(over: Partial<DomainState> = {}): DomainState {
-  return {
+  return domainState({
     id: 'u',
     uuid: 'u',
     name: 'vstest-unit',
     memory: 512,
     vcpu: 1,
     type: 'qemu',
-    cpu_mode: null,
-    kernel: null,
-    initrd: null,
-    cmdline: null,
+    firmware: 'bios',
+    secure_boot: false,
     cloudinit_seed_id: 'seed',
-    ignition_id: null,
     instance_id: 'iid-1',
     reprovision: 'reboot',
     running: true,
@@ -27,12 +28,11 @@ function state(over: Partial<DomainState> = {}): DomainState {
     console_log: '/var/log/libvirt/qemu/vstest-unit-console.log',
     wait_for: 'none',
     wait_timeout: 600,
+    qemu_agent: false,
     reprovision_action: 'none',
-    previous_instance_id: null,
-    disk: [],
-    network_interface: [],
+    addresses: [],
     ...over,
-  };
+  });
 }
 
 describe('decideReprovision', () => {
@@ -86,7 +86,8 @@ describe('decideReprovision', () => {
     ],
   )('GIVEN %s WHEN planned THEN the decision is as expected', (_, priorOver, plannedOver, expected) => {
     const d = decideReprovision(state(priorOver), state(plannedOver));
-    expect({ action: d.action, previous: d.previousInstanceId, replace: d.replace, warns: d.diagnostics.length > 0 }).toEqual(expected);
+    const replace = decideDomainChange(state(priorOver), state(plannedOver)).replace.length > 0;
+    expect({ action: d.action, previous: d.previousInstanceId, replace, warns: d.diagnostics.length > 0 }).toEqual(expected);
   });
 
   test('GIVEN a changed id WHEN planned THEN the warning names the guest, the policy and both ids', () => {
