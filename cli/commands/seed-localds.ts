@@ -22,7 +22,9 @@ import type { CliIo } from '../io';
 
 /** node:child_process and node:os, loaded only by the output formats that run tools (a plain ISO needs neither:
  *  start-up time, issue #25). */
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy: only the formats that run tools load it (issue #25)
 const childProcess = (): typeof ChildProcess => require('node:child_process') as typeof ChildProcess;
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy: only the formats that run tools load it (issue #25)
 const os = (): typeof Os => require('node:os') as typeof Os;
 
 export interface LocaldsArgs {

@@ -10,6 +10,7 @@ import { serveStarted } from './plugin/serve';
 import type { StartedPlugin } from './plugin/start';
 import type * as Registry from './registry';
 
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy: the handlers load with the first call's provider (issue #15)
 const registry = (): typeof Registry => require('./registry') as typeof Registry;
 
 /** Serves the provider on the first stage's socket until Shutdown. */

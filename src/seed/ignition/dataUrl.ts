@@ -18,6 +18,7 @@ export interface InlineSource {
 export function encodeDataUrl(content: string | Uint8Array, opts: { gzip?: boolean } = {}): InlineSource {
   const bytes = typeof content === 'string' ? Buffer.from(content, 'utf8') : Buffer.from(content);
   if (opts.gzip) {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy: node:zlib loads only when used (issue #25)
     const packed = (require('node:zlib') as typeof Zlib).gzipSync(bytes, { level: 9 }); // loaded when used (issue #25)
     return { source: `data:;base64,${packed.toString('base64')}`, compression: 'gzip' };
   }

@@ -223,6 +223,7 @@ export class ImageHasher {
     if (this.worker || this.broken) return this.worker;
     try {
       // node:worker_threads is loaded with the first worker: a small seed or a short-lived CLI never pays for it.
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy: loaded with the first worker (issue #25)
       const { Worker: WorkerThread } = require('node:worker_threads') as typeof import('node:worker_threads');
       const worker = new WorkerThread(this.source, { eval: true });
       worker.unref();

@@ -28,6 +28,7 @@ export function decompressedLength(bytes: Uint8Array): number {
   if (bytes.length < 2 || bytes[0] !== 0x1f || bytes[1] !== 0x8b) return bytes.length;
   try {
     // node:zlib is loaded only for gzip data (start-up time of the CLI and the provider, issue #25)
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy: node:zlib loads only for gzip data (issue #25)
     return (require('node:zlib') as typeof Zlib).gunzipSync(bytes, { maxOutputLength: SEED_FILE_MAX_BYTES + 1 }).length;
   } catch (e) {
     if ((e as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE' || e instanceof RangeError) return SEED_FILE_MAX_BYTES + 1;

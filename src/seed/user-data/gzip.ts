@@ -5,5 +5,6 @@ import type * as Zlib from 'node:zlib';
  *  (and the zlib build). */
 export function gzipDeterministic(data: Uint8Array): Uint8Array {
   // node:zlib is loaded only when user-data is gzipped (start-up time, issue #25)
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy: node:zlib loads only when user-data is gzipped (issue #25)
   return new Uint8Array((require('node:zlib') as typeof Zlib).gzipSync(data, { level: 9 }));
 }

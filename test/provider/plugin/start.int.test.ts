@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as grpc from '@grpc/grpc-js';
-import { loadProtos } from '../../../provider/src/plugin/grpc';
+import { serviceClient } from '../../../provider/src/plugin/grpc';
 import { MAGIC_COOKIE_VALUE } from '../../../provider/src/plugin/handshake';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
@@ -22,7 +22,7 @@ let stdout = '';
 let stderr = '';
 let socketDir = '';
 let handshakeAt = 0;
-const Health = (loadProtos() as unknown as { grpc: { health: { v1: { Health: grpc.ServiceClientConstructor } } } }).grpc.health.v1.Health;
+const Health = serviceClient('grpc.health.v1.Health');
 
 beforeAll(async () => {
   socketDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vstest-speed-start-'));
