@@ -26,7 +26,7 @@ function fakeClient(opts: { offAfterShutdown?: boolean; existingInstanceId?: str
     async domainGetState() {
       return { state, reason: 0 };
     },
-    async domainShutdown() {
+    async domainShutdownFlags() {
       calls.push('shutdown');
       if (opts.offAfterShutdown) state = VIR_DOMAIN_SHUTOFF;
     },
@@ -158,7 +158,8 @@ describe('virtseed_domain plan', () => {
     const r = await planFrom(prior, { memory: 1024 });
     expect(r.planned).toMatchObject({ reprovision_action: 'none', previous_instance_id: null, memory: 1024, uuid: UUID });
     expect(r.requiresReplace).toEqual([]);
-    expect(r.diagnostics).toEqual([]);
+    // No re-provision warning; the one warning says the guest restarts (issue 20: never a silent restart).
+    expect(r.diagnostics).toEqual([expect.objectContaining({ severity: 'warning', path: [], summary: 'Domain vstest-unit restarts' })]);
   });
 
   test('GIVEN a past re-provision in the state WHEN nothing changes THEN the planned value equals the prior (empty plan)', async () => {

@@ -7,33 +7,9 @@ import { UNKNOWN } from '../../../provider/src/plugin/cty';
 import type { DomainState } from '../../../provider/src/resources/private/model';
 import { decideDomainChange } from '../../../provider/src/resources/private/domain-changes';
 import { decideReprovision } from '../../../provider/src/resources/private/reprovision';
-import { domainState } from '../fixtures/domain';
+import { createdDomainState } from '../fixtures/domain';
 
-/** The state of a created domain (defaults filled), then `over`. */
-function state(over: Partial<DomainState> = {}): DomainState {
-  return domainState({
-    id: 'u',
-    uuid: 'u',
-    name: 'vstest-unit',
-    memory: 512,
-    vcpu: 1,
-    type: 'qemu',
-    firmware: 'bios',
-    secure_boot: false,
-    cloudinit_seed_id: 'seed',
-    instance_id: 'iid-1',
-    reprovision: 'reboot',
-    running: true,
-    shutdown_timeout: 60,
-    console_log: '/var/log/libvirt/qemu/vstest-unit-console.log',
-    wait_for: 'none',
-    wait_timeout: 600,
-    qemu_agent: false,
-    reprovision_action: 'none',
-    addresses: [],
-    ...over,
-  });
-}
+const state = createdDomainState;
 
 describe('decideReprovision', () => {
   test.each<[string, Partial<DomainState>, Partial<DomainState>, { action: unknown; previous: unknown; replace: boolean; warns: boolean }]>(

@@ -6,7 +6,7 @@
  * digest of the inactive XML the last read parsed ({@link READ_DIGEST_VERSION}, the schema and the XML), and when
  * libvirt's XML has the same digest and every object the state refers to (volumes by key, plain files by path,
  * networks by UUID) is still there, the state Terraform has is what parsing would give again: only the running
- * state and the addresses are taken anew.
+ * state, autostart and the addresses are taken anew.
  */
 import { createHash } from 'node:crypto';
 import { METADATA_KEYS, parseDomainXml } from '../../../../src/domain';
@@ -23,15 +23,21 @@ import { deepEqual, list, str } from './values';
 
 /** The domain's definition and running state as state attributes, and the re-provision policy its metadata keeps. */
 export async function readDomain(client: LibvirtClient, dom: DomRef): Promise<{ state: DomainState; policy?: string }> {
-  const { xml, running } = await describe(client, dom);
+  const { xml, running, autostart } = await describe(client, dom);
   const spec = parseDomainXml(xml);
-  return { state: await stateFromDomain(client, spec, running), policy: spec.metadata?.[METADATA_KEYS.reprovisionPolicy] };
+  const state = { ...(await stateFromDomain(client, spec, running)), autostart };
+  return { state, policy: spec.metadata?.[METADATA_KEYS.reprovisionPolicy] };
 }
 
-/** The inactive XML and whether the domain runs. Both calls in flight at once on the one connection: one round trip. */
-async function describe(client: LibvirtClient, dom: DomRef): Promise<{ xml: string; running: boolean }> {
-  const [xml, info] = await Promise.all([client.domainGetXmlDesc(dom, VIR_DOMAIN_XML_INACTIVE), client.domainGetState(dom)]);
-  return { xml, running: isActive(info.state) };
+/** The inactive XML, whether the domain runs and whether it starts with the host. The calls are in flight at once
+ *  on the one connection: one round trip. */
+async function describe(client: LibvirtClient, dom: DomRef): Promise<{ xml: string; running: boolean; autostart: boolean }> {
+  const [xml, info, autostart] = await Promise.all([
+    client.domainGetXmlDesc(dom, VIR_DOMAIN_XML_INACTIVE),
+    client.domainGetState(dom),
+    client.domainGetAutostart(dom),
+  ]);
+  return { xml, running: isActive(info.state), autostart };
 }
 
 /**
@@ -48,7 +54,7 @@ export async function currentAddresses(client: LibvirtClient, dom: DomRef, s: Do
  * digest kept before then stops matching, so the next read parses. A schema change does that by itself.
  * test/provider/resources/domain-read.test.ts fails when the mapping of its fixtures changes and this does not.
  */
-export const READ_DIGEST_VERSION = 1;
+export const READ_DIGEST_VERSION = 2;
 
 let salt: string | undefined;
 
@@ -108,17 +114,17 @@ export async function refreshDomain(
   current: DomainState,
   priv: Buffer | undefined,
 ): Promise<{ state: DomainState; private: Buffer }> {
-  const { xml, running } = await describe(client, dom);
+  const { xml, running, autostart } = await describe(client, dom);
   const kept = parsePrivate(priv);
   const digest = xmlDigest(xml);
   const keep = Buffer.from(JSON.stringify({ ...kept, xml: digest }));
   if (kept.xml === digest && (await referencesHold(client, current))) {
     return {
-      state: mergeObserved(current, { ...current, running, ...(await currentAddresses(client, dom, current, running)) }),
+      state: mergeObserved(current, { ...current, running, autostart, ...(await currentAddresses(client, dom, current, running)) }),
       private: keep,
     };
   }
-  const observed = await stateFromDomain(client, parseDomainXml(xml), running);
+  const observed = { ...(await stateFromDomain(client, parseDomainXml(xml), running)), autostart };
   observed.network_interface = await keepNetworkRefs(client, current.network_interface, observed.network_interface);
   return { state: mergeObserved(current, { ...observed, ...(await currentAddresses(client, dom, observed, running)) }), private: keep };
 }
@@ -127,7 +133,10 @@ export async function refreshDomain(
 const OBSERVED_ATTRS: readonly (keyof DomainState)[] = [
   'name',
   'memory',
+  'max_memory',
   'vcpu',
+  'max_vcpu',
+  'autostart',
   'type',
   'cpu_mode',
   'firmware',
