@@ -74,9 +74,10 @@ export interface VirtualMachineProps {
    */
   readonly maxMemoryMiB?: number;
   /**
-   * Number of virtual CPUs. Changing it: live (no restart) up to `max_vcpu`, else restarts a running guest.
-   * (`max_vcpu` is {@link VirtualMachineProps.maxVcpus}; CPUs are hot-plugged, and a Linux guest onlines them when
-   * a udev rule or its kernel does so.)
+   * Number of virtual CPUs. Changing it: restarts a running guest with `type = "qemu"`, else live (no restart) up to
+   * `max_vcpu`, else restarts a running guest. (`max_vcpu` is {@link VirtualMachineProps.maxVcpus}; under KVM CPUs
+   * are hot-plugged, and a Linux guest onlines them when a udev rule or its kernel does so; QEMU's TCG, `type =
+   * "qemu"`, cannot hot-plug them.)
    * @default 1
    */
   readonly vcpus?: number;

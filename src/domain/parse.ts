@@ -94,7 +94,8 @@ function readDomain(domain: XmlNode): DomainSpec {
   return spec;
 }
 
-/** `<memory>` (the maximum) and `<currentMemory>` (what the guest has; absent: the maximum), in MiB. */
+/** `<memory>` (the maximum) and `<currentMemory>` (what the guest has, which `virsh setmem --config` changes:
+ *  docs/FACTS.md, "Drift: `virsh setmem --config` changes `<currentMemory>`"; absent: the maximum), in MiB. */
 function readMemory(domain: XmlNode): { memoryMiB: number; maxMemoryMiB: number } {
   const read = (name: 'memory' | 'currentMemory'): number | undefined => {
     const node = child(domain, name);

@@ -45,8 +45,12 @@ export interface ResourceHandler<State, C extends Connection = Connection> {
     req: { prior: State | null; planned: State | null; config: State | null; plannedPrivate?: Buffer },
     ctx: HandlerContext<C>,
   ): Promise<{ newState: State | null; diagnostics: Diagnostic[]; private?: Buffer }>;
-  /** `newState: null` = the object is gone (deleted outside Terraform). */
-  read(req: { current: State; private?: Buffer }, ctx: HandlerContext<C>): Promise<{ newState: State | null; diagnostics: Diagnostic[] }>;
+  /** `newState: null` = the object is gone (deleted outside Terraform). `private`: the private state to keep
+   *  (default: the one given). */
+  read(
+    req: { current: State; private?: Buffer },
+    ctx: HandlerContext<C>,
+  ): Promise<{ newState: State | null; diagnostics: Diagnostic[]; private?: Buffer }>;
   importState?(id: string, ctx: HandlerContext<C>): Promise<State[]>;
   /** Turns the stored JSON state of schema `version` (< schema.version) into the current shape. */
   upgrade?(rawJson: unknown, version: number): State;

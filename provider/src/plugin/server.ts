@@ -285,7 +285,7 @@ export class ProviderServer<C extends Connection = Connection> {
       const res = await handler.read({ current, private: priv }, this.context());
       return {
         new_state: encode(res.newState),
-        private: priv ?? Buffer.alloc(0),
+        private: res.private ?? priv ?? Buffer.alloc(0),
         diagnostics: this.diags(res.diagnostics, type),
       };
     });
