@@ -27,7 +27,7 @@ import type { VolumeFormat, VolumeState } from './private/model';
 import { settleComputed } from './private/plan';
 import { destroyVolume } from './private/raw-volume';
 import { checksumSource, createVerifiedVolume, planDigest, releaseCache, verificationDiagnostics } from './private/verified-volume';
-import { known, messageOf, num, str, UNKNOWN } from './private/values';
+import { known, num, str, UNKNOWN } from './private/values';
 
 /** The provider schema, from the field table (src/fields/volume.ts). */
 export const VOLUME_SCHEMA: ResourceSchema = schemaOf(VOLUME_FIELDS);
