@@ -5,3 +5,5 @@ export * from './parse';
 export * from './errors';
 export * from './domain-type';
 export * from './reprovision';
+export * from './escape-hatch';
+export * from './xslt';
