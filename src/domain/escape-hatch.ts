@@ -11,6 +11,14 @@ import { error, type AttributePath, type Diagnostic } from '../diagnostics';
 import { ATTR, TEXT, newBuilder, newParser, type XmlNode } from '../xml';
 
 /**
+ * Keys of virtseed's `<metadata>` entries (../model.ts `DomainSpec.metadata`) that record a domain's escape hatch:
+ * its extra devices and stylesheet verbatim (so a read and an import know them), and the definition digest an
+ * apply left (`definitionDigest` of the inactive XML, taken after the apply; a read that finds the same digest
+ * knows nothing changed the definition since).
+ */
+export const ESCAPE_HATCH_KEYS = { devices: 'xml-devices', xslt: 'xml-xslt', digest: 'xml-digest' } as const;
+
+/**
  * The elements libvirt 9.0 accepts inside `<devices>` (domaincommon.rng "devices"). Others are refused at plan
  * (they would be rejected by libvirt's schema anyway, with a less precise message).
  */

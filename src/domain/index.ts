@@ -7,3 +7,4 @@ export * from './domain-type';
 export * from './reprovision';
 export * from './escape-hatch';
 export * from './xslt';
+export { livePort, readGraphics, readNamespacedEntries } from './devices/parse';

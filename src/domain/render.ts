@@ -25,6 +25,7 @@ import {
   USER_METADATA_XML_NAMESPACE,
   VIRTSEED_XML_NAMESPACE,
   type DomainDisk,
+  type DomainGraphics,
   type DomainInterface,
   type DomainSpec,
 } from './model';
@@ -250,4 +251,23 @@ export function renderInterfaceXml(iface: DomainInterface): string {
     });
   if (hasErrors(diagnostics)) throw new ValidationError(diagnostics);
   return newBuilder().build({ interface: interfaceElement(iface) }) as string;
+}
+
+/**
+ * The `<graphics>` element of one display as its own XML document, for virDomainUpdateDeviceFlags (a new
+ * password on the running display; libvirt finds the display by its type).
+ * @throws ValidationError when the display is invalid.
+ */
+export function renderGraphicsXml(graphics: DomainGraphics): string {
+  const diagnostics = validateDomainSpec({
+    name: 'device',
+    type: 'qemu',
+    memoryMiB: 64,
+    vcpu: 1,
+    disks: [],
+    interfaces: [],
+    graphics: [graphics],
+  });
+  if (hasErrors(diagnostics)) throw new ValidationError(diagnostics);
+  return newBuilder().build({ graphics: graphicsElement(graphics) }) as string;
 }
