@@ -15,6 +15,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { run } from './private/command';
+import { BENCH_DEVICE_COUNT, BENCH_DEVICES } from './private/devices';
 import { buildGoFloor, GO_FLOOR_SOURCE, GO_FLOOR_VERSION } from './private/go-floor';
 import { alternate, formatGoalTable, GoalRow } from './private/rows';
 
@@ -35,11 +36,15 @@ function cleanupDomains(): void {
   for (const name of list) run('virsh', ['-c', URI, 'undefine', name], { allow: [0, 1] });
 }
 
-function domainConfig(n: number): object {
+/** N defined domains; with `devices`, each with the device set of bench/private/devices.ts (named apart). */
+function domainConfig(n: number, devices = false): object {
+  const name = devices ? `${PREFIX}dev-\${count.index}` : `${PREFIX}\${count.index}`;
   return {
     terraform: { required_providers: { virtseed: { source: 'virtseed/virtseed', version: '0.1.0' } } },
     provider: { virtseed: { uri: URI } },
-    resource: { virtseed_domain: { d: { count: n, name: `${PREFIX}\${count.index}`, memory: 64, type: 'qemu', running: false } } },
+    resource: {
+      virtseed_domain: { d: { count: n, name, memory: 64, type: 'qemu', running: false, ...(devices ? BENCH_DEVICES : {}) } },
+    },
   };
 }
 
@@ -93,6 +98,8 @@ export interface TerraformBenchOptions {
   readonly log?: (line: string) => void;
   /** Measure peak memory from this many resources on. @default 100 */
   readonly memoryFrom?: number;
+  /** Also plan N domains with the device set of bench/private/devices.ts, beside the same without. @default true */
+  readonly devices?: boolean;
 }
 
 export async function runTerraformBench(options: TerraformBenchOptions = {}): Promise<GoalRow[]> {
@@ -121,11 +128,14 @@ export async function runTerraformBench(options: TerraformBenchOptions = {}): Pr
       const applyAnchor = tf(anchor, ['apply', '-auto-approve']).ms;
       const floor = goFloor.built ? workdir(base, `floor-${n}`, floorConfig(n), env) : undefined;
       const applyFloor = floor ? tf(floor, ['apply', '-auto-approve']).ms : NaN;
+      const withDevices = options.devices !== false ? workdir(base, `devices-${n}`, domainConfig(n, true), env) : undefined;
+      if (withDevices) tf(withDevices, ['apply', '-auto-approve']);
       const runs = options.plans?.(n) ?? (n <= 10 ? 5 : 3);
-      const [planOurs, planAnchor, planFloor] = await alternate(runs, [
+      const [planOurs, planAnchor, planFloor, planDevices] = await alternate(runs, [
         () => plan(ours),
         () => plan(anchor),
-        ...(floor ? [() => plan(floor)] : []),
+        floor ? () => plan(floor) : () => NaN,
+        withDevices ? () => plan(withDevices) : () => NaN,
       ]);
       const added = rows.length;
       const plural = n === 1 ? '' : 's';
@@ -140,6 +150,16 @@ export async function runTerraformBench(options: TerraformBenchOptions = {}): Pr
         anchor: applyAnchor,
         goal: n >= 1000 ? 1.5 : undefined,
       });
+      if (withDevices) {
+        rows.push({
+          name: `${planName}, ${BENCH_DEVICE_COUNT} devices each`,
+          unit: 'ms',
+          ours: planDevices,
+          anchorName: `${n} domain${plural} without devices`,
+          anchor: planOurs,
+          goal: 1.1,
+        });
+      }
       if (floor) {
         const floorName = `${n} floor_data (Go plugin)`;
         rows.push({
@@ -175,6 +195,7 @@ export async function runTerraformBench(options: TerraformBenchOptions = {}): Pr
       tf(ours, ['destroy', '-auto-approve']);
       tf(anchor, ['destroy', '-auto-approve']);
       if (floor) tf(floor, ['destroy', '-auto-approve']);
+      if (withDevices) tf(withDevices, ['destroy', '-auto-approve']);
     }
   } finally {
     cleanupDomains();

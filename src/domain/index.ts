@@ -8,3 +8,4 @@ export * from './reprovision';
 export * from './escape-hatch';
 export * from './xslt';
 export { livePort, readGraphics, readNamespacedEntries } from './devices/parse';
+export * from './devices/address';

@@ -3,6 +3,7 @@
  * (src/domain `DomainSpec`), pure: the derived defaults a plan fills in, the spec fields of a state, and the
  * state attributes of a spec libvirt describes. ./domain-state.ts calls these for the rest of the domain.
  */
+import { formatPciAddress, parsePciAddress, parseUsbAddress } from '../../../../src/domain';
 import type {
   DomainBandwidth,
   DomainBandwidthLimit,
@@ -48,19 +49,6 @@ export function withDeviceDefaults(out: DomainState, config: DomainState | null)
   );
 }
 
-/** `0000:01:00.0` → the PCI address (NaNs for anything else: the model's check reports them). */
-export function parsePciAddress(text: string): { domain: number; bus: number; slot: number; function: number } {
-  const m = /^([0-9a-f]{4}):([0-9a-f]{2}):([0-9a-f]{2})\.([0-7])$/.exec(text);
-  if (!m) return { domain: NaN, bus: NaN, slot: NaN, function: NaN };
-  return { domain: parseInt(m[1], 16), bus: parseInt(m[2], 16), slot: parseInt(m[3], 16), function: Number(m[4]) };
-}
-
-/** The PCI address as `lspci -D` writes it. */
-export function formatPciAddress(a: { domain: number; bus: number; slot: number; function: number }): string {
-  const h = (n: number, w: number) => n.toString(16).padStart(w, '0');
-  return `${h(a.domain, 4)}:${h(a.bus, 2)}:${h(a.slot, 2)}.${a.function}`;
-}
-
 function charSource(c: CharState, channel = false): DomainCharSource {
   const path = str(c.path);
   switch (known(c.type)) {
@@ -87,10 +75,7 @@ function charState(s: DomainCharSource): CharState {
 function hostdevSpec(h: HostdevState): DomainHostdev {
   const address = str(h.address) ?? '';
   const managed = h.managed === false ? { managed: false } : {};
-  if (h.type === 'usb') {
-    const m = /^(0|[1-9]\d*):([1-9]\d*)$/.exec(address);
-    return { type: 'usb', bus: m ? Number(m[1]) : NaN, device: m ? Number(m[2]) : NaN, ...managed };
-  }
+  if (h.type === 'usb') return { type: 'usb', ...parseUsbAddress(address), ...managed };
   return { type: 'pci', address: parsePciAddress(address), ...managed };
 }
 
