@@ -9,3 +9,4 @@ export * from './escape-hatch';
 export * from './xslt';
 export { livePort, readGraphics, readNamespacedEntries } from './devices/parse';
 export * from './devices/address';
+export * from './summary';

@@ -8,3 +8,7 @@ export * from './cloudinit-seed';
 export * from './ignition';
 export * from './domain';
 export * from './network';
+export * from './pool';
+export * from './data-source';
+export * from './domain-data';
+export * from './host';

@@ -3,7 +3,16 @@
  * `remote_<proc>_args` struct, calls the procedure, and decodes `remote_<proc>_ret`.
  */
 import { VIR_STORAGE_VOL_UPLOAD_SPARSE_STREAM } from './client';
-import type { DomainInterfaceAddresses, DomainStateInfo, LibvirtClient, NetworkDhcpLease, StoragePoolInfo, StorageVolInfo } from './client';
+import type {
+  DomainInfo,
+  DomainInterfaceAddresses,
+  DomainStateInfo,
+  LibvirtClient,
+  NetworkDhcpLease,
+  NodeInfo,
+  StoragePoolInfo,
+  StorageVolInfo,
+} from './client';
 import { LibvirtConnectError, LibvirtError, VIR_ERR_AUTH_FAILED, VIR_ERR_ERROR, VIR_ERR_RPC, VIR_FROM_RPC } from './errors';
 import {
   DomRef,
@@ -216,6 +225,34 @@ export class RemoteLibvirtClient implements LibvirtClient {
     );
   }
 
+  connectGetVersion(options?: CallOptions): Promise<number> {
+    return this.call(P.CONNECT_GET_VERSION, null, (r) => r.uhyperNumber(), options);
+  }
+  connectGetCapabilities(options?: CallOptions): Promise<string> {
+    return this.call(P.CONNECT_GET_CAPABILITIES, null, (r) => r.string(REMOTE_STRING_MAX), options);
+  }
+  connectGetDomainCapabilities(
+    query: { emulator?: string | null; arch?: string | null; machine?: string | null; virttype?: string | null },
+    flags = 0,
+    options?: CallOptions,
+  ): Promise<string> {
+    return this.call(
+      P.CONNECT_GET_DOMAIN_CAPABILITIES,
+      (w) => {
+        for (const s of [query.emulator, query.arch, query.machine, query.virttype]) writeOptionalString(w, s ?? null);
+        w.uint(flags);
+      },
+      (r) => r.string(REMOTE_STRING_MAX),
+      options,
+    );
+  }
+  nodeGetInfo(options?: CallOptions): Promise<NodeInfo> {
+    return this.call(P.NODE_GET_INFO, null, readNodeInfo, options);
+  }
+  nodeGetFreeMemory(options?: CallOptions): Promise<number> {
+    return this.call(P.NODE_GET_FREE_MEMORY, null, (r) => r.uhyperNumber(), options);
+  }
+
   // storage pools
 
   storagePoolLookupByName(name: string, options?: CallOptions): Promise<PoolRef> {
@@ -287,6 +324,18 @@ export class RemoteLibvirtClient implements LibvirtClient {
       P.STORAGE_POOL_LIST_ALL_VOLUMES,
       (w) => (writePool(w, pool), w.int(1).uint(flags)),
       (r) => listWithCount(r, readVol),
+      options,
+    );
+  }
+
+  storagePoolDelete(pool: PoolRef, flags = 0, options?: CallOptions): Promise<void> {
+    return this.callVoid(P.STORAGE_POOL_DELETE, (w) => (writePool(w, pool), w.uint(flags)), options);
+  }
+  storagePoolIsPersistent(pool: PoolRef, options?: CallOptions): Promise<boolean> {
+    return this.call(
+      P.STORAGE_POOL_IS_PERSISTENT,
+      (w) => writePool(w, pool),
+      (r) => r.int() !== 0,
       options,
     );
   }
@@ -455,6 +504,17 @@ export class RemoteLibvirtClient implements LibvirtClient {
       options,
     );
   }
+  domainIsPersistent(dom: DomRef, options?: CallOptions): Promise<boolean> {
+    return this.call(
+      P.DOMAIN_IS_PERSISTENT,
+      (w) => writeDom(w, dom),
+      (r) => r.int() !== 0,
+      options,
+    );
+  }
+  domainGetInfo(dom: DomRef, options?: CallOptions): Promise<DomainInfo> {
+    return this.call(P.DOMAIN_GET_INFO, (w) => writeDom(w, dom), readDomainInfo, options);
+  }
   domainShutdownFlags(dom: DomRef, flags: number, options?: CallOptions): Promise<void> {
     return this.callVoid(P.DOMAIN_SHUTDOWN_FLAGS, (w) => (writeDom(w, dom), w.uint(flags)), options);
   }
@@ -570,6 +630,14 @@ export class RemoteLibvirtClient implements LibvirtClient {
       options,
     );
   }
+  networkIsPersistent(net: NetRef, options?: CallOptions): Promise<boolean> {
+    return this.call(
+      P.NETWORK_IS_PERSISTENT,
+      (w) => writeNet(w, net),
+      (r) => r.int() !== 0,
+      options,
+    );
+  }
   networkUpdate(
     net: NetRef,
     command: number,
@@ -606,6 +674,31 @@ export class RemoteLibvirtClient implements LibvirtClient {
       options,
     );
   }
+}
+
+/** `char model[32]` of XDR: 32 chars, each in a 4-byte unit (rpcgen's xdr_vector of xdr_char), NUL-terminated. */
+const NODE_MODEL_CHARS = 32;
+
+/** `remote_node_get_info_ret`. */
+export function readNodeInfo(r: XdrReader): NodeInfo {
+  const codes: number[] = [];
+  for (let i = 0; i < NODE_MODEL_CHARS; i++) codes.push(r.int() & 0xff);
+  const end = codes.indexOf(0);
+  return {
+    model: Buffer.from(end < 0 ? codes : codes.slice(0, end)).toString('latin1'),
+    memoryKiB: r.uhyperNumber(),
+    cpus: r.int(),
+    mhz: r.int(),
+    nodes: r.int(),
+    sockets: r.int(),
+    cores: r.int(),
+    threads: r.int(),
+  };
+}
+
+/** `remote_domain_get_info_ret` (`unsigned char` and `unsigned short` each take a 4-byte unit in XDR). */
+export function readDomainInfo(r: XdrReader): DomainInfo {
+  return { state: r.uint(), maxMemoryKiB: r.uhyperNumber(), memoryKiB: r.uhyperNumber(), vcpus: r.uint(), cpuTimeNs: r.uhyper() };
 }
 
 /** `{ T items<>; unsigned int ret; }` as returned by the list-all procedures. */
