@@ -525,7 +525,8 @@ export const DOMAIN_FIELDS = {
           optional: true,
           sensitive: true,
           impact: 'live',
-          description: 'Password a client must give (VNC: at most 8 characters); null: none. Never logged.',
+          description:
+            "Password a client must give (VNC: at most 8 characters); null: none. Never logged. Reads keep the state's value (libvirt shows passwords only to VIR_DOMAIN_XML_SECURE, which slows every read), so a password changed outside Terraform is not seen as drift.",
         },
         display_uri: {
           type: 'string',

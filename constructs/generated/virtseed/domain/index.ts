@@ -1540,7 +1540,7 @@ export interface DomainGraphics {
   */
   readonly listen?: string;
   /**
-  * Password a client must give (VNC: at most 8 characters); null: none. Never logged. Changing it: live (no restart).
+  * Password a client must give (VNC: at most 8 characters); null: none. Never logged. Reads keep the state's value (libvirt shows passwords only to VIR_DOMAIN_XML_SECURE, which slows every read), so a password changed outside Terraform is not seen as drift. Changing it: live (no restart).
   *
   * Docs: {@link ../../../../docs/resources/domain.md#graphics.password Domain#password}
   */

@@ -252,8 +252,17 @@ function sameBlocks(current: object[], observed: object[]): boolean {
   );
 }
 
+/** `observed`'s displays with `current`'s passwords: reads do not ask libvirt for them (DEFINITION_XML_FLAGS). */
+function keepPasswords(current: DomainState, observed: DomainState): DomainState['graphics'] {
+  const known = list(current.graphics);
+  return Array.isArray(observed.graphics)
+    ? observed.graphics.map((g, i) => (g.password === null ? { ...g, password: known[i]?.password ?? null } : g))
+    : observed.graphics;
+}
+
 /** Keeps `current`'s value for every attribute libvirt agrees with, takes libvirt's where it differs (drift). */
-export function mergeObserved(current: DomainState, observed: DomainState): DomainState {
+export function mergeObserved(current: DomainState, seen: DomainState): DomainState {
+  const observed: DomainState = { ...seen, graphics: keepPasswords(current, seen) };
   const out = { ...current };
   for (const key of OBSERVED_ATTRS) if (!deepEqual(current[key], observed[key])) take(out, observed, key);
   for (const key of OBSERVED_BLOCKS) if (!sameBlocks(list<object>(current[key]), list<object>(observed[key]))) take(out, observed, key);
