@@ -35,7 +35,7 @@ import {
 } from './private/domain-lifecycle';
 import { usesEscapeHatch } from './private/domain-devices';
 import { escapeHatchPlanDiagnostics, recordDefinitionDigest } from './private/domain-escape';
-import { currentAddresses, readDomain, refreshDomain, withDisplayUris, withoutReadDigest } from './private/domain-read';
+import { currentAddresses, privateAfterApply, readDomain, refreshDomain, withDisplayUris, withoutReadDigest } from './private/domain-read';
 import { withDefaults } from './private/domain-state';
 import { validateDomainConfig } from './private/domain-validate';
 import { isValueOf, schemaOf, withTableDefaults } from './private/fields';
@@ -226,8 +226,17 @@ export const domain: ResourceHandler<DomainState, LibvirtClient> = {
   },
 
   async apply({ prior, planned, plannedPrivate }, ctx) {
-    // The next read parses the definition again: the digest the last read kept is of the XML before this apply.
-    return { ...(await applyChange({ prior, planned }, ctx)), private: withoutReadDigest(plannedPrivate) };
+    const applied = await applyChange({ prior, planned }, ctx);
+    const state = applied.newState;
+    const uuid = state ? str(state.uuid) : undefined;
+    // The digest the last read kept is of the XML before this apply: the apply keeps the new one's when a read
+    // would find the state it returns (after a failure, none: the next read parses).
+    const dom: DomRef | undefined = uuid ? { name: str(state?.name) ?? '', uuid: uuidToBytes(uuid), id: -1 } : undefined;
+    const priv =
+      state && dom && !hasErrors(applied.diagnostics)
+        ? await privateAfterApply(await ctx.client(), dom, state, plannedPrivate)
+        : withoutReadDigest(plannedPrivate);
+    return { ...applied, private: priv };
   },
 
   async read({ current, private: priv }, ctx) {

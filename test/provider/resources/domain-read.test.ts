@@ -7,7 +7,13 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { stateFromSpec } from '../../../provider/src/resources/private/domain-state';
-import { READ_DIGEST_VERSION, refreshDomain, withoutReadDigest, xmlDigest } from '../../../provider/src/resources/private/domain-read';
+import {
+  privateAfterApply,
+  READ_DIGEST_VERSION,
+  refreshDomain,
+  withoutReadDigest,
+  xmlDigest,
+} from '../../../provider/src/resources/private/domain-read';
 import type { DomainState } from '../../../provider/src/resources/private/model';
 import { diskState } from '../fixtures/domain';
 import { parseDomainXml, renderDomainXml, type DomainSpec } from '../../../src/domain';
@@ -120,6 +126,45 @@ describe('refreshDomain', () => {
     const { client, calls } = fakeClient(XML, { running: true });
     const read = await refreshDomain(client, DOM, parsed(XML), undefined);
     expect([read.state.running, calls.includes('domainIsActive'), calls.includes('domainInterfaceAddresses')]).toEqual([true, false, true]);
+  });
+});
+
+describe('privateAfterApply', () => {
+  const before = Buffer.from(JSON.stringify({ xml: 'digest of the XML before the apply', other: 'kept' }));
+
+  it('GIVEN an applied state a parse of the new definition gives back WHEN the apply ends THEN the digest is kept', async () => {
+    const { client } = fakeClient(XML);
+    const priv = await privateAfterApply(client, DOM, parsed(XML), before);
+    expect(JSON.parse(priv.toString())).toEqual({ xml: xmlDigest(XML), other: 'kept' });
+  });
+
+  it('GIVEN that digest WHEN the next plan reads THEN it does not parse: a later change is still read', async () => {
+    const { client } = fakeClient(XML);
+    const applied = parsed(XML);
+    const priv = await privateAfterApply(client, DOM, applied, undefined);
+    const changed = renderDomainXml({ ...SPEC, memoryMiB: 128 });
+    const reads = [await refreshDomain(client, DOM, applied, priv), await refreshDomain(fakeClient(changed).client, DOM, applied, priv)];
+    expect(reads.map((r) => r.state.memory)).toEqual([64, 128]);
+  });
+
+  it('GIVEN an applied state the definition does not give back WHEN the apply ends THEN no digest: the next read parses', async () => {
+    const { client } = fakeClient(XML);
+    const priv = await privateAfterApply(client, DOM, { ...parsed(XML), memory: 999 }, before);
+    expect(JSON.parse(priv.toString())).toEqual({ other: 'kept' });
+  });
+
+  it('GIVEN a state without the attributes a parse reads as null WHEN the apply ends THEN the digest is kept', async () => {
+    const { client } = fakeClient(XML);
+    const nulls = Object.entries(parsed(XML)).filter(([, v]) => v === null);
+    const sparse = Object.fromEntries(Object.entries(parsed(XML)).filter(([, v]) => v !== null)) as DomainState;
+    const priv = await privateAfterApply(client, DOM, sparse, undefined);
+    expect([nulls.length > 0, JSON.parse(priv.toString()).xml]).toEqual([true, xmlDigest(XML)]);
+  });
+
+  it('GIVEN libvirt failing the definition call WHEN the apply ends THEN no digest and no error', async () => {
+    const { client } = fakeClient(XML);
+    client.domainGetXmlDesc = () => Promise.reject(new LibvirtError(42, 10, 2, 'no domain'));
+    expect((await privateAfterApply(client, DOM, parsed(XML), undefined)).length).toBe(0);
   });
 });
 

@@ -8,7 +8,9 @@
  * networks by UUID) is still there, the state Terraform has is what parsing would give again: only the running
  * state, autostart and the addresses are taken anew. The same holds for a domain with the escape hatch whose
  * definition is still the one the last apply left (its digest in the domain's metadata, ./domain-escape.ts): what
- * the stylesheet or the extra devices did is not drift, even at the first read after the apply.
+ * the stylesheet or the extra devices did is not drift, even at the first read after the apply. An apply keeps the
+ * digest of the definition it leaves when a parse of it gives back the state it returns ({@link privateAfterApply}):
+ * `terraform plan` does not save what its reads return, so without it every plan after an apply would parse.
  * `graphics[*].display_uri` comes from the live XML of a running domain with graphics (one more call, only then).
  */
 import { createHash } from 'node:crypto';
@@ -269,6 +271,55 @@ export function mergeObserved(current: DomainState, seen: DomainState): DomainSt
   if (!sameBootDevices(current.boot_devices, observed.boot_devices)) out.boot_devices = observed.boot_devices;
   if (observed.console_log !== null) out.console_log = observed.console_log;
   return out;
+}
+
+/**
+ * The private state an apply leaves for a domain it just defined (issue #25): `priv`'s other keys, and the digest
+ * of the definition libvirt now has when a read parsing it would give `applied` back (every attribute a read
+ * observes as the apply recorded it, with the running state, autostart, addresses and display URIs the apply
+ * took), so the plans that follow find it unchanged and do not parse it. Otherwise, or when libvirt cannot be
+ * asked, no digest: the next read parses and reports what differs. One call and one parse per applied domain.
+ */
+export async function privateAfterApply(
+  client: LibvirtClient,
+  dom: DomRef,
+  applied: DomainState,
+  priv: Buffer | undefined,
+): Promise<Buffer> {
+  const rest = withoutReadDigest(priv);
+  try {
+    const xml = await client.domainGetXmlDesc(dom, DEFINITION_XML_FLAGS);
+    const observed = (await observe(client, xml, applied.running === true, recordedEscapeHatch(xml))).state;
+    const took = list(applied.graphics);
+    const seen: DomainState = {
+      ...observed,
+      running: applied.running,
+      autostart: applied.autostart,
+      addresses: applied.addresses,
+      ip_address: applied.ip_address,
+      network_interface: await keepNetworkRefs(client, applied.network_interface, observed.network_interface),
+      graphics: Array.isArray(observed.graphics)
+        ? observed.graphics.map((g, i) => ({ ...g, display_uri: took[i]?.display_uri ?? null }))
+        : observed.graphics,
+    };
+    if (!sameOnTheWire(mergeObserved(applied, seen), applied)) return rest;
+    const { xml: _before, ...others } = parsePrivate(priv);
+    return Buffer.from(JSON.stringify({ ...others, xml: xmlDigest(xml) }));
+  } catch {
+    return rest;
+  }
+}
+
+/** Equal once encoded for Terraform, where an absent attribute is null (the state a read gets has every one). */
+function sameOnTheWire(a: unknown, b: unknown): boolean {
+  if ((a ?? null) === (b ?? null)) return true;
+  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => sameOnTheWire(x, b[i]));
+  if (a && b && typeof a === 'object' && typeof b === 'object' && !Array.isArray(a) && !Array.isArray(b)) {
+    const ra = a as Record<string, unknown>;
+    const rb = b as Record<string, unknown>;
+    return [...new Set([...Object.keys(ra), ...Object.keys(rb)])].every((k) => sameOnTheWire(ra[k], rb[k]));
+  }
+  return false;
 }
 
 /** `priv` without the read's digest (after an apply: the next read parses), other keys kept. */
