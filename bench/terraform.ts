@@ -3,7 +3,8 @@
  * against the same of N `terraform_data`, real terraform and the real provider, installed into a bench folder
  * (its own filesystem mirror and TF_CLI_CONFIG_FILE; ~/.terraform.d is never used). Domains are named
  * `vsbench-<n>` and destroyed at the end (and any left over from an interrupted run are undefined first).
- * Also prints the provider's peak memory during a plan beside Terraform's own (GNU time).
+ * Also prints the provider's peak memory during a plan beside Terraform's own (GNU time), and the CPU time of a plan
+ * split between the provider processes and Terraform itself, with and without the device set (median of 3 plans).
  * Goals (issue #25), against the Go floor below: plan (refresh) of 1000 domains within 2.0x the floor's 1000
  * floor_data, apply of 1000 defined domains within 1.5x; plan of 1000 domains each with the device set of
  * bench/private/device-set.ts within 1.1x the same plan without (skipped, with the reason, while there is no set).
@@ -74,21 +75,50 @@ const tf = (w: Workdir, args: string[], allow?: number[]) =>
 /** A plan with refresh that must find no changes (exit 0 with -detailed-exitcode). */
 const plan = (w: Workdir) => tf(w, ['plan', '-lock=false', '-detailed-exitcode']).ms;
 
-/** Peak RSS (KiB) of terraform and (when `provider`) of the provider processes during one plan. */
-function planMemory(w: Workdir, base: string, provider = true): { terraformKiB: number; providerKiB: number } {
+/** What one plan used: peak RSS (KiB) of terraform and of the provider processes, and CPU time (ms, user +
+ *  system) of terraform with its plugins (GNU time counts the children it waited for) and of the providers alone. */
+interface PlanUsage {
+  readonly terraformKiB: number;
+  readonly providerKiB: number;
+  readonly totalCpuMs: number;
+  readonly providerCpuMs: number;
+}
+
+/** One plan under GNU time, the provider processes (when `provider`) recording their own peak RSS and CPU time. */
+function planUsage(w: Workdir, base: string, provider = true): PlanUsage {
   const rssFile = join(base, `maxrss-${Math.random().toString(36).slice(2)}`);
   const timeFile = join(base, `time-${Math.random().toString(36).slice(2)}`);
   const env = { ...w.env, NODE_OPTIONS: `--require ${join(ROOT, 'bench', 'private', 'maxrss.js')}`, VIRTSEED_BENCH_MAXRSS_FILE: rssFile };
-  run('/usr/bin/time', ['-f', '%M', '-o', timeFile, 'terraform', 'plan', '-lock=false', '-input=false', '-no-color'], { cwd: w.dir, env });
-  const terraformKiB = Number(readFileSync(timeFile, 'utf8').trim().split('\n').pop());
-  if (!provider) return { terraformKiB, providerKiB: 0 };
-  let peaks: number[];
+  run('/usr/bin/time', ['-f', '%M %U %S', '-o', timeFile, 'terraform', 'plan', '-lock=false', '-input=false', '-no-color'], {
+    cwd: w.dir,
+    env,
+  });
+  const [kib, user, sys] = readFileSync(timeFile, 'utf8').trim().split('\n').pop()!.split(' ').map(Number);
+  const totalCpuMs = (user + sys) * 1000;
+  if (!provider) return { terraformKiB: kib, providerKiB: 0, totalCpuMs, providerCpuMs: 0 };
+  let lines: number[][];
   try {
-    peaks = readFileSync(rssFile, 'utf8').trim().split('\n').map(Number);
+    lines = readFileSync(rssFile, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => l.split(' ').map(Number));
   } catch (err) {
     throw new Error(`no provider peak memory was recorded (${(err as Error).message}); NODE_OPTIONS=${env.NODE_OPTIONS}`);
   }
-  return { terraformKiB, providerKiB: Math.max(...peaks) };
+  const providerCpuMs = lines.reduce((sum, [, ms]) => sum + ms, 0);
+  return { terraformKiB: kib, providerKiB: Math.max(...lines.map(([k]) => k)), totalCpuMs, providerCpuMs };
+}
+
+/** The median of `runs` plans' usage, figure by figure. */
+function medianUsage(runs: number, measure: () => PlanUsage): PlanUsage {
+  const all = Array.from({ length: runs }, measure);
+  const mid = (pick: (u: PlanUsage) => number) => all.map(pick).sort((a, b) => a - b)[Math.floor(all.length / 2)];
+  return {
+    terraformKiB: mid((u) => u.terraformKiB),
+    providerKiB: mid((u) => u.providerKiB),
+    totalCpuMs: mid((u) => u.totalCpuMs),
+    providerCpuMs: mid((u) => u.providerCpuMs),
+  };
 }
 
 export interface TerraformBenchOptions {
@@ -207,15 +237,16 @@ export async function runTerraformBench(options: TerraformBenchOptions = {}): Pr
         });
       }
       if (n >= (options.memoryFrom ?? 100)) {
-        const mem = planMemory(ours, base);
-        const anchorMem = planMemory(anchor, base, false);
+        const mem = medianUsage(3, () => planUsage(ours, base));
+        const anchorMem = planUsage(anchor, base, false);
+        const usageLoad = loadRange([loadNow()]);
         rows.push({
           name: `peak RSS during plan, ${n} domains: provider`,
           unit: 'MiB',
           ours: mem.providerKiB / 1024,
           anchorName: 'terraform (same plan)',
           anchor: mem.terraformKiB / 1024,
-          load: loadRange([loadNow()]),
+          load: usageLoad,
         });
         rows.push({
           name: `peak RSS during plan, ${n} terraform_data: terraform`,
@@ -224,6 +255,34 @@ export async function runTerraformBench(options: TerraformBenchOptions = {}): Pr
           anchorName: 'terraform (domains plan)',
           anchor: mem.terraformKiB / 1024,
         });
+        // CPU time, unlike wall time, hardly depends on what else the machine runs: who does the work of a plan.
+        rows.push({
+          name: `CPU per plan, ${n} domains: provider (3 processes)`,
+          unit: 'ms',
+          ours: mem.providerCpuMs,
+          anchorName: 'terraform itself (same plan)',
+          anchor: mem.totalCpuMs - mem.providerCpuMs,
+          load: usageLoad,
+        });
+        if (withDevices) {
+          const dev = medianUsage(3, () => planUsage(withDevices, base));
+          rows.push({
+            name: `CPU per plan, ${n} domains with the device set: provider`,
+            unit: 'ms',
+            ours: dev.providerCpuMs,
+            anchorName: 'provider, without',
+            anchor: mem.providerCpuMs,
+            load: usageLoad,
+          });
+          rows.push({
+            name: `CPU per plan, ${n} domains with the device set: terraform itself`,
+            unit: 'ms',
+            ours: dev.totalCpuMs - dev.providerCpuMs,
+            anchorName: 'terraform itself, without',
+            anchor: mem.totalCpuMs - mem.providerCpuMs,
+            load: usageLoad,
+          });
+        }
       }
       for (const line of formatGoalTable(rows.slice(added)).slice(2)) log(`  ${line}`); // progress, as measured
       tf(ours, ['destroy', '-auto-approve']);
