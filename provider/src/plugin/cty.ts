@@ -124,7 +124,7 @@ const UNKNOWN_EXT = (): Msgpack.ExtData => (unknownExt ??= new (msgpack().ExtDat
 
 /** Encodes a value of `type` as msgpack (the `DynamicValue.msgpack` field). Throws `CtyConversionError`. */
 export function encodeMsgpack(value: unknown, type: CtyType): Buffer {
-  const wire = toWire(value, type, [], 'msgpack');
+  const wire = toWire(value, type, null, 'msgpack');
   const bytes = msgpack().encode(wire, { sortKeys: false, forceIntegerToFloat: false, ignoreUndefined: false });
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
@@ -132,64 +132,87 @@ export function encodeMsgpack(value: unknown, type: CtyType): Buffer {
 /** Decodes msgpack bytes of a value of `type`. Any extension type becomes `UNKNOWN`. Throws on malformed input. */
 export function decodeMsgpack(bytes: Uint8Array, type: CtyType, strict = false): unknown {
   const raw = msgpack().decode(bytes, { useBigInt64: false });
-  return fromWire(raw, type, [], 'msgpack', strict);
+  return fromWire(raw, type, null, 'msgpack', strict);
 }
 
 /** Decodes the JSON form of a value of `type` (`DynamicValue.json`, raw state JSON) from bytes or a parsed value. */
 export function decodeJson(json: Uint8Array | string | unknown, type: CtyType, strict = false): unknown {
   const parsed =
     typeof json === 'string' ? JSON.parse(json) : json instanceof Uint8Array ? JSON.parse(Buffer.from(json).toString('utf8')) : json;
-  return fromWire(parsed, type, [], 'json', strict);
+  return fromWire(parsed, type, null, 'json', strict);
 }
 
 /** Converts a plain value to the JS shape of `type` (fills absent object attributes with null, drops unknown keys,
  *  turns numeric strings into numbers). Used on handler output before encoding and on JSON input. */
 export function conform(value: unknown, type: CtyType): unknown {
-  return fromWire(value, type, [], 'json');
+  return fromWire(value, type, null, 'json');
+}
+
+/**
+ * Where a conversion is, from the value's root: a linked list built as the walk descends (one small object per
+ * level, no array copied per attribute), turned into an array only for an error.
+ */
+type Path = { readonly parent: Path; readonly key: string | number } | null;
+
+const at = (parent: Path, key: string | number): Path => ({ parent, key });
+
+function pathArray(path: Path): (string | number)[] {
+  const out: (string | number)[] = [];
+  for (let p = path; p; p = p.parent) out.push(p.key);
+  return out.reverse();
+}
+
+/** The attribute names of an object type, sorted (the order msgpack objects are written in), computed once. */
+const sortedKeys = new WeakMap<object, readonly string[]>();
+function sortedAttributes(attributes: Record<string, CtyType>): readonly string[] {
+  let keys = sortedKeys.get(attributes);
+  if (!keys) sortedKeys.set(attributes, (keys = Object.keys(attributes).sort()));
+  return keys;
+}
+
+/** A cty bool from a boolean or its string form (`"true"`/`"false"`, which Terraform converts to bool). */
+function boolOf(value: unknown, path: Path): boolean {
+  if (typeof value === 'boolean') return value;
+  if (value === 'true' || value === 'false') return value === 'true';
+  throw new CtyConversionError(pathArray(path), `expected bool, got ${describe(value)}`);
 }
 
 /** The wire representation (what @msgpack/msgpack encodes) of a JS value of `type`. */
-/** A cty bool from a boolean or its string form (`"true"`/`"false"`, which Terraform converts to bool). */
-function boolOf(value: unknown, path: (string | number)[]): boolean {
-  if (typeof value === 'boolean') return value;
-  if (value === 'true' || value === 'false') return value === 'true';
-  throw new CtyConversionError(path, `expected bool, got ${describe(value)}`);
-}
-
-function toWire(value: unknown, type: CtyType, path: (string | number)[], mode: 'msgpack'): unknown {
+function toWire(value: unknown, type: CtyType, path: Path, mode: 'msgpack'): unknown {
   if (value === null || value === undefined) return null;
   if (value === UNKNOWN) return UNKNOWN_EXT();
   switch (type.kind) {
     case 'string':
       if (typeof value === 'string') return value;
       if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-      throw new CtyConversionError(path, `expected string, got ${describe(value)}`);
+      throw new CtyConversionError(pathArray(path), `expected string, got ${describe(value)}`);
     case 'number': {
       const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
-      if (typeof n !== 'number' || Number.isNaN(n)) throw new CtyConversionError(path, `expected number, got ${describe(value)}`);
+      if (typeof n !== 'number' || Number.isNaN(n))
+        throw new CtyConversionError(pathArray(path), `expected number, got ${describe(value)}`);
       return n; // @msgpack/msgpack writes safe integers as int, others as float64
     }
     case 'bool':
       return boolOf(value, path);
     case 'list':
     case 'set':
-      if (!Array.isArray(value)) throw new CtyConversionError(path, `expected ${type.kind}, got ${describe(value)}`);
-      return value.map((v, i) => toWire(v, type.element, [...path, i], mode));
+      if (!Array.isArray(value)) throw new CtyConversionError(pathArray(path), `expected ${type.kind}, got ${describe(value)}`);
+      return value.map((v, i) => toWire(v, type.element, at(path, i), mode));
     case 'tuple':
       if (!Array.isArray(value) || value.length !== type.elements.length)
-        throw new CtyConversionError(path, `expected tuple of ${type.elements.length}, got ${describe(value)}`);
-      return value.map((v, i) => toWire(v, type.elements[i], [...path, i], mode));
+        throw new CtyConversionError(pathArray(path), `expected tuple of ${type.elements.length}, got ${describe(value)}`);
+      return value.map((v, i) => toWire(v, type.elements[i], at(path, i), mode));
     case 'map': {
-      if (!isPlainObject(value)) throw new CtyConversionError(path, `expected map, got ${describe(value)}`);
+      if (!isPlainObject(value)) throw new CtyConversionError(pathArray(path), `expected map, got ${describe(value)}`);
       const out: Record<string, unknown> = {};
-      for (const k of Object.keys(value).sort()) out[k] = toWire(value[k], type.element, [...path, k], mode);
+      for (const k of Object.keys(value).sort()) out[k] = toWire(value[k], type.element, at(path, k), mode);
       return out;
     }
     case 'object': {
-      if (!isPlainObject(value)) throw new CtyConversionError(path, `expected object, got ${describe(value)}`);
+      if (!isPlainObject(value)) throw new CtyConversionError(pathArray(path), `expected object, got ${describe(value)}`);
       const out: Record<string, unknown> = {};
-      for (const k of Object.keys(type.attributes).sort()) {
-        out[k] = toWire(value[k], type.attributes[k], [...path, k], mode);
+      for (const k of sortedAttributes(type.attributes)) {
+        out[k] = toWire(value[k], type.attributes[k], at(path, k), mode);
       }
       return out;
     }
@@ -201,47 +224,47 @@ function toWire(value: unknown, type: CtyType, path: (string | number)[], mode: 
 }
 
 /** The JS value of `type` from its wire form (decoded msgpack or parsed JSON). */
-function fromWire(raw: unknown, type: CtyType, path: (string | number)[], mode: 'msgpack' | 'json', strict = false): unknown {
+function fromWire(raw: unknown, type: CtyType, path: Path, mode: 'msgpack' | 'json', strict = false): unknown {
   if (raw === null || raw === undefined) return null;
   if (raw === UNKNOWN || (msgpackLib !== undefined && raw instanceof msgpackLib.ExtData) || raw instanceof Date) return UNKNOWN;
   switch (type.kind) {
     case 'string':
       if (typeof raw === 'string') return raw;
       if (typeof raw === 'number' || typeof raw === 'boolean') return String(raw);
-      throw new CtyConversionError(path, `expected string, got ${describe(raw)}`);
+      throw new CtyConversionError(pathArray(path), `expected string, got ${describe(raw)}`);
     case 'number': {
       if (typeof raw === 'number') return raw;
       if (typeof raw === 'bigint') return Number(raw);
       if (typeof raw === 'string' && raw.trim() !== '' && !Number.isNaN(Number(raw))) return Number(raw);
-      throw new CtyConversionError(path, `expected number, got ${describe(raw)}`);
+      throw new CtyConversionError(pathArray(path), `expected number, got ${describe(raw)}`);
     }
     case 'bool':
       return boolOf(raw, path);
     case 'list':
     case 'set':
-      if (!Array.isArray(raw)) throw new CtyConversionError(path, `expected ${type.kind}, got ${describe(raw)}`);
-      return raw.map((v, i) => fromWire(v, type.element, [...path, i], mode, strict));
+      if (!Array.isArray(raw)) throw new CtyConversionError(pathArray(path), `expected ${type.kind}, got ${describe(raw)}`);
+      return raw.map((v, i) => fromWire(v, type.element, at(path, i), mode, strict));
     case 'tuple':
-      if (!Array.isArray(raw)) throw new CtyConversionError(path, `expected tuple, got ${describe(raw)}`);
-      return type.elements.map((et, i) => fromWire(raw[i], et, [...path, i], mode, strict));
+      if (!Array.isArray(raw)) throw new CtyConversionError(pathArray(path), `expected tuple, got ${describe(raw)}`);
+      return type.elements.map((et, i) => fromWire(raw[i], et, at(path, i), mode, strict));
     case 'map': {
-      if (!isPlainObject(raw)) throw new CtyConversionError(path, `expected map, got ${describe(raw)}`);
+      if (!isPlainObject(raw)) throw new CtyConversionError(pathArray(path), `expected map, got ${describe(raw)}`);
       const out: Record<string, unknown> = {};
-      for (const k of Object.keys(raw)) out[k] = fromWire(raw[k], type.element, [...path, k], mode, strict);
+      for (const k of Object.keys(raw)) out[k] = fromWire(raw[k], type.element, at(path, k), mode, strict);
       return out;
     }
     case 'object': {
-      if (!isPlainObject(raw)) throw new CtyConversionError(path, `expected object, got ${describe(raw)}`);
+      if (!isPlainObject(raw)) throw new CtyConversionError(pathArray(path), `expected object, got ${describe(raw)}`);
       if (strict) {
         const extra = Object.keys(raw).filter((k) => !(k in type.attributes));
         if (extra.length)
           throw new CtyConversionError(
-            [...path, extra[0]],
+            pathArray(at(path, extra[0])),
             `unknown attribute "${extra[0]}"; expected one of ${Object.keys(type.attributes).join(', ') || '(none)'}`,
           );
       }
       const out: Record<string, unknown> = {};
-      for (const k of Object.keys(type.attributes)) out[k] = fromWire(raw[k], type.attributes[k], [...path, k], mode, strict);
+      for (const k of Object.keys(type.attributes)) out[k] = fromWire(raw[k], type.attributes[k], at(path, k), mode, strict);
       return out;
     }
     case 'dynamic':
@@ -249,13 +272,13 @@ function fromWire(raw: unknown, type: CtyType, path: (string | number)[], mode: 
   }
 }
 
-function fromDynamic(raw: unknown, path: (string | number)[], mode: 'msgpack' | 'json', strict = false): unknown {
+function fromDynamic(raw: unknown, path: Path, mode: 'msgpack' | 'json', strict = false): unknown {
   if (mode === 'msgpack') {
     if (Array.isArray(raw) && raw.length === 2 && (raw[0] instanceof Uint8Array || typeof raw[0] === 'string')) {
       const typeJson = typeof raw[0] === 'string' ? raw[0] : Buffer.from(raw[0]).toString('utf8');
       return fromWire(raw[1], typeFromJson(JSON.parse(typeJson)), path, mode, strict);
     }
-    throw new CtyConversionError(path, 'malformed dynamic value: expected [type, value]');
+    throw new CtyConversionError(pathArray(path), 'malformed dynamic value: expected [type, value]');
   }
   if (isPlainObject(raw) && 'type' in raw && 'value' in raw) return fromWire(raw.value, typeFromJson(raw.type), path, mode, strict);
   return raw; // already a plain value (handler output, raw state): keep as is
