@@ -264,8 +264,27 @@ export async function runTerraformBench(options: TerraformBenchOptions = {}): Pr
           anchor: mem.totalCpuMs - mem.providerCpuMs,
           load: usageLoad,
         });
+        if (floor) {
+          const floorUsage = medianUsage(3, () => planUsage(floor, base, false));
+          rows.push({
+            name: `CPU per plan, ${n} domains: terraform + provider`,
+            unit: 'ms',
+            ours: mem.totalCpuMs,
+            anchorName: `${n} floor_data: terraform + Go plugin`,
+            anchor: floorUsage.totalCpuMs,
+            load: usageLoad,
+          });
+        }
         if (withDevices) {
           const dev = medianUsage(3, () => planUsage(withDevices, base));
+          rows.push({
+            name: `CPU per plan, ${n} domains with the device set: terraform + provider`,
+            unit: 'ms',
+            ours: dev.totalCpuMs,
+            anchorName: 'terraform + provider, without',
+            anchor: mem.totalCpuMs,
+            load: usageLoad,
+          });
           rows.push({
             name: `CPU per plan, ${n} domains with the device set: provider`,
             unit: 'ms',
