@@ -210,6 +210,7 @@ export const DOMAIN_FIELDS = {
     disk: {
       nesting: 'list',
       impact: { if: { rule: 'equals', attribute: 'bus', value: 'virtio' }, then: 'live', else: 'restart' },
+      identity: ['target', 'volume_id', 'file'],
       description: 'A disk. Exactly one of `volume_id` and `file`.',
       fields: {
         volume_id: { type: 'string', optional: true, impact: 'restart', description: 'A `virtseed_volume.id` (volume key).' },
@@ -237,6 +238,7 @@ export const DOMAIN_FIELDS = {
     network_interface: {
       nesting: 'list',
       impact: { if: { rule: 'equals', attribute: 'user', value: false }, then: 'live', else: 'restart' },
+      identity: ['mac', 'network'],
       description: 'A network interface: a libvirt network (`network`), or QEMU user networking (`user = true`).',
       fields: {
         network: {

@@ -122,6 +122,14 @@ export interface BlockField extends FieldSpellings, ChangeRules {
   /** Markdown. */
   readonly description: string;
   readonly fields: FieldTable;
+  /**
+   * For a `list`: the fields that say which element is which, in order of preference (e.g. a disk's `target`,
+   * else its `volume_id`, else its `file`). Two elements are the same when the first of these fields known in
+   * both is equal. A change compares the prior and planned elements that are the same, so removing an element
+   * from the middle is that element removed, not a change of each one after it (./changes.ts `matchElements`).
+   * Without it, elements are compared by position.
+   */
+  readonly identity?: readonly string[];
 }
 
 export type Field = AttributeField | BlockField;
