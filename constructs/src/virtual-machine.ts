@@ -1,6 +1,7 @@
 import { Lazy, TerraformResource, Token } from 'cdktf';
 import { Construct } from 'constructs';
 import { DOMAIN_NAME_MAX, MAX_VCPU, MIN_MEMORY_MIB, validateDomainSpec } from '../../src/domain';
+import { DOMAIN_FIELDS } from '../../src/fields';
 import type { IgnitionSpec } from '../../src/seed/ignition';
 import * as virtseed from '../generated/virtseed';
 import { BaseImage } from './base-image';
@@ -16,6 +17,11 @@ import { Size } from './size';
 import type { StoragePool } from './storage-pool';
 import { Volume } from './volume';
 import { WaitFor } from './wait-for';
+
+/** The domain's field table (src/fields/domain.ts): the props' defaults are its defaults. */
+const F = DOMAIN_FIELDS.fields;
+/** `memoryMiB` when not given (`virtseed_domain.memory` is required; the table keeps the construct's default). */
+const MEMORY_MIB = F.memory.propDefault;
 
 /** Direct kernel boot: the host's kernel and initrd files, instead of the boot loader on the root disk. */
 export interface KernelBoot {
@@ -46,7 +52,10 @@ export interface VirtualMachineIgnitionProps {
 
 /** Properties of a {@link VirtualMachine}. */
 export interface VirtualMachineProps {
-  /** Domain name, also the prefix of its own volumes (`<name>-root`, `<name>-seed`). */
+  /**
+   * Domain name, also the prefix of its own volumes (`<name>-root`, `<name>-seed`). Changing it: replaces the
+   * domain.
+   */
   readonly name: string;
   /**
    * Storage pool for the volumes and the seed: a pool's name, or a {@link StoragePool} of the stack (the volumes
@@ -110,7 +119,7 @@ export interface VirtualMachineProps {
    */
   readonly secureBoot?: boolean;
   /**
-   * Direct kernel boot.
+   * Direct kernel boot. Changing it: restarts a running guest.
    * @default - boot from the root disk
    */
   readonly kernel?: KernelBoot;
@@ -124,12 +133,12 @@ export interface VirtualMachineProps {
   readonly networks?: NetworkAttachment[];
   /**
    * Give the guest a QEMU guest agent channel, so `addresses` also holds what a running qemu-guest-agent reports
-   * (the guest must run it, e.g. cloud-init `packages: ['qemu-guest-agent']`).
+   * (the guest must run it, e.g. cloud-init `packages: ['qemu-guest-agent']`). Changing it: restarts a running guest.
    * @default false
    */
   readonly qemuAgent?: boolean;
   /**
-   * What happens to the guest when the instance-id changes.
+   * What happens to the guest when the instance-id changes. Changing it: no effect on the guest.
    * @default Reprovision.REBOOT
    */
   readonly reprovision?: Reprovision;
@@ -146,11 +155,13 @@ export interface VirtualMachineProps {
   /**
    * What a deploy that starts the guest waits for: `WaitFor.CLOUD_INIT` (needs `cloudInit`) or `WaitFor.IGNITION`
    * (needs `ignition`) make the deploy return once the guest is provisioned, and fail with the agent's errors.
+   * Changing it: no effect on the guest.
    * @default WaitFor.NONE
    */
   readonly waitFor?: WaitFor;
   /**
-   * Seconds `waitFor` waits from the guest's start before the deploy fails (the guest keeps running).
+   * Seconds `waitFor` waits from the guest's start before the deploy fails (the guest keeps running). Changing it:
+   * no effect on the guest.
    * @default 600
    */
   readonly waitTimeoutSeconds?: number;
@@ -209,8 +220,8 @@ export class VirtualMachine extends Construct {
     super(scope, id);
     validateProps(props);
     const pool = props.pool ?? 'default';
-    this.reprovision = props.reprovision ?? Reprovision.REBOOT;
-    this.waitFor = props.waitFor ?? WaitFor.NONE;
+    this.reprovision = props.reprovision ?? (F.reprovision.default as Reprovision);
+    this.waitFor = props.waitFor ?? (F.wait_for.default as WaitFor);
 
     const image = props.baseImage.source;
     if (image.kind === 'upload') this.baseVolume = sharedBaseVolume(this, { pool, ...image });
@@ -247,9 +258,9 @@ export class VirtualMachine extends Construct {
     const networks = props.networks ?? [NetworkAttachment.libvirtNetwork('default')];
     this.domain = new virtseed.domain.Domain(this, 'Resource', {
       name: props.name,
-      memory: props.memoryMiB ?? 512,
+      memory: props.memoryMiB ?? MEMORY_MIB,
       maxMemory: props.maxMemoryMiB,
-      vcpu: props.vcpus ?? 1,
+      vcpu: props.vcpus ?? F.vcpu.default,
       maxVcpu: props.maxVcpus,
       autostart: props.autostart,
       firmware: props.firmware,
@@ -263,7 +274,7 @@ export class VirtualMachine extends Construct {
       instanceId: provisioner?.instanceIdAttribute,
       reprovision: this.reprovision,
       networkInterface: networks.map((n) => ({ ...n.config })),
-      running: props.running ?? true,
+      running: props.running ?? F.running.default,
       waitFor: props.waitFor,
       waitTimeout: props.waitTimeoutSeconds,
       qemuAgent: props.qemuAgent,
@@ -296,10 +307,12 @@ function checkDomainRules(props: VirtualMachineProps): void {
     name: Token.isUnresolved(props.name) ? 'placeholder' : props.name,
     type: 'qemu',
     memoryMiB: orValid(props.memoryMiB, MIN_MEMORY_MIB),
-    // A maximum is checked against the value only when both are known (the default memory is 512 MiB).
-    ...(known(props.maxMemoryMiB) && known(props.memoryMiB) ? { maxMemoryMiB: props.maxMemoryMiB, memoryMiB: props.memoryMiB ?? 512 } : {}),
-    vcpu: orValid(props.vcpus, 1),
-    ...(known(props.maxVcpus) && known(props.vcpus) ? { maxVcpu: props.maxVcpus, vcpu: props.vcpus ?? 1 } : {}),
+    // A maximum is checked against the value only when both are known (absent: the table's default).
+    ...(known(props.maxMemoryMiB) && known(props.memoryMiB)
+      ? { maxMemoryMiB: props.maxMemoryMiB, memoryMiB: props.memoryMiB ?? MEMORY_MIB }
+      : {}),
+    vcpu: orValid(props.vcpus, F.vcpu.default),
+    ...(known(props.maxVcpus) && known(props.vcpus) ? { maxVcpu: props.maxVcpus, vcpu: props.vcpus ?? F.vcpu.default } : {}),
     disks: [],
     interfaces: [],
   });
@@ -311,10 +324,14 @@ function checkDomainRules(props: VirtualMachineProps): void {
     throw invalidNumber(
       'VirtualMachine.maxMemoryMiB',
       props.maxMemoryMiB,
-      `a whole number of MiB >= memoryMiB (${props.memoryMiB ?? 512})`,
+      `a whole number of MiB >= memoryMiB (${props.memoryMiB ?? MEMORY_MIB})`,
     );
   if (at('maxVcpu'))
-    throw invalidNumber('VirtualMachine.maxVcpus', props.maxVcpus, `a whole number from vcpus (${props.vcpus ?? 1}) to ${MAX_VCPU}`);
+    throw invalidNumber(
+      'VirtualMachine.maxVcpus',
+      props.maxVcpus,
+      `a whole number from vcpus (${props.vcpus ?? F.vcpu.default}) to ${MAX_VCPU}`,
+    );
 }
 
 function validateProps(props: VirtualMachineProps): void {

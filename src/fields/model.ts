@@ -82,6 +82,9 @@ export interface FieldSpellings {
   readonly spec?: string | null;
   /** Key in the construct props; default: the camelCase of the model key. */
   readonly prop?: string;
+  /** The construct prop's default where the Terraform attribute has none because it is required there (e.g. a
+   *  `VirtualMachine`'s memory); an optional attribute's `default` is its prop's default too. */
+  readonly propDefault?: Scalar;
 }
 
 /** What a change of a field means; at most one of `replace: true` and `impact` (a replacement is its impact). */
