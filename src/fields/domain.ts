@@ -35,7 +35,8 @@ export const DOMAIN_FIELDS = {
       computed: true,
       default: 1,
       prop: 'vcpus',
-      // TCG (QEMU 7.2, Debian 12) aborts on a hot-added vCPU (tcg/region.c assertion): hot-plug only with KVM.
+      // TCG (QEMU 7.2, Debian 12) may abort the guest on a hot-added vCPU, and no domain setting libvirt 9.0 offers
+      // avoids it (docs/FACTS.md, "TCG: no vCPU hot-plug"): hot-plug only with KVM.
       impact: {
         if: { rule: 'equals', attribute: 'type', value: 'qemu' },
         then: 'restart',
