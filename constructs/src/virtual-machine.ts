@@ -1,4 +1,4 @@
-import { Lazy, TerraformResource, Token } from 'cdktf';
+import { Lazy, StringMap, TerraformResource, Token } from 'cdktf';
 import { Construct } from 'constructs';
 import { DOMAIN_NAME_MAX, MAX_VCPU, MIN_MEMORY_MIB, validateDomainSpec } from '../../src/domain';
 import { DOMAIN_FIELDS } from '../../src/fields';
@@ -204,6 +204,16 @@ export class VirtualMachine extends Construct {
   readonly reprovisionAction: string;
   /** The instance-id before the last re-provision decision (a token of the domain's `previous_instance_id`). */
   readonly previousInstanceId: string;
+  /**
+   * What the plan does to the running guest: `none`, `live` (no restart), `restart` or `replace` (a token of the
+   * domain's `change_impact`; `cdktf diff` and `terraform show -json` show it beside a warning per guest).
+   */
+  readonly changeImpact: string;
+  /**
+   * Per changed attribute what it does to the guest, e.g. `memory` → `live: within max_memory 1024` (a token of
+   * the domain's `change_impacts`, a map of strings).
+   */
+  readonly changeImpacts: StringMap;
   /** What a deploy that starts the guest waits for. */
   readonly waitFor: WaitFor;
   /**
@@ -283,6 +293,8 @@ export class VirtualMachine extends Construct {
     this.uuid = this.domain.uuid;
     this.reprovisionAction = this.domain.reprovisionAction;
     this.previousInstanceId = this.domain.previousInstanceId;
+    this.changeImpact = this.domain.changeImpact;
+    this.changeImpacts = this.domain.changeImpacts;
     this.addresses = this.domain.addresses;
     this.ipAddress = this.domain.ipAddress;
   }
