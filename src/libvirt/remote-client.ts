@@ -54,8 +54,10 @@ export interface ConnectOptions extends RpcConnectionOptions {
 /**
  * Connects to libvirtd: opens the URI's transport, negotiates authentication (none or polkit; SASL is not
  * supported), and opens the hypervisor connection with the URI's server part (e.g. `qemu:///system`).
- * The whole of it is bounded by `?connect_timeout=` seconds (default 30; ssh gets 5 s more to report its own
- * timeout). Throws LibvirtUriError for bad URIs and LibvirtConnectError (naming the URI, the step that failed and
+ * The whole of it is bounded by `?connect_timeout=` seconds (default 10 for a remote host, 30 for the local socket;
+ * ssh gets 5 s more to report its own timeout, e.g. `Connection timed out during banner exchange`). Keepalive
+ * pings start once the connection is open: until then the deadline alone decides, so a silent host is reported
+ * with its transport's own reason. Throws LibvirtUriError for bad URIs and LibvirtConnectError (naming the URI, the step that failed and
  * the fix) when the daemon cannot be reached or refuses; rejects with the signal's reason when aborted.
  */
 export async function connect(uri: string, options: ConnectOptions = {}): Promise<RemoteLibvirtClient> {
@@ -69,12 +71,13 @@ export async function connect(uri: string, options: ConnectOptions = {}): Promis
   try {
     const socket = await openTransport(parsed, { signal, sshCommand: options.sshCommand });
     step = 'libvirt handshake';
-    rpc = new RpcConnection(socket, options);
+    rpc = new RpcConnection(socket, { ...options, keepaliveInterval: 0 });
     await authenticate(rpc, uri, signal);
     const w = new XdrWriter();
     writeOptionalString(w, parsed.serverName);
     w.uint(options.readonly ? VIR_CONNECT_RO : 0);
     await rpc.call(P.CONNECT_OPEN, w.finish(), { signal });
+    rpc.startKeepalive(options.keepaliveInterval, options.keepaliveCount);
     return new RemoteLibvirtClient(rpc);
   } catch (e) {
     // ssh explains itself only once it has exited: give it a moment after the end of its output.
@@ -532,6 +535,31 @@ export class RemoteLibvirtClient implements LibvirtClient {
   }
   domainUpdateDeviceFlags(dom: DomRef, xml: string, flags: number, options?: CallOptions): Promise<void> {
     return this.callVoid(P.DOMAIN_UPDATE_DEVICE_FLAGS, (w) => (writeDom(w, dom), w.string(xml).uint(flags)), options);
+  }
+  domainSetMetadata(
+    dom: DomRef,
+    type: number,
+    metadata: string | null,
+    key: string | null,
+    uri: string | null,
+    flags: number,
+    options?: CallOptions,
+  ): Promise<void> {
+    return this.callVoid(
+      P.DOMAIN_SET_METADATA,
+      (w) => {
+        writeDom(w, dom);
+        w.int(type);
+        writeOptionalString(w, metadata);
+        writeOptionalString(w, key);
+        writeOptionalString(w, uri);
+        w.uint(flags);
+      },
+      options,
+    );
+  }
+  domainSetLifecycleAction(dom: DomRef, type: number, action: number, flags: number, options?: CallOptions): Promise<void> {
+    return this.callVoid(P.DOMAIN_SET_LIFECYCLE_ACTION, (w) => (writeDom(w, dom), w.uint(type).uint(action).uint(flags)), options);
   }
   domainBlockResize(dom: DomRef, disk: string, size: number, flags: number, options?: CallOptions): Promise<void> {
     return this.callVoid(P.DOMAIN_BLOCK_RESIZE, (w) => (writeDom(w, dom), w.string(disk).uhyper(size).uint(flags)), options);

@@ -13,7 +13,8 @@ export type Path = (string | number)[];
 /** What every handler call gets. `C` is the host connection type the server was given (the libvirt client). */
 export interface HandlerContext<C extends Connection = Connection> {
   /** The configured libvirt client, connected on first call and reused. Rejects before ConfigureProvider or
-   *  when the host cannot be reached. */
+   *  when the host cannot be reached; after a failed connect, every later call of the process rejects at once with
+   *  the same HostUnreachableError (per URI). */
   client(): Promise<C>;
   /** The provider's configured libvirt URI ('' before ConfigureProvider). */
   readonly uri: string;
@@ -36,7 +37,9 @@ export interface HandlerContext<C extends Connection = Connection> {
 export interface ResourceHandler<State, C extends Connection = Connection> {
   readonly typeName: string;
   readonly schema: ResourceSchema;
+  /** ValidateResourceConfig: only the errors reach Terraform; warnings belong to `plan` (./warnings). */
   validate?(config: State, ctx: HandlerContext<C>): Diagnostic[];
+  /** PlanResourceChange. Each warning reaches Terraform once per resource and plan (./warnings). */
   plan(
     req: { prior: State | null; proposed: State | null; config: State | null; priorPrivate?: Buffer },
     ctx: HandlerContext<C>,

@@ -38,6 +38,7 @@ import type {
 } from './messages';
 import { nonEmpty, stateError, unknownType, validateUri } from './private/rpc';
 import { assertValidSchema, impliedType, normalizeBlockValue, ResourceSchema, toProtoSchema } from './schema';
+import { PlanWarnings, validationErrorsOnly } from './warnings';
 
 export interface ProviderServerOptions<C extends Connection = Connection> {
   /** The provider block's schema; an optional string attribute `uri` selects the libvirt host. */
@@ -116,6 +117,7 @@ export class ProviderServer<C extends Connection = Connection> {
   private readonly providerType: CtyType;
   private readonly log: Logger;
   private readonly stop = new AbortController();
+  private readonly planWarnings = new PlanWarnings();
   private uri = '';
   private clientPromise: Promise<C> | undefined;
   /** The handlers' notes (HandlerContext.notes), new at each ConfigureProvider. */
@@ -154,10 +156,18 @@ export class ProviderServer<C extends Connection = Connection> {
   }
 
   private connected: C | undefined;
+  /**
+   * The failed connection attempt per URI: every later call of this process gets the same error at once instead of
+   * waiting for the host again (a silent host would cost each call the whole connect timeout). Terraform starts a
+   * new provider process for each walk, so the next plan or apply tries again.
+   */
+  private readonly failed = new Map<string, HostUnreachableError>();
 
   private client(): Promise<C> {
     if (!this.uri) return Promise.reject(new Error('the provider is not configured yet (its uri is unknown)'));
     if (!this.options.connector) return Promise.reject(new Error('no libvirt connector was given to the provider'));
+    const failed = this.failed.get(this.uri);
+    if (failed) return Promise.reject(failed);
     if (this.connected?.isClosed) {
       // The connection was lost (libvirtd restarted, network dropped): the next operation reconnects.
       this.log.warn(`connection to ${this.uri} was lost; connecting again`);
@@ -167,11 +177,15 @@ export class ProviderServer<C extends Connection = Connection> {
     if (!this.clientPromise) {
       this.log.debug(`connecting to ${this.uri}`);
       const uri = this.uri;
-      const pending = this.options.connector.connect(uri).catch((err: unknown) => Promise.reject(new HostUnreachableError(uri, err)));
+      const pending = this.options.connector.connect(uri).catch((err: unknown) => {
+        const unreachable = new HostUnreachableError(uri, err);
+        this.failed.set(uri, unreachable);
+        return Promise.reject(unreachable);
+      });
       this.clientPromise = pending;
       pending.then(
         (c) => (this.connected = c),
-        () => (this.clientPromise = undefined), // retry on next call
+        () => (this.clientPromise = undefined),
       );
     }
     return this.clientPromise;
@@ -246,7 +260,7 @@ export class ProviderServer<C extends Connection = Connection> {
     return this.withResource('ValidateResourceConfig', req.type_name, async ({ handler, type, decode }) => {
       const config = decode(req.config);
       const diagnostics = handler.validate && config !== null ? handler.validate(config, this.context()) : [];
-      return { diagnostics: this.diags(diagnostics, type) };
+      return { diagnostics: this.diags(validationErrorsOnly(diagnostics), type) }; // warnings come from the plan (./warnings)
     });
   }
 
@@ -305,7 +319,7 @@ export class ProviderServer<C extends Connection = Connection> {
         planned_state: encode(res.planned),
         requires_replace: (res.requiresReplace ?? []).map((p) => toAttributePath(p, type)),
         planned_private: res.plannedPrivate ?? priorPrivate ?? Buffer.alloc(0),
-        diagnostics: this.diags(res.diagnostics, type),
+        diagnostics: this.diags(this.planWarnings.once(handler.typeName, config, res.diagnostics), type),
       };
     });
   }

@@ -7,7 +7,17 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Testing } from 'cdktf';
-import { BaseImage, CloudInit, Firmware, Reprovision, VirtualMachine, VirtualMachineProps, WaitFor } from '../../../constructs';
+import {
+  BaseImage,
+  CloudInit,
+  Firmware,
+  LifecycleAction,
+  Reprovision,
+  VideoModel,
+  VirtualMachine,
+  VirtualMachineProps,
+  WaitFor,
+} from '../../../constructs';
 import { changeSentence, DOMAIN_FIELDS, isBlock, nameIn, type AttributeField, type Field, type Scalar } from '../../../src/fields';
 import { byName, synth } from '../synth-helpers';
 
@@ -54,36 +64,45 @@ describe('VirtualMachine maxima and autostart', () => {
 describe('VirtualMachine prop docs', () => {
   const source = fs.readFileSync(path.join(__dirname, '../../../constructs/src/virtual-machine.ts'), 'utf8');
   const props = source.slice(source.indexOf('export interface VirtualMachineProps'), source.indexOf('export class VirtualMachine'));
-  /** Each doc comment right before a `readonly <prop>?:` in VirtualMachineProps, lines joined. */
-  const DOC = /\/\*\*((?:(?!\*\/)[\s\S])*)\*\/\s*readonly (\w+)\??:/g;
-  const docs = new Map([...props.matchAll(DOC)].map((m) => [m[2], m[1].replace(/\s*\n\s*\*\s?/g, ' ').trim()]));
+  /** Each doc comment right before a `readonly <prop>?: <type>` in VirtualMachineProps, lines joined. */
+  const DOC = /\/\*\*((?:(?!\*\/)[\s\S])*)\*\/\s*readonly (\w+)\??: (\w+)/g;
+  const found = [...props.matchAll(DOC)];
+  const docs = new Map(found.map((m) => [m[2], m[1].replace(/\s*\n\s*\*\s?/g, ' ').trim()]));
+  const types = new Map(found.map((m) => [m[2], m[3]]));
   /** Every `virtseed_domain` attribute that is a VirtualMachine prop (its construct spelling in the field table). */
   const attributes = Object.entries(DOMAIN_FIELDS.fields)
     .filter(([, f]) => !isBlock(f))
     .map(([name, f]) => [nameIn(name, f, 'prop') as string, name as keyof typeof DOMAIN_FIELDS.fields] as const)
     .filter(([prop]) => docs.has(prop));
-  /** How a construct doc writes a table default: an enum member for the enums' values, else the value. */
-  const ENUMS = { Firmware, Reprovision, WaitFor } as const;
-  const shown = (v: Scalar) =>
-    Object.entries(ENUMS)
-      .flatMap(([e, values]) => Object.entries(values).map(([k, x]) => [`${e}.${k}`, x] as const))
-      .find(([, x]) => x === v)?.[0] ?? String(v);
+  /** How a construct doc writes a table default: a member of the prop's enum type, else the value. */
+  const ENUMS: Record<string, Record<string, string>> = { Firmware, LifecycleAction, Reprovision, VideoModel, WaitFor };
+  const shown = (v: Scalar, type: string | undefined) =>
+    Object.entries(ENUMS[type ?? ''] ?? {})
+      .find(([, x]) => x === v)?.[0]
+      ?.replace(/^/, `${type}.`) ?? String(v);
 
   test('GIVEN the props WHEN matched to the field table THEN the domain attributes with a prop are all there', () => {
     expect(attributes.map(([prop]) => prop).sort()).toEqual(
       [
         'autostart',
+        'description',
         'firmware',
         'kernel',
         'maxMemoryMiB',
         'maxVcpus',
         'memoryMiB',
+        'metadata',
         'name',
+        'onCrash',
+        'onPoweroff',
+        'onReboot',
         'qemuAgent',
         'reprovision',
         'running',
         'secureBoot',
+        'title',
         'vcpus',
+        'video',
         'waitFor',
         'waitTimeoutSeconds',
       ].sort(),
@@ -103,6 +122,6 @@ describe('VirtualMachine prop docs', () => {
     const table = field.propDefault ?? field.default;
     if (table === undefined) expect(stated ?? '- ').toMatch(/^- /);
     else if (typeof table === 'object') expect(stated).toMatch(/^- /);
-    else expect(stated).toBe(shown(table));
+    else expect(stated).toBe(shown(table, types.get(prop)));
   });
 });
