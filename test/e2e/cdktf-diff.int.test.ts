@@ -14,10 +14,17 @@ import { cleanupByPrefix, testImage } from '../helpers/guest';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 
+/**
+ * `npx cdktf ARGS STACK` in the checkout. cdktf sets TF_PLUGIN_CACHE_DIR to ~/.terraform.d/plugin-cache unless
+ * CDKTF_DISABLE_PLUGIN_CACHE_ENV is set: that cache is shared by every checkout on the machine (it would link
+ * another checkout's provider build), so it is off and terraform installs from this checkout's mirror.
+ */
 function cdktf(args: string[], env: NodeJS.ProcessEnv, stack = 'reprovision'): { code: number; out: string } {
+  const own: NodeJS.ProcessEnv = { ...env, CDKTF_DISABLE_PLUGIN_CACHE_ENV: '1' };
+  delete own.TF_PLUGIN_CACHE_DIR;
   const r = spawnSync('npx', ['cdktf', ...args, stack, '--skip-provider-lock'], {
     cwd: ROOT,
-    env,
+    env: own,
     encoding: 'utf8',
     timeout: 600_000,
   });
