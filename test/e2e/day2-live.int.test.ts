@@ -8,9 +8,10 @@
  *      (the disk grows under the running guest; its partition and file system stay as they were), same boot id;
  *   3. the first of the two new disks removed (the middle disk of three): the plan says only that disk is removed,
  *      live; the guest loses it and keeps the other, same boot id;
- *   4. memory above max_memory, and vcpu 1 → 2 (within max_vcpu, but TCG cannot hot-plug a vCPU: docs/FACTS.md):
- *      the plan says restart and why beforehand, the guest restarts cleanly (new boot id) with 2 CPUs, and
- *      cloud-init's growpart/resizefs grow the root partition and file system to the grown disk;
+ *   4. memory above max_memory, and vcpu 1 → 2 (within max_vcpu, but TCG cannot hot-plug a vCPU: docs/FACTS.md),
+ *      with NIC 0's link up again: the plan says restart and why beforehand, the guest restarts cleanly (new boot
+ *      id) with 2 CPUs and a carrier on eth0, and cloud-init's growpart/resizefs grow the root partition and file
+ *      system to the grown disk;
  *   then a plan is empty. Apply times of the live memory change and the restart are printed.
  * A loaded host makes TCG boots take minutes: the waits are long, and each ends as soon as its condition holds.
  */
@@ -317,14 +318,21 @@ test('GIVEN three disks WHEN the middle one is removed THEN the plan removes onl
 
 test('GIVEN memory above max_memory and a vCPU under TCG WHEN planned THEN the plan says restart and why; WHEN applied THEN the guest restarts cleanly and its root partition and file system grew', async () => {
   const before = await stateWhere(0, () => true, 'a state');
-  tf.write(config({ ...STEP2, data: ['data2'], memory: 1536, maxMemory: 1536, vcpu: 2 }));
+  // NIC 0's link goes up with the restart: with no carrier the new boot's DHCP waits ~2 minutes (networking.service).
+  tf.write(config({ ...STEP2, data: ['data2'], memory: 1536, maxMemory: 1536, vcpu: 2, link0: 'up' }));
   const plan = planText();
   expect(plan).toMatch(/Domain vstest-day2-live-vm restarts/);
   expect(plan).toContain('memory 1024 → 1536 MiB (restart: above max_memory 1024)');
   expect(plan).toContain('vcpu 1 → 2 (restart: type = "qemu")');
+  expect(plan).toContain('network_interface[0].link_state down → up (live)');
   expect(domainChange()).toEqual({
     change_impact: 'restart',
-    change_impacts: { memory: 'restart: above max_memory 1024', max_memory: 'restart', vcpu: 'restart: type = "qemu"' },
+    change_impacts: {
+      memory: 'restart: above max_memory 1024',
+      max_memory: 'restart',
+      vcpu: 'restart: type = "qemu"',
+      'network_interface[0].link_state': 'live',
+    },
   });
   const t0 = Date.now();
   const applied = timedApply();
@@ -341,6 +349,7 @@ test('GIVEN memory above max_memory and a vCPU under TCG WHEN planned THEN the p
   // growpart takes the partition to the end of the 3 GiB disk (the image's BIOS boot and EFI partitions come first).
   expect(after.partBytes).toBeGreaterThan(3 * GiB - 200 * MiB);
   expect(after.carrier.eth1).toBeDefined();
+  expect(after.carrier.eth0).toBe('1');
   console.log(
     `restart: apply ${applied.seconds.toFixed(1)} s (live memory change: ${liveSeconds.toFixed(1)} s); root partition ${before.partBytes} → ${after.partBytes} bytes, root fs ${before.rootBytes} → ${after.rootBytes} bytes; boot id ${boot0.boot} → ${after.boot}`,
   );
