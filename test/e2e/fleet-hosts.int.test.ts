@@ -1,0 +1,63 @@
+/**
+ * The multi-host harness (test/helpers/hosts.ts) itself: three privileged libvirtd daemons, each in its own network
+ * and mount namespace, answer over TLS on their own addresses only; each has its own pool and isolated network and
+ * sees only its own objects (not the system daemon's, not its neighbours'); a stopped host refuses connections and
+ * comes back; teardown leaves no namespace, interface, process or folder.
+ */
+import { spawnSync } from 'node:child_process';
+import { connect, LibvirtConnectError } from '../../src/libvirt';
+import { TestHosts } from '../helpers/hosts';
+
+jest.setTimeout(180_000);
+
+const PREFIX = 'vstest-fleet-';
+
+describe('three libvirt hosts on this machine', () => {
+  const hosts = new TestHosts({ label: 'hst', count: 3, subnet: '10.251.24', prefix: PREFIX });
+
+  beforeAll(() => hosts.setup());
+  afterAll(() => hosts.teardown());
+
+  test('GIVEN the hosts WHEN asked over TLS THEN each answers on its own address with its own pool and network only', () => {
+    for (const h of hosts.hosts) {
+      expect(hosts.virsh(h.index, ['capabilities'])).toContain(`<uuid>${h.uuid}</uuid>`);
+      expect(hosts.virsh(h.index, ['pool-list', '--all', '--name']).trim()).toBe(hosts.pool);
+      expect(hosts.virsh(h.index, ['net-list', '--all', '--name']).trim()).toBe(hosts.network);
+      expect(hosts.virsh(h.index, ['pool-dumpxml', hosts.pool])).toContain(`<path>${h.poolDir}</path>`);
+    }
+  });
+
+  test('GIVEN a domain defined on h1 WHEN the other hosts and the system daemon list theirs THEN only h1 has it', () => {
+    const name = `${PREFIX}hst-only-h1`;
+    const xml = `<domain type='qemu'><name>${name}</name><memory unit='MiB'>64</memory><os><type arch='x86_64'>hvm</type></os></domain>`;
+    expect(hosts.define(1, xml)).toContain(name);
+    try {
+      expect([hosts.domains(1), hosts.domains(2), hosts.domains(3)]).toEqual([[name], [], []]);
+      const system = spawnSync('virsh', ['-c', 'qemu:///system', 'list', '--all', '--name'], { encoding: 'utf8' }).stdout;
+      expect(system).not.toContain(name);
+    } finally {
+      hosts.virsh(1, ['undefine', name]);
+    }
+  });
+
+  test('GIVEN h2 stopped WHEN connecting THEN the connection is refused, and after start it answers again', async () => {
+    await hosts.stop(2);
+    let failure: unknown;
+    try {
+      await (await connect(hosts.host(2).uri)).close();
+    } catch (e) {
+      failure = e;
+    }
+    expect(failure).toBeInstanceOf(LibvirtConnectError);
+    expect((failure as LibvirtConnectError).step).toBe('connect');
+    await hosts.start(2);
+    expect(hosts.virsh(2, ['pool-list', '--name']).trim()).toBe(hosts.pool);
+  });
+
+  test('GIVEN the hosts WHEN torn down THEN no namespace, interface, process or folder is left', async () => {
+    await hosts.teardown();
+    expect(hosts.leftovers()).toEqual([]);
+    const netns = spawnSync('ip', ['netns', 'list'], { encoding: 'utf8' }).stdout;
+    expect(netns).not.toMatch(/vstest-hst-/);
+  });
+});
