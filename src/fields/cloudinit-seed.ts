@@ -3,6 +3,7 @@
  * where those differ from the defaults: the provider's schema, its config → SeedSpec mapping and the constructs'
  * props → SeedSpec → config mapping all come from this one table.
  */
+import { HOST_CHANGE_REPLACES, hostField } from './host';
 import type { ResourceFields } from './model';
 
 export const CLOUDINIT_SEED_FIELDS = {
@@ -13,6 +14,7 @@ export const CLOUDINIT_SEED_FIELDS = {
     id: { type: 'string', computed: true, spec: null, description: 'libvirt volume key of the ISO.' },
     pool: { type: 'string', required: true, spec: null, description: 'Storage pool name.' },
     name: { type: 'string', required: true, spec: null, description: 'Volume name, e.g. `web1-seed.iso`.' },
+    host: hostField(HOST_CHANGE_REPLACES),
     format: { type: 'string', optional: true, description: '`nocloud` (default) or `configdrive`.' },
     instance_id: {
       type: 'string',

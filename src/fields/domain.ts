@@ -1,4 +1,5 @@
 /** `virtseed_domain`'s fields (see ./model.ts). */
+import { hostField } from './host';
 import type { ResourceFields } from './model';
 
 export const DOMAIN_FIELDS = {
@@ -8,6 +9,9 @@ export const DOMAIN_FIELDS = {
     id: { type: 'string', computed: true, description: 'Domain UUID.' },
     uuid: { type: 'string', computed: true, description: 'Domain UUID.' },
     name: { type: 'string', required: true, description: 'Domain name.' },
+    host: hostField(
+      'Changing it moves the domain: a running guest whose old and new hosts both answer is live-migrated with its storage copied (it keeps running; its volumes and seed are replaced on the new host first and the old copies removed after the move); otherwise the domain is replaced. The plan says which.',
+    ),
     memory: { type: 'number', required: true, description: 'Memory in MiB.' },
     vcpu: { type: 'number', optional: true, computed: true, description: 'Virtual CPUs. Default 1.' },
     type: {

@@ -1,4 +1,5 @@
 /** `virtseed_ignition`'s fields (see ./model.ts). */
+import { HOST_CHANGE_REPLACES, hostField } from './host';
 import type { ResourceFields } from './model';
 
 export const IGNITION_FIELDS = {
@@ -9,6 +10,7 @@ export const IGNITION_FIELDS = {
     id: { type: 'string', computed: true, description: 'libvirt volume key.' },
     pool: { type: 'string', required: true, description: 'Storage pool name.' },
     name: { type: 'string', required: true, description: 'Volume name, e.g. `node1.ign`.' },
+    host: hostField(HOST_CHANGE_REPLACES),
     content: {
       type: 'string',
       required: true,

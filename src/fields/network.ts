@@ -1,4 +1,5 @@
 /** `virtseed_network`'s fields (see ./model.ts). */
+import { HOST_CHANGE_REPLACES, hostField } from './host';
 import type { ResourceFields } from './model';
 
 export const NETWORK_FIELDS = {
@@ -9,6 +10,7 @@ export const NETWORK_FIELDS = {
     id: { type: 'string', computed: true, description: 'Network UUID. `virtseed_domain` `network_interface.network` accepts it.' },
     uuid: { type: 'string', computed: true, description: 'Network UUID.' },
     name: { type: 'string', required: true, description: 'Network name. Changing it replaces the network.' },
+    host: hostField(HOST_CHANGE_REPLACES),
     mode: {
       type: 'string',
       optional: true,

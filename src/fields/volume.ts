@@ -1,4 +1,5 @@
 /** `virtseed_volume`'s fields (see ./model.ts). */
+import { HOST_CHANGE_REPLACES, hostField } from './host';
 import type { ResourceFields } from './model';
 
 export const VOLUME_FIELDS = {
@@ -8,6 +9,7 @@ export const VOLUME_FIELDS = {
     id: { type: 'string', computed: true, description: 'libvirt volume key (the path for `dir` pools).' },
     pool: { type: 'string', required: true, description: 'Storage pool name.' },
     name: { type: 'string', required: true, description: 'Volume name.' },
+    host: hostField(HOST_CHANGE_REPLACES),
     format: {
       type: 'string',
       optional: true,

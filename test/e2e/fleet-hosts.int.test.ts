@@ -1,12 +1,17 @@
 /**
- * The multi-host harness (test/helpers/hosts.ts) itself: three privileged libvirtd daemons, each in its own network
- * and mount namespace, answer over TLS on their own addresses only; each has its own pool and isolated network and
- * sees only its own objects (not the system daemon's, not its neighbours'); a stopped host refuses connections and
- * comes back; teardown leaves no namespace, interface, process or folder.
+ * The multi-host harness (test/helpers/hosts.ts) and resources on named hosts through real terraform (no guests):
+ * - three privileged libvirtd daemons, each in its own network and mount namespace, answer over TLS on their own
+ *   addresses only; each has its own pool and isolated network and sees only its own objects (not the system
+ *   daemon's, not its neighbours'); a stopped host refuses connections and comes back;
+ * - provider `host` blocks: volumes on h1 and h2 land there; moving one to h3 is planned as a replacement and
+ *   leaves it on h3 only; with h2 stopped a plan refreshes the rest and warns once naming h2; destroy empties the
+ *   hosts;
+ * - teardown leaves no namespace, interface, process or folder.
  */
 import { spawnSync } from 'node:child_process';
 import { connect, LibvirtConnectError } from '../../src/libvirt';
 import { TestHosts } from '../helpers/hosts';
+import { TfWorkdir } from '../helpers/terraform';
 
 jest.setTimeout(180_000);
 
@@ -54,10 +59,62 @@ describe('three libvirt hosts on this machine', () => {
     expect(hosts.virsh(2, ['pool-list', '--name']).trim()).toBe(hosts.pool);
   });
 
-  test('GIVEN the hosts WHEN torn down THEN no namespace, interface, process or folder is left', async () => {
-    await hosts.teardown();
-    expect(hosts.leftovers()).toEqual([]);
-    const netns = spawnSync('ip', ['netns', 'list'], { encoding: 'utf8' }).stdout;
-    expect(netns).not.toMatch(/vstest-hst-/);
+  describe('volumes on named hosts through terraform', () => {
+    let tf: TfWorkdir;
+    const volume = (id: string, host: string) =>
+      `resource "virtseed_volume" "${id}" {\n  host     = "${host}"\n  pool     = "${hosts.pool}"\n  name     = "${PREFIX}${id}.qcow2"\n  capacity = 1048576\n}\n`;
+    const write = (body: string) => tf.write(body, hosts.providerBlock());
+
+    beforeAll(() => {
+      tf = new TfWorkdir('fleet-hosts');
+      write('');
+      tf.init();
+    });
+    afterAll(() => tf.dispose());
+
+    test("GIVEN volumes on h1 and h2 WHEN applied THEN each is in its host's pool and h3 has none", () => {
+      write(volume('a', 'h1') + volume('b', 'h2'));
+      tf.apply();
+      expect([hosts.volumes(1), hosts.volumes(2), hosts.volumes(3)]).toEqual([[`${PREFIX}a.qcow2`], [`${PREFIX}b.qcow2`], []]);
+    });
+
+    test('GIVEN volume a moved to h3 WHEN planned and applied THEN the plan replaces it and only h3 has it', () => {
+      write(volume('a', 'h3') + volume('b', 'h2'));
+      const r = tf.plan();
+      expect({ code: r.code, out: r.out }).toEqual({
+        code: 2,
+        out: expect.stringMatching(/~ host +?= "h1" -> "h3" # forces replacement/),
+      });
+      tf.apply();
+      expect([hosts.volumes(1), hosts.volumes(2), hosts.volumes(3)]).toEqual([[], [`${PREFIX}b.qcow2`], [`${PREFIX}a.qcow2`]]);
+    });
+
+    test('GIVEN h2 stopped WHEN planned THEN the plan succeeds with one warning naming h2 and no change', async () => {
+      await hosts.stop(2);
+      try {
+        const r = tf.plan();
+        expect({ code: r.code, out: r.out }).toEqual({
+          code: 0,
+          out: expect.stringContaining(`Warning: Not refreshed: host h2 (${hosts.host(2).uri}) does not answer`),
+        });
+        expect(r.out.match(/Warning: Not refreshed/g)).toHaveLength(1);
+      } finally {
+        await hosts.start(2);
+      }
+    });
+
+    test("GIVEN the volumes WHEN destroyed THEN every host's pool is empty", () => {
+      tf.destroy();
+      expect([hosts.volumes(1), hosts.volumes(2), hosts.volumes(3)]).toEqual([[], [], []]);
+    });
+  });
+
+  describe('teardown', () => {
+    test('GIVEN the hosts WHEN torn down THEN no namespace, interface, process or folder is left', async () => {
+      await hosts.teardown();
+      expect(hosts.leftovers()).toEqual([]);
+      const netns = spawnSync('ip', ['netns', 'list'], { encoding: 'utf8' }).stdout;
+      expect(netns).not.toMatch(/vstest-hst-/);
+    });
   });
 });

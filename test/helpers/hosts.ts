@@ -105,6 +105,17 @@ export class TestHosts {
     });
   }
 
+  /**
+   * The `provider "virtseed"` block naming the hosts (`host { name = "h1", uri = ... }`, with `extra[name]` added
+   * inside a host's block, e.g. `max_memory = 512`).
+   */
+  providerBlock(extra: Record<string, string> = {}): string {
+    const blocks = this.hosts.map(
+      (h) => `  host {\n    name = "${h.name}"\n    uri  = "${h.uri}"\n${extra[h.name] ? `    ${extra[h.name]}\n` : ''}  }\n`,
+    );
+    return `provider "virtseed" {\n${blocks.join('')}}`;
+  }
+
   /** The root namespace's address on the bridge. */
   get gateway(): string {
     return `${this.options.subnet}.1`;

@@ -3,7 +3,7 @@
  * DynamicValues with the handler's schema, calls these methods, and encodes their results.
  */
 import type { Diagnostic } from '../../../src/diagnostics';
-import type { Connection, HostFacts } from '../host';
+import type { Connection, HostConfig, HostFacts } from '../host';
 import type { Logger } from './log';
 import type { ResourceSchema } from './schema';
 
@@ -12,11 +12,23 @@ export type Path = (string | number)[];
 
 /** What every handler call gets. `C` is the host connection type the server was given (the libvirt client). */
 export interface HandlerContext<C extends Connection = Connection> {
-  /** The configured libvirt client, connected on first call and reused. Rejects before ConfigureProvider or
-   *  when the host cannot be reached. */
-  client(): Promise<C>;
-  /** The provider's configured libvirt URI ('' before ConfigureProvider). */
+  /**
+   * The libvirt client of a host, connected on first call and reused (one connection per URI and provider
+   * process). Without `host`: the resource's own host — the `host` attribute of the value the call is about (the
+   * planned value of a plan or apply, else the prior state; the current state of a read), null when the resource
+   * has none. `host`: a provider `host` block's name, or null for the provider's `uri`. Rejects before
+   * ConfigureProvider, with UnknownHostError for a name no host block has or a host whose URI is not known yet,
+   * and with HostUnreachableError when the host cannot be reached.
+   */
+  client(host?: string | null): Promise<C>;
+  /** The URI of the resource's host ('' before ConfigureProvider, or while the resource's host is unknown). */
   readonly uri: string;
+  /** The resource's host: a provider `host` block's name, or null (the provider's `uri`, or not known yet). */
+  readonly hostName: string | null;
+  /** The provider's host named `host` (null: the default host, the provider's `uri`); undefined when no host block has that name. */
+  hostConfig(host: string | null): HostConfig | undefined;
+  /** The provider's `host` blocks, in configuration order. */
+  readonly hosts: readonly HostConfig[];
   /** Aborted when Terraform calls StopProvider (e.g. Ctrl-C): long operations should stop early. */
   readonly signal: AbortSignal;
   readonly log: Logger;
@@ -30,6 +42,13 @@ export interface HandlerContext<C extends Connection = Connection> {
 export interface ResourceHandler<State, C extends Connection = Connection> {
   readonly typeName: string;
   readonly schema: ResourceSchema;
+  /**
+   * What the resource's `host` attribute is (when its schema has one): `'replace'` (the default) — the host the
+   * object lives on; the protocol layer plans a change of it as a replacement; `'handler'` — the host the object
+   * lives on, and the handler's plan decides what a change does (virtseed_domain: live migration); `'none'` — not
+   * where the object lives (virtseed_placement's chosen host).
+   */
+  readonly hostAttribute?: 'replace' | 'handler' | 'none';
   validate?(config: State, ctx: HandlerContext<C>): Diagnostic[];
   plan(
     req: { prior: State | null; proposed: State | null; config: State | null; priorPrivate?: Buffer },

@@ -5,12 +5,14 @@
  * handler bug. DynamicValues are decoded and encoded with the handler's schema; private state bytes pass through.
  */
 import { Diagnostic, ValidationError } from '../../../src/diagnostics';
-import { Connection, DEFAULT_URI, HostConnector, HostFacts, HostUnreachableError, TCG_ONLY } from '../host';
-import { conform, CtyConversionError, CtyType, decodeJson, decodeMsgpack, encodeMsgpack, isUnknown } from './cty';
+import { providerHosts, ProviderHosts, validateProviderConfig } from '../config';
+import { HostConnections } from '../connections';
+import { Connection, describeHost, HostConfig, HostConnector, HostFacts, HostUnreachableError, TCG_ONLY, UnknownHostError } from '../host';
+import { conform, CtyConversionError, CtyType, decodeJson, decodeMsgpack, encodeMsgpack, isUnknown, UNKNOWN } from './cty';
 import { hostUnreachable, internalError, toAttributePath, toProtoDiagnostic } from './diagnostics';
-import type { HandlerContext, ResourceHandler } from './handler';
+import type { HandlerContext, Path, ResourceHandler } from './handler';
 import { createLogger, Logger } from './log';
-import { nonEmpty, stateError, unknownType, validateUri } from './private/rpc';
+import { nonEmpty, stateError, unknownType } from './private/rpc';
 import { assertValidSchema, impliedType, normalizeBlockValue, ResourceSchema, toProtoSchema } from './schema';
 
 /** A DynamicValue message as decoded/encoded by proto-loader. */
@@ -21,7 +23,8 @@ export interface DynamicValueMsg {
 type Msg = Record<string, any>;
 
 export interface ProviderServerOptions<C extends Connection = Connection> {
-  /** The provider block's schema; an optional string attribute `uri` selects the libvirt host. */
+  /** The provider block's schema: an optional string attribute `uri` selects the default libvirt host, `host`
+   *  blocks `{ name, uri, ... }` name others (see ../config.ts). */
   readonly providerSchema: ResourceSchema;
   readonly resources: readonly ResourceHandler<any, C>[];
   /** Opens the libvirt connection on first `ctx.client()`; absent = handlers may not use the host. */
@@ -34,6 +37,8 @@ export interface ProviderServerOptions<C extends Connection = Connection> {
 interface Registered<C extends Connection> {
   readonly handler: ResourceHandler<any, C>;
   readonly type: CtyType;
+  /** How the protocol layer treats the handler's `host` attribute ('absent': the schema has none). */
+  readonly hostAttribute: 'replace' | 'handler' | 'none' | 'absent';
   /** The handler's typed value of a DynamicValue from Terraform (the one place values are decoded). */
   decode(dv: DynamicValueMsg | null | undefined): unknown;
   /** The DynamicValue of a handler's value, normalized to the schema (the one place values are encoded). */
@@ -76,14 +81,18 @@ export class ProviderServer<C extends Connection = Connection> {
   private readonly providerType: CtyType;
   private readonly log: Logger;
   private readonly stop = new AbortController();
-  private uri = '';
-  private clientPromise: Promise<C> | undefined;
+  private configured = false;
+  private hosts: ProviderHosts = providerHosts(null);
+  private readonly connections: HostConnections<C>;
+  /** Hosts whose refresh failure was reported (once per host and provider process). */
+  private readonly unreachableOnRead = new Set<string>();
 
   /** Throws `Error` when a schema is malformed or two handlers share a type name. */
   constructor(private readonly options: ProviderServerOptions<C>) {
     this.log = options.log ?? createLogger();
     assertValidSchema(options.providerSchema, 'provider.');
     this.providerType = impliedType(options.providerSchema);
+    this.connections = new HostConnections(options.connector, this.log);
     for (const handler of options.resources) {
       if (this.resources.has(handler.typeName)) throw new Error(`duplicate resource type ${handler.typeName}`);
       assertValidSchema(handler.schema, `${handler.typeName}.`);
@@ -91,19 +100,36 @@ export class ProviderServer<C extends Connection = Connection> {
       this.resources.set(handler.typeName, {
         handler,
         type,
+        hostAttribute: 'host' in handler.schema.attributes ? (handler.hostAttribute ?? 'replace') : 'absent',
         decode: (dv) => decodeDynamicValue(dv, type),
         encode: (value) => encodeDynamicValue(normalizeBlockValue(handler.schema, value), type),
       });
     }
   }
 
-  /** The context handed to handlers. */
-  private context(): HandlerContext<C> {
+  /** The provider's host named `name` (null: the default host); undefined when there is none of that name. */
+  private hostConfig(name: string | null): HostConfig | undefined {
+    if (!this.configured) return undefined;
+    return name === null ? this.hosts.default : this.hosts.named.find((h) => h.name === name);
+  }
+
+  /**
+   * The context handed to a handler for a resource on `host` (the `host` attribute of the value the call is about:
+   * a host block's name, null for the default host, UNKNOWN while Terraform does not know it).
+   */
+  private context(host: unknown = null): HandlerContext<C> {
     const server = this;
+    const name = typeof host === 'string' ? host : null;
+    const own = isUnknown(host) ? undefined : this.hostConfig(name);
     return {
-      client: () => server.client(),
+      client: (h?: string | null) => (h === undefined ? server.clientOf(isUnknown(host) ? UNKNOWN : name) : server.clientOf(h)),
       get uri() {
-        return server.uri;
+        return own?.uri ?? '';
+      },
+      hostName: name,
+      hostConfig: (h) => server.hostConfig(h),
+      get hosts() {
+        return server.hosts.named;
       },
       signal: server.stop.signal,
       log: server.log,
@@ -111,35 +137,19 @@ export class ProviderServer<C extends Connection = Connection> {
     };
   }
 
-  private connected: C | undefined;
-
-  private client(): Promise<C> {
-    if (!this.uri) return Promise.reject(new Error('the provider is not configured yet (its uri is unknown)'));
-    if (!this.options.connector) return Promise.reject(new Error('no libvirt connector was given to the provider'));
-    if (this.connected?.isClosed) {
-      // The connection was lost (libvirtd restarted, network dropped): the next operation reconnects.
-      this.log.warn(`connection to ${this.uri} was lost; connecting again`);
-      this.connected = undefined;
-      this.clientPromise = undefined;
-    }
-    if (!this.clientPromise) {
-      this.log.debug(`connecting to ${this.uri}`);
-      const uri = this.uri;
-      const pending = this.options.connector.connect(uri).catch((err: unknown) => Promise.reject(new HostUnreachableError(uri, err)));
-      this.clientPromise = pending;
-      pending.then(
-        (c) => (this.connected = c),
-        () => (this.clientPromise = undefined), // retry on next call
-      );
-    }
-    return this.clientPromise;
+  private clientOf(host: string | null | typeof UNKNOWN): Promise<C> {
+    if (!this.configured) return Promise.reject(new Error('the provider is not configured yet (its uri is unknown)'));
+    if (isUnknown(host)) return Promise.reject(new UnknownHostError(null, "the resource's host is not known yet"));
+    const config = this.hostConfig(host);
+    if (!config) return Promise.reject(new UnknownHostError(host, unknownHostMessage(host, this.hosts)));
+    if (!config.uri)
+      return Promise.reject(new UnknownHostError(host, `the URI of ${host === null ? 'the provider' : `host ${host}`} is not known yet`));
+    return this.connections.client(config.uri, host);
   }
 
-  /** Closes the libvirt client if one was opened (best effort, for Shutdown). */
+  /** Closes the libvirt clients opened (best effort, for Shutdown). */
   async close(): Promise<void> {
-    const p = this.clientPromise;
-    this.clientPromise = undefined;
-    if (p) await p.then((c) => c.close()).catch(() => undefined);
+    await this.connections.close();
   }
 
   // ---- information -------------------------------------------------------------------------------------------
@@ -180,17 +190,20 @@ export class ProviderServer<C extends Connection = Connection> {
   async ValidateProviderConfig(req: Msg): Promise<Msg> {
     return this.guard('ValidateProviderConfig', this.providerType, async () => {
       const config = decodeDynamicValue(req.config, this.providerType) as Record<string, unknown> | null;
-      return { diagnostics: this.diags(validateUri(config?.uri), this.providerType) };
+      return { diagnostics: this.diags(validateProviderConfig(config), this.providerType) };
     });
   }
 
   async ConfigureProvider(req: Msg): Promise<Msg> {
     return this.guard('ConfigureProvider', this.providerType, async () => {
       const config = decodeDynamicValue(req.config, this.providerType) as Record<string, unknown> | null;
-      const uri = config?.uri;
-      const diagnostics = validateUri(uri);
-      if (!diagnostics.length) this.uri = isUnknown(uri) ? '' : typeof uri === 'string' && uri ? uri : DEFAULT_URI;
-      this.log.info(`configured (terraform ${req.terraform_version || '?'}), uri ${this.uri || '(unknown)'}`);
+      const diagnostics = validateProviderConfig(config);
+      if (!diagnostics.some((d) => d.severity === 'error')) {
+        this.hosts = providerHosts(config);
+        this.configured = true;
+      }
+      const named = this.hosts.named.map((h) => `, host ${h.name} ${h.uri || '(unknown)'}`).join('');
+      this.log.info(`configured (terraform ${req.terraform_version || '?'}), uri ${this.hosts.default.uri || '(unknown)'}${named}`);
       return { diagnostics: this.diags(diagnostics, this.providerType) };
     });
   }
@@ -233,11 +246,26 @@ export class ProviderServer<C extends Connection = Connection> {
   }
 
   async ReadResource(req: Msg): Promise<Msg> {
-    return this.withResource('ReadResource', req.type_name, async ({ handler, type, decode, encode }) => {
+    return this.withResource('ReadResource', req.type_name, async ({ handler, type, decode, encode, hostAttribute }) => {
       const current = decode(req.current_state);
       const priv = nonEmpty(req.private);
       if (current === null) return { new_state: encode(null), private: priv ?? Buffer.alloc(0), diagnostics: [] };
-      const res = await handler.read({ current, private: priv }, this.context());
+      const host = hostAttribute === 'absent' || hostAttribute === 'none' ? null : hostOf(current);
+      let res;
+      try {
+        res = await handler.read({ current, private: priv }, this.context(host));
+      } catch (err) {
+        if (!(err instanceof HostUnreachableError)) throw err;
+        // One host down must not stop the plan of everything else: the object keeps its last known state.
+        const first = !this.unreachableOnRead.has(err.uri);
+        this.unreachableOnRead.add(err.uri);
+        this.log.warn(`ReadResource (${handler.typeName}): ${err.message}; keeping the last known state`);
+        return {
+          new_state: encode(current),
+          private: priv ?? Buffer.alloc(0),
+          diagnostics: first ? this.diags([unreachableOnRead(err)]) : [],
+        };
+      }
       return {
         new_state: encode(res.newState),
         private: priv ?? Buffer.alloc(0),
@@ -247,13 +275,32 @@ export class ProviderServer<C extends Connection = Connection> {
   }
 
   async PlanResourceChange(req: Msg): Promise<Msg> {
-    return this.withResource('PlanResourceChange', req.type_name, async ({ handler, type, decode, encode }) => {
+    return this.withResource('PlanResourceChange', req.type_name, async ({ handler, type, decode, encode, hostAttribute }) => {
       const [prior, proposed, config] = [decode(req.prior_state), decode(req.proposed_new_state), decode(req.config)];
       const priorPrivate = nonEmpty(req.prior_private);
-      const res = await handler.plan({ prior, proposed, config, priorPrivate }, this.context());
+      const lives = hostAttribute === 'replace' || hostAttribute === 'handler';
+      const host = lives ? hostOf(proposed ?? prior) : null;
+      if (lives && proposed !== null && typeof host === 'string' && this.configured && !this.hostConfig(host))
+        return {
+          planned_state: encode(proposed),
+          diagnostics: this.diags(
+            [{ severity: 'error', summary: 'Unknown host', detail: unknownHostMessage(host, this.hosts), path: ['host'] }],
+            type,
+          ),
+        };
+      const res = await handler.plan({ prior, proposed, config, priorPrivate }, this.context(host));
+      const requiresReplace: Path[] = [...(res.requiresReplace ?? [])];
+      if (
+        hostAttribute === 'replace' &&
+        prior !== null &&
+        res.planned !== null &&
+        hostMoves(prior, res.planned) &&
+        !requiresReplace.some((p) => p.length === 1 && p[0] === 'host')
+      )
+        requiresReplace.push(['host']);
       return {
         planned_state: encode(res.planned),
-        requires_replace: (res.requiresReplace ?? []).map((p) => toAttributePath(p, type)),
+        requires_replace: requiresReplace.map((p) => toAttributePath(p, type)),
         planned_private: res.plannedPrivate ?? priorPrivate ?? Buffer.alloc(0),
         diagnostics: this.diags(res.diagnostics, type),
       };
@@ -261,10 +308,11 @@ export class ProviderServer<C extends Connection = Connection> {
   }
 
   async ApplyResourceChange(req: Msg): Promise<Msg> {
-    return this.withResource('ApplyResourceChange', req.type_name, async ({ handler, type, decode, encode }) => {
+    return this.withResource('ApplyResourceChange', req.type_name, async ({ handler, type, decode, encode, hostAttribute }) => {
       const [prior, planned, config] = [decode(req.prior_state), decode(req.planned_state), decode(req.config)];
       const plannedPrivate = nonEmpty(req.planned_private);
-      const res = await handler.apply({ prior, planned, config, plannedPrivate }, this.context());
+      const host = hostAttribute === 'replace' || hostAttribute === 'handler' ? hostOf(planned ?? prior) : null;
+      const res = await handler.apply({ prior, planned, config, plannedPrivate }, this.context(host));
       return {
         new_state: encode(res.newState),
         private: res.private ?? plannedPrivate ?? Buffer.alloc(0),
@@ -325,7 +373,11 @@ export class ProviderServer<C extends Connection = Connection> {
       if (err instanceof ValidationError) return { diagnostics: this.diags(err.diagnostics, type) };
       if (err instanceof HostUnreachableError) {
         this.log.error(`${rpc}: ${err.message}`);
-        return { diagnostics: this.diags([hostUnreachable(err.uri, err.cause)]) };
+        return { diagnostics: this.diags([hostUnreachable(err.uri, err.cause, err.host)]) };
+      }
+      if (err instanceof UnknownHostError) {
+        this.log.error(`${rpc}: ${err.message}`);
+        return { diagnostics: this.diags([{ severity: 'error', summary: 'Unknown host', detail: `${err.message}.`, path: [] }]) };
       }
       if (err instanceof MalformedValueError) {
         this.log.error(`${rpc}: malformed value at ${err.path.join('.') || '(root)'}`);
@@ -354,4 +406,33 @@ export class ProviderServer<C extends Connection = Connection> {
     if (!r) return Promise.resolve({ diagnostics: this.diags([unknownType('resource', typeName)]) });
     return this.guard(rpc, r.type, () => fn(r), typeName);
   }
+}
+
+/** The `host` attribute of a resource value (null when the value has none). */
+function hostOf(value: unknown): unknown {
+  if (value === null || typeof value !== 'object' || !('host' in value)) return null;
+  const host = (value as { host: unknown }).host;
+  return host === undefined ? null : host;
+}
+
+/** True when the planned value's `host` differs from the prior one, or is not known yet. */
+function hostMoves(prior: unknown, planned: unknown): boolean {
+  const [from, to] = [hostOf(prior), hostOf(planned)];
+  return isUnknown(to) || from !== to;
+}
+
+function unknownHostMessage(host: string | null, hosts: ProviderHosts): string {
+  const names = hosts.named.map((h) => h.name);
+  return `host ${JSON.stringify(host)} is none of the provider's host blocks (${names.length ? names.join(', ') : 'it has none'}). Add a host block { name = ${JSON.stringify(host)}, uri = "..." } to the provider, or name one of its hosts`;
+}
+
+/** The warning for a refresh whose host did not answer: the object keeps its last known state. */
+function unreachableOnRead(err: HostUnreachableError): Diagnostic {
+  const d = hostUnreachable(err.uri, err.cause, err.host);
+  return {
+    severity: 'warning',
+    summary: `Not refreshed: ${describeHost({ name: err.host, uri: err.uri })} does not answer`,
+    detail: `${d.detail} The objects on this host keep their last known state in this plan; applying a change to one of them needs the host.`,
+    path: [],
+  };
 }

@@ -64,9 +64,10 @@ export async function networkByRef(client: LibvirtClient, ref: string): Promise<
   return isUuid(ref) ? ((await networkByUuid(client, ref)) ?? networkByName(client, ref)) : networkByName(client, ref);
 }
 
-async function describe(client: LibvirtClient, net: NetRef): Promise<NetworkState> {
+/** The state of a network libvirt describes, on `host` (a provider host name; null: the provider's uri). */
+async function describe(client: LibvirtClient, net: NetRef, host: string | null): Promise<NetworkState> {
   const spec = parseNetworkXml(await client.networkGetXmlDesc(net, VIR_NETWORK_XML_INACTIVE));
-  return stateFromNetwork(spec, await client.networkGetAutostart(net));
+  return { ...stateFromNetwork(spec, await client.networkGetAutostart(net)), host };
 }
 
 /** `observed`, with list blocks in `current`'s order when they hold the same elements (no spurious diff). */
@@ -218,7 +219,7 @@ export const network: ResourceHandler<NetworkState, LibvirtClient> = {
       if (prior.autostart !== planned.autostart) await client.networkSetAutostart(net, planned.autostart === true);
       if (!(await client.networkIsActive(net))) await client.networkCreate(net);
       return {
-        newState: { ...planned, ...(await describe(client, net)), dhcp_host: planned.dhcp_host, dns_host: planned.dns_host },
+        newState: { ...planned, ...(await describe(client, net, ctx.hostName)), dhcp_host: planned.dhcp_host, dns_host: planned.dns_host },
         diagnostics: [],
       };
     }
@@ -241,7 +242,7 @@ export const network: ResourceHandler<NetworkState, LibvirtClient> = {
       };
     }
     if (planned.autostart !== false) await client.networkSetAutostart(net, true);
-    const described = await describe(client, net);
+    const described = await describe(client, net, ctx.hostName);
     return {
       newState: {
         ...planned,
@@ -260,13 +261,13 @@ export const network: ResourceHandler<NetworkState, LibvirtClient> = {
     const uuid = str(current.uuid);
     const net = uuid ? await networkByUuid(client, uuid) : null;
     if (!net) return { newState: null, diagnostics: [] };
-    return { newState: keepOrder(current, await describe(client, net)), diagnostics: [] };
+    return { newState: keepOrder(current, await describe(client, net, ctx.hostName)), diagnostics: [] };
   },
 
   async importState(id, ctx) {
     const client = await ctx.client();
     const net = await networkByRef(client, id);
     if (!net) throw new Error(`cannot import network "${id}": libvirt has no network with that name or UUID`);
-    return [await describe(client, net)];
+    return [await describe(client, net, ctx.hostName)];
   },
 };

@@ -33,6 +33,12 @@ export interface DomainConfig extends cdktf.TerraformMetaArguments {
   */
   readonly firmware?: string;
   /**
+  * The libvirt host: the `name` of one of the provider's `host` blocks (e.g. `virtseed_placement.x.host`); null (the default) is the provider's `uri`. Changing it moves the domain: a running guest whose old and new hosts both answer is live-migrated with its storage copied (it keeps running; its volumes and seed are replaced on the new host first and the old copies removed after the move); otherwise the domain is replaced. The plan says which.
+  *
+  * Docs: {@link ../../../../docs/resources/domain.md#host Domain#host}
+  */
+  readonly host?: string;
+  /**
   * A `virtseed_ignition.id`, passed through fw_cfg `opt/com.coreos/config`.
   *
   * Docs: {@link ../../../../docs/resources/domain.md#ignition_id Domain#ignition_id}
@@ -707,6 +713,7 @@ export class Domain extends cdktf.TerraformResource {
     this._cmdline = config.cmdline;
     this._cpuMode = config.cpuMode;
     this._firmware = config.firmware;
+    this._host = config.host;
     this._ignitionId = config.ignitionId;
     this._initrd = config.initrd;
     this._instanceId = config.instanceId;
@@ -802,6 +809,22 @@ export class Domain extends cdktf.TerraformResource {
   // Temporarily expose input value. Use with caution.
   public get firmwareInput() {
     return this._firmware;
+  }
+
+  // host - computed: false, optional: true, required: false
+  private _host?: string; 
+  public get host() {
+    return this.getStringAttribute('host');
+  }
+  public set host(value: string) {
+    this._host = value;
+  }
+  public resetHost() {
+    this._host = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get hostInput() {
+    return this._host;
   }
 
   // id - computed: true, optional: false, required: false
@@ -1105,6 +1128,7 @@ export class Domain extends cdktf.TerraformResource {
       cmdline: cdktf.stringToTerraform(this._cmdline),
       cpu_mode: cdktf.stringToTerraform(this._cpuMode),
       firmware: cdktf.stringToTerraform(this._firmware),
+      host: cdktf.stringToTerraform(this._host),
       ignition_id: cdktf.stringToTerraform(this._ignitionId),
       initrd: cdktf.stringToTerraform(this._initrd),
       instance_id: cdktf.stringToTerraform(this._instanceId),
@@ -1147,6 +1171,12 @@ export class Domain extends cdktf.TerraformResource {
       },
       firmware: {
         value: cdktf.stringToHclTerraform(this._firmware),
+        isBlock: false,
+        type: "simple",
+        storageClassType: "string",
+      },
+      host: {
+        value: cdktf.stringToHclTerraform(this._host),
         isBlock: false,
         type: "simple",
         storageClassType: "string",

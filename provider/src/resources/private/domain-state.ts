@@ -205,6 +205,7 @@ export function stateFromSpec(spec: DomainSpec, running: boolean, refs: Observed
   });
   return {
     name: spec.name,
+    host: null, // where the domain is: known to the caller, not to libvirt
     uuid: spec.uuid ?? null,
     id: spec.uuid ?? null,
     memory: spec.memoryMiB,
