@@ -288,6 +288,11 @@ export class ProviderServer<C extends Connection = Connection> {
             type,
           ),
         };
+      // Which half of a change this is (a create, a tainted object's replacement and the create half of any
+      // replacement all come with no prior state): only whether values are null, never the values.
+      this.log.trace(
+        `PlanResourceChange ${req.type_name}: prior ${prior === null ? 'null' : 'set'}, proposed ${proposed === null ? 'null' : 'set'}`,
+      );
       const res = await handler.plan({ prior, proposed, config, priorPrivate }, this.context(host));
       const requiresReplace: Path[] = [...(res.requiresReplace ?? [])];
       if (
