@@ -92,6 +92,12 @@ export const DOMAIN_FIELDS = {
       computed: true,
       description: 'The instance-id before a re-provision decision (null when `reprovision_action` is `none`).',
     },
+    anti_affinity: {
+      type: 'string',
+      optional: true,
+      description:
+        "The anti-affinity group the domain belongs to (give it the `anti_affinity` of its `virtseed_placement`): kept in the domain's libvirt metadata, where placements read it, so they never put two domains of a group on one host. Changing it changes only the metadata.",
+    },
     qemu_agent: {
       type: 'bool',
       optional: true,

@@ -6,3 +6,4 @@ export * from './ignition';
 export * from './domain';
 export * from './network';
 export * from './host';
+export * from './placement';

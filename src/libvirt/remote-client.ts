@@ -3,7 +3,15 @@
  * `remote_<proc>_args` struct, calls the procedure, and decodes `remote_<proc>_ret`.
  */
 import { VIR_STORAGE_VOL_UPLOAD_SPARSE_STREAM } from './client';
-import type { DomainInterfaceAddresses, DomainStateInfo, LibvirtClient, NetworkDhcpLease, StoragePoolInfo, StorageVolInfo } from './client';
+import type {
+  DomainInterfaceAddresses,
+  DomainStateInfo,
+  LibvirtClient,
+  NetworkDhcpLease,
+  NodeInfo,
+  StoragePoolInfo,
+  StorageVolInfo,
+} from './client';
 import { LibvirtConnectError, LibvirtError, VIR_ERR_AUTH_FAILED, VIR_ERR_ERROR, VIR_ERR_RPC, VIR_FROM_RPC } from './errors';
 import {
   DomRef,
@@ -13,6 +21,7 @@ import {
   REMOTE_AUTH_POLKIT,
   REMOTE_STRING_MAX,
   RemoteProcedure as P,
+  TypedParam,
   VolRef,
   readDom,
   readNet,
@@ -22,6 +31,7 @@ import {
   writeNet,
   writeOptionalString,
   writePool,
+  writeTypedParam,
   writeVol,
 } from './protocol';
 import { CallOptions, RpcConnection, RpcConnectionOptions, StreamOptions, UploadOptions } from './rpc';
@@ -186,6 +196,40 @@ export class RemoteLibvirtClient implements LibvirtClient {
 
   private async callVoid(proc: number, write: Writer | null, options?: CallOptions): Promise<void> {
     await this.call(proc, write, () => undefined, options);
+  }
+
+  // the host (node) and migration between hosts
+
+  nodeGetInfo(options?: CallOptions): Promise<NodeInfo> {
+    return this.call(P.NODE_GET_INFO, null, readNodeInfo, options);
+  }
+  nodeGetFreeMemory(options?: CallOptions): Promise<number> {
+    return this.call(P.NODE_GET_FREE_MEMORY, null, (r) => r.uhyperNumber(), options);
+  }
+  domainMigratePerform3Params(
+    dom: DomRef,
+    dconnuri: string,
+    params: readonly TypedParam[],
+    flags: number,
+    options?: CallOptions,
+  ): Promise<void> {
+    // remote_domain_migrate_perform3_params_args: dom, dconnuri, params<>, cookie_in<>, flags; ret: cookie_out<>
+    // (only the source daemon's own business in peer-to-peer mode).
+    return this.call(
+      P.DOMAIN_MIGRATE_PERFORM3_PARAMS,
+      (w) => {
+        writeDom(w, dom);
+        writeOptionalString(w, dconnuri);
+        w.array(params, (x, p) => writeTypedParam(x, p));
+        w.opaque(new Uint8Array(0));
+        w.uint(flags);
+      },
+      (r) => void r.opaque(),
+      options,
+    );
+  }
+  domainAbortJob(dom: DomRef, options?: CallOptions): Promise<void> {
+    return this.callVoid(P.DOMAIN_ABORT_JOB, (w) => writeDom(w, dom), options);
   }
 
   // connection
@@ -552,6 +596,24 @@ export class RemoteLibvirtClient implements LibvirtClient {
       options,
     );
   }
+}
+
+/** `remote_node_get_info_ret`: `char model[32]` is a fixed array of 32 XDR ints (one per character). */
+export function readNodeInfo(r: XdrReader): NodeInfo {
+  const chars: number[] = [];
+  for (let i = 0; i < 32; i++) chars.push(r.int() & 0xff);
+  const end = chars.indexOf(0);
+  const model = Buffer.from(end < 0 ? chars : chars.slice(0, end)).toString('latin1');
+  return {
+    model,
+    memoryKiB: r.uhyperNumber(),
+    cpus: r.int(),
+    mhz: r.int(),
+    nodes: r.int(),
+    sockets: r.int(),
+    cores: r.int(),
+    threads: r.int(),
+  };
 }
 
 /** `{ T items<>; unsigned int ret; }` as returned by the list-all procedures. */

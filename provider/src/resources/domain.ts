@@ -274,6 +274,7 @@ const OBSERVED_ATTRS: readonly (keyof DomainState)[] = [
   'cmdline',
   'cloudinit_seed_id',
   'ignition_id',
+  'anti_affinity',
   'running',
   'uuid',
   'id',

@@ -2,7 +2,7 @@
  * Plan-time host checks (provider/src/resources/private/plan-checks.ts) with a fake libvirt client: which existing
  * objects count as a clash, and what an unreachable host gives.
  */
-import { HostUnreachableError } from '../../../provider/src/host';
+import { HostUnreachableError, TCG_ONLY } from '../../../provider/src/host';
 import type { HandlerContext } from '../../../provider/src/plugin/handler';
 import { newDomainChecks, newVolumeChecks, noteReplacement, planHost } from '../../../provider/src/resources/private/plan-checks';
 import { error } from '../../../src/diagnostics';
@@ -14,8 +14,12 @@ const log = { trace: noop, debug: noop, info: noop, warn: noop, error: noop };
 const ctxWith = (client: () => Promise<unknown>): HandlerContext => ({
   client: client as never,
   uri: 'qemu:///system',
+  hostName: null,
+  hosts: [],
+  hostConfig: () => undefined,
   signal: new AbortController().signal,
   log,
+  host: TCG_ONLY,
 });
 
 /** A host with pool `default` holding `volumes`, and `domains` (name → metadata). */

@@ -9,6 +9,12 @@ import * as cdktf from 'cdktf';
 
 export interface DomainConfig extends cdktf.TerraformMetaArguments {
   /**
+  * The anti-affinity group the domain belongs to (give it the `anti_affinity` of its `virtseed_placement`): kept in the domain's libvirt metadata, where placements read it, so they never put two domains of a group on one host. Changing it changes only the metadata.
+  *
+  * Docs: {@link ../../../../docs/resources/domain.md#anti_affinity Domain#anti_affinity}
+  */
+  readonly antiAffinity?: string;
+  /**
   * A `virtseed_cloudinit_seed.id`, attached as a read-only cdrom.
   *
   * Docs: {@link ../../../../docs/resources/domain.md#cloudinit_seed_id Domain#cloudinit_seed_id}
@@ -709,6 +715,7 @@ export class Domain extends cdktf.TerraformResource {
       connection: config.connection,
       forEach: config.forEach
     });
+    this._antiAffinity = config.antiAffinity;
     this._cloudinitSeedId = config.cloudinitSeedId;
     this._cmdline = config.cmdline;
     this._cpuMode = config.cpuMode;
@@ -740,6 +747,22 @@ export class Domain extends cdktf.TerraformResource {
   // addresses - computed: true, optional: false, required: false
   public get addresses() {
     return this.getListAttribute('addresses');
+  }
+
+  // anti_affinity - computed: false, optional: true, required: false
+  private _antiAffinity?: string; 
+  public get antiAffinity() {
+    return this.getStringAttribute('anti_affinity');
+  }
+  public set antiAffinity(value: string) {
+    this._antiAffinity = value;
+  }
+  public resetAntiAffinity() {
+    this._antiAffinity = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get antiAffinityInput() {
+    return this._antiAffinity;
   }
 
   // cloudinit_seed_id - computed: false, optional: true, required: false
@@ -1124,6 +1147,7 @@ export class Domain extends cdktf.TerraformResource {
 
   protected override synthesizeAttributes(): { [name: string]: any } {
     return {
+      anti_affinity: cdktf.stringToTerraform(this._antiAffinity),
       cloudinit_seed_id: cdktf.stringToTerraform(this._cloudinitSeedId),
       cmdline: cdktf.stringToTerraform(this._cmdline),
       cpu_mode: cdktf.stringToTerraform(this._cpuMode),
@@ -1151,6 +1175,12 @@ export class Domain extends cdktf.TerraformResource {
 
   protected override synthesizeHclAttributes(): { [name: string]: any } {
     const attrs = {
+      anti_affinity: {
+        value: cdktf.stringToHclTerraform(this._antiAffinity),
+        isBlock: false,
+        type: "simple",
+        storageClassType: "string",
+      },
       cloudinit_seed_id: {
         value: cdktf.stringToHclTerraform(this._cloudinitSeedId),
         isBlock: false,

@@ -31,31 +31,31 @@ export interface VirtseedProviderHost {
   /**
   * MiB of guest memory placements may commit on the host (the memory of every domain there, running or not, counts). Default: the host's physical memory.
   *
-  * Docs: {@link ../../../../docs/index.md#max_memory VirtseedProvider#max_memory}
+  * Docs: {@link ../../../../docs/index.md#host.max_memory VirtseedProvider#max_memory}
   */
   readonly maxMemory?: number;
   /**
   * vCPUs placements may commit on the host (every domain there counts). Default: 4 per host CPU.
   *
-  * Docs: {@link ../../../../docs/index.md#max_vcpu VirtseedProvider#max_vcpu}
+  * Docs: {@link ../../../../docs/index.md#host.max_vcpu VirtseedProvider#max_vcpu}
   */
   readonly maxVcpu?: number;
   /**
   * The URI the other hosts' libvirtd uses to reach this host when a running domain live-migrates to it (peer to peer: the source host's libvirtd connects, with its own credentials). Default: `uri`.
   *
-  * Docs: {@link ../../../../docs/index.md#migration_uri VirtseedProvider#migration_uri}
+  * Docs: {@link ../../../../docs/index.md#host.migration_uri VirtseedProvider#migration_uri}
   */
   readonly migrationUri?: string;
   /**
   * The name resources use (`host = "<name>"`): letters, digits, `.`, `_` and `-`, up to 63 characters.
   *
-  * Docs: {@link ../../../../docs/index.md#name VirtseedProvider#name}
+  * Docs: {@link ../../../../docs/index.md#host.name VirtseedProvider#name}
   */
   readonly name: string;
   /**
   * libvirt connection URI of the host, e.g. `qemu+tls://kvm2.example.net/system` or `qemu+ssh://root@kvm2/system`.
   *
-  * Docs: {@link ../../../../docs/index.md#uri VirtseedProvider#uri}
+  * Docs: {@link ../../../../docs/index.md#host.uri VirtseedProvider#uri}
   */
   readonly uri: string;
 }

@@ -153,6 +153,8 @@ export function toDomainSpec(s: DomainState, refs: ResolvedRefs, uuid?: string):
   const metadata: Record<string, string> = { [METADATA_KEYS.reprovisionPolicy]: str(s.reprovision) ?? DOMAIN_DEFAULTS.reprovision };
   const instanceId = str(s.instance_id);
   if (instanceId) metadata[METADATA_KEYS.instanceId] = instanceId;
+  const antiAffinity = str(s.anti_affinity);
+  if (antiAffinity) metadata[METADATA_KEYS.antiAffinity] = antiAffinity;
   const [kernel, initrd, cmdline, cpuMode, serialLogFile] = [
     str(s.kernel),
     str(s.initrd),
@@ -221,6 +223,7 @@ export function stateFromSpec(spec: DomainSpec, running: boolean, refs: Observed
     cloudinit_seed_id: seedId,
     ignition_id: refs.ignitionId,
     instance_id: spec.metadata?.[METADATA_KEYS.instanceId] ?? null,
+    anti_affinity: spec.metadata?.[METADATA_KEYS.antiAffinity] ?? null,
     network_interface: spec.interfaces.map((n) => ({
       network: n.type === 'network' ? n.network : null,
       user: n.type === 'user',
