@@ -60,9 +60,11 @@ function ctxOf(hosts: Record<string, FakeHost>, limits: Record<string, Partial<H
 function freshHandler(): ResourceHandler<PlacementState, never> {
   let handler: ResourceHandler<PlacementState, never> | undefined;
   jest.isolateModules(() => {
+    /* eslint-disable @typescript-eslint/no-require-imports -- a fresh module registry needs require */
     handler = (require('../../../provider/src/resources/placement') as typeof import('../../../provider/src/resources/placement'))
       .placement;
     HostUnreachableError = (require('../../../provider/src/host') as typeof HostModule).HostUnreachableError;
+    /* eslint-enable @typescript-eslint/no-require-imports */
   });
   return handler!;
 }
