@@ -1,17 +1,23 @@
 /**
- * The `host` attribute every resource that lives on a libvirt host has (see ./model.ts): which of the provider's
- * hosts holds the object. One definition, each table words what a change does to its kind of object.
+ * The `host` attribute of every resource that lives on a libvirt host (see ./model.ts): which of the provider's
+ * hosts holds the object. One definition for the resources that cannot move (a change replaces them) and the
+ * domain's, whose move its handler decides (a live migration or a replacement).
  */
 
-/** The `host` field of a resource table; `change` ends the description (what changing it does). */
-export function hostField<C extends string>(change: C) {
-  return {
-    type: 'string',
-    optional: true,
-    spec: null,
-    description: `The libvirt host: the \`name\` of one of the provider's \`host\` blocks (e.g. \`virtseed_placement.x.host\`); null (the default) is the provider's \`uri\`. ${change}`,
-  } as const;
-}
+const WHAT =
+  "The libvirt host: the `name` of one of the provider's `host` blocks (e.g. `virtseed_placement.x.host`); null (the default) is the provider's `uri`.";
 
-/** What a `host` change does to an object that cannot move by itself. */
-export const HOST_CHANGE_REPLACES = 'Changing it replaces the object (a new one on the new host, the old one removed).';
+/** `host` of an object that cannot move by itself. */
+export const HOST_FIELD = { type: 'string', optional: true, spec: null, replace: true, description: WHAT } as const;
+
+/**
+ * `virtseed_domain.host`: a running guest moves live; the handler also checks at plan that both hosts answer and
+ * nothing else replaces the domain (else it plans the replacement, and says why).
+ */
+export const DOMAIN_HOST_FIELD = {
+  type: 'string',
+  optional: true,
+  spec: null,
+  impact: { if: { rule: 'equals', attribute: 'running', value: true }, then: 'live', else: 'replace' },
+  description: `${WHAT} A running guest moves by live migration with its storage copied (it keeps running; its volumes and seed are made on the new host first, the old copies removed after the move) when both hosts answer and no other change replaces the domain; the plan says which way it moves.`,
+} as const;

@@ -5,16 +5,18 @@ export const PLACEMENT_FIELDS = {
   version: 0,
   description:
     "The libvirt host of one virtual machine, chosen at plan among the provider's `host` blocks from what the hosts report (memory and vCPUs committed by their domains, the anti-affinity groups there, whether they answer) and a policy. The choice is kept in state: it never changes for an existing VM unless `pin` or `rebalance` changes. A domain and its volumes and seed follow it with `host = virtseed_placement.<name>.host`.",
+  object: 'placement',
+  whenUnknown: 'replace',
   fields: {
     id: { type: 'string', computed: true, description: 'The name of the domain it places (`name`).' },
     name: {
       type: 'string',
       required: true,
-      description:
-        "The name of the domain it places (the domain's `name`): that domain never counts against itself when placed again. Changing it replaces the placement.",
+      replace: true,
+      description: "The name of the domain it places (the domain's `name`): that domain never counts against itself when placed again.",
     },
     memory: { type: 'number', required: true, description: 'MiB of memory the domain needs (its `memory`).' },
-    vcpu: { type: 'number', optional: true, computed: true, description: 'vCPUs the domain needs (its `vcpu`). Default 1.' },
+    vcpu: { type: 'number', optional: true, computed: true, default: 1, description: 'vCPUs the domain needs (its `vcpu`).' },
     hosts: {
       type: 'list(string)',
       optional: true,
@@ -25,8 +27,12 @@ export const PLACEMENT_FIELDS = {
       type: 'string',
       optional: true,
       computed: true,
-      description:
-        '`spread` (default: the host whose committed memory share is lowest with the domain added; then fewer domains) or `pack` (the host whose share is highest and still fits).',
+      values: {
+        spread: 'the host whose committed memory share is lowest with the domain added; then the one with fewer domains',
+        pack: 'the host whose committed memory share is highest and still fits',
+      },
+      default: 'spread',
+      description: 'How the host is chosen among those where the domain fits (ties: the order of `hosts`).',
     },
     anti_affinity: {
       type: 'string',

@@ -34,6 +34,12 @@ export interface HandlerContext<C extends Connection = Connection> {
   readonly log: Logger;
   /** Facts about the host (e.g. whether KVM runs guests), for plans to use without touching libvirt. */
   readonly host: HostFacts;
+  /**
+   * What earlier calls of this provider process noted for later ones, kept from ConfigureProvider until the
+   * process ends (Terraform starts one process per command): e.g. that a plan replaces an object whose create half
+   * comes in a second call, or that a warning was given once. Keys are the resources' own.
+   */
+  readonly notes: Set<string>;
 }
 
 /** A managed resource type. `State` is the typed value of the schema's implied object type, decoded once from the
@@ -43,12 +49,12 @@ export interface ResourceHandler<State, C extends Connection = Connection> {
   readonly typeName: string;
   readonly schema: ResourceSchema;
   /**
-   * What the resource's `host` attribute is (when its schema has one): `'replace'` (the default) — the host the
-   * object lives on; the protocol layer plans a change of it as a replacement; `'handler'` — the host the object
-   * lives on, and the handler's plan decides what a change does (virtseed_domain: live migration); `'none'` — not
-   * where the object lives (virtseed_placement's chosen host).
+   * What the resource's `host` attribute is (when its schema has one): `'location'` (the default) — the host the
+   * object lives on, which `ctx.client()` and `ctx.uri` of its calls stand for (what a change of it does is the
+   * field table's rule, or the handler's); `'output'` — a value the resource computes, not where it lives
+   * (virtseed_placement's chosen host).
    */
-  readonly hostAttribute?: 'replace' | 'handler' | 'none';
+  readonly hostAttribute?: 'location' | 'output';
   validate?(config: State, ctx: HandlerContext<C>): Diagnostic[];
   plan(
     req: { prior: State | null; proposed: State | null; config: State | null; priorPrivate?: Buffer },

@@ -10,7 +10,7 @@ import { HostConnections } from '../connections';
 import { Connection, describeHost, HostConfig, HostConnector, HostFacts, HostUnreachableError, TCG_ONLY, UnknownHostError } from '../host';
 import { conform, CtyConversionError, CtyType, decodeJson, decodeMsgpack, encodeMsgpack, isUnknown, UNKNOWN } from './cty';
 import { hostUnreachable, internalError, toAttributePath, toProtoDiagnostic } from './diagnostics';
-import type { HandlerContext, Path, ResourceHandler } from './handler';
+import type { HandlerContext, ResourceHandler } from './handler';
 import { createLogger, Logger } from './log';
 import { nonEmpty, stateError, unknownType } from './private/rpc';
 import { assertValidSchema, impliedType, normalizeBlockValue, ResourceSchema, toProtoSchema } from './schema';
@@ -37,8 +37,8 @@ export interface ProviderServerOptions<C extends Connection = Connection> {
 interface Registered<C extends Connection> {
   readonly handler: ResourceHandler<any, C>;
   readonly type: CtyType;
-  /** How the protocol layer treats the handler's `host` attribute ('absent': the schema has none). */
-  readonly hostAttribute: 'replace' | 'handler' | 'none' | 'absent';
+  /** True when the handler's `host` attribute is where its objects live (ResourceHandler.hostAttribute). */
+  readonly located: boolean;
   /** The handler's typed value of a DynamicValue from Terraform (the one place values are decoded). */
   decode(dv: DynamicValueMsg | null | undefined): unknown;
   /** The DynamicValue of a handler's value, normalized to the schema (the one place values are encoded). */
@@ -86,6 +86,8 @@ export class ProviderServer<C extends Connection = Connection> {
   private readonly connections: HostConnections<C>;
   /** Hosts whose refresh failure was reported (once per host and provider process). */
   private readonly unreachableOnRead = new Set<string>();
+  /** The handlers' notes (HandlerContext.notes), new at each ConfigureProvider. */
+  private notes = new Set<string>();
 
   /** Throws `Error` when a schema is malformed or two handlers share a type name. */
   constructor(private readonly options: ProviderServerOptions<C>) {
@@ -100,7 +102,7 @@ export class ProviderServer<C extends Connection = Connection> {
       this.resources.set(handler.typeName, {
         handler,
         type,
-        hostAttribute: 'host' in handler.schema.attributes ? (handler.hostAttribute ?? 'replace') : 'absent',
+        located: 'host' in handler.schema.attributes && handler.hostAttribute !== 'output',
         decode: (dv) => decodeDynamicValue(dv, type),
         encode: (value) => encodeDynamicValue(normalizeBlockValue(handler.schema, value), type),
       });
@@ -134,6 +136,7 @@ export class ProviderServer<C extends Connection = Connection> {
       signal: server.stop.signal,
       log: server.log,
       host: server.options.host ?? TCG_ONLY,
+      notes: server.notes,
     };
   }
 
@@ -202,6 +205,7 @@ export class ProviderServer<C extends Connection = Connection> {
         this.hosts = providerHosts(config);
         this.configured = true;
       }
+      this.notes = new Set();
       const named = this.hosts.named.map((h) => `, host ${h.name} ${h.uri || '(unknown)'}`).join('');
       this.log.info(`configured (terraform ${req.terraform_version || '?'}), uri ${this.hosts.default.uri || '(unknown)'}${named}`);
       return { diagnostics: this.diags(diagnostics, this.providerType) };
@@ -246,11 +250,11 @@ export class ProviderServer<C extends Connection = Connection> {
   }
 
   async ReadResource(req: Msg): Promise<Msg> {
-    return this.withResource('ReadResource', req.type_name, async ({ handler, type, decode, encode, hostAttribute }) => {
+    return this.withResource('ReadResource', req.type_name, async ({ handler, type, decode, encode, located }) => {
       const current = decode(req.current_state);
       const priv = nonEmpty(req.private);
       if (current === null) return { new_state: encode(null), private: priv ?? Buffer.alloc(0), diagnostics: [] };
-      const host = hostAttribute === 'absent' || hostAttribute === 'none' ? null : hostOf(current);
+      const host = located ? hostOf(current) : null;
       let res;
       try {
         res = await handler.read({ current, private: priv }, this.context(host));
@@ -275,12 +279,11 @@ export class ProviderServer<C extends Connection = Connection> {
   }
 
   async PlanResourceChange(req: Msg): Promise<Msg> {
-    return this.withResource('PlanResourceChange', req.type_name, async ({ handler, type, decode, encode, hostAttribute }) => {
+    return this.withResource('PlanResourceChange', req.type_name, async ({ handler, type, decode, encode, located }) => {
       const [prior, proposed, config] = [decode(req.prior_state), decode(req.proposed_new_state), decode(req.config)];
       const priorPrivate = nonEmpty(req.prior_private);
-      const lives = hostAttribute === 'replace' || hostAttribute === 'handler';
-      const host = lives ? hostOf(proposed ?? prior) : null;
-      if (lives && proposed !== null && typeof host === 'string' && this.configured && !this.hostConfig(host))
+      const host = located ? hostOf(proposed ?? prior) : null;
+      if (located && proposed !== null && typeof host === 'string' && this.configured && !this.hostConfig(host))
         return {
           planned_state: encode(proposed),
           diagnostics: this.diags(
@@ -294,18 +297,9 @@ export class ProviderServer<C extends Connection = Connection> {
         `PlanResourceChange ${req.type_name}: prior ${prior === null ? 'null' : 'set'}, proposed ${proposed === null ? 'null' : 'set'}`,
       );
       const res = await handler.plan({ prior, proposed, config, priorPrivate }, this.context(host));
-      const requiresReplace: Path[] = [...(res.requiresReplace ?? [])];
-      if (
-        hostAttribute === 'replace' &&
-        prior !== null &&
-        res.planned !== null &&
-        hostMoves(prior, res.planned) &&
-        !requiresReplace.some((p) => p.length === 1 && p[0] === 'host')
-      )
-        requiresReplace.push(['host']);
       return {
         planned_state: encode(res.planned),
-        requires_replace: requiresReplace.map((p) => toAttributePath(p, type)),
+        requires_replace: (res.requiresReplace ?? []).map((p) => toAttributePath(p, type)),
         planned_private: res.plannedPrivate ?? priorPrivate ?? Buffer.alloc(0),
         diagnostics: this.diags(res.diagnostics, type),
       };
@@ -313,10 +307,10 @@ export class ProviderServer<C extends Connection = Connection> {
   }
 
   async ApplyResourceChange(req: Msg): Promise<Msg> {
-    return this.withResource('ApplyResourceChange', req.type_name, async ({ handler, type, decode, encode, hostAttribute }) => {
+    return this.withResource('ApplyResourceChange', req.type_name, async ({ handler, type, decode, encode, located }) => {
       const [prior, planned, config] = [decode(req.prior_state), decode(req.planned_state), decode(req.config)];
       const plannedPrivate = nonEmpty(req.planned_private);
-      const host = hostAttribute === 'replace' || hostAttribute === 'handler' ? hostOf(planned ?? prior) : null;
+      const host = located ? hostOf(planned ?? prior) : null;
       const res = await handler.apply({ prior, planned, config, plannedPrivate }, this.context(host));
       return {
         new_state: encode(res.newState),
@@ -418,12 +412,6 @@ function hostOf(value: unknown): unknown {
   if (value === null || typeof value !== 'object' || !('host' in value)) return null;
   const host = (value as { host: unknown }).host;
   return host === undefined ? null : host;
-}
-
-/** True when the planned value's `host` differs from the prior one, or is not known yet. */
-function hostMoves(prior: unknown, planned: unknown): boolean {
-  const [from, to] = [hostOf(prior), hostOf(planned)];
-  return isUnknown(to) || from !== to;
 }
 
 function unknownHostMessage(host: string | null, hosts: ProviderHosts): string {

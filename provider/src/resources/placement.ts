@@ -7,11 +7,11 @@
 import { Diagnostic, error, warning } from '../../../src/diagnostics';
 import { PLACEMENT_FIELDS } from '../../../src/fields';
 import type { LibvirtClient } from '../../../src/libvirt';
-import { PLACEMENT_POLICIES, type PlacementPolicy, type PlacementRequest } from '../../../src/placement';
+import type { PlacementPolicy, PlacementRequest } from '../../../src/placement';
 import { describeHost, HostUnreachableError } from '../host';
 import type { HandlerContext, ResourceHandler } from '../plugin/handler';
 import type { ResourceSchema } from '../plugin/schema';
-import { schemaOf } from './private/fields';
+import { schemaOf, valueDiagnostics, withTableDefaults } from './private/fields';
 import { inventory } from './private/inventory';
 import type { PlacementState } from './private/model';
 import { isWhollyKnown, list, num, str, UNKNOWN } from './private/values';
@@ -19,16 +19,11 @@ import { isWhollyKnown, list, num, str, UNKNOWN } from './private/values';
 /** The provider schema, from the field table (src/fields/placement.ts). */
 export const PLACEMENT_SCHEMA: ResourceSchema = schemaOf(PLACEMENT_FIELDS);
 
-const DEFAULT_POLICY: PlacementPolicy = 'spread';
-
 /** Hosts reported down in this process (one warning per host). */
 const warnedDown = new Set<string>();
 
 function validateConfig(c: PlacementState): Diagnostic[] {
-  const d: Diagnostic[] = [];
-  const policy = str(c.policy);
-  if (policy !== undefined && !PLACEMENT_POLICIES.some((p) => p === policy))
-    d.push(error(['policy'], 'Invalid policy', `policy is "${policy}"; expected one of ${PLACEMENT_POLICIES.join(', ')}.`));
+  const d: Diagnostic[] = valueDiagnostics(PLACEMENT_FIELDS, c);
   for (const key of ['memory', 'vcpu'] as const) {
     const v = num(c[key]);
     if (v !== undefined && !(Number.isInteger(v) && v > 0))
@@ -87,7 +82,7 @@ function requestOf(planned: PlacementState, ctx: HandlerContext<LibvirtClient>):
     name: str(planned.name) ?? '',
     memoryMiB: num(planned.memory) ?? 0,
     vcpu: num(planned.vcpu) ?? 1,
-    policy: (str(planned.policy) ?? DEFAULT_POLICY) as PlacementPolicy,
+    policy: (str(planned.policy) ?? PLACEMENT_FIELDS.fields.policy.default) as PlacementPolicy,
     hosts,
     ...(group !== undefined ? { antiAffinity: group } : {}),
     ...(pin !== undefined ? { pin } : {}),
@@ -153,7 +148,7 @@ function messageOfCause(err: HostUnreachableError): string {
 export const placement: ResourceHandler<PlacementState, LibvirtClient> = {
   typeName: 'virtseed_placement',
   schema: PLACEMENT_SCHEMA,
-  hostAttribute: 'none',
+  hostAttribute: 'output',
 
   validate(config) {
     return validateConfig(config);
@@ -163,10 +158,8 @@ export const placement: ResourceHandler<PlacementState, LibvirtClient> = {
     if (!proposed || !config) return { planned: null, requiresReplace: [], diagnostics: [] };
     const diagnostics = [...validateConfig(config), ...hostDiagnostics(config, ctx)];
     let planned: PlacementState = {
-      ...proposed,
+      ...withTableDefaults(PLACEMENT_FIELDS, proposed, config),
       id: proposed.name,
-      policy: proposed.policy ?? DEFAULT_POLICY,
-      vcpu: proposed.vcpu ?? 1,
       host: prior?.host ?? UNKNOWN,
       reason: prior?.reason ?? UNKNOWN,
     };

@@ -1,7 +1,7 @@
 /**
  * The provider's hosts in the protocol layer: `host` blocks, each resource's `host` choosing its connection (one per
- * URI, opened on first use), unknown host names at plan, a `host` change planned as a replacement, and a refresh
- * whose host does not answer keeping the last known state with one warning per host.
+ * URI, opened on first use), unknown host names at plan, and a refresh whose host does not answer keeping the last
+ * known state with one warning per host. (What a `host` change does is the field table's rule: src/fields/host.ts.)
  */
 import { PROVIDER_SCHEMA } from '../../../provider/src/config';
 import { HostUnreachableError } from '../../../provider/src/host';
@@ -27,7 +27,6 @@ function probe(
   return {
     typeName: 'virtseed_probe',
     schema: SCHEMA,
-    hostAttribute: options.hostAttribute,
     plan: async (req, ctx) => {
       seen.push({ client: ctx.uri ? await ctx.client() : undefined, uri: ctx.uri, hostName: ctx.hostName });
       return { planned: req.proposed, requiresReplace: [], diagnostics: [] };
@@ -88,19 +87,6 @@ describe('resources on named hosts', () => {
     await plan(s, null, { id: null, host: UNKNOWN });
     expect(seen).toEqual([{ client: undefined, uri: '', hostName: null }]);
     expect(connect).not.toHaveBeenCalled();
-  });
-
-  it('GIVEN a resource moved from h1 to h2 WHEN planned THEN host requires replacement', async () => {
-    const s = await configured(probe([]), async () => ({ close: async () => undefined }));
-    const res = await plan(s, { id: 'a', host: 'h1' }, { id: 'a', host: 'h2' });
-    expect(res.requires_replace).toEqual([{ steps: [{ attribute_name: 'host' }] }]);
-    expect((await plan(s, { id: 'a', host: 'h1' }, { id: 'a', host: 'h1' })).requires_replace).toEqual([]);
-  });
-
-  it('GIVEN a handler that decides host changes itself WHEN the host changes THEN the protocol layer adds no replacement', async () => {
-    const s = await configured(probe([], { hostAttribute: 'handler' }), async () => ({ close: async () => undefined }));
-    const res = await plan(s, { id: 'a', host: 'h1' }, { id: 'a', host: 'h2' });
-    expect(res.requires_replace).toEqual([]);
   });
 
   it('GIVEN two resources on h2 whose host does not answer WHEN refreshed THEN both keep their state and one warning names h2', async () => {

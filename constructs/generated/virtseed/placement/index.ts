@@ -27,7 +27,7 @@ export interface PlacementConfig extends cdktf.TerraformMetaArguments {
   */
   readonly memory: number;
   /**
-  * The name of the domain it places (the domain's `name`): that domain never counts against itself when placed again. Changing it replaces the placement.
+  * The name of the domain it places (the domain's `name`): that domain never counts against itself when placed again. Changing it: replaces the placement.
   *
   * Docs: {@link ../../../../docs/resources/placement.md#name Placement#name}
   */
@@ -39,7 +39,7 @@ export interface PlacementConfig extends cdktf.TerraformMetaArguments {
   */
   readonly pin?: string;
   /**
-  * `spread` (default: the host whose committed memory share is lowest with the domain added; then fewer domains) or `pack` (the host whose share is highest and still fits).
+  * How the host is chosen among those where the domain fits (ties: the order of `hosts`). One of `spread` (the host whose committed memory share is lowest with the domain added; then the one with fewer domains), `pack` (the host whose committed memory share is highest and still fits). Default: `spread`.
   *
   * Docs: {@link ../../../../docs/resources/placement.md#policy Placement#policy}
   */
@@ -51,7 +51,7 @@ export interface PlacementConfig extends cdktf.TerraformMetaArguments {
   */
   readonly rebalance?: string;
   /**
-  * vCPUs the domain needs (its `vcpu`). Default 1.
+  * vCPUs the domain needs (its `vcpu`). Default: `1`.
   *
   * Docs: {@link ../../../../docs/resources/placement.md#vcpu Placement#vcpu}
   */
