@@ -6,10 +6,17 @@
  * - provider `host` blocks: volumes on h1 and h2 land there; moving one to h3 is planned as a replacement and
  *   leaves it on h3 only; with h2 stopped a plan refreshes the rest and warns once naming h2; destroy empties the
  *   hosts;
+ * - the constructs: a HostPool and three VMs placed in a loop with anti-affinity, synthesized and applied: one VM
+ *   per host, the base image uploaded once per host (one for_each volume), the next plan empty, destroy empties;
  * - teardown leaves no namespace, interface, process or folder.
  */
 import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { Testing } from 'cdktf';
+import { BaseImage, HostPool, NetworkAttachment, VirtualMachine } from '../../constructs';
 import { connect, LibvirtConnectError } from '../../src/libvirt';
+import { testImage } from '../helpers/guest';
 import { TestHosts } from '../helpers/hosts';
 import { TfWorkdir } from '../helpers/terraform';
 
@@ -106,6 +113,43 @@ describe('three libvirt hosts on this machine', () => {
     test("GIVEN the volumes WHEN destroyed THEN every host's pool is empty", () => {
       tf.destroy();
       expect([hosts.volumes(1), hosts.volumes(2), hosts.volumes(3)]).toEqual([[], [], []]);
+    });
+  });
+
+  describe('a fleet from the constructs', () => {
+    let tf: TfWorkdir;
+    afterAll(() => tf?.dispose());
+
+    test('GIVEN a HostPool and three VMs placed in a loop WHEN synthesized and applied THEN one per host, one base upload per host; destroy empties them', () => {
+      const image = testImage().image;
+      const json = Testing.synthScope((stack) => {
+        const pool = new HostPool(stack, 'hosts', { hosts: hosts.hosts.map((h) => ({ name: h.name, uri: h.uri })) });
+        for (let i = 1; i <= 3; i++)
+          new VirtualMachine(stack, `vm${i}`, {
+            name: `${PREFIX}c${i}`,
+            pool: hosts.pool,
+            baseImage: BaseImage.fromFile(image),
+            memoryMiB: 128,
+            running: false,
+            networks: [NetworkAttachment.userMode()],
+            placement: pool.place({ antiAffinity: 'c' }),
+          });
+      });
+      tf = new TfWorkdir('fleet-constructs');
+      fs.writeFileSync(path.join(tf.dir, 'main.tf.json'), json);
+      tf.init();
+      tf.apply();
+      const domains = hosts.hosts.map((h) => hosts.domains(h.index));
+      expect(domains.flat().sort()).toEqual([`${PREFIX}c1`, `${PREFIX}c2`, `${PREFIX}c3`]);
+      expect(domains.map((d) => d.length)).toEqual([1, 1, 1]);
+      for (const h of hosts.hosts) {
+        const vols = hosts.volumes(h.index);
+        expect(vols).toHaveLength(2); // the image's base volume and the VM's root
+        expect(vols.filter((v) => v.endsWith('-root'))).toEqual([`${hosts.domains(h.index)[0]}-root`]);
+      }
+      expect(tf.plan()).toMatchObject({ code: 0 });
+      tf.destroy();
+      for (const h of hosts.hosts) expect([hosts.domains(h.index), hosts.volumes(h.index)]).toEqual([[], []]);
     });
   });
 

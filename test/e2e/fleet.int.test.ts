@@ -7,7 +7,8 @@
  *     and the next plan is empty (the apply re-planned every placement to the same host);
  *  2. adding VMs never moves an existing one (the plan only adds);
  *  3. a running guest pinned to another host live-migrates: it keeps running with the same boot id (printed to its
- *     serial console every 2 s, read on both hosts), and nothing of it is left on the old host;
+ *     serial console every 2 s, read on both hosts), only its top image is copied (same base image on both), and
+ *     nothing of it is left on the old host;
  *  4. a host stopped before a plan is skipped with a warning naming it, and a placement pinned to it fails the plan
  *     naming it;
  *  5. destroy leaves every host empty.
@@ -237,6 +238,10 @@ test('GIVEN a running web VM pinned to h3 (made free) WHEN planned and applied T
   expect(hosts.volumes(fromIndex).filter((v) => v.startsWith(name(web1)))).toEqual([]);
   expect(hosts.domains(fromIndex)).not.toContain(name(web1));
   expect(hosts.volumes(3)).toEqual([`${name(web1)}-base.qcow2`, `${name(web1)}-root.qcow2`, `${name(web1)}-seed.iso`]);
+  // Only the top image was copied (NON_SHARED_INC): the base images on both hosts are the same upload.
+  const allocation = (vol: string) =>
+    Number(/Allocation:\s+(\d+) bytes/.exec(hosts.virsh(3, ['vol-info', '--pool', hosts.pool, vol, '--bytes']))![1]);
+  expect(allocation(`${name(web1)}-root.qcow2`)).toBeLessThan(allocation(`${name(web1)}-base.qcow2`) / 2);
   // The guest kept running: the boot id it prints on h3 is the one it printed on the old host.
   const onH3 = await waitFor('boot id on h3', () => bootIds(readConsole(consoleLog(3, web1)))[0]);
   expect(onH3).toBe(bootBefore);

@@ -120,23 +120,18 @@ export class ProviderServer<C extends Connection = Connection> {
    * a host block's name, null for the default host, UNKNOWN while Terraform does not know it).
    */
   private context(host: unknown = null): HandlerContext<C> {
-    const server = this;
     const name = typeof host === 'string' ? host : null;
     const own = isUnknown(host) ? undefined : this.hostConfig(name);
     return {
-      client: (h?: string | null) => (h === undefined ? server.clientOf(isUnknown(host) ? UNKNOWN : name) : server.clientOf(h)),
-      get uri() {
-        return own?.uri ?? '';
-      },
+      client: (h?: string | null) => (h === undefined ? this.clientOf(isUnknown(host) ? UNKNOWN : name) : this.clientOf(h)),
+      uri: own?.uri ?? '',
       hostName: name,
-      hostConfig: (h) => server.hostConfig(h),
-      get hosts() {
-        return server.hosts.named;
-      },
-      signal: server.stop.signal,
-      log: server.log,
-      host: server.options.host ?? TCG_ONLY,
-      notes: server.notes,
+      hostConfig: (h) => this.hostConfig(h),
+      hosts: this.hosts.named,
+      signal: this.stop.signal,
+      log: this.log,
+      host: this.options.host ?? TCG_ONLY,
+      notes: this.notes,
     };
   }
 
@@ -321,15 +316,20 @@ export class ProviderServer<C extends Connection = Connection> {
   }
 
   async ImportResourceState(req: Msg): Promise<Msg> {
-    return this.withResource('ImportResourceState', req.type_name, async ({ handler, type, encode }) => {
+    return this.withResource('ImportResourceState', req.type_name, async ({ handler, type, encode, located }) => {
       if (!handler.importState) {
         return { diagnostics: this.diags([stateError(`${handler.typeName} does not support import`)], type) };
       }
-      const states = await handler.importState(String(req.id ?? ''), this.context());
+      // `<host>:<id>` imports from a host block's host (host names have no ':'; the default host takes the id as is).
+      const given = String(req.id ?? '');
+      const colon = given.indexOf(':');
+      const named = located && colon > 0 && this.hostConfig(given.slice(0, colon)) ? given.slice(0, colon) : null;
+      const id = named === null ? given : given.slice(colon + 1);
+      const states = await handler.importState(id, this.context(named));
       return {
         imported_resources: states.map((s) => ({
           type_name: handler.typeName,
-          state: encode(s),
+          state: encode(located && s && typeof s === 'object' ? { ...s, host: named } : s),
           private: Buffer.alloc(0),
         })),
         diagnostics: [],

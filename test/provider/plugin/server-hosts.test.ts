@@ -32,6 +32,7 @@ function probe(
       return { planned: req.proposed, requiresReplace: [], diagnostics: [] };
     },
     apply: async () => ({ newState: null, diagnostics: [] }),
+    importState: async (id, ctx) => [{ id: `${id}@${ctx.uri}`, host: null }],
     read: async (req, ctx) => {
       await options.read?.(ctx);
       return { newState: req.current, diagnostics: [] };
@@ -131,6 +132,18 @@ describe('resources on named hosts', () => {
     });
     expect(res.diagnostics).toEqual([
       expect.objectContaining({ severity: 'ERROR', summary: 'Cannot connect to libvirt host h1 at qemu+tls://10.0.0.1/system' }),
+    ]);
+  });
+
+  it('GIVEN an import id h2:<id> WHEN imported THEN the handler gets <id> on h2 and the state records host h2', async () => {
+    const s = await configured(probe([]), async () => ({ close: async () => undefined }));
+    const res = await s.ImportResourceState({ type_name: 'virtseed_probe', id: 'h2:web1' });
+    expect(res.imported_resources.map((r: { state: unknown }) => r.state)).toEqual([
+      dv({ id: 'web1@qemu+tls://10.0.0.2/system', host: 'h2' }),
+    ]);
+    const plain = await s.ImportResourceState({ type_name: 'virtseed_probe', id: 'default/a:b' });
+    expect(plain.imported_resources.map((r: { state: unknown }) => r.state)).toEqual([
+      dv({ id: 'default/a:b@qemu:///system', host: null }),
     ]);
   });
 });

@@ -53,6 +53,7 @@ function ctxOf(hosts: Record<string, FakeHost>, limits: Record<string, Partial<H
     signal: new AbortController().signal,
     log: { trace: noop, debug: noop, info: noop, warn: noop, error: noop },
     host: TCG_ONLY,
+    notes: new Set(),
   };
 }
 

@@ -9,7 +9,7 @@
  * domain is replaced (its plan says why). At apply (migrateLive) the old host's libvirtd migrates the running guest
  * to the new host itself (peer to peer: VIR_MIGRATE_LIVE | PEER2PEER | PERSIST_DEST | UNDEFINE_SOURCE), copying
  * its writable disks into the volumes made there: only their top images (NON_SHARED_INC) when every disk's backing
- * image is the same on both hosts (same size and sha256), else whole (NON_SHARED_DISK). The guest keeps running
+ * image is the same on both hosts (same capacity and sha256 of its bytes), else whole (NON_SHARED_DISK). The guest keeps running
  * (same boot); afterwards the old copies marked for release on the old host are deleted.
  */
 import { warning, type Diagnostic } from '../../../../src/diagnostics';
@@ -139,7 +139,7 @@ async function copyFlag(
     const [srcBase, dstBase] = await Promise.all([volumeByPath(source, srcBacking), volumeByPath(target, dstBacking)]);
     if (!srcBase || !dstBase) return VIR_MIGRATE_NON_SHARED_DISK;
     const [srcInfo, dstInfo] = await Promise.all([source.storageVolGetInfo(srcBase), target.storageVolGetInfo(dstBase)]);
-    if (srcInfo.capacity !== dstInfo.capacity || srcInfo.allocation !== dstInfo.allocation) return VIR_MIGRATE_NON_SHARED_DISK;
+    if (srcInfo.capacity !== dstInfo.capacity) return VIR_MIGRATE_NON_SHARED_DISK;
     const opts = { signal };
     const [a, b] = await Promise.all([volumeSha256(source, srcBase, undefined, opts), volumeSha256(target, dstBase, undefined, opts)]);
     if (a !== b) return VIR_MIGRATE_NON_SHARED_DISK;
