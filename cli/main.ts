@@ -97,6 +97,7 @@ function program(io: CliIo, result: { code: number }): Command {
     .argument('<iso>', 'the image')
     .option('--json', 'print one JSON object: volume_id, format, files[] with path, size, sha256, encoding, content')
     .action((iso: string, opts: { json?: boolean }) => {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy: a command loads its module when it runs (issue #15)
       const { seedShow } = require('./commands/seed-show') as typeof import('./commands/seed-show');
       result.code = seedShow({ iso, json: !!opts.json }, io);
     });
@@ -112,6 +113,7 @@ function program(io: CliIo, result: { code: number }): Command {
     .allowExcessArguments()
     .passThroughOptions()
     .action((args: string[]) => {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy: a command loads its module when it runs (issue #15)
       const { providerCommand } = require('./commands/provider') as typeof import('./commands/provider');
       result.code = providerCommand(args, io);
     });
@@ -133,6 +135,7 @@ function build(files: string[], opts: BuildOptions, io: CliIo): number {
         `${given.join(', ')} belong to the cloud-localds form (OUTPUT USER-DATA [META-DATA]); with -o, set those in the spec`,
       );
     if (files.length !== 1) return usageError(io, `with -o, give exactly one SPEC file (got ${files.length}: ${files.join(' ')})`);
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy: a command loads its module when it runs (issue #15)
     const { seedBuild } = require('./commands/seed-build') as typeof import('./commands/seed-build');
     return seedBuild({ spec: files[0]!, output: opts.output, ...(opts.format ? { format: opts.format } : {}) }, io);
   }
@@ -151,6 +154,7 @@ function build(files: string[], opts: BuildOptions, io: CliIo): number {
   for (const k of ['networkConfig', 'vendorData', 'hostname', 'interfaces', 'dsmode', 'diskFormat', 'filesystem'] as const) {
     if (opts[k] !== undefined) args[k] = opts[k];
   }
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy: a command loads its module when it runs (issue #15)
   const { seedLocalds } = require('./commands/seed-localds') as typeof import('./commands/seed-localds');
   return seedLocalds(args, io);
 }

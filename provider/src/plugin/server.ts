@@ -5,28 +5,46 @@
  * handler bug. DynamicValues are decoded and encoded with the handler's schema; private state bytes pass through.
  */
 import { Diagnostic, ValidationError } from '../../../src/diagnostics';
-import { providerHosts, ProviderHosts, validateProviderConfig } from '../config';
-import { HostConnections } from '../connections';
+import { providerHosts, ProviderHosts, validateProviderConfig } from '../host-config';
+import { HostConnections } from '../host-connections';
 import { Connection, describeHost, HostConfig, HostConnector, HostFacts, HostUnreachableError, TCG_ONLY, UnknownHostError } from '../host';
 import { conform, CtyConversionError, CtyType, decodeJson, decodeMsgpack, encodeMsgpack, isUnknown, UNKNOWN } from './cty';
 import { hostUnreachable, internalError, toAttributePath, toProtoDiagnostic } from './diagnostics';
 import type { HandlerContext, ResourceHandler } from './handler';
 import { createLogger, Logger } from './log';
+import type {
+  ApplyResourceChangeRequest,
+  ApplyResourceChangeResponse,
+  DiagnosticMsg,
+  DiagnosticsResponse,
+  DynamicValueMsg,
+  GetFunctionsResponse,
+  GetMetadataResponse,
+  GetProviderSchemaResponse,
+  GetResourceIdentitySchemasResponse,
+  ImportResourceStateRequest,
+  ImportResourceStateResponse,
+  MoveResourceStateRequest,
+  PlanResourceChangeRequest,
+  PlanResourceChangeResponse,
+  ProviderConfigRequest,
+  RawStateMsg,
+  ReadResourceRequest,
+  ReadResourceResponse,
+  ResourceConfigRequest,
+  SchemaMsg,
+  StopProviderResponse,
+  UpgradeResourceStateRequest,
+  UpgradeResourceStateResponse,
+} from './messages';
 import { nonEmpty, stateError, unknownType } from './private/rpc';
 import { assertValidSchema, impliedType, normalizeBlockValue, ResourceSchema, toProtoSchema } from './schema';
-
-/** A DynamicValue message as decoded/encoded by proto-loader. */
-export interface DynamicValueMsg {
-  msgpack?: Buffer | null;
-  json?: Buffer | null;
-}
-type Msg = Record<string, any>;
 
 export interface ProviderServerOptions<C extends Connection = Connection> {
   /** The provider block's schema: an optional string attribute `uri` selects the default libvirt host, `host`
    *  blocks `{ name, uri, ... }` name others (see ../config.ts). */
   readonly providerSchema: ResourceSchema;
-  readonly resources: readonly ResourceHandler<any, C>[];
+  readonly resources: readonly ResourceHandler<unknown, C>[];
   /** Opens the libvirt connection on first `ctx.client()`; absent = handlers may not use the host. */
   readonly connector?: HostConnector<C>;
   /** Host facts handed to handlers (`ctx.host`); default: TCG only. */
@@ -35,7 +53,7 @@ export interface ProviderServerOptions<C extends Connection = Connection> {
 }
 
 interface Registered<C extends Connection> {
-  readonly handler: ResourceHandler<any, C>;
+  readonly handler: ResourceHandler<unknown, C>;
   readonly type: CtyType;
   /** True when the handler's `host` attribute is where its objects live (ResourceHandler.hostAttribute). */
   readonly located: boolean;
@@ -152,7 +170,7 @@ export class ProviderServer<C extends Connection = Connection> {
 
   // ---- information -------------------------------------------------------------------------------------------
 
-  async GetMetadata(): Promise<Msg> {
+  async GetMetadata(): Promise<GetMetadataResponse> {
     return {
       server_capabilities: { plan_destroy: false, get_provider_schema_optional: false, move_resource_state: false },
       diagnostics: [],
@@ -162,8 +180,8 @@ export class ProviderServer<C extends Connection = Connection> {
     };
   }
 
-  async GetProviderSchema(): Promise<Msg> {
-    const resource_schemas: Record<string, unknown> = {};
+  async GetProviderSchema(): Promise<GetProviderSchemaResponse> {
+    const resource_schemas: Record<string, SchemaMsg> = {};
     for (const [name, r] of this.resources) resource_schemas[name] = toProtoSchema(r.handler.schema);
     return {
       provider: toProtoSchema(this.options.providerSchema),
@@ -175,24 +193,24 @@ export class ProviderServer<C extends Connection = Connection> {
     };
   }
 
-  async GetFunctions(): Promise<Msg> {
+  async GetFunctions(): Promise<GetFunctionsResponse> {
     return { functions: {}, diagnostics: [] };
   }
 
-  async GetResourceIdentitySchemas(): Promise<Msg> {
+  async GetResourceIdentitySchemas(): Promise<GetResourceIdentitySchemasResponse> {
     return { identity_schemas: {}, diagnostics: [] };
   }
 
   // ---- provider configuration --------------------------------------------------------------------------------
 
-  async ValidateProviderConfig(req: Msg): Promise<Msg> {
+  async ValidateProviderConfig(req: ProviderConfigRequest): Promise<DiagnosticsResponse> {
     return this.guard('ValidateProviderConfig', this.providerType, async () => {
       const config = decodeDynamicValue(req.config, this.providerType) as Record<string, unknown> | null;
       return { diagnostics: this.diags(validateProviderConfig(config), this.providerType) };
     });
   }
 
-  async ConfigureProvider(req: Msg): Promise<Msg> {
+  async ConfigureProvider(req: ProviderConfigRequest): Promise<DiagnosticsResponse> {
     return this.guard('ConfigureProvider', this.providerType, async () => {
       const config = decodeDynamicValue(req.config, this.providerType) as Record<string, unknown> | null;
       const diagnostics = validateProviderConfig(config);
@@ -209,7 +227,7 @@ export class ProviderServer<C extends Connection = Connection> {
 
   // ---- managed resources -------------------------------------------------------------------------------------
 
-  async ValidateResourceConfig(req: Msg): Promise<Msg> {
+  async ValidateResourceConfig(req: ResourceConfigRequest): Promise<DiagnosticsResponse> {
     return this.withResource('ValidateResourceConfig', req.type_name, async ({ handler, type, decode }) => {
       const config = decode(req.config);
       const diagnostics = handler.validate && config !== null ? handler.validate(config, this.context()) : [];
@@ -217,9 +235,9 @@ export class ProviderServer<C extends Connection = Connection> {
     });
   }
 
-  async UpgradeResourceState(req: Msg): Promise<Msg> {
+  async UpgradeResourceState(req: UpgradeResourceStateRequest): Promise<UpgradeResourceStateResponse> {
     return this.withResource('UpgradeResourceState', req.type_name, async ({ handler, type, encode }) => {
-      const raw = req.raw_state ?? {};
+      const raw: RawStateMsg = req.raw_state ?? {};
       const version = Number(req.version ?? 0);
       if (!raw.json || !raw.json.length) {
         const legacy = raw.flatmap && Object.keys(raw.flatmap).length > 0;
@@ -244,15 +262,14 @@ export class ProviderServer<C extends Connection = Connection> {
     });
   }
 
-  async ReadResource(req: Msg): Promise<Msg> {
+  async ReadResource(req: ReadResourceRequest): Promise<ReadResourceResponse> {
     return this.withResource('ReadResource', req.type_name, async ({ handler, type, decode, encode, located }) => {
       const current = decode(req.current_state);
       const priv = nonEmpty(req.private);
       if (current === null) return { new_state: encode(null), private: priv ?? Buffer.alloc(0), diagnostics: [] };
-      const host = located ? hostOf(current) : null;
       let res;
       try {
-        res = await handler.read({ current, private: priv }, this.context(host));
+        res = await handler.read({ current, private: priv }, this.context(located ? hostOf(current) : null));
       } catch (err) {
         if (!(err instanceof HostUnreachableError)) throw err;
         // One host down must not stop the plan of everything else: the object keeps its last known state.
@@ -273,7 +290,7 @@ export class ProviderServer<C extends Connection = Connection> {
     });
   }
 
-  async PlanResourceChange(req: Msg): Promise<Msg> {
+  async PlanResourceChange(req: PlanResourceChangeRequest): Promise<PlanResourceChangeResponse> {
     return this.withResource('PlanResourceChange', req.type_name, async ({ handler, type, decode, encode, located }) => {
       const [prior, proposed, config] = [decode(req.prior_state), decode(req.proposed_new_state), decode(req.config)];
       const priorPrivate = nonEmpty(req.prior_private);
@@ -301,7 +318,7 @@ export class ProviderServer<C extends Connection = Connection> {
     });
   }
 
-  async ApplyResourceChange(req: Msg): Promise<Msg> {
+  async ApplyResourceChange(req: ApplyResourceChangeRequest): Promise<ApplyResourceChangeResponse> {
     return this.withResource('ApplyResourceChange', req.type_name, async ({ handler, type, decode, encode, located }) => {
       const [prior, planned, config] = [decode(req.prior_state), decode(req.planned_state), decode(req.config)];
       const plannedPrivate = nonEmpty(req.planned_private);
@@ -315,7 +332,7 @@ export class ProviderServer<C extends Connection = Connection> {
     });
   }
 
-  async ImportResourceState(req: Msg): Promise<Msg> {
+  async ImportResourceState(req: ImportResourceStateRequest): Promise<ImportResourceStateResponse> {
     return this.withResource('ImportResourceState', req.type_name, async ({ handler, type, encode, located }) => {
       if (!handler.importState) {
         return { diagnostics: this.diags([stateError(`${handler.typeName} does not support import`)], type) };
@@ -337,23 +354,23 @@ export class ProviderServer<C extends Connection = Connection> {
     });
   }
 
-  async MoveResourceState(req: Msg): Promise<Msg> {
+  async MoveResourceState(req: MoveResourceStateRequest): Promise<DiagnosticsResponse> {
     return { diagnostics: this.diags([stateError(`moving state into ${req.target_type_name || 'this type'} is not supported`)]) };
   }
 
   // ---- data sources (none yet) -------------------------------------------------------------------------------
 
-  async ValidateDataResourceConfig(req: Msg): Promise<Msg> {
+  async ValidateDataResourceConfig(req: ResourceConfigRequest): Promise<DiagnosticsResponse> {
     return { diagnostics: this.diags([unknownType('data source', req.type_name)]) };
   }
 
-  async ReadDataSource(req: Msg): Promise<Msg> {
+  async ReadDataSource(req: ResourceConfigRequest): Promise<DiagnosticsResponse> {
     return { diagnostics: this.diags([unknownType('data source', req.type_name)]) };
   }
 
   // ---- stop --------------------------------------------------------------------------------------------------
 
-  async StopProvider(): Promise<Msg> {
+  async StopProvider(): Promise<StopProviderResponse> {
     this.log.info('StopProvider: aborting running operations');
     this.stop.abort();
     return { Error: '' };
@@ -361,11 +378,16 @@ export class ProviderServer<C extends Connection = Connection> {
 
   // ---- helpers -----------------------------------------------------------------------------------------------
 
-  private diags(diagnostics: readonly Diagnostic[] | undefined, type?: CtyType): Record<string, unknown>[] {
+  private diags(diagnostics: readonly Diagnostic[] | undefined, type?: CtyType): DiagnosticMsg[] {
     return (diagnostics ?? []).map((d) => toProtoDiagnostic(d, type));
   }
 
-  private async guard(rpc: string, type: CtyType | undefined, fn: () => Promise<Msg>, typeName?: string): Promise<Msg> {
+  private async guard<R extends DiagnosticsResponse>(
+    rpc: string,
+    type: CtyType | undefined,
+    fn: () => Promise<R>,
+    typeName?: string,
+  ): Promise<R | DiagnosticsResponse> {
     try {
       return await fn();
     } catch (err) {
@@ -399,7 +421,11 @@ export class ProviderServer<C extends Connection = Connection> {
     }
   }
 
-  private withResource(rpc: string, typeName: string, fn: (r: Registered<C>) => Promise<Msg>): Promise<Msg> {
+  private withResource<R extends DiagnosticsResponse>(
+    rpc: string,
+    typeName: string,
+    fn: (r: Registered<C>) => Promise<R>,
+  ): Promise<R | DiagnosticsResponse> {
     const r = this.resources.get(typeName);
     this.log.debug(`${rpc} ${typeName}`);
     if (!r) return Promise.resolve({ diagnostics: this.diags([unknownType('resource', typeName)]) });

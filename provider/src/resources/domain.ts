@@ -17,7 +17,9 @@ import type { Diagnostic } from '../../../src/diagnostics';
 import type { ResourceHandler } from '../plugin/handler';
 import type { ResourceSchema } from '../plugin/schema';
 import type { AddressAttributes } from './private/addresses';
-import { decideDomainChange } from './private/domain-changes';
+import { changeWarning, decideDomainChange } from './private/domain-changes';
+import { liveSteps } from './private/domain-live';
+import { resolveRefs } from './private/domain-refs';
 import { forgetDomainListing, lookupDomainByUuid } from './private/domain-directory';
 import {
   CREATE_PENDING_KEY,
@@ -27,7 +29,9 @@ import {
   isActive,
   removeDomain,
   startDomain,
-  stopDomain,
+  stopDiagnostic,
+  stopGuest,
+  type StopResult,
 } from './private/domain-lifecycle';
 import { isMove, moveDomain, planMove, unmoved } from './private/domain-move';
 import { currentAddresses, mergeObserved, readDomain } from './private/domain-read';
@@ -70,6 +74,8 @@ export const domain: ResourceHandler<DomainState, LibvirtClient> = {
           ...settleComputed(planned, null, true, ['id', 'uuid', ...ADDRESS_ATTRS]),
           reprovision_action: 'none',
           previous_instance_id: null,
+          change_impact: 'none',
+          change_impacts: {},
         },
         requiresReplace: [],
         diagnostics,
@@ -78,7 +84,7 @@ export const domain: ResourceHandler<DomainState, LibvirtClient> = {
     // A move's own changes (host, the volumes and seed made anew there) are the move's; the rest decide as usual.
     const moving = isMove(prior, planned) || typeof planned.host === 'symbol';
     const decision = decideDomainChange(prior, moving ? unmoved(prior, planned) : planned);
-    diagnostics.push(...decision.reprovision.diagnostics);
+    diagnostics.push(...decision.reprovision.diagnostics, ...changeWarning(str(planned.name) ?? '', decision));
     const move = moving ? await planMove(ctx, prior, planned, decision.replace.length > 0) : null;
     if (move) diagnostics.push(...move.diagnostics);
     const requiresReplace = move && !move.live ? [...decision.replace, ['host']] : decision.replace;
@@ -93,6 +99,7 @@ export const domain: ResourceHandler<DomainState, LibvirtClient> = {
         ...withAddresses,
         reprovision_action: decision.reprovision.action,
         previous_instance_id: decision.reprovision.previousInstanceId,
+        ...decision.recorded,
       },
       requiresReplace,
       diagnostics,
@@ -127,7 +134,9 @@ export const domain: ResourceHandler<DomainState, LibvirtClient> = {
       }
       if (planned.running === false) {
         // Defined and never started: nothing follows the define, so no pending mark and no addresses to ask for.
-        const uuid = bytesToUuid((await defineDomain(client, planned)).uuid);
+        const defined = await defineDomain(client, planned);
+        if (planned.autostart === true) await client.domainSetAutostart(defined, true);
+        const uuid = bytesToUuid(defined.uuid);
         return { newState: { ...planned, id: uuid, uuid, ...NO_ADDRESSES }, diagnostics: [] };
       }
       // Defined with the pending mark, started (and waited for), then defined again without it. A failure after the
@@ -152,21 +161,35 @@ export const domain: ResourceHandler<DomainState, LibvirtClient> = {
         return { newState: { ...planned, id: uuid, uuid, ...addresses }, diagnostics };
       }
       dom = await defineDomain(client, planned, bytesToUuid(dom.uuid));
+      if (planned.autostart === true) await client.domainSetAutostart(dom, true);
     } else {
       const decision = decideDomainChange(prior, moved ? unmoved(prior, planned) : planned);
-      dom = await defineDomain(client, planned, priorUuid);
       const active = isActive((await client.domainGetState(dom)).state);
-      let stopped: 'off' | 'interrupted' = 'off';
+      const refs = await resolveRefs(client, planned);
+      if (active && planned.running !== false && !decision.restart) {
+        // Live changes first, on the running guest and its definition together; then the whole planned definition.
+        for (const step of liveSteps(client, dom, prior, planned, decision.changes, refs)) {
+          ctx.log.info(`domain ${name}: ${step.what}`);
+          await step.run();
+        }
+      }
+      dom = await defineDomain(client, planned, priorUuid, false, refs);
+      if (typeof planned.autostart === 'boolean' && planned.autostart !== prior.autostart)
+        await client.domainSetAutostart(dom, planned.autostart);
+      let stopped: StopResult | undefined;
       if (planned.running === false) {
-        if (active) stopped = await stopDomain(client, dom, timeout, ctx);
+        if (active) stopped = await stopGuest(client, dom, timeout, ctx);
+        if (stopped?.state === 'off') waited = [stopDiagnostic(name, 'was stopped', stopped, timeout)];
       } else if (!active) {
         waited = await startDomain(client, dom, planned, ctx, false);
       } else if (decision.restart) {
         ctx.log.info(`domain ${name}: restarting (${decision.reprovisionNow ? 're-provision' : 'definition changed'})`);
-        stopped = await stopDomain(client, dom, timeout, ctx);
-        if (stopped === 'off') waited = await startDomain(client, dom, planned, ctx, false);
+        stopped = await stopGuest(client, dom, timeout, ctx);
+        if (stopped.state === 'off') {
+          waited = [stopDiagnostic(name, 'was restarted', stopped, timeout), ...(await startDomain(client, dom, planned, ctx, false))];
+        }
       }
-      if (stopped === 'interrupted') return interruptedState(planned, prior, bytesToUuid(dom.uuid), decision.reprovisionNow);
+      if (stopped?.state === 'interrupted') return interruptedState(planned, prior, bytesToUuid(dom.uuid), decision.reprovisionNow);
     }
     const uuid = bytesToUuid(dom.uuid);
     // The domain exists whatever the wait found: it stays in state, so the next plan starts from the truth.
@@ -202,6 +225,8 @@ export const domain: ResourceHandler<DomainState, LibvirtClient> = {
       reprovision: isValueOf(DOMAIN_FIELDS.fields.reprovision, policy) ? policy : null,
       reprovision_action: 'none',
       previous_instance_id: null,
+      change_impact: 'none',
+      change_impacts: {},
     };
     // What libvirt does not keep (timeouts, wait_for) starts at the table's defaults.
     return [withTableDefaults(DOMAIN_FIELDS, imported, null)];

@@ -138,11 +138,11 @@ describe('resources on named hosts', () => {
   it('GIVEN an import id h2:<id> WHEN imported THEN the handler gets <id> on h2 and the state records host h2', async () => {
     const s = await configured(probe([]), async () => ({ close: async () => undefined }));
     const res = await s.ImportResourceState({ type_name: 'virtseed_probe', id: 'h2:web1' });
-    expect(res.imported_resources.map((r: { state: unknown }) => r.state)).toEqual([
+    expect((res.imported_resources ?? []).map((r: { state: unknown }) => r.state)).toEqual([
       dv({ id: 'web1@qemu+tls://10.0.0.2/system', host: 'h2' }),
     ]);
     const plain = await s.ImportResourceState({ type_name: 'virtseed_probe', id: 'default/a:b' });
-    expect(plain.imported_resources.map((r: { state: unknown }) => r.state)).toEqual([
+    expect((plain.imported_resources ?? []).map((r: { state: unknown }) => r.state)).toEqual([
       dv({ id: 'default/a:b@qemu:///system', host: null }),
     ]);
   });

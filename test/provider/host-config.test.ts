@@ -1,4 +1,4 @@
-import { providerHosts, validateProviderConfig } from '../../provider/src/config';
+import { providerHosts, validateProviderConfig } from '../../provider/src/host-config';
 import { UNKNOWN } from '../../provider/src/plugin/cty';
 
 const block = (over: Record<string, unknown>) => ({
