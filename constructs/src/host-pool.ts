@@ -1,4 +1,4 @@
-import { Token } from 'cdktf';
+import { dependable, Token } from 'cdktf';
 import { Construct } from 'constructs';
 import * as virtseed from '../generated/virtseed';
 import { invalidName, invalidNumber, invalidValue } from './errors';
@@ -131,7 +131,7 @@ export class HostPool extends Construct {
 
   /** Makes `resource` the pool's latest placement, planned after the one before it. @internal */
   _chain(resource: virtseed.placement.Placement): void {
-    if (this.last) resource.dependsOn = [...(resource.dependsOn ?? []), this.last.fqn];
+    if (this.last) resource.dependsOn = [...(resource.dependsOn ?? []), dependable(this.last)];
     this.last = resource;
   }
 }

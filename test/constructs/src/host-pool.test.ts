@@ -44,8 +44,8 @@ describe('HostPool', () => {
     const [p1, p2, p3] = ['web1', 'web2', 'web3'].map((n) => byName(out, 'virtseed_placement', n));
     expect(p1.body).toMatchObject({ name: 'web1', memory: 1024, vcpu: 2, anti_affinity: 'web' });
     expect(p1.body.depends_on).toBeUndefined();
-    expect(p2.body.depends_on).toEqual([`\${${p1.address}}`]);
-    expect(p3.body.depends_on).toEqual([`\${${p2.address}}`]);
+    expect(p2.body.depends_on).toEqual([p1.address]);
+    expect(p3.body.depends_on).toEqual([p2.address]);
   });
 
   test('GIVEN a placed VM WHEN synthesized THEN its domain, root volume and seed take the placement host and the domain its group', () => {

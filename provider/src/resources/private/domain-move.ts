@@ -160,8 +160,16 @@ export async function migrateLive(ctx: HandlerContext<LibvirtClient>, prior: Dom
   if (!dom) throw new Error(`domain ${str(prior.name)} (UUID ${uuid}) is no longer on ${hostName(prior.host)}`);
   const dest = ctx.hostConfig(typeof planned.host === 'string' ? planned.host : null);
   if (!dest?.migrationUri) throw new Error(`the migration URI of ${hostName(planned.host)} is not known`);
-  // The guest's definition as virtseed renders it, with the new host's volumes (same UUID, same device order).
-  const xml = renderDomainXml(toDomainSpec(unmovedExceptRefs(prior, planned), await resolveRefs(target, planned), uuid));
+  // The guest's definition as virtseed renders it, with the new host's volumes (same UUID, same device order), its
+  // disks named by their paths there: libvirt's destination takes a volume-type disk for missing and refuses an
+  // incremental copy into it (docs/FACTS.md "Many hosts").
+  const spec = toDomainSpec(unmovedExceptRefs(prior, planned), await resolveRefs(target, planned), uuid);
+  for (const disk of spec.disks) {
+    if (!('pool' in disk.source)) continue;
+    const pool = await target.storagePoolLookupByName(disk.source.pool);
+    disk.source = { file: await target.storageVolGetPath(await target.storageVolLookupByName(pool, disk.source.volume)) };
+  }
+  const xml = renderDomainXml(spec);
   const copy = await copyFlag(source, target, prior, planned, ctx.signal);
   const flags =
     VIR_MIGRATE_LIVE | VIR_MIGRATE_PEER2PEER | VIR_MIGRATE_PERSIST_DEST | VIR_MIGRATE_UNDEFINE_SOURCE | VIR_MIGRATE_ABORT_ON_ERROR | copy;
