@@ -14,6 +14,7 @@ import { NetworkAttachment } from './network-attachment';
 import { sharedBaseVolume } from './private/shared-base';
 import { Reprovision } from './reprovision';
 import { Size } from './size';
+import type { StoragePool } from './storage-pool';
 import { Volume } from './volume';
 import { WaitFor } from './wait-for';
 
@@ -49,10 +50,11 @@ export interface VirtualMachineProps {
   /** Domain name, also the prefix of its own volumes (`<name>-root`, `<name>-seed`). */
   readonly name: string;
   /**
-   * libvirt storage pool for the volumes and the seed (on whichever host the VM is).
+   * Storage pool for the volumes and the seed: a pool's name, or a {@link StoragePool} of the stack (the volumes
+   * then refer to it, so Terraform creates the pool first and deletes them before it).
    * @default 'default'
    */
-  readonly pool?: string;
+  readonly pool?: string | StoragePool;
   /**
    * The host the VM is placed on by a {@link HostPool}: `pool.place({ antiAffinity: 'web' })`. Its domain,
    * volumes and seed follow the host the placement chooses at plan; a new pin or a rebalance moves the VM (live
@@ -85,9 +87,10 @@ export interface VirtualMachineProps {
    */
   readonly maxMemoryMiB?: number;
   /**
-   * Number of virtual CPUs. Changing it: live (no restart) up to `max_vcpu`, else restarts a running guest.
-   * (`max_vcpu` is {@link VirtualMachineProps.maxVcpus}; CPUs are hot-plugged, and a Linux guest onlines them when
-   * a udev rule or its kernel does so.)
+   * Number of virtual CPUs. Changing it: restarts a running guest with `type = "qemu"`, else live (no restart) up to
+   * `max_vcpu`, else restarts a running guest. (`max_vcpu` is {@link VirtualMachineProps.maxVcpus}; under KVM CPUs
+   * are hot-plugged, and a Linux guest onlines them when a udev rule or its kernel does so; QEMU's TCG, `type =
+   * "qemu"`, cannot hot-plug them.)
    * @default 1
    */
   readonly vcpus?: number;
@@ -229,7 +232,12 @@ export class VirtualMachine extends Construct {
     const memoryMiB = props.memoryMiB ?? 512;
     const vcpus = props.vcpus ?? 1;
     if (props.placement) {
-      this.placementResource = props.placement._bind(this, { name: props.name, memoryMiB, vcpus });
+      // A placement commits what the VM may grow to without a restart (its maximums), as hosts count it.
+      this.placementResource = props.placement._bind(this, {
+        name: props.name,
+        memoryMiB: props.maxMemoryMiB ?? memoryMiB,
+        vcpus: props.maxVcpus ?? vcpus,
+      });
       this.host = this.placementResource.host;
     } else this.host = props.host;
     const host = this.host;

@@ -3,7 +3,7 @@
  * where those differ from the defaults: the provider's schema, its config → SeedSpec mapping and the constructs'
  * props → SeedSpec → config mapping all come from this one table.
  */
-import { HOST_FIELD } from './host';
+import { HOST_FIELD } from './host-field';
 import type { ResourceFields } from './model';
 
 export const CLOUDINIT_SEED_FIELDS = {

@@ -1,5 +1,5 @@
 /** `virtseed_ignition`'s fields (see ./model.ts). */
-import { HOST_FIELD } from './host';
+import { HOST_FIELD } from './host-field';
 import type { ResourceFields } from './model';
 
 export const IGNITION_FIELDS = {

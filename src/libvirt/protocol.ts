@@ -86,9 +86,18 @@ export const RemoteProcedure = {
   NETWORK_UPDATE: 291,
   NETWORK_GET_DHCP_LEASES: 341,
   DOMAIN_INTERFACE_ADDRESSES: 353,
-  // hosts and migration (many hosts: placement reads the node, a move migrates peer to peer)
+  // the host (virsh nodeinfo, version, capabilities, domcapabilities)
   NODE_GET_INFO: 6,
+  CONNECT_GET_CAPABILITIES: 7,
   NODE_GET_FREE_MEMORY: 102,
+  CONNECT_GET_DOMAIN_CAPABILITIES: 342,
+  // storage pools, networks and domains: deletion, persistence and facts the data sources read
+  STORAGE_POOL_DELETE: 81,
+  STORAGE_POOL_IS_PERSISTENT: 155,
+  NETWORK_IS_PERSISTENT: 153,
+  DOMAIN_GET_INFO: 16,
+  DOMAIN_IS_PERSISTENT: 151,
+  // migration between hosts (a live move: peer to peer)
   DOMAIN_ABORT_JOB: 164,
   DOMAIN_MIGRATE_PERFORM3_PARAMS: 305,
 } as const;

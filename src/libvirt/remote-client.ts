@@ -4,6 +4,7 @@
  */
 import { VIR_STORAGE_VOL_UPLOAD_SPARSE_STREAM } from './client';
 import type {
+  DomainInfo,
   DomainInterfaceAddresses,
   DomainStateInfo,
   LibvirtClient,
@@ -198,14 +199,8 @@ export class RemoteLibvirtClient implements LibvirtClient {
     await this.call(proc, write, () => undefined, options);
   }
 
-  // the host (node) and migration between hosts
+  // migration between hosts
 
-  nodeGetInfo(options?: CallOptions): Promise<NodeInfo> {
-    return this.call(P.NODE_GET_INFO, null, readNodeInfo, options);
-  }
-  nodeGetFreeMemory(options?: CallOptions): Promise<number> {
-    return this.call(P.NODE_GET_FREE_MEMORY, null, (r) => r.uhyperNumber(), options);
-  }
   domainMigratePerform3Params(
     dom: DomRef,
     dconnuri: string,
@@ -258,6 +253,34 @@ export class RemoteLibvirtClient implements LibvirtClient {
       (r) => listWithCount(r, readPool),
       options,
     );
+  }
+
+  connectGetVersion(options?: CallOptions): Promise<number> {
+    return this.call(P.CONNECT_GET_VERSION, null, (r) => r.uhyperNumber(), options);
+  }
+  connectGetCapabilities(options?: CallOptions): Promise<string> {
+    return this.call(P.CONNECT_GET_CAPABILITIES, null, (r) => r.string(REMOTE_STRING_MAX), options);
+  }
+  connectGetDomainCapabilities(
+    query: { emulator?: string | null; arch?: string | null; machine?: string | null; virttype?: string | null },
+    flags = 0,
+    options?: CallOptions,
+  ): Promise<string> {
+    return this.call(
+      P.CONNECT_GET_DOMAIN_CAPABILITIES,
+      (w) => {
+        for (const s of [query.emulator, query.arch, query.machine, query.virttype]) writeOptionalString(w, s ?? null);
+        w.uint(flags);
+      },
+      (r) => r.string(REMOTE_STRING_MAX),
+      options,
+    );
+  }
+  nodeGetInfo(options?: CallOptions): Promise<NodeInfo> {
+    return this.call(P.NODE_GET_INFO, null, readNodeInfo, options);
+  }
+  nodeGetFreeMemory(options?: CallOptions): Promise<number> {
+    return this.call(P.NODE_GET_FREE_MEMORY, null, (r) => r.uhyperNumber(), options);
   }
 
   // storage pools
@@ -331,6 +354,18 @@ export class RemoteLibvirtClient implements LibvirtClient {
       P.STORAGE_POOL_LIST_ALL_VOLUMES,
       (w) => (writePool(w, pool), w.int(1).uint(flags)),
       (r) => listWithCount(r, readVol),
+      options,
+    );
+  }
+
+  storagePoolDelete(pool: PoolRef, flags = 0, options?: CallOptions): Promise<void> {
+    return this.callVoid(P.STORAGE_POOL_DELETE, (w) => (writePool(w, pool), w.uint(flags)), options);
+  }
+  storagePoolIsPersistent(pool: PoolRef, options?: CallOptions): Promise<boolean> {
+    return this.call(
+      P.STORAGE_POOL_IS_PERSISTENT,
+      (w) => writePool(w, pool),
+      (r) => r.int() !== 0,
       options,
     );
   }
@@ -499,6 +534,17 @@ export class RemoteLibvirtClient implements LibvirtClient {
       options,
     );
   }
+  domainIsPersistent(dom: DomRef, options?: CallOptions): Promise<boolean> {
+    return this.call(
+      P.DOMAIN_IS_PERSISTENT,
+      (w) => writeDom(w, dom),
+      (r) => r.int() !== 0,
+      options,
+    );
+  }
+  domainGetInfo(dom: DomRef, options?: CallOptions): Promise<DomainInfo> {
+    return this.call(P.DOMAIN_GET_INFO, (w) => writeDom(w, dom), readDomainInfo, options);
+  }
   domainShutdownFlags(dom: DomRef, flags: number, options?: CallOptions): Promise<void> {
     return this.callVoid(P.DOMAIN_SHUTDOWN_FLAGS, (w) => (writeDom(w, dom), w.uint(flags)), options);
   }
@@ -589,6 +635,14 @@ export class RemoteLibvirtClient implements LibvirtClient {
       options,
     );
   }
+  networkIsPersistent(net: NetRef, options?: CallOptions): Promise<boolean> {
+    return this.call(
+      P.NETWORK_IS_PERSISTENT,
+      (w) => writeNet(w, net),
+      (r) => r.int() !== 0,
+      options,
+    );
+  }
   networkUpdate(
     net: NetRef,
     command: number,
@@ -627,14 +681,16 @@ export class RemoteLibvirtClient implements LibvirtClient {
   }
 }
 
-/** `remote_node_get_info_ret`: `char model[32]` is a fixed array of 32 XDR ints (one per character). */
+/** `char model[32]` of XDR: 32 chars, each in a 4-byte unit (rpcgen's xdr_vector of xdr_char), NUL-terminated. */
+const NODE_MODEL_CHARS = 32;
+
+/** `remote_node_get_info_ret`. */
 export function readNodeInfo(r: XdrReader): NodeInfo {
-  const chars: number[] = [];
-  for (let i = 0; i < 32; i++) chars.push(r.int() & 0xff);
-  const end = chars.indexOf(0);
-  const model = Buffer.from(end < 0 ? chars : chars.slice(0, end)).toString('latin1');
+  const codes: number[] = [];
+  for (let i = 0; i < NODE_MODEL_CHARS; i++) codes.push(r.int() & 0xff);
+  const end = codes.indexOf(0);
   return {
-    model,
+    model: Buffer.from(end < 0 ? codes : codes.slice(0, end)).toString('latin1'),
     memoryKiB: r.uhyperNumber(),
     cpus: r.int(),
     mhz: r.int(),
@@ -643,6 +699,11 @@ export function readNodeInfo(r: XdrReader): NodeInfo {
     cores: r.int(),
     threads: r.int(),
   };
+}
+
+/** `remote_domain_get_info_ret` (`unsigned char` and `unsigned short` each take a 4-byte unit in XDR). */
+export function readDomainInfo(r: XdrReader): DomainInfo {
+  return { state: r.uint(), maxMemoryKiB: r.uhyperNumber(), memoryKiB: r.uhyperNumber(), vcpus: r.uint(), cpuTimeNs: r.uhyper() };
 }
 
 /** `{ T items<>; unsigned int ret; }` as returned by the list-all procedures. */

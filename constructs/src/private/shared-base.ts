@@ -7,16 +7,22 @@ import { createHash } from 'node:crypto';
 import { Lazy, TerraformStack, Token, type TerraformResource } from 'cdktf';
 import { Construct } from 'constructs';
 import { invalidValue } from '../errors';
+import type { ImageChecksums, ImageSignature } from '../base-image';
 import { Volume, VolumeFormat } from '../volume';
 import { checkName } from './names';
+import { poolRefOf } from './pool-ref';
+import type { StoragePool } from '../storage-pool';
 
 /** An uploaded base image, as `BaseImage` describes it. */
 export interface SharedImage {
-  readonly pool: string;
+  /** The pool: a name, or a StoragePool of the stack (keyed by its name). */
+  readonly pool: string | StoragePool;
   readonly source: string;
   readonly format: VolumeFormat;
   readonly sha256?: string;
   readonly volumeName?: string;
+  readonly checksums?: ImageChecksums;
+  readonly signature?: ImageSignature;
 }
 
 /** Construct id of the container under the stack. */
@@ -46,11 +52,25 @@ function ref(r: TerraformResource): string {
   return `${r.terraformResourceType}.${r.friendlyUniqueId}`;
 }
 
-/** Hex sha256 identifying a base image within a stack (pure, deterministic). */
+/** Hex sha256 identifying a base image within a stack, on `host` when given (pure, deterministic). */
 export function baseImageKey(stackPath: string, image: SharedImage, host: string | null = null): string {
-  const parts: unknown[] = [stackPath, image.pool, image.source, image.format, image.sha256?.toLowerCase() ?? null];
-  if (host !== null) parts.push(host); // the default host keeps the key (and name) it had before hosts existed
-  return createHash('sha256').update(JSON.stringify(parts)).digest('hex');
+  return createHash('sha256')
+    .update(
+      JSON.stringify([
+        stackPath,
+        poolRefOf(image.pool).name,
+        image.source,
+        image.format,
+        image.sha256?.toLowerCase() ?? null,
+        // Only verified images carry these (older keys stay as they were).
+        ...(image.checksums
+          ? [image.checksums.url, image.checksums.algorithm ?? null, image.signature?.url ?? null, image.signature?.key ?? null]
+          : []),
+        // Only a base on a named (or placed) host carries it: the default host's keys stay as they were.
+        ...(host !== null ? [host] : []),
+      ]),
+    )
+    .digest('hex');
 }
 
 /**
@@ -108,7 +128,15 @@ export function sharedBaseVolume(scope: Construct, image: SharedImage, where: Ba
     if (other !== undefined && other !== imageKey) {
       throw invalidValue('BaseImage.volumeName', name, 'a name no other base image of this stack uses (each image needs its own volume)');
     }
-    const props = { pool: image.pool, name, source: image.source, format: image.format, sha256: image.sha256 };
+    const props = {
+      pool: image.pool,
+      name,
+      source: image.source,
+      format: image.format,
+      sha256: image.sha256,
+      checksums: image.checksums,
+      signature: image.signature,
+    };
     if (placement) {
       const placements: TerraformResource[] = [];
       container.placements.set(key, placements);

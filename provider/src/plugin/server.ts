@@ -1,5 +1,5 @@
 /**
- * The tfplugin6 `Provider` service over a registry of `ResourceHandler`s. Each method takes the request message
+ * The tfplugin6 `Provider` service over a registry of `ResourceHandler`s and `DataSourceHandler`s. Each method takes the request message
  * as @grpc/proto-loader decodes it (snake_case keys, bytes as Buffer, enums as names) and resolves to the response
  * message; it never rejects: exceptions become error diagnostics, so the plugin process never crashes on a
  * handler bug. DynamicValues are decoded and encoded with the handler's schema; private state bytes pass through.
@@ -10,7 +10,7 @@ import { HostConnections } from '../host-connections';
 import { Connection, describeHost, HostConfig, HostConnector, HostFacts, HostUnreachableError, TCG_ONLY, UnknownHostError } from '../host';
 import { conform, CtyConversionError, CtyType, decodeJson, decodeMsgpack, encodeMsgpack, isUnknown, UNKNOWN } from './cty';
 import { hostUnreachable, internalError, toAttributePath, toProtoDiagnostic } from './diagnostics';
-import type { HandlerContext, ResourceHandler } from './handler';
+import type { DataSourceHandler, HandlerContext, ResourceHandler } from './handler';
 import { createLogger, Logger } from './log';
 import type {
   ApplyResourceChangeRequest,
@@ -29,6 +29,7 @@ import type {
   PlanResourceChangeResponse,
   ProviderConfigRequest,
   RawStateMsg,
+  ReadDataSourceResponse,
   ReadResourceRequest,
   ReadResourceResponse,
   ResourceConfigRequest,
@@ -45,6 +46,8 @@ export interface ProviderServerOptions<C extends Connection = Connection> {
    *  blocks `{ name, uri, ... }` name others (see ../config.ts). */
   readonly providerSchema: ResourceSchema;
   readonly resources: readonly ResourceHandler<unknown, C>[];
+  /** The data sources (none when absent). */
+  readonly dataSources?: readonly DataSourceHandler<unknown, C>[];
   /** Opens the libvirt connection on first `ctx.client()`; absent = handlers may not use the host. */
   readonly connector?: HostConnector<C>;
   /** Host facts handed to handlers (`ctx.host`); default: TCG only. */
@@ -52,15 +55,40 @@ export interface ProviderServerOptions<C extends Connection = Connection> {
   readonly log?: Logger;
 }
 
-interface Registered<C extends Connection> {
-  readonly handler: ResourceHandler<unknown, C>;
+/** A handler's schema type and the one decoder and encoder of its values. */
+interface Typed {
   readonly type: CtyType;
-  /** True when the handler's `host` attribute is where its objects live (ResourceHandler.hostAttribute). */
-  readonly located: boolean;
   /** The handler's typed value of a DynamicValue from Terraform (the one place values are decoded). */
   decode(dv: DynamicValueMsg | null | undefined): unknown;
   /** The DynamicValue of a handler's value, normalized to the schema (the one place values are encoded). */
   encode(value: unknown): DynamicValueMsg;
+}
+
+interface Registered<C extends Connection> extends Typed {
+  readonly handler: ResourceHandler<unknown, C>;
+  /** True when the handler's `host` attribute is where its objects live (ResourceHandler.hostAttribute). */
+  readonly located: boolean;
+}
+
+interface RegisteredDataSource<C extends Connection> extends Typed {
+  readonly handler: DataSourceHandler<unknown, C>;
+  /** True when the data source has a `host` attribute: the host it reads. */
+  readonly located: boolean;
+}
+
+/** True when a handler's `host` attribute names the host its objects live on (or a data source reads). */
+function located(handler: { schema: ResourceSchema; hostAttribute?: 'location' | 'output' }): boolean {
+  return 'host' in handler.schema.attributes && handler.hostAttribute !== 'output';
+}
+
+/** The decoder and encoder of values of `schema`. */
+function typed(schema: ResourceSchema): Typed {
+  const type = impliedType(schema);
+  return {
+    type,
+    decode: (dv) => decodeDynamicValue(dv, type),
+    encode: (value) => encodeDynamicValue(normalizeBlockValue(schema, value), type),
+  };
 }
 
 /**
@@ -96,6 +124,7 @@ export function encodeDynamicValue(value: unknown, type: CtyType): DynamicValueM
 
 export class ProviderServer<C extends Connection = Connection> {
   private readonly resources = new Map<string, Registered<C>>();
+  private readonly dataSources = new Map<string, RegisteredDataSource<C>>();
   private readonly providerType: CtyType;
   private readonly log: Logger;
   private readonly stop = new AbortController();
@@ -107,7 +136,7 @@ export class ProviderServer<C extends Connection = Connection> {
   /** The handlers' notes (HandlerContext.notes), new at each ConfigureProvider. */
   private notes = new Set<string>();
 
-  /** Throws `Error` when a schema is malformed or two handlers share a type name. */
+  /** Throws `Error` when a schema is malformed or two handlers of a kind share a type name. */
   constructor(private readonly options: ProviderServerOptions<C>) {
     this.log = options.log ?? createLogger();
     assertValidSchema(options.providerSchema, 'provider.');
@@ -116,14 +145,12 @@ export class ProviderServer<C extends Connection = Connection> {
     for (const handler of options.resources) {
       if (this.resources.has(handler.typeName)) throw new Error(`duplicate resource type ${handler.typeName}`);
       assertValidSchema(handler.schema, `${handler.typeName}.`);
-      const type = impliedType(handler.schema);
-      this.resources.set(handler.typeName, {
-        handler,
-        type,
-        located: 'host' in handler.schema.attributes && handler.hostAttribute !== 'output',
-        decode: (dv) => decodeDynamicValue(dv, type),
-        encode: (value) => encodeDynamicValue(normalizeBlockValue(handler.schema, value), type),
-      });
+      this.resources.set(handler.typeName, { handler, ...typed(handler.schema), located: located(handler) });
+    }
+    for (const handler of options.dataSources ?? []) {
+      if (this.dataSources.has(handler.typeName)) throw new Error(`duplicate data source type ${handler.typeName}`);
+      assertValidSchema(handler.schema, `data.${handler.typeName}.`);
+      this.dataSources.set(handler.typeName, { handler, ...typed(handler.schema), located: located(handler) });
     }
   }
 
@@ -174,7 +201,7 @@ export class ProviderServer<C extends Connection = Connection> {
     return {
       server_capabilities: { plan_destroy: false, get_provider_schema_optional: false, move_resource_state: false },
       diagnostics: [],
-      data_sources: [],
+      data_sources: [...this.dataSources.keys()].map((type_name) => ({ type_name })),
       resources: [...this.resources.keys()].map((type_name) => ({ type_name })),
       functions: [],
     };
@@ -183,10 +210,12 @@ export class ProviderServer<C extends Connection = Connection> {
   async GetProviderSchema(): Promise<GetProviderSchemaResponse> {
     const resource_schemas: Record<string, SchemaMsg> = {};
     for (const [name, r] of this.resources) resource_schemas[name] = toProtoSchema(r.handler.schema);
+    const data_source_schemas: Record<string, SchemaMsg> = {};
+    for (const [name, d] of this.dataSources) data_source_schemas[name] = toProtoSchema(d.handler.schema);
     return {
       provider: toProtoSchema(this.options.providerSchema),
       resource_schemas,
-      data_source_schemas: {},
+      data_source_schemas,
       functions: {},
       diagnostics: [],
       server_capabilities: { plan_destroy: false, get_provider_schema_optional: false, move_resource_state: false },
@@ -284,7 +313,7 @@ export class ProviderServer<C extends Connection = Connection> {
       }
       return {
         new_state: encode(res.newState),
-        private: priv ?? Buffer.alloc(0),
+        private: res.private ?? priv ?? Buffer.alloc(0),
         diagnostics: this.diags(res.diagnostics, type),
       };
     });
@@ -358,14 +387,33 @@ export class ProviderServer<C extends Connection = Connection> {
     return { diagnostics: this.diags([stateError(`moving state into ${req.target_type_name || 'this type'} is not supported`)]) };
   }
 
-  // ---- data sources (none yet) -------------------------------------------------------------------------------
+  // ---- data sources ------------------------------------------------------------------------------------------
 
   async ValidateDataResourceConfig(req: ResourceConfigRequest): Promise<DiagnosticsResponse> {
-    return { diagnostics: this.diags([unknownType('data source', req.type_name)]) };
+    return this.withDataSource('ValidateDataResourceConfig', req.type_name, async ({ handler, type, decode }) => {
+      const config = decode(req.config);
+      const diagnostics = handler.validate && config !== null ? handler.validate(config, this.context()) : [];
+      return { diagnostics: this.diags(diagnostics, type) };
+    });
   }
 
-  async ReadDataSource(req: ResourceConfigRequest): Promise<DiagnosticsResponse> {
-    return { diagnostics: this.diags([unknownType('data source', req.type_name)]) };
+  async ReadDataSource(req: ResourceConfigRequest): Promise<ReadDataSourceResponse | DiagnosticsResponse> {
+    return this.withDataSource('ReadDataSource', req.type_name, async ({ handler, type, decode, encode, located }) => {
+      const config = decode(req.config);
+      if (config === null) return { state: encode(null), diagnostics: [] };
+      const host = located ? hostOf(config) : null;
+      if (typeof host === 'string' && this.configured && !this.hostConfig(host))
+        return {
+          diagnostics: this.diags(
+            [{ severity: 'error', summary: 'Unknown host', detail: unknownHostMessage(host, this.hosts), path: ['host'] }],
+            type,
+          ),
+        };
+      const res = await handler.read({ config }, this.context(host));
+      // The host read is the configured one (null: the default host), whatever the handler's value says.
+      const state = located && res.state && typeof res.state === 'object' ? { ...res.state, host } : res.state;
+      return { state: encode(state), diagnostics: this.diags(res.diagnostics, type) };
+    });
   }
 
   // ---- stop --------------------------------------------------------------------------------------------------
@@ -430,6 +478,17 @@ export class ProviderServer<C extends Connection = Connection> {
     this.log.debug(`${rpc} ${typeName}`);
     if (!r) return Promise.resolve({ diagnostics: this.diags([unknownType('resource', typeName)]) });
     return this.guard(rpc, r.type, () => fn(r), typeName);
+  }
+
+  private withDataSource<R extends DiagnosticsResponse>(
+    rpc: string,
+    typeName: string,
+    fn: (d: RegisteredDataSource<C>) => Promise<R>,
+  ): Promise<R | DiagnosticsResponse> {
+    const d = this.dataSources.get(typeName);
+    this.log.debug(`${rpc} data.${typeName}`);
+    if (!d) return Promise.resolve({ diagnostics: this.diags([unknownType('data source', typeName)]) });
+    return this.guard(rpc, d.type, () => fn(d), `data.${typeName}`);
   }
 }
 

@@ -6,7 +6,7 @@
 import { PROVIDER_SCHEMA } from '../../../provider/src/config';
 import { HostUnreachableError } from '../../../provider/src/host';
 import { encodeMsgpack, t, UNKNOWN } from '../../../provider/src/plugin/cty';
-import type { HandlerContext, ResourceHandler } from '../../../provider/src/plugin/handler';
+import type { DataSourceHandler, HandlerContext, ResourceHandler } from '../../../provider/src/plugin/handler';
 import { createLogger } from '../../../provider/src/plugin/log';
 import { impliedType, normalizeBlockValue } from '../../../provider/src/plugin/schema';
 import { ProviderServer } from '../../../provider/src/plugin/server';
@@ -144,6 +144,27 @@ describe('resources on named hosts', () => {
     const plain = await s.ImportResourceState({ type_name: 'virtseed_probe', id: 'default/a:b' });
     expect((plain.imported_resources ?? []).map((r: { state: unknown }) => r.state)).toEqual([
       dv({ id: 'default/a:b@qemu:///system', host: null }),
+    ]);
+  });
+
+  it('GIVEN a data source read with host h2 WHEN read THEN it reads h2 and its state says h2; an unknown host is an error on host', async () => {
+    const seen: string[] = [];
+    const data: DataSourceHandler<Probe> = {
+      typeName: 'virtseed_probe',
+      schema: SCHEMA,
+      read: async ({ config }, ctx) => {
+        seen.push(ctx.uri);
+        return { state: { ...config, id: 'read' }, diagnostics: [] };
+      },
+    };
+    const s = new ProviderServer({ providerSchema: PROVIDER_SCHEMA, resources: [], dataSources: [data], log: quiet });
+    const config = normalizeBlockValue(PROVIDER_SCHEMA, { uri: null, host: [{ name: 'h2', uri: 'qemu+tls://10.0.0.2/system' }] });
+    await s.ConfigureProvider({ config: { msgpack: encodeMsgpack(config, PROVIDER_TYPE) } });
+    const res = await s.ReadDataSource({ type_name: 'virtseed_probe', config: dv({ id: null, host: 'h2' }) });
+    expect(['state' in res ? res.state : undefined, seen]).toEqual([dv({ id: 'read', host: 'h2' }), ['qemu+tls://10.0.0.2/system']]);
+    const unknown = await s.ReadDataSource({ type_name: 'virtseed_probe', config: dv({ id: null, host: 'h7' }) });
+    expect(unknown.diagnostics).toEqual([
+      expect.objectContaining({ summary: 'Unknown host', attribute: { steps: [{ attribute_name: 'host' }] } }),
     ]);
   });
 });

@@ -32,6 +32,7 @@ import { defineDomain, isActive, removeDomain } from './domain-lifecycle';
 import { resolveRefs } from './domain-refs';
 import { toDomainSpec } from './domain-state';
 import { domainByUuid, volumeByKey, volumeByPath } from './lookups';
+import type { DomainChangeDecision } from './domain-changes';
 import type { DomainState } from './model';
 import { releaseVolumes } from './release';
 import { backingPathFromXml, volumeSha256 } from './storage';
@@ -62,6 +63,8 @@ export function unmoved(prior: DomainState, planned: DomainState): DomainState {
 
 export interface MovePlan {
   readonly live: boolean;
+  /** The old host's name, as the plan says it. */
+  readonly from: string;
   /** Why the move replaces the domain (when not live). */
   readonly why?: string;
   readonly diagnostics: Diagnostic[];
@@ -83,6 +86,7 @@ export async function planMove(
   const name = str(planned.name) ?? '';
   const replace = (why: string): MovePlan => ({
     live: false,
+    from,
     why,
     diagnostics: [
       warning(
@@ -104,6 +108,7 @@ export async function planMove(
   const dest = ctx.hostConfig(typeof planned.host === 'string' ? planned.host : null);
   return {
     live: true,
+    from,
     diagnostics: [
       warning(
         ['host'],
@@ -112,6 +117,22 @@ export async function planMove(
       ),
     ],
   };
+}
+
+/**
+ * `change_impact` and `change_impacts` of a plan that moves the domain: the other changes' (`decision`, decided on
+ * the unmoved value), and `host` live (`live: migration from h1`) or replacing (`replace: <why>`).
+ */
+export function movedRecord(
+  decision: DomainChangeDecision,
+  move: MovePlan,
+  prior: DomainState,
+): Pick<DomainState, 'change_impact' | 'change_impacts'> {
+  const others = decision.changes.length && typeof decision.recorded.change_impacts === 'object' ? decision.recorded.change_impacts : {};
+  const hostImpact = move.live ? `live: migration from ${move.from}` : `replace: ${move.why ?? 'moves'}`;
+  const impact = move.live ? (decision.impact === 'none' ? 'live' : decision.impact) : 'replace';
+  void prior;
+  return { change_impact: impact, change_impacts: { ...(others ?? {}), host: hostImpact } };
 }
 
 /** The migration flags for copying disks: NON_SHARED_INC when every copied disk's backing image matches. */
