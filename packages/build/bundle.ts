@@ -44,6 +44,8 @@ const ESBUILD_OPTIONS = {
   legalComments: 'none',
   charset: 'ascii',
   preserveSymlinks: true,
+  // jsonc-parser's main file is UMD, whose requires esbuild cannot see; its ES module build bundles whole.
+  alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
   logLevel: 'silent',
 } as const satisfies esbuild.BuildOptions;
 

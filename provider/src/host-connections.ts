@@ -1,7 +1,10 @@
 /**
  * The provider's libvirt connections: one per URI, opened when a handler first asks for it and reused by every
  * later call of the provider process. A connection that was lost (libvirtd restarted, network dropped) is opened
- * again on the next call; a connection that could not be opened is tried again on the next call.
+ * again on the next call. A connection that could not be opened is remembered per URI (27.2): every later call of
+ * the process gets the same HostUnreachableError at once instead of waiting for the host again (a silent host would
+ * cost each call the whole connect timeout). Terraform starts a new provider process for each walk, so the next
+ * plan or apply tries again.
  */
 import { Connection, HostConnector, HostUnreachableError } from './host';
 import type { Logger } from './plugin/log';
@@ -9,6 +12,7 @@ import type { Logger } from './plugin/log';
 export class HostConnections<C extends Connection> {
   private readonly pending = new Map<string, Promise<C>>();
   private readonly open = new Map<string, C>();
+  private readonly failed = new Map<string, HostUnreachableError>();
 
   constructor(
     private readonly connector: HostConnector<C> | undefined,
@@ -21,6 +25,8 @@ export class HostConnections<C extends Connection> {
    */
   client(uri: string, host: string | null = null): Promise<C> {
     if (!this.connector) return Promise.reject(new Error('no libvirt connector was given to the provider'));
+    const failed = this.failed.get(uri);
+    if (failed) return Promise.reject(failed);
     if (this.open.get(uri)?.isClosed) {
       this.log.warn(`connection to ${uri} was lost; connecting again`);
       this.open.delete(uri);
@@ -29,13 +35,17 @@ export class HostConnections<C extends Connection> {
     let p = this.pending.get(uri);
     if (!p) {
       this.log.debug(`connecting to ${uri}`);
-      p = this.connector.connect(uri).catch((err: unknown) => Promise.reject(new HostUnreachableError(uri, err, host)));
+      p = this.connector.connect(uri).catch((err: unknown) => {
+        const unreachable = new HostUnreachableError(uri, err, host);
+        this.failed.set(uri, unreachable);
+        return Promise.reject(unreachable);
+      });
       this.pending.set(uri, p);
       const attempt = p;
       attempt.then(
         (c) => this.open.set(uri, c),
         () => {
-          if (this.pending.get(uri) === attempt) this.pending.delete(uri); // tried again on the next call
+          if (this.pending.get(uri) === attempt) this.pending.delete(uri); // this.failed answers from now on
         },
       );
     }

@@ -44,7 +44,7 @@ export const VOLUME_FIELDS = {
       optional: true,
       replace: true,
       description:
-        'Local file path or http(s) URL uploaded into the volume (streamed; a URL may be served without Content-Length). Zero blocks of a raw image in a file pool stay unallocated (sparse upload).',
+        'Local file path or http(s) URL uploaded into the volume (streamed; a URL may be served without Content-Length). Zero blocks of a raw image in a file pool stay unallocated (sparse upload). A URL may carry credentials, `https://user:password@host/image.qcow2` (percent-encoded): they are sent as HTTP basic auth and masked (`user:***@`) in every message of the provider; build such a URL from a sensitive variable so that Terraform hides it in plans too.',
     },
     sha256: {
       type: 'string',

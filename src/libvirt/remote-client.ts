@@ -56,8 +56,10 @@ export interface ConnectOptions extends RpcConnectionOptions {
 /**
  * Connects to libvirtd: opens the URI's transport, negotiates authentication (none or polkit; SASL is not
  * supported), and opens the hypervisor connection with the URI's server part (e.g. `qemu:///system`).
- * The whole of it is bounded by `?connect_timeout=` seconds (default 30; ssh gets 5 s more to report its own
- * timeout). Throws LibvirtUriError for bad URIs and LibvirtConnectError (naming the URI, the step that failed and
+ * The whole of it is bounded by `?connect_timeout=` seconds (default 10 for a remote host, 30 for the local socket;
+ * ssh gets 5 s more to report its own timeout, e.g. `Connection timed out during banner exchange`). Keepalive
+ * pings start once the connection is open: until then the deadline alone decides, so a silent host is reported
+ * with its transport's own reason. Throws LibvirtUriError for bad URIs and LibvirtConnectError (naming the URI, the step that failed and
  * the fix) when the daemon cannot be reached or refuses; rejects with the signal's reason when aborted.
  */
 export async function connect(uri: string, options: ConnectOptions = {}): Promise<RemoteLibvirtClient> {
@@ -71,12 +73,13 @@ export async function connect(uri: string, options: ConnectOptions = {}): Promis
   try {
     const socket = await openTransport(parsed, { signal, sshCommand: options.sshCommand });
     step = 'libvirt handshake';
-    rpc = new RpcConnection(socket, options);
+    rpc = new RpcConnection(socket, { ...options, keepaliveInterval: 0 });
     await authenticate(rpc, uri, signal);
     const w = new XdrWriter();
     writeOptionalString(w, parsed.serverName);
     w.uint(options.readonly ? VIR_CONNECT_RO : 0);
     await rpc.call(P.CONNECT_OPEN, w.finish(), { signal });
+    rpc.startKeepalive(options.keepaliveInterval, options.keepaliveCount);
     return new RemoteLibvirtClient(rpc);
   } catch (e) {
     // ssh explains itself only once it has exited: give it a moment after the end of its output.

@@ -2,19 +2,23 @@
  * The README's main job, as a user runs it: `cdktf deploy` of examples/basic through real Terraform, our provider
  * and the real libvirtd creates its own storage pool (directory and all: nothing is prepared on the host) and an
  * isolated network, and boots a guest on them; the deploy returns once the guest's serial console shows cloud-init
- * finished with the hostname and the runcmd marker from the seed, and outputs the guest's DHCP address;
+ * finished with the hostname and the runcmd marker from the seed, and outputs the guest's DHCP address, with no
+ * cloud-init warning and no error in cloud-init's result.json (read from the guest's disk after a clean shutdown);
  * `cdktf destroy` then leaves no domain, volume, pool (nor its directory) or network behind.
  */
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { CLOUD_INIT_FINISHED, domainExists, readConsole, testImage, virshRun, volumeNames, waitForConsole } from '../helpers/guest';
+import { cloudInitErrors, readGuestFiles } from '../helpers/guest-disk';
 import { networkNames } from '../helpers/network';
 import { poolInfo, poolNames, poolVolumes } from '../helpers/pool';
 import { BASIC_POOL_DIR } from '../../examples/basic/stack';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const NAME = 'virtseed-basic';
+/** cloud-init's result (/run/cloud-init/result.json links to it), read from the guest's disk after the deploy. */
+const RESULT_JSON = '/var/lib/cloud/data/result.json';
 
 function cdktf(verb: 'deploy' | 'destroy', env: NodeJS.ProcessEnv): { code: number; out: string } {
   const r = spawnSync('npx', ['cdktf', verb, 'basic', '--auto-approve', '--skip-provider-lock'], {
@@ -66,6 +70,10 @@ describe('examples/basic with cdktf', () => {
     process.stdout.write(`basic example: deploy start to cloud-init finished: ${Math.round((Date.now() - started) / 1000)} s\n`);
     expect(text).toMatch(/VIRTSEED_BASIC_OK virtseed-basic/);
     expect(text).toMatch(/Datasource DataSourceNoCloud/);
+    // cloud-init finished clean: no warning from the wait (a real one must stand out), no error in its result.
+    expect(deployed.out).not.toMatch(/reported a problem/);
+    const result = (await readGuestFiles(NAME, [RESULT_JSON]))[RESULT_JSON];
+    expect({ errors: cloudInitErrors(result), result }).toEqual({ errors: [], result: expect.any(String) });
 
     const destroyed = cdktf('destroy', env);
     expect(destroyed.code).toBe(0);

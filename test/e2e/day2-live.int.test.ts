@@ -129,6 +129,7 @@ resource "virtseed_domain" "vm" {
   vcpu       = ${s.vcpu}
   max_vcpu   = ${s.maxVcpu}
   wait_for   = "cloud-init"
+  wait_timeout     = 1400
   shutdown_timeout = 120
   disk { volume_id = virtseed_volume.root.id }
 ${s.dataDisk ? '  disk { volume_id = virtseed_volume.data.id }\n' : ''}  cloudinit_seed_id = virtseed_cloudinit_seed.seed.id

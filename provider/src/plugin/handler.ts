@@ -18,7 +18,8 @@ export interface HandlerContext<C extends Connection = Connection> {
    * planned value of a plan or apply, else the prior state; the current state of a read), null when the resource
    * has none. `host`: a provider `host` block's name, or null for the provider's `uri`. Rejects before
    * ConfigureProvider, with UnknownHostError for a name no host block has or a host whose URI is not known yet,
-   * and with HostUnreachableError when the host cannot be reached.
+   * and with HostUnreachableError when the host cannot be reached; after a failed connect, every later call of the
+   * process for that host rejects at once with the same HostUnreachableError (per URI, issue 27.2).
    */
   client(host?: string | null): Promise<C>;
   /** The URI of the resource's host ('' before ConfigureProvider, or while the resource's host is unknown). */
@@ -55,7 +56,9 @@ export interface ResourceHandler<State, C extends Connection = Connection> {
    * (virtseed_placement's chosen host).
    */
   readonly hostAttribute?: 'location' | 'output';
+  /** ValidateResourceConfig: only the errors reach Terraform; warnings belong to `plan` (./warnings). */
   validate?(config: State, ctx: HandlerContext<C>): Diagnostic[];
+  /** PlanResourceChange. Each warning reaches Terraform once per resource and plan (./warnings). */
   plan(
     req: { prior: State | null; proposed: State | null; config: State | null; priorPrivate?: Buffer },
     ctx: HandlerContext<C>,

@@ -40,6 +40,7 @@ import type {
 } from './messages';
 import { nonEmpty, stateError, unknownType } from './private/rpc';
 import { assertValidSchema, impliedType, normalizeBlockValue, ResourceSchema, toProtoSchema } from './schema';
+import { PlanWarnings, validationErrorsOnly } from './warnings';
 
 export interface ProviderServerOptions<C extends Connection = Connection> {
   /** The provider block's schema: an optional string attribute `uri` selects the default libvirt host, `host`
@@ -133,6 +134,7 @@ export class ProviderServer<C extends Connection = Connection> {
   private readonly connections: HostConnections<C>;
   /** Hosts whose refresh failure was reported (once per host and provider process). */
   private readonly unreachableOnRead = new Set<string>();
+  private readonly planWarnings = new PlanWarnings();
   /** The handlers' notes (HandlerContext.notes), new at each ConfigureProvider. */
   private notes = new Set<string>();
 
@@ -260,7 +262,7 @@ export class ProviderServer<C extends Connection = Connection> {
     return this.withResource('ValidateResourceConfig', req.type_name, async ({ handler, type, decode }) => {
       const config = decode(req.config);
       const diagnostics = handler.validate && config !== null ? handler.validate(config, this.context()) : [];
-      return { diagnostics: this.diags(diagnostics, type) };
+      return { diagnostics: this.diags(validationErrorsOnly(diagnostics), type) }; // warnings come from the plan (./warnings)
     });
   }
 
@@ -342,7 +344,7 @@ export class ProviderServer<C extends Connection = Connection> {
         planned_state: encode(res.planned),
         requires_replace: (res.requiresReplace ?? []).map((p) => toAttributePath(p, type)),
         planned_private: res.plannedPrivate ?? priorPrivate ?? Buffer.alloc(0),
-        diagnostics: this.diags(res.diagnostics, type),
+        diagnostics: this.diags(this.planWarnings.once(handler.typeName, config, res.diagnostics), type),
       };
     });
   }

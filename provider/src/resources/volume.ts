@@ -10,7 +10,7 @@ import { VOLUME_FIELDS } from '../../../src/fields';
 import type { ResourceSchema } from '../plugin/schema';
 import { isValueOf, replacePaths, schemaOf, valueDiagnostics } from './private/fields';
 import { volumeByKey, volumeByName } from './private/lookups';
-import { inspectSource, isLocalSource } from './private/image-source';
+import { inspectSource, isLocalSource, SourceReadError } from './private/image-source';
 import { plannedVolumeChecks } from './private/plan-checks';
 import { ChecksumMismatchError, createVolumeFromSource, isSha256Hex } from './private/upload';
 import {
@@ -27,7 +27,7 @@ import type { VolumeFormat, VolumeState } from './private/model';
 import { settleComputed } from './private/plan';
 import { destroyVolume } from './private/raw-volume';
 import { checksumSource, createVerifiedVolume, planDigest, releaseCache, verificationDiagnostics } from './private/verified-volume';
-import { known, messageOf, num, str, UNKNOWN } from './private/values';
+import { known, num, str, UNKNOWN } from './private/values';
 
 /** The provider schema, from the field table (src/fields/volume.ts). */
 export const VOLUME_SCHEMA: ResourceSchema = schemaOf(VOLUME_FIELDS);
@@ -51,6 +51,18 @@ function validateConfig(c: VolumeState): Diagnostic[] {
     d.push(error(['sha256'], 'sha256 without source', 'sha256 pins the bytes of source; set source too, or remove sha256.'));
   d.push(...verificationDiagnostics(c));
   return d;
+}
+
+/** The diagnostic for a source that cannot be read: what failed (never a credential) and what to check. */
+function sourceDiagnostic(planned: VolumeState, source: string, err: SourceReadError): Diagnostic {
+  const check = isLocalSource(source)
+    ? 'Check the path (build or download the image first).'
+    : 'Check the URL and that this machine reaches the server.';
+  return error(
+    ['source'],
+    'Cannot read source',
+    `Volume ${str(planned.pool) ?? '?'}/${str(planned.name) ?? '?'}: ${err.message}. The provider reads source on the machine that runs terraform: a local image file or an http(s) URL. ${check}`,
+  );
 }
 
 export const volume: ResourceHandler<VolumeState, LibvirtClient> = {
@@ -80,13 +92,8 @@ export const volume: ResourceHandler<VolumeState, LibvirtClient> = {
           if (config.format === null) planned.format = info.format;
           if (config.format === null && config.capacity === null) planned.capacity = info.virtualSize ?? UNKNOWN;
         } catch (err) {
-          diagnostics.push(
-            error(
-              ['source'],
-              'Cannot read source',
-              `Volume ${str(planned.pool) ?? '?'}/${str(planned.name) ?? '?'}: ${messageOf(err)}. The provider reads source on the machine that runs terraform: a local image file or an http(s) URL. Check the path (build or download the image first).`,
-            ),
-          );
+          if (!(err instanceof SourceReadError)) throw err;
+          diagnostics.push(sourceDiagnostic(planned, source, err));
         }
       } else if (!source && config.format === null && !requiresReplace.length) {
         planned.format = 'qcow2';
@@ -179,6 +186,7 @@ export const volume: ResourceHandler<VolumeState, LibvirtClient> = {
       } catch (err) {
         if (err instanceof ChecksumMismatchError)
           return { newState: null, diagnostics: [error(['sha256'], 'Source does not match sha256', err.message)] };
+        if (err instanceof SourceReadError) return { newState: null, diagnostics: [sourceDiagnostic(planned, source, err)] };
         throw err;
       }
     }

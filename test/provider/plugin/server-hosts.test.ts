@@ -114,6 +114,24 @@ describe('resources on named hosts', () => {
     expect([b.diagnostics, c.diagnostics]).toEqual([[], []]);
   });
 
+  it('GIVEN h2 that did not answer WHEN more resources on h2 and h1 are refreshed THEN h2 is tried once per process and h1 connects', async () => {
+    const handler = probe([], { read: async (ctx) => void (await ctx.client()) });
+    const connect = jest.fn(async (uri: string) => {
+      if (uri.includes('10.0.0.2')) throw new Error('connect ECONNREFUSED 10.0.0.2:16514');
+      return { close: async () => undefined };
+    });
+    const s = await configured(handler, connect);
+    const read = (id: string, host: string) => s.ReadResource({ type_name: 'virtseed_probe', current_state: dv({ id, host }) });
+    for (const [id, host] of [
+      ['a', 'h2'],
+      ['b', 'h2'],
+      ['c', 'h1'],
+      ['d', 'h2'],
+    ])
+      await read(id, host);
+    expect(connect.mock.calls.map((c) => c[0])).toEqual(['qemu+tls://10.0.0.2/system', 'qemu+tls://10.0.0.1/system']);
+  });
+
   it('GIVEN the host that does not answer WHEN a handler needs it at apply THEN the error names the host block', async () => {
     const handler: ResourceHandler<Probe> = {
       ...probe([]),
