@@ -10,6 +10,10 @@ const disk = (volume_id: Disk['volume_id'], file: string | null = null): Disk =>
   target: 'vda',
   bus: 'virtio',
   readonly: false,
+  cache: null,
+  io: null,
+  discard: null,
+  serial: null,
 });
 
 describe('domain moves', () => {

@@ -75,7 +75,7 @@ export interface VolumeConfig extends cdktf.TerraformMetaArguments {
   */
   readonly signatureUrl?: string;
   /**
-  * Local file path or http(s) URL uploaded into the volume (streamed; a URL may be served without Content-Length). Zero blocks of a raw image in a file pool stay unallocated (sparse upload). Changing it: replaces the volume.
+  * Local file path or http(s) URL uploaded into the volume (streamed; a URL may be served without Content-Length). Zero blocks of a raw image in a file pool stay unallocated (sparse upload). A URL may carry credentials, `https://user:password@host/image.qcow2` (percent-encoded): they are sent as HTTP basic auth and masked (`user:***@`) in every message of the provider; build such a URL from a sensitive variable so that Terraform hides it in plans too. Changing it: replaces the volume.
   *
   * Docs: {@link ../../../../docs/resources/volume.md#source Volume#source}
   */

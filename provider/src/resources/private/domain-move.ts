@@ -13,7 +13,6 @@
  * (same boot); afterwards the old copies marked for release on the old host are deleted.
  */
 import { warning, type Diagnostic } from '../../../../src/diagnostics';
-import { renderDomainXml } from '../../../../src/domain';
 import {
   VIR_MIGRATE_ABORT_ON_ERROR,
   VIR_MIGRATE_LIVE,
@@ -28,6 +27,8 @@ import {
 } from '../../../../src/libvirt';
 import { describeHost } from '../../host';
 import type { HandlerContext } from '../../plugin/handler';
+import { xsltOf } from './domain-devices';
+import { finalDomainXml } from './domain-escape';
 import { defineDomain, isActive, removeDomain } from './domain-lifecycle';
 import { resolveRefs } from './domain-refs';
 import { toDomainSpec } from './domain-state';
@@ -190,7 +191,7 @@ export async function migrateLive(ctx: HandlerContext<LibvirtClient>, prior: Dom
     const pool = await target.storagePoolLookupByName(disk.source.pool);
     disk.source = { file: await target.storageVolGetPath(await target.storageVolLookupByName(pool, disk.source.volume)) };
   }
-  const xml = renderDomainXml(spec);
+  const xml = await finalDomainXml(spec, xsltOf(prior));
   const copy = await copyFlag(source, target, prior, planned, ctx.signal);
   const flags =
     VIR_MIGRATE_LIVE | VIR_MIGRATE_PEER2PEER | VIR_MIGRATE_PERSIST_DEST | VIR_MIGRATE_UNDEFINE_SOURCE | VIR_MIGRATE_ABORT_ON_ERROR | copy;
