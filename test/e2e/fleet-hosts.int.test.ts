@@ -2,7 +2,9 @@
  * The multi-host harness (test/helpers/hosts.ts) and resources on named hosts through real terraform (no guests):
  * - three privileged libvirtd daemons, each in its own network and mount namespace, answer over TLS on their own
  *   addresses only; each has its own pool and isolated network and sees only its own objects (not the system
- *   daemon's, not its neighbours'); a stopped host refuses connections and comes back;
+ *   daemon's, not its neighbours'); no namespace has a default route, libvirtd and migrations use the namespace's
+ *   address only and the guest networks forward nowhere, so test traffic stays inside; a stopped host refuses
+ *   connections and comes back;
  * - provider `host` blocks: volumes on h1 and h2 land there; moving one to h3 is planned as a replacement and
  *   leaves it on h3 only; with h2 stopped a plan refreshes the rest and warns once naming h2; destroy empties the
  *   hosts;
@@ -37,6 +39,34 @@ describe('three libvirt hosts on this machine', () => {
       expect(hosts.virsh(h.index, ['net-list', '--all', '--name']).trim()).toBe(hosts.network);
       expect(hosts.virsh(h.index, ['pool-dumpxml', hosts.pool])).toContain(`<path>${h.poolDir}</path>`);
     }
+  });
+
+  test('GIVEN the hosts WHEN their namespaces are inspected THEN traffic has nowhere to go but the test bridge: no default route, libvirtd and migrations on the namespace address only, guest networks without forward mode', () => {
+    const sh = (cmd: string, args: string[]) => {
+      const r = spawnSync(cmd, args, { encoding: 'utf8' });
+      if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} exited ${r.status}: ${r.stdout}${r.stderr}`);
+      return r.stdout;
+    };
+    for (const h of hosts.hosts) {
+      // Only the routes of directly attached links (the test bridge's /24, the guest network's own bridge): no gateway.
+      const routes = sh('ip', ['-n', h.netns, 'route', 'show']).trim().split('\n');
+      expect({ host: h.name, routes: routes.filter((r) => / via |^default/.test(r) || !/ scope link /.test(r)) }).toEqual({
+        host: h.name,
+        routes: [],
+      });
+      expect(routes).toContainEqual(expect.stringMatching(new RegExp(`^${h.address.replace(/\d+$/, '0')}/24 dev eth0 `)));
+      const listening = sh('ip', ['netns', 'exec', h.netns, 'ss', '-Hltn'])
+        .split('\n')
+        .map((l) => l.trim().split(/\s+/)[3])
+        .filter((a): a is string => !!a && a.endsWith(':16514'));
+      expect({ host: h.name, listening }).toEqual({ host: h.name, listening: [`${h.address}:16514`] });
+      expect(fs.readFileSync(path.join(h.dir, 'etc', 'qemu.conf'), 'utf8')).toContain(`migration_address = "${h.address}"`);
+      expect(hosts.virsh(h.index, ['net-dumpxml', hosts.network])).not.toContain('<forward');
+    }
+    // The bridge's only route is its own /24: the root namespace does not send the hosts' traffic elsewhere.
+    expect(sh('ip', ['route', 'show', 'dev', hosts.bridge]).trim().split('\n')).toEqual([
+      expect.stringMatching(new RegExp(`^${hosts.gateway.replace(/\d+$/, '0')}/24 `)),
+    ]);
   });
 
   test('GIVEN a domain defined on h1 WHEN the other hosts and the system daemon list theirs THEN only h1 has it', () => {

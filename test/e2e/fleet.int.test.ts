@@ -9,8 +9,8 @@
  *  3. a running guest pinned to another host live-migrates: it keeps running with the same boot id (printed to its
  *     serial console every 2 s, read on both hosts), only its top image is copied (same base image on both), and
  *     nothing of it is left on the old host;
- *  4. a host stopped before a plan is skipped with a warning naming it, and a placement pinned to it fails the plan
- *     naming it;
+ *  4. a host stopped before a plan is skipped with a warning naming it (new VMs go elsewhere, the apply fails only
+ *     the change of an object on it, naming it), and a placement pinned to it fails the plan naming it;
  *  5. destroy leaves every host empty.
  * Guests use the hosts' isolated networks; test traffic stays in the namespaces.
  */
@@ -36,6 +36,8 @@ interface Vm {
   readonly group?: string;
   readonly booted?: boolean;
   readonly pin?: string;
+  /** The domain's title (a change that only its own host can apply). */
+  readonly title?: string;
 }
 
 const name = (vm: Vm) => `${PREFIX}${vm.id}`;
@@ -93,7 +95,7 @@ resource "virtseed_domain" "${r}" {
   name          = "${name(vm)}"
   host          = ${host}
   memory        = ${vm.memory}
-${vm.group ? `  anti_affinity = virtseed_placement.${r}.anti_affinity\n` : ''}${
+${vm.group ? `  anti_affinity = virtseed_placement.${r}.anti_affinity\n` : ''}${vm.title ? `  title = "${vm.title}"\n` : ''}${
     vm.booted
       ? `  kernel  = "${img.kernel}"
   initrd  = "${img.initrd}"
@@ -250,17 +252,32 @@ test('GIVEN a running web VM pinned to h3 (made free) WHEN planned and applied T
   expect(tf.plan()).toMatchObject({ code: 0 });
 });
 
-test('GIVEN h2 stopped WHEN a VM is added THEN h2 is skipped with a warning naming it; a VM pinned to h2 fails the plan naming it', async () => {
+test('GIVEN h2 stopped WHEN a VM is added and a VM on h2 changed THEN the plan skips h2 naming it, the apply adds the VM elsewhere and fails only the change on h2; a VM pinned to h2 fails the plan naming it', async () => {
   const fleet = [{ ...webs[0], pin: 'h3' }, webs[1], ...apps(1, 12)];
+  const onH2 = fleet.find((vm) => !vm.group && whereIs()[name(vm)] === 'h2')!;
+  const retitled = fleet.map((vm) => (vm === onH2 ? { ...vm, title: 'retitled' } : vm));
+  const withNew = [...retitled, ...apps(13, 13)];
   await hosts.stop(2);
   try {
-    write([...fleet, ...apps(13, 13)]);
+    write(withNew);
     const r = tf.plan();
     expect({ code: r.code, out: r.out }).toEqual({ code: 2, out: expect.stringContaining('Warning: Host h2 skipped: it does not answer') });
     expect(r.out).toContain(`Warning: Not refreshed: host h2 (${hosts.host(2).uri}) does not answer`);
     expect(r.out).toMatch(/virtseed_placement\.app_13 will be created/);
     expect(r.out).not.toMatch(/host += "h2"/);
-    write([...fleet, ...apps(13, 13), { id: 'app-14', memory: 128, pin: 'h2' }]);
+    // The apply: the new VM lands on an answering host; the change on h2 fails naming h2, and only it.
+    const applied = tf.run(['apply', '-auto-approve', '-input=false']);
+    const flat = applied.out.replace(/\s+/g, ' ');
+    expect({ code: applied.code, out: flat }).toEqual({ code: 1, out: expect.stringContaining('Cannot connect to libvirt host h2') });
+    expect(flat.match(/Error: /g)).toHaveLength(1);
+    expect(flat).toMatch(new RegExp(`with virtseed_domain\\.${onH2.id.replace(/-/g, '_')},`));
+    const placedNew = tf.resource('virtseed_placement.app_13').host;
+    expect(['h1', 'h3']).toContain(placedNew);
+    expect(hosts.domains(Number(String(placedNew).slice(1)))).toContain(name(apps(13, 13)[0]));
+    console.log(
+      `fleet: with h2 down, app-13 placed on ${String(placedNew)}; the change on h2 failed: ${/Error: [^\n]*/.exec(applied.out)?.[0]}`,
+    );
+    write([...withNew, { id: 'app-14', memory: 128, pin: 'h2' }]);
     const pinned = tf.plan();
     expect({ code: pinned.code, out: pinned.out.replace(/\s+/g, ' ') }).toEqual({
       code: 1,
@@ -269,8 +286,14 @@ test('GIVEN h2 stopped WHEN a VM is added THEN h2 is skipped with a warning nami
     expect(pinned.out.replace(/\s+/g, ' ')).toMatch(/h2 does not answer \(.*\)\. Pin another host/);
   } finally {
     await hosts.start(2);
-    write(fleet);
+    write(withNew);
   }
+  // h2 back: the failed change is applied there and nothing else moves.
+  const before = whereIs();
+  tf.apply();
+  expect(whereIs()).toEqual(before);
+  expect(hosts.virsh(2, ['desc', '--title', name(onH2)]).trim()).toBe('retitled');
+  expect(tf.plan()).toMatchObject({ code: 0 });
 });
 
 test('GIVEN the fleet WHEN destroyed THEN every host is empty', () => {
