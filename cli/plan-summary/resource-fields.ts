@@ -8,6 +8,7 @@ import {
   DOMAIN_FIELDS,
   IGNITION_FIELDS,
   NETWORK_FIELDS,
+  PLACEMENT_FIELDS,
   POOL_FIELDS,
   VOLUME_FIELDS,
   type ResourceFields,
@@ -20,4 +21,5 @@ export const RESOURCE_FIELDS: Readonly<Record<string, ResourceFields>> = {
   virtseed_domain: DOMAIN_FIELDS,
   virtseed_network: NETWORK_FIELDS,
   virtseed_pool: POOL_FIELDS,
+  virtseed_placement: PLACEMENT_FIELDS,
 };

@@ -1,3 +1,8 @@
+import { DOMAIN_FIELDS } from '../../src/fields';
+
+/** The `network_interface` block's field table (src/fields/domain.ts): the options' defaults are its defaults. */
+const NIC = DOMAIN_FIELDS.fields.network_interface.fields;
+
 /** Options of {@link NetworkAttachment.userMode}. */
 export interface UserModeOptions {
   /**
@@ -7,7 +12,7 @@ export interface UserModeOptions {
   readonly restrict?: boolean;
   /**
    * MAC address.
-   * @default - chosen by libvirt
+   * @default - stable, derived from the domain name and the interface's position (one no other interface has)
    */
   readonly mac?: string;
 }
@@ -32,7 +37,7 @@ export interface Bandwidth {
 export interface LibvirtNetworkOptions {
   /**
    * MAC address.
-   * @default - chosen by libvirt
+   * @default - stable, derived from the domain name and the interface's position (one no other interface has)
    */
   readonly mac?: string;
   /**
@@ -80,7 +85,7 @@ export interface NetworkAttachmentConfig {
 export class NetworkAttachment {
   /** An interface on a libvirt network: its name (e.g. `'default'`) or UUID (a {@link Network}'s `networkId`; `network.attach()` does this). */
   static libvirtNetwork(network: string, options: LibvirtNetworkOptions = {}): NetworkAttachment {
-    return new NetworkAttachment({ network, model: 'virtio', ...options });
+    return new NetworkAttachment({ network, model: NIC.model.default, ...options });
   }
 
   /**
@@ -89,12 +94,18 @@ export class NetworkAttachment {
    */
   static direct(hostInterface: string, options: DirectOptions = {}): NetworkAttachment {
     const { mode, ...rest } = options;
-    return new NetworkAttachment({ direct: hostInterface, directMode: mode, model: 'virtio', ...rest });
+    return new NetworkAttachment({ direct: hostInterface, directMode: mode, model: NIC.model.default, ...rest });
   }
 
   /** QEMU user-mode networking (no host setup needed); restricted by default. */
   static userMode(options: UserModeOptions = {}): NetworkAttachment {
-    return new NetworkAttachment({ user: true, restrict: options.restrict ?? true, mac: options.mac, model: 'virtio' });
+    // The table's default of `restrict` with `user = true`.
+    return new NetworkAttachment({
+      user: true,
+      restrict: options.restrict ?? NIC.restrict.default.then,
+      mac: options.mac,
+      model: NIC.model.default,
+    });
   }
 
   private constructor(readonly config: NetworkAttachmentConfig) {}

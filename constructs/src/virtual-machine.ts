@@ -1,7 +1,8 @@
-import { Lazy, TerraformResource, Token } from 'cdktf';
+import { Lazy, StringMap, TerraformResource, Token } from 'cdktf';
 import { Construct } from 'constructs';
 import { DOMAIN_NAME_MAX, MAX_VCPU, MIN_MEMORY_MIB, validateDomainSpec } from '../../src/domain';
 import { formatDiagnostics } from '../../src/diagnostics';
+import { DOMAIN_FIELDS } from '../../src/fields';
 import type { IgnitionSpec } from '../../src/seed/ignition';
 import * as virtseed from '../generated/virtseed';
 import { BaseImage } from './base-image';
@@ -27,6 +28,7 @@ import {
 import { ConstructPropsError, invalidName, invalidNumber, invalidValue, mutuallyExclusive } from './errors';
 import { deviceSpecOf } from './private/device-spec';
 import { Firmware } from './firmware';
+import type { Placement } from './host-pool';
 import { IgnitionConfig } from './ignition-config';
 import { NetworkAttachment } from './network-attachment';
 import { sharedBaseVolume } from './private/shared-base';
@@ -35,6 +37,11 @@ import { Size } from './size';
 import type { StoragePool } from './storage-pool';
 import { Volume } from './volume';
 import { WaitFor } from './wait-for';
+
+/** The domain's field table (src/fields/domain.ts): the props' defaults are its defaults. */
+const F = DOMAIN_FIELDS.fields;
+/** `memoryMiB` when not given (`virtseed_domain.memory` is required; the table keeps the construct's default). */
+const MEMORY_MIB = F.memory.propDefault;
 
 /** Direct kernel boot: the host's kernel and initrd files, instead of the boot loader on the root disk. */
 export interface KernelBoot {
@@ -65,7 +72,10 @@ export interface VirtualMachineIgnitionProps {
 
 /** Properties of a {@link VirtualMachine}. */
 export interface VirtualMachineProps {
-  /** Domain name, also the prefix of its own volumes (`<name>-root`, `<name>-seed`). */
+  /**
+   * Domain name, also the prefix of its own volumes (`<name>-root`, `<name>-seed`). Changing it: replaces the
+   * domain.
+   */
   readonly name: string;
   /**
    * Storage pool for the volumes and the seed: a pool's name, or a {@link StoragePool} of the stack (the volumes
@@ -73,6 +83,18 @@ export interface VirtualMachineProps {
    * @default 'default'
    */
   readonly pool?: string | StoragePool;
+  /**
+   * The host the VM is placed on by a {@link HostPool}: `pool.place({ antiAffinity: 'web' })`. Its domain,
+   * volumes and seed follow the host the placement chooses at plan; a new pin or a rebalance moves the VM (live
+   * when it runs and both hosts answer). Exclusive with `host`.
+   * @default - `host`, else the provider's default host
+   */
+  readonly placement?: Placement;
+  /**
+   * A fixed host (a {@link HostPool} host's name) for the VM's domain, volumes and seed. Exclusive with `placement`.
+   * @default - the provider's default host
+   */
+  readonly host?: string;
   /** The image the root disk is layered on (copy-on-write). */
   readonly baseImage: BaseImage;
   /**
@@ -129,7 +151,7 @@ export interface VirtualMachineProps {
    */
   readonly secureBoot?: boolean;
   /**
-   * Direct kernel boot.
+   * Direct kernel boot. Changing it: restarts a running guest.
    * @default - boot from the root disk
    */
   readonly kernel?: KernelBoot;
@@ -143,12 +165,12 @@ export interface VirtualMachineProps {
   readonly networks?: NetworkAttachment[];
   /**
    * Give the guest a QEMU guest agent channel, so `addresses` also holds what a running qemu-guest-agent reports
-   * (the guest must run it, e.g. cloud-init `packages: ['qemu-guest-agent']`).
+   * (the guest must run it, e.g. cloud-init `packages: ['qemu-guest-agent']`). Changing it: restarts a running guest.
    * @default false
    */
   readonly qemuAgent?: boolean;
   /**
-   * What happens to the guest when the instance-id changes.
+   * What happens to the guest when the instance-id changes. Changing it: no effect on the guest.
    * @default Reprovision.REBOOT
    */
   readonly reprovision?: Reprovision;
@@ -165,11 +187,13 @@ export interface VirtualMachineProps {
   /**
    * What a deploy that starts the guest waits for: `WaitFor.CLOUD_INIT` (needs `cloudInit`) or `WaitFor.IGNITION`
    * (needs `ignition`) make the deploy return once the guest is provisioned, and fail with the agent's errors.
+   * Changing it: no effect on the guest.
    * @default WaitFor.NONE
    */
   readonly waitFor?: WaitFor;
   /**
-   * Seconds `waitFor` waits from the guest's start before the deploy fails (the guest keeps running).
+   * Seconds `waitFor` waits from the guest's start before the deploy fails (the guest keeps running). Changing it:
+   * no effect on the guest.
    * @default 600
    */
   readonly waitTimeoutSeconds?: number;
@@ -184,7 +208,7 @@ export interface VirtualMachineProps {
    */
   readonly description?: string;
   /**
-   * Your own key/values, kept in the domain's `<metadata>`. Changing them: live (no restart).
+   * Your own key/values, kept in the domain's `<metadata>`. Changing it: live (no restart).
    * @default - none
    */
   readonly metadata?: Record<string, string>;
@@ -220,7 +244,7 @@ export interface VirtualMachineProps {
    */
   readonly graphics?: Graphics[];
   /**
-   * The display adapter.
+   * The display adapter. Changing it: restarts a running guest.
    * @default - VideoModel.VGA with graphics, else none
    */
   readonly video?: VideoModel;
@@ -289,6 +313,10 @@ export interface VirtualMachineProps {
 export class VirtualMachine extends Construct {
   /** The generated `virtseed_domain` resource. */
   readonly domain: virtseed.domain.Domain;
+  /** The generated `virtseed_placement`, when the VM has a `placement`. */
+  readonly placementResource?: virtseed.placement.Placement;
+  /** The VM's host: the placement's choice (a token, known at plan), the fixed `host`, or undefined (the default host). */
+  readonly host?: string;
   /**
    * The base volume, when the image is uploaded (`fromFile`/`fromUrl`): shared by every virtual machine of the
    * stack on the same image and pool (see {@link BaseImage}).
@@ -318,6 +346,16 @@ export class VirtualMachine extends Construct {
   readonly reprovisionAction: string;
   /** The instance-id before the last re-provision decision (a token of the domain's `previous_instance_id`). */
   readonly previousInstanceId: string;
+  /**
+   * What the plan does to the running guest: `none`, `live` (no restart), `restart` or `replace` (a token of the
+   * domain's `change_impact`; `cdktf diff` and `terraform show -json` show it beside a warning per guest).
+   */
+  readonly changeImpact: string;
+  /**
+   * Per changed attribute what it does to the guest, e.g. `memory` → `live: within max_memory 1024` (a token of
+   * the domain's `change_impacts`, a map of strings).
+   */
+  readonly changeImpacts: StringMap;
   /** What a deploy that starts the guest waits for. */
   readonly waitFor: WaitFor;
   /**
@@ -334,15 +372,36 @@ export class VirtualMachine extends Construct {
     super(scope, id);
     validateProps(props);
     const pool = props.pool ?? 'default';
-    this.reprovision = props.reprovision ?? Reprovision.REBOOT;
-    this.waitFor = props.waitFor ?? WaitFor.NONE;
+    this.reprovision = props.reprovision ?? (F.reprovision.default as Reprovision);
+    this.waitFor = props.waitFor ?? (F.wait_for.default as WaitFor);
+
+    const memoryMiB = props.memoryMiB ?? MEMORY_MIB;
+    const vcpus = props.vcpus ?? F.vcpu.default;
+    if (props.placement) {
+      // A placement commits what the VM may grow to without a restart (its maximums), as hosts count it.
+      this.placementResource = props.placement._bind(this, {
+        name: props.name,
+        memoryMiB: props.maxMemoryMiB ?? memoryMiB,
+        vcpus: props.maxVcpus ?? vcpus,
+      });
+      this.host = this.placementResource.host;
+    } else this.host = props.host;
+    const host = this.host;
 
     const image = props.baseImage.source;
-    if (image.kind === 'upload') this.baseVolume = sharedBaseVolume(this, { pool, ...image });
-    const backingVolume = image.kind === 'upload' ? this.baseVolume!.volumeId : image.volumeId;
+    let backingVolume: string;
+    if (image.kind === 'upload') {
+      const base = sharedBaseVolume(
+        this,
+        { pool, ...image },
+        this.placementResource ? { placement: this.placementResource } : { host: props.host },
+      );
+      this.baseVolume = base.volume;
+      backingVolume = base.volumeId;
+    } else backingVolume = image.volumeId;
 
     if (props.cloudInit) {
-      this.seed = new CloudInitSeed(this, 'Seed', { pool, name: `${props.name}-seed`, cloudInit: props.cloudInit });
+      this.seed = new CloudInitSeed(this, 'Seed', { pool, host, name: `${props.name}-seed`, cloudInit: props.cloudInit });
     }
     if (props.ignition) {
       this.ignition =
@@ -350,6 +409,7 @@ export class VirtualMachine extends Construct {
           ? props.ignition
           : new IgnitionConfig(this, 'Ignition', {
               pool,
+              host,
               name: props.ignition.name ?? `${props.name}-ignition`,
               config: props.ignition.config,
             });
@@ -359,6 +419,7 @@ export class VirtualMachine extends Construct {
 
     this.rootVolume = new Volume(this, 'Root', {
       pool,
+      host,
       name: `${props.name}-root`,
       format: 'qcow2',
       backingVolume,
@@ -372,9 +433,11 @@ export class VirtualMachine extends Construct {
     const networks = props.networks ?? [NetworkAttachment.libvirtNetwork('default')];
     this.domain = new virtseed.domain.Domain(this, 'Resource', {
       name: props.name,
-      memory: props.memoryMiB ?? 512,
+      host,
+      antiAffinity: props.placement?.options.antiAffinity,
+      memory: memoryMiB,
       maxMemory: props.maxMemoryMiB,
-      vcpu: props.vcpus ?? 1,
+      vcpu: vcpus,
       maxVcpu: props.maxVcpus,
       autostart: props.autostart,
       firmware: props.firmware,
@@ -388,7 +451,7 @@ export class VirtualMachine extends Construct {
       instanceId: provisioner?.instanceIdAttribute,
       reprovision: this.reprovision,
       networkInterface: networks.map((n) => ({ ...n.config, bandwidth: n.config.bandwidth ? { ...n.config.bandwidth } : undefined })),
-      running: props.running ?? true,
+      running: props.running ?? F.running.default,
       waitFor: props.waitFor,
       waitTimeout: props.waitTimeoutSeconds,
       qemuAgent: props.qemuAgent,
@@ -426,6 +489,8 @@ export class VirtualMachine extends Construct {
     this.uuid = this.domain.uuid;
     this.reprovisionAction = this.domain.reprovisionAction;
     this.previousInstanceId = this.domain.previousInstanceId;
+    this.changeImpact = this.domain.changeImpact;
+    this.changeImpacts = this.domain.changeImpacts;
     this.addresses = this.domain.addresses;
     this.ipAddress = this.domain.ipAddress;
   }
@@ -458,10 +523,12 @@ function checkDomainRules(props: VirtualMachineProps): void {
     name: Token.isUnresolved(props.name) ? 'placeholder' : props.name,
     type: 'qemu',
     memoryMiB: orValid(props.memoryMiB, MIN_MEMORY_MIB),
-    // A maximum is checked against the value only when both are known (the default memory is 512 MiB).
-    ...(known(props.maxMemoryMiB) && known(props.memoryMiB) ? { maxMemoryMiB: props.maxMemoryMiB, memoryMiB: props.memoryMiB ?? 512 } : {}),
-    vcpu: orValid(props.vcpus, 1),
-    ...(known(props.maxVcpus) && known(props.vcpus) ? { maxVcpu: props.maxVcpus, vcpu: props.vcpus ?? 1 } : {}),
+    // A maximum is checked against the value only when both are known (absent: the table's default).
+    ...(known(props.maxMemoryMiB) && known(props.memoryMiB)
+      ? { maxMemoryMiB: props.maxMemoryMiB, memoryMiB: props.memoryMiB ?? MEMORY_MIB }
+      : {}),
+    vcpu: orValid(props.vcpus, F.vcpu.default),
+    ...(known(props.maxVcpus) && known(props.vcpus) ? { maxVcpu: props.maxVcpus, vcpu: props.vcpus ?? F.vcpu.default } : {}),
     disks: [],
     interfaces: [],
   });
@@ -473,10 +540,14 @@ function checkDomainRules(props: VirtualMachineProps): void {
     throw invalidNumber(
       'VirtualMachine.maxMemoryMiB',
       props.maxMemoryMiB,
-      `a whole number of MiB >= memoryMiB (${props.memoryMiB ?? 512})`,
+      `a whole number of MiB >= memoryMiB (${props.memoryMiB ?? MEMORY_MIB})`,
     );
   if (at('maxVcpu'))
-    throw invalidNumber('VirtualMachine.maxVcpus', props.maxVcpus, `a whole number from vcpus (${props.vcpus ?? 1}) to ${MAX_VCPU}`);
+    throw invalidNumber(
+      'VirtualMachine.maxVcpus',
+      props.maxVcpus,
+      `a whole number from vcpus (${props.vcpus ?? F.vcpu.default}) to ${MAX_VCPU}`,
+    );
 }
 
 /**
@@ -493,6 +564,13 @@ function checkDeviceRules(props: VirtualMachineProps): void {
 
 function validateProps(props: VirtualMachineProps): void {
   checkDomainRules(props);
+  if (props.placement && props.host !== undefined) {
+    throw mutuallyExclusive(
+      'VirtualMachine.placement',
+      'VirtualMachine.host',
+      'A VM is placed by its HostPool placement or on a fixed host; remove one.',
+    );
+  }
   checkDeviceRules(props);
   if (props.cloudInit && props.ignition) {
     throw mutuallyExclusive(

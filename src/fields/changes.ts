@@ -138,12 +138,76 @@ function collect(
     }
     const before = Array.isArray(from) ? from : [];
     const after = Array.isArray(to) ? to : [];
-    for (let i = 0; i < Math.max(before.length, after.length); i++) {
-      if (i >= before.length) push(field, [...path, i], null, after[i], asValues(after[i]));
-      else if (i >= after.length) push(field, [...path, i], before[i], null, asValues(before[i]));
-      else collect(field.fields, asValues(before[i]), asValues(after[i]), [...path, i], whenUnknown, ruleOf(field, block), out);
+    for (const { prior: i, planned: j } of matchElements(before, after, field.identity)) {
+      if (i === null && j !== null) push(field, [...path, j], null, after[j], asValues(after[j]));
+      else if (j === null && i !== null) push(field, [...path, i], before[i], null, asValues(before[i]));
+      else if (i !== null && j !== null)
+        collect(field.fields, asValues(before[i]), asValues(after[j]), [...path, j], whenUnknown, ruleOf(field, block), out);
     }
   }
+}
+
+/**
+ * Whether two elements of a list block are the same element by `identity` (./model.ts `BlockField.identity`):
+ * the first of its fields whose value is known (not null, not unknown) in both decides; undefined when none is.
+ */
+export function sameElement(a: unknown, b: unknown, identity: readonly string[]): boolean | undefined {
+  const va = asValues(a);
+  const vb = asValues(b);
+  for (const key of identity) {
+    const x = va[key];
+    const y = vb[key];
+    const known = (v: unknown) => v !== null && v !== undefined && !isUnknownValue(v);
+    if (known(x) && known(y)) return x === y;
+  }
+  return undefined;
+}
+
+/** One element of a list block's change: prior index → planned index; null for an element added or removed. */
+export interface ElementPair {
+  readonly prior: number | null;
+  readonly planned: number | null;
+}
+
+function byPosition(priorCount: number, plannedCount: number): ElementPair[] {
+  return Array.from({ length: Math.max(priorCount, plannedCount) }, (_, k) => ({
+    prior: k < priorCount ? k : null,
+    planned: k < plannedCount ? k : null,
+  }));
+}
+
+/**
+ * Which prior element each planned element of a list block is (pure). With `identity`, elements are matched in
+ * order by it; an unmatched prior and planned element at the same index are one element changed; the rest are
+ * removed (prior only) or added (planned only). When the matched elements changed order (an unmatched prior and
+ * planned element are the same by identity), the whole list is compared by position: a new order is a change of
+ * each element moved. Without `identity`, by position. The result is sorted by index (removed elements by their
+ * prior index, before an element at the same planned index).
+ */
+export function matchElements(prior: readonly unknown[], planned: readonly unknown[], identity?: readonly string[]): ElementPair[] {
+  if (!identity?.length) return byPosition(prior.length, planned.length);
+  const priorOf = new Map<number, number>();
+  let last = -1;
+  planned.forEach((p, j) => {
+    for (let i = last + 1; i < prior.length; i++) {
+      if (sameElement(prior[i], p, identity) === true) {
+        priorOf.set(j, i);
+        last = i;
+        return;
+      }
+    }
+  });
+  const matched = new Set(priorOf.values());
+  const lonePrior = prior.map((_, i) => i).filter((i) => !matched.has(i));
+  const lonePlanned = planned.map((_, j) => j).filter((j) => !priorOf.has(j));
+  if (lonePrior.some((i) => lonePlanned.some((j) => sameElement(prior[i], planned[j], identity) === true)))
+    return byPosition(prior.length, planned.length);
+  for (const j of lonePlanned) if (lonePrior.includes(j)) priorOf.set(j, j);
+  const paired = new Set(priorOf.values());
+  const removed: ElementPair[] = prior.flatMap((_, i) => (paired.has(i) ? [] : [{ prior: i, planned: null }]));
+  const kept: ElementPair[] = planned.map((_, j) => ({ prior: priorOf.get(j) ?? null, planned: j }));
+  const at = (p: ElementPair) => (p.planned ?? p.prior ?? 0) + (p.planned === null ? 0 : 0.5);
+  return [...removed, ...kept].sort((a, b) => at(a) - at(b));
 }
 
 /**

@@ -67,6 +67,13 @@ export function valuesSentence(values: { readonly [value: string]: string }): st
   return `One of ${items.join(', ')}.`;
 }
 
+/** How a list block tells its elements apart (./model.ts `BlockField.identity`), e.g. "One is told from another by
+ *  `target`, else `volume_id`, else `file`, not by its position: adding or removing one leaves the others as
+ *  they are (a new order changes each one moved)." */
+export function identitySentence(identity: readonly string[]): string {
+  return `One is told from another by ${identity.map(code).join(', else ')}, not by its position: adding or removing one leaves the others as they are (a new order changes each one moved).`;
+}
+
 /** A field's whole description: the table's text, then the generated sentences on values, default and change. */
 export function describeField(field: Field, object: string): string {
   const parts = [field.description];
@@ -76,5 +83,6 @@ export function describeField(field: Field, object: string): string {
   }
   const change = changeSentence(field, object);
   if (change) parts.push(change);
+  if (isBlock(field) && field.identity?.length) parts.push(identitySentence(field.identity));
   return parts.join(' ');
 }

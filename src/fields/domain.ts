@@ -1,4 +1,5 @@
 /** `virtseed_domain`'s fields (see ./model.ts). */
+import { DOMAIN_HOST_FIELD } from './host-field';
 import type { ResourceFields } from './model';
 
 /** The fields of a serial port's or console's host side (libvirt `<serial|console type=...>`). */
@@ -36,10 +37,13 @@ export const DOMAIN_FIELDS = {
     id: { type: 'string', computed: true, description: 'Domain UUID.' },
     uuid: { type: 'string', computed: true, description: 'Domain UUID.' },
     name: { type: 'string', required: true, replace: true, description: 'Domain name.' },
+    host: DOMAIN_HOST_FIELD,
     memory: {
       type: 'number',
       required: true,
       unit: 'MiB',
+      prop: 'memoryMiB',
+      propDefault: 512,
       impact: { if: { rule: 'at-most', attribute: 'max_memory' }, then: 'live', else: 'restart' },
       description: "Memory in MiB the guest has (libvirt `<currentMemory>`); changed live by the guest's virtio balloon.",
     },
@@ -48,6 +52,7 @@ export const DOMAIN_FIELDS = {
       optional: true,
       computed: true,
       unit: 'MiB',
+      prop: 'maxMemoryMiB',
       default: { derived: '`memory` (no room to grow without a restart)' },
       impact: 'restart',
       description: 'The most memory in MiB the guest can have without a restart (libvirt `<memory>`): at least `memory`.',
@@ -57,7 +62,9 @@ export const DOMAIN_FIELDS = {
       optional: true,
       computed: true,
       default: 1,
-      // TCG (QEMU 7.2, Debian 12) aborts on a hot-added vCPU (tcg/region.c assertion): hot-plug only with KVM.
+      prop: 'vcpus',
+      // TCG (QEMU 7.2, Debian 12) may abort the guest on a hot-added vCPU, and no domain setting libvirt 9.0 offers
+      // avoids it (docs/FACTS.md, "TCG: no vCPU hot-plug"): hot-plug only with KVM.
       impact: {
         if: { rule: 'equals', attribute: 'type', value: 'qemu' },
         then: 'restart',
@@ -70,6 +77,7 @@ export const DOMAIN_FIELDS = {
       type: 'number',
       optional: true,
       computed: true,
+      prop: 'maxVcpus',
       default: { derived: '`vcpu` (no room to grow without a restart)' },
       impact: 'restart',
       description: 'The most virtual CPUs the guest can have without a restart (libvirt `<vcpu>`): at least `vcpu`, at most 255.',
@@ -188,6 +196,7 @@ export const DOMAIN_FIELDS = {
       optional: true,
       computed: true,
       default: 600,
+      prop: 'waitTimeoutSeconds',
       impact: 'none',
       description: "Seconds `wait_for` waits from the guest's start before the apply fails (the guest keeps running).",
     },
@@ -200,6 +209,13 @@ export const DOMAIN_FIELDS = {
       type: 'string',
       computed: true,
       description: 'The instance-id before a re-provision decision (null when `reprovision_action` is `none`).',
+    },
+    anti_affinity: {
+      type: 'string',
+      optional: true,
+      impact: 'none',
+      description:
+        "The anti-affinity group the domain belongs to (give it the `anti_affinity` of its `virtseed_placement`): kept in the domain's libvirt metadata, where placements read it, so they never put two domains of a group on one host.",
     },
     change_impact: {
       type: 'string',
@@ -236,6 +252,7 @@ export const DOMAIN_FIELDS = {
     disk: {
       nesting: 'list',
       impact: { if: { rule: 'equals', attribute: 'bus', value: 'virtio' }, then: 'live', else: 'restart' },
+      identity: ['target', 'volume_id', 'file'],
       description: 'A disk. Exactly one of `volume_id` and `file`.',
       fields: {
         volume_id: { type: 'string', optional: true, impact: 'restart', description: 'A `virtseed_volume.id` (volume key).' },
@@ -297,6 +314,7 @@ export const DOMAIN_FIELDS = {
     network_interface: {
       nesting: 'list',
       impact: { if: { rule: 'equals', attribute: 'user', value: false }, then: 'live', else: 'restart' },
+      identity: ['mac', 'network', 'direct'],
       description: 'A network interface: a libvirt network (`network`), or QEMU user networking (`user = true`).',
       fields: {
         network: {

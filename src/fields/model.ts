@@ -82,6 +82,9 @@ export interface FieldSpellings {
   readonly spec?: string | null;
   /** Key in the construct props; default: the camelCase of the model key. */
   readonly prop?: string;
+  /** The construct prop's default where the Terraform attribute has none because it is required there (e.g. a
+   *  `VirtualMachine`'s memory); an optional attribute's `default` is its prop's default too. */
+  readonly propDefault?: Scalar;
 }
 
 /** What a change of a field means; at most one of `replace: true` and `impact` (a replacement is its impact). */
@@ -122,6 +125,14 @@ export interface BlockField extends FieldSpellings, ChangeRules {
   /** Markdown. */
   readonly description: string;
   readonly fields: FieldTable;
+  /**
+   * For a `list`: the fields that say which element is which, in order of preference (e.g. a disk's `target`,
+   * else its `volume_id`, else its `file`). Two elements are the same when the first of these fields known in
+   * both is equal. A change compares the prior and planned elements that are the same, so removing an element
+   * from the middle is that element removed, not a change of each one after it (./changes.ts `matchElements`).
+   * Without it, elements are compared by position.
+   */
+  readonly identity?: readonly string[];
 }
 
 export type Field = AttributeField | BlockField;

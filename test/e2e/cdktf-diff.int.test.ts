@@ -1,18 +1,30 @@
 /**
- * The re-provision decision as a cdktf user sees it: `cdktf diff` of examples/reprovision after the seed content
- * changed shows the new instance-id, the domain's planned `reprovision_action` and the warning with both ids.
- * The domain is defined but not started (a boot proves nothing here).
+ * Plan decisions as a cdktf user sees them in `cdktf diff`:
+ * - examples/reprovision after the seed content changed: the new instance-id, the domain's planned
+ *   `reprovision_action` and the warning with both ids (the domain is defined but not started);
+ * - examples/day2 with one guest's memory raised within max_memory and the other's vCPUs changed: which change is
+ *   live and which guest restarts, by warning and `change_impact`; each warning once in `terraform plan -json`. The
+ *   guests run but boot nothing (a blank disk: they idle in SeaBIOS), which is all a plan needs.
  */
-import { spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
-import { testImage } from '../helpers/guest';
+import { cleanupByPrefix, testImage } from '../helpers/guest';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 
-function cdktf(args: string[], env: NodeJS.ProcessEnv): { code: number; out: string } {
-  const r = spawnSync('npx', ['cdktf', ...args, 'reprovision', '--skip-provider-lock'], {
+/**
+ * `npx cdktf ARGS STACK` in the checkout. cdktf sets TF_PLUGIN_CACHE_DIR to ~/.terraform.d/plugin-cache unless
+ * CDKTF_DISABLE_PLUGIN_CACHE_ENV is set: that cache is shared by every checkout on the machine (it would link
+ * another checkout's provider build), so it is off and terraform installs from this checkout's mirror.
+ */
+function cdktf(args: string[], env: NodeJS.ProcessEnv, stack = 'reprovision'): { code: number; out: string } {
+  const own: NodeJS.ProcessEnv = { ...env, CDKTF_DISABLE_PLUGIN_CACHE_ENV: '1' };
+  delete own.TF_PLUGIN_CACHE_DIR;
+  const r = spawnSync('npx', ['cdktf', ...args, stack, '--skip-provider-lock'], {
     cwd: ROOT,
-    env,
+    env: own,
     encoding: 'utf8',
     timeout: 600_000,
   });
@@ -46,5 +58,64 @@ describe('cdktf diff shows the re-provision decision', () => {
     expect(diff.out).toContain(`instance-id ${first} →`);
     expect(diff.out).toMatch(/reprovision_action\s+= "none" -> "reboot"/);
     expect(diff.out).toMatch(new RegExp(`previous_instance_id\\s+= "${first}"`));
+  }, 900_000);
+});
+
+describe('cdktf diff shows which guest restarts and which change is live', () => {
+  const PREFIX = 'vstest-day2-diff';
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vstest-day2-diff-'));
+  const blank = path.join(dir, 'blank.qcow2');
+  const base: NodeJS.ProcessEnv = {
+    ...process.env,
+    CHECKPOINT_DISABLE: '1',
+    CI: '1',
+    VIRTSEED_EXAMPLE: 'day2',
+    VIRTSEED_IMAGE: blank,
+    VIRTSEED_PREFIX: PREFIX,
+  };
+  const changed = { ...base, VIRTSEED_WEB_MEMORY: '768', VIRTSEED_DB_VCPUS: '2' };
+  const expectOk = (r: { code: number; out: string }, what: string) => {
+    if (r.code !== 0) throw new Error(`${what} exited ${r.code}:\n${r.out}`);
+  };
+
+  beforeAll(() => {
+    cleanupByPrefix(PREFIX);
+    execFileSync('qemu-img', ['create', '-q', '-f', 'qcow2', blank, '64M']);
+  });
+
+  afterAll(() => {
+    try {
+      cdktf(['destroy', '--auto-approve'], base, 'day2');
+    } finally {
+      cleanupByPrefix(PREFIX);
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('GIVEN two running guests WHEN one gets more memory within max_memory and the other a vCPU THEN cdktf diff says which is live and which restarts, each warning once', () => {
+    expectOk(cdktf(['deploy', '--auto-approve'], base, 'day2'), 'cdktf deploy day2');
+
+    const diff = cdktf(['diff'], changed, 'day2');
+    expectOk(diff, 'cdktf diff day2');
+    const text = diff.out.replace(/\s+/g, ' ');
+    expect(text).toContain(`Domain ${PREFIX}-web changes live (no restart)`);
+    expect(text).toContain(`${PREFIX}-web: memory 512 → 768 MiB (live: within max_memory 1024)`);
+    expect(text).toContain(`Domain ${PREFIX}-db restarts`);
+    expect(text).toContain(`${PREFIX}-db: vcpu 1 → 2 (restart: type = "qemu")`);
+    expect(diff.out).toMatch(/change_impact\s+= "none" -> "live"/);
+    expect(diff.out).toMatch(/change_impact\s+= "none" -> "restart"/);
+
+    // The same plan through Terraform's machine-readable output: each domain's warning exactly once.
+    const stackDir = path.join(ROOT, 'cdktf.out', 'stacks', 'day2');
+    const r = spawnSync('terraform', ['plan', '-json', '-input=false', '-lock=false'], { cwd: stackDir, env: changed, encoding: 'utf8' });
+    if (r.status !== 0 && r.status !== 2) throw new Error(`terraform plan -json exited ${r.status}:\n${r.stdout}${r.stderr}`);
+    const warnings = r.stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { type: string; diagnostic?: { severity: string; summary: string } })
+      .filter((m) => m.type === 'diagnostic' && m.diagnostic?.severity === 'warning')
+      .map((m) => m.diagnostic?.summary);
+    expect(warnings.filter((w) => w === `Domain ${PREFIX}-web changes live (no restart)`)).toHaveLength(1);
+    expect(warnings.filter((w) => w === `Domain ${PREFIX}-db restarts`)).toHaveLength(1);
   }, 900_000);
 });

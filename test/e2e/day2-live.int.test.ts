@@ -1,14 +1,19 @@
 /**
  * Day-2 changes on one real guest through Terraform (issue 20), the guest's boot id as the truth for "no restart".
  * The guest prints its state to the serial console every 3 s (a transient unit its bootcmd starts at every boot):
- * boot id, MemTotal, online CPUs, disk sizes (lsblk), the root file system's size (df), each NIC's carrier.
+ * boot id, MemTotal, online CPUs, disk sizes (lsblk), the root partition's size, the root file system's size (df),
+ * each NIC's carrier. One guest, two boots (the create and the restart), a sequence of applies:
  *   1. memory 512 → 1024 MiB within max_memory 1024: the plan says live, the guest's MemTotal grows, same boot id;
- *   2. a new virtio disk, a new NIC, NIC 0's link down, the root volume 2 → 3 GiB: all live, the guest sees each,
- *      same boot id;
- *   3. memory above max_memory, and vcpu 1 → 2 (within max_vcpu, but TCG cannot hot-plug a vCPU): the plan says
- *      restart and why beforehand, the guest restarts cleanly (new boot id) with 2 CPUs, and cloud-init's
- *      growpart/resizefs grow the root file system to the grown disk;
+ *   2. two new virtio disks, a new NIC, NIC 0's link down, the root volume 2 → 3 GiB: all live, the guest sees each
+ *      (the disk grows under the running guest; its partition and file system stay as they were), same boot id;
+ *   3. the first of the two new disks removed (the middle disk of three): the plan says only that disk is removed,
+ *      live; the guest loses it and keeps the other, same boot id;
+ *   4. memory above max_memory, and vcpu 1 → 2 (within max_vcpu, but TCG cannot hot-plug a vCPU: docs/FACTS.md),
+ *      with NIC 0's link up again: the plan says restart and why beforehand, the guest restarts cleanly (new boot
+ *      id) with 2 CPUs and a carrier on eth0, and cloud-init's growpart/resizefs grow the root partition and file
+ *      system to the grown disk;
  *   then a plan is empty. Apply times of the live memory change and the restart are printed.
+ * A loaded host makes TCG boots take minutes: the waits are long, and each ends as soon as its condition holds.
  */
 import * as fs from 'node:fs';
 import { ConsoleCapture } from '../helpers/console-capture';
@@ -19,10 +24,14 @@ import { plannedChange, TfWorkdir } from '../helpers/terraform';
 
 jest.setTimeout(2_400_000);
 
-const PREFIX = 'vstest-core-d2';
+const PREFIX = 'vstest-day2-live';
 const NAME = `${PREFIX}-vm`;
 const LOG = `/var/log/libvirt/qemu/${NAME}-console.log`;
 const GiB = 1024 ** 3;
+const MiB = 1024 ** 2;
+/** The two data disks' sizes: the guest tells them apart by size (its device names follow probe order). */
+const DATA1 = 64 * MiB;
+const DATA2 = 96 * MiB;
 
 /** One console line of the guest's state. */
 interface GuestState {
@@ -30,11 +39,14 @@ interface GuestState {
   memKiB: number;
   cpus: number;
   disks: Record<string, number>;
+  /** The root partition's size (vda1), bytes. */
+  partBytes: number;
+  /** The root file system's size (df), bytes. */
   rootBytes: number;
   carrier: Record<string, string>;
 }
 
-const STATE = /STATE boot=(\S+) mem=(\d+) cpus=(\d+) disks=(\S*) root=(\d+) nics=(\S*)/;
+const STATE = /STATE boot=(\S+) mem=(\d+) cpus=(\d+) disks=(\S*) part=(\d+) root=(\d+) nics=(\S*)/;
 
 function parseState(line: string): GuestState | undefined {
   const m = STATE.exec(line);
@@ -51,8 +63,9 @@ function parseState(line: string): GuestState | undefined {
     memKiB: Number(m[2]),
     cpus: Number(m[3]),
     disks: Object.fromEntries(Object.entries(pairs(m[4])).map(([k, v]) => [k, Number(v)])),
-    rootBytes: Number(m[5]),
-    carrier: pairs(m[6]),
+    partBytes: Number(m[5]),
+    rootBytes: Number(m[6]),
+    carrier: pairs(m[7]),
   };
 }
 
@@ -63,9 +76,10 @@ const LOOP = [
   " m=$(awk '/MemTotal/ {print $2}' /proc/meminfo);",
   ' c=$(grep -c ^processor /proc/cpuinfo);',
   ' d=$(lsblk -b -d -n -o NAME,SIZE | awk \'$1 ~ /^vd/ {printf "%s:%s,", $1, $2}\');',
+  ' p=$(lsblk -b -d -n -o SIZE /dev/vda1);',
   " r=$(df -B1 --output=size / | tail -1 | tr -d ' ');",
   ' n=$(for i in /sys/class/net/eth*; do printf "%s:%s," $(basename $i) $(cat $i/carrier 2>/dev/null || echo x); done);',
-  ' echo "STATE boot=$b mem=$m cpus=$c disks=$d root=$r nics=$n" > /dev/ttyS0;',
+  ' echo "STATE boot=$b mem=$m cpus=$c disks=$d part=$p root=$r nics=$n" > /dev/ttyS0;',
   ' sleep 3;',
   'done',
 ].join('');
@@ -87,7 +101,8 @@ interface Step {
   vcpu: number;
   maxVcpu: number;
   rootBytes: number;
-  dataDisk: boolean;
+  /** The data volumes attached, in this order. */
+  data: ('data1' | 'data2')[];
   secondNic: boolean;
   link0: 'up' | 'down';
 }
@@ -110,11 +125,17 @@ resource "virtseed_volume" "root" {
   backing_volume = virtseed_volume.base.id
   capacity       = ${s.rootBytes}
 }
-resource "virtseed_volume" "data" {
+resource "virtseed_volume" "data1" {
   pool     = "default"
-  name     = "${PREFIX}-data.raw"
+  name     = "${PREFIX}-data1.raw"
   format   = "raw"
-  capacity = ${64 * 1024 * 1024}
+  capacity = ${DATA1}
+}
+resource "virtseed_volume" "data2" {
+  pool     = "default"
+  name     = "${PREFIX}-data2.raw"
+  format   = "raw"
+  capacity = ${DATA2}
 }
 resource "virtseed_cloudinit_seed" "seed" {
   pool         = "default"
@@ -132,7 +153,7 @@ resource "virtseed_domain" "vm" {
   wait_timeout     = 1400
   shutdown_timeout = 120
   disk { volume_id = virtseed_volume.root.id }
-${s.dataDisk ? '  disk { volume_id = virtseed_volume.data.id }\n' : ''}  cloudinit_seed_id = virtseed_cloudinit_seed.seed.id
+${s.data.map((d) => `  disk { volume_id = virtseed_volume.${d}.id }\n`).join('')}  cloudinit_seed_id = virtseed_cloudinit_seed.seed.id
   instance_id       = virtseed_cloudinit_seed.seed.instance_id
   network_interface {
     network    = virtseed_network.net.id
@@ -191,10 +212,14 @@ const STEP0: Step = {
   vcpu: 1,
   maxVcpu: 2,
   rootBytes: 2 * GiB,
-  dataDisk: false,
+  data: [],
   secondNic: false,
   link0: 'up',
 };
+/** After step 2: two data disks, a second NIC, NIC 0's link down, the root volume grown. */
+const STEP2: Step = { ...STEP0, memory: 1024, rootBytes: 3 * GiB, data: ['data1', 'data2'], secondNic: true, link0: 'down' };
+/** The guest's disk sizes, smallest first (its device names follow probe order, not libvirt's targets). */
+const sizes = (s: GuestState) => Object.values(s.disks).sort((a, b) => a - b);
 let boot0: GuestState;
 let liveSeconds = 0;
 
@@ -223,17 +248,17 @@ afterAll(() => {
 
 test('GIVEN a guest with room to grow (max_memory 1024, max_vcpu 2) WHEN created THEN it runs and prints its state', async () => {
   const t0 = Date.now();
-  timedApply();
+  const applied = timedApply();
   boot0 = await stateWhere(t0, (s) => s.cpus === 1, 'its first state');
   expect(boot0.disks.vda).toBe(2 * GiB);
   expect(boot0.carrier.eth0).toBe('1');
+  console.log(`create: apply ${applied.seconds.toFixed(1)} s; boot id ${boot0.boot}`);
 });
 
 test('GIVEN memory within max_memory WHEN planned and applied THEN the plan says live and the guest has more memory, same boot id', async () => {
-  const step = { ...STEP0, memory: 1024 };
-  tf.write(config(step));
+  tf.write(config({ ...STEP0, memory: 1024 }));
   const plan = planText();
-  expect(plan).toMatch(/Domain vstest-core-d2-vm changes live \(no restart\)/);
+  expect(plan).toMatch(/Domain vstest-day2-live-vm changes live \(no restart\)/);
   expect(plan).toContain('memory 512 → 1024 MiB (live: within max_memory 1024)');
   expect(domainChange()).toEqual({ change_impact: 'live', change_impacts: { memory: 'live: within max_memory 1024' } });
   const t0 = Date.now();
@@ -246,60 +271,87 @@ test('GIVEN memory within max_memory WHEN planned and applied THEN the plan says
   );
 });
 
-test('GIVEN a disk, a NIC, a link state and a larger root volume WHEN applied THEN each is live and the guest sees it, same boot id', async () => {
-  const step: Step = { ...STEP0, memory: 1024, rootBytes: 3 * GiB, dataDisk: true, secondNic: true, link0: 'down' };
-  tf.write(config(step));
+test('GIVEN two disks, a NIC, a link state and a larger root volume WHEN applied THEN each is live and the guest sees it, same boot id', async () => {
+  tf.write(config(STEP2));
   const plan = planText();
-  expect(domainChange().change_impact).toBe('live');
-  expect(plan).toContain('disk[1] added (live: bus = "virtio")');
-  expect(plan).toContain('network_interface[1] added (live: user = false)');
+  expect(domainChange()).toEqual({
+    change_impact: 'live',
+    change_impacts: {
+      'disk[1]': 'live: bus = "virtio"',
+      'disk[2]': 'live: bus = "virtio"',
+      'network_interface[0].link_state': 'live',
+      'network_interface[1]': 'live: user = false',
+    },
+  });
+  expect(plan).toContain('disk[1] (target vdb) added (live: bus = "virtio")');
+  expect(plan).toContain('disk[2] (target vdc) added (live: bus = "virtio")');
+  expect(plan).toMatch(/network_interface\[1\] \(mac [0-9a-f:]{17}\) added \(live: user = false\)/);
   expect(plan).toContain('network_interface[0].link_state up → down (live)');
   const t0 = Date.now();
   const applied = timedApply();
   const after = await stateWhere(
     t0,
-    (s) => s.disks.vdb === 64 * 1024 * 1024 && s.disks.vda === 3 * GiB && s.carrier.eth1 !== undefined && s.carrier.eth0 === '0',
-    'vdb of 64 MiB, vda of 3 GiB, eth1, and no carrier on eth0',
+    (s) =>
+      sizes(s).join() === [DATA1, DATA2, 3 * GiB].join() &&
+      s.disks.vda === 3 * GiB &&
+      s.carrier.eth1 !== undefined &&
+      s.carrier.eth0 === '0',
+    'disks of 64 MiB and 96 MiB, vda of 3 GiB, eth1, and no carrier on eth0',
   );
   expect(after.boot).toBe(boot0.boot);
+  // The disk grew under the running guest; its partition and file system are the guest's and grow at the next boot.
+  expect(after.partBytes).toBeLessThan(2 * GiB);
   console.log(`live devices: apply ${applied.seconds.toFixed(1)} s; ${JSON.stringify(after)}`);
 });
 
-test('GIVEN memory above max_memory and a vCPU under TCG WHEN planned THEN the plan says restart and why; WHEN applied THEN the guest restarts cleanly and its root file system grew', async () => {
-  const before = await stateWhere(0, () => true, 'a state');
-  const step: Step = {
-    ...STEP0,
-    memory: 1536,
-    maxMemory: 1536,
-    vcpu: 2,
-    rootBytes: 3 * GiB,
-    dataDisk: true,
-    secondNic: true,
-    link0: 'down',
-  };
-  tf.write(config(step));
+test('GIVEN three disks WHEN the middle one is removed THEN the plan removes only that one, live, and the guest keeps the others, same boot id', async () => {
+  tf.write(config({ ...STEP2, data: ['data2'] }));
   const plan = planText();
-  expect(plan).toMatch(/Domain vstest-core-d2-vm restarts/);
+  expect(domainChange()).toEqual({ change_impact: 'live', change_impacts: { 'disk[1]': 'live: bus = "virtio"' } });
+  expect(plan).toContain('vstest-day2-live-vm: disk[1] (target vdb) removed (live: bus = "virtio")');
+  const t0 = Date.now();
+  const applied = timedApply();
+  const after = await stateWhere(t0, (s) => sizes(s).join() === [DATA2, 3 * GiB].join(), 'only the 96 MiB data disk and vda');
+  expect(after.boot).toBe(boot0.boot);
+  console.log(`live detach of the middle disk: apply ${applied.seconds.toFixed(1)} s; ${JSON.stringify(after)}`);
+});
+
+test('GIVEN memory above max_memory and a vCPU under TCG WHEN planned THEN the plan says restart and why; WHEN applied THEN the guest restarts cleanly and its root partition and file system grew', async () => {
+  const before = await stateWhere(0, () => true, 'a state');
+  // NIC 0's link goes up with the restart: with no carrier the new boot's DHCP waits ~2 minutes (networking.service).
+  tf.write(config({ ...STEP2, data: ['data2'], memory: 1536, maxMemory: 1536, vcpu: 2, link0: 'up' }));
+  const plan = planText();
+  expect(plan).toMatch(/Domain vstest-day2-live-vm restarts/);
   expect(plan).toContain('memory 1024 → 1536 MiB (restart: above max_memory 1024)');
   expect(plan).toContain('vcpu 1 → 2 (restart: type = "qemu")');
+  expect(plan).toContain('network_interface[0].link_state down → up (live)');
   expect(domainChange()).toEqual({
     change_impact: 'restart',
-    change_impacts: { memory: 'restart: above max_memory 1024', max_memory: 'restart', vcpu: 'restart: type = "qemu"' },
+    change_impacts: {
+      memory: 'restart: above max_memory 1024',
+      max_memory: 'restart',
+      vcpu: 'restart: type = "qemu"',
+      'network_interface[0].link_state': 'live',
+    },
   });
   const t0 = Date.now();
   const applied = timedApply();
-  expect(applied.out).toMatch(/Domain vstest-core-d2-vm was restarted|shut down cleanly by ACPI|powered off/);
+  expect(applied.out).toMatch(/Domain vstest-day2-live-vm was restarted/);
   // cloud-init's growpart and resizefs run after the bootcmd that starts the state loop: wait for the grown root.
   const after = await stateWhere(
     t0,
     (s) => s.boot !== boot0.boot && s.cpus === 2 && s.rootBytes > before.rootBytes + 0.5 * GiB,
     'a new boot with 2 CPUs and the root file system grown',
+    1_500_000,
   );
   expect(after.memKiB).toBeGreaterThan(before.memKiB + 400 * 1024);
-  expect(after.disks.vdb).toBe(64 * 1024 * 1024);
+  expect(sizes(after)).toEqual([DATA2, 3 * GiB]);
+  // growpart takes the partition to the end of the 3 GiB disk (the image's BIOS boot and EFI partitions come first).
+  expect(after.partBytes).toBeGreaterThan(3 * GiB - 200 * MiB);
   expect(after.carrier.eth1).toBeDefined();
+  expect(after.carrier.eth0).toBe('1');
   console.log(
-    `restart: apply ${applied.seconds.toFixed(1)} s (live memory change: ${liveSeconds.toFixed(1)} s); root fs ${before.rootBytes} → ${after.rootBytes} bytes; boot id ${boot0.boot} → ${after.boot}`,
+    `restart: apply ${applied.seconds.toFixed(1)} s (live memory change: ${liveSeconds.toFixed(1)} s); root partition ${before.partBytes} → ${after.partBytes} bytes, root fs ${before.rootBytes} → ${after.rootBytes} bytes; boot id ${boot0.boot} → ${after.boot}`,
   );
   const again = tf.plan();
   if (again.code !== 0) throw new Error(`the plan after the restart is not empty (exit ${again.code}):\n${again.out}`);

@@ -1,10 +1,10 @@
 /**
  * What a change means from a field table alone (src/fields/changes.ts, src/fields/rules.ts), on a small table that
  * uses every kind of rule: unconditional and conditional replace, conditional impacts (`equals`, `at-most`),
- * block elements added, removed and changed, inherited block rules, constant defaults for null priors, and
- * values not known yet.
+ * block elements added, removed and changed (by position, or by a block's identity), inherited block rules,
+ * constant defaults for null priors, and values not known yet.
  */
-import { fieldChanges, mostDisruptive, verdictOf, type ResourceFields } from '../../src/fields';
+import { fieldChanges, matchElements, mostDisruptive, verdictOf, type ResourceFields } from '../../src/fields';
 
 const UNKNOWN = Symbol('unknown');
 
@@ -159,6 +159,118 @@ describe('fieldChanges', () => {
 
   test('GIVEN a prior without policy (state from before the attribute) WHEN planned with its default THEN no change', () => {
     expect(changes({}, { ...prior, policy: null })).toEqual([]);
+  });
+});
+
+/** A table whose list block tells its elements apart by `dev`, else `src`. */
+const RACK = {
+  version: 0,
+  description: 'A rack.',
+  object: 'rack',
+  whenUnknown: 'wait',
+  fields: {
+    slot: {
+      nesting: 'list',
+      impact: 'live',
+      identity: ['dev', 'src'],
+      description: 'A slot.',
+      fields: {
+        dev: { type: 'string', optional: true, computed: true, impact: 'restart', description: 'Device.' },
+        src: { type: 'string', optional: true, impact: 'restart', description: 'Source.' },
+      },
+    },
+  },
+} as const satisfies ResourceFields;
+
+const A = { dev: 'a', src: '/a' };
+const B = { dev: 'b', src: '/b' };
+const C = { dev: 'c', src: '/c' };
+
+describe('fieldChanges of a block with an identity', () => {
+  const rows = (from: object[], to: object[]) =>
+    fieldChanges(RACK, { slot: from }, { slot: to }).map((c) => {
+      const element = typeof c.path[c.path.length - 1] === 'number';
+      return `${c.name} ${c.impact}${element ? (c.from === null ? ' added' : ' removed') : ''}`;
+    });
+
+  test.each<[string, object[], object[], string[]]>([
+    ['the middle element removed', [A, B, C], [A, C], ['slot[1] live removed']],
+    ['the first element removed', [A, B, C], [B, C], ['slot[0] live removed']],
+    ['an element inserted in the middle', [A, C], [A, B, C], ['slot[1] live added']],
+    ['the middle one removed and one added at the end', [A, B], [A, C], ['slot[1].dev restart', 'slot[1].src restart']],
+    ['one removed and another added elsewhere', [A, B, C], [A, C, { dev: 'd', src: '/d' }], ['slot[1] live removed', 'slot[2] live added']],
+    [
+      'two elements swapped (compared by position)',
+      [A, B],
+      [B, A],
+      ['slot[0].dev restart', 'slot[0].src restart', 'slot[1].dev restart', 'slot[1].src restart'],
+    ],
+    ['an element changes its source, same device', [A, B], [A, { dev: 'b', src: '/b2' }], ['slot[1].src restart']],
+    ['devices unknown: the source tells', [A, B], [{ dev: null, src: '/b' }], ['slot[0] live removed', 'slot[0].dev restart']],
+  ])('GIVEN %s WHEN compared THEN only the element concerned changes', (_, from, to, expected) => {
+    expect(rows(from, to)).toEqual(expected);
+  });
+});
+
+describe('matchElements', () => {
+  test.each<[string, object[], object[], string[] | undefined, [number | null, number | null][]]>([
+    [
+      'no identity: by position',
+      [A, B, C],
+      [A, C],
+      undefined,
+      [
+        [0, 0],
+        [1, 1],
+        [2, null],
+      ],
+    ],
+    [
+      'the middle removed',
+      [A, B, C],
+      [A, C],
+      ['dev'],
+      [
+        [0, 0],
+        [1, null],
+        [2, 1],
+      ],
+    ],
+    [
+      'one added in front',
+      [B],
+      [A, B],
+      ['dev'],
+      [
+        [null, 0],
+        [0, 1],
+      ],
+    ],
+    ['unmatched at the same index: one element', [A], [C], ['dev'], [[0, 0]]],
+    [
+      'a new order: by position',
+      [A, B, C],
+      [C, A, B],
+      ['dev'],
+      [
+        [0, 0],
+        [1, 1],
+        [2, 2],
+      ],
+    ],
+    ['the first known identity field decides', [A], [{ dev: 'x', src: '/a' }], ['dev', 'src'], [[0, 0]]],
+    [
+      'nothing known in both: by position',
+      [{ dev: null }],
+      [{ dev: null }, B],
+      ['dev'],
+      [
+        [0, 0],
+        [null, 1],
+      ],
+    ],
+  ])('GIVEN %s WHEN matched THEN the pairs (prior, planned) are as expected', (_, prior, planned, identity, expected) => {
+    expect(matchElements(prior, planned, identity).map((p) => [p.prior, p.planned])).toEqual(expected);
   });
 });
 

@@ -79,3 +79,22 @@ describe('defaultSentence and valuesSentence', () => {
     ).toBe('Mode. One of `a`, `b`. Default: `a`. Changing it: no effect on the guest.');
   });
 });
+
+describe('identity of a block list', () => {
+  test('GIVEN a block list with an identity WHEN described THEN the description says how one element is told from another', () => {
+    expect(
+      describeField(
+        {
+          nesting: 'list',
+          impact: 'live',
+          identity: ['dev', 'src'],
+          description: 'A slot.',
+          fields: { dev: { type: 'string', optional: true, impact: 'restart', description: 'Device.' } },
+        },
+        'thing',
+      ),
+    ).toBe(
+      'A slot. Adding or removing one: live (no restart). One is told from another by `dev`, else `src`, not by its position: adding or removing one leaves the others as they are (a new order changes each one moved).',
+    );
+  });
+});

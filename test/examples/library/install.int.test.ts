@@ -185,7 +185,9 @@ describe('examples/library built, packed, installed from its tarball and deploye
       rc,
       `provider_installation {\n  filesystem_mirror {\n    path    = "${mirror}"\n    include = ["registry.terraform.io/virtseed/*"]\n  }\n  direct {\n    exclude = ["registry.terraform.io/virtseed/*"]\n  }\n}\n`,
     );
-    env = { ...process.env, TF_CLI_CONFIG_FILE: rc, CHECKPOINT_DISABLE: '1' };
+    // CDKTF_DISABLE_PLUGIN_CACHE_ENV: cdktf would otherwise point TF_PLUGIN_CACHE_DIR at ~/.terraform.d/plugin-cache,
+    // shared by every checkout on the machine, and leave a link there to this test's temporary mirror.
+    env = { ...process.env, TF_CLI_CONFIG_FILE: rc, CHECKPOINT_DISABLE: '1', CDKTF_DISABLE_PLUGIN_CACHE_ENV: '1' };
     delete env.TF_PLUGIN_CACHE_DIR;
 
     run('npx', ['--no-install', 'cdktf', 'synth'], project, env);

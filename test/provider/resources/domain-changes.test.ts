@@ -4,7 +4,7 @@
  * replacement, the restart and whether the guest's addresses may change.
  */
 import { UNKNOWN } from '../../../provider/src/plugin/cty';
-import { decideDomainChange } from '../../../provider/src/resources/private/domain-changes';
+import { changeWarning, decideDomainChange } from '../../../provider/src/resources/private/domain-changes';
 import type { DomainState } from '../../../provider/src/resources/private/model';
 import { createdDomainState, diskState, nicState } from '../fixtures/domain';
 
@@ -16,6 +16,12 @@ const NIC0 = nicState({
   model: 'virtio',
   link_state: 'up',
 });
+
+const NIC1 = { ...NIC0, network: 'vstest-core-dmz', mac: '52:54:00:00:00:02' } as const;
+const NIC2 = { ...NIC0, network: 'vstest-core-lan', mac: '52:54:00:00:00:03' } as const;
+const ROOT = diskState({ volume_id: '/p/root', file: null, target: 'vda', bus: 'virtio', readonly: false });
+const DATA1 = { ...ROOT, volume_id: '/p/data1', target: 'vdb' };
+const DATA2 = { ...ROOT, volume_id: '/p/data2', target: 'vdc' };
 
 /** A running guest with a root disk and a NIC on a libvirt network. */
 function state(over: Partial<DomainState> = {}): DomainState {
@@ -196,6 +202,45 @@ describe('decideDomainChange', () => {
       { changes: { 'disk[0].target': 'restart', 'disk[0].bus': 'restart' }, ...restarts },
     ],
     [
+      'the middle of three disks removed',
+      { disk: [ROOT, DATA1, DATA2] },
+      { disk: [ROOT, DATA2] },
+      { changes: { 'disk[1]': 'live: bus = "virtio"' }, ...lives, touchesGuest: false },
+    ],
+    [
+      'the first of two data disks removed and one added after the other',
+      { disk: [ROOT, DATA1, DATA2] },
+      { disk: [ROOT, DATA2, { ...DATA1, volume_id: '/p/data3', target: 'vdd' }] },
+      { changes: { 'disk[1]': 'live: bus = "virtio"', 'disk[2]': 'live: bus = "virtio"' }, ...lives, touchesGuest: false },
+    ],
+    [
+      'two disks in a new order (a new boot disk)',
+      { disk: [ROOT, DATA1] },
+      { disk: [DATA1, ROOT] },
+      {
+        changes: {
+          'disk[0].volume_id': 'restart',
+          'disk[0].target': 'restart',
+          'disk[1].volume_id': 'restart',
+          'disk[1].target': 'restart',
+        },
+        ...restarts,
+        touchesGuest: true,
+      },
+    ],
+    [
+      'the middle of three NICs removed',
+      { network_interface: [NIC0, NIC1, NIC2] },
+      { network_interface: [NIC0, NIC2] },
+      { changes: { 'network_interface[1]': 'live: user = false' }, ...lives },
+    ],
+    [
+      'the link of a NIC after a removed one taken down',
+      { network_interface: [NIC0, NIC1, NIC2] },
+      { network_interface: [NIC0, { ...NIC2, link_state: 'down' }] },
+      { changes: { 'network_interface[1]': 'live: user = false', 'network_interface[1].link_state': 'live' }, ...lives },
+    ],
+    [
       'state from before addresses existed',
       { addresses: null, ip_address: null },
       {},
@@ -211,5 +256,28 @@ describe('decideDomainChange', () => {
       reprovisionNow: d.reprovisionNow,
       touchesGuest: d.touchesGuest,
     }).toEqual(expected);
+  });
+});
+
+describe('changeWarning', () => {
+  test.each<[string, Partial<DomainState>, Partial<DomainState>, string, string]>([
+    [
+      'memory within max_memory and a vCPU above max_vcpu',
+      { type: 'kvm', max_memory: 4096, max_vcpu: 2, vcpu: 2 },
+      { type: 'kvm', max_memory: 4096, max_vcpu: 2, vcpu: 4, memory: 2048 },
+      'Domain web1 restarts',
+      'web1: memory 512 → 2048 MiB (live: within max_memory 4096), vcpu 2 → 4 (restart: above max_vcpu 2)',
+    ],
+    [
+      'the middle disk removed and a NIC added',
+      { disk: [ROOT, DATA1, DATA2] },
+      { disk: [ROOT, DATA2], network_interface: [NIC0, NIC1] },
+      'Domain web1 changes live (no restart)',
+      'web1: disk[1] (target vdb) removed (live: bus = "virtio"), network_interface[1] (mac 52:54:00:00:00:02) added (live: user = false)',
+    ],
+  ])('GIVEN %s WHEN planned THEN the warning names each change with its impact', (_, priorOver, plannedOver, summary, detail) => {
+    expect(changeWarning('web1', decideDomainChange(state(priorOver), state(plannedOver)))).toEqual([
+      expect.objectContaining({ severity: 'warning', summary, detail }),
+    ]);
   });
 });

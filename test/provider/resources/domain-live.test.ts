@@ -13,7 +13,11 @@ import { createdDomainState, diskState, nicState } from '../fixtures/domain';
 
 const DOM = { name: 'vstest-unit', uuid: Buffer.alloc(16), id: 3 };
 const NIC0 = nicState({ network: 'lab', user: false, restrict: false, mac: '52:54:00:00:00:01', model: 'virtio', link_state: 'up' });
+const NIC1 = { ...NIC0, mac: '52:54:00:00:00:02' };
+const NIC2 = { ...NIC0, mac: '52:54:00:00:00:03' };
 const ROOT = diskState({ volume_id: '/p/root', target: 'vda', bus: 'virtio', readonly: false });
+const DATA1 = { ...ROOT, volume_id: '/p/data1', target: 'vdb' };
+const DATA2 = { ...ROOT, volume_id: '/p/data2', target: 'vdc' };
 
 function state(over: Partial<DomainState> = {}): DomainState {
   return createdDomainState({ max_memory: 2048, max_vcpu: 4, type: 'kvm', disk: [ROOT], network_interface: [NIC0], ...over });
@@ -75,6 +79,21 @@ describe('liveSteps', () => {
       {},
       { network_interface: [{ ...NIC0, link_state: 'down' }] },
       [/^update\(<interface .*<link state="down"\/><\/interface>, 3\)$/],
+    ],
+    [
+      'the middle of three disks removed',
+      { disk: [ROOT, DATA1, DATA2] },
+      { disk: [ROOT, DATA2] },
+      [/^detach\(<disk type="file" device="disk">.*<target dev="vdb" bus="virtio"\/><\/disk>, 3\)$/],
+    ],
+    [
+      "the middle of three NICs removed and the last one's link taken down",
+      { network_interface: [NIC0, NIC1, NIC2] },
+      { network_interface: [NIC0, { ...NIC2, link_state: 'down' }] },
+      [
+        /^detach\(<interface type="network"><mac address="52:54:00:00:00:02"\/>.*, 3\)$/,
+        /^update\(<interface .*<mac address="52:54:00:00:00:03"\/>.*<link state="down"\/><\/interface>, 3\)$/,
+      ],
     ],
     [
       'a NIC removed and memory changed: removals first',

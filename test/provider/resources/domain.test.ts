@@ -11,6 +11,7 @@ import { stopDomain } from '../../../provider/src/resources/private/domain-lifec
 import { renderDomainXml } from '../../../src/domain';
 import { LibvirtError, VIR_DOMAIN_RUNNING, VIR_DOMAIN_SHUTOFF, VIR_ERR_NO_DOMAIN } from '../../../src/libvirt';
 import { diskState, domainState, nicState } from '../fixtures/domain';
+import type { DomainDiskState, DomainInterfaceState } from '../../../provider/src/resources/private/model';
 
 type State = DomainState;
 
@@ -61,6 +62,9 @@ function fakeClient(opts: { offAfterShutdown?: boolean; existingInstanceId?: str
       calls.push('define');
       return DOM;
     },
+    async networkLookupByName(name: string) {
+      return { name, uuid: Buffer.alloc(16) };
+    },
   };
   return client;
 }
@@ -70,6 +74,9 @@ function ctxWith(client: unknown, signal = new AbortController().signal): Handle
   return {
     client: async () => client as never,
     uri: 'qemu:///system',
+    hostName: null,
+    hosts: [],
+    hostConfig: () => undefined,
     signal,
     log: { trace: noop, debug: noop, info: noop, warn: noop, error: noop },
     host: TCG_ONLY,
@@ -272,5 +279,80 @@ describe('virtseed_domain shutdown wait', () => {
     expect(client.calls).toEqual(['define', 'shutdown']);
     expect(r.diagnostics).toEqual([expect.objectContaining({ severity: 'error', summary: 'Interrupted' })]);
     expect(r.newState).toMatchObject({ instance_id: 'iid-1', reprovision_action: 'none', uuid: UUID, running: true });
+  });
+});
+
+describe('virtseed_domain plan: disks and NICs told apart by identity, not position', () => {
+  const disk = (file: string) => diskState({ file });
+  const nic = (network: string) => nicState({ network, user: false });
+  const DISKS = [disk('/i/root.qcow2'), disk('/i/a.raw'), disk('/i/b.raw')];
+  const NICS = [nic('lab'), nic('dmz'), nic('lan')];
+
+  /** A plan from `prior` to `c` with the proposed value Terraform makes: computed block attributes the config
+   *  leaves null carried over from the prior element at the same index. */
+  async function planLikeTerraform(prior: State, c: State) {
+    const proposed: State = {
+      ...c,
+      id: prior.id,
+      uuid: prior.uuid,
+      console_log: prior.console_log,
+      addresses: prior.addresses,
+      ip_address: prior.ip_address,
+      disk: (c.disk as DomainDiskState[]).map((d, j) => ({
+        ...d,
+        target: d.target ?? (prior.disk as DomainDiskState[])[j]?.target ?? null,
+      })),
+      network_interface: (c.network_interface as DomainInterfaceState[]).map((n, j) => ({
+        ...n,
+        mac: n.mac ?? (prior.network_interface as DomainInterfaceState[])[j]?.mac ?? null,
+      })),
+    };
+    return domain.plan({ prior, proposed, config: c }, ctxWith(fakeClient()));
+  }
+
+  async function three(): Promise<State> {
+    return { ...(await created({ disk: DISKS, network_interface: NICS })), running: true };
+  }
+
+  test('GIVEN three disks WHEN the middle one is removed THEN the others keep their targets and the plan removes only that one, live', async () => {
+    const prior = await three();
+    expect((prior.disk as DomainDiskState[]).map((d) => d.target)).toEqual(['vda', 'vdb', 'vdc']);
+    const r = await planLikeTerraform(prior, config({ disk: [DISKS[0], DISKS[2]], network_interface: NICS }));
+    expect((r.planned!.disk as DomainDiskState[]).map((d) => d.target)).toEqual(['vda', 'vdc']);
+    expect(r.planned).toMatchObject({ change_impact: 'live', change_impacts: { 'disk[1]': 'live: bus = "virtio"' } });
+  });
+
+  test('GIVEN a disk removed from the middle WHEN one is added at the end THEN it gets a target no other disk has', async () => {
+    const [d0, , d2] = (await three()).disk as DomainDiskState[];
+    const prior = { ...(await three()), disk: [d0, d2] };
+    const r = await planLikeTerraform(prior, config({ disk: [DISKS[0], DISKS[2], disk('/i/c.raw')], network_interface: NICS }));
+    expect((r.planned!.disk as DomainDiskState[]).map((d) => d.target)).toEqual(['vda', 'vdc', 'vdd']);
+    expect(r.planned).toMatchObject({ change_impact: 'live', change_impacts: { 'disk[2]': 'live: bus = "virtio"' } });
+  });
+
+  test('GIVEN three NICs WHEN the middle one is removed THEN the others keep their MACs and the plan removes only that one, live', async () => {
+    const prior = await three();
+    const macs = (prior.network_interface as DomainInterfaceState[]).map((n) => n.mac);
+    const r = await planLikeTerraform(prior, config({ disk: DISKS, network_interface: [NICS[0], NICS[2]] }));
+    expect((r.planned!.network_interface as DomainInterfaceState[]).map((n) => n.mac)).toEqual([macs[0], macs[2]]);
+    expect(r.planned).toMatchObject({ change_impact: 'live', change_impacts: { 'network_interface[1]': 'live: user = false' } });
+  });
+
+  test('GIVEN a NIC removed from the middle WHEN one is added at the end THEN its derived MAC is one no other NIC has', async () => {
+    const prior = await three();
+    const [n0, , n2] = prior.network_interface as DomainInterfaceState[];
+    const [m0, m2] = [n0.mac, n2.mac];
+    const less = { ...prior, network_interface: [n0, n2] };
+    const r = await planLikeTerraform(less, config({ disk: DISKS, network_interface: [NICS[0], NICS[2], nic('lab')] }));
+    const planned = (r.planned!.network_interface as DomainInterfaceState[]).map((n) => n.mac);
+    expect(planned.slice(0, 2)).toEqual([m0, m2]);
+    expect(new Set(planned).size).toBe(3);
+    expect(r.planned).toMatchObject({ change_impact: 'live', change_impacts: { 'network_interface[2]': 'live: user = false' } });
+  });
+
+  test('GIVEN two disks WHEN their order is swapped THEN the plan restarts the guest (a new boot disk)', async () => {
+    const prior = await three();
+    const r = await planLikeTerraform(prior, config({ disk: [DISKS[1], DISKS[0], DISKS[2]], network_interface: NICS }));
+    expect(r.planned).toMatchObject({ change_impact: 'restart' });
   });
 });

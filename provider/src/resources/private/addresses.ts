@@ -18,6 +18,7 @@ import {
   VIR_ERR_OPERATION_INVALID,
   VIR_ERR_OPERATION_UNSUPPORTED,
   VIR_ERR_OPERATION_FAILED,
+  VIR_ERR_NO_NETWORK,
 } from '../../../../src/libvirt';
 import type { CallOptions, DomainInterfaceAddresses } from '../../../../src/libvirt';
 import { QEMU_AGENT_CHANNEL_NAME } from '../../../../src/domain';
@@ -90,7 +91,11 @@ async function ask(client: LibvirtClient, dom: DomRef, source: number, call: Cal
   } catch (err) {
     if (
       err instanceof LibvirtError &&
-      (NOT_NOW.includes(err.code) || (source === VIR_DOMAIN_INTERFACE_ADDRESSES_SRC_AGENT && err.code === VIR_ERR_OPERATION_FAILED))
+      (NOT_NOW.includes(err.code) ||
+        (source === VIR_DOMAIN_INTERFACE_ADDRESSES_SRC_AGENT && err.code === VIR_ERR_OPERATION_FAILED) ||
+        // A NIC's libvirt network removed outside Terraform: it has no leases to read, and the refresh (or the
+        // destroy's refresh) of the domain must not fail on it.
+        (source === VIR_DOMAIN_INTERFACE_ADDRESSES_SRC_LEASE && err.code === VIR_ERR_NO_NETWORK))
     )
       return [];
     throw err;

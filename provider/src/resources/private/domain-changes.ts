@@ -102,11 +102,24 @@ function shown(v: unknown): string {
   return typeof v === 'string' ? v : JSON.stringify(v);
 }
 
-/** One change as the plan's warning words it: `memory 1024 → 2048 MiB (live)`, `disk[1] added (live: …)`. */
+/** What tells a block element apart (the first field of its block's identity it has), e.g. `target vdb`; '' when
+ *  the block has no identity. */
+function elementIdentity(block: string, element: unknown): string {
+  const field: Field | undefined = (DOMAIN_FIELDS.fields as FieldTable)[block];
+  const values = element && typeof element === 'object' ? (element as Record<string, unknown>) : {};
+  const key = field && isBlock(field) ? field.identity?.find((k) => typeof values[k] === 'string') : undefined;
+  return key ? ` (${key} ${String(values[key])})` : '';
+}
+
+/**
+ * One change as the plan's warning words it: `memory 1024 → 2048 MiB (live)`, `disk[1] (target vdb) added
+ * (live: …)`. An element removed is named by its index in the prior list, any other by its index in the plan.
+ */
 export function changeWords(c: FieldChange, unit?: string): string {
   const how = `(${impactText(c)})`;
-  if (c.from === null && typeof c.path[c.path.length - 1] === 'number') return `${c.name} added ${how}`;
-  if (c.to === null && typeof c.path[c.path.length - 1] === 'number') return `${c.name} removed ${how}`;
+  const element = typeof c.path[c.path.length - 1] === 'number';
+  if (element && c.from === null) return `${c.name}${elementIdentity(String(c.path[0]), c.to)} added ${how}`;
+  if (element && c.to === null) return `${c.name}${elementIdentity(String(c.path[0]), c.from)} removed ${how}`;
   return `${c.name} ${shown(c.from)} → ${shown(c.to)}${unit ? ` ${unit}` : ''} ${how}`;
 }
 

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import type { DomainDisk, DomainInterface, DomainSpec } from '../../../../src/domain';
 import { METADATA_KEYS } from '../../../../src/domain';
-import { DOMAIN_FIELDS } from '../../../../src/fields';
+import { DOMAIN_FIELDS, matchElements } from '../../../../src/fields';
 import {
   deviceSpec,
   deviceState,
@@ -76,23 +76,83 @@ export function withDefaults(
   // No maximum configured: the guest has no room to grow without a restart (the maximum is the current value).
   if ((config ?? out).max_memory == null) out.max_memory = out.memory;
   if ((config ?? out).max_vcpu == null) out.max_vcpu = out.vcpu;
-  const priorDisks = list(prior?.disk);
-  out.disk = list(out.disk).map((d, i): DomainDiskState => {
-    const samePrior = priorDisks[i] && priorDisks[i].volume_id === d.volume_id && priorDisks[i].file === d.file ? priorDisks[i] : undefined;
-    return { ...d, target: d.target ?? samePrior?.target ?? diskTarget(i, known(d.bus) ?? DISK.bus.default) };
-  });
-  const priorNics = list(prior?.network_interface);
   const name = str(planned.name);
-  out.network_interface = list(out.network_interface).map((n, i): DomainInterfaceState => {
-    const p = priorNics[i];
-    const mac = n.mac ?? (p && p.network === n.network && p.user === n.user ? p.mac : undefined) ?? (name ? derivedMac(name, i) : UNKNOWN);
-    return { ...n, mac };
-  });
+  out.disk = diskTargets(list(out.disk), list(config ? config.disk : out.disk), list(prior?.disk));
+  out.network_interface = nicMacs(
+    list(out.network_interface),
+    list(config ? config.network_interface : out.network_interface),
+    list(prior?.network_interface),
+    name,
+  );
   withDeviceDefaults(out, config);
   if (isSessionDaemon(uri)) out.console_log = null;
   else if (out.console_log === null || out.console_log === UNKNOWN)
     out.console_log = str(prior?.console_log) ?? (name ? consoleLogPath(name) : UNKNOWN);
   return out;
+}
+
+function isNullish(v: unknown): boolean {
+  return v === null || v === undefined;
+}
+
+/**
+ * The prior element each planned element of a block list is, told by what the configuration (`configured`, by
+ * index) sets of the block's identity (src/fields/domain.ts `identity`; src/fields `matchElements`).
+ */
+function priorIndexes(configured: readonly object[], prior: readonly object[], identity: readonly string[]): Map<number, number> {
+  const out = new Map<number, number>();
+  for (const p of matchElements(prior, configured, identity)) if (p.prior !== null && p.planned !== null) out.set(p.planned, p.prior);
+  return out;
+}
+
+/**
+ * Disk targets where the configuration sets none: the target of the same prior disk (by the table's identity:
+ * its volume or file), so removing a disk leaves the others' devices as they are; else the first of `vda`, `vdb`, …
+ * (`sda`, … on sata and scsi) from the disk's position on that no other disk has.
+ */
+function diskTargets(planned: DomainDiskState[], configured: DomainDiskState[], prior: DomainDiskState[]): DomainDiskState[] {
+  const priorOf = priorIndexes(configured, prior, F.disk.identity);
+  const bus = (d: DomainDiskState) => known(d.bus) ?? DISK.bus.default;
+  // Configured targets (a value not known yet included) first, then the prior disks' own, then new ones.
+  const free = planned.map((_, j) => isNullish(configured[j]?.target));
+  const targets: DomainDiskState['target'][] = planned.map((d, j) => (free[j] ? null : d.target));
+  const taken = () => targets.filter((t) => t !== null);
+  planned.forEach((d, j) => {
+    const p = priorOf.has(j) ? prior[priorOf.get(j) as number] : undefined;
+    const kept = p && bus(p) === bus(d) ? str(p.target) : undefined;
+    if (free[j] && targets[j] === null && kept && !taken().includes(kept)) targets[j] = kept;
+  });
+  planned.forEach((d, j) => {
+    for (let k = j; targets[j] === null; k++) if (!taken().includes(diskTarget(k, bus(d)))) targets[j] = diskTarget(k, bus(d));
+  });
+  return planned.map((d, j) => ({ ...d, target: targets[j] }));
+}
+
+/**
+ * NIC MACs where the configuration sets none: the MAC of the same prior NIC (by the table's identity: its
+ * network or host interface, in order), so removing a NIC leaves the others' MACs as they are; else a MAC derived
+ * from the domain name and the first position from the NIC's own on that no other NIC has (unknown while the name
+ * is).
+ */
+function nicMacs(
+  planned: DomainInterfaceState[],
+  configured: DomainInterfaceState[],
+  prior: DomainInterfaceState[],
+  name: string | undefined,
+): DomainInterfaceState[] {
+  const priorOf = priorIndexes(configured, prior, F.network_interface.identity);
+  // Configured MACs (a value not known yet included) first, then the prior NICs' own, then new ones.
+  const free = planned.map((_, j) => isNullish(configured[j]?.mac));
+  const macs: DomainInterfaceState['mac'][] = planned.map((n, j) => (free[j] ? null : n.mac));
+  const taken = () => macs.filter((m) => m !== null);
+  planned.forEach((_, j) => {
+    const kept = priorOf.has(j) ? str(prior[priorOf.get(j) as number].mac) : undefined;
+    if (free[j] && kept && !taken().includes(kept)) macs[j] = kept;
+  });
+  planned.forEach((_, j) => {
+    for (let k = j; macs[j] === null; k++) macs[j] = !name ? UNKNOWN : taken().includes(derivedMac(name, k)) ? null : derivedMac(name, k);
+  });
+  return planned.map((n, j) => ({ ...n, mac: macs[j] }));
 }
 
 /** Host paths/volumes that a domain's state refers to, looked up at apply. */
@@ -156,6 +216,8 @@ export function toDomainSpec(s: DomainState, refs: ResolvedRefs, uuid?: string):
   const metadata: Record<string, string> = { [METADATA_KEYS.reprovisionPolicy]: known(s.reprovision) ?? F.reprovision.default };
   const instanceId = str(s.instance_id);
   if (instanceId) metadata[METADATA_KEYS.instanceId] = instanceId;
+  const antiAffinity = str(s.anti_affinity);
+  if (antiAffinity) metadata[METADATA_KEYS.antiAffinity] = antiAffinity;
   const [kernel, initrd, cmdline, cpuMode, serialLogFile, firmware] = [
     str(s.kernel),
     str(s.initrd),
@@ -212,6 +274,7 @@ export function stateFromSpec(spec: DomainSpec, running: boolean, refs: Observed
   });
   return {
     name: spec.name,
+    host: null, // where the domain is: known to the caller, not to libvirt
     uuid: spec.uuid ?? null,
     id: spec.uuid ?? null,
     memory: spec.memoryMiB,
@@ -229,6 +292,7 @@ export function stateFromSpec(spec: DomainSpec, running: boolean, refs: Observed
     cloudinit_seed_id: seedId,
     ignition_id: refs.ignitionId,
     instance_id: spec.metadata?.[METADATA_KEYS.instanceId] ?? null,
+    anti_affinity: spec.metadata?.[METADATA_KEYS.antiAffinity] ?? null,
     network_interface: spec.interfaces.map((n) => ({
       network: n.type === 'network' ? n.network : null,
       user: n.type === 'user',
