@@ -2,7 +2,7 @@
  * Reads a seed spec file for `virtseed seed build SPEC -o ISO` and rejects what is not one: an empty file, a binary
  * file (an ISO image), cloud-init user-data (`#cloud-config`, `#!` scripts, MIME, …: cloud-init's user-data
  * formats, recognised by their first line), a document that is not a mapping, and keys that are not fields of
- * `SeedSpec` (src/seed/model.ts) at any level the spec defines (top level, `files[]`, `mounts[]`,
+ * `SeedSpec` (src/seed/model/seed.ts) at any level the spec defines (top level, `files[]`, `mounts[]`,
  * `user_data_parts[]`, `network`, `network.interfaces[]`). Free-form maps (`cloud_config`, `meta_data`,
  * `environment`, `vendor_data`) are left to the seed validator.
  */

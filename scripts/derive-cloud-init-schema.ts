@@ -56,7 +56,7 @@ function main(): void {
   const upstream = JSON.parse(text) as Record<string, unknown>;
   if (upstream.$schema !== 'http://json-schema.org/draft-04/schema#') {
     throw new Error(
-      `${source}: expected a draft-04 schema, got $schema ${JSON.stringify(upstream.$schema)}; update src/seed/private/schema.ts for it`,
+      `${source}: expected a draft-04 schema, got $schema ${JSON.stringify(upstream.$schema)}; update src/seed/checks/schema.ts for it`,
     );
   }
   const version = execFileSync('dpkg-query', ['-W', '-f=${Version}', 'cloud-init'], { encoding: 'utf8' }).trim();

@@ -2,7 +2,7 @@
  * Writes src/seed/schemas/validators.generated.ts: ajv "standalone" validation code for the seed's JSON Schemas
  * (src/seed/schemas/*.schema.json, whatever they currently are), so neither the provider nor `virtseed seed build`
  * loads ajv and compiles the schemas at run time (issue #15). Each validator carries the sha256 of the schema it was
- * generated from; src/seed/private/schema.ts uses it only while that matches the current schema and compiles with
+ * generated from; src/seed/checks/schema.ts uses it only while that matches the current schema and compiles with
  * ajv otherwise, so a schema change without regeneration is slower, never wrong. A unit test fails while the
  * committed file is stale. Run: `npx tsx scripts/generate-seed-validators.ts`.
  */
@@ -11,19 +11,19 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import Ajv from 'ajv';
 import standaloneCode from 'ajv/dist/standalone';
-import { CLOUD_CONFIG_KEY, cloudInitAjv, moduleSchema } from '../src/seed/private/cloud-init-ajv';
+import { CLOUD_CONFIG_KEY, cloudInitAjv, moduleSchema } from '../src/seed/checks/cloud-init-ajv';
 
 export const SCHEMA_DIR = path.join(__dirname, '..', 'src', 'seed', 'schemas');
 export const OUTPUT = path.join(SCHEMA_DIR, 'validators.generated.ts');
-/** The cloud-config validators (cloud-init's draft-04 schema, src/seed/private/cloud-init-ajv.ts). */
+/** The cloud-config validators (cloud-init's draft-04 schema, src/seed/checks/cloud-init-ajv.ts). */
 export const CLOUD_CONFIG_OUTPUT = path.join(SCHEMA_DIR, 'cloud-config.validators.generated.ts');
 export const CLOUD_CONFIG_FILE = 'cloud-config.schema.json';
-/** The draft-07 schemas: name → file, as src/seed/private/schema.ts names them. */
+/** The draft-07 schemas: name → file, as src/seed/checks/schema.ts names them. */
 export const SCHEMA_FILES: Record<string, string> = {
   'network-config-v1': 'network-config-v1.schema.json',
   'network-config-v2': 'network-config-v2.schema.json',
 };
-/** The ajv options of src/seed/private/schema.ts: the generated code must report the same errors. */
+/** The ajv options of src/seed/checks/schema.ts: the generated code must report the same errors. */
 export const AJV_OPTIONS = { allErrors: true, strict: false } as const;
 
 /** sha256 of a schema's canonical JSON text (`JSON.stringify` of the parsed value). */

@@ -1,6 +1,6 @@
 /** `virtseed seed build SPEC -o ISO [--format nocloud|configdrive]`: a seed ISO from a SeedSpec file (JSON/YAML). */
 import { formatPath, ValidationError, type Diagnostic } from '../../src/diagnostics';
-import { buildSeedIso, validateSeed, type SeedFormat } from '../../src/seed';
+import { tryBuildSeedIso, type SeedFormat } from '../../src/seed';
 import { writeFileAtomic } from '../../src/seed/io';
 import type { CliIo } from '../io';
 import { readSpecFile } from '../spec-file';
@@ -14,18 +14,26 @@ export function seedBuild(args: { spec: string; output: string; format?: string 
   try {
     const loaded = readSpecFile(args.spec);
     const spec = args.format ? { ...loaded, format: args.format as SeedFormat } : loaded;
-    const diagnostics = validateSeed(spec, { requireLoadedSources: true });
+    const { diagnostics, built } = tryBuildSeedIso(spec);
     printDiagnostics(
       diagnostics.filter((d) => d.severity === 'warning'),
       io,
       args.spec,
     );
-    const built = buildSeedIso(spec);
+    if (!built) {
+      printDiagnostics(
+        diagnostics.filter((d) => d.severity === 'error'),
+        io,
+        args.spec,
+      );
+      return 2;
+    }
     writeFileAtomic(args.output, built.iso);
     io.stdout(`instance-id: ${built.instanceId}\nsha256: ${built.sha256}\n`);
     return 0;
   } catch (e) {
     if (e instanceof ValidationError) {
+      // the spec file could not be read or is no spec (readSpecFile)
       printDiagnostics(
         e.diagnostics.filter((d) => d.severity === 'error'),
         io,

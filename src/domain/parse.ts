@@ -19,7 +19,7 @@ import {
 } from './model';
 import { takeUserNetdevArgs } from './private/user-netdev';
 import { toMiB } from './private/units';
-import { ATTR, attr, child, children, newParser, rawText, text, type XmlNode } from './private/xml';
+import { ATTR, attr, child, children, newParser, rawText, text, type XmlNode } from '../xml';
 
 const CPU_MODES: readonly DomainCpuMode[] = ['host-passthrough', 'host-model', 'maximum', 'custom'];
 const NIC_MODELS: readonly DomainInterfaceModel[] = ['virtio', 'e1000', 'rtl8139'];

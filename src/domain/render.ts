@@ -12,7 +12,7 @@ import {
   type DomainSpec,
 } from './model';
 import { userNetdevArgs } from './private/user-netdev';
-import { ATTR, TEXT, newBuilder, type XmlNode } from './private/xml';
+import { ATTR, TEXT, newBuilder, type XmlNode } from '../xml';
 import { validateDomainSpec } from './validate';
 
 /**

@@ -4,7 +4,7 @@
  * the `<ip>` whose subnet holds its address (libvirt formatnetwork keeps `<dhcp><host>` inside its `<ip>`).
  * Input that cannot be placed is reported by position, for the caller to word in its own field names.
  */
-import { inSubnet, parseCidr } from './address';
+import { inSubnet, parseCidr } from '../ip';
 import type { NetworkDnsHost, NetworkForwardMode, NetworkIp, NetworkIpDhcpRange, NetworkSpec } from './model';
 
 /**
@@ -48,7 +48,7 @@ export function assembleNetworkSpec(input: NetworkInput): AssembledNetwork {
   const ipSource: number[] = [];
   const badSubnets: number[] = [];
   input.subnets.forEach((s, i) => {
-    const cidr = parseCidr(s.address);
+    const cidr = parseCidr(s.address.trim());
     if (!cidr) {
       badSubnets.push(i);
       return;

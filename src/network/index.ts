@@ -1,5 +1,4 @@
 export * from './model';
-export * from './address';
 export * from './assemble';
 export * from './validate';
 export * from './render';

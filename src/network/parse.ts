@@ -2,8 +2,8 @@
  * libvirt network XML → NetworkSpec. Accepts what `virsh net-dumpxml` (virNetworkGetXMLDesc) returns: libvirt's
  * own additions (`<mac>`, bridge `stp`/`delay`, `<nat>` port ranges, `connections`) are ignored. Pure.
  */
-import { attr, child, children, newParser, text, type XmlNode } from '../domain/private/xml';
-import { netmaskToPrefix } from './address';
+import { attr, child, children, newParser, text, type XmlNode } from '../xml';
+import { netmaskToPrefix } from '../ip';
 import { NetworkXmlParseError } from './errors';
 import type { NetworkDnsHost, NetworkForwardMode, NetworkIp, NetworkSpec } from './model';
 import { FORWARD_MODES } from './validate';

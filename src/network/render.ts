@@ -3,7 +3,7 @@
  * virNetworkUpdate takes for live changes. Pure; the output depends only on the spec.
  */
 import { ValidationError, hasErrors } from '../diagnostics';
-import { ATTR, TEXT, newBuilder, type XmlNode } from '../domain/private/xml';
+import { ATTR, TEXT, newBuilder, type XmlNode } from '../xml';
 import type { NetworkDnsHost, NetworkIp, NetworkIpDhcpHost, NetworkSpec } from './model';
 import { validateNetworkSpec } from './validate';
 

@@ -3,7 +3,7 @@
  * as diagnostics with paths in the spec's own keys (e.g. `['ips', 0, 'dhcpHosts', 1, 'mac']`). Pure.
  */
 import { error, type Diagnostic } from '../diagnostics';
-import { inSubnet, ipFamily, ipToBigInt } from './address';
+import { inSubnet, ipFamily, ipToBigInt } from '../ip';
 import type { NetworkSpec } from './model';
 
 const NAME_RE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;

@@ -2,7 +2,7 @@ export type * from './model';
 export { VOLUME_IDS } from './model';
 export { validateSeed, USER_DATA_WARN_BYTES, SEED_MAX_BYTES, SEED_FILE_MAX_BYTES, type ValidateSeedOptions } from './validate';
 export { renderSeed } from './render';
-export { buildSeedIso } from './build';
+export { buildSeedIso, tryBuildSeedIso } from './build';
 export { deriveInstanceId, instanceIdFromFiles, DERIVED_INSTANCE_ID_PREFIX } from './instance-id';
 export { toLayout, formatOfVolumeId, type SeedContent } from './layout';
 export { renderCloudConfig, CLOUD_CONFIG_HEADER } from './user-data/cloud-config';

@@ -13,12 +13,13 @@
  * format) gives a new id — which makes cloud-init re-run its per-instance modules. Inputs that do not reach the
  * guest (e.g. a local `source` path whose file content is unchanged) do not change it.
  */
-import type { SeedFormat, SeedSpec } from './model';
-import { layoutFiles, type PendingSeedFile } from './layout';
-import { checkedContent } from './private/checked-content';
-import { utf8 } from './private/bytes';
 import { createHash } from 'node:crypto';
+import { ValidationError } from '../diagnostics';
+import { layoutFiles, type PendingSeedFile } from './layout';
+import type { SeedFormat, SeedSpec } from './model';
+import { utf8 } from './private/bytes';
 import { byPath } from './private/order';
+import { checkSeed } from './validate';
 
 /** Prefix of derived instance-ids. */
 export const DERIVED_INSTANCE_ID_PREFIX = 'iid-';
@@ -42,6 +43,7 @@ export function instanceIdFromFiles(format: SeedFormat, filesWithoutId: readonly
  * with {@link instanceIdFromFiles}. Pure. Throws `ValidationError` when the spec has errors.
  */
 export function deriveInstanceId(spec: SeedSpec): string {
-  const { format, content } = checkedContent(spec);
-  return instanceIdFromFiles(format, layoutFiles(content, format));
+  const { diagnostics, rendered } = checkSeed(spec, { requireLoadedSources: true });
+  if (!rendered) throw new ValidationError(diagnostics);
+  return instanceIdFromFiles(rendered.format, layoutFiles(rendered.content, rendered.format));
 }

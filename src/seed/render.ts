@@ -1,9 +1,13 @@
 /** renderSeed: a SeedSpec to the files of its seed (docs/CONTRACTS.md, "Seed generator"). */
+import { ValidationError } from '../diagnostics';
 import { instanceIdFromFiles } from './instance-id';
-import { layoutFiles, type PendingSeedFile } from './layout';
-import { VOLUME_IDS, type RenderedSeed, type SeedSpec } from './model';
+import { layoutFiles, type PendingSeedContent, type PendingSeedFile } from './layout';
+import { VOLUME_IDS, type RenderedSeed, type SeedFormat, type SeedSpec } from './model';
 import { materialize } from './private/bytes';
-import { checkedContent } from './private/checked-content';
+import { checkSeed } from './validate';
+
+/** A rendered seed whose cloud-config user-data may still be pieces, for the ISO writer (issue #15). */
+export type PendingSeed = Omit<RenderedSeed, 'files'> & { files: PendingSeedFile[] };
 
 /**
  * Validates and renders a spec: files sorted by path, the volume label, and the instance-id (`instance_id`, or
@@ -15,9 +19,15 @@ export function renderSeed(spec: SeedSpec): RenderedSeed {
   return { ...seed, files: seed.files.map((f) => ({ path: f.path, content: materialize(f.content) })) };
 }
 
-/** {@link renderSeed} with a rendered cloud-config user-data left as pieces, for the ISO writer (issue #15). */
-export function renderSeedPending(spec: SeedSpec): Omit<RenderedSeed, 'files'> & { files: PendingSeedFile[] } {
-  const { format, content } = checkedContent(spec);
+/** {@link renderSeed} with a rendered cloud-config user-data left as pieces. */
+export function renderSeedPending(spec: SeedSpec): PendingSeed {
+  const { diagnostics, rendered } = checkSeed(spec, { requireLoadedSources: true });
+  if (!rendered) throw new ValidationError(diagnostics);
+  return layoutSeed(spec, rendered);
+}
+
+/** The files of content rendered by `checkSeed`, with the instance-id (`instance_id`, or derived). Pure. */
+export function layoutSeed(spec: SeedSpec, { format, content }: { format: SeedFormat; content: PendingSeedContent }): PendingSeed {
   const instanceId = spec.instance_id ?? instanceIdFromFiles(format, layoutFiles(content, format));
   return { format, instanceId, files: layoutFiles({ ...content, instanceId }, format), volumeId: VOLUME_IDS[format] };
 }

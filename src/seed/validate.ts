@@ -15,14 +15,16 @@
  * alone breaks the rule is an error before anything is parsed.
  */
 import { error, hasErrors, type Diagnostic } from '../diagnostics';
-import { decompressedLength, inputSizeDiagnostics, seedSizeDiagnostics } from './private/size';
+import { duplicateWriteFiles, validateEnvironment, validateFiles, validateMounts } from './checks/files';
+import { validateNetwork } from './checks/network';
+import { inputSizeDiagnostics, seedSizeDiagnostics } from './checks/size-rule';
+import { keyList, validateUserDataInputs } from './checks/user-data';
 import { formatOf, seedContent } from './content';
 import { layoutFiles, type PendingSeedContent } from './layout';
-import type { SeedSpec } from './model';
-import { duplicateWriteFiles, validateEnvironment, validateFiles, validateMounts } from './private/validate-files';
-import { validateNetwork } from './private/validate-network';
-import { keyList, validateUserDataInputs } from './private/validate-user-data';
+import type { SeedFormat, SeedSpec } from './model';
+import { withBase64Memo } from './private/base64';
 import { INSTANCE_ID, isHostname } from './private/patterns';
+import { decompressedLength } from './private/size';
 import { isPlainObject } from './private/yaml';
 
 export { SEED_FILE_MAX_BYTES, SEED_MAX_BYTES, USER_DATA_WARN_BYTES } from './private/size';
@@ -40,20 +42,37 @@ export interface ValidateSeedOptions {
   requireLoadedSources?: boolean;
 }
 
-/** All diagnostics of a spec; an empty list means it renders. Never throws. */
+/** All diagnostics of a spec; no error means it renders. Never throws. */
 export function validateSeed(spec: SeedSpec, options: ValidateSeedOptions = {}): Diagnostic[] {
-  const out = validateSeedInputs(spec, options);
-  if (hasErrors(out)) return out;
-  const { content, diagnostics, userDataPlainBytes } = seedContent(spec);
-  return [...out, ...contentDiagnostics(spec, content, diagnostics, userDataPlainBytes)];
+  return checkSeed(spec, options).diagnostics;
+}
+
+/** A spec validated and rendered in one pass ({@link checkSeed}). */
+export interface CheckedSeed {
+  /** Exactly what {@link validateSeed} gives for the spec and options. */
+  diagnostics: Diagnostic[];
+  /** When no diagnostic is an error: the seed format and the rendered content (instance-id `null`). */
+  rendered?: { format: SeedFormat; content: PendingSeedContent };
 }
 
 /**
- * The checks of {@link validateSeed} that need no rendering (everything but the composition warnings and the
- * sizes). When it returns no error, `seedContent(spec)` renders, and {@link contentDiagnostics} on its result gives
- * the rest: together exactly `validateSeed(spec)`. Lets a renderer render once. Never throws.
+ * Validates a spec and renders its content in the same pass, so whoever needs both (plan, apply, `virtseed seed
+ * build`) renders once: every input is checked once, the content composed once (the composition warnings and the
+ * size rule need it). Pure; never throws.
  */
-export function validateSeedInputs(spec: SeedSpec, options: ValidateSeedOptions = {}): Diagnostic[] {
+export function checkSeed(spec: SeedSpec, options: ValidateSeedOptions = {}): CheckedSeed {
+  return withBase64Memo(() => {
+    const inputs = validateSeedInputs(spec, options);
+    if (hasErrors(inputs)) return { diagnostics: inputs };
+    const { content, diagnostics, userDataPlainBytes } = seedContent(spec);
+    const all = [...inputs, ...contentDiagnostics(spec, content, diagnostics, userDataPlainBytes)];
+    return hasErrors(all) ? { diagnostics: all } : { diagnostics: all, rendered: { format: formatOf(spec), content } };
+  });
+}
+
+/** The checks of {@link validateSeed} that need no rendering (everything but the composition warnings and the
+ *  sizes). Never throws. */
+function validateSeedInputs(spec: SeedSpec, options: ValidateSeedOptions = {}): Diagnostic[] {
   if (!isPlainObject(spec)) return [error([], 'Invalid seed spec', 'The seed spec must be an object.')];
   const tooLarge = inputSizeDiagnostics(spec);
   if (tooLarge.length > 0) return tooLarge;
@@ -117,7 +136,7 @@ export function validateSeedInputs(spec: SeedSpec, options: ValidateSeedOptions 
 
 /** Checks of rendered content: the composition warnings (`composeDiagnostics`, from `seedContent`) and the seed
  *  size rule (`userDataPlainBytes`: the user-data's length before compression, from `seedContent`). Pure. */
-export function contentDiagnostics(
+function contentDiagnostics(
   spec: SeedSpec,
   content: PendingSeedContent,
   composeDiagnostics: readonly Diagnostic[],

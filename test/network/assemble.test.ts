@@ -30,6 +30,11 @@ describe('assembleNetworkSpec', () => {
     expect(r.badSubnets).toEqual([]);
   });
 
+  it('GIVEN a subnet address with surrounding white space WHEN assembled THEN it is read without it', () => {
+    const r = assembleNetworkSpec({ ...BASE, subnets: [{ address: ' 10.2.0.1/16 ', dhcpRanges: [] }] });
+    expect([r.spec.ips.map((ip) => [ip.family, ip.address, ip.prefix]), r.badSubnets]).toEqual([[['ipv4', '10.2.0.1', 16]], []]);
+  });
+
   it('GIVEN a subnet without a prefix length WHEN assembled THEN it is left out and named, and the others keep their source index', () => {
     const r = assembleNetworkSpec({
       ...BASE,

@@ -15,7 +15,7 @@ import {
 } from '../../scripts/generate-seed-validators';
 import * as generated from '../../src/seed/schemas/validators.generated';
 import * as generatedCloudConfig from '../../src/seed/schemas/cloud-config.validators.generated';
-import { cloudConfigSchemaDiagnostics, schemaDiagnostics } from '../../src/seed/private/schema';
+import { cloudConfigSchemaDiagnostics, schemaDiagnostics } from '../../src/seed/checks/schema';
 import { parseYaml } from '../../src/seed/private/yaml';
 
 const SCHEMA_DIR = `${__dirname}/../../src/seed/schemas`;
@@ -47,7 +47,7 @@ describe('precompiled seed schema validators', () => {
   });
 
   // cloud-config: the generated module validators (with the code-generating `deprecated` keyword) against a reference
-  // compiled at run time the way src/seed/private/schema.ts did before they were precompiled: the whole schema, and a
+  // compiled at run time the way src/seed/checks/schema.ts did before they were precompiled: the whole schema, and a
   // `validate`-style `deprecated` keyword that compiles the sibling keywords on their own to decide whether a use
   // counts. Same verdict, same errors (instance path, keyword, params, message) and the same deprecated uses.
   const cloudConfigSchema = JSON.parse(fs.readFileSync(`${SCHEMA_DIR}/${CLOUD_CONFIG_FILE}`, 'utf8')) as object;

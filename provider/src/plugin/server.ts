@@ -250,6 +250,11 @@ export class ProviderServer<C extends Connection = Connection> {
     return this.withResource('PlanResourceChange', req.type_name, async ({ handler, type, decode, encode }) => {
       const [prior, proposed, config] = [decode(req.prior_state), decode(req.proposed_new_state), decode(req.config)];
       const priorPrivate = nonEmpty(req.prior_private);
+      // Which half of a change this is (a create, a tainted object's replacement and the create half of any
+      // replacement all come with no prior state): only whether values are null, never the values.
+      this.log.trace(
+        `PlanResourceChange ${req.type_name}: prior ${prior === null ? 'null' : 'set'}, proposed ${proposed === null ? 'null' : 'set'}`,
+      );
       const res = await handler.plan({ prior, proposed, config, priorPrivate }, this.context());
       return {
         planned_state: encode(res.planned),

@@ -5,7 +5,7 @@
  * Content changes update the volume in place (same file); see docs/CONTRACTS.md "Provider resources".
  */
 import { Diagnostic, hasErrors, warning } from '../../../src/diagnostics';
-import { buildSeedIso, validateSeed } from '../../../src/seed';
+import { tryBuildSeedIso, validateSeed, type BuiltSeedIso } from '../../../src/seed';
 import type { LibvirtClient } from '../../../src/libvirt';
 import type { ResourceHandler } from '../plugin/handler';
 import { CLOUDINIT_SEED_FIELDS } from '../../../src/fields';
@@ -35,13 +35,20 @@ function inputsOf(v: CloudinitSeedState): Record<string, unknown> {
   return out;
 }
 
-/** Builds the ISO of a known config; diagnostics on bad input (then `built` is undefined). */
-function build(config: CloudinitSeedState): { built?: ReturnType<typeof buildSeedIso>; diagnostics: Diagnostic[] } {
+/** Builds the ISO of a known config (validated and rendered once); diagnostics on bad input (then `built` is
+ *  undefined). */
+function build(config: CloudinitSeedState): { built?: BuiltSeedIso; diagnostics: Diagnostic[] } {
   const { spec, diagnostics } = seedSpecFromConfig(config);
   if (hasErrors(diagnostics)) return { diagnostics };
-  const all = [...diagnostics, ...mapDiagnostics(validateSeed(spec), SEED_PATHS)];
-  if (hasErrors(all)) return { diagnostics: all };
-  return { built: buildSeedIso(spec), diagnostics: all };
+  const r = tryBuildSeedIso(spec);
+  return { ...(r.built ? { built: r.built } : {}), diagnostics: [...diagnostics, ...mapDiagnostics(r.diagnostics, SEED_PATHS)] };
+}
+
+/** The diagnostics of a known config, without building the ISO (ValidateResourceConfig). */
+function check(config: CloudinitSeedState): Diagnostic[] {
+  const { spec, diagnostics } = seedSpecFromConfig(config);
+  if (hasErrors(diagnostics)) return diagnostics;
+  return [...diagnostics, ...mapDiagnostics(validateSeed(spec, { requireLoadedSources: true }), SEED_PATHS)];
 }
 
 export const cloudinitSeed: ResourceHandler<CloudinitSeedState, LibvirtClient> = {
@@ -50,7 +57,7 @@ export const cloudinitSeed: ResourceHandler<CloudinitSeedState, LibvirtClient> =
 
   validate(config) {
     if (!isWhollyKnown(inputsOf(config))) return [];
-    return build(config).diagnostics;
+    return check(config);
   },
 
   async plan({ prior, proposed, config }, ctx) {

@@ -11,7 +11,7 @@
  * Other changes (memory, vCPUs, disks, interfaces, kernel) redefine the domain in place and restart a running guest
  * the same clean way; `running` starts or shuts it down.
  */
-import { Diagnostic, error } from '../../../src/diagnostics';
+import { Diagnostic, error, hasErrors } from '../../../src/diagnostics';
 import { METADATA_KEYS, parseDomainXml, renderDomainXml, Reprovision, REPROVISION_POLICIES, validateDomainSpec } from '../../../src/domain';
 import {
   LibvirtClient,
@@ -230,6 +230,12 @@ export async function stopDomain(
  * Metadata key set while a domain is being created (defined, started) and removed once that finished: a domain of
  * the wanted name that still carries it was left by an interrupted create (libvirtd or the provider killed, the
  * connection dropped) and is replaced instead of reported as someone else's.
+ *
+ * A create that fails after the define (the wait failed or timed out, StopProvider interrupted it, the connection
+ * was lost) keeps the mark: Terraform records the domain tainted, and plans a tainted object like a new one —
+ * PlanResourceChange with no prior state (checked with TF_LOG=trace on Terraform 1.11: `plan`, `apply`, and the
+ * refresh of `destroy` all call it so), turned into a replacement by Terraform itself. That call's "name taken"
+ * check only passes because the domain still carries the mark; the create half of the replacement then removes it.
  */
 export const CREATE_PENDING_KEY = 'virtseed-create-pending';
 
@@ -404,24 +410,27 @@ export const domain: ResourceHandler<DomainState, LibvirtClient> = {
         return { newState: { ...planned, id: uuid, uuid, ...NO_ADDRESSES }, diagnostics: [] };
       }
       // Defined with the pending mark, started (and waited for), then defined again without it. A failure after the
-      // first define still returns the domain, so Terraform records it (tainted) and the next apply replaces it.
+      // first define still returns the domain, so Terraform records it (tainted) and the next apply replaces it; the
+      // domain keeps the mark (see CREATE_PENDING_KEY), else the next plan would take it for someone else's.
       dom = await define(client, planned, undefined, true);
+      const tainted = `The domain is recorded as tainted; the next terraform apply replaces it.`;
       try {
         waited = await start(client, dom, planned, ctx, true);
-        dom = await define(client, planned, bytesToUuid(dom.uuid));
       } catch (err) {
         const uuid = bytesToUuid(dom.uuid);
         return {
           newState: { ...planned, id: uuid, uuid, ...NO_ADDRESSES },
-          diagnostics: [
-            error(
-              [],
-              `Domain ${name} was defined but not finished`,
-              `${err instanceof Error ? err.message : String(err)}. The domain is recorded as tainted; the next terraform apply replaces it.`,
-            ),
-          ],
+          diagnostics: [error([], `Domain ${name} was defined but not finished`, `${messageOf(err)}. ${tainted}`)],
         };
       }
+      if (hasErrors(waited)) {
+        // The wait failed (agent error, timeout, guest stopped, StopProvider, console lost with the connection).
+        const uuid = bytesToUuid(dom.uuid);
+        const addresses = await currentAddresses(client, dom, planned).catch(() => NO_ADDRESSES);
+        const diagnostics = waited.map((d) => (d.severity === 'error' ? { ...d, detail: `${d.detail}\n${tainted}` } : d));
+        return { newState: { ...planned, id: uuid, uuid, ...addresses }, diagnostics };
+      }
+      dom = await define(client, planned, bytesToUuid(dom.uuid));
     } else {
       const definitionChanged = DEFINITION_ATTRS.some((k) => !deepEqual(prior[k], planned[k]));
       const reprovisionNow = planned.reprovision_action === Reprovision.REBOOT && prior.instance_id !== planned.instance_id;

@@ -3,8 +3,8 @@
  * cloud-init's ConfigDrive datasource converts it (links → physical devices, networks → subnets by `link`,
  * services → nameservers).
  */
-import type { NetworkSpec } from './model';
-import { ipv4Netmask, ipv6Netmask } from './private/ip';
+import type { NetworkSpec } from '../model';
+import { ipv4Netmask, ipv6Netmask } from '../../ip';
 import { normaliseInterfaces } from './private/interfaces';
 
 /**

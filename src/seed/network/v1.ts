@@ -1,5 +1,5 @@
 /** network-config version 1 (cloud-init docs, "Networking config Version 1"): one `physical` entry per interface. */
-import type { NetworkSpec } from './model';
+import type { NetworkSpec } from '../model';
 import { normaliseInterfaces } from './private/interfaces';
 
 /**

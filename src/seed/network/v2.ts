@@ -1,5 +1,5 @@
 /** network-config version 2 (cloud-init docs, "Networking config Version 2", a netplan subset): `ethernets`. */
-import type { NetworkSpec } from './model';
+import type { NetworkSpec } from '../model';
 import { normaliseInterfaces } from './private/interfaces';
 
 /**

@@ -1,5 +1,4 @@
-/** Input format checks (pure predicates). */
-import { isIPv4, isIPv6 } from 'node:net';
+/** Input format checks (pure predicates). IP addresses: src/ip.ts. */
 
 /** RFC 1123 host name: dot-separated labels of 1–63 `[A-Za-z0-9-]`, no leading/trailing hyphen, ≤ 253 chars. */
 export function isHostname(text: string): boolean {
@@ -34,5 +33,3 @@ export const IFNAME = /^[A-Za-z0-9_.-]{1,15}$/;
 
 /** MIME type `type/subtype`. */
 export const MIME_TYPE = /^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*\/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*$/;
-
-export { isIPv4, isIPv6 };

@@ -1,5 +1,5 @@
 /** Rendering of a cloud-config document (cloud-init docs, "User data formats: cloud-config"). */
-import type { CloudConfig } from './cloud-config-model';
+import type { CloudConfig } from '../model';
 import { dropUndefined } from '../../json';
 import { stableYamlPieces } from '../private/yaml';
 

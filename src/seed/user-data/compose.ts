@@ -19,8 +19,7 @@
  * 5. `user_data_gzip` gzips the final bytes.
  */
 import { warning, type Diagnostic } from '../../diagnostics';
-import type { SeedSpec } from '../model';
-import type { CloudConfig } from './cloud-config-model';
+import type { CloudConfig, SeedSpec } from '../model';
 import { rawUserData, type RawUserData } from './raw';
 import { renderCloudConfig, renderCloudConfigPieces } from './cloud-config';
 import { generatedParts } from './generated';
@@ -29,7 +28,7 @@ import { mergeCloudConfigs } from './merge';
 import { renderMultipart, type MimePart } from './mime';
 import { materialize, utf8, Utf8Pieces, type SeedBytes } from '../private/bytes';
 import { decompressedLength } from '../private/size';
-import { ineffectiveInputWarnings } from '../private/cloud-init-rules';
+import { ineffectiveInputWarnings } from './cloud-init-rules';
 import { isPlainObject, parseYaml } from '../private/yaml';
 
 /** The final user-data. */

@@ -5,8 +5,7 @@
  */
 import { posix } from 'node:path';
 import type { AttributePath } from '../../diagnostics';
-import type { BlockDeviceMount, SeedInjectedFile, SeedSpec } from '../model';
-import type { CloudConfig, CloudConfigWriteFile } from './cloud-config-model';
+import type { BlockDeviceMount, CloudConfig, CloudConfigWriteFile, SeedInjectedFile, SeedSpec } from '../model';
 import { decodesToNonUtf8, isCanonicalBase64 } from '../private/base64';
 import { tryDecodeUtf8 } from '../private/bytes';
 

@@ -6,7 +6,7 @@
  * Only structure is copied (maps and lists); strings and other leaf values are shared with the inputs, since they
  * are immutable — a file payload of many MiB is never copied here.
  */
-import type { CloudConfig } from './cloud-config-model';
+import type { CloudConfig } from '../model';
 import { isPlainObject } from '../private/yaml';
 
 /** Merges cloud-config documents left to right. Pure: the inputs are not modified. */

@@ -1,6 +1,6 @@
 /**
  * Turns a `virtseed_cloudinit_seed` config/state value into the shared seed generator's `SeedSpec`
- * (src/seed/model.ts), parsing the JSON/YAML string attributes and reading local `file.source` files.
+ * (src/seed/model/seed.ts), parsing the JSON/YAML string attributes and reading local `file.source` files.
  */
 import type * as YamlLib from 'yaml';
 import { Diagnostic, error, ValidationError } from '../../../../src/diagnostics';

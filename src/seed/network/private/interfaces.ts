@@ -1,6 +1,6 @@
 /** Normalised view of NetworkSpec interfaces shared by the v1, v2 and network_data.json renderers. */
-import type { NetworkInterfaceSpec, NetworkSpec } from '../model';
-import { parseCidr } from './ip';
+import type { NetworkInterfaceSpec, NetworkSpec } from '../../model';
+import { parseCidr } from '../../../ip';
 
 export interface NormalisedInterface {
   /** Given name, or `eth<index>`. */
@@ -29,8 +29,8 @@ export function normaliseInterfaces(spec: NetworkSpec): NormalisedInterface[] {
       ...(i.mac !== undefined ? { mac: i.mac.toLowerCase() } : {}),
       dhcp4: force || i.dhcp4 === true,
       dhcp6: !force && i.dhcp6 === true,
-      v4: force ? [] : cidrs.filter((c) => c.family === 4).map(({ address, prefix }) => ({ address, prefix })),
-      v6: force ? [] : cidrs.filter((c) => c.family === 6).map(({ address, prefix }) => ({ address, prefix })),
+      v4: force ? [] : cidrs.filter((c) => c.family === 'ipv4').map(({ address, prefix }) => ({ address, prefix })),
+      v6: force ? [] : cidrs.filter((c) => c.family === 'ipv6').map(({ address, prefix }) => ({ address, prefix })),
       ...(!force && i.gateway4 !== undefined ? { gateway4: i.gateway4 } : {}),
       ...(!force && i.gateway6 !== undefined ? { gateway6: i.gateway6 } : {}),
       nameservers: i.nameservers ?? [],

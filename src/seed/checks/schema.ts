@@ -9,7 +9,7 @@
  * `deprecated: true` an annotation (a warning, never an error — cloud-init logs it and goes on). The network-config
  * schemas are the project's own (draft-07; cloud-init 22.4 ships none). All validators are precompiled by
  * scripts/generate-seed-validators.ts (ajv standalone code; cloud-config's `deprecated` keyword generates code too,
- * src/seed/private/cloud-init-ajv.ts), so neither the provider nor the CLI loads ajv or compiles a schema at run
+ * src/seed/checks/cloud-init-ajv.ts), so neither the provider nor the CLI loads ajv or compiles a schema at run
  * time (start-up time, issue #15); only while the generated code is stale is ajv loaded and the schema compiled.
  */
 import { createHash } from 'node:crypto';

@@ -5,13 +5,11 @@
  * "Seed generator"), so the provider passes its configuration through unchanged. Cloud-config keys keep
  * cloud-init's own names (cloud-init docs, "Module reference").
  */
-import type { SeedFile } from './iso9660';
-import type { CloudConfig } from './user-data/cloud-config-model';
-import type { NetworkSpec } from './network/model';
+import type { SeedFile } from '../iso9660';
+import type { CloudConfig } from './cloud-config';
+import type { NetworkSpec } from './network';
 
-export type { SeedFile } from './iso9660';
-export type * from './user-data/cloud-config-model';
-export type * from './network/model';
+export type { SeedFile } from '../iso9660';
 
 /**
  * Seed layout understood by cloud-init:

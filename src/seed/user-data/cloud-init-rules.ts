@@ -4,9 +4,8 @@
  * warning with the path (docs/seed-fidelity.md, "What cloud-init ignores").
  */
 import { error, warning, type AttributePath, type Diagnostic } from '../../diagnostics';
-import type { SeedSpec } from '../model';
-import type { CloudConfig } from '../user-data/cloud-config-model';
-import { isPlainObject } from './yaml';
+import type { CloudConfig, SeedSpec } from '../model';
+import { isPlainObject } from '../private/yaml';
 
 /**
  * Errors in one cloud-config object beyond the schema: a relative `write_files[].path` (cc_write_files writes it

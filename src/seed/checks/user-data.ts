@@ -1,13 +1,13 @@
 /** Validation of the cloud-config inputs (`cloud_config`, `user_data`, `user_data_parts`, `vendor_data`). */
 import { error, hasErrors, type AttributePath, type Diagnostic } from '../../diagnostics';
-import { isBase64 } from './base64';
-import { rawUserData } from '../user-data/raw';
 import type { SeedSpec } from '../model';
+import { isBase64 } from '../private/base64';
+import { MIME_TYPE, SSH_PUBLIC_KEY } from '../private/patterns';
+import { isPlainObject, parseYaml } from '../private/yaml';
 import { classifyUserData } from '../user-data/classify';
-import { MIME_TYPE, SSH_PUBLIC_KEY } from './patterns';
+import { cloudConfigRuleErrors, cloudConfigRuleWarnings } from '../user-data/cloud-init-rules';
+import { rawUserData } from '../user-data/raw';
 import { cloudConfigSchemaDiagnostics, unknownKeyWarnings } from './schema';
-import { cloudConfigRuleErrors, cloudConfigRuleWarnings } from './cloud-init-rules';
-import { isPlainObject, parseYaml } from './yaml';
 
 /** Schema errors, unknown-key warnings and key checks of one cloud-config object. */
 export function validateCloudConfigObject(config: unknown, base: AttributePath): Diagnostic[] {

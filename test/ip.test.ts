@@ -1,4 +1,4 @@
-import { inSubnet, ipToBigInt, netmaskToPrefix, parseCidr } from '../../src/network';
+import { inSubnet, ipToBigInt, ipv4Netmask, ipv6Netmask, isIp, netmaskToPrefix, parseCidr } from '../src/ip';
 
 describe('address arithmetic', () => {
   test.each([
@@ -30,5 +30,30 @@ describe('address arithmetic', () => {
     ['fd00::1/64', { family: 'ipv6', address: 'fd00::1', prefix: 64 }],
     ['10.0.0.1/33', undefined],
     ['10.0.0.1', undefined],
-  ])('GIVEN %s WHEN parsed as CIDR THEN %j', (c, expected) => expect(parseCidr(c)).toEqual(expected));
+    ['fd00::1/129', undefined],
+    [' 10.0.0.1/24', undefined],
+    ['10.0.0.1/24 ', undefined],
+  ])('GIVEN %j WHEN parsed as CIDR THEN %j', (c, expected) => expect(parseCidr(c)).toEqual(expected));
+
+  test.each([
+    ['10.0.0.1', true],
+    ['fd00::1', true],
+    ['::ffff:10.0.0.1', true],
+    ['300.1.1.1', false],
+    ['fd00::1/64', false],
+  ])('GIVEN %s WHEN tested as an address THEN %s', (a, expected) => expect(isIp(a)).toBe(expected));
+
+  test.each([
+    [0, '0.0.0.0'],
+    [8, '255.0.0.0'],
+    [20, '255.255.240.0'],
+    [32, '255.255.255.255'],
+  ])('GIVEN IPv4 prefix %d THEN netmask %s', (p, m) => expect(ipv4Netmask(p)).toBe(m));
+
+  test.each([
+    [0, '0:0:0:0:0:0:0:0'],
+    [48, 'ffff:ffff:ffff:0:0:0:0:0'],
+    [52, 'ffff:ffff:ffff:f000:0:0:0:0'],
+    [128, 'ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff'],
+  ])('GIVEN IPv6 prefix %d THEN netmask %s', (p, m) => expect(ipv6Netmask(p)).toBe(m));
 });

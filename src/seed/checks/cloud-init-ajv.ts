@@ -1,7 +1,7 @@
 /**
  * The ajv instance that reads cloud-init's cloud-config schema (draft-04) the way cloud-init's validator does
  * (python-jsonschema Draft4Validator with a FormatChecker): format `date` checked, `hostname` and `uri` not,
- * `deprecated: true` an annotation. Shared by src/seed/private/schema.ts (run-time compile, only while the
+ * `deprecated: true` an annotation. Shared by src/seed/checks/schema.ts (run-time compile, only while the
  * precompiled validators are stale) and scripts/generate-seed-validators.ts (standalone code), so both produce the
  * same results.
  *

@@ -1,14 +1,22 @@
 /**
- * IPv4/IPv6 address arithmetic the network model needs (RFC 4291 text forms via node:net): CIDR parsing, subnet
- * membership, netmask → prefix. Pure.
+ * IP addresses in text form (RFC 4291 text forms, checked by node:net): family, CIDR parsing, subnet membership,
+ * netmask ⇄ prefix length. The one place the project parses addresses: libvirt networks (src/network) and seed
+ * network-config (src/seed) both use it. Pure.
  */
 import { isIPv4, isIPv6 } from 'node:net';
+
+export { isIPv4, isIPv6 };
 
 export type IpFamily = 'ipv4' | 'ipv6';
 
 /** The family of an address in text form, or undefined when it is neither. */
 export function ipFamily(address: string): IpFamily | undefined {
   return isIPv4(address) ? 'ipv4' : isIPv6(address) ? 'ipv6' : undefined;
+}
+
+/** True for an IPv4 or IPv6 address in text form. */
+export function isIp(text: string): boolean {
+  return ipFamily(text) !== undefined;
 }
 
 /** An address as a 32-bit (IPv4) or 128-bit (IPv6) unsigned integer. Throws RangeError for non-addresses. */
@@ -28,9 +36,12 @@ export function ipToBigInt(address: string): bigint {
   return groups.reduce((acc, g) => (acc << 16n) | BigInt(parseInt(g, 16)), 0n);
 }
 
-/** `A/N` split and checked: a valid address and a prefix length within its family (0..32 or 0..128). */
+/**
+ * `A/N` split and checked: a valid address and a prefix length within its family (0..32 or 0..128). Exact: no
+ * white space is skipped (cloud-init rejects it too); undefined when malformed.
+ */
 export function parseCidr(cidr: string): { family: IpFamily; address: string; prefix: number } | undefined {
-  const m = /^([^/]+)\/(\d{1,3})$/.exec(cidr.trim());
+  const m = /^([^/]+)\/(\d{1,3})$/.exec(cidr);
   if (!m) return undefined;
   const family = ipFamily(m[1]);
   const prefix = Number(m[2]);
@@ -53,4 +64,20 @@ export function netmaskToPrefix(netmask: string): number | undefined {
   const n = ipToBigInt(netmask);
   const bin = n.toString(2).padStart(32, '0');
   return /^1*0*$/.test(bin) ? (bin.indexOf('0') === -1 ? 32 : bin.indexOf('0')) : undefined;
+}
+
+/** Dotted IPv4 netmask of a prefix length, e.g. 24 → 255.255.255.0. */
+export function ipv4Netmask(prefix: number): string {
+  const bits = prefix === 0 ? 0 : (0xffffffff << (32 - prefix)) >>> 0;
+  return [24, 16, 8, 0].map((s) => (bits >>> s) & 0xff).join('.');
+}
+
+/** Full-form IPv6 netmask of a prefix length, e.g. 64 → ffff:ffff:ffff:ffff:0:0:0:0. */
+export function ipv6Netmask(prefix: number): string {
+  const groups: string[] = [];
+  for (let i = 0; i < 8; i++) {
+    const bits = Math.max(0, Math.min(16, prefix - i * 16));
+    groups.push((bits === 0 ? 0 : (0xffff << (16 - bits)) & 0xffff).toString(16));
+  }
+  return groups.join(':');
 }

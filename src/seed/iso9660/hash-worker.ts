@@ -19,8 +19,8 @@
  * threads; it does no I/O.
  */
 import { Worker } from 'node:worker_threads';
-import type { IsoOutput } from '../iso9660';
-import { sha256Hex } from './hash';
+import { sha256Hex } from '../private/hash';
+import type { IsoOutput } from './types';
 
 /**
  * Images from this size on are hashed by the worker. Measured (issue #15, 2 cores, warm, median ms of a whole

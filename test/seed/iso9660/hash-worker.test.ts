@@ -1,7 +1,7 @@
 import { createHash } from 'crypto';
 import { buildSeedIso, renderSeed, type SeedSpec } from '../../../src/seed';
 import { buildIso } from '../../../src/seed/iso9660';
-import { CONTROL, ImageHasher, WORKER_MIN_BYTES, type ImageHash } from '../../../src/seed/private/hash-worker';
+import { CONTROL, ImageHasher, WORKER_MIN_BYTES, type ImageHash } from '../../../src/seed/iso9660/hash-worker';
 import { renderSeedPending } from '../../../src/seed/render';
 import { binary } from '../iso9660/fixtures';
 

@@ -2,14 +2,12 @@
  * Address checks of network-config v1/v2 (cloud-init docs "Networking config Version 1/2"), the ones cloud-init's
  * own parser makes in the guest (`ipaddress` in cloudinit/net/network_state.py): every address, gateway,
  * nameserver and route of a parsed config. Used for raw `network_config`; the typed `network` uses the same
- * parsers (parseCidr, isIPv4/isIPv6) on its fields. Pure.
+ * parsers (src/ip.ts) on its fields. Pure.
  */
 import { error, type AttributePath, type Diagnostic } from '../../diagnostics';
-import { parseCidr } from '../network/private/ip';
-import { isIPv4, isIPv6 } from './patterns';
-import { isPlainObject } from './yaml';
+import { isIp, isIPv4, isIPv6, parseCidr } from '../../ip';
+import { isPlainObject } from '../private/yaml';
 
-const isIp = (v: string) => isIPv4(v) || isIPv6(v);
 /** v1 `address`: a plain IP (netmask given separately) or CIDR. */
 const isIpOrCidr = (v: string) => isIp(v) || parseCidr(v) !== undefined;
 

@@ -1,11 +1,11 @@
 /** Validation of `network` (typed) and `network_config` (raw). */
 import { error, type Diagnostic } from '../../diagnostics';
 import type { SeedFormat, SeedSpec } from '../model';
-import { parseCidr } from '../network/private/ip';
-import { IFNAME, MAC, isHostname, isIPv4, isIPv6 } from './patterns';
+import { isIp, isIPv4, isIPv6, parseCidr } from '../../ip';
+import { IFNAME, MAC, isHostname } from '../private/patterns';
+import { isPlainObject, parseYaml } from '../private/yaml';
 import { schemaDiagnostics } from './schema';
 import { networkV1AddressDiagnostics, networkV2AddressDiagnostics } from './network-addresses';
-import { isPlainObject, parseYaml } from './yaml';
 
 export function validateNetwork(spec: SeedSpec, format: SeedFormat): Diagnostic[] {
   const out: Diagnostic[] = [];
@@ -88,7 +88,7 @@ function validateTypedNetwork(network: unknown): Diagnostic[] {
     if (iface.gateway6 !== undefined && (typeof iface.gateway6 !== 'string' || !isIPv6(iface.gateway6))) {
       out.push(error(at('gateway6'), 'Invalid IPv6 gateway', `Got ${JSON.stringify(iface.gateway6)}; expected an IPv6 address.`));
     }
-    listOf(iface.nameservers, at('nameservers'), (s) => isIPv4(s) || isIPv6(s), 'Invalid nameserver', 'an IPv4 or IPv6 address', out);
+    listOf(iface.nameservers, at('nameservers'), isIp, 'Invalid nameserver', 'an IPv4 or IPv6 address', out);
     listOf(iface.search, at('search'), isHostname, 'Invalid search domain', 'a DNS domain name', out);
     if (iface.mtu !== undefined && (!Number.isInteger(iface.mtu) || (iface.mtu as number) < 68 || (iface.mtu as number) > 65535)) {
       out.push(error(at('mtu'), 'Invalid MTU', `Got ${JSON.stringify(iface.mtu)}; expected an integer 68–65535.`));

@@ -3,9 +3,9 @@ import { error, type AttributePath, type Diagnostic } from '../../diagnostics';
 import type { SeedSpec } from '../model';
 import { rawUserData } from '../user-data/raw';
 import { ENVIRONMENT_PATH, MOUNT_SCRIPT_PATH } from '../user-data/generated';
-import { isBase64 } from './base64';
-import { DEVICE, ENV_NAME, OWNER, PERMISSIONS } from './patterns';
-import { isPlainObject, parseYaml } from './yaml';
+import { isBase64 } from '../private/base64';
+import { DEVICE, ENV_NAME, OWNER, PERMISSIONS } from '../private/patterns';
+import { isPlainObject, parseYaml } from '../private/yaml';
 
 export function validateEnvironment(env: unknown): Diagnostic[] {
   if (env === undefined) return [];

@@ -1,5 +1,5 @@
 /** schemaDiagnostics: ajv errors of alternatives (oneOf/anyOf) reported where the value really failed. */
-import { schemaDiagnostics } from '../../../src/seed/private/schema';
+import { schemaDiagnostics } from '../../../src/seed/checks/schema';
 
 const check = (value: unknown) =>
   schemaDiagnostics('cloud-config', value, ['cloud_config'], 'Invalid cloud-config').map((d) => [d.path, d.detail]);

@@ -1,5 +1,6 @@
 /**
- * fast-xml-parser settings and accessors for the tree it produces, shared by render.ts and parse.ts.
+ * fast-xml-parser settings and accessors for the tree it produces, shared by the libvirt XML of domains (src/domain)
+ * and networks (src/network), both ways.
  * Attributes are keys prefixed `@_`, text is `#text`; all values stay strings.
  */
 import type { XMLBuilder, XMLParser } from 'fast-xml-parser';

@@ -1,0 +1,3 @@
+export * from './seed';
+export type * from './cloud-config';
+export type * from './network';
