@@ -1,7 +1,7 @@
 /**
  * `<domainsnapshot>` XML (formatsnapshot, as `virDomainSnapshotGetXMLDesc` returns it) → SnapshotInfo. Pure.
  */
-import { attr, child, children, newParser, rawText, text, type XmlNode } from '../domain/private/xml';
+import { attr, child, children, newParser, rawText, text, type XmlNode } from '../xml';
 import type { SnapshotDisk, SnapshotInfo, SnapshotLocation, SnapshotState } from './model';
 
 const STATES: readonly SnapshotState[] = [
