@@ -2,3 +2,4 @@ export * from './model';
 export * from './render';
 export * from './parse';
 export * from './kinds';
+export * from './policy';

@@ -11,7 +11,7 @@ export type SnapshotLocation = 'internal' | 'external' | 'manual' | 'no';
  * guest's memory (a revert resumes it), `shutoff` ones the disks of a shut-off guest, `disk-snapshot` the disks of
  * a running guest without its memory (external).
  */
-export type SnapshotState =
+export type SnapshotDomainState =
   'nostate' | 'running' | 'blocked' | 'paused' | 'shutdown' | 'shutoff' | 'crashed' | 'pmsuspended' | 'disk-snapshot';
 
 /** A snapshot to take (`virDomainSnapshotCreateXML`'s `<domainsnapshot>`). libvirt fills in the rest. */
@@ -31,7 +31,7 @@ export interface SnapshotDisk {
 export interface SnapshotInfo {
   readonly name: string;
   readonly description?: string;
-  readonly state: SnapshotState;
+  readonly state: SnapshotDomainState;
   /** The parent snapshot's name, when there is one. */
   readonly parent?: string;
   /** When it was taken, in seconds since the epoch. */

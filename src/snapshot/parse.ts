@@ -2,9 +2,9 @@
  * `<domainsnapshot>` XML (formatsnapshot, as `virDomainSnapshotGetXMLDesc` returns it) → SnapshotInfo. Pure.
  */
 import { attr, child, children, newParser, rawText, text, type XmlNode } from '../xml';
-import type { SnapshotDisk, SnapshotInfo, SnapshotLocation, SnapshotState } from './model';
+import type { SnapshotDisk, SnapshotInfo, SnapshotLocation, SnapshotDomainState } from './model';
 
-const STATES: readonly SnapshotState[] = [
+const STATES: readonly SnapshotDomainState[] = [
   'nostate',
   'running',
   'blocked',
@@ -57,7 +57,7 @@ export function parseSnapshotXml(xml: string): SnapshotInfo {
   return {
     name,
     ...(descriptionNode ? { description: rawText(descriptionNode) ?? '' } : {}),
-    state: state as SnapshotState,
+    state: state as SnapshotDomainState,
     ...(parent ? { parent } : {}),
     creationTime,
     memory: location(attr(child(root, 'memory'), 'snapshot')),
