@@ -10,11 +10,12 @@ import { cloudinitSeed } from './resources/cloudinit-seed';
 import { domain } from './resources/domain';
 import { ignition } from './resources/ignition';
 import { network } from './resources/network';
+import { snapshot } from './resources/snapshot';
 import { volume } from './resources/volume';
 
 /** The resource handlers served by the provider binary. */
 export function resourceHandlers(): ResourceHandler<any, LibvirtClient>[] {
-  return [volume, cloudinitSeed, ignition, domain, network];
+  return [volume, cloudinitSeed, ignition, domain, network, snapshot];
 }
 
 /** The libvirt connector used by `ctx.client()`. */

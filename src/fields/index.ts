@@ -5,3 +5,4 @@ export * from './cloudinit-seed';
 export * from './ignition';
 export * from './domain';
 export * from './network';
+export * from './snapshot';

@@ -3,7 +3,14 @@
  * layer decodes it from a DynamicValue (every attribute present; null when unset; `UNKNOWN` when Terraform does not
  * know it yet) and encodes it back. Derived from the resources' field tables (src/fields), as their schemas are.
  */
-import type { CLOUDINIT_SEED_FIELDS, DOMAIN_FIELDS, IGNITION_FIELDS, NETWORK_FIELDS, VOLUME_FIELDS } from '../../../../src/fields';
+import type {
+  CLOUDINIT_SEED_FIELDS,
+  DOMAIN_FIELDS,
+  IGNITION_FIELDS,
+  NETWORK_FIELDS,
+  SNAPSHOT_FIELDS,
+  VOLUME_FIELDS,
+} from '../../../../src/fields';
 import type { Unknown } from '../../plugin/cty';
 import type { StateOf } from './fields';
 
@@ -23,3 +30,4 @@ export type DomainInterfaceState = Element<DomainState['network_interface']>;
 export type NetworkState = StateOf<typeof NETWORK_FIELDS.fields>;
 export type NetworkDhcpHostState = Element<NetworkState['dhcp_host']>;
 export type NetworkDnsHostState = Element<NetworkState['dns_host']>;
+export type SnapshotState = StateOf<typeof SNAPSHOT_FIELDS.fields>;
