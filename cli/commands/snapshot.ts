@@ -1,6 +1,6 @@
 /**
  * `virtseed snapshot list|revert`: a domain's snapshots (virtseed_snapshot's and snapshot_before's) on a libvirt
- * host, and the explicit revert to one (src/snapshot/host). Connects like the provider: `--uri`, default
+ * host, and the explicit revert to one (src/ops/snapshots). Connects like the provider: `--uri`, default
  * `qemu:///system`.
  *
  *   virtseed snapshot list [--uri URI] [--json] DOMAIN
@@ -14,7 +14,7 @@
 import { parseDomainXml } from '../../src/domain';
 import { connect, LibvirtError, uuidToBytes, VIR_ERR_NO_DOMAIN, type DomRef, type LibvirtClient } from '../../src/libvirt';
 import { hasMemory, type SnapshotInfo } from '../../src/snapshot';
-import { findSnapshot, listSnapshots, revertSnapshot } from '../../src/snapshot/host';
+import { findSnapshot, listSnapshots, revertSnapshot } from '../../src/ops/snapshots';
 import { isUuid } from '../../src/uuid';
 import { DEFAULT_URI } from '../../provider/src/host';
 import type { CliIo } from '../io';

@@ -6,7 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
 import { connect, type DomRef, type RemoteLibvirtClient, type VolRef } from '../../src/libvirt';
-import { takeSnapshot } from '../../src/snapshot/host';
+import { takeSnapshot } from '../../src/ops/snapshots';
 import { cleanupByPrefix } from '../helpers/guest';
 
 jest.setTimeout(120_000);

@@ -1,6 +1,6 @@
 /**
  * `virtseed_snapshot`: an internal libvirt snapshot of a domain (formatsnapshot), taken, described and deleted
- * through src/snapshot/host (which also keeps the seed copy of a snapshot of a shut-off guest). Reverting is not
+ * through src/ops/snapshots (which also keeps the seed copy of a snapshot of a shut-off guest). Reverting is not
  * an apply: `virtseed snapshot revert` does it. A snapshot deleted outside Terraform (or with its domain) reads as
  * gone, so the next plan takes it again; a changed description is redefined in place.
  */
@@ -15,7 +15,7 @@ import {
   snapshotSubject,
   SnapshotRefusedError,
   takeSnapshot,
-} from '../../../src/snapshot/host';
+} from '../../../src/ops/snapshots';
 import { isUuid } from '../../../src/uuid';
 import { SNAPSHOT_FIELDS } from '../../../src/fields';
 import type { ResourceHandler } from '../plugin/handler';

@@ -1,5 +1,5 @@
 /**
- * src/snapshot/host against the real libvirtd at qemu:///system (libvirt 9.0, QEMU 7.2): the snapshot kinds of
+ * src/ops/snapshots against the real libvirtd at qemu:///system (libvirt 9.0, QEMU 7.2): the snapshot kinds of
  * docs/snapshots.md, the seed copy a `disk` snapshot keeps and a revert writes back, description redefine, delete.
  * The domains boot nothing (an empty qcow2 disk): QEMU runs, which is all a snapshot with memory needs.
  */
@@ -22,7 +22,7 @@ import {
   setSnapshotDescription,
   SnapshotRefusedError,
   takeSnapshot,
-} from '../../src/snapshot/host';
+} from '../../src/ops/snapshots';
 import { deleteVolumes } from '../helpers/libvirt';
 
 jest.setTimeout(120_000);

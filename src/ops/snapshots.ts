@@ -1,7 +1,8 @@
 /**
  * Domain snapshots on a libvirt host, over the libvirt client: take, describe, list, revert, delete (libvirt
- * formatsnapshot; `virDomainSnapshot*`). The one module of src/snapshot that does I/O; the provider's
- * `virtseed_snapshot`, `virtseed_domain.snapshot_before` and `virtseed snapshot revert` share it.
+ * formatsnapshot; `virDomainSnapshot*`), composed from src/libvirt, src/domain and src/snapshot (which stay pure
+ * and apart). The provider's `virtseed_snapshot`, `virtseed_domain.snapshot_before` and the CLI's
+ * `virtseed snapshot revert` share it.
  *
  * The cloud-init seed: a seed is a read-only cdrom, so it is in no snapshot, and `virtseed_cloudinit_seed` rewrites
  * it in place when its content changes. A guest reverted to a snapshot of its shut-off disks boots and reads the
@@ -31,10 +32,17 @@ import {
   type SnapRef,
   type VolRef,
 } from '../libvirt';
-import { hasMemory, type SnapshotInfo } from './model';
-import { snapshotKind, type SnapshotKind, type SnapshotSubject } from './kinds';
-import { parseSnapshotXml } from './parse';
-import { escapeXml, renderSnapshotRequest, withSnapshotDescription } from './render';
+import {
+  escapeXml,
+  hasMemory,
+  parseSnapshotXml,
+  renderSnapshotRequest,
+  snapshotKind,
+  withSnapshotDescription,
+  type SnapshotInfo,
+  type SnapshotKind,
+  type SnapshotSubject,
+} from '../snapshot';
 
 /** virStorageVolResizeFlags: VIR_STORAGE_VOL_RESIZE_SHRINK. */
 const VIR_STORAGE_VOL_RESIZE_SHRINK = 4;
