@@ -12,14 +12,19 @@
  * Exit codes: 0 done, 1 libvirt refused or failed, 2 usage (no such domain or snapshot).
  */
 import { parseDomainXml } from '../../src/domain';
-import { connect, LibvirtError, uuidToBytes, VIR_ERR_NO_DOMAIN, type DomRef, type LibvirtClient } from '../../src/libvirt';
+import {
+  connect,
+  DEFAULT_LIBVIRT_URI,
+  LibvirtError,
+  uuidToBytes,
+  VIR_ERR_NO_DOMAIN,
+  type DomRef,
+  type LibvirtClient,
+} from '../../src/libvirt';
 import { hasMemory, type SnapshotInfo } from '../../src/snapshot';
 import { findSnapshot, listSnapshots, revertSnapshot } from '../../src/ops/snapshots';
 import { isUuid } from '../../src/uuid';
-import { DEFAULT_URI } from '../../provider/src/host';
 import type { CliIo } from '../io';
-
-export { DEFAULT_URI };
 
 async function withDomain(
   uri: string,
@@ -65,7 +70,7 @@ function instanceIdOf(info: SnapshotInfo): string | null {
 
 /** `virtseed snapshot list`: one line per snapshot (name, time, state, instance-id, description), or JSON. */
 export function snapshotList(args: { uri?: string; json?: boolean; domain: string }, io: CliIo): Promise<number> {
-  const uri = args.uri ?? DEFAULT_URI;
+  const uri = args.uri ?? DEFAULT_LIBVIRT_URI;
   return withDomain(uri, args.domain, io, async (client, dom) => {
     const all = await listSnapshots(client, dom);
     const rows = all.map((s) => ({
@@ -90,7 +95,7 @@ export function snapshotList(args: { uri?: string; json?: boolean; domain: strin
 
 /** `virtseed snapshot revert`. */
 export function snapshotRevert(args: { uri?: string; start?: boolean; domain: string; snapshot: string }, io: CliIo): Promise<number> {
-  const uri = args.uri ?? DEFAULT_URI;
+  const uri = args.uri ?? DEFAULT_LIBVIRT_URI;
   return withDomain(uri, args.domain, io, async (client, dom) => {
     if (!(await findSnapshot(client, dom, args.snapshot))) {
       io.stderr(`virtseed snapshot revert: domain ${dom.name} has no snapshot ${args.snapshot} (virtseed snapshot list ${dom.name})\n`);

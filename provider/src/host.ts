@@ -2,6 +2,7 @@
  * How the provider reaches a libvirt host. `ConfigureProvider` stores the URI; the first handler that needs the
  * host calls `ctx.client()`, which connects once through the injected `HostConnector` and reuses the client.
  */
+import { DEFAULT_LIBVIRT_URI } from '../../src/libvirt/uri';
 
 /** What the protocol layer needs of a host connection: closing it, and knowing when it was lost. The libvirt
  *  client (src/libvirt `LibvirtClient`) is one; the server is generic over the connection type, so resource
@@ -27,7 +28,7 @@ export interface HostFacts {
 export const TCG_ONLY: HostFacts = { domainType: () => 'qemu' };
 
 /** The default libvirt URI when the provider block gives none. */
-export const DEFAULT_URI = 'qemu:///system';
+export const DEFAULT_URI = DEFAULT_LIBVIRT_URI;
 
 /** Thrown by `ctx.client()` when the libvirt host at `uri` cannot be reached (the connector's error as `cause`). */
 export class HostUnreachableError extends Error {
