@@ -1,5 +1,6 @@
-// The one definition of the policy names: the constructs export it, the provider validates and plans with it,
-// and the domain's metadata keeps it (METADATA_KEYS.reprovisionPolicy).
+// The policy names as the constructs spell them (`Reprovision.REBOOT`); the rule about the attribute (its allowed
+// values, default and what each does) is `virtseed_domain.reprovision` in src/fields/domain.ts, and a unit test
+// (test/fields/tables.test.ts) keeps the two the same.
 
 /**
  * What happens to a running guest when its instance-id changes (the seed or Ignition content changed), the
@@ -13,6 +14,3 @@ export enum Reprovision {
   /** Only swap the seed; the guest picks it up at its next boot. */
   NEXT_BOOT = 'next-boot',
 }
-
-/** Every policy name, in declaration order. */
-export const REPROVISION_POLICIES: readonly string[] = Object.values(Reprovision);

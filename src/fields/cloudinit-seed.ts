@@ -9,23 +9,39 @@ export const CLOUDINIT_SEED_FIELDS = {
   version: 0,
   description:
     "A cloud-init seed ISO (NoCloud `cidata` or ConfigDrive v2 `config-2`) in a libvirt storage pool, built in process. Changing content updates the volume in place; changing the instance-id makes cloud-init re-provision the guest (the domain's `reprovision` policy decides how).",
+  object: 'seed',
+  whenUnknown: 'replace',
   fields: {
     id: { type: 'string', computed: true, spec: null, description: 'libvirt volume key of the ISO.' },
-    pool: { type: 'string', required: true, spec: null, description: 'Storage pool name.' },
-    name: { type: 'string', required: true, spec: null, description: 'Volume name, e.g. `web1-seed.iso`.' },
-    format: { type: 'string', optional: true, description: '`nocloud` (default) or `configdrive`.' },
+    pool: { type: 'string', required: true, spec: null, replace: true, description: 'Storage pool name.' },
+    name: { type: 'string', required: true, spec: null, replace: true, description: 'Volume name, e.g. `web1-seed.iso`.' },
+    format: {
+      type: 'string',
+      optional: true,
+      values: { nocloud: 'NoCloud, volume label `cidata`; the default', configdrive: 'ConfigDrive v2, volume label `config-2`' },
+      impact: 'next-boot',
+      description: 'Seed format.',
+    },
     instance_id: {
+      impact: 'next-boot',
       type: 'string',
       optional: true,
       computed: true,
-      description:
-        'cloud-init instance-id. Default: `iid-` + 16 hex digits of a sha256 over everything the seed carries, so any content change gives a new id.',
+      default: { derived: '`iid-` + 16 hex digits of a sha256 over everything the seed carries, so any content change gives a new id' },
+      description: "cloud-init instance-id. A new one re-provisions the guest by the domain's `reprovision` policy.",
     },
-    hostname: { type: 'string', optional: true, description: 'Host name (meta-data `local-hostname`).' },
-    fqdn: { type: 'string', optional: true, description: 'Fully qualified domain name.' },
-    public_keys: { type: 'list(string)', optional: true, description: 'SSH public keys for the default user.' },
-    meta_data: { type: 'string', optional: true, json: true, description: 'Extra meta-data keys: a JSON or YAML map.' },
+    hostname: { type: 'string', optional: true, impact: 'next-boot', description: 'Host name (meta-data `local-hostname`).' },
+    fqdn: { type: 'string', optional: true, impact: 'next-boot', description: 'Fully qualified domain name.' },
+    public_keys: { type: 'list(string)', optional: true, impact: 'next-boot', description: 'SSH public keys for the default user.' },
+    meta_data: {
+      type: 'string',
+      optional: true,
+      impact: 'next-boot',
+      json: true,
+      description: 'Extra meta-data keys: a JSON or YAML map.',
+    },
     cloud_config: {
+      impact: 'next-boot',
       type: 'string',
       optional: true,
       sensitive: true,
@@ -33,6 +49,7 @@ export const CLOUDINIT_SEED_FIELDS = {
       description: 'cloud-config as JSON (`jsonencode({...})`) or YAML, merged after the generated parts.',
     },
     user_data: {
+      impact: 'next-boot',
       type: 'string',
       optional: true,
       sensitive: true,
@@ -40,34 +57,39 @@ export const CLOUDINIT_SEED_FIELDS = {
         'Raw user-data: `#cloud-config` YAML (written byte for byte when given alone; merged last, and re-rendered, when other cloud-config inputs are set — the plan warns), a `#!` script (replaces all other user-data), or MIME. Exclusive with `user_data_base64`.',
     },
     user_data_base64: {
+      impact: 'next-boot',
       type: 'string',
       optional: true,
       sensitive: true,
       description:
         'Raw user-data as base64 (`base64encode()`, `filebase64()`), for exact bytes: text that must reach the guest unchanged, or gzip-compressed/binary user-data. Decoded, it is treated like `user_data`. Exclusive with `user_data`.',
     },
-    user_data_gzip: { type: 'bool', optional: true, prop: 'gzip', description: 'gzip the user-data.' },
+    user_data_gzip: { type: 'bool', optional: true, impact: 'next-boot', prop: 'gzip', description: 'gzip the user-data.' },
     merge_overwrite: {
+      impact: 'next-boot',
       type: 'bool',
       optional: true,
       description: "Later cloud-config sources replace top-level keys instead of merging (Virtlet's overwrite switch).",
     },
     environment: {
+      impact: 'next-boot',
       type: 'map(string)',
       optional: true,
       sensitive: true,
       description: 'Written to `/etc/cloud/environment` as `KEY=value` lines.',
     },
     network_config: {
+      impact: 'next-boot',
       type: 'string',
       optional: true,
       description: 'Raw network-config (v1/v2 YAML; for ConfigDrive, network_data.json content). Exclusive with `network`.',
     },
-    vendor_data: { type: 'string', optional: true, sensitive: true, description: 'Raw vendor-data.' },
+    vendor_data: { type: 'string', optional: true, impact: 'next-boot', sensitive: true, description: 'Raw vendor-data.' },
     path: { type: 'string', computed: true, spec: null, description: 'Host path of the ISO.' },
     size: { type: 'number', computed: true, spec: null, description: 'ISO size in bytes.' },
     sha256: { type: 'string', computed: true, spec: null, description: 'sha256 (hex) of the ISO bytes.' },
     user_data_part: {
+      impact: 'next-boot',
       nesting: 'list',
       spec: 'user_data_parts',
       description: 'A part of multipart MIME user-data.',
@@ -92,6 +114,7 @@ export const CLOUDINIT_SEED_FIELDS = {
       },
     },
     file: {
+      impact: 'next-boot',
       nesting: 'list',
       spec: 'files',
       description: 'A file written into the guest (cloud-config `write_files`). One of `content`, `content_base64`, `source`.',
@@ -111,6 +134,7 @@ export const CLOUDINIT_SEED_FIELDS = {
       },
     },
     mount: {
+      impact: 'next-boot',
       nesting: 'list',
       spec: 'mounts',
       description: 'A block device of the guest: mounted at `mount_point`, linked at `symlink` (raw device), or both.',
@@ -135,6 +159,7 @@ export const CLOUDINIT_SEED_FIELDS = {
       },
     },
     network: {
+      impact: 'next-boot',
       nesting: 'single',
       description: 'Typed network configuration, rendered as network-config v1 or v2 (and network_data.json for ConfigDrive).',
       fields: {

@@ -5,15 +5,19 @@ export const IGNITION_FIELDS = {
   version: 0,
   description:
     'An Ignition config (spec 3.x) stored in a libvirt storage pool and passed to the guest through fw_cfg `opt/com.coreos/config`.',
+  object: 'Ignition config',
+  whenUnknown: 'replace',
   fields: {
     id: { type: 'string', computed: true, description: 'libvirt volume key.' },
-    pool: { type: 'string', required: true, description: 'Storage pool name.' },
-    name: { type: 'string', required: true, description: 'Volume name, e.g. `node1.ign`.' },
+    pool: { type: 'string', required: true, replace: true, description: 'Storage pool name.' },
+    name: { type: 'string', required: true, replace: true, description: 'Volume name, e.g. `node1.ign`.' },
     content: {
       type: 'string',
       required: true,
       sensitive: true,
-      description: 'Ignition JSON (`jsonencode({...})`), spec 3.0.0–3.5.0; 2.x configs are translated to 3.3.0 where that is mechanical.',
+      impact: 'next-boot',
+      description:
+        "Ignition JSON (`jsonencode({...})`), spec 3.0.0–3.5.0; 2.x configs are translated to 3.3.0 where that is mechanical. Rewritten in place; its new `instance_id` re-provisions the guest by the domain's `reprovision` policy.",
     },
     version: { type: 'string', computed: true, description: 'Spec version of the stored config.' },
     instance_id: {

@@ -5,45 +5,61 @@ export const NETWORK_FIELDS = {
   version: 0,
   description:
     'A libvirt virtual network: isolated (default), NAT, routed, open, or an existing host bridge; IPv4/IPv6 subnets with DHCP, static DHCP hosts and DNS entries.',
+  object: 'network',
+  whenUnknown: 'wait',
   fields: {
     id: { type: 'string', computed: true, description: 'Network UUID. `virtseed_domain` `network_interface.network` accepts it.' },
     uuid: { type: 'string', computed: true, description: 'Network UUID.' },
-    name: { type: 'string', required: true, description: 'Network name. Changing it replaces the network.' },
+    name: { type: 'string', required: true, replace: true, description: 'Network name.' },
     mode: {
       type: 'string',
       optional: true,
       computed: true,
-      description:
-        '`none` (default: isolated — guests reach each other and the host, nothing else), `nat`, `route`, `open`, or `bridge` (an existing host bridge named in `bridge`). Changing it replaces the network.',
+      values: {
+        none: 'isolated: guests reach each other and the host, nothing else',
+        nat: '',
+        route: '',
+        open: '',
+        bridge: 'an existing host bridge named in `bridge`',
+      },
+      default: 'none',
+      replace: true,
+      description: 'How the network forwards traffic.',
     },
     bridge: {
       type: 'string',
       optional: true,
       computed: true,
-      description:
-        'Bridge device. For `mode = "bridge"` the existing host bridge (required); otherwise the bridge libvirt creates (default: libvirt picks `virbrN`). Changing it replaces the network.',
+      default: { derived: 'libvirt picks `virbrN`' },
+      replace: true,
+      description: 'Bridge device. For `mode = "bridge"` the existing host bridge (required); otherwise the bridge libvirt creates.',
     },
     forward_dev: {
       type: 'string',
       optional: true,
-      description: 'With `nat`, `route` or `open`: forward only through this host device. Changing it replaces the network.',
+      replace: true,
+      description: 'With `nat`, `route` or `open`: forward only through this host device.',
     },
     domain: {
       type: 'string',
       optional: true,
-      description: "DNS domain of the guests (answered by the network's DNS server, never forwarded). Changing it replaces the network.",
+      replace: true,
+      description: "DNS domain of the guests (answered by the network's DNS server, never forwarded).",
     },
-    mtu: { type: 'number', optional: true, description: "MTU of the network's bridge in bytes. Changing it replaces the network." },
+    mtu: { type: 'number', optional: true, replace: true, description: "MTU of the network's bridge in bytes." },
     autostart: {
       type: 'bool',
       optional: true,
       computed: true,
-      description: 'Start the network when libvirtd starts. Default true. Changes in place.',
+      default: true,
+      impact: 'live',
+      description: 'Start the network when libvirtd starts.',
     },
     ip: {
       nesting: 'list',
+      replace: true,
       description:
-        "A subnet: the host's address on the network (the guests' gateway and DNS server) and its DHCP ranges. At most one IPv4 and one IPv6 subnet serve DHCP. Changing any replaces the network.",
+        "A subnet: the host's address on the network (the guests' gateway and DNS server) and its DHCP ranges. At most one IPv4 and one IPv6 subnet serve DHCP.",
       fields: {
         address: {
           type: 'string',
@@ -62,7 +78,9 @@ export const NETWORK_FIELDS = {
     },
     dhcp_host: {
       nesting: 'list',
-      description: 'A static DHCP lease, in the subnet of the `ip` block that holds `ip`. Changes in place (virNetworkUpdate).',
+      impact: 'live',
+      description:
+        'A static DHCP lease, in the subnet of the `ip` block that holds `ip`, changed on the running network and its definition.',
       fields: {
         mac: { type: 'string', optional: true, description: 'Guest MAC address (IPv4 hosts).' },
         hostname: { type: 'string', optional: true, description: 'Hostname given to the guest (how IPv6 hosts are matched).' },
@@ -71,7 +89,8 @@ export const NETWORK_FIELDS = {
     },
     dns_host: {
       nesting: 'list',
-      description: "Names the network's DNS server answers for an address. Changes in place (virNetworkUpdate).",
+      impact: 'live',
+      description: "Names the network's DNS server answers for an address, changed on the running network and its definition.",
       fields: {
         ip: { type: 'string', required: true, description: 'IPv4 or IPv6 address.' },
         hostnames: { type: 'list(string)', required: true, description: 'Names for `ip`.' },

@@ -22,6 +22,12 @@ export interface HandlerContext<C extends Connection = Connection> {
   readonly log: Logger;
   /** Facts about the host (e.g. whether KVM runs guests), for plans to use without touching libvirt. */
   readonly host: HostFacts;
+  /**
+   * What earlier calls of this provider process noted for later ones, kept from ConfigureProvider until the
+   * process ends (Terraform starts one process per command): e.g. that a plan replaces an object whose create half
+   * comes in a second call, or that a warning was given once. Keys are the resources' own.
+   */
+  readonly notes: Set<string>;
 }
 
 /** A managed resource type. `State` is the typed value of the schema's implied object type, decoded once from the

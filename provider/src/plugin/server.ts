@@ -78,6 +78,8 @@ export class ProviderServer<C extends Connection = Connection> {
   private readonly stop = new AbortController();
   private uri = '';
   private clientPromise: Promise<C> | undefined;
+  /** The handlers' notes (HandlerContext.notes), new at each ConfigureProvider. */
+  private notes = new Set<string>();
 
   /** Throws `Error` when a schema is malformed or two handlers share a type name. */
   constructor(private readonly options: ProviderServerOptions<C>) {
@@ -108,6 +110,7 @@ export class ProviderServer<C extends Connection = Connection> {
       signal: server.stop.signal,
       log: server.log,
       host: server.options.host ?? TCG_ONLY,
+      notes: server.notes,
     };
   }
 
@@ -190,6 +193,7 @@ export class ProviderServer<C extends Connection = Connection> {
       const uri = config?.uri;
       const diagnostics = validateUri(uri);
       if (!diagnostics.length) this.uri = isUnknown(uri) ? '' : typeof uri === 'string' && uri ? uri : DEFAULT_URI;
+      this.notes = new Set();
       this.log.info(`configured (terraform ${req.terraform_version || '?'}), uri ${this.uri || '(unknown)'}`);
       return { diagnostics: this.diags(diagnostics, this.providerType) };
     });

@@ -10,19 +10,18 @@ import type { LibvirtClient } from '../../../src/libvirt';
 import type { ResourceHandler } from '../plugin/handler';
 import { CLOUDINIT_SEED_FIELDS } from '../../../src/fields';
 import type { ResourceSchema } from '../plugin/schema';
-import { schemaOf } from './private/fields';
+import { replacePaths, schemaOf, valueDiagnostics } from './private/fields';
 import { mapDiagnostics } from './private/paths';
 import { SEED_PATHS, seedSpecFromConfig } from './private/seed-spec';
 import { applyRawVolume, readRawVolume } from './private/raw-volume';
 import type { CloudinitSeedState } from './private/model';
-import { replacePaths, settleComputed } from './private/plan';
+import { settleComputed } from './private/plan';
 import { plannedVolumeChecks } from './private/plan-checks';
 import { volumeExistsDiagnostic } from './private/storage';
 import { isWhollyKnown, str, UNKNOWN } from './private/values';
 
 const COMPUTED_ONLY: readonly string[] = ['id', 'path', 'size', 'sha256'];
-/** A change of these replaces the seed volume; the replacement's volume key and path are known after apply. */
-const REPLACE_ATTRS = ['pool', 'name'] as const;
+/** A replacement's volume key and path are known after apply. */
 const REPLACED_UNKNOWN = ['id', 'path'] as const;
 
 /** The provider schema, from the field table (src/fields/cloudinit-seed.ts). */
@@ -35,19 +34,25 @@ function inputsOf(v: CloudinitSeedState): Record<string, unknown> {
   return out;
 }
 
+/** The SeedSpec of a known config, after the values the field table allows; diagnostics with attribute paths. */
+function specOf(config: CloudinitSeedState): ReturnType<typeof seedSpecFromConfig> | { spec?: undefined; diagnostics: Diagnostic[] } {
+  const values = valueDiagnostics(CLOUDINIT_SEED_FIELDS, config);
+  return values.length ? { diagnostics: values } : seedSpecFromConfig(config);
+}
+
 /** Builds the ISO of a known config (validated and rendered once); diagnostics on bad input (then `built` is
  *  undefined). */
 function build(config: CloudinitSeedState): { built?: BuiltSeedIso; diagnostics: Diagnostic[] } {
-  const { spec, diagnostics } = seedSpecFromConfig(config);
-  if (hasErrors(diagnostics)) return { diagnostics };
+  const { spec, diagnostics } = specOf(config);
+  if (!spec || hasErrors(diagnostics)) return { diagnostics };
   const r = tryBuildSeedIso(spec);
   return { ...(r.built ? { built: r.built } : {}), diagnostics: [...diagnostics, ...mapDiagnostics(r.diagnostics, SEED_PATHS)] };
 }
 
 /** The diagnostics of a known config, without building the ISO (ValidateResourceConfig). */
 function check(config: CloudinitSeedState): Diagnostic[] {
-  const { spec, diagnostics } = seedSpecFromConfig(config);
-  if (hasErrors(diagnostics)) return diagnostics;
+  const { spec, diagnostics } = specOf(config);
+  if (!spec || hasErrors(diagnostics)) return diagnostics;
   return [...diagnostics, ...mapDiagnostics(validateSeed(spec, { requireLoadedSources: true }), SEED_PATHS)];
 }
 
@@ -76,7 +81,7 @@ export const cloudinitSeed: ResourceHandler<CloudinitSeedState, LibvirtClient> =
       planned.sha256 = UNKNOWN;
       planned.size = UNKNOWN;
     }
-    const requiresReplace = prior ? replacePaths(prior, planned, REPLACE_ATTRS, 'replace') : [];
+    const requiresReplace = prior ? replacePaths(CLOUDINIT_SEED_FIELDS, prior, planned) : [];
     planned = settleComputed(planned, prior, requiresReplace.length > 0, REPLACED_UNKNOWN);
     if (prior) {
       const from = str(prior.instance_id);

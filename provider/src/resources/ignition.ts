@@ -11,9 +11,9 @@ import type { LibvirtClient } from '../../../src/libvirt';
 import type { ResourceHandler } from '../plugin/handler';
 import { IGNITION_FIELDS } from '../../../src/fields';
 import type { ResourceSchema } from '../plugin/schema';
-import { schemaOf } from './private/fields';
+import { replacePaths, schemaOf } from './private/fields';
 import type { IgnitionState } from './private/model';
-import { replacePaths, settleComputed } from './private/plan';
+import { settleComputed } from './private/plan';
 import { plannedVolumeChecks } from './private/plan-checks';
 import { mapDiagnostics } from './private/paths';
 import { applyRawVolume, readRawVolume } from './private/raw-volume';
@@ -72,7 +72,7 @@ export const ignition: ResourceHandler<IgnitionState, LibvirtClient> = {
       planned.sha256 = UNKNOWN;
       planned.instance_id = UNKNOWN;
     }
-    const requiresReplace = prior ? replacePaths(prior, planned, ['pool', 'name'], 'replace') : [];
+    const requiresReplace = prior ? replacePaths(IGNITION_FIELDS, prior, planned) : [];
     planned = settleComputed(planned, prior, requiresReplace.length > 0, ['id', 'path']);
     if (prior && !requiresReplace.length) {
       if (prior.instance_id !== planned.instance_id && typeof planned.instance_id === 'string')

@@ -8,9 +8,7 @@
 import { Diagnostic, error } from '../../../src/diagnostics';
 import {
   LibvirtClient,
-  LibvirtError,
   NetRef,
-  VIR_ERR_NO_NETWORK,
   VIR_NETWORK_SECTION_DNS_HOST,
   VIR_NETWORK_SECTION_IP_DHCP_HOST,
   VIR_NETWORK_UPDATE_AFFECT_CONFIG,
@@ -19,50 +17,21 @@ import {
   VIR_NETWORK_UPDATE_COMMAND_DELETE,
   VIR_NETWORK_XML_INACTIVE,
   bytesToUuid,
-  uuidToBytes,
 } from '../../../src/libvirt';
-import { isUuid } from '../../../src/uuid';
 import { parseNetworkXml, renderDhcpHostXml, renderDnsHostXml, renderNetworkXml } from '../../../src/network';
 import type { HandlerContext, ResourceHandler } from '../plugin/handler';
 import { NETWORK_FIELDS } from '../../../src/fields';
 import type { ResourceSchema } from '../plugin/schema';
-import { schemaOf } from './private/fields';
+import { replacePaths, schemaOf, valueDiagnostics, withTableDefaults } from './private/fields';
+import { networkByName, networkByRef, networkByUuid } from './private/lookups';
 import { isBeingReplaced, noteReplacement, reachableClient } from './private/plan-checks';
-import { NETWORK_DEFAULTS, stateFromNetwork, toNetworkSpec, validateNetworkState } from './private/network-state';
+import { stateFromNetwork, toNetworkSpec, validateNetworkState } from './private/network-state';
 import type { Blocks, NetworkDhcpHostState, NetworkDnsHostState, NetworkState } from './private/model';
-import { replacePaths, settleComputed } from './private/plan';
+import { settleComputed } from './private/plan';
 import { isWhollyKnown, list, messageOf, str } from './private/values';
 
 /** The provider schema, from the field table (src/fields/network.ts). */
 export const NETWORK_SCHEMA: ResourceSchema = schemaOf(NETWORK_FIELDS);
-
-/** Attributes libvirt cannot change on an existing network: a change replaces it. */
-const REPLACE_ATTRS = ['name', 'mode', 'forward_dev', 'domain', 'mtu', 'ip'] as const;
-
-/** The network with this UUID, or null when it is gone. */
-export async function networkByUuid(client: LibvirtClient, uuid: string): Promise<NetRef | null> {
-  try {
-    return await client.networkLookupByUuid(uuidToBytes(uuid));
-  } catch (err) {
-    if (err instanceof LibvirtError && err.code === VIR_ERR_NO_NETWORK) return null;
-    throw err;
-  }
-}
-
-/** The network with this name, or null. */
-export async function networkByName(client: LibvirtClient, name: string): Promise<NetRef | null> {
-  try {
-    return await client.networkLookupByName(name);
-  } catch (err) {
-    if (err instanceof LibvirtError && err.code === VIR_ERR_NO_NETWORK) return null;
-    throw err;
-  }
-}
-
-/** A network by UUID (a `virtseed_network.id`) or name, or null. */
-export async function networkByRef(client: LibvirtClient, ref: string): Promise<NetRef | null> {
-  return isUuid(ref) ? ((await networkByUuid(client, ref)) ?? networkByName(client, ref)) : networkByName(client, ref);
-}
 
 async function describe(client: LibvirtClient, net: NetRef): Promise<NetworkState> {
   const spec = parseNetworkXml(await client.networkGetXmlDesc(net, VIR_NETWORK_XML_INACTIVE));
@@ -145,6 +114,12 @@ async function updateHosts(client: LibvirtClient, net: NetRef, prior: NetworkSta
   }
 }
 
+/** The allowed values, then (once the config is wholly known) the network spec's checks. */
+function validateConfig(c: NetworkState): Diagnostic[] {
+  const values = valueDiagnostics(NETWORK_FIELDS, c);
+  return values.length || !isWhollyKnown(c) ? values : validateNetworkState(c);
+}
+
 /** The diagnostic for a create that would take over a network virtseed did not make. */
 export function networkExistsDiagnostic(name: string): Diagnostic {
   return error(
@@ -156,7 +131,7 @@ export function networkExistsDiagnostic(name: string): Diagnostic {
 
 /** Plan-time check of a new network's name against the host; silent when the host cannot be reached. */
 async function nameClash(ctx: HandlerContext<LibvirtClient>, name: string): Promise<Diagnostic[]> {
-  const client = isBeingReplaced('network', name) ? null : await reachableClient(ctx);
+  const client = isBeingReplaced(ctx, 'network', name) ? null : await reachableClient(ctx);
   return client && (await networkByName(client, name)) ? [networkExistsDiagnostic(name)] : [];
 }
 
@@ -165,21 +140,16 @@ export const network: ResourceHandler<NetworkState, LibvirtClient> = {
   schema: NETWORK_SCHEMA,
 
   validate(config) {
-    return isWhollyKnown(config) ? validateNetworkState(config) : [];
+    return validateConfig(config);
   },
 
   async plan({ prior, proposed, config }, ctx) {
     if (!proposed || !config) return { planned: null, requiresReplace: [], diagnostics: [] };
-    const diagnostics = isWhollyKnown(config) ? validateNetworkState(config) : [];
-    let planned: NetworkState = { ...proposed };
-    if (config.mode === null) planned.mode = NETWORK_DEFAULTS.mode;
-    if (config.autostart === null) planned.autostart = NETWORK_DEFAULTS.autostart;
-    const requiresReplace = prior ? replacePaths(prior, planned, REPLACE_ATTRS, 'wait') : [];
-    if (prior) {
-      if (config.bridge !== null && isWhollyKnown(planned.bridge) && planned.bridge !== prior.bridge) requiresReplace.push(['bridge']);
-      const priorName = str(prior.name);
-      if (requiresReplace.length && priorName) noteReplacement('network', priorName);
-    }
+    const diagnostics = validateConfig(config);
+    let planned = withTableDefaults(NETWORK_FIELDS, proposed, config);
+    const requiresReplace = prior ? replacePaths(NETWORK_FIELDS, prior, planned) : [];
+    const priorName = str(prior?.name);
+    if (requiresReplace.length && priorName) noteReplacement(ctx, 'network', priorName);
     const replacing = !prior || requiresReplace.length > 0;
     planned = settleComputed(planned, prior, replacing, config.bridge === null ? ['id', 'uuid', 'bridge'] : ['id', 'uuid']);
     if (replacing) {

@@ -7,35 +7,23 @@ import type { LibvirtClient, VolRef } from '../../../src/libvirt';
 import type { ResourceHandler } from '../plugin/handler';
 import { VOLUME_FIELDS } from '../../../src/fields';
 import type { ResourceSchema } from '../plugin/schema';
-import { schemaOf } from './private/fields';
+import { isValueOf, replacePaths, schemaOf, valueDiagnostics } from './private/fields';
+import { volumeByKey, volumeByName } from './private/lookups';
 import { inspectSource, isLocalSource } from './private/image-source';
 import { plannedVolumeChecks } from './private/plan-checks';
 import { ChecksumMismatchError, createVolumeFromSource, isSha256Hex } from './private/upload';
-import {
-  activePool,
-  backingPathFromXml,
-  createMarked,
-  removeInterrupted,
-  volumeByKey,
-  volumeByName,
-  volumeFormatFromXml,
-  volumeXml,
-} from './private/storage';
-import type { VolumeState } from './private/model';
-import { replacePaths, settleComputed } from './private/plan';
+import { activePool, backingPathFromXml, createMarked, removeInterrupted, volumeFormatFromXml, volumeXml } from './private/storage';
+import type { VolumeFormat, VolumeState } from './private/model';
+import { settleComputed } from './private/plan';
 import { destroyVolume } from './private/raw-volume';
-import { isWhollyKnown, messageOf, num, str, UNKNOWN } from './private/values';
+import { known, messageOf, num, str, UNKNOWN } from './private/values';
 
 /** The provider schema, from the field table (src/fields/volume.ts). */
 export const VOLUME_SCHEMA: ResourceSchema = schemaOf(VOLUME_FIELDS);
 
-const FORMATS = ['qcow2', 'raw'];
-
 function validateConfig(c: VolumeState): Diagnostic[] {
-  const d: Diagnostic[] = [];
+  const d = valueDiagnostics(VOLUME_FIELDS, c);
   const format = str(c.format);
-  if (format !== undefined && !FORMATS.includes(format))
-    d.push(error(['format'], 'Invalid format', `format is "${format}"; expected one of ${FORMATS.join(', ')}.`));
   if (str(c.source) && str(c.backing_volume))
     d.push(error(['source'], 'Conflicting attributes', 'Set either source or backing_volume, not both.'));
   if (c.capacity === null && c.source === null && c.backing_volume === null)
@@ -65,12 +53,7 @@ export const volume: ResourceHandler<VolumeState, LibvirtClient> = {
     if (!proposed || !config) return { planned: null, requiresReplace: [], diagnostics: [] };
     const diagnostics = validateConfig(config);
     let planned: VolumeState = { ...proposed };
-    const requiresReplace = prior ? replacePaths(prior, planned, ['pool', 'name', 'backing_volume', 'source'], 'wait') : [];
-    // A format the config sets (even unknown) replaces; one it leaves to the source is recomputed below.
-    if (prior && config.format !== null && prior.format !== planned.format) requiresReplace.push(['format']);
-    // sha256 pins the source bytes: another digest replaces the volume, another letter case does not.
-    if (prior && isWhollyKnown(planned.sha256) && str(prior.sha256)?.toLowerCase() !== str(planned.sha256)?.toLowerCase())
-      requiresReplace.push(['sha256']);
+    const requiresReplace = prior ? replacePaths(VOLUME_FIELDS, prior, planned) : [];
     const replacing = !prior || requiresReplace.length > 0;
     diagnostics.push(...(await plannedVolumeChecks(ctx, 'Volume', prior, planned, requiresReplace.length > 0, volumeTakenDiagnostic)));
     planned = settleComputed(planned, prior, replacing, ['id', 'path', 'allocation']);
@@ -135,7 +118,7 @@ export const volume: ResourceHandler<VolumeState, LibvirtClient> = {
     if (await volumeByName(client, pool, name, opts)) return { newState: null, diagnostics: [volumeTakenDiagnostic(poolName, name)] };
     const source = str(planned.source);
     const backingRef = str(planned.backing_volume);
-    let format = str(planned.format) ?? 'qcow2';
+    let format: VolumeFormat = known(planned.format) ?? 'qcow2';
     let capacity = num(planned.capacity);
     let backing: { path: string; format: string } | undefined;
     if (backingRef) {
@@ -151,7 +134,7 @@ export const volume: ResourceHandler<VolumeState, LibvirtClient> = {
         const made = await createVolumeFromSource(
           client,
           pool,
-          { name, source, format: str(planned.format), capacity: num(planned.capacity), sha256: str(planned.sha256) },
+          { name, source, format: known(planned.format), capacity: num(planned.capacity), sha256: str(planned.sha256) },
           ctx,
         );
         return { newState: await describe(client, made.vol, { ...planned, format: made.format }), diagnostics: [] };
@@ -220,13 +203,14 @@ async function describe(client: LibvirtClient, vol: VolRef, state: VolumeState):
     client.storageVolGetPath(vol),
     client.storageVolGetXmlDesc(vol, 0),
   ]);
+  const format = volumeFormatFromXml(xml);
   return {
     ...state,
     id: vol.key,
     pool: vol.pool,
     name: vol.name,
     path,
-    format: volumeFormatFromXml(xml) ?? state.format ?? null,
+    format: isValueOf(VOLUME_FIELDS.fields.format, format) ? format : (state.format ?? null),
     capacity: info.capacity,
     allocation: info.allocation,
   };

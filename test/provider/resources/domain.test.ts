@@ -5,11 +5,13 @@
 import { UNKNOWN } from '../../../provider/src/plugin/cty';
 import { TCG_ONLY } from '../../../provider/src/host';
 import type { HandlerContext } from '../../../provider/src/plugin/handler';
-import { domain, stopDomain } from '../../../provider/src/resources/domain';
+import type { DomainState } from '../../../provider/src/resources/private/model';
+import { domain } from '../../../provider/src/resources/domain';
+import { stopDomain } from '../../../provider/src/resources/private/domain-lifecycle';
 import { renderDomainXml } from '../../../src/domain';
 import { LibvirtError, VIR_DOMAIN_RUNNING, VIR_DOMAIN_SHUTOFF, VIR_ERR_NO_DOMAIN } from '../../../src/libvirt';
 
-type State = Record<string, unknown>;
+type State = DomainState;
 
 const DOM = { name: 'vstest-unit', uuid: Buffer.from('00112233445566778899aabbccddeeff', 'hex'), id: 7 };
 const UUID = '00112233-4455-6677-8899-aabbccddeeff';
@@ -70,11 +72,12 @@ function ctxWith(client: unknown, signal = new AbortController().signal): Handle
     signal,
     log: { trace: noop, debug: noop, info: noop, warn: noop, error: noop },
     host: TCG_ONLY,
+    notes: new Set(),
   };
 }
 
 /** A config value of the schema with every attribute null except the given ones. */
-function config(over: State = {}): State {
+function config(over: Partial<State> = {}): State {
   return {
     id: null,
     uuid: null,
@@ -109,14 +112,14 @@ function config(over: State = {}): State {
 }
 
 /** The state after creating `config(over)`. */
-async function created(over: State = {}): Promise<State> {
+async function created(over: Partial<State> = {}): Promise<State> {
   const { planned } = await domain.plan({ prior: null, proposed: config(over), config: config(over) }, ctxWith(fakeClient()));
   return { ...planned!, id: UUID, uuid: UUID, addresses: ['10.213.7.100'], ip_address: '10.213.7.100' };
 }
 
-async function planFrom(prior: State, over: State) {
+async function planFrom(prior: State, over: Partial<State>, ctx = ctxWith(fakeClient())) {
   const c = config(over);
-  const proposed = {
+  const proposed: State = {
     ...c,
     id: prior.id,
     uuid: prior.uuid,
@@ -126,7 +129,7 @@ async function planFrom(prior: State, over: State) {
     addresses: prior.addresses,
     ip_address: prior.ip_address,
   };
-  return domain.plan({ prior, proposed, config: c }, ctxWith(fakeClient()));
+  return domain.plan({ prior, proposed, config: c }, ctx);
 }
 
 describe('virtseed_domain plan', () => {
@@ -149,9 +152,10 @@ describe('virtseed_domain plan', () => {
 
   test('GIVEN the old domain still exists WHEN Terraform plans the create half of a recreate THEN the action is none (the same at apply, when it is gone)', async () => {
     const prior = await created({ reprovision: 'recreate' });
-    await planFrom(prior, { reprovision: 'recreate', instance_id: 'iid-2' }); // the replace half records the name
+    const ctx = ctxWith(fakeClient({ existingInstanceId: 'iid-1' })); // one provider process plans both halves
+    await planFrom(prior, { reprovision: 'recreate', instance_id: 'iid-2' }, ctx); // the replace half records the name
     const c = config({ reprovision: 'recreate', instance_id: 'iid-2' });
-    const r = await domain.plan({ prior: null, proposed: c, config: c }, ctxWith(fakeClient({ existingInstanceId: 'iid-1' })));
+    const r = await domain.plan({ prior: null, proposed: c, config: c }, ctx);
     expect(r.diagnostics).toEqual([]);
     expect(r.planned).toMatchObject({ reprovision_action: 'none', previous_instance_id: null });
   });
@@ -208,11 +212,12 @@ describe('virtseed_domain firmware', () => {
     expect(r.planned).toMatchObject({ firmware: 'bios', secure_boot: false, uuid: UUID });
   });
 
-  test.each([
+  test.each<[string, Record<string, unknown>, string[], RegExp]>([
     ['secure boot without UEFI', { secure_boot: true }, ['secure_boot'], /only available with firmware 'efi'/],
     ['an unknown firmware', { firmware: 'uefi' }, ['firmware'], /Got "uefi"; expected 'bios' or 'efi'/],
   ])('GIVEN %s WHEN the config is validated THEN a diagnostic names the attribute and the fix', (_name, over, path, detail) => {
-    const diagnostics = domain.validate!(config(over), ctxWith(fakeClient()));
+    // Object.assign: the protocol layer hands in any string, not only the values the state type allows.
+    const diagnostics = domain.validate!(Object.assign(config(), over), ctxWith(fakeClient()));
     expect(diagnostics).toEqual([expect.objectContaining({ severity: 'error', path, detail: expect.stringMatching(detail) })]);
   });
 });

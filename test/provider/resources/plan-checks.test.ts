@@ -2,20 +2,22 @@
  * Plan-time host checks (provider/src/resources/private/plan-checks.ts) with a fake libvirt client: which existing
  * objects count as a clash, and what an unreachable host gives.
  */
-import { HostUnreachableError } from '../../../provider/src/host';
+import { HostUnreachableError, TCG_ONLY } from '../../../provider/src/host';
 import type { HandlerContext } from '../../../provider/src/plugin/handler';
 import { newDomainChecks, newVolumeChecks, noteReplacement, planHost } from '../../../provider/src/resources/private/plan-checks';
 import { error } from '../../../src/diagnostics';
 import { renderDomainXml } from '../../../src/domain';
-import { LibvirtError, VIR_ERR_NO_DOMAIN, VIR_ERR_NO_STORAGE_POOL, VIR_ERR_NO_STORAGE_VOL } from '../../../src/libvirt';
+import { LibvirtError, type LibvirtClient, VIR_ERR_NO_DOMAIN, VIR_ERR_NO_STORAGE_POOL, VIR_ERR_NO_STORAGE_VOL } from '../../../src/libvirt';
 
 const noop = () => undefined;
 const log = { trace: noop, debug: noop, info: noop, warn: noop, error: noop };
-const ctxWith = (client: () => Promise<unknown>): HandlerContext => ({
+const ctxWith = (client: () => Promise<unknown>): HandlerContext<LibvirtClient> => ({
   client: client as never,
   uri: 'qemu:///system',
   signal: new AbortController().signal,
   log,
+  host: TCG_ONLY,
+  notes: new Set(),
 });
 
 /** A host with pool `default` holding `volumes`, and `domains` (name → metadata). */
@@ -79,8 +81,9 @@ describe('newVolumeChecks', () => {
   });
 
   test('GIVEN the volume is being replaced in this plan WHEN its create half is checked THEN no clash', async () => {
-    noteReplacement('volume', 'default/vstest-pc-c');
-    expect(await newVolumeChecks(host(['vstest-pc-c']), 'Volume', { pool: 'default', name: 'vstest-pc-c' }, taken)).toEqual([]);
+    const ctx = host(['vstest-pc-c']);
+    noteReplacement(ctx, 'volume', 'default/vstest-pc-c');
+    expect(await newVolumeChecks(ctx, 'Volume', { pool: 'default', name: 'vstest-pc-c' }, taken)).toEqual([]);
   });
 });
 

@@ -1,9 +1,12 @@
 /**
- * The shared plan decisions (provider/src/resources/private/plan.ts): requires-replace paths and the computed
- * attributes an update keeps or a create/replacement makes unknown, as tables of prior/planned cases.
+ * The shared plan decisions: requires-replace paths from a field table's `replace` rules
+ * (provider/src/resources/private/fields.ts) and the computed attributes an update keeps or a create/replacement
+ * makes unknown (provider/src/resources/private/plan.ts), as tables of prior/planned cases.
  */
 import { UNKNOWN } from '../../../provider/src/plugin/cty';
-import { replacePaths, settleComputed, type WhenUnknown } from '../../../provider/src/resources/private/plan';
+import { replacePaths } from '../../../provider/src/resources/private/fields';
+import { settleComputed } from '../../../provider/src/resources/private/plan';
+import type { ResourceFields, WhenUnknown } from '../../../src/fields';
 
 interface S {
   id: string | null | typeof UNKNOWN;
@@ -25,7 +28,19 @@ describe('replacePaths', () => {
     ['an equal list', { tags: ['x'] }, 'wait', []],
     ['the name is removed', { name: null }, 'wait', [['name']]],
   ])('GIVEN %s WHEN compared THEN the paths are as expected', (_, change, whenUnknown, expected) => {
-    expect(replacePaths(prior, { ...prior, ...change }, ['pool', 'name', 'tags'], whenUnknown)).toEqual(expected);
+    const table: ResourceFields = {
+      version: 0,
+      description: 'A thing.',
+      object: 'thing',
+      whenUnknown,
+      fields: {
+        id: { type: 'string', computed: true, description: 'Id.' },
+        pool: { type: 'string', required: true, replace: true, description: 'Pool.' },
+        name: { type: 'string', required: true, replace: true, description: 'Name.' },
+        tags: { type: 'list(string)', optional: true, replace: true, description: 'Tags.' },
+      },
+    };
+    expect(replacePaths(table, prior, { ...prior, ...change })).toEqual(expected);
   });
 });
 

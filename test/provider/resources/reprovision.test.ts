@@ -1,9 +1,11 @@
 /**
- * virtseed_domain's re-provision decision (provider/src/resources/private/reprovision.ts) as a table of prior and
- * planned values: the recorded action and previous instance-id, whether the domain is replaced, and the warning.
+ * virtseed_domain's re-provision decision (provider/src/resources/private/reprovision.ts, and whether it replaces
+ * the domain: provider/src/resources/private/domain-changes.ts) as a table of prior and planned values: the
+ * recorded action and previous instance-id, whether the domain is replaced, and the warning.
  */
 import { UNKNOWN } from '../../../provider/src/plugin/cty';
 import type { DomainState } from '../../../provider/src/resources/private/model';
+import { decideDomainChange } from '../../../provider/src/resources/private/domain-changes';
 import { decideReprovision } from '../../../provider/src/resources/private/reprovision';
 
 function state(over: Partial<DomainState> = {}): DomainState {
@@ -15,6 +17,11 @@ function state(over: Partial<DomainState> = {}): DomainState {
     vcpu: 1,
     type: 'qemu',
     cpu_mode: null,
+    firmware: 'bios',
+    secure_boot: false,
+    qemu_agent: false,
+    addresses: [],
+    ip_address: null,
     kernel: null,
     initrd: null,
     cmdline: null,
@@ -86,7 +93,8 @@ describe('decideReprovision', () => {
     ],
   )('GIVEN %s WHEN planned THEN the decision is as expected', (_, priorOver, plannedOver, expected) => {
     const d = decideReprovision(state(priorOver), state(plannedOver));
-    expect({ action: d.action, previous: d.previousInstanceId, replace: d.replace, warns: d.diagnostics.length > 0 }).toEqual(expected);
+    const replace = decideDomainChange(state(priorOver), state(plannedOver)).replace.length > 0;
+    expect({ action: d.action, previous: d.previousInstanceId, replace, warns: d.diagnostics.length > 0 }).toEqual(expected);
   });
 
   test('GIVEN a changed id WHEN planned THEN the warning names the guest, the policy and both ids', () => {

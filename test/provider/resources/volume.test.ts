@@ -52,7 +52,7 @@ describe('virtseed_volume sha256 plan', () => {
         proposed: { ...next, id: prior.id, path: prior.path, format: 'raw', capacity: 1024, allocation: 1024 },
         config: next,
       } as never,
-      {} as never,
+      { notes: new Set() } as never,
     );
   };
 

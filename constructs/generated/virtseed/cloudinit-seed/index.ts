@@ -9,97 +9,97 @@ import * as cdktf from 'cdktf';
 
 export interface CloudinitSeedConfig extends cdktf.TerraformMetaArguments {
   /**
-  * cloud-config as JSON (`jsonencode({...})`) or YAML, merged after the generated parts.
+  * cloud-config as JSON (`jsonencode({...})`) or YAML, merged after the generated parts. Changing it: takes effect at the guest's next boot.
   *
   * Docs: {@link ../../../../docs/resources/cloudinit_seed.md#cloud_config CloudinitSeed#cloud_config}
   */
   readonly cloudConfig?: string;
   /**
-  * Written to `/etc/cloud/environment` as `KEY=value` lines.
+  * Written to `/etc/cloud/environment` as `KEY=value` lines. Changing it: takes effect at the guest's next boot.
   *
   * Docs: {@link ../../../../docs/resources/cloudinit_seed.md#environment CloudinitSeed#environment}
   */
   readonly environment?: { [key: string]: string };
   /**
-  * `nocloud` (default) or `configdrive`.
+  * Seed format. One of `nocloud` (NoCloud, volume label `cidata`; the default), `configdrive` (ConfigDrive v2, volume label `config-2`). Changing it: takes effect at the guest's next boot.
   *
   * Docs: {@link ../../../../docs/resources/cloudinit_seed.md#format CloudinitSeed#format}
   */
   readonly format?: string;
   /**
-  * Fully qualified domain name.
+  * Fully qualified domain name. Changing it: takes effect at the guest's next boot.
   *
   * Docs: {@link ../../../../docs/resources/cloudinit_seed.md#fqdn CloudinitSeed#fqdn}
   */
   readonly fqdn?: string;
   /**
-  * Host name (meta-data `local-hostname`).
+  * Host name (meta-data `local-hostname`). Changing it: takes effect at the guest's next boot.
   *
   * Docs: {@link ../../../../docs/resources/cloudinit_seed.md#hostname CloudinitSeed#hostname}
   */
   readonly hostname?: string;
   /**
-  * cloud-init instance-id. Default: `iid-` + 16 hex digits of a sha256 over everything the seed carries, so any content change gives a new id.
+  * cloud-init instance-id. A new one re-provisions the guest by the domain's `reprovision` policy. Default: `iid-` + 16 hex digits of a sha256 over everything the seed carries, so any content change gives a new id. Changing it: takes effect at the guest's next boot.
   *
   * Docs: {@link ../../../../docs/resources/cloudinit_seed.md#instance_id CloudinitSeed#instance_id}
   */
   readonly instanceId?: string;
   /**
-  * Later cloud-config sources replace top-level keys instead of merging (Virtlet's overwrite switch).
+  * Later cloud-config sources replace top-level keys instead of merging (Virtlet's overwrite switch). Changing it: takes effect at the guest's next boot.
   *
   * Docs: {@link ../../../../docs/resources/cloudinit_seed.md#merge_overwrite CloudinitSeed#merge_overwrite}
   */
   readonly mergeOverwrite?: boolean | cdktf.IResolvable;
   /**
-  * Extra meta-data keys: a JSON or YAML map.
+  * Extra meta-data keys: a JSON or YAML map. Changing it: takes effect at the guest's next boot.
   *
   * Docs: {@link ../../../../docs/resources/cloudinit_seed.md#meta_data CloudinitSeed#meta_data}
   */
   readonly metaData?: string;
   /**
-  * Volume name, e.g. `web1-seed.iso`.
+  * Volume name, e.g. `web1-seed.iso`. Changing it: replaces the seed.
   *
   * Docs: {@link ../../../../docs/resources/cloudinit_seed.md#name CloudinitSeed#name}
   */
   readonly name: string;
   /**
-  * Raw network-config (v1/v2 YAML; for ConfigDrive, network_data.json content). Exclusive with `network`.
+  * Raw network-config (v1/v2 YAML; for ConfigDrive, network_data.json content). Exclusive with `network`. Changing it: takes effect at the guest's next boot.
   *
   * Docs: {@link ../../../../docs/resources/cloudinit_seed.md#network_config CloudinitSeed#network_config}
   */
   readonly networkConfig?: string;
   /**
-  * Storage pool name.
+  * Storage pool name. Changing it: replaces the seed.
   *
   * Docs: {@link ../../../../docs/resources/cloudinit_seed.md#pool CloudinitSeed#pool}
   */
   readonly pool: string;
   /**
-  * SSH public keys for the default user.
+  * SSH public keys for the default user. Changing it: takes effect at the guest's next boot.
   *
   * Docs: {@link ../../../../docs/resources/cloudinit_seed.md#public_keys CloudinitSeed#public_keys}
   */
   readonly publicKeys?: string[];
   /**
-  * Raw user-data: `#cloud-config` YAML (written byte for byte when given alone; merged last, and re-rendered, when other cloud-config inputs are set — the plan warns), a `#!` script (replaces all other user-data), or MIME. Exclusive with `user_data_base64`.
+  * Raw user-data: `#cloud-config` YAML (written byte for byte when given alone; merged last, and re-rendered, when other cloud-config inputs are set — the plan warns), a `#!` script (replaces all other user-data), or MIME. Exclusive with `user_data_base64`. Changing it: takes effect at the guest's next boot.
   *
   * Docs: {@link ../../../../docs/resources/cloudinit_seed.md#user_data CloudinitSeed#user_data}
   */
   readonly userData?: string;
   /**
-  * Raw user-data as base64 (`base64encode()`, `filebase64()`), for exact bytes: text that must reach the guest unchanged, or gzip-compressed/binary user-data. Decoded, it is treated like `user_data`. Exclusive with `user_data`.
+  * Raw user-data as base64 (`base64encode()`, `filebase64()`), for exact bytes: text that must reach the guest unchanged, or gzip-compressed/binary user-data. Decoded, it is treated like `user_data`. Exclusive with `user_data`. Changing it: takes effect at the guest's next boot.
   *
   * Docs: {@link ../../../../docs/resources/cloudinit_seed.md#user_data_base64 CloudinitSeed#user_data_base64}
   */
   readonly userDataBase64?: string;
   /**
-  * gzip the user-data.
+  * gzip the user-data. Changing it: takes effect at the guest's next boot.
   *
   * Docs: {@link ../../../../docs/resources/cloudinit_seed.md#user_data_gzip CloudinitSeed#user_data_gzip}
   */
   readonly userDataGzip?: boolean | cdktf.IResolvable;
   /**
-  * Raw vendor-data.
+  * Raw vendor-data. Changing it: takes effect at the guest's next boot.
   *
   * Docs: {@link ../../../../docs/resources/cloudinit_seed.md#vendor_data CloudinitSeed#vendor_data}
   */

@@ -9,115 +9,115 @@ import * as cdktf from 'cdktf';
 
 export interface DomainConfig extends cdktf.TerraformMetaArguments {
   /**
-  * A `virtseed_cloudinit_seed.id`, attached as a read-only cdrom.
+  * A `virtseed_cloudinit_seed.id`, attached as a read-only cdrom. Changing it: restarts a running guest.
   *
   * Docs: {@link ../../../../docs/resources/domain.md#cloudinit_seed_id Domain#cloudinit_seed_id}
   */
   readonly cloudinitSeedId?: string;
   /**
-  * Kernel command line (with `kernel`).
+  * Kernel command line (with `kernel`). Changing it: restarts a running guest.
   *
   * Docs: {@link ../../../../docs/resources/domain.md#cmdline Domain#cmdline}
   */
   readonly cmdline?: string;
   /**
-  * `host-passthrough`, `host-model`, `maximum` or `custom`.
+  * CPU model mode (libvirt's default CPU model when null). One of `host-passthrough`, `host-model`, `maximum`, `custom`. Changing it: restarts a running guest.
   *
   * Docs: {@link ../../../../docs/resources/domain.md#cpu_mode Domain#cpu_mode}
   */
   readonly cpuMode?: string;
   /**
-  * Boot firmware: `bios` (default, SeaBIOS) or `efi` (UEFI: OVMF from the host's `ovmf` package, chosen by libvirt; the domain's NVRAM is created from OVMF's variables template when it starts and removed with the domain). Changing it replaces the domain.
+  * Boot firmware. One of `bios` (SeaBIOS), `efi` (UEFI: OVMF from the host's `ovmf` package, chosen by libvirt; the domain's NVRAM is created from OVMF's variables template when it starts and removed with the domain). Default: `bios`. Changing it: replaces the domain.
   *
   * Docs: {@link ../../../../docs/resources/domain.md#firmware Domain#firmware}
   */
   readonly firmware?: string;
   /**
-  * A `virtseed_ignition.id`, passed through fw_cfg `opt/com.coreos/config`.
+  * A `virtseed_ignition.id`, passed through fw_cfg `opt/com.coreos/config`. Changing it: restarts a running guest.
   *
   * Docs: {@link ../../../../docs/resources/domain.md#ignition_id Domain#ignition_id}
   */
   readonly ignitionId?: string;
   /**
-  * Host path of an initrd (with `kernel`).
+  * Host path of an initrd (with `kernel`). Changing it: restarts a running guest.
   *
   * Docs: {@link ../../../../docs/resources/domain.md#initrd Domain#initrd}
   */
   readonly initrd?: string;
   /**
-  * The seed's (or Ignition config's) `instance_id`. A change re-provisions the guest according to `reprovision`.
+  * The seed's (or Ignition config's) `instance_id`. A change re-provisions the guest according to `reprovision`. Changing it: replaces the domain with `reprovision = "recreate"`, else takes effect at the guest's next boot with `reprovision = "next-boot"`, else restarts a running guest.
   *
   * Docs: {@link ../../../../docs/resources/domain.md#instance_id Domain#instance_id}
   */
   readonly instanceId?: string;
   /**
-  * Host path of a kernel for direct kernel boot.
+  * Host path of a kernel for direct kernel boot. Changing it: restarts a running guest.
   *
   * Docs: {@link ../../../../docs/resources/domain.md#kernel Domain#kernel}
   */
   readonly kernel?: string;
   /**
-  * Memory in MiB.
+  * Memory in MiB. Changing it: restarts a running guest.
   *
   * Docs: {@link ../../../../docs/resources/domain.md#memory Domain#memory}
   */
   readonly memory: number;
   /**
-  * Domain name.
+  * Domain name. Changing it: replaces the domain.
   *
   * Docs: {@link ../../../../docs/resources/domain.md#name Domain#name}
   */
   readonly name: string;
   /**
-  * Give the guest a QEMU guest agent channel (virtio-serial `org.qemu.guest_agent.0`), so `addresses` also holds what a running qemu-guest-agent reports (NICs on user-mode networking or without DHCP). Default false.
+  * Give the guest a QEMU guest agent channel (virtio-serial `org.qemu.guest_agent.0`), so `addresses` also holds what a running qemu-guest-agent reports (NICs on user-mode networking or without DHCP). Default: `false`. Changing it: restarts a running guest.
   *
   * Docs: {@link ../../../../docs/resources/domain.md#qemu_agent Domain#qemu_agent}
   */
   readonly qemuAgent?: boolean | cdktf.IResolvable;
   /**
-  * What a changed `instance_id` does: `reboot` (default: restart the guest on the same disks), `recreate` (replace the domain), `next-boot` (only swap the seed).
+  * What a changed `instance_id` does. One of `reboot` (restart the guest on the same disks), `recreate` (replace the domain), `next-boot` (only swap the seed). Default: `reboot`. Changing it: no effect on the guest.
   *
   * Docs: {@link ../../../../docs/resources/domain.md#reprovision Domain#reprovision}
   */
   readonly reprovision?: string;
   /**
-  * Whether the domain runs. Default true.
+  * Whether the domain runs. Default: `true`. Changing it: live (no restart).
   *
   * Docs: {@link ../../../../docs/resources/domain.md#running Domain#running}
   */
   readonly running?: boolean | cdktf.IResolvable;
   /**
-  * With `firmware = "efi"`: UEFI secure boot with Microsoft's keys enrolled (q35 machine, SMM); the guest's boot loader must be signed. Default false. Changing it replaces the domain.
+  * With `firmware = "efi"`: UEFI secure boot with Microsoft's keys enrolled (q35 machine, SMM); the guest's boot loader must be signed. Default: `false`. Changing it: replaces the domain.
   *
   * Docs: {@link ../../../../docs/resources/domain.md#secure_boot Domain#secure_boot}
   */
   readonly secureBoot?: boolean | cdktf.IResolvable;
   /**
-  * Seconds to wait for a clean shutdown before powering off. Default 60.
+  * Seconds to wait for a clean shutdown before powering off. Default: `60`. Changing it: no effect on the guest.
   *
   * Docs: {@link ../../../../docs/resources/domain.md#shutdown_timeout Domain#shutdown_timeout}
   */
   readonly shutdownTimeout?: number;
   /**
-  * `kvm` or `qemu` (TCG). Default: `kvm` only where KVM really runs guests.
+  * Domain type. One of `kvm` (hardware virtualisation), `qemu` (TCG emulation). Default: `kvm` only where KVM really runs guests. Changing it: restarts a running guest.
   *
   * Docs: {@link ../../../../docs/resources/domain.md#type Domain#type}
   */
   readonly type?: string;
   /**
-  * Virtual CPUs. Default 1.
+  * Virtual CPUs. Default: `1`. Changing it: restarts a running guest.
   *
   * Docs: {@link ../../../../docs/resources/domain.md#vcpu Domain#vcpu}
   */
   readonly vcpu?: number;
   /**
-  * What an apply that starts the guest waits for, read through libvirt only (so it works for remote hosts too): `none` (default), `lease` (an address appeared: a DHCP lease on the domain's libvirt networks, or the guest agent's), `cloud-init` (cloud-init finished this boot; its module failures fail the apply), `ignition` (Ignition finished on the first boot).
+  * What an apply that starts the guest waits for, read through libvirt only (so it works for remote hosts too). One of `none`, `lease` (an address appeared: a DHCP lease on the domain's libvirt networks, or the guest agent's), `cloud-init` (cloud-init finished this boot; its module failures fail the apply), `ignition` (Ignition finished on the first boot). Default: `none`. Changing it: no effect on the guest.
   *
   * Docs: {@link ../../../../docs/resources/domain.md#wait_for Domain#wait_for}
   */
   readonly waitFor?: string;
   /**
-  * Seconds `wait_for` waits from the guest's start before the apply fails (the guest keeps running). Default 600.
+  * Seconds `wait_for` waits from the guest's start before the apply fails (the guest keeps running). Default: `600`. Changing it: no effect on the guest.
   *
   * Docs: {@link ../../../../docs/resources/domain.md#wait_timeout Domain#wait_timeout}
   */
@@ -137,31 +137,31 @@ export interface DomainConfig extends cdktf.TerraformMetaArguments {
 }
 export interface DomainDisk {
   /**
-  * `virtio` (default), `sata` or `scsi`.
+  * Disk bus. One of `virtio`, `sata`, `scsi`. Default: `virtio`. Changing it: restarts a running guest.
   *
   * Docs: {@link ../../../../docs/resources/domain.md#disk.bus Domain#bus}
   */
   readonly bus?: string;
   /**
-  * Host path of an image file.
+  * Host path of an image file. Changing it: restarts a running guest.
   *
   * Docs: {@link ../../../../docs/resources/domain.md#disk.file Domain#file}
   */
   readonly file?: string;
   /**
-  * Default false.
+  * Read-only disk. Default: `false`. Changing it: restarts a running guest.
   *
   * Docs: {@link ../../../../docs/resources/domain.md#disk.readonly Domain#readonly}
   */
   readonly readonly?: boolean | cdktf.IResolvable;
   /**
-  * Guest device, default `vda`, `vdb`, … in order.
+  * Guest device. Default: `vda`, `vdb`, … in order (`sda`, … on `sata` and `scsi`). Changing it: restarts a running guest.
   *
   * Docs: {@link ../../../../docs/resources/domain.md#disk.target Domain#target}
   */
   readonly target?: string;
   /**
-  * A `virtseed_volume.id` (volume key).
+  * A `virtseed_volume.id` (volume key). Changing it: restarts a running guest.
   *
   * Docs: {@link ../../../../docs/resources/domain.md#disk.volume_id Domain#volume_id}
   */
@@ -395,31 +395,31 @@ export class DomainDiskList extends cdktf.ComplexList {
 }
 export interface DomainNetworkInterface {
   /**
-  * MAC address. Default: stable, derived from the domain name and position.
+  * MAC address. Default: stable, derived from the domain name and position. Changing it: restarts a running guest.
   *
   * Docs: {@link ../../../../docs/resources/domain.md#network_interface.mac Domain#mac}
   */
   readonly mac?: string;
   /**
-  * NIC model, default `virtio`.
+  * NIC model. One of `virtio`, `e1000`, `rtl8139`. Default: `virtio`. Changing it: restarts a running guest.
   *
   * Docs: {@link ../../../../docs/resources/domain.md#network_interface.model Domain#model}
   */
   readonly model?: string;
   /**
-  * A libvirt network: a `virtseed_network.id` (UUID) or a network name, e.g. `default`.
+  * A libvirt network: a `virtseed_network.id` (UUID) or a network name, e.g. `default`. Changing it: restarts a running guest.
   *
   * Docs: {@link ../../../../docs/resources/domain.md#network_interface.network Domain#network}
   */
   readonly network?: string;
   /**
-  * With `user`: isolate the guest (no traffic leaves the host). Default true.
+  * With `user`: isolate the guest (no traffic leaves the host). Default: `true` with `user = true`, else `false`. Changing it: restarts a running guest.
   *
   * Docs: {@link ../../../../docs/resources/domain.md#network_interface.restrict Domain#restrict}
   */
   readonly restrict?: boolean | cdktf.IResolvable;
   /**
-  * QEMU user-mode networking.
+  * QEMU user-mode networking. Default: `false`. Changing it: restarts a running guest.
   *
   * Docs: {@link ../../../../docs/resources/domain.md#network_interface.user Domain#user}
   */

@@ -9,19 +9,19 @@ import * as cdktf from 'cdktf';
 
 export interface IgnitionConfig extends cdktf.TerraformMetaArguments {
   /**
-  * Ignition JSON (`jsonencode({...})`), spec 3.0.0–3.5.0; 2.x configs are translated to 3.3.0 where that is mechanical.
+  * Ignition JSON (`jsonencode({...})`), spec 3.0.0–3.5.0; 2.x configs are translated to 3.3.0 where that is mechanical. Rewritten in place; its new `instance_id` re-provisions the guest by the domain's `reprovision` policy. Changing it: takes effect at the guest's next boot.
   *
   * Docs: {@link ../../../../docs/resources/ignition.md#content Ignition#content}
   */
   readonly content: string;
   /**
-  * Volume name, e.g. `node1.ign`.
+  * Volume name, e.g. `node1.ign`. Changing it: replaces the Ignition config.
   *
   * Docs: {@link ../../../../docs/resources/ignition.md#name Ignition#name}
   */
   readonly name: string;
   /**
-  * Storage pool name.
+  * Storage pool name. Changing it: replaces the Ignition config.
   *
   * Docs: {@link ../../../../docs/resources/ignition.md#pool Ignition#pool}
   */

@@ -9,43 +9,43 @@ import * as cdktf from 'cdktf';
 
 export interface NetworkConfig extends cdktf.TerraformMetaArguments {
   /**
-  * Start the network when libvirtd starts. Default true. Changes in place.
+  * Start the network when libvirtd starts. Default: `true`. Changing it: live (no restart).
   *
   * Docs: {@link ../../../../docs/resources/network.md#autostart Network#autostart}
   */
   readonly autostart?: boolean | cdktf.IResolvable;
   /**
-  * Bridge device. For `mode = "bridge"` the existing host bridge (required); otherwise the bridge libvirt creates (default: libvirt picks `virbrN`). Changing it replaces the network.
+  * Bridge device. For `mode = "bridge"` the existing host bridge (required); otherwise the bridge libvirt creates. Default: libvirt picks `virbrN`. Changing it: replaces the network.
   *
   * Docs: {@link ../../../../docs/resources/network.md#bridge Network#bridge}
   */
   readonly bridge?: string;
   /**
-  * DNS domain of the guests (answered by the network's DNS server, never forwarded). Changing it replaces the network.
+  * DNS domain of the guests (answered by the network's DNS server, never forwarded). Changing it: replaces the network.
   *
   * Docs: {@link ../../../../docs/resources/network.md#domain Network#domain}
   */
   readonly domain?: string;
   /**
-  * With `nat`, `route` or `open`: forward only through this host device. Changing it replaces the network.
+  * With `nat`, `route` or `open`: forward only through this host device. Changing it: replaces the network.
   *
   * Docs: {@link ../../../../docs/resources/network.md#forward_dev Network#forward_dev}
   */
   readonly forwardDev?: string;
   /**
-  * `none` (default: isolated — guests reach each other and the host, nothing else), `nat`, `route`, `open`, or `bridge` (an existing host bridge named in `bridge`). Changing it replaces the network.
+  * How the network forwards traffic. One of `none` (isolated: guests reach each other and the host, nothing else), `nat`, `route`, `open`, `bridge` (an existing host bridge named in `bridge`). Default: `none`. Changing it: replaces the network.
   *
   * Docs: {@link ../../../../docs/resources/network.md#mode Network#mode}
   */
   readonly mode?: string;
   /**
-  * MTU of the network's bridge in bytes. Changing it replaces the network.
+  * MTU of the network's bridge in bytes. Changing it: replaces the network.
   *
   * Docs: {@link ../../../../docs/resources/network.md#mtu Network#mtu}
   */
   readonly mtu?: number;
   /**
-  * Network name. Changing it replaces the network.
+  * Network name. Changing it: replaces the network.
   *
   * Docs: {@link ../../../../docs/resources/network.md#name Network#name}
   */

@@ -9,43 +9,43 @@ import * as cdktf from 'cdktf';
 
 export interface VolumeConfig extends cdktf.TerraformMetaArguments {
   /**
-  * Key or path of a base volume: the new volume is a qcow2 overlay on it.
+  * Key or path of a base volume: the new volume is a qcow2 overlay on it. Changing it: replaces the volume.
   *
   * Docs: {@link ../../../../docs/resources/volume.md#backing_volume Volume#backing_volume}
   */
   readonly backingVolume?: string;
   /**
-  * Virtual size in bytes. Default: the source's or backing volume's virtual size. Grows in place; cannot shrink.
+  * Virtual size in bytes. Grows in place; cannot shrink. Default: the source's or backing volume's virtual size. Changing it: takes effect at the guest's next boot.
   *
   * Docs: {@link ../../../../docs/resources/volume.md#capacity Volume#capacity}
   */
   readonly capacity?: number;
   /**
-  * `qcow2` or `raw`. Default: the source image's format, else `qcow2`.
+  * Image format. One of `qcow2`, `raw`. Default: the source image's format, else `qcow2`. Changing it: replaces the volume.
   *
   * Docs: {@link ../../../../docs/resources/volume.md#format Volume#format}
   */
   readonly format?: string;
   /**
-  * Volume name.
+  * Volume name. Changing it: replaces the volume.
   *
   * Docs: {@link ../../../../docs/resources/volume.md#name Volume#name}
   */
   readonly name: string;
   /**
-  * Storage pool name.
+  * Storage pool name. Changing it: replaces the volume.
   *
   * Docs: {@link ../../../../docs/resources/volume.md#pool Volume#pool}
   */
   readonly pool: string;
   /**
-  * sha256 (64 hex digits) pinning the bytes of `source`: the upload hashes them as they stream and fails, keeping no volume, when they differ. Checked at apply, not at plan (hashing a large image at every plan would be slow). Changing it replaces the volume.
+  * sha256 (64 hex digits) pinning the bytes of `source`: the upload hashes them as they stream and fails, keeping no volume, when they differ. Checked at apply, not at plan (hashing a large image at every plan would be slow). Changing it: replaces the volume.
   *
   * Docs: {@link ../../../../docs/resources/volume.md#sha256 Volume#sha256}
   */
   readonly sha256?: string;
   /**
-  * Local file path or http(s) URL uploaded into the volume (streamed; a URL may be served without Content-Length). Zero blocks of a raw image in a file pool stay unallocated (sparse upload).
+  * Local file path or http(s) URL uploaded into the volume (streamed; a URL may be served without Content-Length). Zero blocks of a raw image in a file pool stay unallocated (sparse upload). Changing it: replaces the volume.
   *
   * Docs: {@link ../../../../docs/resources/volume.md#source Volume#source}
   */

@@ -7,16 +7,8 @@
  * VIR_ERR_NO_DOMAIN, which the caller treats as gone. Listings are per client connection.
  */
 import { performance } from 'node:perf_hooks';
-import { parseDomainXml } from '../../../../src/domain';
-import {
-  bytesToUuid,
-  LibvirtError,
-  uuidToBytes,
-  VIR_DOMAIN_XML_INACTIVE,
-  VIR_ERR_NO_DOMAIN,
-  type DomRef,
-  type LibvirtClient,
-} from '../../../../src/libvirt';
+import { bytesToUuid, uuidToBytes, type DomRef, type LibvirtClient } from '../../../../src/libvirt';
+import { domainByUuid } from './lookups';
 
 /** How long one listing answers new lookups. */
 export const LISTING_TTL_MS = 2000;
@@ -46,46 +38,10 @@ function listing(client: LibvirtClient): Promise<Map<string, DomRef>> {
 export async function lookupDomainByUuid(client: LibvirtClient, uuid: string): Promise<DomRef | null> {
   const bytes = uuidToBytes(uuid);
   const listed = (await listing(client).catch(() => undefined))?.get(bytesToUuid(bytes));
-  if (listed) return listed;
-  try {
-    return await client.domainLookupByUuid(bytes);
-  } catch (err) {
-    if (isNoDomain(err)) return null;
-    throw err;
-  }
+  return listed ?? domainByUuid(client, uuid);
 }
 
 /** Drops the shared listing (after this provider defined or undefined a domain). */
 export function forgetDomainListing(client: LibvirtClient): void {
   listings.delete(client);
-}
-
-export function isNoDomain(err: unknown): boolean {
-  return err instanceof LibvirtError && err.code === VIR_ERR_NO_DOMAIN;
-}
-
-/**
- * The domain named `name`, and whether an interrupted create of virtseed's left it (its metadata still carries
- * `pendingKey`; a domain whose XML virtseed cannot read is not one it made). Null when libvirt has no such domain.
- */
-export async function domainByName(
-  client: LibvirtClient,
-  name: string,
-  pendingKey: string,
-): Promise<{ dom: DomRef; interrupted: boolean } | null> {
-  let dom: DomRef;
-  try {
-    dom = await client.domainLookupByName(name);
-  } catch (err) {
-    if (isNoDomain(err)) return null;
-    throw err;
-  }
-  const xml = await client.domainGetXmlDesc(dom, VIR_DOMAIN_XML_INACTIVE);
-  let interrupted = false;
-  try {
-    interrupted = Boolean(parseDomainXml(xml).metadata?.[pendingKey]);
-  } catch {
-    interrupted = false;
-  }
-  return { dom, interrupted };
 }

@@ -8,7 +8,8 @@ import type { LibvirtClient } from '../../../../src/libvirt';
 import { ignitionFileOf, LIBVIRT_FWCFG_SYSINFO_VERSION, stateFromSpec, type ObservedRefs, type ResolvedRefs } from './domain-state';
 import type { DomainState } from './model';
 import { resolveNetworkNames } from './network-refs';
-import { isNotFound, volumeFormatFromXml } from './storage';
+import { isNotFound, volumeByPath } from './lookups';
+import { volumeFormatFromXml } from './storage';
 import { list, str } from './values';
 
 async function volumeSource(client: LibvirtClient, key: string): Promise<{ source: DomainDisk['source']; format?: 'qcow2' | 'raw' }> {
@@ -47,12 +48,7 @@ export async function resolveRefs(client: LibvirtClient, s: DomainState): Promis
 
 /** The key of the volume at `path`, or null when no volume is there. */
 async function keyOfPath(client: LibvirtClient, path: string): Promise<string | null> {
-  try {
-    return (await client.storageVolLookupByPath(path)).key;
-  } catch (err) {
-    if (!isNotFound(err)) throw err;
-    return null;
-  }
+  return (await volumeByPath(client, path))?.key ?? null;
 }
 
 /** The volume keys of a described domain's sources (a missing pool volume keeps `pool/volume` as its key). */

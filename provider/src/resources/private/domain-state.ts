@@ -5,23 +5,16 @@
  */
 import { createHash } from 'node:crypto';
 import type { DomainDisk, DomainInterface, DomainSpec } from '../../../../src/domain';
-import { METADATA_KEYS, Reprovision } from '../../../../src/domain';
-import { DEFAULT_WAIT_TIMEOUT_S } from './wait-for';
+import { METADATA_KEYS } from '../../../../src/domain';
+import { DOMAIN_FIELDS } from '../../../../src/fields';
+import { withTableDefaults } from './fields';
 import type { DomainDiskState, DomainInterfaceState, DomainState } from './model';
-import { bool, list, num, str, UNKNOWN } from './values';
+import { bool, known, list, num, str, UNKNOWN } from './values';
 
-/** Defaults of optional+computed attributes, filled at plan when the config leaves them null. */
-export const DOMAIN_DEFAULTS = {
-  vcpu: 1,
-  firmware: 'bios',
-  secure_boot: false,
-  running: true,
-  reprovision: Reprovision.REBOOT,
-  shutdown_timeout: 60,
-  wait_for: 'none',
-  wait_timeout: DEFAULT_WAIT_TIMEOUT_S,
-  qemu_agent: false,
-} as const;
+/** The table's rules of the domain's fields (src/fields/domain.ts). */
+const F = DOMAIN_FIELDS.fields;
+const DISK = F.disk.fields;
+const NIC = F.network_interface.fields;
 
 /** The fw_cfg key Ignition reads on QEMU (Ignition docs "Supported platforms": qemu). */
 export const IGNITION_FW_CFG_KEY = 'opt/com.coreos/config';
@@ -59,47 +52,34 @@ export function isSessionDaemon(uri: string | undefined): boolean {
 }
 
 /**
- * Fills defaults into a planned value (config nulls → defaults; computed nested values derived). `uri`: the
- * provider's connection URI; a session daemon's domains get no console log file (console_log null).
+ * Fills defaults into a planned value: where `config` leaves an attribute null, the field table's default
+ * (src/fields/domain.ts); the derived ones here: disk targets, NIC MACs and the console log (the domain type is
+ * the host's, filled by the plan). `config` null: `planned`'s own nulls. `uri`: the provider's connection URI; a
+ * session daemon's domains get no console log file (console_log null).
  */
-export function withDefaults(planned: DomainState, prior: DomainState | null, uri?: string): DomainState {
-  const out: DomainState = { ...planned };
-  fillNull(out, 'vcpu', DOMAIN_DEFAULTS.vcpu);
-  fillNull(out, 'firmware', DOMAIN_DEFAULTS.firmware);
-  fillNull(out, 'secure_boot', DOMAIN_DEFAULTS.secure_boot);
-  fillNull(out, 'running', DOMAIN_DEFAULTS.running);
-  fillNull(out, 'reprovision', DOMAIN_DEFAULTS.reprovision);
-  fillNull(out, 'shutdown_timeout', DOMAIN_DEFAULTS.shutdown_timeout);
-  fillNull(out, 'wait_for', DOMAIN_DEFAULTS.wait_for);
-  fillNull(out, 'wait_timeout', DOMAIN_DEFAULTS.wait_timeout);
-  fillNull(out, 'qemu_agent', DOMAIN_DEFAULTS.qemu_agent);
+export function withDefaults(
+  planned: DomainState,
+  prior: DomainState | null,
+  uri?: string,
+  config: DomainState | null = null,
+): DomainState {
+  const out = withTableDefaults(DOMAIN_FIELDS, planned, config);
   const priorDisks = list(prior?.disk);
-  out.disk = list(planned.disk).map((d, i): DomainDiskState => {
-    const bus = str(d.bus) ?? 'virtio';
+  out.disk = list(out.disk).map((d, i): DomainDiskState => {
     const samePrior = priorDisks[i] && priorDisks[i].volume_id === d.volume_id && priorDisks[i].file === d.file ? priorDisks[i] : undefined;
-    return {
-      ...d,
-      bus,
-      readonly: d.readonly ?? false,
-      target: d.target ?? samePrior?.target ?? diskTarget(i, bus),
-    };
+    return { ...d, target: d.target ?? samePrior?.target ?? diskTarget(i, known(d.bus) ?? DISK.bus.default) };
   });
   const priorNics = list(prior?.network_interface);
   const name = str(planned.name);
-  out.network_interface = list(planned.network_interface).map((n, i): DomainInterfaceState => {
-    const user = n.user === true;
+  out.network_interface = list(out.network_interface).map((n, i): DomainInterfaceState => {
     const p = priorNics[i];
     const mac = n.mac ?? (p && p.network === n.network && p.user === n.user ? p.mac : undefined) ?? (name ? derivedMac(name, i) : UNKNOWN);
-    return { ...n, user, restrict: user ? (n.restrict ?? true) : (n.restrict ?? false), model: n.model ?? 'virtio', mac };
+    return { ...n, mac };
   });
   if (isSessionDaemon(uri)) out.console_log = null;
   else if (out.console_log === null || out.console_log === UNKNOWN)
     out.console_log = str(prior?.console_log) ?? (name ? consoleLogPath(name) : UNKNOWN);
   return out;
-}
-
-function fillNull<S, K extends keyof S>(s: S, key: K, value: S[K]): void {
-  if (s[key] === null) s[key] = value;
 }
 
 /** Host paths/volumes that a domain's state refers to, looked up at apply. */
@@ -135,8 +115,8 @@ export function ignitionFileFromArgs(args: readonly string[] | undefined): strin
 export function toDomainSpec(s: DomainState, refs: ResolvedRefs, uuid?: string): DomainSpec {
   const disks: DomainDisk[] = list(s.disk).map((d, i) => ({
     source: refs.disks[i]?.source ?? { file: `/placeholder/disk${i}` },
-    target: str(d.target) ?? diskTarget(i, str(d.bus) ?? 'virtio'),
-    bus: (str(d.bus) ?? 'virtio') as DomainDisk['bus'],
+    target: str(d.target) ?? diskTarget(i, known(d.bus) ?? DISK.bus.default),
+    bus: known(d.bus) ?? DISK.bus.default,
     device: 'disk',
     format: refs.disks[i]?.format,
     ...(bool(d.readonly) ? { readonly: true } : {}),
@@ -145,29 +125,30 @@ export function toDomainSpec(s: DomainState, refs: ResolvedRefs, uuid?: string):
   const interfaces: DomainInterface[] = list(s.network_interface).map((n, i) => {
     const mac = str(n.mac);
     const network = str(n.network);
-    const common = { model: (str(n.model) ?? 'virtio') as DomainInterface['model'], ...(mac ? { mac } : {}) };
+    const common = { model: known(n.model) ?? NIC.model.default, ...(mac ? { mac } : {}) };
     return n.user === true || !network
       ? { type: 'user' as const, ...(n.restrict !== false ? { restrict: true } : {}), ...common }
       : { type: 'network' as const, network: refs.networks?.[i] ?? network, ...common };
   });
-  const metadata: Record<string, string> = { [METADATA_KEYS.reprovisionPolicy]: str(s.reprovision) ?? DOMAIN_DEFAULTS.reprovision };
+  const metadata: Record<string, string> = { [METADATA_KEYS.reprovisionPolicy]: known(s.reprovision) ?? F.reprovision.default };
   const instanceId = str(s.instance_id);
   if (instanceId) metadata[METADATA_KEYS.instanceId] = instanceId;
-  const [kernel, initrd, cmdline, cpuMode, serialLogFile] = [
+  const [kernel, initrd, cmdline, cpuMode, serialLogFile, firmware] = [
     str(s.kernel),
     str(s.initrd),
     str(s.cmdline),
-    str(s.cpu_mode),
+    known(s.cpu_mode),
     str(s.console_log),
+    known(s.firmware),
   ];
   return {
     name: str(s.name) ?? '',
     ...(uuid ? { uuid } : {}),
-    type: (str(s.type) ?? 'qemu') as DomainSpec['type'],
+    type: known(s.type) ?? 'qemu',
     memoryMiB: num(s.memory) ?? 0,
-    vcpu: num(s.vcpu) ?? DOMAIN_DEFAULTS.vcpu,
-    ...(cpuMode ? { cpuMode: cpuMode as DomainSpec['cpuMode'] } : {}),
-    ...(str(s.firmware) && s.firmware !== 'bios' ? { firmware: s.firmware as DomainSpec['firmware'] } : {}),
+    vcpu: num(s.vcpu) ?? F.vcpu.default,
+    ...(cpuMode ? { cpuMode } : {}),
+    ...(firmware && firmware !== F.firmware.default ? { firmware } : {}),
     ...(s.secure_boot === true ? { secureBoot: true } : {}),
     ...(kernel ? { os: { kernel, ...(initrd ? { initrd } : {}), ...(cmdline ? { cmdline } : {}) } } : {}),
     disks,
@@ -211,7 +192,7 @@ export function stateFromSpec(spec: DomainSpec, running: boolean, refs: Observed
     vcpu: spec.vcpu,
     type: spec.type,
     cpu_mode: spec.cpuMode ?? null,
-    firmware: spec.firmware ?? 'bios',
+    firmware: spec.firmware ?? F.firmware.default,
     secure_boot: spec.secureBoot === true,
     kernel: spec.os?.kernel ?? null,
     initrd: spec.os?.initrd ?? null,
@@ -225,7 +206,7 @@ export function stateFromSpec(spec: DomainSpec, running: boolean, refs: Observed
       user: n.type === 'user',
       restrict: n.type === 'user' ? n.restrict === true : false,
       mac: n.mac ?? null,
-      model: n.model ?? 'virtio',
+      model: n.model ?? NIC.model.default,
     })),
     running,
     console_log: spec.serialLogFile ?? null,

@@ -20,8 +20,11 @@ export type Val<T> = T | null | Unknown;
 export type Blocks<T> = T[] | Unknown;
 
 type Element<B> = B extends (infer E)[] ? E : never;
+/** The known values of an attribute type (without null and unknown). */
+export type Known<T> = Exclude<T, null | Unknown>;
 
 export type VolumeState = StateOf<typeof VOLUME_FIELDS.fields>;
+export type VolumeFormat = Known<VolumeState['format']>;
 export type IgnitionState = StateOf<typeof IGNITION_FIELDS.fields>;
 export type CloudinitSeedState = StateOf<typeof CLOUDINIT_SEED_FIELDS.fields>;
 export type DomainState = StateOf<typeof DOMAIN_FIELDS.fields>;

@@ -6,7 +6,7 @@
 import { Diagnostic, error } from '../../../../src/diagnostics';
 import type { LibvirtClient } from '../../../../src/libvirt';
 import { isUuid } from '../../../../src/uuid';
-import { networkByRef, networkByUuid } from '../network';
+import { networkByRef, networkByUuid } from './lookups';
 import type { Blocks, DomainInterfaceState, DomainState } from './model';
 import { list, str } from './values';
 

@@ -3,13 +3,10 @@
  * hosts at the top level (`dhcp_host`); the model keeps them inside the `<ip>` whose subnet holds their address.
  */
 import { error, type Diagnostic } from '../../../../src/diagnostics';
-import { assembleNetworkSpec, isForwardMode, validateNetworkSpec, type AssembledNetwork, type NetworkSpec } from '../../../../src/network';
+import { assembleNetworkSpec, validateNetworkSpec, type AssembledNetwork, type NetworkSpec } from '../../../../src/network';
 import type { NetworkState } from './model';
-import { list, str, num } from './values';
-
-/** Defaults of optional+computed attributes. */
-export const NETWORK_DEFAULTS = { mode: 'none', autostart: true } as const;
-export const NETWORK_MODES = ['none', 'nat', 'route', 'open', 'bridge'] as const;
+import { known, list, str, num } from './values';
+import { NETWORK_FIELDS } from '../../../../src/fields';
 
 /** Where each `dhcp_host[k]` went in the spec: `[ip index, host index]` (undefined: no subnet holds it). */
 export type HostPlacement = AssembledNetwork['placement'];
@@ -22,20 +19,12 @@ export function toNetworkSpec(s: NetworkState): {
   diagnostics: Diagnostic[];
 } {
   const diagnostics: Diagnostic[] = [];
-  const mode = str(s.mode) ?? NETWORK_DEFAULTS.mode;
-  if (!NETWORK_MODES.some((m) => m === mode))
-    diagnostics.push(
-      error(
-        ['mode'],
-        'Invalid network mode',
-        `mode is "${mode}"; expected one of ${NETWORK_MODES.join(', ')} (none = isolated: no forwarding off the host).`,
-      ),
-    );
+  const mode = known(s.mode) ?? NETWORK_FIELDS.fields.mode.default;
   const ipBlocks = list(s.ip);
   const hosts = list(s.dhcp_host);
   const { spec, ipSource, badSubnets, placement } = assembleNetworkSpec({
     name: str(s.name) ?? '',
-    mode: isForwardMode(mode) ? mode : 'none', // an invalid mode is reported above
+    mode,
     forwardDev: str(s.forward_dev),
     bridge: str(s.bridge) || undefined,
     domain: str(s.domain) || undefined,

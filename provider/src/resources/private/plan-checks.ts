@@ -1,39 +1,42 @@
 /**
  * Plan-time checks against the host ("plan says what apply would find"): they run only when the provider can
  * reach libvirtd, and never create or change anything. When the host cannot be reached, the plan carries one
- * warning (per provider process) naming the URI and what to check, and the checks wait for apply.
+ * warning (per provider process, noted in `ctx.notes`) naming the URI and what to check, and the checks wait for
+ * apply.
  *
  * Terraform plans a replacement in two PlanResourceChange calls to the same provider process: first with the prior
  * state (the provider answers requires_replace), then the create half with no prior state. The object being
  * replaced still exists during the second call, so a "name already taken" check must not count it: the first call
- * records the name here and the second skips it.
+ * notes the name in `ctx.notes` and the second skips it.
  */
 import { Diagnostic, error } from '../../../../src/diagnostics';
 import { bytesToUuid, LibvirtClient, LibvirtError, VIR_ERR_NO_STORAGE_POOL } from '../../../../src/libvirt';
 import { Connection, HostUnreachableError } from '../../host';
 import { hostUnreachable } from '../../plugin/diagnostics';
 import type { HandlerContext } from '../../plugin/handler';
-import { domainByName } from './domain-directory';
-import { pendingMarkerName, volumeByName } from './storage';
+import { CREATE_PENDING_KEY, domainExistsDiagnostic } from './domain-lifecycle';
+import { domainByName, volumeByName } from './lookups';
+import type { DomainState } from './model';
+import { missingNetworkDiagnostics } from './network-refs';
+import { pendingMarkerName } from './storage';
 
-const replacing = new Set<string>();
+const replacingKey = (kind: string, name: string) => `replacing\u0000${kind}\u0000${name}`;
+const WARNED_UNREACHABLE = 'warned-unreachable';
 
 /** Records that `kind` object `name` is being replaced in this plan. */
-export function noteReplacement(kind: string, name: string): void {
-  replacing.add(`${kind}\u0000${name}`);
+export function noteReplacement(ctx: HandlerContext<Connection>, kind: string, name: string): void {
+  ctx.notes.add(replacingKey(kind, name));
 }
 
 /** True when `kind` object `name` was planned for replacement by this provider process. */
-export function isBeingReplaced(kind: string, name: string): boolean {
-  return replacing.has(`${kind}\u0000${name}`);
+export function isBeingReplaced(ctx: HandlerContext<Connection>, kind: string, name: string): boolean {
+  return ctx.notes.has(replacingKey(kind, name));
 }
 
 /** The libvirt client when the host can be reached now, else null (plan-time checks are then skipped). */
 export async function reachableClient<C extends Connection>(ctx: HandlerContext<C>): Promise<C | null> {
   return (await planHost(ctx)).client;
 }
-
-let warnedUnreachable = false;
 
 /**
  * The libvirt client for plan-time checks, or null with (the first time in this process) a warning that the
@@ -44,8 +47,8 @@ export async function planHost<C extends Connection>(ctx: HandlerContext<C>): Pr
   try {
     return { client: await ctx.client(), diagnostics: [] };
   } catch (err) {
-    if (!(err instanceof HostUnreachableError) || warnedUnreachable) return { client: null, diagnostics: [] };
-    warnedUnreachable = true;
+    if (!(err instanceof HostUnreachableError) || ctx.notes.has(WARNED_UNREACHABLE)) return { client: null, diagnostics: [] };
+    ctx.notes.add(WARNED_UNREACHABLE);
     const d = hostUnreachable(err.uri, err.cause);
     return {
       client: null,
@@ -91,7 +94,7 @@ export async function newVolumeChecks(
     if (err instanceof LibvirtError && err.code === VIR_ERR_NO_STORAGE_POOL) return [poolMissingDiagnostic(resource, target.pool)];
     throw err;
   }
-  if (isBeingReplaced('volume', `${target.pool}/${target.name}`)) return [];
+  if (isBeingReplaced(ctx, 'volume', `${target.pool}/${target.name}`)) return [];
   if (!(await volumeByName(client, pool, target.name))) return [];
   if (await volumeByName(client, pool, pendingMarkerName(target.name))) return [];
   return [exists(target.pool, target.name)];
@@ -110,7 +113,7 @@ export async function plannedVolumeChecks(
   replaced: boolean,
   exists: (pool: string, name: string) => Diagnostic,
 ): Promise<Diagnostic[]> {
-  if (prior && replaced) noteReplacement('volume', `${String(prior.pool)}/${String(prior.name)}`);
+  if (prior && replaced) noteReplacement(ctx, 'volume', `${String(prior.pool)}/${String(prior.name)}`);
   const [pool, name] = [planned.pool, planned.name];
   if (typeof pool !== 'string' || typeof name !== 'string' || (prior && prior.pool === pool && prior.name === name)) return [];
   return newVolumeChecks(ctx, `${label} ${pool}/${name}`, { pool, name }, exists);
@@ -127,7 +130,18 @@ export async function newDomainChecks(
   exists: (name: string, uuid: string) => Diagnostic,
 ): Promise<Diagnostic[]> {
   const { client, diagnostics } = await planHost(ctx);
-  if (!client || isBeingReplaced('domain', name)) return diagnostics;
+  if (!client || isBeingReplaced(ctx, 'domain', name)) return diagnostics;
   const found = await domainByName(client, name, pendingKey);
   return found && !found.interrupted ? [exists(name, bytesToUuid(found.dom.uuid))] : [];
+}
+
+/**
+ * `virtseed_domain`'s plan-time checks against the host (when it can be reached): the networks its NICs name exist
+ * and, when the plan creates a domain under a new name (`creates`), no other domain has that name.
+ */
+export async function domainHostChecks(ctx: HandlerContext<LibvirtClient>, planned: DomainState, creates: boolean): Promise<Diagnostic[]> {
+  const name = typeof planned.name === 'string' ? planned.name : undefined;
+  const out = name && creates ? await newDomainChecks(ctx, name, CREATE_PENDING_KEY, domainExistsDiagnostic) : [];
+  const { client } = await planHost(ctx);
+  return client ? [...out, ...(await missingNetworkDiagnostics(client, planned))] : out;
 }

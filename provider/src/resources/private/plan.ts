@@ -1,21 +1,9 @@
 /**
- * Pure plan decisions every resource makes the same way (terraform-plugin-framework's `RequiresReplace` and
- * `UseStateForUnknown` plan modifiers): which attributes force a replacement, and which computed attributes keep
- * the prior value (an update in place) or become unknown (a create or a replacement).
+ * Pure plan decisions every resource makes the same way (terraform-plugin-framework's `UseStateForUnknown` plan
+ * modifier): which computed attributes keep the prior value (an update in place) or become unknown (a create or a
+ * replacement). Which attributes force a replacement is the field table's (./fields.ts `replacePaths`).
  */
-import type { Path } from '../../plugin/handler';
-import { deepEqual, isWhollyKnown, UNKNOWN } from './values';
-
-/** How an attribute whose planned value is still unknown counts. */
-export type WhenUnknown = 'replace' | 'wait';
-
-/**
- * The paths of `attrs` whose planned value differs from the prior value. An unknown planned value forces the
- * replacement with `'replace'`, and waits until it is known (the plan at apply time) with `'wait'`.
- */
-export function replacePaths<S>(prior: S, planned: S, attrs: readonly (keyof S & string)[], whenUnknown: WhenUnknown): Path[] {
-  return attrs.filter((a) => (whenUnknown === 'replace' || isWhollyKnown(planned[a])) && !deepEqual(prior[a], planned[a])).map((a) => [a]);
-}
+import { UNKNOWN } from './values';
 
 /**
  * `planned` with the computed attributes `attrs` settled: the prior values when the object is updated in place

@@ -3,25 +3,13 @@
  * Volume ids in Terraform state are libvirt volume keys (the file path for `dir` pools).
  */
 import { createHash } from 'node:crypto';
-import {
-  LibvirtClient,
-  LibvirtError,
-  PoolRef,
-  VolRef,
-  VIR_ERR_NO_STORAGE_POOL,
-  VIR_ERR_NO_STORAGE_VOL,
-  VIR_STORAGE_POOL_RUNNING,
-} from '../../../../src/libvirt';
+import { LibvirtClient, PoolRef, VolRef, VIR_STORAGE_POOL_RUNNING } from '../../../../src/libvirt';
 import type { CallOptions } from '../../../../src/libvirt';
 import { Diagnostic, error } from '../../../../src/diagnostics';
+import { isNotFound, volumeByKey, volumeByName } from './lookups';
 
 /** virStorageVolResizeFlags: VIR_STORAGE_VOL_RESIZE_SHRINK. */
 const VIR_STORAGE_VOL_RESIZE_SHRINK = 4;
-
-/** True when `err` is libvirt's "no such storage volume" or "no such storage pool". */
-export function isNotFound(err: unknown): boolean {
-  return err instanceof LibvirtError && (err.code === VIR_ERR_NO_STORAGE_VOL || err.code === VIR_ERR_NO_STORAGE_POOL);
-}
 
 /** Looks up a pool by name and starts it when inactive. Throws LibvirtError (49 when missing). */
 export async function activePool(client: LibvirtClient, name: string, options?: CallOptions): Promise<PoolRef> {
@@ -29,26 +17,6 @@ export async function activePool(client: LibvirtClient, name: string, options?: 
   const info = await client.storagePoolGetInfo(pool, options);
   if (info.state !== VIR_STORAGE_POOL_RUNNING) await client.storagePoolCreate(pool, 0, options);
   return pool;
-}
-
-/** The volume with this key, or null when it no longer exists. */
-export async function volumeByKey(client: LibvirtClient, key: string, options?: CallOptions): Promise<VolRef | null> {
-  try {
-    return await client.storageVolLookupByKey(key, options);
-  } catch (err) {
-    if (isNotFound(err)) return null;
-    throw err;
-  }
-}
-
-/** The volume with this name in the pool, or null. */
-export async function volumeByName(client: LibvirtClient, pool: PoolRef, name: string, options?: CallOptions): Promise<VolRef | null> {
-  try {
-    return await client.storageVolLookupByName(pool, name, options);
-  } catch (err) {
-    if (isNotFound(err)) return null;
-    throw err;
-  }
 }
 
 /**

@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type { LibvirtClient, PoolRef, VolRef } from '../../../../src/libvirt';
 import type { Logger } from '../../plugin/log';
+import type { VolumeFormat } from './model';
 import { inspectSource, openSource } from './image-source';
 import { createMarked, isFilePool, volumeXml } from './storage';
 
@@ -128,7 +129,7 @@ export interface SourceVolumeSpec {
   readonly name: string;
   readonly source: string;
   /** Target format; default: the source's own (qcow2 by its header, else raw). */
-  readonly format?: string;
+  readonly format?: VolumeFormat;
   /** Wanted capacity in bytes; the volume is grown to it after the upload when larger than the image. */
   readonly capacity?: number;
   /** Pinned sha256 (hex) of the source's bytes. */
@@ -147,7 +148,7 @@ export async function createVolumeFromSource(
   pool: PoolRef,
   spec: SourceVolumeSpec,
   ctx: { log: Pick<Logger, 'info'>; signal?: AbortSignal },
-): Promise<{ vol: VolRef; format: string }> {
+): Promise<{ vol: VolRef; format: VolumeFormat }> {
   const opts = { signal: ctx.signal };
   const info = await inspectSource(spec.source, ctx.signal);
   const format = spec.format ?? info.format;

@@ -29,6 +29,11 @@ export function bool(v: unknown): boolean | undefined {
   return typeof v === 'boolean' ? v : undefined;
 }
 
+/** The known value (typed as the attribute's own, e.g. a union of allowed values), or undefined when null/unknown. */
+export function known<T>(v: T | null | undefined | typeof UNKNOWN): T | undefined {
+  return v === null || v === undefined || v === UNKNOWN ? undefined : v;
+}
+
 /** The list value ([] when null or unknown). */
 export function list<T>(v: readonly T[] | null | undefined | typeof UNKNOWN): T[] {
   return Array.isArray(v) ? [...v] : [];

@@ -23,13 +23,6 @@ import type { Logger } from '../../plugin/log';
 import { allAddresses, domainAddresses } from './addresses';
 import { messageOf } from './values';
 
-/** Values of `wait_for`. */
-export const WAIT_FOR_VALUES = ['none', 'lease', 'cloud-init', 'ignition'] as const;
-export type WaitFor = (typeof WAIT_FOR_VALUES)[number];
-
-/** Default `wait_timeout` in seconds. */
-export const DEFAULT_WAIT_TIMEOUT_S = 600;
-
 /** Console lines kept for a timeout's diagnostic. */
 const LAST_LINES = 25;
 

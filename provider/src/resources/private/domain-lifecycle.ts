@@ -1,0 +1,179 @@
+/**
+ * The life of a `virtseed_domain` in libvirt: define from the state, start (and wait per `wait_for`), clean
+ * shutdown bounded by `shutdown_timeout` then power-off, and removal. The handler (../domain.ts) decides what to do
+ * (./domain-changes.ts); this module does it.
+ */
+import { Diagnostic, error } from '../../../../src/diagnostics';
+import { renderDomainXml } from '../../../../src/domain';
+import { DOMAIN_FIELDS } from '../../../../src/fields';
+import {
+  LibvirtError,
+  VIR_DOMAIN_BLOCKED,
+  VIR_DOMAIN_PAUSED,
+  VIR_DOMAIN_RUNNING,
+  VIR_DOMAIN_SHUTOFF,
+  VIR_DOMAIN_UNDEFINE_MANAGED_SAVE,
+  VIR_DOMAIN_UNDEFINE_NVRAM,
+  VIR_DOMAIN_UNDEFINE_SNAPSHOTS_METADATA,
+  type DomRef,
+  type LibvirtClient,
+} from '../../../../src/libvirt';
+import type { HandlerContext } from '../../plugin/handler';
+import { resolveRefs } from './domain-refs';
+import { toDomainSpec } from './domain-state';
+import type { DomainState } from './model';
+import { messageOf, num, str } from './values';
+import { leaseDiagnostics, startAndWait, startAndWaitForLease, waitDiagnostics } from './wait-for';
+
+/**
+ * Metadata key set while a domain is being created (defined, started) and removed once that finished: a domain of
+ * the wanted name that still carries it was left by an interrupted create (libvirtd or the provider killed, the
+ * connection dropped) and is replaced instead of reported as someone else's.
+ *
+ * A create that fails after the define (the wait failed or timed out, StopProvider interrupted it, the connection
+ * was lost) keeps the mark: Terraform records the domain tainted, and plans a tainted object like a new one —
+ * PlanResourceChange with no prior state (checked with TF_LOG=trace on Terraform 1.11: `plan`, `apply`, and the
+ * refresh of `destroy` all call it so), turned into a replacement by Terraform itself. That call's "name taken"
+ * check only passes because the domain still carries the mark; the create half of the replacement then removes it.
+ */
+export const CREATE_PENDING_KEY = 'virtseed-create-pending';
+
+/** True for the libvirt domain states in which the guest runs (running, paused, blocked). */
+export function isActive(state: number): boolean {
+  return state === VIR_DOMAIN_RUNNING || state === VIR_DOMAIN_PAUSED || state === VIR_DOMAIN_BLOCKED;
+}
+
+/** Waits `ms`, or less when `signal` aborts (the listener is removed either way). */
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
+
+/**
+ * Clean shutdown (ACPI) bounded by `timeoutS`, then power off. Resolves `'off'` once the domain is shut off, or
+ * `'interrupted'` as soon as `ctx.signal` aborts (StopProvider): the guest is then left as it is, not powered off.
+ */
+export async function stopDomain(
+  client: LibvirtClient,
+  dom: DomRef,
+  timeoutS: number,
+  ctx: HandlerContext<LibvirtClient>,
+): Promise<'off' | 'interrupted'> {
+  if (!isActive((await client.domainGetState(dom)).state)) return 'off';
+  if (ctx.signal.aborted) return 'interrupted';
+  const deadline = Date.now() + timeoutS * 1000;
+  try {
+    await client.domainShutdown(dom);
+  } catch (err) {
+    ctx.log.warn(`domain ${dom.name}: shutdown request failed (${messageOf(err)}); powering off`);
+  }
+  while (Date.now() < deadline && !ctx.signal.aborted) {
+    if ((await client.domainGetState(dom)).state === VIR_DOMAIN_SHUTOFF) return 'off';
+    await sleep(500, ctx.signal);
+  }
+  if (ctx.signal.aborted) return 'interrupted';
+  if ((await client.domainGetState(dom)).state !== VIR_DOMAIN_SHUTOFF) {
+    ctx.log.info(`domain ${dom.name}: no clean shutdown within ${timeoutS} s; powering off`);
+    await client.domainDestroy(dom).catch((err) => {
+      if (!(err instanceof LibvirtError)) throw err;
+    });
+  }
+  return 'off';
+}
+
+/** Defines (or redefines, with `uuid`) the domain of a planned state; `pending` adds the create-pending mark. */
+export async function defineDomain(client: LibvirtClient, s: DomainState, uuid?: string, pending = false): Promise<DomRef> {
+  const refs = await resolveRefs(client, s);
+  const spec = toDomainSpec(s, refs, uuid);
+  if (pending) spec.metadata = { ...spec.metadata, [CREATE_PENDING_KEY]: '1' };
+  return client.domainDefineXml(renderDomainXml(spec));
+}
+
+/** Removes a domain: powered off when running, then undefined with its managed save, snapshots and NVRAM. */
+export async function removeDomain(client: LibvirtClient, dom: DomRef): Promise<void> {
+  if (isActive((await client.domainGetState(dom)).state)) await client.domainDestroy(dom);
+  await client.domainUndefine(dom, VIR_DOMAIN_UNDEFINE_MANAGED_SAVE | VIR_DOMAIN_UNDEFINE_SNAPSHOTS_METADATA | VIR_DOMAIN_UNDEFINE_NVRAM);
+}
+
+/**
+ * Starts the shut-off domain and, per `wait_for`, waits for its provisioning agent; returns the wait's diagnostics.
+ * cloud-init runs (and reports "finished") at every boot; Ignition only on the first, so `ignition` waits only when
+ * `firstBoot`.
+ */
+export async function startDomain(
+  client: LibvirtClient,
+  dom: DomRef,
+  planned: DomainState,
+  ctx: HandlerContext<LibvirtClient>,
+  firstBoot: boolean,
+): Promise<Diagnostic[]> {
+  const name = str(planned.name) ?? '';
+  const waitFor = planned.wait_for;
+  const timeoutS = num(planned.wait_timeout) ?? DOMAIN_FIELDS.fields.wait_timeout.default;
+  if (waitFor === 'lease') {
+    ctx.log.info(`domain ${name}: starting and waiting for an address (up to ${timeoutS} s)`);
+    return leaseDiagnostics(name, timeoutS, await startAndWaitForLease(client, dom, { timeoutS, signal: ctx.signal, log: ctx.log }));
+  }
+  const agent = waitFor === 'cloud-init' ? 'cloud-init' : waitFor === 'ignition' && firstBoot ? 'ignition' : null;
+  if (!agent) {
+    await client.domainCreate(dom);
+    return [];
+  }
+  ctx.log.info(`domain ${name}: starting and waiting for ${agent} (up to ${timeoutS} s)`);
+  const result = await startAndWait(client, dom, agent, { timeoutS, signal: ctx.signal, log: ctx.log });
+  return waitDiagnostics(name, timeoutS, result, agent);
+}
+
+/** The diagnostic for a create that would take the name of a domain virtseed did not make. */
+export function domainExistsDiagnostic(name: string, uuid: string): Diagnostic {
+  return error(
+    ['name'],
+    'Domain exists already',
+    `libvirt already has a domain named ${name} (UUID ${uuid}). Import it (terraform import <address> ${name}) or choose another name.`,
+  );
+}
+
+/**
+ * The state after StopProvider interrupted a shutdown: the new definition is in libvirt, the guest still runs its
+ * old one. A pending re-provision keeps the old instance_id and `running = false` stays pending (`running` is
+ * true), so the next plan offers them again; a changed definition takes effect at the guest's next start.
+ */
+export function interruptedState(
+  planned: DomainState,
+  prior: DomainState,
+  uuid: string,
+  reprovisionNow: boolean,
+): { newState: DomainState; diagnostics: Diagnostic[] } {
+  const newState: DomainState = {
+    ...planned,
+    id: uuid,
+    uuid,
+    running: true,
+    addresses: prior.addresses ?? [],
+    ip_address: prior.ip_address ?? null,
+  };
+  if (reprovisionNow) {
+    newState.instance_id = prior.instance_id;
+    newState.reprovision_action = prior.reprovision_action ?? 'none';
+    newState.previous_instance_id = prior.previous_instance_id ?? null;
+  }
+  const next = reprovisionNow || planned.running === false ? 'Apply again to finish.' : 'It uses the new definition from its next start.';
+  return {
+    newState,
+    diagnostics: [
+      error(
+        [],
+        'Interrupted',
+        `Terraform was interrupted while domain ${String(planned.name)} was shutting down; the guest keeps running. ${next}`,
+      ),
+    ],
+  };
+}
