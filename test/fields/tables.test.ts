@@ -1,5 +1,5 @@
 /**
- * The five field tables (src/fields) against the vocabulary's own rules: every attribute a config sets says what
+ * The field tables (src/fields) against the vocabulary's own rules: every attribute a config sets says what
  * changing it does (or follows its block's rule), defaults sit on optional + computed attributes and are allowed
  * values, conditions name attributes of their own table, and the constructs' enums spell the table's values.
  */
@@ -16,6 +16,7 @@ import {
   isDerivedDefault,
   NETWORK_FIELDS,
   replacesAlways,
+  SNAPSHOT_FIELDS,
   VOLUME_FIELDS,
   type Condition,
   type ConditionalImpact,
@@ -31,6 +32,7 @@ const TABLES: [string, ResourceFields][] = [
   ['virtseed_cloudinit_seed', CLOUDINIT_SEED_FIELDS],
   ['virtseed_ignition', IGNITION_FIELDS],
   ['virtseed_network', NETWORK_FIELDS],
+  ['virtseed_snapshot', SNAPSHOT_FIELDS],
 ];
 
 /** Every field of a table with its path and the block it sits in. */

@@ -20,11 +20,12 @@ import { isUuid } from '../../../src/uuid';
 import { SNAPSHOT_FIELDS } from '../../../src/fields';
 import type { ResourceHandler } from '../plugin/handler';
 import type { ResourceSchema } from '../plugin/schema';
-import { isNoDomain, lookupDomainByUuid } from './private/domain-directory';
-import { schemaOf } from './private/fields';
+import { lookupDomainByUuid } from './private/domain-directory';
+import { replacePaths, schemaOf } from './private/fields';
+import { isNoDomain } from './private/lookups';
 import type { SnapshotState } from './private/model';
 import { planHost } from './private/plan-checks';
-import { replacePaths, settleComputed } from './private/plan';
+import { settleComputed } from './private/plan';
 import { bool, str, UNKNOWN } from './private/values';
 
 /** The provider schema, from the field table (src/fields/snapshot.ts). */
@@ -113,8 +114,7 @@ export const snapshot: ResourceHandler<SnapshotState, LibvirtClient> = {
   async plan({ prior, proposed, config }, ctx) {
     if (!proposed || !config) return { planned: null, requiresReplace: [], diagnostics: [] };
     const diagnostics = validateConfig(config);
-    const requiresReplace = prior ? replacePaths(prior, proposed, ['domain_id', 'name'], 'replace') : [];
-    if (prior && config.memory !== null && proposed.memory !== prior.memory) requiresReplace.push(['memory']);
+    const requiresReplace = prior ? replacePaths(SNAPSHOT_FIELDS, prior, proposed) : [];
     const replacing = !prior || requiresReplace.length > 0;
     let planned = settleComputed(proposed, prior, replacing, TAKEN_ATTRS);
     if (config.memory === null) planned = { ...planned, memory: replacing ? UNKNOWN : (prior?.memory ?? UNKNOWN) };

@@ -9,25 +9,25 @@ import * as cdktf from 'cdktf';
 
 export interface SnapshotConfig extends cdktf.TerraformMetaArguments {
   /**
-  * Free text kept with the snapshot. Changing it changes the snapshot's metadata in place; its data stays.
+  * Free text kept with the snapshot; a change rewrites the snapshot's metadata in place, its data stays. Changing it: no effect on the guest.
   *
   * Docs: {@link ../../../../docs/resources/snapshot.md#description Snapshot#description}
   */
   readonly description?: string;
   /**
-  * The domain: a `virtseed_domain.id` (its UUID) or a domain name. Changing it replaces the snapshot.
+  * The domain: a `virtseed_domain.id` (its UUID) or a domain name. Changing it: replaces the snapshot.
   *
   * Docs: {@link ../../../../docs/resources/snapshot.md#domain_id Snapshot#domain_id}
   */
   readonly domainId: string;
   /**
-  * Whether the snapshot holds the guest's memory: `true` needs the guest running (and BIOS firmware: libvirt 9.0 takes no internal snapshot of a running UEFI guest), `false` needs it shut off. Default: `true` when the guest runs when the snapshot is taken, `false` when it is shut off. A writable disk that is not qcow2 refuses both. Changing it replaces the snapshot.
+  * Whether the snapshot holds the guest's memory: `true` needs the guest running (and BIOS firmware: libvirt 9.0 takes no internal snapshot of a running UEFI guest), `false` needs it shut off. A writable disk that is not qcow2 refuses both. Default: `true` when the guest runs when the snapshot is taken, `false` when it is shut off. Changing it: replaces the snapshot.
   *
   * Docs: {@link ../../../../docs/resources/snapshot.md#memory Snapshot#memory}
   */
   readonly memory?: boolean | cdktf.IResolvable;
   /**
-  * Snapshot name, unique per domain: 1–64 letters, digits, `.`, `_` or `-`, starting with a letter or digit. Changing it replaces the snapshot (a new one is taken, the old one deleted).
+  * Snapshot name, unique per domain: 1–64 letters, digits, `.`, `_` or `-`, starting with a letter or digit. A new name takes a new snapshot and deletes the old one. Changing it: replaces the snapshot.
   *
   * Docs: {@link ../../../../docs/resources/snapshot.md#name Snapshot#name}
   */
