@@ -9,6 +9,7 @@ export * from './src/network-attachment';
 export * from './src/reprovision';
 export * from './src/size';
 export * from './src/snapshot';
+export * from './src/snapshot-before';
 export * from './src/virtual-machine';
 export * from './src/volume';
 export * from './src/wait-for';

@@ -14,6 +14,7 @@ import { sharedBaseVolume } from './private/shared-base';
 import { Reprovision } from './reprovision';
 import { Size } from './size';
 import { Volume } from './volume';
+import { SnapshotBefore } from './snapshot-before';
 import { WaitFor } from './wait-for';
 
 /** Direct kernel boot: the host's kernel and initrd files, instead of the boot loader on the root disk. */
@@ -131,6 +132,19 @@ export interface VirtualMachineProps {
    * @default 600
    */
   readonly waitTimeoutSeconds?: number;
+  /**
+   * Take a snapshot (`virtseed-auto-N`, inside the root disk) before a deploy changes the guest; when that deploy's
+   * `waitFor` fails, the guest is reverted to it (disks, definition, the seed it booted with) and started again, and
+   * the deploy fails naming the cause and the snapshot. Needs a `waitFor` to revert automatically.
+   * @default SnapshotBefore.NONE
+   */
+  readonly snapshotBefore?: SnapshotBefore;
+  /**
+   * How many automatic snapshots to keep; older ones are deleted after each deploy that took one (0: none is kept
+   * once the deploy is over). Destroying the machine deletes them all.
+   * @default 1
+   */
+  readonly snapshotKeep?: number;
 }
 
 /**
@@ -240,6 +254,8 @@ export class VirtualMachine extends Construct {
       running: props.running ?? true,
       waitFor: props.waitFor,
       waitTimeout: props.waitTimeoutSeconds,
+      snapshotBefore: props.snapshotBefore,
+      snapshotKeep: props.snapshotKeep,
       qemuAgent: props.qemuAgent,
     });
     this.consoleLog = this.domain.consoleLog;
@@ -323,6 +339,18 @@ function validateProps(props: VirtualMachineProps): void {
       props.waitFor,
       'WaitFor.LEASE only with an interface on a libvirt network (DHCP leases come from libvirt networks, not from user-mode networking)',
     );
+  }
+  const befores: string[] = Object.values(SnapshotBefore);
+  if (props.snapshotBefore !== undefined && !befores.includes(props.snapshotBefore)) {
+    throw invalidValue(
+      'VirtualMachine.snapshotBefore',
+      props.snapshotBefore,
+      `one of SnapshotBefore.${Object.keys(SnapshotBefore).join(', SnapshotBefore.')}`,
+    );
+  }
+  const keep = props.snapshotKeep;
+  if (keep !== undefined && !Token.isUnresolved(keep) && !(Number.isInteger(keep) && keep >= 0)) {
+    throw invalidNumber('VirtualMachine.snapshotKeep', keep, 'a whole number ≥ 0');
   }
   if (props.waitTimeoutSeconds !== undefined && !Token.isUnresolved(props.waitTimeoutSeconds) && !(props.waitTimeoutSeconds > 0)) {
     throw invalidNumber('VirtualMachine.waitTimeoutSeconds', props.waitTimeoutSeconds, 'seconds > 0');

@@ -120,13 +120,17 @@ async function poolVolume(
   }
 }
 
-/** Writes the bytes of `from` into `to` in place (same file: a QEMU that has it open keeps its inode). */
-export async function copyVolumeContent(client: LibvirtClient, from: VolRef, to: VolRef, options?: CallOptions): Promise<void> {
-  const bytes = await client.storageVolDownload(from, 0, 0, options);
+/** Writes `bytes` into volume `to` in place (same file: a QEMU that has it open keeps its inode), resized to fit. */
+export async function writeVolumeBytes(client: LibvirtClient, to: VolRef, bytes: Uint8Array, options?: CallOptions): Promise<void> {
   const info = await client.storageVolGetInfo(to, options);
   if (info.capacity !== bytes.length)
     await client.storageVolResize(to, bytes.length, bytes.length < info.capacity ? VIR_STORAGE_VOL_RESIZE_SHRINK : 0, options);
   await client.storageVolUpload(to, bytes, 0, bytes.length, options);
+}
+
+/** Writes the bytes of `from` into `to` in place. */
+export async function copyVolumeContent(client: LibvirtClient, from: VolRef, to: VolRef, options?: CallOptions): Promise<void> {
+  await writeVolumeBytes(client, to, await client.storageVolDownload(from, 0, 0, options), options);
 }
 
 /** Copies volume `from` into a new raw volume `name` of `pool` (one left from before is replaced). */
@@ -136,6 +140,50 @@ async function cloneVolume(client: LibvirtClient, pool: PoolRef, name: string, f
   const { capacity } = await client.storageVolGetInfo(from, options);
   const xml = `<volume><name>${escapeXml(name)}</name><capacity unit='bytes'>${capacity}</capacity><target><format type='raw'/></target></volume>`;
   return client.storageVolCreateXmlFrom(pool, xml, from, 0, options);
+}
+
+/**
+ * The name of the copy of the seed a domain's guest last booted with (`<domain>.booted-seed`, in the seed's pool):
+ * kept while `snapshot_before` is on, because an apply that re-provisions has rewritten the seed before it takes its
+ * snapshot, so that snapshot's seed copy must come from here. No snapshot's seed copy (`<domain>.<snapshot>.seed`)
+ * can have this name.
+ */
+export function bootedSeedName(domain: string): string {
+  return `${domain}.booted-seed`;
+}
+
+/** The domain's seed volume (its cdrom's pool volume) and its pool, if it has one that exists. */
+export async function domainSeedVolume(
+  client: LibvirtClient,
+  dom: DomRef,
+  options?: CallOptions,
+): Promise<{ pool: PoolRef; vol: VolRef } | null> {
+  const seed = seedDisk(await definition(client, dom, options));
+  const found = seed ? await poolVolume(client, seed.source.pool, seed.source.volume, options) : null;
+  return found?.vol ? { pool: found.pool, vol: found.vol } : null;
+}
+
+/** The copy of the seed the guest last booted with (bootedSeedName), or null when there is none. */
+export async function bootedSeed(client: LibvirtClient, dom: DomRef, options?: CallOptions): Promise<VolRef | null> {
+  const seed = await domainSeedVolume(client, dom, options);
+  return seed ? ((await poolVolume(client, seed.pool.name, bootedSeedName(dom.name), options))?.vol ?? null) : null;
+}
+
+/** Copies the domain's seed volume now to bootedSeedName (replacing an older copy); false when it has no seed volume. */
+export async function keepBootedSeed(client: LibvirtClient, dom: DomRef, options?: CallOptions): Promise<boolean> {
+  const seed = await domainSeedVolume(client, dom, options);
+  if (!seed) return false;
+  await cloneVolume(client, seed.pool, bootedSeedName(dom.name), seed.vol, options);
+  return true;
+}
+
+/** Deletes the copy of the booted seed, if there is one. */
+export async function dropBootedSeed(client: LibvirtClient, dom: DomRef, options?: CallOptions): Promise<void> {
+  const copy = await bootedSeed(client, dom, options);
+  if (copy)
+    await client.storageVolDelete(copy, 0, options).catch((err) => {
+      if (!isMissing(err, VIR_ERR_NO_STORAGE_VOL)) throw err;
+    });
 }
 
 /** Options of takeSnapshot. */

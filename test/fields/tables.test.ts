@@ -4,6 +4,7 @@
  * values, conditions name attributes of their own table, and the constructs' enums spell the table's values.
  */
 import { Firmware } from '../../constructs/src/firmware';
+import { SnapshotBefore } from '../../constructs/src/snapshot-before';
 import { WaitFor } from '../../constructs/src/wait-for';
 import { Reprovision } from '../../src/domain';
 import {
@@ -91,6 +92,7 @@ describe('construct enums', () => {
     ['Reprovision', Reprovision, DOMAIN_FIELDS.fields.reprovision.values],
     ['WaitFor', WaitFor, DOMAIN_FIELDS.fields.wait_for.values],
     ['Firmware', Firmware, DOMAIN_FIELDS.fields.firmware.values],
+    ['SnapshotBefore', SnapshotBefore, DOMAIN_FIELDS.fields.snapshot_before.values],
   ])('GIVEN the %s enum WHEN compared with the field table THEN it spells exactly the allowed values', (_name, enumeration, values) => {
     expect(Object.values(enumeration).sort()).toEqual(Object.keys(values).sort());
   });

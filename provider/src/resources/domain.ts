@@ -36,7 +36,16 @@ import { isValueOf, schemaOf, withTableDefaults } from './private/fields';
 import { domainByName, domainByUuid, isNoDomain } from './private/lookups';
 import type { DomainState } from './private/model';
 import { keepNetworkRefs, missingNetworkDiagnostics } from './private/network-refs';
-import { domainHostChecks, noteReplacement } from './private/plan-checks';
+import {
+  keepSnapshotsTidy,
+  removeAutoSnapshots,
+  revertAfterFailure,
+  snapshotBeforeApply,
+  snapshotHostDiagnostics,
+  snapshotPlanDiagnostics,
+  snapshotPlanOf,
+} from './private/domain-snapshots';
+import { domainHostChecks, noteReplacement, reachableClient } from './private/plan-checks';
 import { settleComputed } from './private/plan';
 import { known, messageOf, num, str } from './private/values';
 
@@ -76,6 +85,13 @@ export const domain: ResourceHandler<DomainState, LibvirtClient> = {
     }
     const decision = decideDomainChange(prior, planned);
     diagnostics.push(...decision.reprovision.diagnostics);
+    const snapshot = snapshotPlanOf(prior, planned, decision);
+    diagnostics.push(...snapshotPlanDiagnostics(planned, snapshot, decision));
+    if (snapshot.taken) {
+      const client = await reachableClient(ctx);
+      const dom = client && str(prior.uuid) ? await domainByUuid(client, str(prior.uuid)!) : null;
+      if (client && dom) diagnostics.push(...(await snapshotHostDiagnostics(client, dom, snapshot)));
+    }
     const replacing = decision.replace.length > 0;
     const settled = settleComputed(planned, prior, replacing, ['id', 'uuid']);
     // Addresses stay as they are unless this apply may change them (or the state predates them).
@@ -99,7 +115,11 @@ export const domain: ResourceHandler<DomainState, LibvirtClient> = {
     const priorUuid = str(prior?.uuid);
     if (!planned) {
       const dom = priorUuid ? await domainByUuid(client, priorUuid) : null;
-      if (dom) await removeDomain(client, dom);
+      if (dom) {
+        if (isActive((await client.domainGetState(dom)).state)) await client.domainDestroy(dom);
+        await removeAutoSnapshots(client, dom);
+        await removeDomain(client, dom);
+      }
       return { newState: null, diagnostics: [] };
     }
     const name = str(planned.name) ?? '';
@@ -143,21 +163,37 @@ export const domain: ResourceHandler<DomainState, LibvirtClient> = {
         return { newState: { ...planned, id: uuid, uuid, ...addresses }, diagnostics };
       }
       dom = await defineDomain(client, planned, bytesToUuid(dom.uuid));
+      waited.push(...(await keepSnapshotsTidy(client, dom, null, planned, true, ctx)));
     } else {
       const decision = decideDomainChange(prior, planned);
+      // snapshot_before: a snapshot of the guest as it is, before the new definition (./private/domain-snapshots).
+      const before = await snapshotBeforeApply(client, dom, prior, planned, decision, timeout, ctx);
+      if ('stop' in before) return { newState: prior, diagnostics: before.stop };
+      const taken = before.taken;
+      waited.push(...before.notes);
+      let stopped: 'off' | 'interrupted' = 'off';
       dom = await defineDomain(client, planned, priorUuid);
       const active = isActive((await client.domainGetState(dom)).state);
-      let stopped: 'off' | 'interrupted' = 'off';
+      let started = false;
       if (planned.running === false) {
         if (active) stopped = await stopDomain(client, dom, timeout, ctx);
       } else if (!active) {
-        waited = await startDomain(client, dom, planned, ctx, false);
+        waited.push(...(await startDomain(client, dom, planned, ctx, false)));
+        started = true;
       } else if (decision.restart) {
         ctx.log.info(`domain ${name}: restarting (${decision.reprovisionNow ? 're-provision' : 'definition changed'})`);
         stopped = await stopDomain(client, dom, timeout, ctx);
-        if (stopped === 'off') waited = await startDomain(client, dom, planned, ctx, false);
+        if (stopped === 'off') waited.push(...(await startDomain(client, dom, planned, ctx, false)));
+        started = stopped === 'off';
       }
       if (stopped === 'interrupted') return interruptedState(planned, prior, bytesToUuid(dom.uuid), decision.reprovisionNow);
+      if (taken && hasErrors(waited)) {
+        const diagnostics = await revertAfterFailure(client, dom, taken, prior, planned, waited, ctx);
+        diagnostics.push(...(await keepSnapshotsTidy(client, dom, prior, prior, false, ctx)));
+        const uuid = bytesToUuid(dom.uuid);
+        return { newState: { ...prior, id: uuid, uuid, ...(await currentAddresses(client, dom, prior)) }, diagnostics };
+      }
+      if (!hasErrors(waited)) waited.push(...(await keepSnapshotsTidy(client, dom, prior, planned, started, ctx)));
     }
     const uuid = bytesToUuid(dom.uuid);
     // The domain exists whatever the wait found: it stays in state, so the next plan starts from the truth.

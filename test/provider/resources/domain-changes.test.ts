@@ -30,6 +30,8 @@ function state(over: Partial<DomainState> = {}): DomainState {
     console_log: '/var/log/libvirt/qemu/vstest-core-unit-console.log',
     wait_for: 'none',
     wait_timeout: 600,
+    snapshot_before: 'none',
+    snapshot_keep: 1,
     reprovision_action: 'none',
     previous_instance_id: null,
     qemu_agent: false,

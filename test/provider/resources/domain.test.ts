@@ -102,6 +102,8 @@ function config(over: Partial<State> = {}): State {
     previous_instance_id: null,
     wait_for: null,
     wait_timeout: null,
+    snapshot_before: null,
+    snapshot_keep: null,
     qemu_agent: null,
     addresses: null,
     ip_address: null,

@@ -34,6 +34,8 @@ function state(over: Partial<DomainState> = {}): DomainState {
     console_log: '/var/log/libvirt/qemu/vstest-unit-console.log',
     wait_for: 'none',
     wait_timeout: 600,
+    snapshot_before: 'none',
+    snapshot_keep: 1,
     reprovision_action: 'none',
     previous_instance_id: null,
     disk: [],

@@ -146,6 +146,8 @@ describe('virtseed_domain wait_for validation', () => {
     shutdown_timeout: null,
     wait_for: null,
     wait_timeout: null,
+    snapshot_before: null,
+    snapshot_keep: null,
     disk: [],
     network_interface: [],
     ...over,
@@ -234,6 +236,8 @@ describe('virtseed_domain wait_for = "lease" validation', () => {
     shutdown_timeout: null,
     wait_for: 'lease',
     wait_timeout: null,
+    snapshot_before: null,
+    snapshot_keep: null,
     disk: [],
   };
   const nic = (over: Record<string, unknown>) => ({ network: null, user: null, restrict: null, mac: null, model: null, ...over });
