@@ -107,6 +107,7 @@ function program(io: CliIo, result: ActionResult): Command {
     .argument('<iso>', 'the image')
     .option('--json', 'print one JSON object: volume_id, format, files[] with path, size, sha256, encoding, content')
     .action((iso: string, opts: { json?: boolean }) => {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy: a command loads its module when it runs (issue #15)
       const { seedShow } = require('./commands/seed-show') as typeof import('./commands/seed-show');
       result.code = seedShow({ iso, json: !!opts.json }, io);
     });
@@ -122,6 +123,7 @@ function program(io: CliIo, result: ActionResult): Command {
     .allowExcessArguments()
     .passThroughOptions()
     .action((args: string[]) => {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy: a command loads its module when it runs (issue #15)
       const { providerCommand } = require('./commands/provider') as typeof import('./commands/provider');
       result.code = providerCommand(args, io);
     });
@@ -138,6 +140,7 @@ function program(io: CliIo, result: ActionResult): Command {
     .option('--uri <uri>', "libvirt connection URI, as the provider's uri (default qemu:///system)")
     .option('--json', 'print a JSON array')
     .action((domain: string, opts: { uri?: string; json?: boolean }) => {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy: a command loads its module when it runs (issue #15)
       const { snapshotList } = require('./commands/snapshot') as typeof import('./commands/snapshot');
       result.pending = snapshotList({ domain, uri: opts.uri, json: !!opts.json }, io);
     });
@@ -152,6 +155,7 @@ function program(io: CliIo, result: ActionResult): Command {
     .option('--uri <uri>', "libvirt connection URI, as the provider's uri (default qemu:///system)")
     .option('--start', 'start the guest after reverting to a snapshot of it shut off')
     .action((domain: string, name: string, opts: { uri?: string; start?: boolean }) => {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy: a command loads its module when it runs (issue #15)
       const { snapshotRevert } = require('./commands/snapshot') as typeof import('./commands/snapshot');
       result.pending = snapshotRevert({ domain, snapshot: name, uri: opts.uri, start: !!opts.start }, io);
     });
@@ -173,6 +177,7 @@ function build(files: string[], opts: BuildOptions, io: CliIo): number {
         `${given.join(', ')} belong to the cloud-localds form (OUTPUT USER-DATA [META-DATA]); with -o, set those in the spec`,
       );
     if (files.length !== 1) return usageError(io, `with -o, give exactly one SPEC file (got ${files.length}: ${files.join(' ')})`);
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy: a command loads its module when it runs (issue #15)
     const { seedBuild } = require('./commands/seed-build') as typeof import('./commands/seed-build');
     return seedBuild({ spec: files[0]!, output: opts.output, ...(opts.format ? { format: opts.format } : {}) }, io);
   }
@@ -191,6 +196,7 @@ function build(files: string[], opts: BuildOptions, io: CliIo): number {
   for (const k of ['networkConfig', 'vendorData', 'hostname', 'interfaces', 'dsmode', 'diskFormat', 'filesystem'] as const) {
     if (opts[k] !== undefined) args[k] = opts[k];
   }
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy: a command loads its module when it runs (issue #15)
   const { seedLocalds } = require('./commands/seed-localds') as typeof import('./commands/seed-localds');
   return seedLocalds(args, io);
 }

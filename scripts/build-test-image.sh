@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds a small bootable Debian bookworm image with cloud-init (and Ignition's binary) from Debian packages,
+# Builds a small bootable Debian bookworm image with cloud-init (with cloud-guest-utils, whose growpart lets
+# cloud-init grow the root partition to a grown disk at boot) and Ignition's binary from Debian packages,
 # for virtseed's demo and tests, shaped like a distribution's cloud image: a GPT disk that boots through its own
 # GRUB under BIOS (SeaBIOS) and UEFI (OVMF), see scripts/build-cloud-disk.sh. No loop devices, no mounts.
 # Cached outside the repo and reused: a second run with the same recipe is a no-op.
@@ -12,7 +13,7 @@
 set -euo pipefail
 
 MIRROR="${VIRTSEED_DEBIAN_MIRROR:-http://deb.debian.org/debian}"
-PACKAGES="linux-image-amd64,cloud-init,systemd-sysv,dbus,udev,util-linux,ifupdown,isc-dhcp-client,python3-cffi-backend,iproute2,kmod,e2fsprogs,ignition,locales,sudo"
+PACKAGES="linux-image-amd64,cloud-init,cloud-guest-utils,systemd-sysv,dbus,udev,util-linux,ifupdown,isc-dhcp-client,python3-cffi-backend,iproute2,kmod,e2fsprogs,ignition,locales,sudo"
 DISK_SCRIPT="$(dirname "$0")/build-cloud-disk.sh"
 RECIPE="bookworm minbase $PACKAGES v6 datasource=NoCloud,ConfigDrive,None ignition-unit disk=$(sha256sum < "$DISK_SCRIPT" | cut -c1-16)"
 HASH=$(printf '%s' "$RECIPE" | sha256sum | cut -c1-12)

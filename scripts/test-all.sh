@@ -1,14 +1,21 @@
 #!/usr/bin/env bash
-# The whole test suite, as CI runs it: installs what is missing, starts libvirtd if none answers, builds, builds
-# (or reuses) the test guest image, installs the provider, then runs the unit tests and the integration tests
-# (real xorriso/isoinfo, cloud-init's datasource code, ignition-validate, libvirtd, terraform, cdktf and real guest
-# boots under TCG). Ends with one line `tests: N passed, N failed`.
+# The whole test suite, as CI runs it: installs what is missing, starts libvirtd if none answers, builds, type-checks
+# everything including the tests (`npm run typecheck`) and lints and format-checks it (`npm run lint`), builds (or
+# reuses) the test guest image, installs the provider, then runs the unit tests and the integration tests (real
+# xorriso/isoinfo, cloud-init's datasource code, ignition-validate, libvirtd, terraform, cdktf and real guest boots
+# under TCG). A failed check fails the run (status 1) once everything else has run. Ends with one line
+# `tests: N passed, N failed`, after a line `checks: ...` naming failed checks.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export CHECKPOINT_DISABLE=1
 bash scripts/install-deps.sh
 bash scripts/ensure-libvirtd.sh
 npm run --silent build
+# Tests are type-checked and linted like the code; a failure is reported at the end, after all tests have run.
+status=0
+failed_checks=()
+npm run --silent typecheck || { status=1; failed_checks+=(typecheck); }
+npm run --silent lint || { status=1; failed_checks+=(lint); }
 VIRTSEED_TEST_IMAGE_DIR=$(bash scripts/build-test-image.sh | tail -n 1)
 export VIRTSEED_TEST_IMAGE_DIR
 # The provider under test is installed into this checkout's own folder and terraform is pointed at it, so a
@@ -17,7 +24,6 @@ export VIRTSEED_TEST_IMAGE_DIR
 VIRTSEED_SKIP_BUILD=1 VIRTSEED_MIRROR="$VIRTSEED_TEST_MIRROR" bash scripts/install-provider.sh
 
 results=$(mktemp -d)
-status=0
 npx jest --selectProjects unit --json --outputFile="$results/unit.json" "$@" || status=1
 
 # Integration tests run one file at a time, except the two longest guest-boot suites, which run beside the rest in a
@@ -29,6 +35,7 @@ npx jest --selectProjects integration --runInBand --testPathIgnorePatterns '/nod
   --json --outputFile="$results/int.json" "$@" || status=1
 wait "$heavy_pid" || status=1
 cat "$results/heavy.log"
+if ((${#failed_checks[@]})); then echo "checks: ${failed_checks[*]} FAILED (see above)"; else echo 'checks: typecheck, lint passed'; fi
 node -e '
   let p = 0, f = 0;
   for (const file of process.argv.slice(1)) {

@@ -7,6 +7,7 @@ import type { XMLBuilder, XMLParser } from 'fast-xml-parser';
 import type * as FastXml from 'fast-xml-parser';
 
 /** fast-xml-parser, loaded on first use rather than at provider start-up (issue #15). */
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy load, for start-up time (issue #15)
 const fxp = (): typeof FastXml => require('fast-xml-parser') as typeof FastXml;
 
 export const ATTR = '@_';

@@ -10,7 +10,7 @@ import { seedResourceConfig } from './private/seed-resource';
 
 /** Properties of a {@link CloudInitSeed}. */
 export interface CloudInitSeedProps {
-  /** Name of the seed ISO volume in the pool, e.g. `web-seed`. Changing it replaces the seed. */
+  /** Name of the seed ISO volume in the pool, e.g. `web-seed`. Changing it: replaces the seed. */
   readonly name: string;
   /**
    * libvirt storage pool holding the seed volume.

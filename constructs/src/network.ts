@@ -65,7 +65,7 @@ export interface DnsHost {
 
 /** Properties of a {@link Network}. */
 export interface VirtualNetworkProps {
-  /** libvirt network name, e.g. `lab`. Changing it replaces the network. */
+  /** libvirt network name, e.g. `lab`. Changing it: replaces the network. */
   readonly name: string;
   /**
    * How the network reaches beyond the host.

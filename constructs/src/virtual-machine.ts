@@ -61,15 +61,30 @@ export interface VirtualMachineProps {
    */
   readonly diskSize?: Size;
   /**
-   * Memory in MiB.
+   * Memory in MiB. Changing it: live (no restart) up to `max_memory`, else restarts a running guest.
+   * (`max_memory` is {@link VirtualMachineProps.maxMemoryMiB}; the guest's virtio balloon takes the change.)
    * @default 512
    */
   readonly memoryMiB?: number;
   /**
-   * Number of virtual CPUs.
+   * The most memory in MiB the guest can have without a restart (libvirt `<memory>`), so that `memoryMiB` can
+   * change live up to it. Changing it: restarts a running guest.
+   * @default - `memoryMiB` (no room to grow without a restart)
+   */
+  readonly maxMemoryMiB?: number;
+  /**
+   * Number of virtual CPUs. Changing it: live (no restart) up to `max_vcpu`, else restarts a running guest.
+   * (`max_vcpu` is {@link VirtualMachineProps.maxVcpus}; CPUs are hot-plugged, and a Linux guest onlines them when
+   * a udev rule or its kernel does so.)
    * @default 1
    */
   readonly vcpus?: number;
+  /**
+   * The most virtual CPUs the guest can have without a restart (libvirt `<vcpu>`), so that `vcpus` can change live
+   * up to it. Changing it: restarts a running guest.
+   * @default - `vcpus` (no room to grow without a restart)
+   */
+  readonly maxVcpus?: number;
   /**
    * cloud-init content, delivered as a seed ISO (cdrom). Exclusive with `ignition`.
    * @default - no cloud-init seed
@@ -82,13 +97,13 @@ export interface VirtualMachineProps {
    */
   readonly ignition?: IgnitionConfig | VirtualMachineIgnitionProps;
   /**
-   * Boot firmware. Changing it replaces the domain.
+   * Boot firmware. Changing it: replaces the domain.
    * @default Firmware.BIOS
    */
   readonly firmware?: Firmware;
   /**
    * UEFI secure boot with Microsoft's keys enrolled (needs `firmware: Firmware.EFI` and a signed boot loader in the
-   * image; the domain runs on the q35 machine with SMM). Changing it replaces the domain.
+   * image; the domain runs on the q35 machine with SMM). Changing it: replaces the domain.
    * @default false
    */
   readonly secureBoot?: boolean;
@@ -117,10 +132,15 @@ export interface VirtualMachineProps {
    */
   readonly reprovision?: Reprovision;
   /**
-   * Keep the domain running (true) or defined and shut off (false).
+   * Keep the domain running (true) or defined and shut off (false). Changing it: live (no restart).
    * @default true
    */
   readonly running?: boolean;
+  /**
+   * Start the domain when libvirtd starts (virDomainSetAutostart). Changing it: live (no restart).
+   * @default false
+   */
+  readonly autostart?: boolean;
   /**
    * What a deploy that starts the guest waits for: `WaitFor.CLOUD_INIT` (needs `cloudInit`) or `WaitFor.IGNITION`
    * (needs `ignition`) make the deploy return once the guest is provisioned, and fail with the agent's errors.
@@ -239,7 +259,10 @@ export class VirtualMachine extends Construct {
     this.domain = new virtseed.domain.Domain(this, 'Resource', {
       name: props.name,
       memory: props.memoryMiB ?? 512,
+      maxMemory: props.maxMemoryMiB,
       vcpu: props.vcpus ?? 1,
+      maxVcpu: props.maxVcpus,
+      autostart: props.autostart,
       firmware: props.firmware,
       secureBoot: props.secureBoot,
       kernel: props.kernel?.kernel,
@@ -281,11 +304,15 @@ function attributeReference(resource: TerraformResource, attribute: string): str
  */
 function checkDomainRules(props: VirtualMachineProps): void {
   const orValid = (v: number | undefined, valid: number) => (v === undefined || Token.isUnresolved(v) ? valid : v);
+  const known = (v: number | undefined) => v === undefined || !Token.isUnresolved(v);
   const found = validateDomainSpec({
     name: Token.isUnresolved(props.name) ? 'placeholder' : props.name,
     type: 'qemu',
     memoryMiB: orValid(props.memoryMiB, MIN_MEMORY_MIB),
+    // A maximum is checked against the value only when both are known (the default memory is 512 MiB).
+    ...(known(props.maxMemoryMiB) && known(props.memoryMiB) ? { maxMemoryMiB: props.maxMemoryMiB, memoryMiB: props.memoryMiB ?? 512 } : {}),
     vcpu: orValid(props.vcpus, 1),
+    ...(known(props.maxVcpus) && known(props.vcpus) ? { maxVcpu: props.maxVcpus, vcpu: props.vcpus ?? 1 } : {}),
     disks: [],
     interfaces: [],
   });
@@ -293,6 +320,14 @@ function checkDomainRules(props: VirtualMachineProps): void {
   if (at('name')) throw invalidName('VirtualMachine.name', props.name, DOMAIN_NAME_MAX);
   if (at('memoryMiB')) throw invalidNumber('VirtualMachine.memoryMiB', props.memoryMiB, `a whole number of MiB >= ${MIN_MEMORY_MIB}`);
   if (at('vcpu')) throw invalidNumber('VirtualMachine.vcpus', props.vcpus, `a whole number from 1 to ${MAX_VCPU}`);
+  if (at('maxMemoryMiB'))
+    throw invalidNumber(
+      'VirtualMachine.maxMemoryMiB',
+      props.maxMemoryMiB,
+      `a whole number of MiB >= memoryMiB (${props.memoryMiB ?? 512})`,
+    );
+  if (at('maxVcpu'))
+    throw invalidNumber('VirtualMachine.maxVcpus', props.maxVcpus, `a whole number from vcpus (${props.vcpus ?? 1}) to ${MAX_VCPU}`);
 }
 
 function validateProps(props: VirtualMachineProps): void {

@@ -10,7 +10,7 @@ export type VolumeFormat = 'qcow2' | 'raw';
 
 /** Properties of a {@link Volume}. */
 export interface VolumeProps {
-  /** Volume name in the pool, e.g. `web-root`. Changing it replaces the volume. */
+  /** Volume name in the pool, e.g. `web-root`. Changing it: replaces the volume. */
   readonly name: string;
   /**
    * libvirt storage pool holding the volume.
@@ -39,7 +39,7 @@ export interface VolumeProps {
   readonly source?: string;
   /**
    * sha256 (64 hex digits) of `source`'s bytes: the provider verifies it while uploading and fails the deploy,
-   * keeping no volume, when it differs. Changing it replaces the volume.
+   * keeping no volume, when it differs. Changing it: replaces the volume.
    * @default - not verified
    */
   readonly sha256?: string;

@@ -18,7 +18,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import { createRequire } from 'node:module';
+import { builtinModules, createRequire } from 'node:module';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as ts from 'typescript';
@@ -108,7 +108,7 @@ export function rewriteFrameworkImports(source: string, fw: Framework): string {
 /** Bare package names a compiled tree requires (no node: builtins, no relative paths), sorted. */
 export function requiredPackages(libDir: string): string[] {
   const found = new Set<string>();
-  const builtins = new Set(require('node:module').builtinModules as string[]);
+  const builtins = new Set(builtinModules);
   const walk = (dir: string): void => {
     for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
       const p = path.join(dir, e.name);

@@ -1,7 +1,7 @@
 /**
  * Which `<domain type>` to use on a host: `kvm` only where KVM really runs guests, else `qemu` (TCG).
  * For a local libvirt URI the provider checks /dev/kvm and the CPU flags itself; a remote host is assumed to have
- * no usable KVM unless the user sets `type = "kvm"` (nested KVM often fails to boot guests, see DESIGN.md).
+ * no usable KVM unless the user sets `type = "kvm"` (nested KVM often fails to boot guests: docs/FACTS.md, "Real guests").
  * An explicit probe boot is opt-in (`VIRTSEED_KVM_PROBED=1` asserts one worked), so no guest is started at plan.
  */
 import { accessSync, constants, readFileSync } from 'node:fs';

@@ -6,6 +6,7 @@ import type * as Registry from './registry';
 
 /** The resource handlers (and through them src/seed, src/domain and src/libvirt) load after the handshake line is
  *  written, while Terraform connects (issue #15). */
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy: the handlers load after the handshake line (issue #15)
 const registry = (): typeof Registry => require('./registry') as typeof Registry;
 
 let facts: HostFacts | undefined;

@@ -14,7 +14,7 @@ import { snapshot } from './resources/snapshot';
 import { volume } from './resources/volume';
 
 /** The resource handlers served by the provider binary. */
-export function resourceHandlers(): ResourceHandler<any, LibvirtClient>[] {
+export function resourceHandlers(): ResourceHandler<unknown, LibvirtClient>[] {
   return [volume, cloudinitSeed, ignition, domain, network, snapshot];
 }
 

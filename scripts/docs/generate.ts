@@ -34,12 +34,16 @@ export function repoRoot(): string {
 /** The provider's schema exactly as its GetProviderSchema RPC returns it. */
 export async function servedSchema(): Promise<ProviderSchemaResponse> {
   const server = new ProviderServer({ providerSchema: PROVIDER_SCHEMA, resources: resourceHandlers() });
-  return (await server.GetProviderSchema()) as unknown as ProviderSchemaResponse;
+  return server.GetProviderSchema();
 }
 
 /** Resource types whose handler supports `terraform import`. */
 export function importableTypes(): Set<string> {
-  return new Set(resourceHandlers().filter((h) => typeof h.importState === 'function').map((h) => h.typeName));
+  return new Set(
+    resourceHandlers()
+      .filter((h) => typeof h.importState === 'function')
+      .map((h) => h.typeName),
+  );
 }
 
 function readIfExists(file: string): string | undefined {

@@ -166,9 +166,11 @@ function schemaSections(block: ProtoBlock, kind: 'provider' | 'resource'): strin
   if (groups.optional.length) out.push(`### Optional\n\n${groups.optional.map((m) => bullet(m, '')).join('\n')}\n\n`);
   if (kind === 'resource' || groups.readOnly.length) {
     out.push('## Attribute Reference\n\n');
-    out.push(groups.readOnly.length
-      ? `In addition to the arguments above, these attributes are exported:\n\n### Read-Only\n\n${groups.readOnly.map((m) => bullet(m, '')).join('\n')}\n\n`
-      : 'This resource exports no attributes beyond its arguments.\n\n');
+    out.push(
+      groups.readOnly.length
+        ? `In addition to the arguments above, these attributes are exported:\n\n### Read-Only\n\n${groups.readOnly.map((m) => bullet(m, '')).join('\n')}\n\n`
+        : 'This resource exports no attributes beyond its arguments.\n\n',
+    );
   }
   out.push(...nestedSections(block, []));
   return out.join('');
@@ -201,7 +203,11 @@ function bullet(m: Member, prefix: string): string {
   const anchor = `<a id="${prefix}${nameOf(m)}"></a>`;
   if (m.kind === 'attr') {
     const a = m.attr;
-    const flags = [typeName(JSON.parse(Buffer.from(a.type).toString('utf8'))), a.sensitive ? 'Sensitive' : '', a.deprecated ? 'Deprecated' : ''];
+    const flags = [
+      typeName(JSON.parse(Buffer.from(a.type).toString('utf8'))),
+      a.sensitive ? 'Sensitive' : '',
+      a.deprecated ? 'Deprecated' : '',
+    ];
     if (a.optional && a.computed) flags.push('computed when not set');
     return `- ${anchor}\`${a.name}\` (${flags.filter(Boolean).join(', ')})${text(a.description)}`;
   }
@@ -266,6 +272,9 @@ function fence(lang: string, body: string): string {
 }
 
 function frontMatter(title: string, description: string): string {
-  const lines = description.trim().split('\n').map((l) => (l ? `  ${l}` : ''));
+  const lines = description
+    .trim()
+    .split('\n')
+    .map((l) => (l ? `  ${l}` : ''));
   return `---\npage_title: "${title}"\nsubcategory: ""\ndescription: |-\n${lines.join('\n')}\n---\n\n`;
 }

@@ -10,7 +10,7 @@ export interface DomainTypeProbe {
 
 /**
  * Picks `<domain type>`: 'kvm' only when the device is usable, the CPU has virtualisation extensions and a probe
- * boot worked; otherwise 'qemu' (TCG). A probe that was not tried counts as failed (see DESIGN "real guests").
+ * boot worked; otherwise 'qemu' (TCG). A probe that was not tried counts as failed (docs/FACTS.md, "Real guests").
  */
 export function chooseDomainType(probe: DomainTypeProbe): 'kvm' | 'qemu' {
   return probe.kvmDeviceUsable && probe.cpuHasVirtExtensions && probe.probeBootWorked === true ? 'kvm' : 'qemu';

@@ -69,8 +69,14 @@ export interface DomainDisk {
 /** `<interface><model type=...>`. */
 export type DomainInterfaceModel = 'virtio' | 'e1000' | 'rtl8139';
 
+/** `<interface><link state=...>` (formatdomain "Modifying virtual link state"). */
+export type DomainInterfaceLinkState = 'up' | 'down';
+
 /** Fields every `<interface>` variant has. */
 export interface DomainInterfaceCommon {
+  /** `<link state=...>`: `down` unplugs the virtual cable (the guest sees no carrier). Parsing omits `up`.
+   *  @default 'up' */
+  linkState?: DomainInterfaceLinkState;
   /** `<model type=...>`. Parsing omits it when it is the default. @default 'virtio' */
   model?: DomainInterfaceModel;
   /** `<mac address=...>`, e.g. `52:54:00:12:34:56`. @default - libvirt (or QEMU) assigns one */
@@ -122,10 +128,17 @@ export interface DomainSpec {
   /** `<uuid>` in 8-4-4-4-12 hex form. @default - libvirt generates one */
   uuid?: string;
   type: DomainType;
-  /** `<memory unit='KiB'>` and `<currentMemory>`, in MiB (rendered × 1024 as KiB). At least 64. */
+  /** `<currentMemory unit='KiB'>`, in MiB (rendered × 1024 as KiB): what the guest has (the balloon's target).
+   *  At least 64. */
   memoryMiB: number;
-  /** `<vcpu>`: 1..255. */
+  /** `<memory unit='KiB'>`, in MiB: the most the guest can have without a restart (virtio-balloon grows the guest
+   *  up to it). At least `memoryMiB`. Parsing omits it when it equals `memoryMiB`. @default memoryMiB */
+  maxMemoryMiB?: number;
+  /** The vCPUs the guest runs with (`<vcpu current=...>`): 1..255. */
   vcpu: number;
+  /** `<vcpu>`: the most vCPUs the guest can have without a restart (hot-plug up to it). At least `vcpu`, at most
+   *  255. Parsing omits it when it equals `vcpu`. @default vcpu */
+  maxVcpu?: number;
   /** `<cpu mode=...>`. @default - no `<cpu>` element (libvirt's default CPU model) */
   cpuMode?: DomainCpuMode;
   /** `<cpu><model>` for `cpuMode: 'custom'`, e.g. `qemu64`. */

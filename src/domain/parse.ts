@@ -51,11 +51,15 @@ function readDomain(domain: XmlNode): DomainSpec {
   }
   const name = text(child(domain, 'name'));
   if (!name) throw new DomainXmlParseError('domain/name', 'missing');
+  const { memoryMiB, maxMemoryMiB } = readMemory(domain);
+  const { vcpu, maxVcpu } = readVcpu(domain);
   const spec: DomainSpec = {
     name,
     type,
-    memoryMiB: readMemory(domain),
-    vcpu: readVcpu(domain),
+    memoryMiB,
+    ...(maxMemoryMiB !== memoryMiB ? { maxMemoryMiB } : {}),
+    vcpu,
+    ...(maxVcpu !== vcpu ? { maxVcpu } : {}),
     disks: [],
     interfaces: [],
   };
@@ -89,19 +93,29 @@ function readDomain(domain: XmlNode): DomainSpec {
   return spec;
 }
 
-function readMemory(domain: XmlNode): number {
-  const memory = child(domain, 'memory');
-  const value = text(memory);
-  if (value === undefined) throw new DomainXmlParseError('domain/memory', 'missing');
-  const mib = toMiB(value, attr(memory, 'unit'));
-  if (mib === undefined) throw new DomainXmlParseError('domain/memory', `unreadable value '${value}'`);
-  return mib;
+/** `<memory>` (the maximum) and `<currentMemory>` (what the guest has; absent: the maximum), in MiB. */
+function readMemory(domain: XmlNode): { memoryMiB: number; maxMemoryMiB: number } {
+  const read = (name: 'memory' | 'currentMemory'): number | undefined => {
+    const node = child(domain, name);
+    const value = text(node);
+    if (value === undefined) return undefined;
+    const mib = toMiB(value, attr(node, 'unit'));
+    if (mib === undefined) throw new DomainXmlParseError(`domain/${name}`, `unreadable value '${value}'`);
+    return mib;
+  };
+  const maxMemoryMiB = read('memory');
+  if (maxMemoryMiB === undefined) throw new DomainXmlParseError('domain/memory', 'missing');
+  return { memoryMiB: read('currentMemory') ?? maxMemoryMiB, maxMemoryMiB };
 }
 
-function readVcpu(domain: XmlNode): number {
-  const value = text(child(domain, 'vcpu'));
+/** `<vcpu>` (the maximum) and its `current` attribute (absent: the maximum). */
+function readVcpu(domain: XmlNode): { vcpu: number; maxVcpu: number } {
+  const node = child(domain, 'vcpu');
+  const value = text(node);
   if (!value || !/^\d+$/.test(value)) throw new DomainXmlParseError('domain/vcpu', `missing or not a number`);
-  return Number(value);
+  const current = attr(node, 'current');
+  if (current !== undefined && !/^\d+$/.test(current)) throw new DomainXmlParseError('domain/vcpu/@current', 'not a number');
+  return { vcpu: Number(current ?? value), maxVcpu: Number(value) };
 }
 
 function readCpu(cpu: XmlNode | undefined, spec: DomainSpec): void {
@@ -217,6 +231,7 @@ function readInterface(node: XmlNode, where: string): DomainInterface {
   }
   const mac = attr(child(node, 'mac'), 'address');
   if (mac !== undefined) iface.mac = mac;
+  if (attr(child(node, 'link'), 'state') === 'down') iface.linkState = 'down';
   return iface;
 }
 

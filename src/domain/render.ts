@@ -17,7 +17,8 @@ import { validateDomainSpec } from './validate';
 
 /**
  * Renders the domain XML for `virDomainDefineXML`.
- * - memory: `memoryMiB × 1024` KiB for `<memory>` and `<currentMemory>`;
+ * - memory: `<currentMemory>` is `memoryMiB × 1024` KiB, `<memory>` `maxMemoryMiB` (default the same);
+ * - vCPUs: `<vcpu>` is `maxVcpu` (default `vcpu`), with `current='vcpu'` when they differ;
  * - boot: direct kernel boot when `os.kernel` is set, else `<boot dev='hd'/>`;
  * - firmware `efi`: `<os firmware='efi'>` with the `secure-boot` and `enrolled-keys` features both on
  *   (`secureBoot`: machine `q35`, `<smm state='on'/>`) or both off; libvirt picks the OVMF build and creates the
@@ -38,14 +39,19 @@ function domainElement(spec: DomainSpec): XmlNode {
     if (iface.type === 'user' && iface.restrict) qemuArgs.push(...userNetdevArgs(index, iface));
   });
   const kib = String(spec.memoryMiB * 1024);
+  const maxKib = String((spec.maxMemoryMiB ?? spec.memoryMiB) * 1024);
   const domain: XmlNode = { [`${ATTR}type`]: spec.type };
   if (qemuArgs.length) domain[`${ATTR}xmlns:qemu`] = QEMU_XML_NAMESPACE;
   domain.name = spec.name;
   if (spec.uuid !== undefined) domain.uuid = spec.uuid;
   if (spec.metadata !== undefined) domain.metadata = metadataElement(spec.metadata);
-  domain.memory = { [`${ATTR}unit`]: 'KiB', [TEXT]: kib };
+  domain.memory = { [`${ATTR}unit`]: 'KiB', [TEXT]: maxKib };
   domain.currentMemory = { [`${ATTR}unit`]: 'KiB', [TEXT]: kib };
-  domain.vcpu = String(spec.vcpu);
+  const maxVcpu = spec.maxVcpu ?? spec.vcpu;
+  domain.vcpu =
+    maxVcpu === spec.vcpu
+      ? String(spec.vcpu)
+      : { [`${ATTR}placement`]: 'static', [`${ATTR}current`]: String(spec.vcpu), [TEXT]: String(maxVcpu) };
   if (spec.fwCfg?.length) {
     domain.sysinfo = {
       [`${ATTR}type`]: 'fwcfg',
@@ -140,5 +146,35 @@ function interfaceElement(iface: DomainInterface): XmlNode {
   if (iface.type === 'network') element.source = { [`${ATTR}network`]: iface.network };
   if (iface.type === 'bridge') element.source = { [`${ATTR}bridge`]: iface.bridge };
   element.model = { [`${ATTR}type`]: iface.model ?? 'virtio' };
+  if (iface.linkState === 'down') element.link = { [`${ATTR}state`]: 'down' };
   return element;
+}
+
+/**
+ * The `<disk>` element of one disk as its own XML document, for virDomainAttachDeviceFlags / DetachDeviceFlags.
+ * @throws ValidationError when the disk is invalid (validateDomainSpec's disk rules).
+ */
+export function renderDiskXml(disk: DomainDisk): string {
+  const diagnostics = validateDomainSpec({ name: 'device', type: 'qemu', memoryMiB: 64, vcpu: 1, disks: [disk], interfaces: [] });
+  if (hasErrors(diagnostics)) throw new ValidationError(diagnostics);
+  return newBuilder().build({ disk: diskElement(disk) }) as string;
+}
+
+/**
+ * The `<interface>` element of one NIC as its own XML document, for virDomainAttachDeviceFlags,
+ * DetachDeviceFlags and UpdateDeviceFlags (link state). A restricted user-mode NIC has no `<interface>` element
+ * (it is QEMU command-line passthrough, see model `DomainInterfaceUser`).
+ * @throws ValidationError when the NIC is invalid or has no `<interface>` form.
+ */
+export function renderInterfaceXml(iface: DomainInterface): string {
+  const diagnostics = validateDomainSpec({ name: 'device', type: 'qemu', memoryMiB: 64, vcpu: 1, disks: [], interfaces: [iface] });
+  if (iface.type === 'user' && iface.restrict)
+    diagnostics.push({
+      severity: 'error',
+      path: ['interfaces', 0],
+      summary: 'No device XML',
+      detail: 'A restricted user-mode NIC is QEMU command-line passthrough and cannot be attached or updated live.',
+    });
+  if (hasErrors(diagnostics)) throw new ValidationError(diagnostics);
+  return newBuilder().build({ interface: interfaceElement(iface) }) as string;
 }

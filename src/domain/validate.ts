@@ -57,6 +57,24 @@ export function validateDomainSpec(spec: DomainSpec): Diagnostic[] {
   if (!Number.isInteger(spec.vcpu) || spec.vcpu < 1 || spec.vcpu > MAX_VCPU) {
     out.push(error(['vcpu'], 'Invalid vCPU count', `Got ${spec.vcpu}; expected a whole number from 1 to ${MAX_VCPU}.`));
   }
+  if (spec.maxMemoryMiB !== undefined && (!Number.isInteger(spec.maxMemoryMiB) || spec.maxMemoryMiB < spec.memoryMiB)) {
+    out.push(
+      error(
+        ['maxMemoryMiB'],
+        'Invalid maximum memory',
+        `Got ${spec.maxMemoryMiB}; expected a whole number of MiB, at least the memory (${spec.memoryMiB}).`,
+      ),
+    );
+  }
+  if (spec.maxVcpu !== undefined && (!Number.isInteger(spec.maxVcpu) || spec.maxVcpu < spec.vcpu || spec.maxVcpu > MAX_VCPU)) {
+    out.push(
+      error(
+        ['maxVcpu'],
+        'Invalid maximum vCPU count',
+        `Got ${spec.maxVcpu}; expected a whole number from the vCPU count (${spec.vcpu}) to ${MAX_VCPU}.`,
+      ),
+    );
+  }
   validateCpu(spec, out);
   validateOs(spec, out);
   validateFirmware(spec, out);
@@ -221,6 +239,18 @@ function validateInterfaces(interfaces: DomainInterface[], out: Diagnostic[]): v
           [...path, 'type'],
           'Invalid interface type',
           `Got ${JSON.stringify((iface as { type: unknown }).type)}; expected 'network', 'user' or 'bridge'.`,
+        ),
+      );
+    }
+    if (iface.linkState !== undefined && iface.linkState !== 'up' && iface.linkState !== 'down') {
+      out.push(error([...path, 'linkState'], 'Invalid link state', `Got ${JSON.stringify(iface.linkState)}; expected 'up' or 'down'.`));
+    }
+    if (iface.type === 'user' && iface.restrict && iface.linkState === 'down') {
+      out.push(
+        error(
+          [...path, 'linkState'],
+          'Link state on a restricted user-mode NIC',
+          "A restricted user-mode NIC is QEMU command-line passthrough, which has no link state; use a libvirt network NIC (or restrict: false) for linkState 'down'.",
         ),
       );
     }

@@ -108,9 +108,9 @@ function collect(
   block: Field | undefined,
   out: FieldChange[],
 ): void {
-  const push = (own: Field, path: (string | number)[], from: unknown, to: unknown, values: Values) => {
+  const push = (own: Field, path: (string | number)[], from: unknown, to: unknown, values: Values, priorValues?: Values) => {
     const field = ruleOf(own, block) ?? own;
-    const v = verdictOf(field, { values, value: to });
+    const v = verdictOf(field, { values, value: to, prior: priorValues });
     const unknown = isUnknownValue(to);
     const replaceWhenUnknown = (typeof field.replace === 'object' ? field.replace.whenUnknown : undefined) ?? whenUnknown;
     const forcesReplace = v.impact === 'replace' && (!unknown || replaceWhenUnknown === 'replace');
@@ -123,7 +123,7 @@ function collect(
     if (!isBlock(field)) {
       if (!isSettable(field)) continue;
       const before = from === null && field.default !== undefined && typeof field.default !== 'object' ? field.default : from;
-      if (!sameValue(before, to, field.caseInsensitive === true)) push(field, path, from, to, planned);
+      if (!sameValue(before, to, field.caseInsensitive === true)) push(field, path, from, to, planned, prior);
       continue;
     }
     if (sameValue(from, to, false)) continue;

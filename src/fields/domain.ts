@@ -10,8 +10,39 @@ export const DOMAIN_FIELDS = {
     id: { type: 'string', computed: true, description: 'Domain UUID.' },
     uuid: { type: 'string', computed: true, description: 'Domain UUID.' },
     name: { type: 'string', required: true, replace: true, description: 'Domain name.' },
-    memory: { type: 'number', required: true, impact: 'restart', description: 'Memory in MiB.' },
-    vcpu: { type: 'number', optional: true, computed: true, default: 1, impact: 'restart', description: 'Virtual CPUs.' },
+    memory: {
+      type: 'number',
+      required: true,
+      unit: 'MiB',
+      impact: { if: { rule: 'at-most', attribute: 'max_memory' }, then: 'live', else: 'restart' },
+      description: "Memory in MiB the guest has (libvirt `<currentMemory>`); changed live by the guest's virtio balloon.",
+    },
+    max_memory: {
+      type: 'number',
+      optional: true,
+      computed: true,
+      unit: 'MiB',
+      default: { derived: '`memory` (no room to grow without a restart)' },
+      impact: 'restart',
+      description: 'The most memory in MiB the guest can have without a restart (libvirt `<memory>`): at least `memory`.',
+    },
+    vcpu: {
+      type: 'number',
+      optional: true,
+      computed: true,
+      default: 1,
+      impact: { if: { rule: 'at-most', attribute: 'max_vcpu' }, then: 'live', else: 'restart' },
+      description:
+        'Virtual CPUs the guest runs with (libvirt `<vcpu current>`); changed live by vCPU hot-plug (a Linux guest onlines a hot-added CPU when a udev rule or its kernel does so).',
+    },
+    max_vcpu: {
+      type: 'number',
+      optional: true,
+      computed: true,
+      default: { derived: '`vcpu` (no room to grow without a restart)' },
+      impact: 'restart',
+      description: 'The most virtual CPUs the guest can have without a restart (libvirt `<vcpu>`): at least `vcpu`, at most 255.',
+    },
     type: {
       type: 'string',
       optional: true,
@@ -85,6 +116,14 @@ export const DOMAIN_FIELDS = {
       description: 'What a changed `instance_id` does.',
     },
     running: { type: 'bool', optional: true, computed: true, default: true, impact: 'live', description: 'Whether the domain runs.' },
+    autostart: {
+      type: 'bool',
+      optional: true,
+      computed: true,
+      default: false,
+      impact: 'live',
+      description: 'Start the domain when libvirtd starts (virDomainSetAutostart).',
+    },
     shutdown_timeout: {
       type: 'number',
       optional: true,
@@ -135,7 +174,7 @@ export const DOMAIN_FIELDS = {
       default: 'none',
       impact: 'none',
       description:
-        'Take an internal snapshot (named `virtseed-auto-N`, in the domain\'s qcow2 disks) before an apply changes the guest. When that apply\'s `wait_for` then fails, the guest is reverted to the snapshot (disks, definition, seed) and started again, and the apply fails naming the cause and the snapshot; Terraform keeps the prior state, so the next plan shows the same change again. Not for a replaced domain (its disks go with it). Every writable disk must be qcow2.',
+        "Take an internal snapshot (named `virtseed-auto-N`, in the domain's qcow2 disks) before an apply changes the guest. When that apply's `wait_for` then fails, the guest is reverted to the snapshot (disks, definition, seed) and started again, and the apply fails naming the cause and the snapshot; Terraform keeps the prior state, so the next plan shows the same change again. Not for a replaced domain (its disks go with it). Every writable disk must be qcow2.",
     },
     snapshot_keep: {
       type: 'number',
@@ -155,6 +194,18 @@ export const DOMAIN_FIELDS = {
       type: 'string',
       computed: true,
       description: 'The instance-id before a re-provision decision (null when `reprovision_action` is `none`).',
+    },
+    change_impact: {
+      type: 'string',
+      computed: true,
+      description:
+        'What this plan does to the running guest, the most disruptive of its changes: `none`, `live` (applied to the running guest and its definition, no restart), `restart` (a clean shutdown and start) or `replace` (a new domain). Kept from the last plan when nothing changes.',
+    },
+    change_impacts: {
+      type: 'map(string)',
+      computed: true,
+      description:
+        'Per changed attribute (`memory`, `disk[1]`, `network_interface[0].link_state`, …) what it does: `live`, `restart`, `replace` or `next-boot`, followed by `: <reason>` where a condition decided it (e.g. `restart: above max_vcpu 2`). Changes that do nothing to the guest now (it is shut off) are left out. Kept from the last plan when nothing changes.',
     },
     qemu_agent: {
       type: 'bool',
@@ -178,7 +229,7 @@ export const DOMAIN_FIELDS = {
     },
     disk: {
       nesting: 'list',
-      impact: 'restart',
+      impact: { if: { rule: 'equals', attribute: 'bus', value: 'virtio' }, then: 'live', else: 'restart' },
       description: 'A disk. Exactly one of `volume_id` and `file`.',
       fields: {
         volume_id: { type: 'string', optional: true, impact: 'restart', description: 'A `virtseed_volume.id` (volume key).' },
@@ -205,7 +256,7 @@ export const DOMAIN_FIELDS = {
     },
     network_interface: {
       nesting: 'list',
-      impact: 'restart',
+      impact: { if: { rule: 'equals', attribute: 'user', value: false }, then: 'live', else: 'restart' },
       description: 'A network interface: a libvirt network (`network`), or QEMU user networking (`user = true`).',
       fields: {
         network: {
@@ -246,6 +297,15 @@ export const DOMAIN_FIELDS = {
           default: 'virtio',
           impact: 'restart',
           description: 'NIC model.',
+        },
+        link_state: {
+          type: 'string',
+          optional: true,
+          computed: true,
+          values: { up: '', down: 'the virtual cable unplugged: the guest sees no carrier' },
+          default: 'up',
+          impact: 'live',
+          description: 'Link state of the NIC (not on a restricted user-mode NIC).',
         },
       },
     },

@@ -110,6 +110,8 @@ export interface AttributeField extends FieldSpellings, ChangeRules {
   readonly values?: { readonly [value: string]: string };
   /** Values that differ only in letter case are the same (e.g. hex digests). */
   readonly caseInsensitive?: true;
+  /** The unit of a number, as plans show it (e.g. `memory 1024 → 2048 MiB`). */
+  readonly unit?: 'MiB' | 'bytes' | 'seconds';
 }
 
 /** A nested block: `list` holds 0..n blocks (an absent block is `[]`), `single` one or null. Its `replace` and

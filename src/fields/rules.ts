@@ -13,6 +13,16 @@ export interface ConditionScope {
   readonly values: Readonly<Record<string, unknown>>;
   /** The field's new (planned) value. */
   readonly value: unknown;
+  /** The prior attributes of the same object or element, when it exists already. */
+  readonly prior?: Readonly<Record<string, unknown>>;
+}
+
+/** The limit `at-most` compares with: the planned value of `attribute`, or the prior one when that is smaller
+ *  (a limit raised in the same plan is not there yet on the running guest). */
+function limitOf(c: Condition, scope: ConditionScope): unknown {
+  const planned = scope.values[c.attribute];
+  const prior = scope.prior?.[c.attribute];
+  return typeof planned === 'number' && typeof prior === 'number' ? Math.min(planned, prior) : planned;
 }
 
 function isScalar(v: unknown): v is Scalar {
@@ -28,8 +38,9 @@ export function holds(c: Condition, scope: ConditionScope): boolean | undefined 
       return isScalar(other) ? other === c.value : undefined;
     case 'at-most': {
       const v = scope.value;
-      if (v === null || other === null) return false;
-      return typeof v === 'number' && typeof other === 'number' ? v <= other : undefined;
+      const limit = limitOf(c, scope);
+      if (v === null || limit === null) return false;
+      return typeof v === 'number' && typeof limit === 'number' ? v <= limit : undefined;
     }
   }
 }
@@ -50,7 +61,8 @@ export function describeCondition(c: Condition): string {
  */
 export function conditionReason(c: Condition, scope: ConditionScope, held: boolean | undefined): string {
   const other = scope.values[c.attribute];
-  const shown = isScalar(other) ? String(other) : 'unknown';
+  const limit = c.rule === 'at-most' ? limitOf(c, scope) : other;
+  const shown = isScalar(limit) ? String(limit) : 'unknown';
   switch (c.rule) {
     case 'equals':
       return held === undefined ? `${c.attribute} not known yet` : `${c.attribute} = ${isScalar(other) ? JSON.stringify(other) : 'null'}`;

@@ -24,9 +24,11 @@ export const VOLUME_FIELDS = {
       type: 'number',
       optional: true,
       computed: true,
+      unit: 'bytes',
       default: { derived: "the source's or backing volume's virtual size" },
-      impact: 'next-boot',
-      description: 'Virtual size in bytes. Grows in place; cannot shrink.',
+      impact: 'live',
+      description:
+        "Virtual size in bytes. Grows in place, also under a running guest that has it attached (libvirt block resize: the guest sees the larger disk at once; cloud-init's growpart and resizefs grow the root partition and file system at the guest's next boot). Cannot shrink.",
     },
     backing_volume: {
       type: 'string',

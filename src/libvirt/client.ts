@@ -64,6 +64,19 @@ export const VIR_DOMAIN_XML_INACTIVE = 2;
 /** virDomainCreateFlags (subset): start with the CPUs paused (resume with domainResume). */
 export const VIR_DOMAIN_START_PAUSED = 1;
 
+/** virDomainModificationImpact (also virDomainMemoryModFlags, virDomainVcpuFlags, virDomainDeviceModifyFlags):
+ *  LIVE changes the running domain, CONFIG its persistent definition; both together change both or neither. */
+export const VIR_DOMAIN_AFFECT_CURRENT = 0;
+export const VIR_DOMAIN_AFFECT_LIVE = 1;
+export const VIR_DOMAIN_AFFECT_CONFIG = 2;
+
+/** virDomainShutdownFlagValues (subset): how the guest is asked to shut down. */
+export const VIR_DOMAIN_SHUTDOWN_ACPI_POWER_BTN = 1;
+export const VIR_DOMAIN_SHUTDOWN_GUEST_AGENT = 2;
+
+/** virDomainBlockResizeFlags: the size is in bytes (else KiB). */
+export const VIR_DOMAIN_BLOCK_RESIZE_BYTES = 1;
+
 /** virDomainConsoleFlags: FORCE takes the console from another client's session; SAFE needs a safe device. */
 export const VIR_DOMAIN_CONSOLE_FORCE = 1;
 export const VIR_DOMAIN_CONSOLE_SAFE = 2;
@@ -244,6 +257,24 @@ export interface LibvirtClient {
   domainGetState(dom: DomRef, options?: CallOptions): Promise<DomainStateInfo>;
   domainIsActive(dom: DomRef, options?: CallOptions): Promise<boolean>;
   domainSetAutostart(dom: DomRef, autostart: boolean, options?: CallOptions): Promise<void>;
+  domainGetAutostart(dom: DomRef, options?: CallOptions): Promise<boolean>;
+  /** Asks the guest to shut down the way virDomainShutdownFlagValues `flags` says (0: the hypervisor's choice,
+   *  VIR_DOMAIN_SHUTDOWN_ACPI_POWER_BTN, VIR_DOMAIN_SHUTDOWN_GUEST_AGENT); returns before it has. */
+  domainShutdownFlags(dom: DomRef, flags: number, options?: CallOptions): Promise<void>;
+  /** Sets the memory the guest has, in KiB (the balloon's target, at most `<memory>`), per VIR_DOMAIN_AFFECT_* `flags`. */
+  domainSetMemoryFlags(dom: DomRef, kib: number, flags: number, options?: CallOptions): Promise<void>;
+  /** Sets the vCPUs the guest runs with (hot-plug, at most `<vcpu>`), per VIR_DOMAIN_AFFECT_* `flags`. */
+  domainSetVcpusFlags(dom: DomRef, nvcpus: number, flags: number, options?: CallOptions): Promise<void>;
+  /** Adds a device (`<disk>`, `<interface>` XML) per VIR_DOMAIN_AFFECT_* `flags`. */
+  domainAttachDeviceFlags(dom: DomRef, xml: string, flags: number, options?: CallOptions): Promise<void>;
+  /** Removes a device (matched by its target or MAC) per VIR_DOMAIN_AFFECT_* `flags`; a live removal needs the
+   *  guest's cooperation and may finish after the call returns. */
+  domainDetachDeviceFlags(dom: DomRef, xml: string, flags: number, options?: CallOptions): Promise<void>;
+  /** Changes a device in place (e.g. an `<interface>`'s `<link state>`) per VIR_DOMAIN_AFFECT_* `flags`. */
+  domainUpdateDeviceFlags(dom: DomRef, xml: string, flags: number, options?: CallOptions): Promise<void>;
+  /** Grows the disk `disk` (target, e.g. `vdb`, or source path) of a running domain to `size` (bytes with
+   *  VIR_DOMAIN_BLOCK_RESIZE_BYTES in `flags`, else KiB): QEMU resizes the image and the guest sees it at once. */
+  domainBlockResize(dom: DomRef, disk: string, size: number, flags: number, options?: CallOptions): Promise<void>;
   /**
    * The guest's interfaces and addresses from `source` (VIR_DOMAIN_INTERFACE_ADDRESSES_SRC_*): the DHCP leases of
    * the libvirt networks its NICs are on, or the QEMU guest agent (fails with VIR_ERR_AGENT_UNRESPONSIVE = 86

@@ -450,6 +450,35 @@ export class RemoteLibvirtClient implements LibvirtClient {
   domainSetAutostart(dom: DomRef, autostart: boolean, options?: CallOptions): Promise<void> {
     return this.callVoid(P.DOMAIN_SET_AUTOSTART, (w) => (writeDom(w, dom), w.int(autostart ? 1 : 0)), options);
   }
+  domainGetAutostart(dom: DomRef, options?: CallOptions): Promise<boolean> {
+    return this.call(
+      P.DOMAIN_GET_AUTOSTART,
+      (w) => writeDom(w, dom),
+      (r) => r.int() !== 0,
+      options,
+    );
+  }
+  domainShutdownFlags(dom: DomRef, flags: number, options?: CallOptions): Promise<void> {
+    return this.callVoid(P.DOMAIN_SHUTDOWN_FLAGS, (w) => (writeDom(w, dom), w.uint(flags)), options);
+  }
+  domainSetMemoryFlags(dom: DomRef, kib: number, flags: number, options?: CallOptions): Promise<void> {
+    return this.callVoid(P.DOMAIN_SET_MEMORY_FLAGS, (w) => (writeDom(w, dom), w.uhyper(kib).uint(flags)), options);
+  }
+  domainSetVcpusFlags(dom: DomRef, nvcpus: number, flags: number, options?: CallOptions): Promise<void> {
+    return this.callVoid(P.DOMAIN_SET_VCPUS_FLAGS, (w) => (writeDom(w, dom), w.uint(nvcpus).uint(flags)), options);
+  }
+  domainAttachDeviceFlags(dom: DomRef, xml: string, flags: number, options?: CallOptions): Promise<void> {
+    return this.callVoid(P.DOMAIN_ATTACH_DEVICE_FLAGS, (w) => (writeDom(w, dom), w.string(xml).uint(flags)), options);
+  }
+  domainDetachDeviceFlags(dom: DomRef, xml: string, flags: number, options?: CallOptions): Promise<void> {
+    return this.callVoid(P.DOMAIN_DETACH_DEVICE_FLAGS, (w) => (writeDom(w, dom), w.string(xml).uint(flags)), options);
+  }
+  domainUpdateDeviceFlags(dom: DomRef, xml: string, flags: number, options?: CallOptions): Promise<void> {
+    return this.callVoid(P.DOMAIN_UPDATE_DEVICE_FLAGS, (w) => (writeDom(w, dom), w.string(xml).uint(flags)), options);
+  }
+  domainBlockResize(dom: DomRef, disk: string, size: number, flags: number, options?: CallOptions): Promise<void> {
+    return this.callVoid(P.DOMAIN_BLOCK_RESIZE, (w) => (writeDom(w, dom), w.string(disk).uhyper(size).uint(flags)), options);
+  }
   domainInterfaceAddresses(dom: DomRef, source: number, options?: CallOptions): Promise<DomainInterfaceAddresses[]> {
     return this.call(
       P.DOMAIN_INTERFACE_ADDRESSES,

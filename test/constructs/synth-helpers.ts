@@ -3,8 +3,11 @@ import { Testing, TerraformStack } from 'cdktf';
 
 export type Synth = { resource?: Record<string, Record<string, Record<string, unknown>>>; output?: Record<string, { value: unknown }> };
 
+/** The synthesized JSON of a fresh stack that `fn` fills (Testing.synthScope, with the stack typed as one). */
 export function synth(fn: (stack: TerraformStack) => void): Synth {
-  return JSON.parse(Testing.synthScope(fn)) as Synth;
+  const stack = new TerraformStack(Testing.app(), 'stack');
+  fn(stack);
+  return JSON.parse(Testing.synth(stack)) as Synth;
 }
 
 /** Logical ids and bodies of all resources of `type`. */

@@ -5,8 +5,8 @@
  *   (e) importing the domain by name and by UUID, and the root volume by POOL/NAME, then planning: no changes;
  *   (f) after every apply a second plan shows no changes (exit code 0).
  */
-import { TfWorkdir } from '../helpers/terraform';
-import { cleanupByPrefix, domainExists, domainUuid, testImage, TestImage, virshRun } from '../helpers/guest';
+import { plannedChange, TfWorkdir } from '../helpers/terraform';
+import { cleanupByPrefix, domainExists, domainUuid, virshRun } from '../helpers/guest';
 import { teardown } from '../helpers/teardown';
 
 jest.setTimeout(900_000);
@@ -14,7 +14,6 @@ jest.setTimeout(900_000);
 const PREFIX = 'vstest-lc';
 const NAME = `${PREFIX}-vm`;
 
-let img: TestImage;
 let tf: TfWorkdir;
 
 function config(marker: string): string {
@@ -43,17 +42,12 @@ resource "virtseed_domain" "vm" {
 `;
 }
 
-function change(plan: { resource_changes?: any[] }, address: string): any {
-  return (plan.resource_changes ?? []).find((c) => c.address === address)?.change;
-}
-
 function expectNoChanges(): void {
   const r = tf.plan();
   if (r.code !== 0) throw new Error(`plan is not empty (exit ${r.code}):\n${r.out}`);
 }
 
 beforeAll(() => {
-  img = testImage();
   cleanupByPrefix(PREFIX);
   tf = new TfWorkdir('lifecycle');
   tf.write(config('ONE'));
@@ -80,13 +74,13 @@ test('(c) GIVEN reprovision = "recreate" WHEN the instance_id changes THEN the d
   expect(human.out).toMatch(/Warning: Guest vstest-lc-vm will be re-provisioned \(recreate\)/);
   expect(human.out).toMatch(/virtseed_domain\.vm must be replaced/);
   const plan = tf.planJson();
-  const dom = change(plan, 'virtseed_domain.vm');
+  const dom = plannedChange(plan, 'virtseed_domain.vm');
   console.log(
-    `(c) domain change: actions=${JSON.stringify(dom.actions)} replace_paths=${JSON.stringify(dom.replace_paths)} reprovision_action=${dom.after.reprovision_action} previous_instance_id=${dom.after.previous_instance_id}`,
+    `(c) domain change: actions=${JSON.stringify(dom.actions)} replace_paths=${JSON.stringify(dom.replace_paths)} reprovision_action=${dom.after?.reprovision_action} previous_instance_id=${dom.after?.previous_instance_id}`,
   );
   expect(dom.actions).toEqual(['delete', 'create']);
   expect(dom.replace_paths).toContainEqual(['instance_id']);
-  expect(dom.after.instance_id).not.toBe(before);
+  expect(dom.after?.instance_id).not.toBe(before);
   tf.ok(['apply', '-input=false', 'tfplan']);
   const now = domainUuid(NAME);
   expect(now).toMatch(/^[0-9a-f-]{36}$/);
@@ -101,7 +95,7 @@ test('(d) GIVEN the domain was removed with virsh WHEN planning THEN it is plann
   virshRun('undefine', NAME, '--nvram');
   expect(domainExists(NAME)).toBe(false);
   const plan = tf.planJson();
-  expect(change(plan, 'virtseed_domain.vm').actions).toEqual(['create']);
+  expect(plannedChange(plan, 'virtseed_domain.vm').actions).toEqual(['create']);
   tf.ok(['apply', '-input=false', 'tfplan']);
   expect(domainExists(NAME)).toBe(true);
   uuid = domainUuid(NAME);

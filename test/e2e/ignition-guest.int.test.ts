@@ -7,7 +7,7 @@
  * the unit Ignition enabled prints its marker, the file's mode and the file's contents.
  */
 import { cleanupByPrefix, imageVolumesHcl, readConsole, testImage, waitForConsole } from '../helpers/guest';
-import { TfWorkdir } from '../helpers/terraform';
+import { stringValue, TfWorkdir } from '../helpers/terraform';
 import { teardown } from '../helpers/teardown';
 
 const PREFIX = 'vstest-ig-';
@@ -75,7 +75,7 @@ describe('Ignition config applied in a real guest', () => {
     applyStart = Date.now();
     tf.apply();
     applyEnd = Date.now();
-    consoleLog = tf.resource('virtseed_domain.vm').console_log;
+    consoleLog = stringValue(tf.resource('virtseed_domain.vm'), 'console_log');
     text = await waitForConsole(consoleLog, /VSTEST_FILE: .*\n/, 600_000);
     const markersAt = Date.now();
     // Durations for the report (stderr, not asserted).

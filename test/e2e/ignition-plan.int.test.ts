@@ -4,7 +4,7 @@
  * it; a domain with both a cloud-init seed and an Ignition config fails naming `ignition_id`; a spec 2.2.0
  * config is planned as its 3.3.0 translation; and planning creates nothing in libvirt.
  */
-import { TfWorkdir } from '../helpers/terraform';
+import { plannedChange, TfWorkdir } from '../helpers/terraform';
 import { cleanupByPrefix, virshRun, volumeNames } from '../helpers/guest';
 import { teardown } from '../helpers/teardown';
 
@@ -113,11 +113,11 @@ resource "virtseed_domain" "vm" {
     }`),
     );
     const plan = tf.planJson();
-    const change = (plan.resource_changes ?? []).find((c: any) => c.address === 'virtseed_ignition.cfg');
-    expect(change?.change?.actions).toEqual(['create']);
-    expect(change.change.after.version).toBe('3.3.0');
-    expect(change.change.after.instance_id).toMatch(/^ign-[0-9a-f]{16}$/);
-    expect(change.change.after.sha256).toMatch(/^[0-9a-f]{64}$/);
+    const change = plannedChange(plan, 'virtseed_ignition.cfg');
+    expect(change.actions).toEqual(['create']);
+    expect(change.after?.version).toBe('3.3.0');
+    expect(change.after?.instance_id).toMatch(/^ign-[0-9a-f]{16}$/);
+    expect(change.after?.sha256).toMatch(/^[0-9a-f]{64}$/);
   });
 
   it('GIVEN all the plans above WHEN libvirt is listed THEN no volume or domain of this test exists', () => {

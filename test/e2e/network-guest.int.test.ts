@@ -15,7 +15,7 @@ import * as path from 'node:path';
 import { CLOUD_INIT_FINISHED, cleanupByPrefix, imageVolumesHcl, readConsole, testImage, TestImage, virshRun } from '../helpers/guest';
 import { cleanupNetworksByPrefix, isolatedNetworkHcl, testSubnetOctet } from '../helpers/network';
 import { teardown } from '../helpers/teardown';
-import { PROVIDER_BLOCK, TfWorkdir } from '../helpers/terraform';
+import { PROVIDER_BLOCK, stringValue, TfWorkdir } from '../helpers/terraform';
 import { startSshd, TestSshd } from '../libvirt/helpers/sshd';
 
 jest.setTimeout(1_800_000);
@@ -88,13 +88,14 @@ test('GIVEN wait_for = "cloud-init" over qemu+ssh WHEN applied THEN it succeeds 
 test("GIVEN the guest on the isolated network WHEN applied THEN its DHCP lease is in state, in the output and in libvirt's leases", () => {
   const vm = tf.resource('virtseed_domain.vm');
   const net = tf.resource('virtseed_network.net');
-  const ip: string = vm.ip_address;
+  const ip = stringValue(vm, 'ip_address');
+  const nics = vm.network_interface as { network: string | null; mac: string }[];
   expect(ip).toMatch(new RegExp(`^10\\.213\\.${OCTET}\\.(1[0-9][0-9])$`));
   expect(vm.addresses).toEqual([ip]);
-  expect(vm.network_interface[0].network).toBe(net.id);
+  expect(nics[0].network).toBe(net.id);
   expect(tf.ok(['output', '-raw', 'ip_address']).trim()).toBe(ip);
   const leases = virshRun('net-dhcp-leases', NET);
-  expect(leases).toMatch(new RegExp(`${vm.network_interface[0].mac}\\s+ipv4\\s+${ip.replace(/\./g, '\\.')}/24`));
+  expect(leases).toMatch(new RegExp(`${nics[0].mac}\\s+ipv4\\s+${ip.replace(/\./g, '\\.')}/24`));
 });
 
 test('GIVEN qemu_agent = true WHEN applied THEN the running domain has the agent channel, not connected (no agent in the image)', () => {

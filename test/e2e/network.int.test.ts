@@ -5,7 +5,7 @@
  * nat/route/open/bridge networks defined and started. Networks are named `vstest-net-tf-…`.
  */
 import { spawnSync } from 'node:child_process';
-import { TfWorkdir } from '../helpers/terraform';
+import { plannedChange, stringValue, TfWorkdir } from '../helpers/terraform';
 import { cleanupNetworksByPrefix, networkNames } from '../helpers/network';
 import { teardown } from '../helpers/teardown';
 
@@ -66,10 +66,6 @@ function expectNoChanges(dir = tf): void {
   if (r.code !== 0) throw new Error(`plan is not empty (exit ${r.code}):\n${r.out}`);
 }
 
-function change(plan: { resource_changes?: any[] }, address: string): any {
-  return (plan.resource_changes ?? []).find((c) => c.address === address)?.change;
-}
-
 beforeAll(() => {
   cleanupNetworksByPrefix(PREFIX);
   tf = new TfWorkdir('network');
@@ -84,7 +80,7 @@ let uuid: string;
 test('GIVEN an isolated network with DHCP, a static host and a DNS host WHEN applied THEN libvirt runs it as written, autostarted, and a second plan is empty', () => {
   tf.apply();
   const state = tf.resource('virtseed_network.lan');
-  uuid = state.id;
+  uuid = stringValue(state, 'id');
   expect(virsh('net-uuid', NAME).trim()).toBe(uuid);
   expect(state.mode).toBe('none');
   expect(state.bridge).toMatch(/^virbr\d+$/);
@@ -102,7 +98,7 @@ test('GIVEN an isolated network with DHCP, a static host and a DNS host WHEN app
 test('GIVEN a second static DHCP host and no DNS host WHEN planned and applied THEN it is an in-place update of the running network (same UUID)', () => {
   tf.write(config({ hosts: ['52:54:00:21:30:01', '52:54:00:21:30:02'], dns: false }));
   const plan = tf.planJson();
-  const c = change(plan, 'virtseed_network.lan');
+  const c = plannedChange(plan, 'virtseed_network.lan');
   expect(c.actions).toEqual(['update']);
   tf.apply();
   expect(virsh('net-uuid', NAME).trim()).toBe(uuid);
@@ -127,11 +123,9 @@ test('GIVEN a static host added with virsh WHEN planned THEN the drift shows as 
 test('GIVEN mode nat WHEN planned THEN mode forces replacement; applied THEN a new network forwards with NAT', () => {
   tf.write(config({ mode: 'nat', hosts: ['52:54:00:21:30:01', '52:54:00:21:30:02'], dns: false }));
   const plan = tf.planJson();
-  const c = change(plan, 'virtseed_network.lan');
+  const c = plannedChange(plan, 'virtseed_network.lan');
   expect(c.actions).toEqual(['delete', 'create']);
-  expect(plan.resource_changes!.find((x: any) => x.address === 'virtseed_network.lan').change.replace_paths ?? c.replace_paths).toEqual([
-    ['mode'],
-  ]);
+  expect(c.replace_paths).toEqual([['mode']]);
   tf.apply();
   const newUuid = virsh('net-uuid', NAME).trim();
   expect(newUuid).not.toBe(uuid);
@@ -144,7 +138,7 @@ test('GIVEN the network removed with virsh WHEN planned THEN it is created again
   virsh('net-destroy', NAME);
   virsh('net-undefine', NAME);
   const plan = tf.planJson();
-  expect(change(plan, 'virtseed_network.lan').actions).toEqual(['create']);
+  expect(plannedChange(plan, 'virtseed_network.lan').actions).toEqual(['create']);
   tf.apply();
   expect(networkNames(NAME)).toEqual([NAME]);
   expectNoChanges();

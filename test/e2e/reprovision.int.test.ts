@@ -9,11 +9,11 @@
  * The console log is truncated by libvirt at every domain start (append='off'), so a `tail -F` child copies it
  * into one capture file for the whole test: offsets into the capture stay monotonic across restarts.
  */
-import { ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { ChildProcess, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { TfWorkdir } from '../helpers/terraform';
+import { findChange, plannedChange, TfWorkdir } from '../helpers/terraform';
 import {
   CLOUD_INIT_FINISHED,
   cleanupByPrefix,
@@ -86,10 +86,6 @@ function bootIds(text: string): string[] {
   return [...text.matchAll(BOOTID)].map((m) => m[1]);
 }
 
-function change(plan: { resource_changes?: any[] }, address: string): any {
-  return (plan.resource_changes ?? []).find((c) => c.address === address)?.change;
-}
-
 /** Asserts that a fresh plan has nothing to do (exit code 0). */
 function expectNoChanges(): void {
   const r = tf.plan();
@@ -149,8 +145,8 @@ test('GIVEN a new guest WHEN applied THEN it boots, cloud-init finishes and a se
 test('(a) GIVEN a fixed instance_id WHEN user-data changes THEN the seed is updated in place and the guest is not rebooted', async () => {
   tf.write(config({ iid: 'iid-fixed-1', runcmd: ['echo "MARK-M2-NEVER-RUNS" > /dev/ttyS0'] }));
   const plan = tf.planJson();
-  expect(change(plan, 'virtseed_cloudinit_seed.seed').actions).toEqual(['update']);
-  expect(change(plan, 'virtseed_domain.vm')?.actions ?? ['no-op']).toEqual(['no-op']);
+  expect(plannedChange(plan, 'virtseed_cloudinit_seed.seed').actions).toEqual(['update']);
+  expect(findChange(plan, 'virtseed_domain.vm')?.actions ?? ['no-op']).toEqual(['no-op']);
   const seedPathBefore = tf.resource('virtseed_cloudinit_seed.seed').path;
   const from = consoleSize(capture);
   tf.apply();
@@ -179,11 +175,11 @@ test('(b) GIVEN reprovision = "reboot" WHEN instance_id changes THEN the plan sa
   expect(human.out).toMatch(/Warning: Guest vstest-rp-vm will be re-provisioned \(reboot\)/);
   expect(human.out).toContain('iid-fixed-1 → iid-fixed-2');
   const plan = tf.planJson();
-  const dom = change(plan, 'virtseed_domain.vm');
+  const dom = plannedChange(plan, 'virtseed_domain.vm');
   expect(dom.actions).toEqual(['update']);
-  expect(dom.after.reprovision_action).toBe('reboot');
-  expect(dom.after.previous_instance_id).toBe('iid-fixed-1');
-  expect(dom.after.instance_id).toBe('iid-fixed-2');
+  expect(dom.after?.reprovision_action).toBe('reboot');
+  expect(dom.after?.previous_instance_id).toBe('iid-fixed-1');
+  expect(dom.after?.instance_id).toBe('iid-fixed-2');
   const from = consoleSize(capture);
   tf.ok(['apply', '-input=false', 'tfplan']);
   const text = await waitForConsole(capture, /MARK-M3[\s\S]*Cloud-init v\. \S+ finished at/, 420_000, from);
@@ -212,10 +208,10 @@ test('(b) GIVEN reprovision = "reboot" WHEN instance_id changes THEN the plan sa
 test('GIVEN reprovision = "next-boot" WHEN instance_id changes THEN the running guest is left alone', async () => {
   tf.write(config({ iid: 'iid-fixed-3', reprovision: 'next-boot', runcmd: ['echo "MARK-M4" > /dev/ttyS0'] }));
   const plan = tf.planJson();
-  const dom = change(plan, 'virtseed_domain.vm');
+  const dom = plannedChange(plan, 'virtseed_domain.vm');
   expect(dom.actions).toEqual(['update']);
-  expect(dom.after.reprovision_action).toBe('next-boot');
-  expect(dom.after.previous_instance_id).toBe('iid-fixed-2');
+  expect(dom.after?.reprovision_action).toBe('next-boot');
+  expect(dom.after?.previous_instance_id).toBe('iid-fixed-2');
   const from = consoleSize(capture);
   tf.ok(['apply', '-input=false', 'tfplan']);
   await sleep(12_000);
@@ -230,9 +226,9 @@ test('GIVEN reprovision = "next-boot" WHEN instance_id changes THEN the running 
 test('GIVEN a running guest WHEN memory and vcpu change THEN the domain is updated in place (same UUID) with a clean restart', async () => {
   tf.write(config({ iid: 'iid-fixed-3', reprovision: 'next-boot', memory: 640, vcpu: 2, runcmd: ['echo "MARK-M4" > /dev/ttyS0'] }));
   const plan = tf.planJson();
-  const dom = change(plan, 'virtseed_domain.vm');
+  const dom = plannedChange(plan, 'virtseed_domain.vm');
   expect(dom.actions).toEqual(['update']);
-  expect(dom.after.reprovision_action).toBe('none');
+  expect(dom.after?.reprovision_action).toBe('none');
   const from = consoleSize(capture);
   tf.ok(['apply', '-input=false', 'tfplan']);
   // The pending next-boot instance-id (iid-fixed-3) is seen by this boot: runcmd prints MARK-M4.

@@ -7,7 +7,7 @@
  * - a seed volume deleted behind Terraform's back is planned for re-creation.
  */
 import { cleanupByPrefix, virshRun, volumeNames } from '../helpers/guest';
-import { PROVIDER_BLOCK, TfWorkdir } from '../helpers/terraform';
+import { plannedChange, PROVIDER_BLOCK, TfWorkdir } from '../helpers/terraform';
 import { teardown } from '../helpers/teardown';
 
 const PREFIX = 'vstest-sp-';
@@ -134,12 +134,7 @@ resource "virtseed_cloudinit_seed" "derived" {
   }
 }
 `;
-  const change = (plan: { resource_changes?: any[] }, address: string) => {
-    const found = (plan.resource_changes ?? []).find((c) => c.address === address);
-    if (!found) throw new Error(`no change for ${address}`);
-    return found.change;
-  };
-  let plannedDerivedId: string;
+  let plannedDerivedId: unknown;
 
   beforeAll(() => {
     cleanupByPrefix(PREFIX);
@@ -147,8 +142,8 @@ resource "virtseed_cloudinit_seed" "derived" {
     tf.write(seeds('one', 'v1'));
     tf.init();
     const plan = tf.planJson();
-    plannedDerivedId = change(plan, 'virtseed_cloudinit_seed.derived').after.instance_id;
-    expect(change(plan, 'virtseed_cloudinit_seed.derived').after_unknown?.instance_id).toBeFalsy();
+    plannedDerivedId = plannedChange(plan, 'virtseed_cloudinit_seed.derived').after?.instance_id;
+    expect(plannedChange(plan, 'virtseed_cloudinit_seed.derived').after_unknown?.instance_id).toBeFalsy();
     tf.ok(['apply', '-input=false', 'tfplan']);
   });
 
@@ -168,34 +163,34 @@ resource "virtseed_cloudinit_seed" "derived" {
   test('GIVEN a content change under a fixed instance_id WHEN planning THEN the seed updates in place with the same instance_id and a new sha256', () => {
     const before = tf.resource('virtseed_cloudinit_seed.fixed');
     tf.write(seeds('two', 'v1'));
-    const c = change(tf.planJson(), 'virtseed_cloudinit_seed.fixed');
+    const c = plannedChange(tf.planJson(), 'virtseed_cloudinit_seed.fixed');
     expect(c.actions).toEqual(['update']);
-    expect(c.after.instance_id).toBe(`${PREFIX}fixed-1`);
-    expect(c.before.instance_id).toBe(`${PREFIX}fixed-1`);
-    expect(c.after.sha256).toMatch(/^[0-9a-f]{64}$/);
-    expect(c.after.sha256).not.toBe(before.sha256);
-    expect(c.after.id).toBe(before.id);
+    expect(c.after?.instance_id).toBe(`${PREFIX}fixed-1`);
+    expect(c.before?.instance_id).toBe(`${PREFIX}fixed-1`);
+    expect(c.after?.sha256).toMatch(/^[0-9a-f]{64}$/);
+    expect(c.after?.sha256).not.toBe(before.sha256);
+    expect(c.after?.id).toBe(before.id);
     tf.ok(['apply', '-input=false', 'tfplan']);
     const after = tf.resource('virtseed_cloudinit_seed.fixed');
-    expect(after.sha256).toBe(c.after.sha256);
+    expect(after.sha256).toBe(c.after?.sha256);
     expect(after.path).toBe(before.path);
   });
 
   test('GIVEN a content change without instance_id WHEN planning THEN the new derived instance-id is known at plan', () => {
     const before = tf.resource('virtseed_cloudinit_seed.derived');
     tf.write(seeds('two', 'v2'));
-    const c = change(tf.planJson(), 'virtseed_cloudinit_seed.derived');
+    const c = plannedChange(tf.planJson(), 'virtseed_cloudinit_seed.derived');
     expect(c.actions).toEqual(['update']);
-    expect(c.after.instance_id).toMatch(/^iid-[0-9a-f]{16}$/);
-    expect(c.after.instance_id).not.toBe(before.instance_id);
+    expect(c.after?.instance_id).toMatch(/^iid-[0-9a-f]{16}$/);
+    expect(c.after?.instance_id).not.toBe(before.instance_id);
     tf.ok(['apply', '-input=false', 'tfplan']);
-    expect(tf.resource('virtseed_cloudinit_seed.derived').instance_id).toBe(c.after.instance_id);
+    expect(tf.resource('virtseed_cloudinit_seed.derived').instance_id).toBe(c.after?.instance_id);
   });
 
   test('GIVEN the seed volume deleted with virsh WHEN planning THEN terraform plans to create it again, and apply restores it', () => {
     virshRun('vol-delete', `${PREFIX}derived.iso`, '--pool', 'default');
     expect(volumeNames(PREFIX)).not.toContain(`${PREFIX}derived.iso`);
-    const c = change(tf.planJson(), 'virtseed_cloudinit_seed.derived');
+    const c = plannedChange(tf.planJson(), 'virtseed_cloudinit_seed.derived');
     expect(c.actions).toEqual(['create']);
     tf.ok(['apply', '-input=false', 'tfplan']);
     expect(volumeNames(PREFIX)).toContain(`${PREFIX}derived.iso`);

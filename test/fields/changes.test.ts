@@ -90,12 +90,17 @@ describe('fieldChanges', () => {
     ['size grows within max_size', { size: 3 }, [{ name: 'size', impact: 'live', reason: 'within max_size 4', forcesReplace: false }]],
     ['size grows above max_size', { size: 8 }, [{ name: 'size', impact: 'restart', reason: 'above max_size 4', forcesReplace: false }]],
     [
-      'size and max_size grow together',
+      'size and max_size grow together (the running guest still has the old maximum)',
       { size: 8, max_size: 8 },
       [
-        { name: 'size', impact: 'live', reason: 'within max_size 8', forcesReplace: false },
+        { name: 'size', impact: 'restart', reason: 'above max_size 4', forcesReplace: false },
         { name: 'max_size', impact: 'restart', forcesReplace: false },
       ],
+    ],
+    [
+      'size grows within a raised max_size that was already there',
+      { size: 4 },
+      [{ name: 'size', impact: 'live', reason: 'within max_size 4', forcesReplace: false }],
     ],
     [
       'size is not known yet',

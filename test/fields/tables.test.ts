@@ -81,7 +81,9 @@ describe.each(TABLES)('%s field table', (_type, resource) => {
         ...(typeof field.replace === 'object' && field.replace.if ? [field.replace.if] : []),
         ...(!isBlock(field) && field.default !== undefined && isConditionalDefault(field.default) ? [field.default.if] : []),
       ];
-      return conditions.filter((c) => !(c.attribute in table)).map((c) => `${path}: ${c.attribute}`);
+      // A block's rule reads its element's fields; any other rule the fields beside it.
+      const scope = isBlock(field) ? field.fields : table;
+      return conditions.filter((c) => !(c.attribute in scope)).map((c) => `${path}: ${c.attribute}`);
     });
     expect(dangling).toEqual([]);
   });

@@ -20,6 +20,53 @@ export interface TfResult {
   readonly out: string;
 }
 
+/** A resource's attribute values in Terraform's JSON output (`terraform show -json`, "values-representation"). */
+export type TfValues = Record<string, unknown>;
+
+/** Attribute `name` of `values`, which must be a string; throws showing the values otherwise. */
+export function stringValue(values: TfValues, name: string): string {
+  const v = values[name];
+  if (typeof v !== 'string') throw new Error(`${name} is ${JSON.stringify(v)}, not a string, in ${JSON.stringify(values)}`);
+  return v;
+}
+
+/** One `resource_changes[]` entry of `terraform show -json PLAN` (Terraform's JSON output format, "change-representation"). */
+export interface TfResourceChange {
+  readonly address: string;
+  readonly type: string;
+  readonly name: string;
+  readonly change: TfChange;
+}
+
+/** What a plan does to one resource: its actions and the values before and after (null = no object). */
+export interface TfChange {
+  readonly actions: ('no-op' | 'create' | 'read' | 'update' | 'delete')[];
+  readonly before: TfValues | null;
+  readonly after: TfValues | null;
+  /** Attributes unknown until apply: `true` for a whole attribute, or the same shape as the value. */
+  readonly after_unknown?: Record<string, unknown>;
+  /** Paths of the attributes that force replacement. */
+  readonly replace_paths?: (string | number)[][];
+}
+
+/** `terraform show -json PLAN`, the parts the tests read. */
+export interface TfPlanJson {
+  readonly resource_changes?: TfResourceChange[];
+}
+
+/** The change planned for `address`, if the plan lists one. */
+export function findChange(plan: TfPlanJson, address: string): TfChange | undefined {
+  return (plan.resource_changes ?? []).find((c) => c.address === address)?.change;
+}
+
+/** The change planned for `address`; throws naming the planned addresses when the plan has none for it. */
+export function plannedChange(plan: TfPlanJson, address: string): TfChange {
+  const found = findChange(plan, address);
+  if (!found)
+    throw new Error(`the plan has no change for ${address}; it has: ${(plan.resource_changes ?? []).map((c) => c.address).join(', ')}`);
+  return found;
+}
+
 /** A terraform working directory under /tmp (`vstest-tf-<label>-*`), removed by `dispose()`. */
 export class TfWorkdir {
   readonly dir: string;
@@ -65,17 +112,17 @@ export class TfWorkdir {
   }
 
   /** The planned changes as `terraform show -json` of a saved plan. */
-  planJson(): { resource_changes?: any[]; [k: string]: any } {
+  planJson(): TfPlanJson {
     this.ok(['plan', '-input=false', '-out=tfplan']);
     const r = spawnSync('terraform', ['show', '-json', 'tfplan'], { cwd: this.dir, env: this.env, encoding: 'utf8' });
-    return JSON.parse(r.stdout);
+    return JSON.parse(r.stdout) as TfPlanJson;
   }
 
   /** The values of one resource in the state (`terraform show -json`). */
-  resource(address: string): Record<string, any> {
+  resource(address: string): TfValues {
     const r = spawnSync('terraform', ['show', '-json'], { cwd: this.dir, env: this.env, encoding: 'utf8' });
-    const shown = JSON.parse(r.stdout);
-    const found = (shown.values?.root_module?.resources ?? []).find((x: any) => x.address === address);
+    const shown = JSON.parse(r.stdout) as { values?: { root_module?: { resources?: { address: string; values: TfValues }[] } } };
+    const found = (shown.values?.root_module?.resources ?? []).find((x) => x.address === address);
     if (!found) throw new Error(`no ${address} in state`);
     return found.values;
   }

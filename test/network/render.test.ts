@@ -1,4 +1,5 @@
-import { renderDhcpHostXml, renderDnsHostXml, renderNetworkXml, ValidationError } from '../../src/network';
+import { ValidationError } from '../../src/diagnostics';
+import { renderDhcpHostXml, renderDnsHostXml, renderNetworkXml } from '../../src/network';
 import { isolatedSpec, specTable } from './fixtures/specs';
 
 describe('renderNetworkXml', () => {

@@ -188,7 +188,7 @@ function installProvider(project: string, base: NodeJS.ProcessEnv): NodeJS.Proce
   const mirror = path.join(project, '..', 'mirror');
   const out = run({ cmd: 'npx', args: ['--no-install', 'virtseed', 'provider', 'install', '--mirror', mirror], cwd: project, env: base });
   expect(out).toContain('provider_installation');
-  const env = { ...base, TF_CLI_CONFIG_FILE: cliConfig(path.join(project, '..'), mirror), CHECKPOINT_DISABLE: '1' };
+  const env: NodeJS.ProcessEnv = { ...base, TF_CLI_CONFIG_FILE: cliConfig(path.join(project, '..'), mirror), CHECKPOINT_DISABLE: '1' };
   delete env.TF_PLUGIN_CACHE_DIR;
   return env;
 }

@@ -26,7 +26,7 @@ function ok(r: SpawnSyncReturns<string>, what: string): string {
 function terraformInit(work: string, config: string): SpawnSyncReturns<string> {
   const rc = path.join(work, '..', `${path.basename(work)}.tfrc`);
   fs.writeFileSync(rc, config);
-  const env = { ...process.env, TF_CLI_CONFIG_FILE: rc, CHECKPOINT_DISABLE: '1' };
+  const env: NodeJS.ProcessEnv = { ...process.env, TF_CLI_CONFIG_FILE: rc, CHECKPOINT_DISABLE: '1' };
   delete env.TF_PLUGIN_CACHE_DIR;
   fs.rmSync(path.join(work, '.terraform'), { recursive: true, force: true });
   return spawnSync('terraform', ['init', '-input=false', '-no-color', '-lockfile=readonly'], { cwd: work, env, encoding: 'utf8' });
@@ -83,8 +83,9 @@ describe('provider artifact from two clones', () => {
       path.join(work, 'main.tf'),
       `terraform {\n  required_providers {\n    virtseed = { source = "virtseed/virtseed", version = "${VERSION}" }\n  }\n}\n`,
     );
-    const env = { ...process.env, TF_CLI_CONFIG_FILE: path.join(tmp, 'first.tfrc'), CHECKPOINT_DISABLE: '1' };
-    fs.writeFileSync(env.TF_CLI_CONFIG_FILE, mirrorConfig(path.join(a, 'artifact', 'mirror')));
+    const rc = path.join(tmp, 'first.tfrc');
+    const env: NodeJS.ProcessEnv = { ...process.env, TF_CLI_CONFIG_FILE: rc, CHECKPOINT_DISABLE: '1' };
+    fs.writeFileSync(rc, mirrorConfig(path.join(a, 'artifact', 'mirror')));
     delete env.TF_PLUGIN_CACHE_DIR;
     ok(spawnSync('terraform', ['init', '-input=false', '-no-color'], { cwd: work, env, encoding: 'utf8' }), 'terraform init (clone a)');
     const lock = fs.readFileSync(path.join(work, '.terraform.lock.hcl'), 'utf8');

@@ -7,7 +7,7 @@
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { PROVIDER_BLOCK, TfWorkdir } from '../helpers/terraform';
+import { TfWorkdir } from '../helpers/terraform';
 import { cleanupByPrefix } from '../helpers/guest';
 
 jest.setTimeout(300_000);

@@ -7,6 +7,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { stringValue, type TfValues } from '../helpers/terraform';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const TSX_CJS = path.join(ROOT, 'node_modules', 'tsx', 'dist', 'cjs', 'index.cjs');
@@ -45,8 +46,9 @@ function thingConfig(over: { name?: string; size?: number; sizeGb?: number } = {
 }
 `;
 }
-function shownValues(): Record<string, any> {
-  const shown = JSON.parse(tfOk('show', '-json'));
+/** The values of the one resource in the state (`terraform show -json`). */
+function shownValues(): TfValues {
+  const shown = JSON.parse(tfOk('show', '-json')) as { values: { root_module: { resources: { values: TfValues }[] } } };
   return shown.values.root_module.resources[0].values;
 }
 
@@ -152,7 +154,7 @@ describe('terraform with the protocol layer', () => {
   });
 
   it('GIVEN a thing removed from state WHEN imported THEN a plan shows no changes', () => {
-    const id = shownValues().id;
+    const id = stringValue(shownValues(), 'id');
     tfOk('state', 'rm', 'virtseed_test_thing.a');
     tfOk('import', '-no-color', '-input=false', 'virtseed_test_thing.a', id);
     expect(tf('plan', '-detailed-exitcode', '-no-color', '-input=false').code).toBe(0);

@@ -1,4 +1,5 @@
 /** Integration: the `virtseed seed build|show` commands on real files (cli/main.ts, in-process). */
+import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,8 +23,7 @@ describe('virtseed seed', () => {
     const r = run(['seed', 'build', join(dir, 'spec.yaml'), '-o', join(dir, 'seed.iso')]);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^instance-id: iid-[0-9a-f]{16}\nsha256: [0-9a-f]{64}\n$/);
-    const sha = require('node:crypto')
-      .createHash('sha256')
+    const sha = createHash('sha256')
       .update(readFileSync(join(dir, 'seed.iso')))
       .digest('hex');
     expect(r.stdout).toContain(sha);

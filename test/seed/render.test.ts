@@ -1,5 +1,6 @@
 import { parse } from 'yaml';
-import { deriveInstanceId, renderSeed, ValidationError, type SeedSpec } from '../../src/seed';
+import { ValidationError } from '../../src/diagnostics';
+import { deriveInstanceId, renderSeed, type SeedSpec } from '../../src/seed';
 
 const KEY = 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIG3 me@host';
 const file = (spec: SeedSpec, path: string) => {

@@ -181,11 +181,16 @@ describe('netplan on rendered network-config v2', () => {
   });
 });
 
+/** A `write_files` entry of a cloud-config (cloud-init docs, module write_files). */
+type WriteFile = { path: string; content?: string } & Record<string, unknown>;
+/** A cloud-config as YAML parses it: any keys; `write_files` read by path. */
+type CloudConfig = { write_files?: WriteFile[] } & Record<string, unknown>;
+
 /** The cloud-config cloud-init's user-data processor hands to its modules (the one text/cloud-config part). */
-function cloudConfigOf(view: CloudInitView): Record<string, any> {
+function cloudConfigOf(view: CloudInitView): CloudConfig {
   const parts = view.parts.filter((p) => p.content_type === 'text/cloud-config');
   expect(parts).toHaveLength(1);
-  return parse(parts[0].payload, { version: '1.1' });
+  return parse(parts[0].payload, { version: '1.1' }) as CloudConfig;
 }
 
 describe.each<SeedFormat>(['nocloud', 'configdrive'])("every seed option through cloud-init's user-data processor (%s)", (format) => {
@@ -244,7 +249,7 @@ describe.each<SeedFormat>(['nocloud', 'configdrive'])("every seed option through
     const cc = cloudConfigOf(view);
     expect(cc.runcmd).toEqual(['one', 'two']);
     expect(cc.ntp).toEqual({ enabled: true, servers: ['ntp.example'] });
-    expect(cc.write_files[0].path).toBe('/etc/cloud/environment');
+    expect(cc.write_files?.[0].path).toBe('/etc/cloud/environment');
   });
 
   it('GIVEN merge_overwrite WHEN merged THEN a later source replaces a top-level key', () => {
@@ -269,7 +274,7 @@ describe.each<SeedFormat>(['nocloud', 'configdrive'])("every seed option through
       },
       `files-${format}`,
     );
-    const wf = cloudConfigOf(view).write_files as Record<string, any>[];
+    const wf = cloudConfigOf(view).write_files ?? [];
     expect(wf.find((w) => w.path === '/etc/cloud/environment')?.content).toBe('A=one\nB=two\n');
     expect(wf.find((w) => w.path === '/etc/app.conf')).toMatchObject({
       content: 'x=1\n',
@@ -294,7 +299,7 @@ describe.each<SeedFormat>(['nocloud', 'configdrive'])("every seed option through
     );
     const cc = cloudConfigOf(view);
     expect(cc.mounts).toEqual([['/dev/vdb', '/data', 'ext4', 'defaults,nofail', '0', '2']]);
-    const script = (cc.write_files as Record<string, any>[]).find((w) => w.path === '/etc/cloud/virtseed-mounts.sh')?.content as string;
+    const script = (cc.write_files ?? []).find((w) => w.path === '/etc/cloud/virtseed-mounts.sh')?.content;
     expect(script).toContain("ln -sfn '/dev/vdc' '/dev/disk/virtseed/raw'");
     expect(JSON.stringify(cc.runcmd)).toContain('/etc/cloud/virtseed-mounts.sh');
   });
@@ -346,7 +351,7 @@ describe('network-config v2 through cloud-init (NoCloud)', () => {
       'v2-nocloud',
     );
     expect(view.network?.version).toBe(2);
-    const eth = Object.values(view.network?.ethernets ?? {})[0] as Record<string, any>;
+    const eth = Object.values(view.network?.ethernets ?? {})[0] as Record<string, unknown>;
     expect(eth.match).toEqual({ macaddress: '52:54:00:aa:bb:01' });
     expect(eth.addresses).toEqual(['10.0.2.15/24', 'fd00::15/64']);
     expect(eth.gateway4).toBe('10.0.2.2');
@@ -366,7 +371,7 @@ describe('ConfigDrive static network through cloud-init', () => {
       },
       'cd-gateway',
     );
-    const eth0 = view.network?.config?.find((c) => c['name'] === 'eth0') as Record<string, any>;
+    const eth0 = view.network?.config?.find((c) => c['name'] === 'eth0') as { subnets: Record<string, unknown>[] };
     expect(eth0.subnets[0]).toMatchObject({ type: 'static', address: '10.0.2.16', gateway: '10.0.2.2' });
   });
 });

@@ -1,4 +1,5 @@
 /** Seed fidelity (#9): YAML error positions, and the seed size rule. */
+import { gzipSync } from 'node:zlib';
 import { validateSeed, SEED_FILE_MAX_BYTES, type SeedSpec } from '../../src/seed';
 import { seedSpecFromConfig } from '../../provider/src/resources/private/seed-spec';
 
@@ -72,7 +73,7 @@ describe('seed size rule', () => {
   });
 
   it('GIVEN gzip user-data that inflates past the limit WHEN validated THEN it is an error on user_data_base64', () => {
-    const gz = require('node:zlib').gzipSync(Buffer.alloc(SEED_FILE_MAX_BYTES + 10, 0x41));
+    const gz = gzipSync(Buffer.alloc(SEED_FILE_MAX_BYTES + 10, 0x41));
     const found = errors({ user_data_base64: gz.toString('base64') });
     expect(found).toEqual([expect.objectContaining({ path: ['user_data_base64'], summary: 'Seed too large' })]);
   });

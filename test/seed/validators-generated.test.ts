@@ -27,7 +27,7 @@ describe('precompiled seed schema validators', () => {
     expect(fs.readFileSync(CLOUD_CONFIG_OUTPUT, 'utf8')).toBe(cloudConfigValidatorsSource());
   });
 
-  const cases: [string, string, unknown][] = [
+  const cases: [string, 'networkConfigV2' | 'networkConfigV1', unknown][] = [
     ['network-config-v2', 'networkConfigV2', { version: 2, ethernets: { eth0: { dhcp4: 'maybe', addresses: [1] } } }],
     ['network-config-v1', 'networkConfigV1', { version: 1, config: [{ type: 'physical' }] }],
   ];
@@ -35,7 +35,7 @@ describe('precompiled seed schema validators', () => {
     'GIVEN %s input WHEN validated by the generated code and by ajv.compile THEN the verdict and errors are the same',
     (name, id, value) => {
       const compiled = new Ajv(AJV_OPTIONS).compile(schema(name));
-      const standalone = (generated as any)[id] as typeof compiled;
+      const standalone = generated[id] as typeof compiled;
       expect(standalone(value)).toBe(compiled(value));
       expect(standalone.errors ?? null).toEqual(compiled.errors ?? null);
     },

@@ -17,6 +17,7 @@ import type * as Msgpack from '@msgpack/msgpack';
 
 /** @msgpack/msgpack, loaded on first use: a provider launched only for its schema never needs it (issue #15). */
 let msgpackLib: typeof Msgpack | undefined;
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy load, for start-up time (issue #15)
 const msgpack = (): typeof Msgpack => (msgpackLib ??= require('@msgpack/msgpack') as typeof Msgpack);
 
 /** The unknown value ("known after apply"). */

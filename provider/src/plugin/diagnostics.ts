@@ -6,11 +6,10 @@
  */
 import type { Diagnostic } from '../../../src/diagnostics';
 import type { CtyType } from './cty';
-
-export type ProtoStep = { attribute_name: string } | { element_key_string: string } | { element_key_int: number };
+import type { AttributePathMsg, DiagnosticMsg, ProtoStep } from './messages';
 
 /** The `AttributePath` message of `path`, guided by `type` (the resource's implied type) when given. */
-export function toAttributePath(path: readonly (string | number)[], type?: CtyType): { steps: ProtoStep[] } {
+export function toAttributePath(path: readonly (string | number)[], type?: CtyType): AttributePathMsg {
   const steps: ProtoStep[] = [];
   let cur: CtyType | undefined = type;
   for (const step of path) {
@@ -30,8 +29,8 @@ export function toAttributePath(path: readonly (string | number)[], type?: CtyTy
 }
 
 /** The tfplugin6 `Diagnostic` message of `d`; `attribute` is omitted for an empty path. */
-export function toProtoDiagnostic(d: Diagnostic, type?: CtyType): Record<string, unknown> {
-  const out: Record<string, unknown> = {
+export function toProtoDiagnostic(d: Diagnostic, type?: CtyType): DiagnosticMsg {
+  const out: DiagnosticMsg = {
     severity: d.severity === 'error' ? 'ERROR' : 'WARNING',
     summary: d.summary,
     detail: d.detail,

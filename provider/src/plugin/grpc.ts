@@ -9,10 +9,23 @@ import type { Logger } from './log';
 import { servicePackageDefinition } from './private/services';
 import type { ProviderServer } from './server';
 
-/** All our services as one grpc package object (`tfplugin6`, `plugin`, `grpc.health.v1`); messages are plain
- *  objects with snake_case keys, int64 as number, enums as names, bytes as Buffer, defaults filled, oneofs named. */
-export function loadProtos(): grpc.GrpcObject {
-  return grpc.loadPackageDefinition(servicePackageDefinition() as unknown as Parameters<typeof grpc.loadPackageDefinition>[0]);
+/** Our services, by full name. */
+export type ServiceName = 'tfplugin6.Provider' | 'plugin.GRPCController' | 'plugin.GRPCStdio' | 'grpc.health.v1.Health';
+
+/** Looks our services up in the descriptor (read once per call of this function). Messages are plain objects
+ *  with snake_case keys, int64 as number, enums as names, bytes as Buffer, defaults filled, oneofs named. */
+function serviceDefinitions(): (name: ServiceName) => grpc.ServiceDefinition {
+  const definitions = servicePackageDefinition();
+  return (name) => {
+    const definition = definitions[name];
+    if (!definition) throw new Error(`the precompiled descriptor has no service ${name}`);
+    return definition;
+  };
+}
+
+/** A client of one of our services (what go-plugin's side calls), e.g. to talk to a plugin process in tests. */
+export function serviceClient(name: ServiceName): grpc.ServiceClientConstructor {
+  return grpc.makeClientConstructor(serviceDefinitions()(name), name);
 }
 
 const PROVIDER_RPCS = [
@@ -53,43 +66,58 @@ export const GRPC_SERVER_OPTIONS: grpc.ServerOptions = {
   'grpc.max_send_message_length': -1,
 };
 
+type ProviderRpc = (typeof PROVIDER_RPCS)[number];
+type RequestOf<R extends ProviderRpc> = Parameters<ProviderServer[R]>[0];
+type ResponseOf<R extends ProviderRpc> = Awaited<ReturnType<ProviderServer[R]>>;
+/** The Provider RPCs as the gRPC layer calls them: the decoded request message in, the response message out. */
+type ProviderRpcs = { [R in ProviderRpc]: (request: RequestOf<R>) => Promise<ResponseOf<R>> };
+
+/** The gRPC handler of one Provider RPC: calls the provider, logs its time, turns a rejection into INTERNAL. */
+function unaryRpc<R extends ProviderRpc>(
+  rpc: R,
+  provider: () => ProviderRpcs,
+  log: Logger,
+): grpc.handleUnaryCall<RequestOf<R>, ResponseOf<R>> {
+  return (call, callback) => {
+    const started = process.hrtime.bigint();
+    const served = provider();
+    served[rpc](call.request).then(
+      (res) => {
+        log.trace(`${rpc} done in ${(Number(process.hrtime.bigint() - started) / 1e6).toFixed(1)} ms`);
+        callback(null, res);
+      },
+      (err: Error) => {
+        log.error(`${rpc}: ${err.message}`);
+        callback({ code: grpc.status.INTERNAL, details: err.message });
+      },
+    );
+  };
+}
+
+/** `plugin.Empty` / `google.protobuf.Empty`. */
+type Empty = Record<string, never>;
+
 /** A grpc-js server with all four services registered (not yet bound). */
 export function createGrpcServer(opts: GrpcServerOptions): grpc.Server {
-  const pkg = loadProtos() as any;
+  const service = serviceDefinitions();
   const provider = typeof opts.provider === 'function' ? opts.provider : () => opts.provider as ProviderServer;
   const server = new grpc.Server(GRPC_SERVER_OPTIONS);
   const impl: grpc.UntypedServiceImplementation = {};
-  for (const rpc of PROVIDER_RPCS) {
-    impl[rpc] = (call: grpc.ServerUnaryCall<any, any>, callback: grpc.sendUnaryData<any>) => {
-      const started = process.hrtime.bigint();
-      (provider() as any)[rpc](call.request).then(
-        (res: unknown) => {
-          opts.log.trace(`${rpc} done in ${(Number(process.hrtime.bigint() - started) / 1e6).toFixed(1)} ms`);
-          callback(null, res);
-        },
-        (err: Error) => {
-          opts.log.error(`${rpc}: ${err.message}`);
-          callback({ code: grpc.status.INTERNAL, details: err.message });
-        },
-      );
-    };
-  }
-  server.addService(pkg.tfplugin6.Provider.service, impl);
-  server.addService(pkg.plugin.GRPCController.service, {
-    Shutdown: (_call: grpc.ServerUnaryCall<any, any>, callback: grpc.sendUnaryData<any>) => {
-      opts.log.debug('GRPCController.Shutdown');
-      callback(null, {});
-      setImmediate(opts.onShutdown);
-    },
-  });
-  server.addService(pkg.plugin.GRPCStdio.service, {
-    // Kept open and silent: our logs go to stderr, which go-plugin reads directly.
-    StreamStdio: (call: grpc.ServerWritableStream<any, any>) => {
-      call.on('cancelled', () => call.end());
-    },
-  });
-  server.addService(pkg.grpc.health.v1.Health.service, {
-    Check: (_call: grpc.ServerUnaryCall<any, any>, callback: grpc.sendUnaryData<any>) => callback(null, { status: 'SERVING' }),
-  });
+  for (const rpc of PROVIDER_RPCS) impl[rpc] = unaryRpc(rpc, provider, opts.log);
+  server.addService(service('tfplugin6.Provider'), impl);
+  const shutdown: grpc.handleUnaryCall<Empty, Empty> = (_call, callback) => {
+    opts.log.debug('GRPCController.Shutdown');
+    callback(null, {});
+    setImmediate(opts.onShutdown);
+  };
+  server.addService(service('plugin.GRPCController'), { Shutdown: shutdown });
+  // Kept open and silent: our logs go to stderr, which go-plugin reads directly.
+  const streamStdio: grpc.handleServerStreamingCall<Empty, { channel: string; data: Buffer }> = (call) => {
+    call.on('cancelled', () => call.end());
+  };
+  server.addService(service('plugin.GRPCStdio'), { StreamStdio: streamStdio });
+  const check: grpc.handleUnaryCall<{ service: string }, { status: 'SERVING' }> = (_call, callback) =>
+    callback(null, { status: 'SERVING' });
+  server.addService(service('grpc.health.v1.Health'), { Check: check });
   return server;
 }

@@ -4,6 +4,7 @@
  * resource decode to) and normalizes handler output to it.
  */
 import { CtyType, t, typeToJsonBytes, UNKNOWN } from './cty';
+import type { SchemaBlockMsg, SchemaMsg } from './messages';
 
 /** One attribute. Exactly one of: `required`; `optional`; `computed`; `optional` + `computed`. */
 export interface AttributeSchema {
@@ -44,11 +45,11 @@ const MARKDOWN = 'MARKDOWN';
 const NESTING = { single: 'SINGLE', list: 'LIST', set: 'SET' } as const;
 
 /** The tfplugin6 `Schema` message (plain object for @grpc/proto-loader) of a schema. */
-export function toProtoSchema(schema: ResourceSchema): Record<string, unknown> {
+export function toProtoSchema(schema: ResourceSchema): SchemaMsg {
   return { version: schema.version, block: toProtoBlock(schema, schema.version) };
 }
 
-function toProtoBlock(block: BlockSchema, version: number): Record<string, unknown> {
+function toProtoBlock(block: BlockSchema, version: number): SchemaBlockMsg {
   return {
     version,
     attributes: Object.entries(block.attributes).map(([name, a]) => ({

@@ -18,7 +18,7 @@ import { generateServerCertificate, handshakeCert } from './tls';
 
 export interface ServeOptions<C extends Connection = Connection> extends Omit<ProviderServerOptions<C>, 'log' | 'resources'> {
   /** The handlers, or a function that loads them (called once, after the handshake line is written). */
-  readonly resources: readonly ResourceHandler<any, C>[] | (() => readonly ResourceHandler<any, C>[]);
+  readonly resources: readonly ResourceHandler<unknown, C>[] | (() => readonly ResourceHandler<unknown, C>[]);
   readonly env?: NodeJS.ProcessEnv;
   readonly log?: Logger;
 }

@@ -10,20 +10,38 @@ import { conform, CtyConversionError, CtyType, decodeJson, decodeMsgpack, encode
 import { hostUnreachable, internalError, toAttributePath, toProtoDiagnostic } from './diagnostics';
 import type { HandlerContext, ResourceHandler } from './handler';
 import { createLogger, Logger } from './log';
+import type {
+  ApplyResourceChangeRequest,
+  ApplyResourceChangeResponse,
+  DiagnosticMsg,
+  DiagnosticsResponse,
+  DynamicValueMsg,
+  GetFunctionsResponse,
+  GetMetadataResponse,
+  GetProviderSchemaResponse,
+  GetResourceIdentitySchemasResponse,
+  ImportResourceStateRequest,
+  ImportResourceStateResponse,
+  MoveResourceStateRequest,
+  PlanResourceChangeRequest,
+  PlanResourceChangeResponse,
+  ProviderConfigRequest,
+  RawStateMsg,
+  ReadResourceRequest,
+  ReadResourceResponse,
+  ResourceConfigRequest,
+  SchemaMsg,
+  StopProviderResponse,
+  UpgradeResourceStateRequest,
+  UpgradeResourceStateResponse,
+} from './messages';
 import { nonEmpty, stateError, unknownType, validateUri } from './private/rpc';
 import { assertValidSchema, impliedType, normalizeBlockValue, ResourceSchema, toProtoSchema } from './schema';
-
-/** A DynamicValue message as decoded/encoded by proto-loader. */
-export interface DynamicValueMsg {
-  msgpack?: Buffer | null;
-  json?: Buffer | null;
-}
-type Msg = Record<string, any>;
 
 export interface ProviderServerOptions<C extends Connection = Connection> {
   /** The provider block's schema; an optional string attribute `uri` selects the libvirt host. */
   readonly providerSchema: ResourceSchema;
-  readonly resources: readonly ResourceHandler<any, C>[];
+  readonly resources: readonly ResourceHandler<unknown, C>[];
   /** Opens the libvirt connection on first `ctx.client()`; absent = handlers may not use the host. */
   readonly connector?: HostConnector<C>;
   /** Host facts handed to handlers (`ctx.host`); default: TCG only. */
@@ -32,7 +50,7 @@ export interface ProviderServerOptions<C extends Connection = Connection> {
 }
 
 interface Registered<C extends Connection> {
-  readonly handler: ResourceHandler<any, C>;
+  readonly handler: ResourceHandler<unknown, C>;
   readonly type: CtyType;
   /** The handler's typed value of a DynamicValue from Terraform (the one place values are decoded). */
   decode(dv: DynamicValueMsg | null | undefined): unknown;
@@ -99,18 +117,18 @@ export class ProviderServer<C extends Connection = Connection> {
     }
   }
 
-  /** The context handed to handlers. */
+  /** The context handed to handlers; `uri` reads the configured URI at the time it is asked. */
   private context(): HandlerContext<C> {
-    const server = this;
+    const configuredUri = () => this.uri;
     return {
-      client: () => server.client(),
+      client: () => this.client(),
       get uri() {
-        return server.uri;
+        return configuredUri();
       },
-      signal: server.stop.signal,
-      log: server.log,
-      host: server.options.host ?? TCG_ONLY,
-      notes: server.notes,
+      signal: this.stop.signal,
+      log: this.log,
+      host: this.options.host ?? TCG_ONLY,
+      notes: this.notes,
     };
   }
 
@@ -147,7 +165,7 @@ export class ProviderServer<C extends Connection = Connection> {
 
   // ---- information -------------------------------------------------------------------------------------------
 
-  async GetMetadata(): Promise<Msg> {
+  async GetMetadata(): Promise<GetMetadataResponse> {
     return {
       server_capabilities: { plan_destroy: false, get_provider_schema_optional: false, move_resource_state: false },
       diagnostics: [],
@@ -157,8 +175,8 @@ export class ProviderServer<C extends Connection = Connection> {
     };
   }
 
-  async GetProviderSchema(): Promise<Msg> {
-    const resource_schemas: Record<string, unknown> = {};
+  async GetProviderSchema(): Promise<GetProviderSchemaResponse> {
+    const resource_schemas: Record<string, SchemaMsg> = {};
     for (const [name, r] of this.resources) resource_schemas[name] = toProtoSchema(r.handler.schema);
     return {
       provider: toProtoSchema(this.options.providerSchema),
@@ -170,24 +188,24 @@ export class ProviderServer<C extends Connection = Connection> {
     };
   }
 
-  async GetFunctions(): Promise<Msg> {
+  async GetFunctions(): Promise<GetFunctionsResponse> {
     return { functions: {}, diagnostics: [] };
   }
 
-  async GetResourceIdentitySchemas(): Promise<Msg> {
+  async GetResourceIdentitySchemas(): Promise<GetResourceIdentitySchemasResponse> {
     return { identity_schemas: {}, diagnostics: [] };
   }
 
   // ---- provider configuration --------------------------------------------------------------------------------
 
-  async ValidateProviderConfig(req: Msg): Promise<Msg> {
+  async ValidateProviderConfig(req: ProviderConfigRequest): Promise<DiagnosticsResponse> {
     return this.guard('ValidateProviderConfig', this.providerType, async () => {
       const config = decodeDynamicValue(req.config, this.providerType) as Record<string, unknown> | null;
       return { diagnostics: this.diags(validateUri(config?.uri), this.providerType) };
     });
   }
 
-  async ConfigureProvider(req: Msg): Promise<Msg> {
+  async ConfigureProvider(req: ProviderConfigRequest): Promise<DiagnosticsResponse> {
     return this.guard('ConfigureProvider', this.providerType, async () => {
       const config = decodeDynamicValue(req.config, this.providerType) as Record<string, unknown> | null;
       const uri = config?.uri;
@@ -201,7 +219,7 @@ export class ProviderServer<C extends Connection = Connection> {
 
   // ---- managed resources -------------------------------------------------------------------------------------
 
-  async ValidateResourceConfig(req: Msg): Promise<Msg> {
+  async ValidateResourceConfig(req: ResourceConfigRequest): Promise<DiagnosticsResponse> {
     return this.withResource('ValidateResourceConfig', req.type_name, async ({ handler, type, decode }) => {
       const config = decode(req.config);
       const diagnostics = handler.validate && config !== null ? handler.validate(config, this.context()) : [];
@@ -209,9 +227,9 @@ export class ProviderServer<C extends Connection = Connection> {
     });
   }
 
-  async UpgradeResourceState(req: Msg): Promise<Msg> {
+  async UpgradeResourceState(req: UpgradeResourceStateRequest): Promise<UpgradeResourceStateResponse> {
     return this.withResource('UpgradeResourceState', req.type_name, async ({ handler, type, encode }) => {
-      const raw = req.raw_state ?? {};
+      const raw: RawStateMsg = req.raw_state ?? {};
       const version = Number(req.version ?? 0);
       if (!raw.json || !raw.json.length) {
         const legacy = raw.flatmap && Object.keys(raw.flatmap).length > 0;
@@ -236,7 +254,7 @@ export class ProviderServer<C extends Connection = Connection> {
     });
   }
 
-  async ReadResource(req: Msg): Promise<Msg> {
+  async ReadResource(req: ReadResourceRequest): Promise<ReadResourceResponse> {
     return this.withResource('ReadResource', req.type_name, async ({ handler, type, decode, encode }) => {
       const current = decode(req.current_state);
       const priv = nonEmpty(req.private);
@@ -250,7 +268,7 @@ export class ProviderServer<C extends Connection = Connection> {
     });
   }
 
-  async PlanResourceChange(req: Msg): Promise<Msg> {
+  async PlanResourceChange(req: PlanResourceChangeRequest): Promise<PlanResourceChangeResponse> {
     return this.withResource('PlanResourceChange', req.type_name, async ({ handler, type, decode, encode }) => {
       const [prior, proposed, config] = [decode(req.prior_state), decode(req.proposed_new_state), decode(req.config)];
       const priorPrivate = nonEmpty(req.prior_private);
@@ -269,7 +287,7 @@ export class ProviderServer<C extends Connection = Connection> {
     });
   }
 
-  async ApplyResourceChange(req: Msg): Promise<Msg> {
+  async ApplyResourceChange(req: ApplyResourceChangeRequest): Promise<ApplyResourceChangeResponse> {
     return this.withResource('ApplyResourceChange', req.type_name, async ({ handler, type, decode, encode }) => {
       const [prior, planned, config] = [decode(req.prior_state), decode(req.planned_state), decode(req.config)];
       const plannedPrivate = nonEmpty(req.planned_private);
@@ -282,7 +300,7 @@ export class ProviderServer<C extends Connection = Connection> {
     });
   }
 
-  async ImportResourceState(req: Msg): Promise<Msg> {
+  async ImportResourceState(req: ImportResourceStateRequest): Promise<ImportResourceStateResponse> {
     return this.withResource('ImportResourceState', req.type_name, async ({ handler, type, encode }) => {
       if (!handler.importState) {
         return { diagnostics: this.diags([stateError(`${handler.typeName} does not support import`)], type) };
@@ -299,23 +317,23 @@ export class ProviderServer<C extends Connection = Connection> {
     });
   }
 
-  async MoveResourceState(req: Msg): Promise<Msg> {
+  async MoveResourceState(req: MoveResourceStateRequest): Promise<DiagnosticsResponse> {
     return { diagnostics: this.diags([stateError(`moving state into ${req.target_type_name || 'this type'} is not supported`)]) };
   }
 
   // ---- data sources (none yet) -------------------------------------------------------------------------------
 
-  async ValidateDataResourceConfig(req: Msg): Promise<Msg> {
+  async ValidateDataResourceConfig(req: ResourceConfigRequest): Promise<DiagnosticsResponse> {
     return { diagnostics: this.diags([unknownType('data source', req.type_name)]) };
   }
 
-  async ReadDataSource(req: Msg): Promise<Msg> {
+  async ReadDataSource(req: ResourceConfigRequest): Promise<DiagnosticsResponse> {
     return { diagnostics: this.diags([unknownType('data source', req.type_name)]) };
   }
 
   // ---- stop --------------------------------------------------------------------------------------------------
 
-  async StopProvider(): Promise<Msg> {
+  async StopProvider(): Promise<StopProviderResponse> {
     this.log.info('StopProvider: aborting running operations');
     this.stop.abort();
     return { Error: '' };
@@ -323,11 +341,16 @@ export class ProviderServer<C extends Connection = Connection> {
 
   // ---- helpers -----------------------------------------------------------------------------------------------
 
-  private diags(diagnostics: readonly Diagnostic[] | undefined, type?: CtyType): Record<string, unknown>[] {
+  private diags(diagnostics: readonly Diagnostic[] | undefined, type?: CtyType): DiagnosticMsg[] {
     return (diagnostics ?? []).map((d) => toProtoDiagnostic(d, type));
   }
 
-  private async guard(rpc: string, type: CtyType | undefined, fn: () => Promise<Msg>, typeName?: string): Promise<Msg> {
+  private async guard<R extends DiagnosticsResponse>(
+    rpc: string,
+    type: CtyType | undefined,
+    fn: () => Promise<R>,
+    typeName?: string,
+  ): Promise<R | DiagnosticsResponse> {
     try {
       return await fn();
     } catch (err) {
@@ -357,7 +380,11 @@ export class ProviderServer<C extends Connection = Connection> {
     }
   }
 
-  private withResource(rpc: string, typeName: string, fn: (r: Registered<C>) => Promise<Msg>): Promise<Msg> {
+  private withResource<R extends DiagnosticsResponse>(
+    rpc: string,
+    typeName: string,
+    fn: (r: Registered<C>) => Promise<R>,
+  ): Promise<R | DiagnosticsResponse> {
     const r = this.resources.get(typeName);
     this.log.debug(`${rpc} ${typeName}`);
     if (!r) return Promise.resolve({ diagnostics: this.diags([unknownType('resource', typeName)]) });

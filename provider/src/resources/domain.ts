@@ -17,7 +17,9 @@ import type { Diagnostic } from '../../../src/diagnostics';
 import type { ResourceHandler } from '../plugin/handler';
 import type { ResourceSchema } from '../plugin/schema';
 import type { AddressAttributes } from './private/addresses';
-import { decideDomainChange } from './private/domain-changes';
+import { changeWarning, decideDomainChange } from './private/domain-changes';
+import { liveSteps } from './private/domain-live';
+import { resolveRefs } from './private/domain-refs';
 import { forgetDomainListing, lookupDomainByUuid } from './private/domain-directory';
 import {
   CREATE_PENDING_KEY,
@@ -27,7 +29,9 @@ import {
   isActive,
   removeDomain,
   startDomain,
-  stopDomain,
+  stopDiagnostic,
+  stopGuest,
+  type StopResult,
 } from './private/domain-lifecycle';
 import { currentAddresses, mergeObserved, readDomain } from './private/domain-read';
 import { withDefaults } from './private/domain-state';
@@ -78,13 +82,15 @@ export const domain: ResourceHandler<DomainState, LibvirtClient> = {
           ...settleComputed(planned, null, true, ['id', 'uuid', ...ADDRESS_ATTRS]),
           reprovision_action: 'none',
           previous_instance_id: null,
+          change_impact: 'none',
+          change_impacts: {},
         },
         requiresReplace: [],
         diagnostics,
       };
     }
     const decision = decideDomainChange(prior, planned);
-    diagnostics.push(...decision.reprovision.diagnostics);
+    diagnostics.push(...decision.reprovision.diagnostics, ...changeWarning(str(planned.name) ?? '', decision));
     const snapshot = snapshotPlanOf(prior, planned, decision);
     diagnostics.push(...snapshotPlanDiagnostics(planned, snapshot, decision));
     if (snapshot.taken) {
@@ -103,6 +109,7 @@ export const domain: ResourceHandler<DomainState, LibvirtClient> = {
         ...withAddresses,
         reprovision_action: decision.reprovision.action,
         previous_instance_id: decision.reprovision.previousInstanceId,
+        ...decision.recorded,
       },
       requiresReplace: decision.replace,
       diagnostics,
@@ -138,7 +145,9 @@ export const domain: ResourceHandler<DomainState, LibvirtClient> = {
       }
       if (planned.running === false) {
         // Defined and never started: nothing follows the define, so no pending mark and no addresses to ask for.
-        const uuid = bytesToUuid((await defineDomain(client, planned)).uuid);
+        const defined = await defineDomain(client, planned);
+        if (planned.autostart === true) await client.domainSetAutostart(defined, true);
+        const uuid = bytesToUuid(defined.uuid);
         return { newState: { ...planned, id: uuid, uuid, ...NO_ADDRESSES }, diagnostics: [] };
       }
       // Defined with the pending mark, started (and waited for), then defined again without it. A failure after the
@@ -163,30 +172,44 @@ export const domain: ResourceHandler<DomainState, LibvirtClient> = {
         return { newState: { ...planned, id: uuid, uuid, ...addresses }, diagnostics };
       }
       dom = await defineDomain(client, planned, bytesToUuid(dom.uuid));
+      if (planned.autostart === true) await client.domainSetAutostart(dom, true);
       waited.push(...(await keepSnapshotsTidy(client, dom, null, planned, true, ctx)));
     } else {
       const decision = decideDomainChange(prior, planned);
-      // snapshot_before: a snapshot of the guest as it is, before the new definition (./private/domain-snapshots).
+      // snapshot_before: a snapshot of the guest as it is, before any change (./private/domain-snapshots).
       const before = await snapshotBeforeApply(client, dom, prior, planned, decision, timeout, ctx);
       if ('stop' in before) return { newState: prior, diagnostics: before.stop };
       const taken = before.taken;
       waited.push(...before.notes);
-      let stopped: 'off' | 'interrupted' = 'off';
-      dom = await defineDomain(client, planned, priorUuid);
       const active = isActive((await client.domainGetState(dom)).state);
+      const refs = await resolveRefs(client, planned);
+      if (active && planned.running !== false && !decision.restart) {
+        // Live changes first, on the running guest and its definition together; then the whole planned definition.
+        for (const step of liveSteps(client, dom, prior, planned, decision.changes, refs)) {
+          ctx.log.info(`domain ${name}: ${step.what}`);
+          await step.run();
+        }
+      }
+      dom = await defineDomain(client, planned, priorUuid, false, refs);
+      if (typeof planned.autostart === 'boolean' && planned.autostart !== prior.autostart)
+        await client.domainSetAutostart(dom, planned.autostart);
+      let stopped: StopResult | undefined;
       let started = false;
       if (planned.running === false) {
-        if (active) stopped = await stopDomain(client, dom, timeout, ctx);
+        if (active) stopped = await stopGuest(client, dom, timeout, ctx);
+        if (stopped?.state === 'off') waited.push(stopDiagnostic(name, 'was stopped', stopped, timeout));
       } else if (!active) {
         waited.push(...(await startDomain(client, dom, planned, ctx, false)));
         started = true;
       } else if (decision.restart) {
         ctx.log.info(`domain ${name}: restarting (${decision.reprovisionNow ? 're-provision' : 'definition changed'})`);
-        stopped = await stopDomain(client, dom, timeout, ctx);
-        if (stopped === 'off') waited.push(...(await startDomain(client, dom, planned, ctx, false)));
-        started = stopped === 'off';
+        stopped = await stopGuest(client, dom, timeout, ctx);
+        if (stopped.state === 'off') {
+          waited.push(stopDiagnostic(name, 'was restarted', stopped, timeout), ...(await startDomain(client, dom, planned, ctx, false)));
+          started = true;
+        }
       }
-      if (stopped === 'interrupted') return interruptedState(planned, prior, bytesToUuid(dom.uuid), decision.reprovisionNow);
+      if (stopped?.state === 'interrupted') return interruptedState(planned, prior, bytesToUuid(dom.uuid), decision.reprovisionNow);
       if (taken && hasErrors(waited)) {
         const diagnostics = await revertAfterFailure(client, dom, taken, prior, planned, waited, ctx);
         diagnostics.push(...(await keepSnapshotsTidy(client, dom, prior, prior, false, ctx)));
@@ -229,6 +252,8 @@ export const domain: ResourceHandler<DomainState, LibvirtClient> = {
       reprovision: isValueOf(DOMAIN_FIELDS.fields.reprovision, policy) ? policy : null,
       reprovision_action: 'none',
       previous_instance_id: null,
+      change_impact: 'none',
+      change_impacts: {},
     };
     // What libvirt does not keep (timeouts, wait_for) starts at the table's defaults.
     return [withTableDefaults(DOMAIN_FIELDS, imported, null)];

@@ -3,8 +3,8 @@
  * a backing volume, or uploaded from a local file or http(s) URL by stream. Capacity grows in place.
  */
 import { Diagnostic, error } from '../../../src/diagnostics';
-import type { LibvirtClient, VolRef } from '../../../src/libvirt';
-import type { ResourceHandler } from '../plugin/handler';
+import { VIR_DOMAIN_BLOCK_RESIZE_BYTES, type LibvirtClient, type VolRef } from '../../../src/libvirt';
+import type { HandlerContext, ResourceHandler } from '../plugin/handler';
 import { VOLUME_FIELDS } from '../../../src/fields';
 import type { ResourceSchema } from '../plugin/schema';
 import { isValueOf, replacePaths, schemaOf, valueDiagnostics } from './private/fields';
@@ -12,7 +12,15 @@ import { volumeByKey, volumeByName } from './private/lookups';
 import { inspectSource, isLocalSource } from './private/image-source';
 import { plannedVolumeChecks } from './private/plan-checks';
 import { ChecksumMismatchError, createVolumeFromSource, isSha256Hex } from './private/upload';
-import { activePool, backingPathFromXml, createMarked, removeInterrupted, volumeFormatFromXml, volumeXml } from './private/storage';
+import {
+  activePool,
+  backingPathFromXml,
+  createMarked,
+  removeInterrupted,
+  runningVolumeUsers,
+  volumeFormatFromXml,
+  volumeXml,
+} from './private/storage';
 import type { VolumeFormat, VolumeState } from './private/model';
 import { settleComputed } from './private/plan';
 import { destroyVolume } from './private/raw-volume';
@@ -106,7 +114,7 @@ export const volume: ResourceHandler<VolumeState, LibvirtClient> = {
       const vol = await volumeByKey(client, priorKey, opts);
       if (vol) {
         const cap = num(planned.capacity);
-        if (cap !== undefined && cap !== num(prior.capacity)) await client.storageVolResize(vol, cap, 0, opts);
+        if (cap !== undefined && cap !== num(prior.capacity)) await grow(client, vol, cap, ctx);
         return { newState: await describe(client, vol, planned), diagnostics: [] };
       }
     }
@@ -186,6 +194,23 @@ export const volume: ResourceHandler<VolumeState, LibvirtClient> = {
     return [await describe(client, vol, base)];
   },
 };
+
+/**
+ * Grows a volume to `capacity` bytes. Attached to a running domain, QEMU grows it (virDomainBlockResize): the
+ * guest sees the larger disk at once, and the storage driver could not write an image QEMU holds anyway; else
+ * the storage driver does (virStorageVolResize). The guest's partition and file system are the guest's: cloud-init
+ * grows the root ones at its next boot (growpart, resizefs).
+ */
+async function grow(client: LibvirtClient, vol: VolRef, capacity: number, ctx: HandlerContext<LibvirtClient>): Promise<void> {
+  const users = await runningVolumeUsers(client, vol, { signal: ctx.signal });
+  if (!users.length) return client.storageVolResize(vol, capacity, 0, { signal: ctx.signal });
+  for (const { dom, target } of users) {
+    ctx.log.info(`volume ${vol.pool}/${vol.name}: growing to ${capacity} bytes under running domain ${dom.name} (${target})`);
+    await client.domainBlockResize(dom, target, capacity, VIR_DOMAIN_BLOCK_RESIZE_BYTES, { signal: ctx.signal });
+  }
+  // The pool reads the new size from the image.
+  await client.storagePoolRefresh(await client.storagePoolLookupByName(vol.pool), 0, { signal: ctx.signal });
+}
 
 /** The diagnostic for a `virtseed_volume` whose name another volume of the pool has. */
 function volumeTakenDiagnostic(pool: string, name: string): Diagnostic {

@@ -15,6 +15,8 @@ import type Ajv from 'ajv';
 import type { KeywordCxt } from 'ajv';
 import { _, getProperty, strConcat } from 'ajv/dist/compile/codegen';
 import N from 'ajv/dist/compile/names';
+import AjvDraft04 from 'ajv-draft-04';
+import addFormats from 'ajv-formats';
 
 /** A use of a property marked `deprecated`, as the validator reports it. */
 export interface DeprecatedAnnotation {
@@ -68,11 +70,9 @@ function deprecatedCode(cxt: KeywordCxt): void {
 
 /**
  * A new ajv-draft-04 instance with the cloud-config keywords and formats, `extra` options merged (e.g. `code` for
- * standalone generation). Loads ajv-draft-04 and ajv-formats.
+ * standalone generation). schema.ts loads this module (and with it ajv-draft-04 and ajv-formats) only when it compiles.
  */
 export function cloudInitAjv(extra: Record<string, unknown> = {}): Ajv {
-  const AjvDraft04 = (require('ajv-draft-04') as typeof import('ajv-draft-04')).default;
-  const addFormats = (require('ajv-formats') as typeof import('ajv-formats')).default;
   const ajv = new AjvDraft04({ ...CLOUD_INIT_AJV_OPTIONS, ...extra }) as unknown as Ajv;
   addFormats(ajv, ['date']);
   ajv.addFormat('hostname', true).addFormat('uri', true);

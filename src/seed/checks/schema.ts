@@ -45,6 +45,7 @@ const compiled = new Map<SchemaName, ValidateFunction>();
 function precompiled(name: SchemaName): ValidateFunction | undefined {
   let generated: { SCHEMA_SHA256: Record<string, string> } & Record<string, unknown>;
   try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- optional generated code, loaded lazily (issue #15)
     generated = require('../schemas/validators.generated');
   } catch {
     return undefined;
@@ -59,6 +60,7 @@ let generatedModules: Record<string, ValidateFunction> | null | undefined;
 function precompiledModule(module: string): ValidateFunction | undefined {
   if (generatedModules === undefined) {
     try {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- optional generated code, loaded lazily (issue #15)
       const generated = require('../schemas/cloud-config.validators.generated') as {
         SCHEMA_SHA256: string;
         modules: Record<string, ValidateFunction>;
@@ -72,12 +74,13 @@ function precompiledModule(module: string): ValidateFunction | undefined {
 }
 
 function compiledModule(module: string): ValidateFunction {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy: only while the precompiled code is stale (issue #15)
+  const ajvModule = require('./cloud-init-ajv') as typeof import('./cloud-init-ajv');
   if (!draft04) {
-    const ajvModule = require('./cloud-init-ajv') as typeof import('./cloud-init-ajv');
     draft04 = ajvModule.cloudInitAjv();
     draft04.addSchema(SCHEMAS['cloud-config'], ajvModule.CLOUD_CONFIG_KEY);
   }
-  return draft04.compile((require('./cloud-init-ajv') as typeof import('./cloud-init-ajv')).moduleSchema(module));
+  return draft04.compile(ajvModule.moduleSchema(module));
 }
 
 function runValidator(fn: ValidateFunction, value: unknown, context?: DeprecationContext): ErrorObject[] {
@@ -112,6 +115,7 @@ function cloudConfigErrors(value: unknown, context: DeprecationContext): ErrorOb
 function validator(name: Exclude<SchemaName, 'cloud-config'>): ValidateFunction {
   let fn = compiled.get(name) ?? precompiled(name);
   if (!fn)
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy: only while the precompiled code is stale (issue #15)
     fn = (draft07 ??= new (require('ajv') as typeof import('ajv')).default({ allErrors: true, strict: false })).compile(SCHEMAS[name]);
   compiled.set(name, fn);
   return fn;

@@ -3,6 +3,7 @@ import type * as YamlLib from 'yaml';
 
 /** The yaml library, loaded on first use rather than at start-up (issue #15). */
 let yamlLib: typeof YamlLib | undefined;
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy load, for start-up time (issue #15)
 const yaml = (): typeof YamlLib => (yamlLib ??= require('yaml') as typeof YamlLib);
 import { isBase64Text } from './base64';
 

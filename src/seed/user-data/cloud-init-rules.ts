@@ -1,7 +1,7 @@
 /**
  * Checks of what cloud-init's schema allows but its code (cloud-init 22.4, the version the schema is derived from)
  * rejects or ignores. Input cloud-init would reject is an error; input it accepts but that has no effect is a
- * warning with the path (docs/seed-fidelity.md, "What cloud-init ignores").
+ * warning with the path (docs/seed-fidelity.md, "Which cloud-init: the schema and the rules").
  */
 import { error, warning, type AttributePath, type Diagnostic } from '../../diagnostics';
 import type { CloudConfig, SeedSpec } from '../model';

@@ -1,7 +1,7 @@
 /**
  * Composition of the final user-data from every user-data input of a SeedSpec.
  *
- * Rules (Virtlet's order, docs/DESIGN.md "Facts: seeds"):
+ * Rules (Virtlet's order: docs/FACTS.md, "Seeds: the order in which user-data sources merge"):
  * The raw user-data is `user_data` (text) or `user_data_base64` (exact bytes; see `rawUserData`).
  * 1. cloud-config sources are merged in this order: generated parts (environment, files, mounts, fqdn), the
  *    user's `cloud_config`, then the raw user-data when it is `#cloud-config` YAML — maps recursively, lists

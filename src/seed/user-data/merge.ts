@@ -1,7 +1,7 @@
 /**
- * Virtlet's merge rule for cloud-config sources (applied in order: generated parts, the user's `cloud_config`,
- * cloud-config from `user_data`): maps merge recursively, lists append, any other value is replaced by the later
- * source. With `overwrite`, a later source replaces each of its top-level keys wholesale.
+ * Virtlet's merge rule for cloud-config sources (docs/FACTS.md, "Seeds"), applied in order: generated parts, the
+ * user's `cloud_config`, cloud-config from `user_data`. Maps merge recursively, lists append, any other value is
+ * replaced by the later source. With `overwrite`, a later source replaces each of its top-level keys wholesale.
  *
  * Only structure is copied (maps and lists); strings and other leaf values are shared with the inputs, since they
  * are immutable — a file payload of many MiB is never copied here.

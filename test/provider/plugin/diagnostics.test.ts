@@ -36,8 +36,8 @@ describe('toProtoDiagnostic', () => {
   });
 
   it('GIVEN an error with a path WHEN converted THEN severity is ERROR and the attribute path is set', () => {
-    const d = toProtoDiagnostic({ severity: 'error', summary: 's', detail: 'd', path: ['labels', 'x'] }, type) as any;
+    const d = toProtoDiagnostic({ severity: 'error', summary: 's', detail: 'd', path: ['labels', 'x'] }, type);
     expect(d.severity).toBe('ERROR');
-    expect(d.attribute.steps).toHaveLength(2);
+    expect(d.attribute?.steps).toHaveLength(2);
   });
 });

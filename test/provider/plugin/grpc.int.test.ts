@@ -7,8 +7,9 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as grpc from '@grpc/grpc-js';
-import { loadProtos } from '../../../provider/src/plugin/grpc';
+import { serviceClient, type ServiceName } from '../../../provider/src/plugin/grpc';
 import { MAGIC_COOKIE_VALUE } from '../../../provider/src/plugin/handshake';
+import type { GetProviderSchemaResponse } from '../../../provider/src/plugin/messages';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 const TSX_CJS = path.join(ROOT, 'node_modules', 'tsx', 'dist', 'cjs', 'index.cjs');
@@ -20,9 +21,18 @@ let child: ChildProcess;
 let stdout = '';
 let line = '';
 let socketDir = '';
-const pkg = loadProtos() as any;
-const unary = (client: any, method: string, req: unknown) =>
-  new Promise<any>((resolve, reject) => client[method](req, (err: Error | null, res: any) => (err ? reject(err) : resolve(res))));
+type ServiceClient = InstanceType<grpc.ServiceClientConstructor>;
+
+/** A client of `service` on the plugin's socket. */
+const connect = (service: ServiceName): ServiceClient => {
+  const Client = serviceClient(service);
+  return new Client(`unix://${line.split('|')[3]}`, grpc.credentials.createInsecure());
+};
+/** Calls the unary `method` of `client` with `request`; resolves to the response message (of type `Res`). */
+const unary = <Res = Record<string, unknown>>(client: ServiceClient, method: string, request: object) =>
+  new Promise<Res>((resolve, reject) =>
+    client[method](request, (err: grpc.ServiceError | null, res: Res) => (err ? reject(err) : resolve(res))),
+  );
 
 beforeAll(async () => {
   socketDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vstest-grpc-'));
@@ -60,21 +70,21 @@ describe('plugin process without AutoMTLS', () => {
   });
 
   it('GIVEN the socket WHEN the health of "plugin" is checked THEN it is SERVING', async () => {
-    const health = new pkg.grpc.health.v1.Health(`unix://${line.split('|')[3]}`, grpc.credentials.createInsecure());
+    const health = connect('grpc.health.v1.Health');
     expect(await unary(health, 'Check', { service: 'plugin' })).toEqual({ status: 'SERVING' });
     health.close();
   });
 
   it('GIVEN the socket WHEN the provider schema is asked THEN the fixture resource is listed', async () => {
-    const provider = new pkg.tfplugin6.Provider(`unix://${line.split('|')[3]}`, grpc.credentials.createInsecure());
-    const res = await unary(provider, 'GetProviderSchema', {});
+    const provider = connect('tfplugin6.Provider');
+    const res = await unary<GetProviderSchemaResponse>(provider, 'GetProviderSchema', {});
     expect(Object.keys(res.resource_schemas)).toEqual(['virtseed_test_thing']);
     provider.close();
   });
 
   it('GIVEN a running plugin WHEN Shutdown is called THEN it answers, exits 0, removes its socket and printed one line', async () => {
     const socket = line.split('|')[3];
-    const controller = new pkg.plugin.GRPCController(`unix://${socket}`, grpc.credentials.createInsecure());
+    const controller = connect('plugin.GRPCController');
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     await unary(controller, 'Shutdown', {});
     controller.close();

@@ -6,6 +6,7 @@
 import { PROVIDER_SCHEMA } from '../../../provider/src/config';
 import { encodeMsgpack, t } from '../../../provider/src/plugin/cty';
 import { createLogger } from '../../../provider/src/plugin/log';
+import type { DiagnosticsResponse } from '../../../provider/src/plugin/messages';
 import { impliedType } from '../../../provider/src/plugin/schema';
 import { ProviderServer } from '../../../provider/src/plugin/server';
 import { resourceHandlers } from '../../../provider/src/registry';
@@ -33,7 +34,7 @@ function garbage(rand: () => number): Buffer {
   return b;
 }
 
-type Rpc = (dv: { msgpack?: Buffer; json?: Buffer }, typeName: string) => Promise<any>;
+type Rpc = (dv: { msgpack?: Buffer; json?: Buffer }, typeName: string) => Promise<DiagnosticsResponse>;
 const RPCS: Record<string, Rpc> = {
   ValidateResourceConfig: (dv, type_name) => server.ValidateResourceConfig({ type_name, config: dv }),
   PlanResourceChange: (dv, type_name) => server.PlanResourceChange({ type_name, prior_state: dv, proposed_new_state: dv, config: dv }),
@@ -44,8 +45,8 @@ const RPCS: Record<string, Rpc> = {
   ConfigureProvider: (dv) => server.ConfigureProvider({ config: dv }),
 };
 
-function expectErrorDiagnostic(res: any, what: string): void {
-  expect({ what, errors: (res?.diagnostics ?? []).filter((d: any) => d.severity === 'ERROR').length > 0 }).toEqual({ what, errors: true });
+function expectErrorDiagnostic(res: DiagnosticsResponse, what: string): void {
+  expect({ what, errors: (res?.diagnostics ?? []).filter((d) => d.severity === 'ERROR').length > 0 }).toEqual({ what, errors: true });
 }
 
 describe('malformed DynamicValues reach the provider', () => {

@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { PROVIDER_SCHEMA } from '../../../provider/src/config';
 import { decodeMsgpack, encodeMsgpack, t, UNKNOWN } from '../../../provider/src/plugin/cty';
 import type { HandlerContext, ResourceHandler } from '../../../provider/src/plugin/handler';
+import type { DynamicValueMsg } from '../../../provider/src/plugin/messages';
 import { createLogger } from '../../../provider/src/plugin/log';
 import { impliedType, normalizeBlockValue } from '../../../provider/src/plugin/schema';
 import { ProviderServer } from '../../../provider/src/plugin/server';
@@ -12,7 +13,12 @@ import { Thing, THING_SCHEMA, thingHandler } from '../fixtures/thing';
 const TYPE = impliedType(THING_SCHEMA);
 const quiet = createLogger('error', () => undefined);
 const dv = (v: unknown) => ({ msgpack: encodeMsgpack(normalizeBlockValue(THING_SCHEMA, v), TYPE) });
-const val = (m: any) => decodeMsgpack(m.msgpack, TYPE) as Thing;
+/** The value of a DynamicValue the server returned (which must be msgpack, as the server always encodes). */
+const decoded = (m: DynamicValueMsg | undefined): unknown => {
+  if (!m?.msgpack) throw new Error(`not a msgpack DynamicValue: ${JSON.stringify(m)}`);
+  return decodeMsgpack(m.msgpack, TYPE);
+};
+const val = (m: DynamicValueMsg | undefined) => decoded(m) as Thing;
 
 const thing = (over: Partial<Thing> = {}): Thing => ({
   id: 'thing-1',
@@ -47,11 +53,15 @@ describe('ValidateResourceConfig', () => {
       type_name: 'virtseed_test_thing',
       config: dv(thing({ id: null, revision: null, disk: [{ label: 'r', size_gb: -1, serial: null }] })),
     });
-    expect(res.diagnostics[0].attribute.steps).toEqual([{ attribute_name: 'disk' }, { element_key_int: 0 }, { attribute_name: 'size_gb' }]);
+    expect(res.diagnostics[0].attribute?.steps).toEqual([
+      { attribute_name: 'disk' },
+      { element_key_int: 0 },
+      { attribute_name: 'size_gb' },
+    ]);
   });
 
   it('GIVEN an unknown name WHEN validated THEN no diagnostic is raised for it', async () => {
-    const res = await server.ValidateResourceConfig({ type_name: 'virtseed_test_thing', config: dv(thing({ name: UNKNOWN as any })) });
+    const res = await server.ValidateResourceConfig({ type_name: 'virtseed_test_thing', config: dv({ ...thing(), name: UNKNOWN }) });
     expect(res.diagnostics).toEqual([]);
   });
 
@@ -90,16 +100,16 @@ describe('PlanResourceChange', () => {
       config: dv(thing()),
       prior_private: Buffer.from('opaque'),
     });
-    expect(res.planned_private.toString()).toBe('opaque');
+    expect(res.planned_private?.toString()).toBe('opaque');
   });
 });
 
 describe('ApplyResourceChange', () => {
   it('GIVEN a create WHEN applied THEN the new state is complete and the handler private is returned', async () => {
     const planned = thing({
-      id: UNKNOWN as any,
-      revision: UNKNOWN as any,
-      disk: [{ label: 'root', size_gb: null, serial: UNKNOWN as any }],
+      id: UNKNOWN,
+      revision: UNKNOWN,
+      disk: [{ label: 'root', size_gb: null, serial: UNKNOWN }],
     });
     const res = await server.ApplyResourceChange({
       type_name: 'virtseed_test_thing',
@@ -112,7 +122,7 @@ describe('ApplyResourceChange', () => {
       revision: 1,
       disk: [{ label: 'root', serial: 'root-0', size_gb: null }],
     });
-    expect(res.private.toString()).toBe('rev-1');
+    expect(res.private?.toString()).toBe('rev-1');
   });
 
   it('GIVEN a destroy WHEN applied THEN the new state is null', async () => {
@@ -122,15 +132,15 @@ describe('ApplyResourceChange', () => {
       planned_state: dv(null),
       config: dv(null),
     });
-    expect(decodeMsgpack(res.new_state.msgpack, TYPE)).toBeNull();
+    expect(decoded(res.new_state)).toBeNull();
   });
 });
 
 describe('ReadResource', () => {
   it('GIVEN the backing file is gone WHEN read THEN the new state is null (drift)', async () => {
     const res = await server.ReadResource({ type_name: 'virtseed_test_thing', current_state: dv(thing()), private: Buffer.from('p') });
-    expect(decodeMsgpack(res.new_state.msgpack, TYPE)).toBeNull();
-    expect(res.private.toString()).toBe('p');
+    expect(decoded(res.new_state)).toBeNull();
+    expect(res.private?.toString()).toBe('p');
   });
 });
 
@@ -174,7 +184,7 @@ describe('ImportResourceState', () => {
 
 describe('handler context', () => {
   const probeSchema = { version: 0, attributes: { id: { type: t.string, computed: true } } };
-  function probe(onPlan: (ctx: HandlerContext) => Promise<void>): ResourceHandler<any> {
+  function probe(onPlan: (ctx: HandlerContext) => Promise<void>): ResourceHandler<unknown> {
     return {
       typeName: 'virtseed_probe',
       schema: probeSchema,
@@ -209,7 +219,8 @@ describe('handler context', () => {
       { isClosed: false, close: async () => undefined },
       { isClosed: false, close: async () => undefined },
     ];
-    const connect = jest.fn(async () => clients[connect.mock.calls.length - 1]);
+    type Client = (typeof clients)[number];
+    const connect = jest.fn(async (): Promise<Client> => clients[connect.mock.calls.length - 1]);
     const got: unknown[] = [];
     const s = new ProviderServer({
       providerSchema: PROVIDER_SCHEMA,
@@ -332,6 +343,6 @@ describe('handler context', () => {
 
   it('GIVEN an invalid uri WHEN configured THEN the diagnostic points at uri', async () => {
     const res = await server.ConfigureProvider({ config: { msgpack: encodeMsgpack({ uri: 'nope' }, t.object({ uri: t.string })) } });
-    expect(res.diagnostics[0].attribute.steps).toEqual([{ attribute_name: 'uri' }]);
+    expect(res.diagnostics[0].attribute?.steps).toEqual([{ attribute_name: 'uri' }]);
   });
 });

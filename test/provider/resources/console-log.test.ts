@@ -1,5 +1,6 @@
 /** The serial console log file of a domain depends on the daemon: system daemons get one, session daemons none. */
 import { isSessionDaemon, withDefaults } from '../../../provider/src/resources/private/domain-state';
+import { domainState } from '../fixtures/domain';
 
 describe('console log and the daemon kind', () => {
   it.each([
@@ -15,12 +16,12 @@ describe('console log and the daemon kind', () => {
   });
 
   it('GIVEN a system URI WHEN defaults are filled THEN console_log is the system log path', () => {
-    const planned = withDefaults({ name: 'vm1', console_log: null, disk: [], network_interface: [] }, null, 'qemu:///system');
+    const planned = withDefaults(domainState({ name: 'vm1' }), null, 'qemu:///system');
     expect(planned.console_log).toBe('/var/log/libvirt/qemu/vm1-console.log');
   });
 
   it('GIVEN a session URI WHEN defaults are filled THEN console_log is null (its QEMU cannot write the system log folder)', () => {
-    const planned = withDefaults({ name: 'vm1', console_log: null, disk: [], network_interface: [] }, null, 'qemu:///session');
+    const planned = withDefaults(domainState({ name: 'vm1' }), null, 'qemu:///session');
     expect(planned.console_log).toBeNull();
   });
 });

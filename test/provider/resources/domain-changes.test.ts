@@ -6,41 +6,26 @@
 import { UNKNOWN } from '../../../provider/src/plugin/cty';
 import { decideDomainChange } from '../../../provider/src/resources/private/domain-changes';
 import type { DomainState } from '../../../provider/src/resources/private/model';
+import { createdDomainState } from '../fixtures/domain';
 
+const NIC0 = {
+  network: 'vstest-core-net',
+  user: false,
+  restrict: false,
+  mac: '52:54:00:00:00:01',
+  model: 'virtio',
+  link_state: 'up',
+} as const;
+
+/** A running guest with a root disk and a NIC on a libvirt network. */
 function state(over: Partial<DomainState> = {}): DomainState {
-  return {
-    id: 'u',
-    uuid: 'u',
-    name: 'vstest-core-unit',
-    memory: 512,
-    vcpu: 1,
-    type: 'qemu',
-    cpu_mode: null,
-    firmware: 'bios',
-    secure_boot: false,
-    kernel: null,
-    initrd: null,
-    cmdline: null,
-    cloudinit_seed_id: 'seed',
-    ignition_id: null,
-    instance_id: 'iid-1',
-    reprovision: 'reboot',
-    running: true,
-    shutdown_timeout: 60,
-    console_log: '/var/log/libvirt/qemu/vstest-core-unit-console.log',
-    wait_for: 'none',
-    wait_timeout: 600,
-    snapshot_before: 'none',
-    snapshot_keep: 1,
-    reprovision_action: 'none',
-    previous_instance_id: null,
-    qemu_agent: false,
+  return createdDomainState({
     addresses: ['10.0.0.2'],
     ip_address: '10.0.0.2',
     disk: [{ volume_id: '/p/root', file: null, target: 'vda', bus: 'virtio', readonly: false }],
-    network_interface: [{ network: 'vstest-core-net', user: false, restrict: false, mac: '52:54:00:00:00:01', model: 'virtio' }],
+    network_interface: [NIC0],
     ...over,
-  };
+  });
 }
 
 interface Expected {
@@ -53,6 +38,12 @@ interface Expected {
 }
 
 const none = { replace: [], restart: false, reprovisionNow: false };
+/** Live changes of a running guest (its NICs may change: addresses unknown). */
+const lives = { impact: 'live', replace: [], restart: false, reprovisionNow: false, touchesGuest: true };
+/** A running guest restarted (not re-provisioned). */
+const restarts = { impact: 'restart', replace: [], restart: true, reprovisionNow: false, touchesGuest: true };
+/** The domain replaced because of `path`. */
+const replaces = (path: string) => ({ impact: 'replace', replace: [[path]], restart: false, reprovisionNow: false, touchesGuest: true });
 
 describe('decideDomainChange', () => {
   test.each<[string, Partial<DomainState>, Partial<DomainState>, Expected]>([
@@ -63,12 +54,7 @@ describe('decideDomainChange', () => {
       { wait_timeout: 30 },
       { changes: { wait_timeout: 'none' }, impact: 'none', ...none, touchesGuest: false },
     ],
-    [
-      'memory of a running guest',
-      {},
-      { memory: 1024 },
-      { changes: { memory: 'restart' }, impact: 'restart', replace: [], restart: true, reprovisionNow: false, touchesGuest: true },
-    ],
+    ['memory of a running guest', {}, { memory: 1024 }, { changes: { memory: 'restart: above max_memory 512' }, ...restarts }],
     [
       'memory of a shut-off guest that stays off',
       { running: false },
@@ -115,41 +101,15 @@ describe('decideDomainChange', () => {
       'a new instance-id under recreate',
       { reprovision: 'recreate' },
       { reprovision: 'recreate', instance_id: 'iid-2' },
-      {
-        changes: { instance_id: 'replace: reprovision = "recreate"' },
-        impact: 'replace',
-        replace: [['instance_id']],
-        restart: false,
-        reprovisionNow: false,
-        touchesGuest: true,
-      },
+      { changes: { instance_id: 'replace: reprovision = "recreate"' }, ...replaces('instance_id') },
     ],
     [
       'an unknown instance-id under recreate',
       { reprovision: 'recreate' },
       { reprovision: 'recreate', instance_id: UNKNOWN },
-      {
-        changes: { instance_id: 'replace: reprovision = "recreate"' },
-        impact: 'replace',
-        replace: [['instance_id']],
-        restart: false,
-        reprovisionNow: false,
-        touchesGuest: true,
-      },
+      { changes: { instance_id: 'replace: reprovision = "recreate"' }, ...replaces('instance_id') },
     ],
-    [
-      'firmware',
-      {},
-      { firmware: 'efi' },
-      {
-        changes: { firmware: 'replace' },
-        impact: 'replace',
-        replace: [['firmware']],
-        restart: false,
-        reprovisionNow: false,
-        touchesGuest: true,
-      },
-    ],
+    ['firmware', {}, { firmware: 'efi' }, { changes: { firmware: 'replace' }, ...replaces('firmware') }],
     [
       'state from before firmware existed',
       { firmware: null, secure_boot: null },
@@ -162,30 +122,52 @@ describe('decideDomainChange', () => {
       {
         network_interface: [
           ...(state().network_interface as never[]),
-          { network: 'vstest-core-net2', user: false, restrict: false, mac: '52:54:00:00:00:02', model: 'virtio' },
+          { network: 'vstest-core-net2', user: false, restrict: false, mac: '52:54:00:00:00:02', model: 'virtio', link_state: 'up' },
         ],
       },
-      {
-        changes: { 'network_interface[1]': 'restart' },
-        impact: 'restart',
-        replace: [],
-        restart: true,
-        reprovisionNow: false,
-        touchesGuest: true,
-      },
+      { changes: { 'network_interface[1]': 'live: user = false' }, ...lives },
+    ],
+    [
+      'memory within max_memory',
+      { max_memory: 4096 },
+      { memory: 2048, max_memory: 4096 },
+      { changes: { memory: 'live: within max_memory 4096' }, ...lives, touchesGuest: false },
+    ],
+    [
+      'vcpu within max_vcpu and above it',
+      { max_vcpu: 2 },
+      { vcpu: 4, max_vcpu: 2 },
+      { changes: { vcpu: 'restart: above max_vcpu 2' }, ...restarts },
+    ],
+    [
+      'a NIC unplugged (link state)',
+      {},
+      { network_interface: [{ ...NIC0, link_state: 'down' }] },
+      { changes: { 'network_interface[0].link_state': 'live' }, ...lives },
+    ],
+    [
+      'a virtio disk added',
+      {},
+      { disk: [...(state().disk as never[]), { volume_id: '/p/data', file: null, target: 'vdb', bus: 'virtio', readonly: false }] },
+      { changes: { 'disk[1]': 'live: bus = "virtio"' }, ...lives, touchesGuest: false },
+    ],
+    [
+      'a sata disk added',
+      {},
+      { disk: [...(state().disk as never[]), { volume_id: '/p/data', file: null, target: 'sda', bus: 'sata', readonly: false }] },
+      { changes: { 'disk[1]': 'restart: bus = "sata"' }, ...restarts },
+    ],
+    [
+      'autostart of a shut-off guest',
+      { running: false },
+      { running: false, autostart: true },
+      { changes: { autostart: 'live' }, impact: 'live', ...none, touchesGuest: false },
     ],
     [
       'a disk bus changed',
       {},
       { disk: [{ volume_id: '/p/root', file: null, target: 'sda', bus: 'sata', readonly: false }] },
-      {
-        changes: { 'disk[0].target': 'restart', 'disk[0].bus': 'restart' },
-        impact: 'restart',
-        replace: [],
-        restart: true,
-        reprovisionNow: false,
-        touchesGuest: true,
-      },
+      { changes: { 'disk[0].target': 'restart', 'disk[0].bus': 'restart' }, ...restarts },
     ],
     [
       'state from before addresses existed',

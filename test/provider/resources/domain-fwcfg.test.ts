@@ -4,8 +4,9 @@
  */
 import { parseDomainXml, renderDomainXml } from '../../../src/domain';
 import { ignitionFileFromArgs, IGNITION_FW_CFG_KEY, toDomainSpec } from '../../../provider/src/resources/private/domain-state';
+import { domainState } from '../fixtures/domain';
 
-const state = { name: 'vstest-ign', memory: 512, vcpu: 1, type: 'qemu', disk: [], network_interface: [], reprovision: 'reboot' };
+const state = domainState({ name: 'vstest-ign', memory: 512, vcpu: 1, type: 'qemu', reprovision: 'reboot' });
 const FILE = '/var/lib/libvirt/images/node.ign';
 
 describe('Ignition fw_cfg wiring', () => {

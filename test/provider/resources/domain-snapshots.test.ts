@@ -7,43 +7,11 @@ import {
 } from '../../../provider/src/resources/private/domain-snapshots';
 import { decideDomainChange } from '../../../provider/src/resources/private/domain-changes';
 import type { DomainState } from '../../../provider/src/resources/private/model';
+import { createdDomainState } from '../fixtures/domain';
 
 /** A running BIOS guest with a seed, snapshot_before = "disruptive". */
-function before(over: Partial<DomainState> = {}): DomainState {
-  return {
-    id: 'u',
-    uuid: 'u',
-    name: 'vm',
-    memory: 512,
-    vcpu: 1,
-    type: 'qemu',
-    cpu_mode: null,
-    firmware: 'bios',
-    secure_boot: false,
-    kernel: null,
-    initrd: null,
-    cmdline: null,
-    cloudinit_seed_id: 'seed',
-    ignition_id: null,
-    instance_id: 'iid-1',
-    reprovision: 'reboot',
-    running: true,
-    shutdown_timeout: 60,
-    console_log: '/var/log/libvirt/qemu/vm-console.log',
-    wait_for: 'none',
-    wait_timeout: 600,
-    snapshot_before: 'disruptive',
-    snapshot_keep: 1,
-    reprovision_action: 'none',
-    previous_instance_id: null,
-    qemu_agent: false,
-    addresses: [],
-    ip_address: null,
-    disk: [{ volume_id: '/p/root', file: null, target: 'vda', bus: 'virtio', readonly: false }],
-    network_interface: [{ network: null, user: true, restrict: true, mac: '52:54:00:00:00:01', model: 'virtio' }],
-    ...over,
-  };
-}
+const before = (over: Partial<DomainState> = {}): DomainState =>
+  createdDomainState({ name: 'vm', snapshot_before: 'disruptive', snapshot_keep: 1, ...over });
 
 describe('automatic snapshot names', () => {
   it('GIVEN virtseed-auto-7 WHEN read THEN its number is 7', () => {

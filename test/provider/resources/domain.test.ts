@@ -10,6 +10,7 @@ import { domain } from '../../../provider/src/resources/domain';
 import { stopDomain } from '../../../provider/src/resources/private/domain-lifecycle';
 import { renderDomainXml } from '../../../src/domain';
 import { LibvirtError, VIR_DOMAIN_RUNNING, VIR_DOMAIN_SHUTOFF, VIR_ERR_NO_DOMAIN } from '../../../src/libvirt';
+import { diskState, domainState, nicState } from '../fixtures/domain';
 
 type State = DomainState;
 
@@ -25,7 +26,7 @@ function fakeClient(opts: { offAfterShutdown?: boolean; existingInstanceId?: str
     async domainGetState() {
       return { state, reason: 0 };
     },
-    async domainShutdown() {
+    async domainShutdownFlags() {
       calls.push('shutdown');
       if (opts.offAfterShutdown) state = VIR_DOMAIN_SHUTOFF;
     },
@@ -78,39 +79,15 @@ function ctxWith(client: unknown, signal = new AbortController().signal): Handle
 
 /** A config value of the schema with every attribute null except the given ones. */
 function config(over: Partial<State> = {}): State {
-  return {
-    id: null,
-    uuid: null,
+  return domainState({
     name: 'vstest-unit',
     memory: 512,
-    vcpu: null,
     type: 'qemu',
-    cpu_mode: null,
-    firmware: null,
-    secure_boot: null,
-    kernel: null,
-    initrd: null,
-    cmdline: null,
-    cloudinit_seed_id: null,
-    ignition_id: null,
     instance_id: 'iid-1',
-    reprovision: null,
-    running: null,
-    shutdown_timeout: null,
-    console_log: null,
-    reprovision_action: null,
-    previous_instance_id: null,
-    wait_for: null,
-    wait_timeout: null,
-    snapshot_before: null,
-    snapshot_keep: null,
-    qemu_agent: null,
-    addresses: null,
-    ip_address: null,
-    disk: [{ volume_id: null, file: '/var/lib/libvirt/images/vstest-unit.qcow2', target: null, bus: null, readonly: null }],
-    network_interface: [{ network: null, user: true, restrict: null, mac: null, model: null }],
+    disk: [diskState({ file: '/var/lib/libvirt/images/vstest-unit.qcow2' })],
+    network_interface: [nicState({ user: true })],
     ...over,
-  };
+  });
 }
 
 /** The state after creating `config(over)`. */
@@ -181,7 +158,8 @@ describe('virtseed_domain plan', () => {
     const r = await planFrom(prior, { memory: 1024 });
     expect(r.planned).toMatchObject({ reprovision_action: 'none', previous_instance_id: null, memory: 1024, uuid: UUID });
     expect(r.requiresReplace).toEqual([]);
-    expect(r.diagnostics).toEqual([]);
+    // No re-provision warning; the one warning says the guest restarts (issue 20: never a silent restart).
+    expect(r.diagnostics).toEqual([expect.objectContaining({ severity: 'warning', path: [], summary: 'Domain vstest-unit restarts' })]);
   });
 
   test('GIVEN a past re-provision in the state WHEN nothing changes THEN the planned value equals the prior (empty plan)', async () => {

@@ -30,13 +30,13 @@ describe('withTableDefaults', () => {
       ],
     };
     expect(withTableDefaults(DOMAIN_FIELDS, planned, null).network_interface).toEqual([
-      { ...NIC, user: true, restrict: true, model: 'virtio' },
-      { ...NIC, network: 'n', user: false, restrict: false, model: 'virtio' },
+      { ...NIC, user: true, restrict: true, model: 'virtio', link_state: 'up' },
+      { ...NIC, network: 'n', user: false, restrict: false, model: 'virtio', link_state: 'up' },
     ]);
   });
 
   test('GIVEN a derived default (type) WHEN filled THEN it stays null for the handler to derive', () => {
-    expect(withTableDefaults(DOMAIN_FIELDS, { type: null }, { type: null })).toEqual({ type: null });
+    expect(withTableDefaults(DOMAIN_FIELDS, { type: null }, { type: null })).toMatchObject({ type: null });
   });
 });
 
@@ -67,7 +67,9 @@ describe('isValueOf', () => {
 describe('schemaOf', () => {
   test('GIVEN the domain table WHEN its schema is built THEN memory and instance_id say what changing them does', () => {
     const schema = schemaOf(DOMAIN_FIELDS);
-    expect(schema.attributes.memory.description).toBe('Memory in MiB. Changing it: restarts a running guest.');
+    expect(schema.attributes.memory.description).toMatch(
+      /Changing it: live \(no restart\) up to `max_memory`, else restarts a running guest\.$/,
+    );
     expect(schema.attributes.instance_id.description).toMatch(/Changing it: replaces the domain with `reprovision = "recreate"`, else /);
   });
 });

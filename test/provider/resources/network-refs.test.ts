@@ -34,6 +34,7 @@ const nic = (network: string | null | typeof UNKNOWN, user = false): DomainInter
   restrict: false,
   mac: '52:54:00:00:00:01',
   model: 'virtio',
+  link_state: 'up',
 });
 
 describe('resolveNetworkNames', () => {

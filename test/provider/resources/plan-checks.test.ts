@@ -2,23 +2,16 @@
  * Plan-time host checks (provider/src/resources/private/plan-checks.ts) with a fake libvirt client: which existing
  * objects count as a clash, and what an unreachable host gives.
  */
-import { HostUnreachableError, TCG_ONLY } from '../../../provider/src/host';
+import { HostUnreachableError } from '../../../provider/src/host';
 import type { HandlerContext } from '../../../provider/src/plugin/handler';
 import { newDomainChecks, newVolumeChecks, noteReplacement, planHost } from '../../../provider/src/resources/private/plan-checks';
 import { error } from '../../../src/diagnostics';
 import { renderDomainXml } from '../../../src/domain';
-import { LibvirtError, type LibvirtClient, VIR_ERR_NO_DOMAIN, VIR_ERR_NO_STORAGE_POOL, VIR_ERR_NO_STORAGE_VOL } from '../../../src/libvirt';
+import { LibvirtError, VIR_ERR_NO_DOMAIN, VIR_ERR_NO_STORAGE_POOL, VIR_ERR_NO_STORAGE_VOL, type LibvirtClient } from '../../../src/libvirt';
+import { handlerContext } from '../fixtures/context';
 
-const noop = () => undefined;
-const log = { trace: noop, debug: noop, info: noop, warn: noop, error: noop };
-const ctxWith = (client: () => Promise<unknown>): HandlerContext<LibvirtClient> => ({
-  client: client as never,
-  uri: 'qemu:///system',
-  signal: new AbortController().signal,
-  log,
-  host: TCG_ONLY,
-  notes: new Set(),
-});
+/** A context whose client is a partial fake of the libvirt client (only the calls the checks make). */
+const ctxWith = (client: () => Promise<unknown>): HandlerContext<LibvirtClient> => handlerContext(client as never);
 
 /** A host with pool `default` holding `volumes`, and `domains` (name → metadata). */
 function host(volumes: string[], domains: Record<string, Record<string, string>> = {}) {

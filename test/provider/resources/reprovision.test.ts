@@ -7,42 +7,9 @@ import { UNKNOWN } from '../../../provider/src/plugin/cty';
 import type { DomainState } from '../../../provider/src/resources/private/model';
 import { decideDomainChange } from '../../../provider/src/resources/private/domain-changes';
 import { decideReprovision } from '../../../provider/src/resources/private/reprovision';
+import { createdDomainState } from '../fixtures/domain';
 
-function state(over: Partial<DomainState> = {}): DomainState {
-  return {
-    id: 'u',
-    uuid: 'u',
-    name: 'vstest-unit',
-    memory: 512,
-    vcpu: 1,
-    type: 'qemu',
-    cpu_mode: null,
-    firmware: 'bios',
-    secure_boot: false,
-    qemu_agent: false,
-    addresses: [],
-    ip_address: null,
-    kernel: null,
-    initrd: null,
-    cmdline: null,
-    cloudinit_seed_id: 'seed',
-    ignition_id: null,
-    instance_id: 'iid-1',
-    reprovision: 'reboot',
-    running: true,
-    shutdown_timeout: 60,
-    console_log: '/var/log/libvirt/qemu/vstest-unit-console.log',
-    wait_for: 'none',
-    wait_timeout: 600,
-    snapshot_before: 'none',
-    snapshot_keep: 1,
-    reprovision_action: 'none',
-    previous_instance_id: null,
-    disk: [],
-    network_interface: [],
-    ...over,
-  };
-}
+const state = createdDomainState;
 
 describe('decideReprovision', () => {
   test.each<[string, Partial<DomainState>, Partial<DomainState>, { action: unknown; previous: unknown; replace: boolean; warns: boolean }]>(

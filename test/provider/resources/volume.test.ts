@@ -1,8 +1,10 @@
 /** virtseed_volume's config checks of `sha256` (plan-time, with attribute paths). */
+import type { VolumeState } from '../../../provider/src/resources/private/model';
 import { volume } from '../../../provider/src/resources/volume';
+import { handlerContext } from '../fixtures/context';
 
-type State = Record<string, unknown>;
-const config = (c: State): State => ({
+const config = (c: Partial<VolumeState>): VolumeState => ({
+  id: null,
   pool: 'default',
   name: 'vstest-unit',
   format: null,
@@ -10,12 +12,14 @@ const config = (c: State): State => ({
   backing_volume: null,
   source: null,
   sha256: null,
+  path: null,
+  allocation: null,
   ...c,
 });
 
 describe('virtseed_volume sha256 checks', () => {
   it('GIVEN sha256 of 63 hex digits WHEN validated THEN an error on sha256 names the value and what is expected', async () => {
-    const d = await volume.validate!(config({ source: '/img.qcow2', sha256: 'a'.repeat(63) }));
+    const d = volume.validate!(config({ source: '/img.qcow2', sha256: 'a'.repeat(63) }), handlerContext());
     expect(d).toEqual([
       expect.objectContaining({
         path: ['sha256'],
@@ -26,17 +30,17 @@ describe('virtseed_volume sha256 checks', () => {
   });
 
   it('GIVEN sha256 without source WHEN validated THEN an error on sha256 asks for source', async () => {
-    const d = await volume.validate!(config({ capacity: 1024, sha256: 'a'.repeat(64) }));
+    const d = volume.validate!(config({ capacity: 1024, sha256: 'a'.repeat(64) }), handlerContext());
     expect(d).toEqual([expect.objectContaining({ path: ['sha256'], summary: 'sha256 without source' })]);
   });
 
   it('GIVEN a valid sha256 with a source WHEN validated THEN there is no diagnostic', async () => {
-    expect(await volume.validate!(config({ source: '/img.qcow2', sha256: 'AB'.repeat(32) }))).toEqual([]);
+    expect(volume.validate!(config({ source: '/img.qcow2', sha256: 'AB'.repeat(32) }), handlerContext())).toEqual([]);
   });
 });
 
 describe('virtseed_volume sha256 plan', () => {
-  const prior: State = {
+  const prior: VolumeState = {
     ...config({ source: '/img.raw', sha256: 'ab'.repeat(32) }),
     id: '/p/vstest-unit',
     path: '/p/vstest-unit',
@@ -51,8 +55,8 @@ describe('virtseed_volume sha256 plan', () => {
         prior,
         proposed: { ...next, id: prior.id, path: prior.path, format: 'raw', capacity: 1024, allocation: 1024 },
         config: next,
-      } as never,
-      { notes: new Set() } as never,
+      },
+      handlerContext(),
     );
   };
 

@@ -12,7 +12,10 @@ import {
   waitDiagnostics,
   WaitResult,
 } from '../../../provider/src/resources/private/wait-for';
+import type { DomainState } from '../../../provider/src/resources/private/model';
 import type { DomRef, LibvirtClient, StreamOptions } from '../../../src/libvirt';
+import { handlerContext } from '../fixtures/context';
+import { domainState, nicState } from '../fixtures/domain';
 
 const DOM: DomRef = { name: 'vstest-unit', uuid: Buffer.alloc(16), id: 3 };
 const log: Logger = {
@@ -129,34 +132,14 @@ describe('waitDiagnostics', () => {
 });
 
 describe('virtseed_domain wait_for validation', () => {
-  const config = (over: Record<string, unknown>) => ({
-    name: 'web',
-    memory: 512,
-    vcpu: null,
-    type: null,
-    cpu_mode: null,
-    kernel: null,
-    initrd: null,
-    cmdline: null,
-    cloudinit_seed_id: null,
-    ignition_id: null,
-    instance_id: null,
-    reprovision: null,
-    running: null,
-    shutdown_timeout: null,
-    wait_for: null,
-    wait_timeout: null,
-    snapshot_before: null,
-    snapshot_keep: null,
-    disk: [],
-    network_interface: [],
-    ...over,
-  });
-  const validate = (over: Record<string, unknown>) =>
-    domain.validate!(config(over), {} as never).map((d) => `${d.path.join('.')}: ${d.summary}`);
+  const validate = (over: Partial<DomainState>) =>
+    domain.validate!(domainState({ name: 'web', memory: 512, ...over }), handlerContext()).map((d) => `${d.path.join('.')}: ${d.summary}`);
 
   test('GIVEN an unknown wait_for WHEN validated THEN the error names wait_for and the choices', () => {
-    expect(validate({ wait_for: 'ssh' })).toEqual(['wait_for: Invalid wait_for']);
+    // Terraform sends any string: the state type narrows wait_for to its values only once validate has checked it.
+    const waitFor: string = 'ssh';
+    const unchecked = { wait_for: waitFor } as Partial<DomainState>;
+    expect(validate(unchecked)).toEqual(['wait_for: Invalid wait_for']);
   });
 
   test('GIVEN wait_for = "cloud-init" without a seed WHEN validated THEN it says there is nothing to wait for', () => {
@@ -219,35 +202,14 @@ describe('startAndWaitForLease', () => {
 });
 
 describe('virtseed_domain wait_for = "lease" validation', () => {
-  const base = {
-    name: 'web',
-    memory: 512,
-    vcpu: null,
-    type: null,
-    cpu_mode: null,
-    kernel: null,
-    initrd: null,
-    cmdline: null,
-    cloudinit_seed_id: null,
-    ignition_id: null,
-    instance_id: null,
-    reprovision: null,
-    running: null,
-    shutdown_timeout: null,
-    wait_for: 'lease',
-    wait_timeout: null,
-    snapshot_before: null,
-    snapshot_keep: null,
-    disk: [],
-  };
-  const nic = (over: Record<string, unknown>) => ({ network: null, user: null, restrict: null, mac: null, model: null, ...over });
+  const base = domainState({ name: 'web', memory: 512, wait_for: 'lease' });
 
   test('GIVEN only user-mode networking WHEN validated THEN there is nothing to wait for', () => {
-    const d = domain.validate!({ ...base, network_interface: [nic({ user: true })] }, {} as never);
+    const d = domain.validate!({ ...base, network_interface: [nicState({ user: true })] }, handlerContext());
     expect(d.map((x) => x.summary)).toEqual(['Nothing to wait for']);
   });
 
   test('GIVEN a NIC on a libvirt network WHEN validated THEN lease is accepted', () => {
-    expect(domain.validate!({ ...base, network_interface: [nic({ network: 'vstest-iso' })] }, {} as never)).toEqual([]);
+    expect(domain.validate!({ ...base, network_interface: [nicState({ network: 'vstest-iso' })] }, handlerContext())).toEqual([]);
   });
 });

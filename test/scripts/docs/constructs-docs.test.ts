@@ -13,10 +13,13 @@ const ROOT = path.resolve(__dirname, '..', '..', '..');
 const COMMITTED = path.join(ROOT, 'docs', 'constructs');
 
 function files(dir: string, rel = ''): string[] {
-  return fs.readdirSync(path.join(dir, rel), { withFileTypes: true }).flatMap((e) => {
-    const child = rel ? `${rel}/${e.name}` : e.name;
-    return e.isDirectory() ? files(dir, child) : [child];
-  }).sort();
+  return fs
+    .readdirSync(path.join(dir, rel), { withFileTypes: true })
+    .flatMap((e) => {
+      const child = rel ? `${rel}/${e.name}` : e.name;
+      return e.isDirectory() ? files(dir, child) : [child];
+    })
+    .sort();
 }
 
 describe('docs/constructs', () => {
@@ -24,7 +27,14 @@ describe('docs/constructs', () => {
   let log: string;
   beforeAll(() => {
     out = fs.mkdtempSync(path.join(os.tmpdir(), 'vstest-typedoc-'));
-    const args = [path.join(ROOT, 'node_modules', 'typedoc', 'bin', 'typedoc'), '--out', out, '--treatWarningsAsErrors', '--logLevel', 'Warn'];
+    const args = [
+      path.join(ROOT, 'node_modules', 'typedoc', 'bin', 'typedoc'),
+      '--out',
+      out,
+      '--treatWarningsAsErrors',
+      '--logLevel',
+      'Warn',
+    ];
     const r = spawnSync(process.execPath, args, { cwd: ROOT, encoding: 'utf8', timeout: 300_000 });
     log = `\`node ${args.join(' ')}\` exited ${r.status}:\n${r.stdout}${r.stderr}`;
     if (r.status !== 0) throw new Error(log);
@@ -33,12 +43,22 @@ describe('docs/constructs', () => {
 
   it('GIVEN the doc comments WHEN typedoc regenerates the reference THEN the committed pages are the same (else run `npm run docs`)', () => {
     expect(files(COMMITTED)).toEqual(files(out));
-    const differing = files(out).filter((f) => fs.readFileSync(path.join(out, f), 'utf8') !== fs.readFileSync(path.join(COMMITTED, f), 'utf8'));
+    const differing = files(out).filter(
+      (f) => fs.readFileSync(path.join(out, f), 'utf8') !== fs.readFileSync(path.join(COMMITTED, f), 'utf8'),
+    );
     expect(differing).toEqual([]);
   });
 
   it('GIVEN the reference WHEN read THEN it documents the constructs users import', () => {
-    for (const page of ['classes/VirtualMachine.md', 'classes/CloudInitSeed.md', 'classes/IgnitionConfig.md', 'classes/Volume.md', 'classes/BaseImage.md', 'classes/Size.md', 'enumerations/Reprovision.md']) {
+    for (const page of [
+      'classes/VirtualMachine.md',
+      'classes/CloudInitSeed.md',
+      'classes/IgnitionConfig.md',
+      'classes/Volume.md',
+      'classes/BaseImage.md',
+      'classes/Size.md',
+      'enumerations/Reprovision.md',
+    ]) {
       expect(files(out)).toContain(page);
     }
     expect(fs.readFileSync(path.join(out, 'classes', 'VirtualMachine.md'), 'utf8')).toContain('# Class: VirtualMachine');

@@ -48,7 +48,8 @@ describe('provider docs', () => {
       if (!fs.existsSync(path.join(root, file))) problems.push(`missing ${file}`);
     }
     const dirs = fs.readdirSync(path.join(root, 'examples', 'hcl', 'resources'));
-    for (const d of dirs) if (!(d in schema.resource_schemas)) problems.push(`examples/hcl/resources/${d} is not a resource type of the provider`);
+    for (const d of dirs)
+      if (!(d in schema.resource_schemas)) problems.push(`examples/hcl/resources/${d} is not a resource type of the provider`);
     expect(problems).toEqual([]);
   });
 });

@@ -13,13 +13,18 @@ const ROOT = path.resolve(__dirname, '..', '..', '..');
 const EXAMPLES = path.join(ROOT, 'examples', 'hcl');
 const installed = isProviderInstalled();
 if (!installed) {
-  console.warn(`SKIPPED examples.int.test: the virtseed provider is not installed (looked in ${providerMirrorDirs().join(', ')}); run scripts/install-provider.sh`);
+  console.warn(
+    `SKIPPED examples.int.test: the virtseed provider is not installed (looked in ${providerMirrorDirs().join(', ')}); run scripts/install-provider.sh`,
+  );
 }
 const describeIfInstalled = installed ? describe : describe.skip;
 
 function terraform(cwd: string, args: string[]): string {
   const r = spawnSync('terraform', [...args, '-no-color'], {
-    cwd, encoding: 'utf8', timeout: 180_000, env: { ...process.env, CHECKPOINT_DISABLE: '1', TF_IN_AUTOMATION: '1' },
+    cwd,
+    encoding: 'utf8',
+    timeout: 180_000,
+    env: { ...process.env, CHECKPOINT_DISABLE: '1', TF_IN_AUTOMATION: '1' },
   });
   const out = `${r.stdout ?? ''}${r.stderr ?? ''}${r.error ? `\n${r.error.message}` : ''}`;
   if (r.status !== 0) throw new Error(`terraform ${args.join(' ')} in ${cwd} exited ${r.status}:\n${out}`);
@@ -36,12 +41,16 @@ describeIfInstalled('examples/hcl', () => {
   });
 
   const types = fs.readdirSync(path.join(EXAMPLES, 'resources')).sort();
-  it.each(types)('GIVEN the %s example with the provider example WHEN validated THEN terraform accepts it', (type) => {
-    const dir = path.join(work, type);
-    fs.mkdirSync(dir);
-    fs.copyFileSync(path.join(EXAMPLES, 'provider', 'provider.tf'), path.join(dir, 'provider.tf'));
-    fs.copyFileSync(path.join(EXAMPLES, 'resources', type, 'resource.tf'), path.join(dir, 'resource.tf'));
-    terraform(dir, ['init', '-input=false']);
-    expect(terraform(dir, ['validate'])).toContain('Success! The configuration is valid.');
-  }, 240_000);
+  it.each(types)(
+    'GIVEN the %s example with the provider example WHEN validated THEN terraform accepts it',
+    (type) => {
+      const dir = path.join(work, type);
+      fs.mkdirSync(dir);
+      fs.copyFileSync(path.join(EXAMPLES, 'provider', 'provider.tf'), path.join(dir, 'provider.tf'));
+      fs.copyFileSync(path.join(EXAMPLES, 'resources', type, 'resource.tf'), path.join(dir, 'resource.tf'));
+      terraform(dir, ['init', '-input=false']);
+      expect(terraform(dir, ['validate'])).toContain('Success! The configuration is valid.');
+    },
+    240_000,
+  );
 });

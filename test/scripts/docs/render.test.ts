@@ -32,8 +32,8 @@ const THING: ResourceSchema = {
 
 function schema(): ProviderSchemaResponse {
   return {
-    provider: toProtoSchema(PROVIDER) as never,
-    resource_schemas: { test_thing: toProtoSchema(THING) as never },
+    provider: toProtoSchema(PROVIDER),
+    resource_schemas: { test_thing: toProtoSchema(THING) },
   };
 }
 
@@ -55,7 +55,7 @@ describe('renderDocs', () => {
 
   it('GIVEN the index template WHEN rendered THEN the placeholders hold the example, the schema and links to the resource pages', () => {
     const index = render(true).get('docs/index.md')!;
-    expect(index).toMatch(/^---\npage_title: "test Provider"\nsubcategory: ""\ndescription: \|-\n  Test provider\.\n---\n/);
+    expect(index).toMatch(/^---\npage_title: "test Provider"\nsubcategory: ""\ndescription: \|-\n {2}Test provider\.\n---\n/);
     expect(index).toContain('```terraform\nprovider "test" {}\n```');
     expect(index).toContain('### Optional\n\n- <a id="uri"></a>`uri` (String) Where.\n');
     expect(index).toContain('- [`test_thing`](resources/thing.md)');
@@ -65,31 +65,45 @@ describe('renderDocs', () => {
   it('GIVEN required, optional, optional+computed and computed attributes WHEN rendered THEN each is in its group with type and flags', () => {
     const page = render(true).get('docs/resources/thing.md')!;
     const section = (heading: string) => page.split(heading)[1]!.split(/\n#{2,3} /)[0]!;
-    expect(section('### Required\n')).toBe('\n- <a id="disk"></a>`disk` (Block List, Min: 1) A disk. (see [below for nested schema](#nestedblock--disk))\n- <a id="name"></a>`name` (String) Name.\n');
-    expect(section('### Optional\n')).toBe('\n- <a id="labels"></a>`labels` (Map of String, Sensitive) Labels.\n- <a id="size"></a>`size` (Number, computed when not set) Size in bytes.\n');
+    expect(section('### Required\n')).toBe(
+      '\n- <a id="disk"></a>`disk` (Block List, Min: 1) A disk. (see [below for nested schema](#nestedblock--disk))\n- <a id="name"></a>`name` (String) Name.\n',
+    );
+    expect(section('### Optional\n')).toBe(
+      '\n- <a id="labels"></a>`labels` (Map of String, Sensitive) Labels.\n- <a id="size"></a>`size` (Number, computed when not set) Size in bytes.\n',
+    );
     expect(section('### Read-Only\n')).toBe('\n- <a id="id"></a>`id` (String) Id.\n\n<a id="nestedblock--disk"></a>');
   });
 
   it('GIVEN nested blocks WHEN rendered THEN each has a section with dotted anchors for its attributes', () => {
     const page = render(true).get('docs/resources/thing.md')!;
-    expect(page).toContain('<a id="nestedblock--disk"></a>\n### Nested Schema for `disk`\n\nA disk.\n\nRequired:\n\n- <a id="disk.label"></a>`label` (String) Label.\n');
+    expect(page).toContain(
+      '<a id="nestedblock--disk"></a>\n### Nested Schema for `disk`\n\nA disk.\n\nRequired:\n\n- <a id="disk.label"></a>`label` (String) Label.\n',
+    );
     expect(page).toContain('Read-Only:\n\n- <a id="disk.serial"></a>`serial` (String)\n');
     expect(page).toContain('- <a id="disk.part"></a>`part` (Block) (see [below for nested schema](#nestedblock--disk--part))');
-    expect(page).toContain('<a id="nestedblock--disk--part"></a>\n### Nested Schema for `disk.part`\n\nOptional:\n\n- <a id="disk.part.n"></a>`n` (Number) N.\n');
+    expect(page).toContain(
+      '<a id="nestedblock--disk--part"></a>\n### Nested Schema for `disk.part`\n\nOptional:\n\n- <a id="disk.part.n"></a>`n` (Number) N.\n',
+    );
   });
 
   it('GIVEN an importable type with import.sh WHEN rendered THEN the Import section shows the script', () => {
     const page = render(true).get('docs/resources/thing.md')!;
     expect(page).toContain('## Example Usage\n\n```terraform\nresource "test_thing" "a" {}\n```\n');
-    expect(page).toMatch(/<a id="import"><\/a>\n## Import\n\nImport is supported using the following syntax:\n\n```shell\nterraform import test_thing.a x\n```\n$/);
+    expect(page).toMatch(
+      /<a id="import"><\/a>\n## Import\n\nImport is supported using the following syntax:\n\n```shell\nterraform import test_thing.a x\n```\n$/,
+    );
   });
 
   it('GIVEN a type that cannot be imported WHEN rendered THEN the Import section says so', () => {
-    expect(render(false).get('docs/resources/thing.md')).toMatch(/## Import\n\n`test_thing` cannot be imported: create it with Terraform\.\n$/);
+    expect(render(false).get('docs/resources/thing.md')).toMatch(
+      /## Import\n\n`test_thing` cannot be imported: create it with Terraform\.\n$/,
+    );
   });
 
   it('GIVEN a template without {{schema}} WHEN rendered THEN it throws', () => {
-    expect(() => renderDocs({ providerName: 'test', schema: schema(), indexTemplate: '# x', examples: {}, importable: new Set() })).toThrow(/\{\{schema\}\}/);
+    expect(() => renderDocs({ providerName: 'test', schema: schema(), indexTemplate: '# x', examples: {}, importable: new Set() })).toThrow(
+      /\{\{schema\}\}/,
+    );
   });
 });
 
@@ -101,8 +115,13 @@ describe('undocumented', () => {
 
 describe('typeName / pageName', () => {
   it('GIVEN cty type JSON WHEN named THEN the registry names are used', () => {
-    expect([typeName('string'), typeName('bool'), typeName(['list', 'string']), typeName(['map', ['set', 'number']]), typeName(['object', {}])])
-      .toEqual(['String', 'Boolean', 'List of String', 'Map of Set of Number', 'Object']);
+    expect([
+      typeName('string'),
+      typeName('bool'),
+      typeName(['list', 'string']),
+      typeName(['map', ['set', 'number']]),
+      typeName(['object', {}]),
+    ]).toEqual(['String', 'Boolean', 'List of String', 'Map of Set of Number', 'Object']);
     expect(() => typeName('nope')).toThrow(/not a cty type/);
   });
 
@@ -115,16 +134,28 @@ describe('renderDocs with data sources', () => {
   it('GIVEN a data source WHEN rendered THEN docs/data-sources/<name>.md has its example, arguments and attributes', () => {
     const files = renderDocs({
       providerName: 'test',
-      schema: { ...schema(), data_source_schemas: { test_lookup: toProtoSchema({ version: 0, description: 'Looks up.', attributes: {
-        name: { type: t.string, required: true, description: 'Name.' }, id: { type: t.string, computed: true, description: 'Id.' },
-      } }) as never } },
+      schema: {
+        ...schema(),
+        data_source_schemas: {
+          test_lookup: toProtoSchema({
+            version: 0,
+            description: 'Looks up.',
+            attributes: {
+              name: { type: t.string, required: true, description: 'Name.' },
+              id: { type: t.string, computed: true, description: 'Id.' },
+            },
+          }),
+        },
+      },
       indexTemplate: '{{schema}}',
       examples: {},
       dataSourceExamples: { test_lookup: 'data "test_lookup" "a" { name = "x" }\n' },
       importable: new Set(),
     });
     const page = files.get('docs/data-sources/lookup.md')!;
-    expect(page).toContain('# test_lookup (Data Source)\n\nLooks up.\n\n## Example Usage\n\n```terraform\ndata "test_lookup" "a" { name = "x" }\n```\n');
+    expect(page).toContain(
+      '# test_lookup (Data Source)\n\nLooks up.\n\n## Example Usage\n\n```terraform\ndata "test_lookup" "a" { name = "x" }\n```\n',
+    );
     expect(page).toContain('### Required\n\n- <a id="name"></a>`name` (String) Name.\n');
     expect(page).toMatch(/### Read-Only\n\n- <a id="id"><\/a>`id` \(String\) Id\.\n$/);
   });

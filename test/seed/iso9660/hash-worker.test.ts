@@ -7,7 +7,7 @@ import { binary } from '../iso9660/fixtures';
 
 const MiB = 1024 * 1024;
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** A seed whose image is over the worker threshold: a 25 MiB binary file (about 33 MiB of base64 in user-data). */
 function largeSpec(): SeedSpec {

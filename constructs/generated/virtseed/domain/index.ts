@@ -9,6 +9,12 @@ import * as cdktf from 'cdktf';
 
 export interface DomainConfig extends cdktf.TerraformMetaArguments {
   /**
+  * Start the domain when libvirtd starts (virDomainSetAutostart). Default: `false`. Changing it: live (no restart).
+  *
+  * Docs: {@link ../../../../docs/resources/domain.md#autostart Domain#autostart}
+  */
+  readonly autostart?: boolean | cdktf.IResolvable;
+  /**
   * A `virtseed_cloudinit_seed.id`, attached as a read-only cdrom. Changing it: restarts a running guest.
   *
   * Docs: {@link ../../../../docs/resources/domain.md#cloudinit_seed_id Domain#cloudinit_seed_id}
@@ -57,7 +63,19 @@ export interface DomainConfig extends cdktf.TerraformMetaArguments {
   */
   readonly kernel?: string;
   /**
-  * Memory in MiB. Changing it: restarts a running guest.
+  * The most memory in MiB the guest can have without a restart (libvirt `<memory>`): at least `memory`. Default: `memory` (no room to grow without a restart). Changing it: restarts a running guest.
+  *
+  * Docs: {@link ../../../../docs/resources/domain.md#max_memory Domain#max_memory}
+  */
+  readonly maxMemory?: number;
+  /**
+  * The most virtual CPUs the guest can have without a restart (libvirt `<vcpu>`): at least `vcpu`, at most 255. Default: `vcpu` (no room to grow without a restart). Changing it: restarts a running guest.
+  *
+  * Docs: {@link ../../../../docs/resources/domain.md#max_vcpu Domain#max_vcpu}
+  */
+  readonly maxVcpu?: number;
+  /**
+  * Memory in MiB the guest has (libvirt `<currentMemory>`); changed live by the guest's virtio balloon. Changing it: live (no restart) up to `max_memory`, else restarts a running guest.
   *
   * Docs: {@link ../../../../docs/resources/domain.md#memory Domain#memory}
   */
@@ -117,7 +135,7 @@ export interface DomainConfig extends cdktf.TerraformMetaArguments {
   */
   readonly type?: string;
   /**
-  * Virtual CPUs. Default: `1`. Changing it: restarts a running guest.
+  * Virtual CPUs the guest runs with (libvirt `<vcpu current>`); changed live by vCPU hot-plug (a Linux guest onlines a hot-added CPU when a udev rule or its kernel does so). Default: `1`. Changing it: live (no restart) up to `max_vcpu`, else restarts a running guest.
   *
   * Docs: {@link ../../../../docs/resources/domain.md#vcpu Domain#vcpu}
   */
@@ -407,6 +425,12 @@ export class DomainDiskList extends cdktf.ComplexList {
 }
 export interface DomainNetworkInterface {
   /**
+  * Link state of the NIC (not on a restricted user-mode NIC). One of `up`, `down` (the virtual cable unplugged: the guest sees no carrier). Default: `up`. Changing it: live (no restart).
+  *
+  * Docs: {@link ../../../../docs/resources/domain.md#network_interface.link_state Domain#link_state}
+  */
+  readonly linkState?: string;
+  /**
   * MAC address. Default: stable, derived from the domain name and position. Changing it: restarts a running guest.
   *
   * Docs: {@link ../../../../docs/resources/domain.md#network_interface.mac Domain#mac}
@@ -444,6 +468,7 @@ export function domainNetworkInterfaceToTerraform(struct?: DomainNetworkInterfac
     throw new Error("A complex element was used as configuration, this is not supported: https://cdk.tf/complex-object-as-configuration");
   }
   return {
+    link_state: cdktf.stringToTerraform(struct!.linkState),
     mac: cdktf.stringToTerraform(struct!.mac),
     model: cdktf.stringToTerraform(struct!.model),
     network: cdktf.stringToTerraform(struct!.network),
@@ -459,6 +484,12 @@ export function domainNetworkInterfaceToHclTerraform(struct?: DomainNetworkInter
     throw new Error("A complex element was used as configuration, this is not supported: https://cdk.tf/complex-object-as-configuration");
   }
   const attrs = {
+    link_state: {
+      value: cdktf.stringToHclTerraform(struct!.linkState),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "string",
+    },
     mac: {
       value: cdktf.stringToHclTerraform(struct!.mac),
       isBlock: false,
@@ -515,6 +546,10 @@ export class DomainNetworkInterfaceOutputReference extends cdktf.ComplexObject {
     }
     let hasAnyValues = this.isEmptyObject;
     const internalValueResult: any = {};
+    if (this._linkState !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.linkState = this._linkState;
+    }
     if (this._mac !== undefined) {
       hasAnyValues = true;
       internalValueResult.mac = this._mac;
@@ -542,6 +577,7 @@ export class DomainNetworkInterfaceOutputReference extends cdktf.ComplexObject {
     if (value === undefined) {
       this.isEmptyObject = false;
       this.resolvableValue = undefined;
+      this._linkState = undefined;
       this._mac = undefined;
       this._model = undefined;
       this._network = undefined;
@@ -555,12 +591,29 @@ export class DomainNetworkInterfaceOutputReference extends cdktf.ComplexObject {
     else {
       this.isEmptyObject = Object.keys(value).length === 0;
       this.resolvableValue = undefined;
+      this._linkState = value.linkState;
       this._mac = value.mac;
       this._model = value.model;
       this._network = value.network;
       this._restrict = value.restrict;
       this._user = value.user;
     }
+  }
+
+  // link_state - computed: true, optional: true, required: false
+  private _linkState?: string; 
+  public get linkState() {
+    return this.getStringAttribute('link_state');
+  }
+  public set linkState(value: string) {
+    this._linkState = value;
+  }
+  public resetLinkState() {
+    this._linkState = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get linkStateInput() {
+    return this._linkState;
   }
 
   // mac - computed: true, optional: true, required: false
@@ -715,6 +768,7 @@ export class Domain extends cdktf.TerraformResource {
       connection: config.connection,
       forEach: config.forEach
     });
+    this._autostart = config.autostart;
     this._cloudinitSeedId = config.cloudinitSeedId;
     this._cmdline = config.cmdline;
     this._cpuMode = config.cpuMode;
@@ -723,6 +777,8 @@ export class Domain extends cdktf.TerraformResource {
     this._initrd = config.initrd;
     this._instanceId = config.instanceId;
     this._kernel = config.kernel;
+    this._maxMemory = config.maxMemory;
+    this._maxVcpu = config.maxVcpu;
     this._memory = config.memory;
     this._name = config.name;
     this._qemuAgent = config.qemuAgent;
@@ -747,6 +803,33 @@ export class Domain extends cdktf.TerraformResource {
   // addresses - computed: true, optional: false, required: false
   public get addresses() {
     return this.getListAttribute('addresses');
+  }
+
+  // autostart - computed: true, optional: true, required: false
+  private _autostart?: boolean | cdktf.IResolvable; 
+  public get autostart() {
+    return this.getBooleanAttribute('autostart');
+  }
+  public set autostart(value: boolean | cdktf.IResolvable) {
+    this._autostart = value;
+  }
+  public resetAutostart() {
+    this._autostart = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get autostartInput() {
+    return this._autostart;
+  }
+
+  // change_impact - computed: true, optional: false, required: false
+  public get changeImpact() {
+    return this.getStringAttribute('change_impact');
+  }
+
+  // change_impacts - computed: true, optional: false, required: false
+  private _changeImpacts = new cdktf.StringMap(this, "change_impacts");
+  public get changeImpacts() {
+    return this._changeImpacts;
   }
 
   // cloudinit_seed_id - computed: false, optional: true, required: false
@@ -890,6 +973,38 @@ export class Domain extends cdktf.TerraformResource {
   // Temporarily expose input value. Use with caution.
   public get kernelInput() {
     return this._kernel;
+  }
+
+  // max_memory - computed: true, optional: true, required: false
+  private _maxMemory?: number; 
+  public get maxMemory() {
+    return this.getNumberAttribute('max_memory');
+  }
+  public set maxMemory(value: number) {
+    this._maxMemory = value;
+  }
+  public resetMaxMemory() {
+    this._maxMemory = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get maxMemoryInput() {
+    return this._maxMemory;
+  }
+
+  // max_vcpu - computed: true, optional: true, required: false
+  private _maxVcpu?: number; 
+  public get maxVcpu() {
+    return this.getNumberAttribute('max_vcpu');
+  }
+  public set maxVcpu(value: number) {
+    this._maxVcpu = value;
+  }
+  public resetMaxVcpu() {
+    this._maxVcpu = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get maxVcpuInput() {
+    return this._maxVcpu;
   }
 
   // memory - computed: false, optional: false, required: true
@@ -1147,6 +1262,7 @@ export class Domain extends cdktf.TerraformResource {
 
   protected override synthesizeAttributes(): { [name: string]: any } {
     return {
+      autostart: cdktf.booleanToTerraform(this._autostart),
       cloudinit_seed_id: cdktf.stringToTerraform(this._cloudinitSeedId),
       cmdline: cdktf.stringToTerraform(this._cmdline),
       cpu_mode: cdktf.stringToTerraform(this._cpuMode),
@@ -1155,6 +1271,8 @@ export class Domain extends cdktf.TerraformResource {
       initrd: cdktf.stringToTerraform(this._initrd),
       instance_id: cdktf.stringToTerraform(this._instanceId),
       kernel: cdktf.stringToTerraform(this._kernel),
+      max_memory: cdktf.numberToTerraform(this._maxMemory),
+      max_vcpu: cdktf.numberToTerraform(this._maxVcpu),
       memory: cdktf.numberToTerraform(this._memory),
       name: cdktf.stringToTerraform(this._name),
       qemu_agent: cdktf.booleanToTerraform(this._qemuAgent),
@@ -1175,6 +1293,12 @@ export class Domain extends cdktf.TerraformResource {
 
   protected override synthesizeHclAttributes(): { [name: string]: any } {
     const attrs = {
+      autostart: {
+        value: cdktf.booleanToHclTerraform(this._autostart),
+        isBlock: false,
+        type: "simple",
+        storageClassType: "boolean",
+      },
       cloudinit_seed_id: {
         value: cdktf.stringToHclTerraform(this._cloudinitSeedId),
         isBlock: false,
@@ -1222,6 +1346,18 @@ export class Domain extends cdktf.TerraformResource {
         isBlock: false,
         type: "simple",
         storageClassType: "string",
+      },
+      max_memory: {
+        value: cdktf.numberToHclTerraform(this._maxMemory),
+        isBlock: false,
+        type: "simple",
+        storageClassType: "number",
+      },
+      max_vcpu: {
+        value: cdktf.numberToHclTerraform(this._maxVcpu),
+        isBlock: false,
+        type: "simple",
+        storageClassType: "number",
       },
       memory: {
         value: cdktf.numberToHclTerraform(this._memory),

@@ -15,7 +15,7 @@ export interface VolumeConfig extends cdktf.TerraformMetaArguments {
   */
   readonly backingVolume?: string;
   /**
-  * Virtual size in bytes. Grows in place; cannot shrink. Default: the source's or backing volume's virtual size. Changing it: takes effect at the guest's next boot.
+  * Virtual size in bytes. Grows in place, also under a running guest that has it attached (libvirt block resize: the guest sees the larger disk at once; cloud-init's growpart and resizefs grow the root partition and file system at the guest's next boot). Cannot shrink. Default: the source's or backing volume's virtual size. Changing it: live (no restart).
   *
   * Docs: {@link ../../../../docs/resources/volume.md#capacity Volume#capacity}
   */

@@ -9,7 +9,7 @@ import * as protobuf from 'protobufjs/light';
 import { PROTO_DESCRIPTOR } from '../proto/descriptor.generated';
 
 /** `Type.toObject` options matching proto-loader's `{keepCase, longs: Number, enums: String, bytes: Buffer, defaults, oneofs}`. */
-const TO_OBJECT: protobuf.IConversionOptions = { longs: Number, enums: String, bytes: Buffer as any, defaults: true, oneofs: true };
+const TO_OBJECT: protobuf.IConversionOptions = { longs: Number, enums: String, bytes: Buffer, defaults: true, oneofs: true };
 
 function serializer(type: protobuf.Type): (value: object) => Buffer {
   return (value) => {
@@ -18,7 +18,7 @@ function serializer(type: protobuf.Type): (value: object) => Buffer {
   };
 }
 
-function deserializer(type: protobuf.Type): (bytes: Buffer) => any {
+function deserializer(type: protobuf.Type): (bytes: Buffer) => Record<string, unknown> {
   return (bytes) => type.toObject(type.decode(bytes), TO_OBJECT);
 }
 

@@ -5,7 +5,8 @@
  * instance-id included. The plan derives from it the replacement, which computed attributes become unknown and
  * the warnings; the apply recomputes it from the same prior and planned values and does what it says.
  */
-import { DOMAIN_FIELDS, fieldChanges, mostDisruptive, type FieldChange, type Impact } from '../../../../src/fields';
+import { warning, type Diagnostic } from '../../../../src/diagnostics';
+import { DOMAIN_FIELDS, fieldChanges, isBlock, mostDisruptive, type Field, type FieldChange, type Impact } from '../../../../src/fields';
 import type { Path } from '../../plugin/handler';
 import type { DomainState } from './model';
 import { decideReprovision, type ReprovisionDecision } from './reprovision';
@@ -28,11 +29,21 @@ export interface DomainChangeDecision {
   readonly touchesGuest: boolean;
   /** `reprovision_action`, `previous_instance_id` and the re-provision warning. */
   readonly reprovision: ReprovisionDecision;
+  /** `change_impact` and `change_impacts` as the plan records them. */
+  readonly recorded: Pick<DomainState, 'change_impact' | 'change_impacts'>;
 }
+
+/** `impact` or `impact: reason`, as `change_impacts` and the warning write it. */
+export function impactText(c: FieldChange): string {
+  return c.reason ? `${c.impact}: ${c.reason}` : c.impact;
+}
+
+/** Attributes whose change is carried out whether the guest runs or not. */
+const ALWAYS: readonly string[] = ['running', 'autostart'];
 
 /** What a change's impact becomes when the guest does not run through the apply. */
 function whenNotRunning(c: FieldChange, wasRunning: boolean, willRun: boolean): FieldChange {
-  if (c.impact === 'replace' || c.path[0] === 'running' || (wasRunning && willRun)) return c;
+  if (c.impact === 'replace' || ALWAYS.includes(String(c.path[0])) || (wasRunning && willRun)) return c;
   if (c.impact === 'none') return c;
   const reason = !wasRunning && willRun ? 'the guest starts with it' : wasRunning ? 'the guest is stopped' : 'the guest is shut off';
   return { ...c, impact: 'none', reason };
@@ -57,6 +68,13 @@ export function decideDomainChange(prior: DomainState, planned: DomainState): Do
     wasRunning !== willRun ||
     changes.some((c) => c.path[0] === 'network_interface' && c.impact !== 'none') ||
     prior.addresses === null;
+  // A plan that changes nothing keeps what the last plan recorded (else every later plan would show a change).
+  const recorded: DomainChangeDecision['recorded'] = changes.length
+    ? {
+        change_impact: impact,
+        change_impacts: Object.fromEntries(changes.filter((c) => c.impact !== 'none').map((c) => [c.name, impactText(c)])),
+      }
+    : { change_impact: prior.change_impact, change_impacts: prior.change_impacts };
   return {
     changes,
     impact,
@@ -65,5 +83,38 @@ export function decideDomainChange(prior: DomainState, planned: DomainState): Do
     reprovisionNow,
     touchesGuest,
     reprovision: decideReprovision(prior, { ...planned, id: prior.id, uuid: prior.uuid }),
+    recorded,
   };
+}
+
+function shown(v: unknown): string {
+  if (typeof v === 'symbol') return '(known after apply)';
+  if (v === null || v === undefined) return 'null';
+  return typeof v === 'string' ? v : JSON.stringify(v);
+}
+
+/** One change as the plan's warning words it: `memory 1024 → 2048 MiB (live)`, `disk[1] added (live: …)`. */
+export function changeWords(c: FieldChange, unit?: string): string {
+  const how = `(${impactText(c)})`;
+  if (c.from === null && typeof c.path[c.path.length - 1] === 'number') return `${c.name} added ${how}`;
+  if (c.to === null && typeof c.path[c.path.length - 1] === 'number') return `${c.name} removed ${how}`;
+  return `${c.name} ${shown(c.from)} → ${shown(c.to)}${unit ? ` ${unit}` : ''} ${how}`;
+}
+
+/** The unit the field table gives a top-level attribute, if any. */
+function unitOf(c: FieldChange): string | undefined {
+  const field: Field | undefined =
+    c.path.length === 1 ? DOMAIN_FIELDS.fields[String(c.path[0]) as keyof typeof DOMAIN_FIELDS.fields] : undefined;
+  return field && !isBlock(field) ? field.unit : undefined;
+}
+
+/**
+ * The plan's warning for a domain whose guest this plan touches (impact other than `none`): every changed
+ * attribute with old → new and its impact, e.g. `web1: memory 1024 → 2048 MiB (live), vcpu 2 → 4 (restart: above
+ * max_vcpu 2)`. A change of only `instance_id` has the re-provision warning (./reprovision.ts) instead.
+ */
+export function changeWarning(name: string, d: DomainChangeDecision): Diagnostic[] {
+  if (d.impact === 'none' || d.changes.every((c) => c.path[0] === 'instance_id')) return [];
+  const what = { live: 'changes live (no restart)', restart: 'restarts', replace: 'is replaced' }[d.impact];
+  return [warning([], `Domain ${name} ${what}`, `${name}: ${d.changes.map((c) => changeWords(c, unitOf(c))).join(', ')}`)];
 }

@@ -3,7 +3,7 @@
  * shutdown bounded by `shutdown_timeout` then power-off, and removal. The handler (../domain.ts) decides what to do
  * (./domain-changes.ts); this module does it.
  */
-import { Diagnostic, error } from '../../../../src/diagnostics';
+import { Diagnostic, error, warning } from '../../../../src/diagnostics';
 import { renderDomainXml } from '../../../../src/domain';
 import { DOMAIN_FIELDS } from '../../../../src/fields';
 import {
@@ -15,12 +15,15 @@ import {
   VIR_DOMAIN_UNDEFINE_MANAGED_SAVE,
   VIR_DOMAIN_UNDEFINE_NVRAM,
   VIR_DOMAIN_UNDEFINE_SNAPSHOTS_METADATA,
+  VIR_DOMAIN_SHUTDOWN_ACPI_POWER_BTN,
+  VIR_DOMAIN_SHUTDOWN_GUEST_AGENT,
   type DomRef,
   type LibvirtClient,
 } from '../../../../src/libvirt';
 import type { HandlerContext } from '../../plugin/handler';
+import { agentConnected } from './addresses';
 import { resolveRefs } from './domain-refs';
-import { toDomainSpec } from './domain-state';
+import { toDomainSpec, type ResolvedRefs } from './domain-state';
 import type { DomainState } from './model';
 import { messageOf, num, str } from './values';
 import { leaseDiagnostics, startAndWait, startAndWaitForLease, waitDiagnostics } from './wait-for';
@@ -57,41 +60,85 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
+/** How a guest was stopped: asked through the guest agent or by ACPI, and whether it had to be powered off. */
+export interface StopResult {
+  /** `off` once the domain is shut off; `interrupted` when StopProvider aborted the wait (the guest runs on). */
+  readonly state: 'off' | 'interrupted';
+  /** How the guest was asked: `agent` (qemu-guest-agent), `acpi` (the power button), or `none` (it was off). */
+  readonly asked: 'agent' | 'acpi' | 'none';
+  /** True when it did not shut down within the timeout and was powered off. */
+  readonly poweredOff: boolean;
+  /** Seconds from the request until the domain was off. */
+  readonly seconds: number;
+}
+
 /**
- * Clean shutdown (ACPI) bounded by `timeoutS`, then power off. Resolves `'off'` once the domain is shut off, or
- * `'interrupted'` as soon as `ctx.signal` aborts (StopProvider): the guest is then left as it is, not powered off.
+ * Graceful shutdown: through the QEMU guest agent when the domain has its channel and an agent is connected
+ * (virDomainShutdownFlags VIR_DOMAIN_SHUTDOWN_GUEST_AGENT), else ACPI (the power button); power off after
+ * `timeoutS` when the guest is still running. Resolves as soon as `ctx.signal` aborts (StopProvider), leaving the
+ * guest as it is.
  */
+export async function stopGuest(
+  client: LibvirtClient,
+  dom: DomRef,
+  timeoutS: number,
+  ctx: HandlerContext<LibvirtClient>,
+): Promise<StopResult> {
+  if (!isActive((await client.domainGetState(dom)).state)) return { state: 'off', asked: 'none', poweredOff: false, seconds: 0 };
+  if (ctx.signal.aborted) return { state: 'interrupted', asked: 'none', poweredOff: false, seconds: 0 };
+  const started = Date.now();
+  const deadline = started + timeoutS * 1000;
+  const seconds = () => Math.round((Date.now() - started) / 1000);
+  const liveXml = await client.domainGetXmlDesc(dom, 0).catch(() => '');
+  const asked = agentConnected(liveXml) ? 'agent' : 'acpi';
+  try {
+    await client.domainShutdownFlags(dom, asked === 'agent' ? VIR_DOMAIN_SHUTDOWN_GUEST_AGENT : VIR_DOMAIN_SHUTDOWN_ACPI_POWER_BTN);
+  } catch (err) {
+    ctx.log.warn(`domain ${dom.name}: shutdown request failed (${messageOf(err)}); powering off`);
+  }
+  while (Date.now() < deadline && !ctx.signal.aborted) {
+    if ((await client.domainGetState(dom)).state === VIR_DOMAIN_SHUTOFF)
+      return { state: 'off', asked, poweredOff: false, seconds: seconds() };
+    await sleep(500, ctx.signal);
+  }
+  if (ctx.signal.aborted) return { state: 'interrupted', asked, poweredOff: false, seconds: seconds() };
+  if ((await client.domainGetState(dom)).state === VIR_DOMAIN_SHUTOFF)
+    return { state: 'off', asked, poweredOff: false, seconds: seconds() };
+  ctx.log.info(`domain ${dom.name}: no clean shutdown within ${timeoutS} s; powering off`);
+  await client.domainDestroy(dom).catch((err) => {
+    if (!(err instanceof LibvirtError)) throw err;
+  });
+  return { state: 'off', asked, poweredOff: true, seconds: seconds() };
+}
+
+/** stopGuest's outcome alone: `'off'`, or `'interrupted'` when StopProvider aborted the wait. */
 export async function stopDomain(
   client: LibvirtClient,
   dom: DomRef,
   timeoutS: number,
   ctx: HandlerContext<LibvirtClient>,
 ): Promise<'off' | 'interrupted'> {
-  if (!isActive((await client.domainGetState(dom)).state)) return 'off';
-  if (ctx.signal.aborted) return 'interrupted';
-  const deadline = Date.now() + timeoutS * 1000;
-  try {
-    await client.domainShutdown(dom);
-  } catch (err) {
-    ctx.log.warn(`domain ${dom.name}: shutdown request failed (${messageOf(err)}); powering off`);
-  }
-  while (Date.now() < deadline && !ctx.signal.aborted) {
-    if ((await client.domainGetState(dom)).state === VIR_DOMAIN_SHUTOFF) return 'off';
-    await sleep(500, ctx.signal);
-  }
-  if (ctx.signal.aborted) return 'interrupted';
-  if ((await client.domainGetState(dom)).state !== VIR_DOMAIN_SHUTOFF) {
-    ctx.log.info(`domain ${dom.name}: no clean shutdown within ${timeoutS} s; powering off`);
-    await client.domainDestroy(dom).catch((err) => {
-      if (!(err instanceof LibvirtError)) throw err;
-    });
-  }
-  return 'off';
+  return (await stopGuest(client, dom, timeoutS, ctx)).state;
+}
+
+/** The apply's note on how a guest was stopped (for a restart or `running = false`): which way was needed. */
+export function stopDiagnostic(name: string, why: string, r: StopResult, timeoutS: number): Diagnostic {
+  const how = r.asked === 'agent' ? 'through the QEMU guest agent' : 'by ACPI (power button)';
+  const detail = r.poweredOff
+    ? `Domain ${name} was asked to shut down ${how} and did not within shutdown_timeout (${timeoutS} s): it was powered off.`
+    : `Domain ${name} shut down cleanly ${how} in ${r.seconds} s.`;
+  return warning([], `Domain ${name} ${why}`, detail);
 }
 
 /** Defines (or redefines, with `uuid`) the domain of a planned state; `pending` adds the create-pending mark. */
-export async function defineDomain(client: LibvirtClient, s: DomainState, uuid?: string, pending = false): Promise<DomRef> {
-  const refs = await resolveRefs(client, s);
+export async function defineDomain(
+  client: LibvirtClient,
+  s: DomainState,
+  uuid?: string,
+  pending = false,
+  resolved?: ResolvedRefs,
+): Promise<DomRef> {
+  const refs = resolved ?? (await resolveRefs(client, s));
   const spec = toDomainSpec(s, refs, uuid);
   if (pending) spec.metadata = { ...spec.metadata, [CREATE_PENDING_KEY]: '1' };
   return client.domainDefineXml(renderDomainXml(spec));

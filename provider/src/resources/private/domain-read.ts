@@ -13,10 +13,15 @@ import { deepEqual, list } from './values';
 /** The domain's definition and running state as state attributes, and the re-provision policy its metadata keeps. */
 export async function readDomain(client: LibvirtClient, dom: DomRef): Promise<{ state: DomainState; policy?: string }> {
   // Both calls in flight at once on the one connection: one round trip instead of two.
-  const [xml, info] = await Promise.all([client.domainGetXmlDesc(dom, VIR_DOMAIN_XML_INACTIVE), client.domainGetState(dom)]);
+  const [xml, info, autostart] = await Promise.all([
+    client.domainGetXmlDesc(dom, VIR_DOMAIN_XML_INACTIVE),
+    client.domainGetState(dom),
+    client.domainGetAutostart(dom),
+  ]);
   const spec = parseDomainXml(xml);
   const running = isActive(info.state);
-  return { state: await stateFromDomain(client, spec, running), policy: spec.metadata?.[METADATA_KEYS.reprovisionPolicy] };
+  const state = { ...(await stateFromDomain(client, spec, running)), autostart };
+  return { state, policy: spec.metadata?.[METADATA_KEYS.reprovisionPolicy] };
 }
 
 /** The guest's addresses now (none while shut off), asking the guest agent when the domain has its channel. */
@@ -28,7 +33,10 @@ export async function currentAddresses(client: LibvirtClient, dom: DomRef, s: Do
 const OBSERVED_ATTRS: readonly (keyof DomainState)[] = [
   'name',
   'memory',
+  'max_memory',
   'vcpu',
+  'max_vcpu',
+  'autostart',
   'type',
   'cpu_mode',
   'firmware',

@@ -29,7 +29,7 @@ import {
 import { plannedSnapshot, snapshotKind, type SnapshotPlan } from '../../../../src/snapshot';
 import type { HandlerContext } from '../../plugin/handler';
 import type { DomainChangeDecision } from './domain-changes';
-import { isActive, startDomain, stopDomain } from './domain-lifecycle';
+import { isActive, startDomain, stopDiagnostic, stopGuest } from './domain-lifecycle';
 import type { DomainState } from './model';
 import { known, messageOf, num, str } from './values';
 
@@ -188,14 +188,17 @@ export async function snapshotBeforeApply(
   if (!plan.taken) return { taken: null, notes: [] };
   const name = String(planned.name);
   const shutDown = plan.kind === 'disk' && isActive((await client.domainGetState(dom)).state);
+  const notes: Diagnostic[] = [];
   if (shutDown) {
     ctx.log.info(`domain ${name}: shutting down for the snapshot before ${decision.reprovisionNow ? 're-provisioning' : 'restarting'}`);
-    if ((await stopDomain(client, dom, shutdownTimeoutS, ctx)) === 'interrupted')
+    const stopped = await stopGuest(client, dom, shutdownTimeoutS, ctx);
+    if (stopped.state === 'interrupted')
       return {
         stop: [
           error([], 'Interrupted', `Terraform was interrupted while ${name} was shutting down for its snapshot; nothing else changed.`),
         ],
       };
+    notes.push(stopDiagnostic(name, 'was restarted', stopped, shutdownTimeoutS));
   }
   let auto: AutoSnapshot;
   try {
@@ -207,7 +210,7 @@ export async function snapshotBeforeApply(
     if (shutDown) await client.domainCreate(dom);
     return { stop: auto.refused };
   }
-  return { taken: auto.name, notes: auto.notes };
+  return { taken: auto.name, notes: [...notes, ...auto.notes] };
 }
 
 /** Advice in the wait's diagnostics that a revert makes untrue (the failed guest does not keep running). */

@@ -64,6 +64,9 @@ export function withDefaults(
   config: DomainState | null = null,
 ): DomainState {
   const out = withTableDefaults(DOMAIN_FIELDS, planned, config);
+  // No maximum configured: the guest has no room to grow without a restart (the maximum is the current value).
+  if ((config ?? out).max_memory == null) out.max_memory = out.memory;
+  if ((config ?? out).max_vcpu == null) out.max_vcpu = out.vcpu;
   const priorDisks = list(prior?.disk);
   out.disk = list(out.disk).map((d, i): DomainDiskState => {
     const samePrior = priorDisks[i] && priorDisks[i].volume_id === d.volume_id && priorDisks[i].file === d.file ? priorDisks[i] : undefined;
@@ -125,7 +128,12 @@ export function toDomainSpec(s: DomainState, refs: ResolvedRefs, uuid?: string):
   const interfaces: DomainInterface[] = list(s.network_interface).map((n, i) => {
     const mac = str(n.mac);
     const network = str(n.network);
-    const common = { model: known(n.model) ?? NIC.model.default, ...(mac ? { mac } : {}) };
+    const linkState = known(n.link_state);
+    const common = {
+      model: known(n.model) ?? NIC.model.default,
+      ...(mac ? { mac } : {}),
+      ...(linkState && linkState !== NIC.link_state.default ? { linkState } : {}),
+    };
     return n.user === true || !network
       ? { type: 'user' as const, ...(n.restrict !== false ? { restrict: true } : {}), ...common }
       : { type: 'network' as const, network: refs.networks?.[i] ?? network, ...common };
@@ -146,7 +154,9 @@ export function toDomainSpec(s: DomainState, refs: ResolvedRefs, uuid?: string):
     ...(uuid ? { uuid } : {}),
     type: known(s.type) ?? 'qemu',
     memoryMiB: num(s.memory) ?? 0,
+    ...(num(s.max_memory) !== undefined ? { maxMemoryMiB: num(s.max_memory) } : {}),
     vcpu: num(s.vcpu) ?? F.vcpu.default,
+    ...(num(s.max_vcpu) !== undefined ? { maxVcpu: num(s.max_vcpu) } : {}),
     ...(cpuMode ? { cpuMode } : {}),
     ...(firmware && firmware !== F.firmware.default ? { firmware } : {}),
     ...(s.secure_boot === true ? { secureBoot: true } : {}),
@@ -189,7 +199,9 @@ export function stateFromSpec(spec: DomainSpec, running: boolean, refs: Observed
     uuid: spec.uuid ?? null,
     id: spec.uuid ?? null,
     memory: spec.memoryMiB,
+    max_memory: spec.maxMemoryMiB ?? spec.memoryMiB,
     vcpu: spec.vcpu,
+    max_vcpu: spec.maxVcpu ?? spec.vcpu,
     type: spec.type,
     cpu_mode: spec.cpuMode ?? null,
     firmware: spec.firmware ?? F.firmware.default,
@@ -207,11 +219,16 @@ export function stateFromSpec(spec: DomainSpec, running: boolean, refs: Observed
       restrict: n.type === 'user' ? n.restrict === true : false,
       mac: n.mac ?? null,
       model: n.model ?? NIC.model.default,
+      link_state: n.linkState ?? NIC.link_state.default,
     })),
     running,
     console_log: spec.serialLogFile ?? null,
     qemu_agent: spec.qemuAgent === true,
-    // Not in libvirt's description: kept from the state (read) or set by import; addresses come from the guest.
+    // Not in libvirt's description: kept from the state (read) or set by import; addresses come from the guest,
+    // autostart from virDomainGetAutostart.
+    autostart: null,
+    change_impact: null,
+    change_impacts: null,
     reprovision: null,
     shutdown_timeout: null,
     wait_for: null,

@@ -113,7 +113,7 @@ function fillDefaults(table: FieldTable, planned: Values, config: Readonly<Value
         });
       continue;
     }
-    if (f.default === undefined || set !== null) continue;
+    if (f.default === undefined || (set !== null && set !== undefined)) continue;
     const value = defaultValue(f.default, planned);
     if (value !== undefined) planned[name] = value;
   }

@@ -18,14 +18,17 @@ export interface ReprovisionDecision {
 
 /** The state without the attributes the decision itself sets, nor the guest's addresses (which the plan settles
  *  apart): a change of only these is no change. */
-function withoutDecision({
-  reprovision_action,
-  previous_instance_id,
-  addresses,
-  ip_address,
-  ...rest
-}: DomainState): Omit<DomainState, 'reprovision_action' | 'previous_instance_id' | 'addresses' | 'ip_address'> {
-  return rest;
+const DECISION_ATTRS: ReadonlySet<string> = new Set([
+  'reprovision_action',
+  'previous_instance_id',
+  'change_impact',
+  'change_impacts',
+  'addresses',
+  'ip_address',
+]);
+
+function withoutDecision(s: DomainState): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(s).filter(([k]) => !DECISION_ATTRS.has(k)));
 }
 
 /**

@@ -12,6 +12,7 @@ import { mapDiagnostics, type PathMapping } from './paths';
 
 /** yaml's parseDocument, loaded on first use rather than at provider start-up (issue #15). */
 const parseDocument = (text: string): YamlLib.Document =>
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy load, for start-up time (issue #15)
   (require('yaml') as typeof YamlLib).parseDocument(text, { prettyErrors: true, uniqueKeys: true });
 
 /** How seed diagnostics map onto the resource's attribute paths. */

@@ -3,7 +3,7 @@
  * Volume ids in Terraform state are libvirt volume keys (the file path for `dir` pools).
  */
 import { createHash } from 'node:crypto';
-import { LibvirtClient, PoolRef, VolRef, VIR_STORAGE_POOL_RUNNING } from '../../../../src/libvirt';
+import { DomRef, LibvirtClient, PoolRef, VolRef, VIR_CONNECT_LIST_DOMAINS_ACTIVE, VIR_STORAGE_POOL_RUNNING } from '../../../../src/libvirt';
 import type { CallOptions } from '../../../../src/libvirt';
 import { Diagnostic, error } from '../../../../src/diagnostics';
 import { isNotFound, volumeByKey, volumeByName } from './lookups';
@@ -224,4 +224,31 @@ export async function inspectRawVolume(
     size: info.capacity,
     sha256: await volumeSha256(client, vol, info.capacity, options),
   };
+}
+
+/** A running domain with a volume attached, and the disk's target there (e.g. `vdb`). */
+export interface VolumeUser {
+  readonly dom: DomRef;
+  readonly target: string;
+}
+
+/**
+ * The running domains that have `vol` attached (its pool/name, or its host path, as a disk source in their live
+ * XML), each with the disk's target: who must resize the disk live instead of the storage driver, whose
+ * qemu-img cannot write an image a running QEMU holds.
+ */
+export async function runningVolumeUsers(client: LibvirtClient, vol: VolRef, options?: CallOptions): Promise<VolumeUser[]> {
+  const path = await client.storageVolGetPath(vol, options);
+  const out: VolumeUser[] = [];
+  for (const dom of await client.connectListAllDomains(VIR_CONNECT_LIST_DOMAINS_ACTIVE, options)) {
+    const xml = await client.domainGetXmlDesc(dom, 0, options).catch(() => '');
+    for (const disk of xml.match(/<disk\b[\s\S]*?<\/disk>/g) ?? []) {
+      const source = /<source\b[^>]*>/.exec(disk)?.[0] ?? '';
+      const attr = (name: string) => new RegExp(`\\s${name}=['"]([^'"]*)['"]`).exec(source)?.[1];
+      const same = attr('file') === path || (attr('pool') === vol.pool && attr('volume') === vol.name);
+      const target = /<target\b[^>]*\sdev=['"]([^'"]+)['"]/.exec(disk)?.[1];
+      if (same && target) out.push({ dom, target });
+    }
+  }
+  return out;
 }

@@ -12,6 +12,7 @@ const compiled = new Map<IgnitionVersion, ValidateFunction>();
 function validatorFor(version: IgnitionVersion): ValidateFunction {
   let v = compiled.get(version);
   if (!v) {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy load, for start-up time (issue #15)
     ajv ??= new (require('ajv') as typeof import('ajv')).default({ allErrors: true, strict: false });
     v = ajv.compile(schemaFor(version));
     compiled.set(version, v);

@@ -132,7 +132,8 @@ export function readSystemUse(image: Uint8Array, range: readonly [number, number
   const nameParts: Uint8Array[] = [];
   let area: [number, number] | undefined = [range[0] + skip, range[1]];
   for (let hops = 0; area && hops <= MAX_CONTINUATIONS; hops++) {
-    let [pos, end] = area;
+    let pos = area[0];
+    const end = area[1];
     area = undefined;
     while (pos + SUE.data <= end) {
       const signature = String.fromCharCode(image[pos + SUE.signature], image[pos + SUE.signature + 1]);

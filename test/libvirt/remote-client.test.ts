@@ -1,0 +1,69 @@
+/**
+ * The XDR arguments of the domain calls behind live changes (src/libvirt/remote-client.ts), against a stand-in
+ * daemon: each call's procedure number (libvirt's remote_protocol.x) and its argument bytes, written out by hand
+ * from the struct layout (remote_nonnull_domain = string name, 16-byte uuid, int id; then the call's fields).
+ */
+import { RemoteLibvirtClient } from '../../src/libvirt/remote-client';
+import { RpcConnection } from '../../src/libvirt/rpc';
+import { XdrWriter } from '../../src/libvirt/xdr';
+import { fakeDaemon } from './helpers/fake-daemon';
+
+const DOM = { name: 'vm', uuid: Buffer.from('00112233445566778899aabbccddeeff', 'hex'), id: 7 };
+
+/** remote_nonnull_domain "vm", uuid 0011..ff, id 7, as XDR. */
+const DOM_XDR = '00000002' + '766d0000' + '00112233445566778899aabbccddeeff' + '00000007';
+
+const flush = (): Promise<void> => new Promise((r) => setImmediate(r));
+
+/** Sends one call through a stand-in daemon that answers `reply`; returns the call's procedure and argument hex. */
+async function sent(
+  call: (c: RemoteLibvirtClient) => Promise<unknown>,
+  reply = Buffer.alloc(0),
+): Promise<{ proc: number; args: string; result: unknown }> {
+  const d = fakeDaemon();
+  d.onPacket = (p) => d.reply(p, reply);
+  const client = new RemoteLibvirtClient(new RpcConnection(d.socket));
+  const result = await call(client);
+  await flush();
+  const [p] = d.received;
+  return { proc: p.header.procedure, args: Buffer.from(p.payload).toString('hex'), result };
+}
+
+const xmlXdr = (xml: string) => Buffer.from(new XdrWriter().string(xml).finish()).toString('hex');
+
+describe('live-change calls', () => {
+  test.each<[string, (c: RemoteLibvirtClient) => Promise<unknown>, number, string]>([
+    [
+      'domainSetMemoryFlags 2 GiB, LIVE|CONFIG',
+      (c) => c.domainSetMemoryFlags(DOM, 2 * 1024 * 1024, 3),
+      204,
+      DOM_XDR + '0000000000200000' + '00000003',
+    ],
+    ['domainSetVcpusFlags 4, LIVE|CONFIG', (c) => c.domainSetVcpusFlags(DOM, 4, 3), 199, DOM_XDR + '00000004' + '00000003'],
+    ['domainShutdownFlags GUEST_AGENT', (c) => c.domainShutdownFlags(DOM, 2), 258, DOM_XDR + '00000002'],
+    [
+      'domainBlockResize vdb 3 GiB in bytes',
+      (c) => c.domainBlockResize(DOM, 'vdb', 3 * 1024 ** 3, 1),
+      251,
+      DOM_XDR + '00000003' + '76646200' + '00000000c0000000' + '00000001',
+    ],
+    ['domainAttachDeviceFlags', (c) => c.domainAttachDeviceFlags(DOM, '<disk/>', 3), 160, DOM_XDR + xmlXdr('<disk/>') + '00000003'],
+    ['domainDetachDeviceFlags', (c) => c.domainDetachDeviceFlags(DOM, '<disk/>', 3), 161, DOM_XDR + xmlXdr('<disk/>') + '00000003'],
+    [
+      'domainUpdateDeviceFlags',
+      (c) => c.domainUpdateDeviceFlags(DOM, '<interface/>', 3),
+      174,
+      DOM_XDR + xmlXdr('<interface/>') + '00000003',
+    ],
+    ['domainGetAutostart', (c) => c.domainGetAutostart(DOM), 15, DOM_XDR],
+  ])('GIVEN %s WHEN called THEN the procedure number and XDR arguments follow remote_protocol.x', async (_, call, proc, args) => {
+    // The calls return nothing but virDomainGetAutostart (an int).
+    const r = await sent(call, Buffer.from(proc === 15 ? '00000001' : '', 'hex'));
+    expect({ proc: r.proc, args: r.args }).toEqual({ proc, args });
+  });
+
+  test('GIVEN autostart on WHEN asked THEN true (remote_domain_get_autostart_ret: int)', async () => {
+    expect((await sent((c) => c.domainGetAutostart(DOM), Buffer.from('00000001', 'hex'))).result).toBe(true);
+    expect((await sent((c) => c.domainGetAutostart(DOM), Buffer.from('00000000', 'hex'))).result).toBe(false);
+  });
+});
