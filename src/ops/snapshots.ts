@@ -9,7 +9,8 @@
  * seed again; to boot on the instance-id it had, it must read the seed it had. So a `disk` snapshot of a domain with
  * a seed volume gets a copy of that seed: the raw volume `<domain>.<snapshot>.seed` in the seed's pool (see
  * seedCopyName), written back into the seed volume (in place) by a revert and deleted with the snapshot. A `memory`
- * snapshot needs none: its revert resumes the guest, which read its seed long before.
+ * snapshot needs none: its revert resumes the guest, which read its seed long before (docs/FACTS.md "Snapshots:
+ * cloud-init reads the seed at boot, and per-instance modules follow the instance-id").
  */
 import { parseDomainXml, type DomainDisk, type DomainSpec } from '../domain';
 import {

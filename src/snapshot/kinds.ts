@@ -1,5 +1,6 @@
 /**
- * Which snapshot libvirt 9.0 with QEMU 7.2 can take of a domain (measured; docs/snapshots.md has the table): virtseed
+ * Which snapshot libvirt 9.0 with QEMU 7.2 can take of a domain (measured: docs/FACTS.md "Snapshots: what libvirt 9.0
+ * with QEMU 7.2 takes and reverts"; docs/snapshots.md has the table): virtseed
  * takes internal snapshots only, stored inside the domain's qcow2 disks. Pure.
  *
  * - A running (or paused) guest with BIOS firmware: its memory and device state and its disks (`memory`); a revert

@@ -9,7 +9,8 @@
  * booted with (`<domain>.booted-seed`), kept after every apply that started the guest while snapshot_before is on.
  * A revert writes that seed back for the reverted guest's boot and, once the guest has booted on it (its wait
  * passed), puts the new seed back into the volume: the seed resource's state stays true, the guest keeps the
- * instance-id it had (cloud-init reads the seed at boot), and the next plan shows the same change again.
+ * instance-id it had (cloud-init reads the seed at boot: docs/FACTS.md "Snapshots: cloud-init reads the seed at boot,
+ * and per-instance modules follow the instance-id"), and the next plan shows the same change again.
  */
 import { Diagnostic, error, hasErrors, warning } from '../../../../src/diagnostics';
 import { type DomRef, type LibvirtClient } from '../../../../src/libvirt';
