@@ -24,6 +24,8 @@ const PREFIX = 'vstest-snap-sb';
 const GUESTS = { bios: `${PREFIX}-bios`, efi: `${PREFIX}-efi` } as const;
 type Guest = keyof typeof GUESTS;
 const MARKER = /VSTEST-MARKER (\S+) IID (\S+)/g;
+/** Two guests boot side by side under TCG; on a loaded host a boot has taken 4–5 minutes. */
+const APPLY_TIMEOUT_MS = 2_400_000;
 
 let img: TestImage;
 let tf: TfWorkdir;
@@ -146,7 +148,7 @@ afterAll(() =>
 const iid: Partial<Record<Guest, string>> = {};
 
 test('GIVEN cloud-config ONE WHEN both guests are created THEN each printed marker one on its instance-id and the BIOS guest has a memory snapshot', () => {
-  tf.apply();
+  tf.ok(['apply', '-auto-approve', '-input=false'], APPLY_TIMEOUT_MS);
   for (const guest of Object.keys(GUESTS) as Guest[]) {
     iid[guest] = tf.resource(`virtseed_domain.${guest}`).instance_id as string;
     expect({ guest, markers: markers(guest) }).toEqual({ guest, markers: [['one', iid[guest]]] });
@@ -179,7 +181,7 @@ test('GIVEN cloud-config TWO whose runcmd fails WHEN planned THEN the plan says 
 
 test('GIVEN cloud-config TWO WHEN applied THEN the apply fails naming the scripts-user module and the revert to virtseed-auto-1', () => {
   appliedAt = Date.now();
-  failed = tf.run(['apply', '-auto-approve', '-input=false'], 3_000_000);
+  failed = tf.run(['apply', '-auto-approve', '-input=false'], APPLY_TIMEOUT_MS);
   expect(failed.code).toBe(1);
   for (const name of Object.values(GUESTS)) {
     expect(failed.out).toContain(`cloud-init module scripts-user failed on ${name} (reverted to snapshot virtseed-auto-1)`);
