@@ -182,6 +182,7 @@ test('GIVEN cloud-config TWO whose runcmd fails WHEN planned THEN the plan says 
 test('GIVEN cloud-config TWO WHEN applied THEN the apply fails naming the scripts-user module and the revert to virtseed-auto-1', () => {
   appliedAt = Date.now();
   failed = tf.run(['apply', '-auto-approve', '-input=false'], APPLY_TIMEOUT_MS);
+  console.log(`failed apply (exit ${failed.code}), its errors:\n${failed.out.slice(failed.out.indexOf('Error:')).slice(0, 4000)}`);
   expect(failed.code).toBe(1);
   for (const name of Object.values(GUESTS)) {
     expect(failed.out).toContain(`cloud-init module scripts-user failed on ${name} (reverted to snapshot virtseed-auto-1)`);
