@@ -1,7 +1,8 @@
 /**
  * Provider start-up: process start → go-plugin handshake line on stdout, the way Terraform starts the provider
  * (magic cookie, AutoMTLS client certificate), against Node's own floor on this machine (a `node -e` that prints
- * the same kind of line). Alternating runs, medians. Goal: the handshake within 150 ms.
+ * the same kind of line). Alternating runs, medians. Goal (issue #25): the installed artifact's handshake within
+ * 1.25x Node printing the line; the other rows are printed for information.
  * The installed artifact (the executable in dist/provider-artifact's zip: one bundled file with a V8 code cache in
  * the user's cache folder, packages/build/code-cache-loader.ts) is timed with its cache warmed by one run, and
  * without a cache (VIRTSEED_CACHE_DIR unusable). Beside them, the Go plugin-provider floor (bench/private/go-floor.ts:
@@ -15,7 +16,7 @@ import { unzipSync } from 'fflate';
 import { terraformPlatform } from '../cli/commands/provider-artifact';
 import { MAGIC_COOKIE_KEY, MAGIC_COOKIE_VALUE } from '../provider/src/plugin/handshake';
 import { buildGoFloor } from './private/go-floor';
-import { alternate, formatGoalTable, GoalRow } from './private/rows';
+import { alternate, formatGoalTable, GoalRow, loadRange } from './private/rows';
 
 const ROOT = join(__dirname, '..', '..');
 const DIST_MAIN = join(ROOT, 'dist', 'provider', 'src', 'main.js');
@@ -114,7 +115,9 @@ export async function runStartupBench(runs = 15, log: (line: string) => void = c
     if (!goFloor.built) log(`Go plugin floor skipped (bench/anchors/build-go-floor.sh failed):\n${goFloor.reason}`);
     const goFloorAt = variants.length;
     if (goFloor.built) variants.push(() => timeToFirstLine([], env, goFloor.executable));
-    const samples = await alternate(runs, variants);
+    const loads: number[] = [];
+    const samples = await alternate(runs, variants, loads);
+    const load = loadRange(loads);
     const [floorMs, distMs, bundleMs, cachedMs] = samples;
     const rows: GoalRow[] = [
       {
@@ -123,8 +126,7 @@ export async function runStartupBench(runs = 15, log: (line: string) => void = c
         ours: distMs,
         anchorName: 'node printing the line',
         anchor: floorMs,
-        goal: 150,
-        absolute: true,
+        load,
       },
     ];
     if (bundle) {
@@ -134,8 +136,7 @@ export async function runStartupBench(runs = 15, log: (line: string) => void = c
         ours: bundleMs,
         anchorName: 'node printing the line',
         anchor: floorMs,
-        goal: 150,
-        absolute: true,
+        load,
       });
       rows.push({
         name: 'start → handshake, installed artifact (code cache)',
@@ -143,8 +144,8 @@ export async function runStartupBench(runs = 15, log: (line: string) => void = c
         ours: cachedMs,
         anchorName: 'node printing the line',
         anchor: floorMs,
-        goal: 150,
-        absolute: true,
+        goal: 1.25,
+        load,
       });
     }
     if (goFloor.built) {
@@ -156,8 +157,9 @@ export async function runStartupBench(runs = 15, log: (line: string) => void = c
         ours: goMs,
         anchorName: 'node printing the line',
         anchor: floorMs,
+        load,
       });
-      rows.push({ name: `start → handshake, ${oursName}`, unit: 'ms', ours: oursMs, anchorName: 'Go go-plugin floor', anchor: goMs });
+      rows.push({ name: `start → handshake, ${oursName}`, unit: 'ms', ours: oursMs, anchorName: 'Go go-plugin floor', anchor: goMs, load });
     }
     log(`provider start-up (median of ${runs} alternating runs; AutoMTLS as under Terraform)`);
     for (const line of formatGoalTable(rows)) log(line);

@@ -4,7 +4,10 @@
  * (its own filesystem mirror and TF_CLI_CONFIG_FILE; ~/.terraform.d is never used). Domains are named
  * `vsbench-<n>` and destroyed at the end (and any left over from an interrupted run are undefined first).
  * Also prints the provider's peak memory during a plan beside Terraform's own (GNU time).
- * Goals (issue #15): plan of 1 and of 1000 within 1.5× the anchor; apply of 1000 within 1.5×.
+ * Goals (issue #25), against the Go floor below: plan (refresh) of 1000 domains within 2.0x the floor's 1000
+ * floor_data, apply of 1000 defined domains within 1.5x; plan of 1000 domains each with the device set of
+ * bench/private/device-set.ts within 1.1x the same plan without (skipped, with the reason, while there is no set).
+ * terraform_data rows are printed for information. Every row carries the load average while it was measured.
  *
  * A third config per size, N `floor_data` of the Go plugin-provider floor (bench/anchors/go-floor: the smallest
  * go-plugin tfplugin6 provider, same filesystem mirror), shows what any plugin provider pays over terraform_data
@@ -16,7 +19,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { run } from './private/command';
 import { buildGoFloor, GO_FLOOR_SOURCE, GO_FLOOR_VERSION } from './private/go-floor';
-import { alternate, formatGoalTable, GoalRow } from './private/rows';
+import { DOMAIN_DEVICE_SET, NO_DEVICE_SET } from './private/device-set';
+import { alternate, formatGoalTable, GoalRow, loadNow, loadRange } from './private/rows';
 
 const ROOT = join(__dirname, '..', '..');
 const PREFIX = 'vsbench-';
@@ -35,11 +39,13 @@ function cleanupDomains(): void {
   for (const name of list) run('virsh', ['-c', URI, 'undefine', name], { allow: [0, 1] });
 }
 
-function domainConfig(n: number): object {
+/** N defined domains; `devices` (attributes) merged into each, their names then under `<prefix>dev-`. */
+function domainConfig(n: number, devices?: Readonly<Record<string, unknown>>): object {
+  const name = devices ? `${PREFIX}dev-\${count.index}` : `${PREFIX}\${count.index}`;
   return {
     terraform: { required_providers: { virtseed: { source: 'virtseed/virtseed', version: '0.1.0' } } },
     provider: { virtseed: { uri: URI } },
-    resource: { virtseed_domain: { d: { count: n, name: `${PREFIX}\${count.index}`, memory: 64, type: 'qemu', running: false } } },
+    resource: { virtseed_domain: { d: { count: n, name, memory: 64, type: 'qemu', running: false, ...devices } } },
   };
 }
 
@@ -93,6 +99,9 @@ export interface TerraformBenchOptions {
   readonly log?: (line: string) => void;
   /** Measure peak memory from this many resources on. @default 100 */
   readonly memoryFrom?: number;
+  /** The device set of the devices row, from this many domains on. @default DOMAIN_DEVICE_SET, from 1000 */
+  readonly deviceSet?: Readonly<Record<string, unknown>>;
+  readonly devicesFrom?: number;
 }
 
 export async function runTerraformBench(options: TerraformBenchOptions = {}): Promise<GoalRow[]> {
@@ -117,29 +126,38 @@ export async function runTerraformBench(options: TerraformBenchOptions = {}): Pr
     for (const n of options.sizes ?? [1, 1000]) {
       const ours = workdir(base, `ours-${n}`, domainConfig(n), env);
       const anchor = workdir(base, `anchor-${n}`, anchorConfig(n), env);
+      const applyLoads = [loadNow()];
       const applyOurs = tf(ours, ['apply', '-auto-approve']).ms;
+      applyLoads.push(loadNow());
       const applyAnchor = tf(anchor, ['apply', '-auto-approve']).ms;
       const floor = goFloor.built ? workdir(base, `floor-${n}`, floorConfig(n), env) : undefined;
       const applyFloor = floor ? tf(floor, ['apply', '-auto-approve']).ms : NaN;
+      applyLoads.push(loadNow());
+      const applyLoad = loadRange(applyLoads);
+      const deviceSet = options.deviceSet ?? DOMAIN_DEVICE_SET;
+      const withDevices =
+        deviceSet && n >= (options.devicesFrom ?? 1000) ? workdir(base, `devices-${n}`, domainConfig(n, deviceSet), env) : undefined;
+      if (withDevices) tf(withDevices, ['apply', '-auto-approve']);
+      else if (n >= (options.devicesFrom ?? 1000)) log(`  plan of ${n} domains with devices skipped: ${NO_DEVICE_SET}`);
       const runs = options.plans?.(n) ?? (n <= 10 ? 5 : 3);
-      const [planOurs, planAnchor, planFloor] = await alternate(runs, [
-        () => plan(ours),
-        () => plan(anchor),
-        ...(floor ? [() => plan(floor)] : []),
-      ]);
+      const planLoads: number[] = [];
+      const [planOurs, planAnchor, planFloor, planDevices] = await alternate(
+        runs,
+        [
+          () => plan(ours),
+          () => plan(anchor),
+          ...(floor ? [() => plan(floor)] : [() => NaN]),
+          ...(withDevices ? [() => plan(withDevices)] : []),
+        ],
+        planLoads,
+      );
+      const load = loadRange(planLoads);
       const added = rows.length;
       const plural = n === 1 ? '' : 's';
       const planName = `plan (refresh), ${n} domain${plural}`;
       const applyName = `apply, ${n} defined domain${plural}`;
-      rows.push({ name: planName, unit: 'ms', ours: planOurs, anchorName: `${n} terraform_data`, anchor: planAnchor, goal: 1.5 });
-      rows.push({
-        name: applyName,
-        unit: 'ms',
-        ours: applyOurs,
-        anchorName: `${n} terraform_data`,
-        anchor: applyAnchor,
-        goal: n >= 1000 ? 1.5 : undefined,
-      });
+      rows.push({ name: planName, unit: 'ms', ours: planOurs, anchorName: `${n} terraform_data`, anchor: planAnchor, load });
+      rows.push({ name: applyName, unit: 'ms', ours: applyOurs, anchorName: `${n} terraform_data`, anchor: applyAnchor, load: applyLoad });
       if (floor) {
         const floorName = `${n} floor_data (Go plugin)`;
         rows.push({
@@ -148,10 +166,45 @@ export async function runTerraformBench(options: TerraformBenchOptions = {}): Pr
           ours: planFloor,
           anchorName: `${n} terraform_data`,
           anchor: planAnchor,
+          load,
         });
-        rows.push({ name: planName, unit: 'ms', ours: planOurs, anchorName: floorName, anchor: planFloor });
-        rows.push({ name: `apply, ${floorName}`, unit: 'ms', ours: applyFloor, anchorName: `${n} terraform_data`, anchor: applyAnchor });
-        rows.push({ name: applyName, unit: 'ms', ours: applyOurs, anchorName: floorName, anchor: applyFloor });
+        rows.push({
+          name: planName,
+          unit: 'ms',
+          ours: planOurs,
+          anchorName: floorName,
+          anchor: planFloor,
+          goal: n >= 1000 ? 2.0 : undefined,
+          load,
+        });
+        rows.push({
+          name: `apply, ${floorName}`,
+          unit: 'ms',
+          ours: applyFloor,
+          anchorName: `${n} terraform_data`,
+          anchor: applyAnchor,
+          load: applyLoad,
+        });
+        rows.push({
+          name: applyName,
+          unit: 'ms',
+          ours: applyOurs,
+          anchorName: floorName,
+          anchor: applyFloor,
+          goal: n >= 1000 ? 1.5 : undefined,
+          load: applyLoad,
+        });
+      }
+      if (withDevices) {
+        rows.push({
+          name: `plan (refresh), ${n} domains with the device set`,
+          unit: 'ms',
+          ours: planDevices,
+          anchorName: `${n} domains without`,
+          anchor: planOurs,
+          goal: 1.1,
+          load,
+        });
       }
       if (n >= (options.memoryFrom ?? 100)) {
         const mem = planMemory(ours, base);
@@ -162,6 +215,7 @@ export async function runTerraformBench(options: TerraformBenchOptions = {}): Pr
           ours: mem.providerKiB / 1024,
           anchorName: 'terraform (same plan)',
           anchor: mem.terraformKiB / 1024,
+          load: loadRange([loadNow()]),
         });
         rows.push({
           name: `peak RSS during plan, ${n} terraform_data: terraform`,
@@ -175,6 +229,7 @@ export async function runTerraformBench(options: TerraformBenchOptions = {}): Pr
       tf(ours, ['destroy', '-auto-approve']);
       tf(anchor, ['destroy', '-auto-approve']);
       if (floor) tf(floor, ['destroy', '-auto-approve']);
+      if (withDevices) tf(withDevices, ['destroy', '-auto-approve']);
     }
   } finally {
     cleanupDomains();

@@ -8,6 +8,7 @@
  *   virtseed seed build [-N F] [-V F] [-H H] [-i F] [-m M] [-d D] [-f iso|vfat] OUTPUT USER-DATA [META-DATA]
  *                                                                       cloud-localds's arguments
  *   virtseed seed show [--json] ISO
+ *   virtseed plan-summary [--format markdown|json] [--title TEXT] [--fail-on restart|replace] PLAN.json|-
  *   virtseed provider install [--mirror DIR] ...                        (cli/commands/provider.ts parses its own)
  *   virtseed snapshot list [--uri URI] [--json] DOMAIN                  a domain's snapshots on a libvirt host
  *   virtseed snapshot revert [--uri URI] [--start] DOMAIN SNAPSHOT      the explicit revert (never a plan's)
@@ -59,6 +60,21 @@ Examples:
   virtseed seed build -N network-config.yaml seed.img user-data meta-data
 `;
 
+const PLAN_SUMMARY_HELP = `
+Impact on a running guest, least to most disruptive: none, next-boot, live, restart, replace, delete. For
+virtseed_domain it is the planned state's change_impact when the provider computes it, else what the field tables
+declare (the output says which); unknown while the plan does not know it. Sensitive values are masked, values
+known only after apply are shown as such.
+
+Exit codes: 0 printed; 2 usage error or not a plan's JSON; 3 printed, and the plan holds a change at or above
+--fail-on (restart: a restart, replacement, destruction, or an unknown impact; replace: a replacement or
+destruction).
+
+Example:
+  terraform plan -out=tfplan && terraform show -json tfplan > plan.json
+  virtseed plan-summary --fail-on restart plan.json > plan-summary.md
+`;
+
 /** An action's outcome: its exit code, or (for commands that talk to libvirt) a promise of it. */
 interface ActionResult {
   code: number;
@@ -68,7 +84,7 @@ interface ActionResult {
 /** The command tree; actions store their exit code in `result.code` (or its promise in `result.pending`). */
 function program(io: CliIo, result: ActionResult): Command {
   const root = new Command('virtseed')
-    .description("The virtseed Terraform provider's installer, and cloud-init seeds outside Terraform.")
+    .description("The virtseed Terraform provider's installer, cloud-init seeds outside Terraform, and plan summaries for reviews.")
     .version(packageVersion(), '-V, --version', 'print the version')
     .helpOption('-h, --help', 'print help')
     .helpCommand(false)
@@ -110,6 +126,22 @@ function program(io: CliIo, result: ActionResult): Command {
       // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy: a command loads its module when it runs (issue #15)
       const { seedShow } = require('./commands/seed-show') as typeof import('./commands/seed-show');
       result.code = seedShow({ iso, json: !!opts.json }, io);
+    });
+
+  root
+    .command('plan-summary')
+    .description('summarize a saved Terraform plan for a review: actions, impact on running guests, re-provisioning, changed attributes')
+    .argument('<plan-json>', 'the output of `terraform show -json PLANFILE`, or - for stdin')
+    .addOption(new Option('--format <format>', 'output format').choices(['markdown', 'json']).default('markdown'))
+    .option('--title <text>', 'heading of the Markdown', 'virtseed plan summary')
+    .addOption(
+      new Option('--fail-on <impact>', `exit 3 when the plan holds a change this disruptive or more`).choices(['restart', 'replace']),
+    )
+    .addHelpText('after', PLAN_SUMMARY_HELP)
+    .action((plan: string, opts: { format: 'markdown' | 'json'; title: string; failOn?: 'restart' | 'replace' }) => {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy: a command loads its module when it runs (issue #15)
+      const { planSummary } = require('./commands/plan-summary') as typeof import('./commands/plan-summary');
+      result.code = planSummary({ plan, format: opts.format, title: opts.title, ...(opts.failOn ? { failOn: opts.failOn } : {}) }, io);
     });
 
   // `provider ...` keeps its own argument parsing: everything after `provider` is handed over unchanged.

@@ -10,6 +10,7 @@ export * from './src/reprovision';
 export * from './src/size';
 export * from './src/snapshot';
 export * from './src/snapshot-before';
+export * from './src/storage-pool';
 export * from './src/virtual-machine';
 export * from './src/volume';
 export * from './src/wait-for';

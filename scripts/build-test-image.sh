@@ -15,7 +15,7 @@ set -euo pipefail
 MIRROR="${VIRTSEED_DEBIAN_MIRROR:-http://deb.debian.org/debian}"
 PACKAGES="linux-image-amd64,cloud-init,cloud-guest-utils,systemd-sysv,dbus,udev,util-linux,ifupdown,isc-dhcp-client,python3-cffi-backend,iproute2,kmod,e2fsprogs,ignition,locales,sudo"
 DISK_SCRIPT="$(dirname "$0")/build-cloud-disk.sh"
-RECIPE="bookworm minbase $PACKAGES v6 datasource=NoCloud,ConfigDrive,None ignition-unit disk=$(sha256sum < "$DISK_SCRIPT" | cut -c1-16)"
+RECIPE="bookworm minbase $PACKAGES v8 datasource=NoCloud,ConfigDrive,None no-ssh ignition-unit disk=$(sha256sum < "$DISK_SCRIPT" | cut -c1-16)"
 HASH=$(printf '%s' "$RECIPE" | sha256sum | cut -c1-12)
 BASE="${VIRTSEED_IMAGE_ROOT:-/var/cache/virtseed/images}"
 OUT="${VIRTSEED_IMAGE_DIR:-$BASE/debian-12-cloudinit-$HASH}"
@@ -45,10 +45,18 @@ ROOT="$WORK/root"
 echo "building test image in $WORK (debootstrap, about 2 minutes)" >&2
 debootstrap --variant=minbase --include="$PACKAGES" bookworm "$ROOT" "$MIRROR" >&2
 
-# cloud-init: only local datasources, so boot never waits on a metadata server.
+# cloud-init: only local datasources, so boot never waits on a metadata server. The image has no SSH server (nor
+# ssh-keygen): cloud-init generates no host keys for it (each attempt logged a warning, 4 per boot). An empty
+# ssh_keys map is how its schema allows saying so (ssh_genkeytypes must name at least one type); host keys a
+# user-data gives in ssh_keys still apply.
 cat > "$ROOT/etc/cloud/cloud.cfg.d/90-virtseed.cfg" <<'CFG'
 datasource_list: [NoCloud, ConfigDrive, None]
+ssh_keys: {}
 CFG
+# No SSH server, and masked so: cloud-init 22.4's set-passwords asks systemctl for the ssh service at every boot and
+# warns "SSH service 'ssh' is not installed" for a unit systemd does not know (exit 4); a masked unit is known and
+# inactive (exit 3), which it takes quietly. A clean first boot lets a real warning stand out.
+ln -sf /dev/null "$ROOT/etc/systemd/system/ssh.service"
 echo 'LANG=C.UTF-8' > "$ROOT/etc/default/locale"
 echo 'virtseed-image' > "$ROOT/etc/hostname"
 # Empty root password lock; serial console login is not needed by tests (they read the console log).

@@ -1,10 +1,9 @@
 #!/usr/bin/env bash
-# Makes sure a local libvirtd answers at qemu:///system, with a storage pool `default`:
+# Makes sure a local libvirtd answers at qemu:///system:
 #  - installs the Debian packages when missing (libvirt-daemon-system, qemu-system-x86, qemu-utils, ...),
 #  - gives /dev/kvm Debian's usual root:kvm 0660 (a root-only /dev/kvm makes libvirt re-probe QEMU on every define),
 #  - starts virtlogd and libvirtd itself when nothing answers (machines without systemd), recording their pids in
 #    /run/virtseed/started.pids so scripts/stop-libvirtd.sh stops only what we started,
-#  - defines and starts the `dir` pool `default` at /var/lib/libvirt/images when it does not exist.
 # Idempotent; safe to run on every deploy and test run.
 set -euo pipefail
 URI=qemu:///system
@@ -46,14 +45,4 @@ if ! timeout 10 virsh -c "$URI" version >/dev/null 2>&1; then
 fi
 timeout 10 virsh -c "$URI" version >/dev/null 2>&1 || { log "libvirtd does not answer at $URI"; exit 1; }
 
-if ! virsh -c "$URI" pool-info default >/dev/null 2>&1; then
-  log "defining storage pool 'default' at /var/lib/libvirt/images"
-  mkdir -p /var/lib/libvirt/images
-  virsh -c "$URI" pool-define-as default dir --target /var/lib/libvirt/images >/dev/null
-  virsh -c "$URI" pool-autostart default >/dev/null || true
-fi
-pool_state=$(virsh -c "$URI" pool-info default | sed -n 's/^State: *//p')
-if [ "$pool_state" != "running" ]; then
-  virsh -c "$URI" pool-start default >/dev/null
-fi
 log "libvirtd ready at $URI ($(virsh -c "$URI" version | sed -n 's/^Running hypervisor: //p'))"

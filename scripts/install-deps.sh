@@ -19,6 +19,8 @@ if [ "${1:-}" != "--runtime-only" ]; then
   pkgs+=(xorriso genisoimage cloud-init ignition netplan.io libxml2-utils openssh-server netcat-openbsd gnutls-bin cloud-image-utils)
   # GNU time: peak memory in `npm run bench`.
   pkgs+=(time)
+  # PostgreSQL 15 for Terraform's pg state backend (examples/gitops; started by scripts/ensure-postgres.sh).
+  pkgs+=(postgresql)
 fi
 missing=()
 for p in "${pkgs[@]}"; do

@@ -1,15 +1,19 @@
 #!/usr/bin/env bash
-# The whole test suite, as CI runs it: installs what is missing, starts libvirtd if none answers, builds, type-checks
-# everything including the tests (`npm run typecheck`) and lints and format-checks it (`npm run lint`), builds (or
-# reuses) the test guest image, installs the provider, then runs the unit tests and the integration tests (real
-# xorriso/isoinfo, cloud-init's datasource code, ignition-validate, libvirtd, terraform, cdktf and real guest boots
-# under TCG). A failed check fails the run (status 1) once everything else has run. Ends with one line
-# `tests: N passed, N failed`, after a line `checks: ...` naming failed checks.
+# The whole test suite, as CI runs it: installs what is missing, starts libvirtd and PostgreSQL if none answers
+# (and gives the tests the storage pool `default` they use), builds, type-checks everything including the tests
+# (`npm run typecheck`) and lints and format-checks it (`npm run lint`), builds (or reuses) the test guest image, installs the provider, then runs the unit tests and the
+# integration tests (real xorriso/isoinfo, cloud-init's datasource code, ignition-validate, libvirtd, PostgreSQL,
+# terraform, cdktf and real guest boots under TCG). A failed check fails the run (status 1) once everything else has
+# run. Ends with one line `tests: N passed, N failed`, after a line `checks: ...` naming failed checks.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export CHECKPOINT_DISABLE=1
 bash scripts/install-deps.sh
 bash scripts/ensure-libvirtd.sh
+bash scripts/ensure-test-pool.sh # the tests' own volumes go into pool `default`; the examples make their pools
+# PostgreSQL on 127.0.0.1 for the pg state backend tests (examples/gitops): a cluster started when none runs, the
+# tests' role and database made (they run the script again themselves, which is quick once this is done).
+bash scripts/ensure-postgres.sh --name vstest_gitops >/dev/null
 npm run --silent build
 # Tests are type-checked and linted like the code; a failure is reported at the end, after all tests have run.
 status=0

@@ -51,7 +51,10 @@ export function error(path: AttributePath, summary: string, detail: string): Dia
   return { severity: 'error', summary, detail, path };
 }
 
-/** Builds a warning diagnostic. */
+/**
+ * Builds a warning diagnostic. In the provider a resource's warnings are made at plan (PlanResourceChange) and shown
+ * once per resource and plan; warnings from ValidateResourceConfig are dropped (provider/src/plugin/warnings.ts).
+ */
 export function warning(path: AttributePath, summary: string, detail: string): Diagnostic {
   return { severity: 'warning', summary, detail, path };
 }

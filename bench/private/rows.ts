@@ -1,4 +1,5 @@
 /** Shared pieces of the process-level benches: medians, alternating runs, and the ours/anchor/ratio table. */
+import { loadavg } from 'node:os';
 
 /** One measured figure beside its anchor. `lowerIsBetter` false for throughputs. */
 export interface GoalRow {
@@ -13,6 +14,19 @@ export interface GoalRow {
   readonly absolute?: boolean;
   readonly lowerIsBetter?: boolean;
   readonly note?: string;
+  /** The 1-minute load average while it was measured (`lo–hi`, from {@link loadRange}): figures taken on a busy
+   *  machine say so beside them. */
+  readonly load?: string;
+}
+
+/** The machine's 1-minute load average now. */
+export function loadNow(): number {
+  return loadavg()[0] ?? 0;
+}
+
+/** `lo–hi` of load averages sampled while a measurement ran. */
+export function loadRange(samples: readonly number[]): string {
+  return samples.length ? `${Math.min(...samples).toFixed(2)}–${Math.max(...samples).toFixed(2)}` : '-';
 }
 
 export function median(values: readonly number[]): number {
@@ -21,10 +35,14 @@ export function median(values: readonly number[]): number {
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
-/** Runs each variant `runs` times, alternating (a b a b …) so machine load hits all alike; medians per variant. */
-export async function alternate(runs: number, variants: readonly (() => Promise<number> | number)[]): Promise<number[]> {
+/** Runs each variant `runs` times, alternating (a b a b …) so machine load hits all alike; medians per variant.
+ *  `loads`, when given, receives the load average sampled before each round. */
+export async function alternate(runs: number, variants: readonly (() => Promise<number> | number)[], loads?: number[]): Promise<number[]> {
   const samples = variants.map(() => [] as number[]);
-  for (let i = 0; i < runs; i++) for (let v = 0; v < variants.length; v++) samples[v].push(await variants[v]());
+  for (let i = 0; i < runs; i++) {
+    loads?.push(loadNow());
+    for (let v = 0; v < variants.length; v++) samples[v].push(await variants[v]());
+  }
   return samples.map(median);
 }
 
@@ -40,7 +58,7 @@ export function verdict(row: GoalRow): { ratio: number; holds: boolean | undefin
 
 /** A fixed-width table: figure, ours, anchor, ratio, goal, holds. */
 export function formatGoalTable(rows: readonly GoalRow[]): string[] {
-  const header = ['figure', 'ours', 'anchor', 'anchor value', 'ours/anchor', 'goal', 'holds'];
+  const header = ['figure', 'ours', 'anchor', 'anchor value', 'ours/anchor', 'goal', 'holds', 'load'];
   const body = rows.map((r) => {
     const { ratio, holds } = verdict(r);
     const cmp = r.lowerIsBetter === false ? '≥' : '≤';
@@ -53,6 +71,7 @@ export function formatGoalTable(rows: readonly GoalRow[]): string[] {
       `${ratio.toFixed(2)}x`,
       goal,
       holds === undefined ? '-' : holds ? 'yes' : 'NO',
+      r.load ?? '-',
     ];
   });
   const widths = header.map((h, i) => Math.max(h.length, ...body.map((row) => row[i].length)));

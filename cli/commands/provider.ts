@@ -7,6 +7,10 @@
  * DIR defaults to ~/.terraform.d/plugins, the implicit mirror `terraform init` searches without any CLI config.
  * The zip is checked against SHA256SUMS first; the installed files have the zip entries' bytes, so
  * `.terraform.lock.hcl` hashes agree with every other installation of the same version.
+ *
+ * Terraform searches the implicit mirrors only when its CLI configuration ($TF_CLI_CONFIG_FILE, else ~/.terraformrc;
+ * Terraform's "CLI Configuration File" docs) has no `provider_installation` block. When it has one that does not
+ * name the mirror, the command says exactly what to add to it.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -55,7 +59,7 @@ export interface ProviderInstallOptions {
  * @throws Error naming the file and the problem: no artifact, no zip for the platform, a checksum mismatch, a zip
  *   without the executable.
  */
-export function installProvider(opts: ProviderInstallOptions = {}): { path: string; version: string; platform: string } {
+export function installProvider(opts: ProviderInstallOptions = {}): { path: string; version: string; platform: string; mirror: string } {
   const from = opts.from ?? findArtifactDir();
   if (from === undefined) throw new Error('no provider artifact found next to this virtseed (in a checkout, run `npm run build` first)');
   const sumsFile = fs.existsSync(from) ? fs.readdirSync(from).find((f) => versionOfSumsName(f) !== undefined) : undefined;
@@ -87,11 +91,53 @@ export function installProvider(opts: ProviderInstallOptions = {}): { path: stri
     fs.chmodSync(tmp, mode);
     fs.renameSync(tmp, path.join(dir, entryName));
   }
-  return { path: path.join(dir, executable), version, platform };
+  return { path: path.join(dir, executable), version, platform, mirror };
+}
+
+/** The Terraform CLI configuration file Terraform reads on this machine: `$TF_CLI_CONFIG_FILE`, else `~/.terraformrc`. */
+export function cliConfigPath(env: NodeJS.ProcessEnv = process.env, home: string = os.homedir()): string {
+  return env.TF_CLI_CONFIG_FILE ? path.resolve(env.TF_CLI_CONFIG_FILE) : path.join(home, '.terraformrc');
+}
+
+/** HCL text without `#`, `//` and `/* *\/` comments (strings are kept whole). */
+function withoutComments(hcl: string): string {
+  return hcl.replace(/"(?:[^"\\\n]|\\.)*"|\/\*[\s\S]*?\*\/|(?:#|\/\/)[^\n]*/g, (m) => (m.startsWith('"') ? m : ''));
+}
+
+/**
+ * What a CLI configuration needs so that Terraform installs virtseed from `mirror`: undefined when it has no
+ * `provider_installation` block (Terraform then searches the implicit mirrors, ~/.terraform.d/plugins among them)
+ * or its block already names `mirror`; else the lines to add inside the block. Pure.
+ */
+export function missingMirrorConfig(configText: string, mirror: string): string | undefined {
+  const text = withoutComments(configText);
+  if (!/\bprovider_installation\s*\{/.test(text)) return undefined;
+  if (text.includes(`"${mirror}"`) || text.includes(`"${mirror}/"`)) return undefined;
+  return (
+    `  filesystem_mirror {\n    path    = "${mirror}"\n    include = ["registry.terraform.io/virtseed/*"]\n  }\n` +
+    (/\bdirect\s*\{/.test(text) ? `and this inside its direct block:\n    exclude = ["registry.terraform.io/virtseed/*"]\n` : '')
+  );
+}
+
+/** The note for a CLI configuration whose provider_installation block does not name `mirror` (see missingMirrorConfig). */
+function mirrorNote(mirror: string, env: NodeJS.ProcessEnv): string | undefined {
+  const file = cliConfigPath(env);
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+  const add = missingMirrorConfig(text, mirror);
+  if (add === undefined) return undefined;
+  return (
+    `${file} has a provider_installation block, so terraform does not look in ${mirror} until that block names it. ` +
+    `Add this inside the provider_installation block:\n${add}`
+  );
 }
 
 /** `virtseed provider ...` with its arguments (after `provider`). Exit codes: 0 done, 1 install failed, 2 usage. */
-export function providerCommand(argv: string[], io: CliIo): number {
+export function providerCommand(argv: string[], io: CliIo, env: NodeJS.ProcessEnv = process.env): number {
   const [command, ...rest] = argv;
   if (command === '--help' || command === '-h' || command === 'help') {
     io.stdout(`${PROVIDER_USAGE}\n`);
@@ -123,6 +169,8 @@ export function providerCommand(argv: string[], io: CliIo): number {
   try {
     const r = installProvider({ mirror: values.mirror, from: values.from, platform: values.platform });
     io.stdout(`installed terraform-provider-virtseed ${r.version} (${r.platform}): ${r.path}\n`);
+    const note = mirrorNote(r.mirror, env);
+    if (note) io.stderr(`${note}`);
     if (values.mirror !== undefined) {
       const root = path.resolve(values.mirror);
       io.stdout(

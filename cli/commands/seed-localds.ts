@@ -11,14 +11,21 @@
  * user-data, network-config and vendor-data are checked the way the seed validator checks a spec's `user_data`,
  * `network_config` and `vendor_data`; what it finds is printed as warnings (the image is written as given).
  */
-import { execFileSync } from 'node:child_process';
+import type * as ChildProcess from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import type * as Os from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { formatPath, type Diagnostic } from '../../src/diagnostics';
 import { buildIso, validateSeed, type SeedFile, type SeedSpec } from '../../src/seed';
 import { writeFileAtomic } from '../../src/seed/io';
 import type { CliIo } from '../io';
+
+/** node:child_process and node:os, loaded only by the output formats that run tools (a plain ISO needs neither:
+ *  start-up time, issue #25). */
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy: only the formats that run tools load it (issue #25)
+const childProcess = (): typeof ChildProcess => require('node:child_process') as typeof ChildProcess;
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy: only the formats that run tools load it (issue #25)
+const os = (): typeof Os => require('node:os') as typeof Os;
 
 export interface LocaldsArgs {
   output: string;
@@ -133,7 +140,7 @@ export function localdsFiles(args: LocaldsArgs, io: CliIo): SeedFile[] {
 /** Runs a tool, throwing LocaldsError with its output when it fails or is missing. */
 function run(cmd: string, argv: string[], env?: NodeJS.ProcessEnv): void {
   try {
-    execFileSync(cmd, argv, { stdio: ['ignore', 'pipe', 'pipe'], ...(env ? { env } : {}) });
+    childProcess().execFileSync(cmd, argv, { stdio: ['ignore', 'pipe', 'pipe'], ...(env ? { env } : {}) });
   } catch (e) {
     const err = e as NodeJS.ErrnoException & { stderr?: Buffer };
     if (err.code === 'ENOENT') throw new LocaldsError(`${cmd} is needed for this output format and is not installed`);
@@ -166,7 +173,7 @@ function vfatImage(files: readonly SeedFile[], tmp: string): string {
 /** The image bytes in the requested file system and disk format. */
 function image(files: SeedFile[], filesystem: string, diskFormat: string): Uint8Array {
   if (filesystem === 'iso9660' && diskFormat === 'raw') return buildIso(files, { volumeId: 'cidata' });
-  const tmp = mkdtempSync(join(tmpdir(), 'virtseed-localds-'));
+  const tmp = mkdtempSync(join(os().tmpdir(), 'virtseed-localds-'));
   try {
     if (filesystem === 'iso9660' || filesystem === 'vfat') {
       let raw = join(tmp, 'seed.raw');

@@ -2,7 +2,8 @@
  * The generated bindings link every class and property to "Docs at Terraform Registry"
  * (`https://registry.terraform.io/providers/<source>/<version>/docs[/resources/<name>][#anchor]`), pages that do
  * not exist for a provider that is not published there. This rewrites those links to the registry-layout docs in
- * this repository and package (docs/index.md, docs/resources/<name>.md, written by `npm run docs`), as paths
+ * this repository and package (docs/index.md, docs/resources/<name>.md, docs/data-sources/<name>.md, written by
+ * `npm run docs`), as paths
  * relative to the generated file, with the anchors those pages carry: `#<attr>` at the top level and
  * `#<block>.<path>.<attr>` for attributes of nested blocks (found from the interface the link sits in).
  */
@@ -52,7 +53,7 @@ export function nestedStructPaths(resources: Record<string, { block: JsonBlock }
  * @param structs result of {@link nestedStructPaths}
  */
 export function rewriteDocLinks(source: string, toRepoRoot: string, structs: ReadonlyMap<string, string>): string {
-  const pattern = new RegExp(`${escapeRegExp(REGISTRY_DOCS)}(/resources/[a-z0-9_]+)?(#[A-Za-z0-9_]+)?`, 'g');
+  const pattern = new RegExp(`${escapeRegExp(REGISTRY_DOCS)}(/(?:resources|data-sources)/[a-z0-9_]+)?(#[A-Za-z0-9_]+)?`, 'g');
   let struct = '';
   return source
     .split('\n')
@@ -64,6 +65,8 @@ export function rewriteDocLinks(source: string, toRepoRoot: string, structs: Rea
         .replace(pattern, (_m, resource: string | undefined, anchor: string | undefined) => {
           const page = resource ? `docs${resource}.md` : 'docs/index.md';
           const blockPath = structs.get(struct);
+          // A data source page has no Import section (data sources are read, never imported): link the page.
+          if (anchor === '#import' && resource?.startsWith('/data-sources/')) anchor = undefined;
           const a = anchor && anchor !== '#import' && blockPath ? `#${blockPath}.${anchor.slice(1)}` : (anchor ?? '');
           return `${toRepoRoot}/${page}${a}`;
         });

@@ -1,3 +1,4 @@
+import { invalidValue, mutuallyExclusive } from './errors';
 import { VolumeFormat } from './volume';
 
 /** Options of {@link BaseImage.fromFile} and {@link BaseImage.fromUrl}. */
@@ -21,6 +22,46 @@ export interface BaseImageOptions {
   readonly volumeName?: string;
 }
 
+/** Where a distribution publishes the checksums of its images (e.g. `SHA256SUMS`, `SHA512SUMS`). */
+export interface ImageChecksums {
+  /** URL (or local path) of the checksum file published beside the image. */
+  readonly url: string;
+  /**
+   * Which digest to take when the file lists several for the image.
+   * @default - the one the file lists
+   */
+  readonly algorithm?: 'sha256' | 'sha512';
+}
+
+/** The OpenPGP signature of a checksum file and the key it must verify with. */
+export interface ImageSignature {
+  /**
+   * URL (or local path) of the detached signature of the checksum file (armored or binary, e.g. `SHA256SUMS.gpg`).
+   * @default - none: the checksum file itself must be clearsigned
+   */
+  readonly url?: string;
+  /** The distribution's armored OpenPGP public key (`-----BEGIN PGP PUBLIC KEY BLOCK-----`...). */
+  readonly key: string;
+}
+
+/** Options of {@link BaseImage.fromUrl}. */
+export interface UrlImageOptions extends BaseImageOptions {
+  /**
+   * Verify the download against the distribution's checksum file, and keep the verified image once per pool in a
+   * cache volume named by its digest, shared by every base volume on it (other stacks included), so the image is
+   * downloaded once per host and pool. A mismatch fails the deploy naming the file and both digests, keeping no
+   * volume. Exclusive with `sha256`.
+   * @default - not verified
+   */
+  readonly checksums?: ImageChecksums;
+  /**
+   * With `checksums`: the checksum file must carry a valid OpenPGP signature by this key (checked at plan and at
+   * deploy).
+   * @default - the checksum file is not signature-checked
+   */
+  readonly signature?: ImageSignature;
+}
+
 /** How a base image is provided: a local file or URL (uploaded into a shared volume), or an existing volume. */
 export type BaseImageSource =
   | {
@@ -29,6 +70,8 @@ export type BaseImageSource =
       readonly format: VolumeFormat;
       readonly sha256?: string;
       readonly volumeName?: string;
+      readonly checksums?: ImageChecksums;
+      readonly signature?: ImageSignature;
     }
   | { readonly kind: 'volume'; readonly volumeId: string };
 
@@ -53,14 +96,36 @@ export class BaseImage {
     });
   }
 
-  /** An http(s) URL, downloaded by the provider and uploaded into a shared base volume (see the class comment). */
-  static fromUrl(url: string, options: BaseImageOptions = {}): BaseImage {
+  /**
+   * An http(s) URL, downloaded by the provider and uploaded into a shared base volume (see the class comment);
+   * with `checksums` (and `signature`) verified against the distribution's signed checksum file first.
+   * @throws ConstructPropsError for `sha256` with `checksums`, a `signature` without `checksums`, or a checksum
+   *   algorithm other than sha256/sha512.
+   */
+  static fromUrl(url: string, options: UrlImageOptions = {}): BaseImage {
+    if (options.checksums && options.sha256 !== undefined)
+      throw mutuallyExclusive(
+        'BaseImage.fromUrl sha256',
+        'checksums',
+        'Pin the digest yourself (sha256) or take it from the checksum file (checksums).',
+      );
+    if (options.signature && !options.checksums)
+      throw invalidValue(
+        'BaseImage.fromUrl signature',
+        'a signature without checksums',
+        'signature only with checksums (it signs the checksum file)',
+      );
+    const algorithm = options.checksums?.algorithm;
+    if (algorithm !== undefined && algorithm !== 'sha256' && algorithm !== 'sha512')
+      throw invalidValue('BaseImage.fromUrl checksums.algorithm', algorithm, "'sha256' or 'sha512'");
     return new BaseImage({
       kind: 'upload',
       source: url,
       format: options.format ?? guessFormat(url),
       sha256: options.sha256,
       volumeName: options.volumeName,
+      ...(options.checksums ? { checksums: options.checksums } : {}),
+      ...(options.signature ? { signature: options.signature } : {}),
     });
   }
 

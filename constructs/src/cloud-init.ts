@@ -222,7 +222,9 @@ export interface CloudInitProps {
    */
   readonly gzip?: boolean;
   /**
-   * Later cloud-config sources replace top-level keys instead of merging.
+   * Later cloud-config sources replace top-level keys instead of merging (Virtlet's overwrite switch). The generated
+   * inputs (`environment`, `files`, `mounts`, `fqdn`) reach the guest whole or not at all: one whose keys
+   * `cloudConfig` or the raw user-data set is dropped, with a warning naming it.
    * @default false
    */
   readonly mergeOverwrite?: boolean;

@@ -7,16 +7,18 @@ import { invalidCloudInit } from './errors';
 import { checkName } from './private/names';
 import { onSynth } from './private/on-synth';
 import { seedResourceConfig } from './private/seed-resource';
+import { poolRefOf } from './private/pool-ref';
+import type { StoragePool } from './storage-pool';
 
 /** Properties of a {@link CloudInitSeed}. */
 export interface CloudInitSeedProps {
   /** Name of the seed ISO volume in the pool, e.g. `web-seed`. Changing it: replaces the seed. */
   readonly name: string;
   /**
-   * libvirt storage pool holding the seed volume.
+   * Storage pool holding the seed volume: a pool's name, or a {@link StoragePool} of the stack (created first).
    * @default 'default'
    */
-  readonly pool?: string;
+  readonly pool?: string | StoragePool;
   /** The seed's content. */
   readonly cloudInit: CloudInit;
 }
@@ -52,7 +54,7 @@ export class CloudInitSeed extends Construct {
     this.cloudInit = props.cloudInit;
 
     this.resource = new virtseed.cloudinitSeed.CloudinitSeed(this, 'Resource', {
-      pool: props.pool ?? 'default',
+      pool: poolRefOf(props.pool).ref,
       name: props.name,
       ...seedResourceConfig(props.cloudInit.toSeedSpec()),
     });

@@ -71,3 +71,11 @@ export function invalidNetwork(prop: string, diagnostics: readonly Diagnostic[])
     `${prop}: the network definition has ${diagnostics.length} error(s):\n${formatDiagnostics(diagnostics)}`,
   );
 }
+
+/** The storage pool definition has errors (from src/pool validatePoolSpec); lists every error with its path. */
+export function invalidPool(prop: string, diagnostics: readonly Diagnostic[]): ConstructPropsError {
+  return new ConstructPropsError(
+    prop,
+    `${prop}: the storage pool definition has ${diagnostics.length} error(s):\n${formatDiagnostics(diagnostics)}`,
+  );
+}

@@ -9,16 +9,18 @@ import { stableJson } from '../../src/json';
 import { checkName } from './private/names';
 import { onSynth } from './private/on-synth';
 import { containsTokens } from './private/tokens';
+import { poolRefOf } from './private/pool-ref';
+import type { StoragePool } from './storage-pool';
 
 /** Properties of an {@link IgnitionConfig}. */
 export interface IgnitionConfigProps {
   /** Name of the config volume in the pool, e.g. `web-ignition`. */
   readonly name: string;
   /**
-   * libvirt storage pool holding the config volume.
+   * Storage pool holding the config volume: a pool's name, or a {@link StoragePool} of the stack (created first).
    * @default 'default'
    */
-  readonly pool?: string;
+  readonly pool?: string | StoragePool;
   /** The Ignition config: typed (spec 3.x) or raw JSON text (3.x, or 2.x which is translated). */
   readonly config: IgnitionSpec | string;
 }
@@ -66,7 +68,7 @@ export class IgnitionConfig extends Construct {
     }
 
     this.resource = new virtseed.ignition.Ignition(this, 'Resource', {
-      pool: props.pool ?? 'default',
+      pool: poolRefOf(props.pool).ref,
       name: props.name,
       content,
     });

@@ -13,6 +13,7 @@ import { NetworkAttachment } from './network-attachment';
 import { sharedBaseVolume } from './private/shared-base';
 import { Reprovision } from './reprovision';
 import { Size } from './size';
+import type { StoragePool } from './storage-pool';
 import { Volume } from './volume';
 import { SnapshotBefore } from './snapshot-before';
 import { WaitFor } from './wait-for';
@@ -49,10 +50,11 @@ export interface VirtualMachineProps {
   /** Domain name, also the prefix of its own volumes (`<name>-root`, `<name>-seed`). */
   readonly name: string;
   /**
-   * libvirt storage pool for the volumes and the seed.
+   * Storage pool for the volumes and the seed: a pool's name, or a {@link StoragePool} of the stack (the volumes
+   * then refer to it, so Terraform creates the pool first and deletes them before it).
    * @default 'default'
    */
-  readonly pool?: string;
+  readonly pool?: string | StoragePool;
   /** The image the root disk is layered on (copy-on-write). */
   readonly baseImage: BaseImage;
   /**
@@ -73,9 +75,10 @@ export interface VirtualMachineProps {
    */
   readonly maxMemoryMiB?: number;
   /**
-   * Number of virtual CPUs. Changing it: live (no restart) up to `max_vcpu`, else restarts a running guest.
-   * (`max_vcpu` is {@link VirtualMachineProps.maxVcpus}; CPUs are hot-plugged, and a Linux guest onlines them when
-   * a udev rule or its kernel does so.)
+   * Number of virtual CPUs. Changing it: restarts a running guest with `type = "qemu"`, else live (no restart) up to
+   * `max_vcpu`, else restarts a running guest. (`max_vcpu` is {@link VirtualMachineProps.maxVcpus}; under KVM CPUs
+   * are hot-plugged, and a Linux guest onlines them when a udev rule or its kernel does so; QEMU's TCG, `type =
+   * "qemu"`, cannot hot-plug them.)
    * @default 1
    */
   readonly vcpus?: number;

@@ -1,8 +1,11 @@
 import { Construct } from 'constructs';
 import { Token } from 'cdktf';
 import * as virtseed from '../generated/virtseed';
-import { invalidNumber, invalidValue } from './errors';
+import { invalidNumber, invalidValue, mutuallyExclusive } from './errors';
+import type { ImageChecksums, ImageSignature } from './base-image';
 import { checkName } from './private/names';
+import { poolRefOf } from './private/pool-ref';
+import type { StoragePool } from './storage-pool';
 import { Size } from './size';
 
 /** Disk image format of a volume. */
@@ -13,10 +16,11 @@ export interface VolumeProps {
   /** Volume name in the pool, e.g. `web-root`. Changing it: replaces the volume. */
   readonly name: string;
   /**
-   * libvirt storage pool holding the volume.
+   * Storage pool holding the volume: a pool's name, or a {@link StoragePool} of the stack (the volume then refers to
+   * it, so Terraform creates the pool first and deletes the volume before the pool).
    * @default 'default'
    */
-  readonly pool?: string;
+  readonly pool?: string | StoragePool;
   /**
    * Image format.
    * @default 'qcow2'
@@ -43,6 +47,17 @@ export interface VolumeProps {
    * @default - not verified
    */
   readonly sha256?: string;
+  /**
+   * Verify `source` against its distribution's checksum file: the volume is then a qcow2 overlay on the pool's
+   * verified cache of the image (see {@link BaseImage.fromUrl}). Exclusive with `sha256`.
+   * @default - not verified
+   */
+  readonly checksums?: ImageChecksums;
+  /**
+   * With `checksums`: the OpenPGP signature of the checksum file and the key it must verify with.
+   * @default - the checksum file is not signature-checked
+   */
+  readonly signature?: ImageSignature;
 }
 
 /**
@@ -58,6 +73,8 @@ export class Volume extends Construct {
   readonly path: string;
   /** The volume's name. */
   readonly name: string;
+  /** The name of the pool holding it (as given; for a {@link StoragePool}, its name). */
+  readonly poolName: string;
 
   /** @throws ConstructPropsError for a bad `name`, `format`, `sha256`, or a `backingVolume` with format `raw`. */
   constructor(scope: Construct, id: string, props: VolumeProps) {
@@ -72,6 +89,23 @@ export class Volume extends Construct {
     if (props.sha256 !== undefined && !Token.isUnresolved(props.sha256) && !/^[0-9a-fA-F]{64}$/.test(props.sha256)) {
       throw invalidValue('Volume.sha256', props.sha256, '64 hex digits (the output of sha256sum)');
     }
+    if (props.checksums && props.sha256 !== undefined) {
+      throw mutuallyExclusive(
+        'Volume.sha256',
+        'Volume.checksums',
+        'Pin the digest yourself (sha256) or take it from the checksum file (checksums).',
+      );
+    }
+    if (props.checksums && props.source === undefined) {
+      throw invalidValue('Volume.checksums', props.checksums.url, 'checksums only together with source (they verify the bytes of source)');
+    }
+    if (props.signature && !props.checksums) {
+      throw invalidValue(
+        'Volume.signature',
+        props.signature.url ?? '(clearsigned)',
+        'signature only with checksums (it signs the checksum file)',
+      );
+    }
     if (props.sha256 !== undefined && props.source === undefined) {
       throw invalidValue('Volume.sha256', props.sha256, 'sha256 only together with source (it pins the bytes of source)');
     }
@@ -81,16 +115,21 @@ export class Volume extends Construct {
     }
 
     this.resource = new virtseed.volume.Volume(this, 'Resource', {
-      pool: props.pool ?? 'default',
+      pool: poolRefOf(props.pool).ref,
       name: props.name,
       format: props.format ?? 'qcow2',
       capacity,
       backingVolume: props.backingVolume,
       source: props.source,
       sha256: props.sha256,
+      checksumUrl: props.checksums?.url,
+      checksumAlgorithm: props.checksums?.algorithm,
+      signatureUrl: props.signature?.url,
+      signatureKey: props.signature?.key,
     });
     this.volumeId = this.resource.id;
     this.path = this.resource.path;
     this.name = props.name;
+    this.poolName = poolRefOf(props.pool).name;
   }
 }

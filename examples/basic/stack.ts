@@ -1,12 +1,14 @@
 /**
- * The basic example: one virtual machine from the user's image on an isolated libvirt network the example creates
- * (DHCP, no forwarding: the guest reaches the host and nothing else), provisioned by cloud-init, which prints
+ * The basic example: one virtual machine from the user's image, its volumes in a storage pool the example creates
+ * (a directory under /var/lib/libvirt/images, made when the pool starts and removed with it), on an isolated
+ * libvirt network the example creates (DHCP, no forwarding: the guest reaches the host and nothing else), so it needs
+ * nothing prepared on the host but libvirtd. Provisioned by cloud-init, which prints
  * `VIRTSEED_BASIC_OK <hostname>` on its serial console. The deploy returns once cloud-init finished in the guest
  * (`WaitFor.CLOUD_INIT`) and outputs the guest's address.
  */
 import { TerraformOutput, TerraformStack } from 'cdktf';
 import { Construct } from 'constructs';
-import { BaseImage, bindings, CloudInit, Firmware, KernelBoot, Network, VirtualMachine, WaitFor } from '../../constructs';
+import { BaseImage, bindings, CloudInit, Firmware, KernelBoot, Network, StoragePool, VirtualMachine, WaitFor } from '../../constructs';
 
 /** Inputs of {@link BasicStack}. */
 export interface BasicStackProps {
@@ -58,8 +60,11 @@ export function basicPropsFromEnv(env: NodeJS.ProcessEnv = process.env): BasicSt
 /** The example network's subnet: host 10.213.99.1, DHCP .100–.199. */
 export const BASIC_SUBNET = { address: '10.213.99.1/24', dhcpRanges: [{ start: '10.213.99.100', end: '10.213.99.199' }] };
 
-/** One provider, an isolated {@link Network} and one {@link VirtualMachine} on it, both named `virtseed-basic`, with
- *  the guest's address, instance-id, console log and UUID as outputs. */
+/** Where the example's pool keeps its volumes. */
+export const BASIC_POOL_DIR = '/var/lib/libvirt/images/virtseed-basic';
+
+/** One provider, a {@link StoragePool}, an isolated {@link Network} and one {@link VirtualMachine} on them, all named
+ *  `virtseed-basic`, with the guest's address, instance-id, console log and UUID as outputs. */
 export class BasicStack extends TerraformStack {
   readonly vm: VirtualMachine;
 
@@ -69,8 +74,11 @@ export class BasicStack extends TerraformStack {
 
     const hostname = 'virtseed-basic';
     const network = new Network(this, 'net', { name: hostname, subnets: [BASIC_SUBNET] });
+    // The example's own pool rather than libvirt's `default`, which a fresh host does not have.
+    const pool = new StoragePool(this, 'pool', { name: hostname, path: BASIC_POOL_DIR });
     this.vm = new VirtualMachine(this, 'vm', {
       name: hostname,
+      pool,
       baseImage: BaseImage.fromFile(props.image, { volumeName: `${hostname}-base` }),
       firmware: props.firmware,
       kernel: props.kernel,

@@ -3,7 +3,7 @@
  * skips parsing and compiling the bundle (issue #15: provider start-up and the `virtseed` CLI; Node 20 has no
  * built-in compile cache).
  *
- * The bundle is a separate file beside the loader (`sourceFile`), read as UTF-8 at start and compiled with
+ * The bundle is a separate file beside the loader (`sourceFile`), ASCII, read as one-byte (latin1) text at start and compiled with
  * `vm.Script` using `cachedData` from `$VIRTSEED_CACHE_DIR`, else `$XDG_CACHE_HOME/virtseed`, else
  * `~/.cache/virtseed`, in a file named by the program (`name`: `provider`, `cli`), the bundle's sha256 (fixed at
  * build time) and the Node/V8 version. (Embedded in the loader as a string literal, the 2 MB provider bundle cost
@@ -15,6 +15,17 @@
  * output depends only on the bundle, `name` and `sourceFile` (reproducible builds).
  */
 import { createHash } from 'node:crypto';
+
+/** The global name the first stage's script defines (esbuild `iife` output with `globalName`). */
+export const FIRST_STAGE_GLOBAL = 'virtseedFirstStage';
+
+/** A first stage run before the bundle is loaded (the provider's work up to its handshake line). */
+export interface FirstStage {
+  /** A self-contained script defining {@link FIRST_STAGE_GLOBAL} (its exports); no shebang. */
+  readonly script: string;
+  /** The export to call: a function returning a promise of what the bundle's `run` receives. */
+  readonly start: string;
+}
 
 /** A loader and the bundle it runs, to be written side by side (the loader finds `sourceFile` in its own folder). */
 export interface CodeCacheProgram {
@@ -29,17 +40,27 @@ export interface CodeCacheProgram {
 /**
  * The loader program running `bundle` (written as `sourceFile` beside it) with a code cache kept under the file
  * name prefix `name`. Throws `Error` when `name` is not lower-case letters and dashes, or `sourceFile` is not a
- * plain file name (letters, digits, `.`, `_`, `-`).
+ * plain file name (letters, digits, `.`, `_`, `-`), or `firstStage.start` not an identifier.
+ *
+ * With `firstStage`, the loader runs that script first and calls its `start()`; the bundle is read, compiled and
+ * run only when the promise `start()` returns resolves, and its export `run` is then called with the value. A
+ * rejection is printed to stderr and ends the process with status 1.
  */
-export function codeCacheLoader(bundle: string, name = 'provider', sourceFile = `virtseed-${name}.bundle.js`): CodeCacheProgram {
+export function codeCacheLoader(
+  bundle: string,
+  name = 'provider',
+  sourceFile = `virtseed-${name}.bundle.js`,
+  firstStage?: FirstStage,
+): CodeCacheProgram {
   if (!/^[a-z-]+$/.test(name)) throw new Error(`codeCacheLoader: name must be lower-case letters and dashes, got ${JSON.stringify(name)}`);
   if (!/^[A-Za-z0-9_][A-Za-z0-9._-]*$/.test(sourceFile))
     throw new Error(`codeCacheLoader: sourceFile must be a plain file name, got ${JSON.stringify(sourceFile)}`);
   const source = bundle.replace(/^#!.*\n/, '');
   const hash = createHash('sha256').update(source).digest('hex').slice(0, 32);
-  const loader = `(function () {
-const fs = require('fs'), os = require('os'), path = require('path'), vm = require('vm'), Module = require('module');
-const source = fs.readFileSync(path.join(__dirname, ${JSON.stringify(sourceFile)}), 'utf8');
+  if (firstStage && !/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(firstStage.start))
+    throw new Error(`codeCacheLoader: firstStage.start must be an identifier, got ${JSON.stringify(firstStage.start)}`);
+  const load = `const fs = require('fs'), os = require('os'), path = require('path'), vm = require('vm'), Module = require('module');
+const source = fs.readFileSync(path.join(__dirname, ${JSON.stringify(sourceFile)}), 'latin1');
 let file, cachedData;
 try {
   if (source.length !== ${source.length}) throw new Error('not the bundle this loader was built with');
@@ -61,7 +82,22 @@ if (file && (!cachedData || script.cachedDataRejected)) {
     } catch (e) { /* read-only home: run without a cache */ }
   });
 }
-script.runInThisContext()(module.exports, require, module, __filename, __dirname);
+script.runInThisContext()(module.exports, require, module, __filename, __dirname);`;
+  const loader = firstStage
+    ? `(function () {
+${firstStage.script.trim()}
+function load() {
+${load}
+return module.exports;
+}
+${FIRST_STAGE_GLOBAL}.${firstStage.start}().then((handoff) => load().run(handoff)).catch((e) => {
+  process.stderr.write('virtseed ${name}: ' + ((e && e.stack) || String(e)) + '\\n');
+  process.exit(1);
+});
+})();
+`
+    : `(function () {
+${load}
 })();
 `;
   return { loader, source, sourceFile };

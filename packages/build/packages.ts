@@ -23,6 +23,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as ts from 'typescript';
 import { PROVIDER_HOST_PATH, versionOfSumsName } from '../../cli/commands/provider-artifact';
+import { installBlock } from './install-paths';
 import { generateBindings } from '../../constructs/scripts/bindings';
 import { readProviderSchemaFromTerraform, type ProviderSchemaJson } from '../../constructs/scripts/schema';
 import { writeCliBundle } from './cli-bundle';
@@ -184,12 +185,18 @@ export async function buildConstructPackage(
     peerDependencies: peers,
   };
   fs.writeFileSync(path.join(pkgDir, 'package.json'), `${JSON.stringify(pkg, null, 2)}\n`);
+  const readme = fs.readFileSync(path.join(root, 'README.md'), 'utf8');
   fs.writeFileSync(
     path.join(pkgDir, 'README.md'),
     `# ${PACKAGE_NAMES[fw]}\n\nvirtseed's constructs (\`VirtualMachine\`, \`CloudInitSeed\`, \`IgnitionConfig\`, \`Volume\`, \`CloudInit\`, ` +
       `\`BaseImage\`, \`Size\`, \`Reprovision\`) and the \`virtseed/virtseed\` provider bindings (\`bindings\`) for ${FRAMEWORK_TITLE[fw]}.\n\n` +
       `\`\`\`ts\nimport { bindings, BaseImage, CloudInit, VirtualMachine } from '${PACKAGE_NAMES[fw]}';\n\`\`\`\n\n` +
-      `The provider itself: \`npm install virtseed && npx virtseed provider install\`.\n`,
+      `## Install and deploy\n\nIn a project made by \`${fw} init --template typescript\`${
+        fw === 'cdktn' ? ' (Node.js >= 22.19: `cdktn-cli` needs it, and `cdktn init` does not add `cdktn-cli` to the project)' : ''
+      }, with libvirtd and the Terraform CLI on the host:\n\n${installBlock(readme, fw)}\n\n` +
+      `\`npx virtseed provider install\` puts the provider (from the \`virtseed\` package) into \`~/.terraform.d/plugins\`; when the ` +
+      `Terraform CLI configuration has a \`provider_installation\` block, it prints what to add to it. \`--skip-provider-lock\`: ` +
+      `the deploy's lock step asks the public registry, which does not know a provider installed from a package.\n`,
   );
   fs.rmSync(stage, { recursive: true, force: true });
   return pkg;
@@ -220,11 +227,15 @@ export async function buildCliPackage(root: string, pkgDir: string): Promise<Rec
     engines: { node: '>=20' },
   };
   fs.writeFileSync(path.join(pkgDir, 'package.json'), `${JSON.stringify(pkg, null, 2)}\n`);
+  const readme = fs.readFileSync(path.join(root, 'README.md'), 'utf8');
   fs.writeFileSync(
     path.join(pkgDir, 'README.md'),
     `# virtseed\n\n\`virtseed provider install [--mirror DIR]\` installs terraform-provider-virtseed ${version} (one JavaScript file run by ` +
-      `Node.js >= 20; zips and SHA256SUMS in dist/provider-artifact) into a Terraform filesystem mirror.\n` +
-      `\`virtseed seed build|show\` builds and shows cloud-init seed ISOs.\n`,
+      `Node.js >= 20; zips and SHA256SUMS in dist/provider-artifact) into a Terraform filesystem mirror (default ` +
+      `\`~/.terraform.d/plugins\`; when the Terraform CLI configuration has a \`provider_installation\` block, it prints what to add to it).\n` +
+      `\`virtseed seed build|show\` builds and shows cloud-init seed ISOs.\n\n` +
+      `With Terraform alone, in a folder whose \`main.tf\` requires \`virtseed/virtseed\` ${version}:\n\n${installBlock(readme, 'hcl')}\n\n` +
+      `With CDK for Terraform or CDK Terrain, see \`@virtseed/cdktf\` and \`@virtseed/cdktn\`.\n`,
   );
   return pkg;
 }

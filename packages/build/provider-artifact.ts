@@ -44,7 +44,12 @@ const ZIP_SOURCE_ATTRS = (0o100644 << 16) >>> 0;
 
 /** The provider bundled into one file, and the executable that runs it through a V8 code cache. */
 export function bundleProvider(root: string): Promise<BundledProgram> {
-  return bundleWithCodeCache(root, { entry: 'provider/src/main.ts', banner: BANNER, cacheName: 'provider' });
+  return bundleWithCodeCache(root, {
+    entry: 'provider/src/run.ts',
+    banner: BANNER,
+    cacheName: 'provider',
+    firstStage: { entry: 'provider/src/plugin/start.ts', start: 'startPlugin' },
+  });
 }
 
 /** The files of the provider package (the zip's entries, the folder Terraform installs), by name. */

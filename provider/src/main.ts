@@ -1,22 +1,16 @@
-/** Entry point of terraform-provider-virtseed (provider/bin/terraform-provider-virtseed runs the built copy). */
-import { PROVIDER_SCHEMA } from './config';
-import { serve } from './plugin/serve';
-import type { HostFacts } from './host';
-import type * as Registry from './registry';
+/**
+ * Entry point of terraform-provider-virtseed in a checkout (provider/bin/terraform-provider-virtseed runs the built
+ * copy): the first stage (./plugin/start.ts) prints the handshake line, then the second (./run.ts, loaded only then)
+ * serves. The installed artifact runs the same two stages from its executable and its bundle
+ * (packages/build/provider-artifact.ts).
+ */
+import { startPlugin } from './plugin/start';
+import type * as Run from './run';
 
-/** The resource handlers (and through them src/seed, src/domain and src/libvirt) load after the handshake line is
- *  written, while Terraform connects (issue #15). */
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy: the handlers load after the handshake line (issue #15)
-const registry = (): typeof Registry => require('./registry') as typeof Registry;
-
-let facts: HostFacts | undefined;
-
-serve({
-  providerSchema: PROVIDER_SCHEMA,
-  resources: () => registry().resourceHandlers(),
-  connector: { connect: (uri) => registry().hostConnector().connect(uri) },
-  host: { domainType: (uri) => (facts ??= registry().hostFacts()).domainType(uri) },
-}).catch((err: unknown) => {
-  process.stderr.write(`terraform-provider-virtseed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-  process.exit(1);
-});
+startPlugin()
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy: the second stage loads after the handshake line (issue #25)
+  .then((started) => (require('./run') as typeof Run).run(started))
+  .catch((err: unknown) => {
+    process.stderr.write(`terraform-provider-virtseed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.exit(1);
+  });

@@ -15,7 +15,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { PROVIDER_SCHEMA } from '../../provider/src/config';
 import { ProviderServer } from '../../provider/src/plugin/server';
-import { resourceHandlers } from '../../provider/src/registry';
+import { dataSourceHandlers, resourceHandlers } from '../../provider/src/registry';
 import { renderDocs, type ProviderSchemaResponse, type ResourceExamples } from './render';
 
 export const PROVIDER_NAME = 'virtseed';
@@ -33,7 +33,7 @@ export function repoRoot(): string {
 
 /** The provider's schema exactly as its GetProviderSchema RPC returns it. */
 export async function servedSchema(): Promise<ProviderSchemaResponse> {
-  const server = new ProviderServer({ providerSchema: PROVIDER_SCHEMA, resources: resourceHandlers() });
+  const server = new ProviderServer({ providerSchema: PROVIDER_SCHEMA, resources: resourceHandlers(), dataSources: dataSourceHandlers() });
   return server.GetProviderSchema();
 }
 

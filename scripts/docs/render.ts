@@ -4,8 +4,8 @@
  * type name without the `virtseed_` prefix. Pure: the input is the tfplugin6 `GetProviderSchema` response (as
  * virtseed's server builds it) plus the example files; the output is file contents keyed by path.
  *
- * Data sources, when the provider has any, get `docs/data-sources/<name>.md` (example
- * examples/hcl/data-sources/<type>/data-source.tf, arguments, attributes).
+ * Data sources get `docs/data-sources/<name>.md` (example examples/hcl/data-sources/<type>/data-source.tf,
+ * arguments, attributes), and the index lists them where its template says `{{data_sources}}`.
  *
  * Page anatomy (per resource): front matter, title, description, `## Example Usage` (examples/hcl/resources/<type>/
  * resource.tf), `## Argument Reference` (Required / Optional), `## Attribute Reference` (read-only attributes),
@@ -63,7 +63,8 @@ export interface DocsInput {
   providerName: string;
   schema: ProviderSchemaResponse;
   /** The provider page's template (Markdown; `{{schema}}` is replaced by the provider block's argument list,
-   *  `{{example}}` by the provider example, `{{resources}}` by a list of links to the resource pages). */
+   *  `{{example}}` by the provider example, `{{resources}}` and `{{data_sources}}` by lists of links to the resource
+   *  and data source pages). */
   indexTemplate: string;
   /** `provider.tf` example. */
   providerExample?: string;
@@ -104,24 +105,27 @@ export function pageName(providerName: string, typeName: string): string {
 export function renderDocs(input: DocsInput): Map<string, string> {
   const files = new Map<string, string>();
   const types = Object.keys(input.schema.resource_schemas).sort();
-  files.set('docs/index.md', renderIndex(input, types));
+  const dataTypes = Object.keys(input.schema.data_source_schemas ?? {}).sort();
+  files.set('docs/index.md', renderIndex(input, types, dataTypes));
   for (const type of types) {
     files.set(`docs/resources/${pageName(input.providerName, type)}.md`, renderResource(input, type));
   }
-  for (const type of Object.keys(input.schema.data_source_schemas ?? {}).sort()) {
+  for (const type of dataTypes) {
     files.set(`docs/data-sources/${pageName(input.providerName, type)}.md`, renderDataSource(input, type));
   }
   return files;
 }
 
-function renderIndex(input: DocsInput, types: string[]): string {
+function renderIndex(input: DocsInput, types: string[], dataTypes: string[]): string {
   if (!input.indexTemplate.includes('{{schema}}')) throw new Error('the index template has no {{schema}} placeholder');
   const resources = types.map((t) => `- [\`${t}\`](resources/${pageName(input.providerName, t)}.md)`).join('\n');
+  const dataSources = dataTypes.map((t) => `- [\`${t}\`](data-sources/${pageName(input.providerName, t)}.md)`).join('\n');
   const example = input.providerExample ? fence('terraform', input.providerExample) : '';
   const body = input.indexTemplate
     .replace('{{schema}}', () => schemaSections(input.schema.provider.block, 'provider').trimEnd())
     .replace('{{example}}', () => example.trimEnd())
-    .replace('{{resources}}', () => resources);
+    .replace('{{resources}}', () => resources)
+    .replace('{{data_sources}}', () => dataSources);
   return `${frontMatter(`${input.providerName} Provider`, input.schema.provider.block.description ?? '')}${GENERATED_NOTE}\n\n${body.trimEnd()}\n`;
 }
 
@@ -151,25 +155,25 @@ function renderDataSource(input: DocsInput, type: string): string {
     `${GENERATED_NOTE}\n\n# ${type} (Data Source)\n\n`,
     block.description ? `${block.description.trim()}\n\n` : '',
     example ? `## Example Usage\n\n${fence('terraform', example)}\n` : '',
-    schemaSections(block, 'resource').trimEnd(),
+    schemaSections(block, 'data source').trimEnd(),
     '\n',
   ].join('');
 }
 
 /** Argument Reference, Attribute Reference and the nested schema sections of a block. */
-function schemaSections(block: ProtoBlock, kind: 'provider' | 'resource'): string {
+function schemaSections(block: ProtoBlock, kind: 'provider' | 'resource' | 'data source'): string {
   const out: string[] = [];
   const groups = groupOf(block);
   out.push('## Argument Reference\n\n');
   if (groups.required.length === 0 && groups.optional.length === 0) out.push('This block has no arguments.\n\n');
   if (groups.required.length) out.push(`### Required\n\n${groups.required.map((m) => bullet(m, '')).join('\n')}\n\n`);
   if (groups.optional.length) out.push(`### Optional\n\n${groups.optional.map((m) => bullet(m, '')).join('\n')}\n\n`);
-  if (kind === 'resource' || groups.readOnly.length) {
+  if (kind !== 'provider' || groups.readOnly.length) {
     out.push('## Attribute Reference\n\n');
     out.push(
       groups.readOnly.length
         ? `In addition to the arguments above, these attributes are exported:\n\n### Read-Only\n\n${groups.readOnly.map((m) => bullet(m, '')).join('\n')}\n\n`
-        : 'This resource exports no attributes beyond its arguments.\n\n',
+        : `This ${kind} exports no attributes beyond its arguments.\n\n`,
     );
   }
   out.push(...nestedSections(block, []));

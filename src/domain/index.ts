@@ -5,3 +5,4 @@ export * from './parse';
 export * from './errors';
 export * from './domain-type';
 export * from './reprovision';
+export * from './summary';

@@ -17,6 +17,7 @@ import {
   type DomainSpec,
   type DomainSysinfoFwCfgEntry,
 } from './model';
+import { firmwareOf } from './private/firmware';
 import { takeUserNetdevArgs } from './private/user-netdev';
 import { toMiB } from './private/units';
 import { ATTR, attr, child, children, newParser, rawText, text, type XmlNode } from '../xml';
@@ -93,7 +94,8 @@ function readDomain(domain: XmlNode): DomainSpec {
   return spec;
 }
 
-/** `<memory>` (the maximum) and `<currentMemory>` (what the guest has; absent: the maximum), in MiB. */
+/** `<memory>` (the maximum) and `<currentMemory>` (what the guest has, which `virsh setmem --config` changes:
+ *  docs/FACTS.md, "Drift: `virsh setmem --config` changes `<currentMemory>`"; absent: the maximum), in MiB. */
 function readMemory(domain: XmlNode): { memoryMiB: number; maxMemoryMiB: number } {
   const read = (name: 'memory' | 'currentMemory'): number | undefined => {
     const node = child(domain, name);
@@ -157,16 +159,12 @@ function readOs(os: XmlNode | undefined): DomainOs | undefined {
   return result;
 }
 
-/**
- * `efi` from `<os firmware='efi'>` (what was defined) or a `<loader type='pflash'>` (what libvirt resolved it to
- * in a running domain's XML); secure boot from the `secure-boot` feature or `<loader secure='yes'>`.
- */
+/** The firmware of `<os>` (private/firmware.ts); `bios` and `secureBoot: false` are left out (normal form). */
 function readFirmware(os: XmlNode | undefined, spec: DomainSpec): void {
-  const loader = child(os, 'loader');
-  if (attr(os, 'firmware') !== 'efi' && attr(loader, 'type') !== 'pflash') return;
-  spec.firmware = 'efi';
-  const secureFeature = children(child(os, 'firmware'), 'feature').find((f) => attr(f, 'name') === 'secure-boot');
-  if (attr(secureFeature, 'enabled') === 'yes' || attr(loader, 'secure') === 'yes') spec.secureBoot = true;
+  const { firmware, secureBoot } = firmwareOf(os);
+  if (firmware === 'bios') return;
+  spec.firmware = firmware;
+  if (secureBoot) spec.secureBoot = true;
 }
 
 function readDisk(disk: XmlNode, where: string): DomainDisk {

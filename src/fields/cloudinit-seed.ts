@@ -69,7 +69,8 @@ export const CLOUDINIT_SEED_FIELDS = {
       impact: 'next-boot',
       type: 'bool',
       optional: true,
-      description: "Later cloud-config sources replace top-level keys instead of merging (Virtlet's overwrite switch).",
+      description:
+        "Later cloud-config sources replace top-level keys instead of merging (Virtlet's overwrite switch). The generated inputs (`environment`, `file`, `mount`, `fqdn`) reach the guest whole or not at all: one whose keys `cloud_config` or `user_data` set is dropped, and the plan warns naming it.",
     },
     environment: {
       impact: 'next-boot',

@@ -31,9 +31,14 @@ export const DOMAIN_FIELDS = {
       optional: true,
       computed: true,
       default: 1,
-      impact: { if: { rule: 'at-most', attribute: 'max_vcpu' }, then: 'live', else: 'restart' },
+      // TCG (QEMU 7.2, Debian 12) aborts on a hot-added vCPU (tcg/region.c assertion): hot-plug only with KVM.
+      impact: {
+        if: { rule: 'equals', attribute: 'type', value: 'qemu' },
+        then: 'restart',
+        else: { if: { rule: 'at-most', attribute: 'max_vcpu' }, then: 'live', else: 'restart' },
+      },
       description:
-        'Virtual CPUs the guest runs with (libvirt `<vcpu current>`); changed live by vCPU hot-plug (a Linux guest onlines a hot-added CPU when a udev rule or its kernel does so).',
+        'Virtual CPUs the guest runs with (libvirt `<vcpu current>`); changed live by vCPU hot-plug with KVM (a Linux guest onlines a hot-added CPU when a udev rule or its kernel does so).',
     },
     max_vcpu: {
       type: 'number',

@@ -9,3 +9,7 @@ export * from './ignition';
 export * from './domain';
 export * from './network';
 export * from './snapshot';
+export * from './pool';
+export * from './data-source';
+export * from './domain-data';
+export * from './host';

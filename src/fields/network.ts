@@ -1,4 +1,5 @@
-/** `virtseed_network`'s fields (see ./model.ts). */
+/** `virtseed_network`'s fields (see ./model.ts), and those of the `virtseed_network` data source. */
+import { dataSourceFields } from './data-source';
 import type { ResourceFields } from './model';
 
 export const NETWORK_FIELDS = {
@@ -98,3 +99,28 @@ export const NETWORK_FIELDS = {
     },
   },
 } as const satisfies ResourceFields;
+
+/** The `virtseed_network` data source: an existing network by name, as `virsh net-info` and `net-dumpxml` show it. */
+export const NETWORK_DATA_FIELDS = dataSourceFields(NETWORK_FIELDS, {
+  description:
+    'An existing libvirt virtual network, by name: its UUID, forward mode, bridge, state and subnets (what `virsh net-info` and `virsh net-dumpxml` show), so a domain can be put on a network this configuration does not manage.',
+  lookup: ['name'],
+  pick: ['id', 'uuid', 'mode', 'bridge', 'forward_dev', 'domain', 'mtu', 'autostart'],
+  describe: {
+    mode: '`none` (isolated: no `<forward>`), `nat`, `route`, `open` or `bridge`; a network of another forward mode is an error.',
+    bridge: 'The bridge device of the network on the host (`virsh net-info`: Bridge).',
+    forward_dev: 'The host device a `nat`, `route` or `open` network forwards through, when it names one.',
+    domain: "DNS domain of the network's guests.",
+    mtu: "MTU of the network's bridge in bytes, when the definition sets one.",
+    autostart: 'Whether libvirtd starts the network when it starts.',
+  },
+  extra: {
+    active: { type: 'bool', computed: true, description: 'Whether the network runs now.' },
+    persistent: { type: 'bool', computed: true, description: 'Whether the network has a persistent definition.' },
+    addresses: {
+      type: 'list(string)',
+      computed: true,
+      description: "The host's addresses on the network with prefix length, one per subnet, e.g. `192.168.122.1/24`.",
+    },
+  },
+});

@@ -1,4 +1,5 @@
-/** `virtseed_volume`'s fields (see ./model.ts). */
+/** `virtseed_volume`'s fields (see ./model.ts), and those of the `virtseed_volume` data source. */
+import { dataSourceFields } from './data-source';
 import type { ResourceFields } from './model';
 
 export const VOLUME_FIELDS = {
@@ -41,7 +42,7 @@ export const VOLUME_FIELDS = {
       optional: true,
       replace: true,
       description:
-        'Local file path or http(s) URL uploaded into the volume (streamed; a URL may be served without Content-Length). Zero blocks of a raw image in a file pool stay unallocated (sparse upload).',
+        'Local file path or http(s) URL uploaded into the volume (streamed; a URL may be served without Content-Length). Zero blocks of a raw image in a file pool stay unallocated (sparse upload). A URL may carry credentials, `https://user:password@host/image.qcow2` (percent-encoded): they are sent as HTTP basic auth and masked (`user:***@`) in every message of the provider; build such a URL from a sensitive variable so that Terraform hides it in plans too.',
     },
     sha256: {
       type: 'string',
@@ -51,7 +52,61 @@ export const VOLUME_FIELDS = {
       description:
         'sha256 (64 hex digits) pinning the bytes of `source`: the upload hashes them as they stream and fails, keeping no volume, when they differ. Checked at apply, not at plan (hashing a large image at every plan would be slow).',
     },
+    checksum_url: {
+      type: 'string',
+      optional: true,
+      replace: true,
+      description:
+        "URL (or local path) of the checksum file published beside `source`, in `sha256sum`/`sha512sum` form (`SHA256SUMS`, `SHA512SUMS`) or BSD tagged form (`SHA256 (name) = hex`): the download must match its entry for `source`'s file name. The verified image is kept once per pool in a cache volume named by its digest (`virtseed-image-<algorithm>-<hex>`), and the volume is a qcow2 overlay on it: another volume (another stack) on the same image uploads nothing. The cache volume is deleted with the last volume on it. A mismatch fails the apply naming the file and both digests, and keeps no volume.",
+    },
+    checksum_algorithm: {
+      type: 'string',
+      optional: true,
+      values: { sha256: '', sha512: '' },
+      replace: true,
+      description: "Which of the checksum file's entries for the image to use. Default: the one it lists (by its tag or length).",
+    },
+    signature_url: {
+      type: 'string',
+      optional: true,
+      replace: true,
+      description:
+        'URL (or local path) of the detached OpenPGP signature of the checksum file (armored or binary, e.g. `SHA256SUMS.gpg`, `SHA512SUMS.sign`). Without it, with `signature_key`, the checksum file itself must be clearsigned.',
+    },
+    signature_key: {
+      type: 'string',
+      optional: true,
+      replace: true,
+      description:
+        'The distribution\'s armored OpenPGP public key (e.g. `file("debian-cloud.asc")`): the checksum file must carry a valid signature by it, checked at plan and again at apply.',
+    },
+    digest: {
+      type: 'string',
+      computed: true,
+      description: 'With `checksum_url`: the verified image digest, `<algorithm>:<hex>` (known at plan: read from the checksum file).',
+    },
     path: { type: 'string', computed: true, description: 'Host path of the volume.' },
     allocation: { type: 'number', computed: true, description: 'Bytes allocated on the host.' },
   },
 } as const satisfies ResourceFields;
+
+/** The `virtseed_volume` data source: an existing volume by pool and name, as `virsh vol-info` shows it. */
+export const VOLUME_DATA_FIELDS = dataSourceFields(VOLUME_FIELDS, {
+  description:
+    'An existing storage volume, by pool and name: its key, path, format and sizes (what `virsh vol-info` and `virsh vol-dumpxml` show), e.g. a base image uploaded once and used as `backing_volume` by volumes of this configuration.',
+  lookup: ['pool', 'name'],
+  pick: ['id', 'path', 'format', 'capacity', 'allocation', 'backing_volume'],
+  describe: {
+    pool: 'Storage pool name.',
+    format: "The volume's format as libvirt reads it, e.g. `qcow2`, `raw`, `iso`.",
+    capacity: 'Virtual size in bytes.',
+    backing_volume: 'Path of the backing file of a qcow2 overlay; null when the volume has none.',
+  },
+  extra: {
+    type: {
+      type: 'string',
+      computed: true,
+      description: '`file`, `block`, `dir`, `network`, `netdir` or `ploop` (`virsh vol-info`: Type).',
+    },
+  },
+});

@@ -8,7 +8,10 @@
  * cloud-init logs at WARNING as `Running module NAME (<module …>) failed` (and, for scripts-user,
  * `Failed to run module scripts-user (…)`). Its console log handler writes `FILE.py[LEVEL]: message` for WARNING and
  * above. A module failure is an error; other WARNING lines are recoverable (warnings); finishing with
- * `DataSourceNone` means no seed was found (an error).
+ * `DataSourceNone` means no seed was found (an error). A message of several lines (e.g. `Deprecated cloud-config
+ * provided:` followed by one `KEY: why` line per key) reaches the console one line per journal entry, each with the
+ * same `cloud-init[PID]:` tag and no `FILE.py[LEVEL]` marker: a message ending in `:` takes the `KEY: text` lines that
+ * follow it with the same tag, joined by newlines.
  *
  * Ignition (coreos/ignition internal/main.go, internal/exec/engine.go): every stage ends with `STAGE: STAGE passed`
  * and `Ignition finished successfully`, or `Ignition failed: ERROR`. Done when the `files` stage passed and that run
@@ -44,6 +47,14 @@ export interface ProvisioningOutcome {
 const CI_FINISHED = /Cloud-init v\. (\S+) finished at .*?Datasource (\w+)/;
 const CI_RUNNING = /Cloud-init v\. (\S+) running '/;
 const CI_LOG = /\b[\w.-]+\.py\[(WARNING|ERROR|CRITICAL)\]: ?(.*)$/;
+/** Any cloud-init log marker, of every level (a continuation line has none). */
+const CI_ANY_LOG = /\b[\w.-]+\.py\[[A-Z]+\]:/;
+/** The kernel-style time stamp journald puts before console lines. */
+const CONSOLE_STAMP = /^\[\s*[\d.]+\]\s*/;
+/** A line of a multi-line message: `KEY.PATH: text`, as cloud-init's schema problems (not its `ci-info:` tables). */
+const SCHEMA_PROBLEM = /^(?!ci-info:)[\w.[\]-]+:\s+\S/;
+/** cloud-init's own time stamp before `FILE.py[LEVEL]`. */
+const CI_TIME = /\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3} - $/;
 const CI_MODULE_FAILED = [/^Running module (\S+) \(.*\) failed/, /^Failed to run module (\S+)/];
 const IGN_FAILED = /Ignition failed: ?(.*)$/;
 const IGN_PASSED = /\b(\w[\w-]*): \1 passed\b/;
@@ -59,6 +70,8 @@ export class ProvisioningWatch {
   private version?: string;
   private datasource?: string;
   private filesPassed = false;
+  /** A message ending in `:` that may go on in the next lines: which list, where, and its lines' tag. */
+  private open?: { list: 'warnings' | 'errors'; index: number; tag: string };
 
   constructor(readonly agent: ProvisioningAgent) {}
 
@@ -83,6 +96,8 @@ export class ProvisioningWatch {
   }
 
   private cloudInit(text: string): void {
+    if (this.open && this.continues(text)) return;
+    this.closeOpen();
     const fin = CI_FINISHED.exec(text);
     if (fin) {
       this.done = true;
@@ -110,10 +125,38 @@ export class ProvisioningWatch {
         return;
       }
     }
+    const tag = text.slice(0, log.index).replace(CONSOLE_STAMP, '').replace(CI_TIME, '').trim();
+    const multiLine = message.endsWith(':') && tag !== '';
     if (level === 'WARNING') {
-      if (!this.warnings.includes(message)) this.warnings.push(message);
-    } else if (!this.errors.some((e) => e.message === message)) {
+      if (multiLine || !this.warnings.includes(message)) this.warnings.push(message);
+      if (multiLine) this.open = { list: 'warnings', index: this.warnings.length - 1, tag };
+    } else if (multiLine || !this.errors.some((e) => e.message === message)) {
       this.errors.push({ message });
+      if (multiLine) this.open = { list: 'errors', index: this.errors.length - 1, tag };
+    }
+  }
+
+  /** Appends `text` to the open message when it is one of its lines (same tag, no log marker); else false. */
+  private continues(text: string): boolean {
+    const open = this.open!;
+    const line = text.replace(CONSOLE_STAMP, '');
+    if (!line.startsWith(open.tag) || CI_ANY_LOG.test(line) || CI_RUNNING.test(line) || CI_FINISHED.test(line)) return false;
+    const more = line.slice(open.tag.length).trim();
+    if (!SCHEMA_PROBLEM.test(more)) return false;
+    if (open.list === 'warnings') this.warnings[open.index] += `\n${more}`;
+    else this.errors[open.index] = { message: `${this.errors[open.index].message}\n${more}` };
+    return true;
+  }
+
+  /** Ends the open message; drops it when an earlier message was the same. */
+  private closeOpen(): void {
+    const open = this.open;
+    if (!open) return;
+    this.open = undefined;
+    if (open.list === 'warnings') {
+      if (this.warnings.indexOf(this.warnings[open.index]) < open.index) this.warnings.splice(open.index, 1);
+    } else if (this.errors.findIndex((e) => e.message === this.errors[open.index].message) < open.index) {
+      this.errors.splice(open.index, 1);
     }
   }
 

@@ -26,6 +26,31 @@ export interface StorageVolInfo {
   allocation: number;
 }
 
+/**
+ * `virNodeInfo` (`remote_node_get_info_ret`): `model` is the CPU architecture string (e.g. `x86_64`, what `virsh
+ * nodeinfo` prints as "CPU model"), `memoryKiB` the host's memory in KiB, `cpus` the active CPUs, `mhz` their
+ * expected frequency, `nodes` the NUMA cells, `sockets` per cell, `cores` per socket, `threads` per core.
+ */
+export interface NodeInfo {
+  model: string;
+  memoryKiB: number;
+  cpus: number;
+  mhz: number;
+  nodes: number;
+  sockets: number;
+  cores: number;
+  threads: number;
+}
+
+/** `virDomainInfo` (`remote_domain_get_info_ret`): state is virDomainState; memory in KiB; CPU time in ns. */
+export interface DomainInfo {
+  state: number;
+  maxMemoryKiB: number;
+  memoryKiB: number;
+  vcpus: number;
+  cpuTimeNs: bigint;
+}
+
 /** virDomainState (1 running, 3 paused, 4 shutdown, 5 shutoff …) and its reason (per-state enum). */
 export interface DomainStateInfo {
   state: number;
@@ -47,7 +72,19 @@ export const VIR_DOMAIN_PMSUSPENDED = 7;
 
 /** virStoragePoolState values. */
 export const VIR_STORAGE_POOL_INACTIVE = 0;
+export const VIR_STORAGE_POOL_BUILDING = 1;
 export const VIR_STORAGE_POOL_RUNNING = 2;
+export const VIR_STORAGE_POOL_DEGRADED = 3;
+export const VIR_STORAGE_POOL_INACCESSIBLE = 4;
+
+/** virStoragePoolBuildFlags: refuse to build over existing data (e.g. a device that holds a file system). */
+export const VIR_STORAGE_POOL_BUILD_NO_OVERWRITE = 4;
+
+/** virStoragePoolDeleteFlags: remove what the pool's build made (flags 0: the directory, volume group, …). */
+export const VIR_STORAGE_POOL_DELETE_NORMAL = 0;
+
+/** virStorageXMLFlags: the persistent (inactive) definition. */
+export const VIR_STORAGE_XML_INACTIVE = 1;
 
 /** virDomainUndefineFlagsValues. */
 export const VIR_DOMAIN_UNDEFINE_MANAGED_SAVE = 1;
@@ -175,6 +212,23 @@ export interface LibvirtClient {
   /** All domains matching virConnectListAllDomainsFlags `flags` (0 = all). */
   connectListAllDomains(flags?: number, options?: CallOptions): Promise<DomRef[]>;
   connectListAllStoragePools(flags?: number, options?: CallOptions): Promise<PoolRef[]>;
+  /** The hypervisor's version (QEMU for qemu://), as major*1_000_000 + minor*1000 + release. */
+  connectGetVersion(options?: CallOptions): Promise<number>;
+  /** The host capabilities XML (formatcaps: `<capabilities><host><cpu>…`), as `virsh capabilities` prints it. */
+  connectGetCapabilities(options?: CallOptions): Promise<string>;
+  /**
+   * The domain capabilities XML (formatdomaincaps) for an emulator/arch/machine/virttype (null = the host's
+   * defaults), as `virsh domcapabilities` prints it: firmware, loaders, secure boot, CPU modes, devices.
+   */
+  connectGetDomainCapabilities(
+    query: { emulator?: string | null; arch?: string | null; machine?: string | null; virttype?: string | null },
+    flags?: number,
+    options?: CallOptions,
+  ): Promise<string>;
+  /** `virNodeGetInfo`: CPUs, memory and topology of the host (`virsh nodeinfo`). */
+  nodeGetInfo(options?: CallOptions): Promise<NodeInfo>;
+  /** `virNodeGetFreeMemory`: free memory of the host in bytes. */
+  nodeGetFreeMemory(options?: CallOptions): Promise<number>;
 
   // storage pools
   storagePoolLookupByName(name: string, options?: CallOptions): Promise<PoolRef>;
@@ -193,6 +247,10 @@ export interface LibvirtClient {
   storagePoolSetAutostart(pool: PoolRef, autostart: boolean, options?: CallOptions): Promise<void>;
   storagePoolIsActive(pool: PoolRef, options?: CallOptions): Promise<boolean>;
   storagePoolListAllVolumes(pool: PoolRef, flags?: number, options?: CallOptions): Promise<VolRef[]>;
+  /** Removes what building the pool made (its directory, volume group, …; virStoragePoolDeleteFlags). The pool
+   *  must be inactive; a directory that is not empty is not removed (libvirt fails). */
+  storagePoolDelete(pool: PoolRef, flags?: number, options?: CallOptions): Promise<void>;
+  storagePoolIsPersistent(pool: PoolRef, options?: CallOptions): Promise<boolean>;
 
   // volumes
   storageVolCreateXml(pool: PoolRef, xml: string, flags?: number, options?: CallOptions): Promise<VolRef>;
@@ -258,6 +316,9 @@ export interface LibvirtClient {
   domainIsActive(dom: DomRef, options?: CallOptions): Promise<boolean>;
   domainSetAutostart(dom: DomRef, autostart: boolean, options?: CallOptions): Promise<void>;
   domainGetAutostart(dom: DomRef, options?: CallOptions): Promise<boolean>;
+  domainIsPersistent(dom: DomRef, options?: CallOptions): Promise<boolean>;
+  /** `virDomainGetInfo`: state, maximum and current memory (KiB), vCPUs, CPU time (`virsh dominfo`). */
+  domainGetInfo(dom: DomRef, options?: CallOptions): Promise<DomainInfo>;
   /** Asks the guest to shut down the way virDomainShutdownFlagValues `flags` says (0: the hypervisor's choice,
    *  VIR_DOMAIN_SHUTDOWN_ACPI_POWER_BTN, VIR_DOMAIN_SHUTDOWN_GUEST_AGENT); returns before it has. */
   domainShutdownFlags(dom: DomRef, flags: number, options?: CallOptions): Promise<void>;
@@ -320,6 +381,7 @@ export interface LibvirtClient {
   networkGetAutostart(net: NetRef, options?: CallOptions): Promise<boolean>;
   networkSetAutostart(net: NetRef, autostart: boolean, options?: CallOptions): Promise<void>;
   networkIsActive(net: NetRef, options?: CallOptions): Promise<boolean>;
+  networkIsPersistent(net: NetRef, options?: CallOptions): Promise<boolean>;
   /**
    * virNetworkUpdate: one `command` (VIR_NETWORK_UPDATE_COMMAND_*) on one `section` (VIR_NETWORK_SECTION_*) with
    * an XML fragment (e.g. `<host mac=... ip=.../>`); `parentIndex` picks the `<ip>` element (-1 = the first that

@@ -94,6 +94,17 @@ export const RemoteProcedure = {
   DOMAIN_REVERT_TO_SNAPSHOT: 192,
   DOMAIN_SNAPSHOT_DELETE: 193,
   DOMAIN_LIST_ALL_SNAPSHOTS: 274,
+  // the host (virsh nodeinfo, version, capabilities, domcapabilities)
+  NODE_GET_INFO: 6,
+  CONNECT_GET_CAPABILITIES: 7,
+  NODE_GET_FREE_MEMORY: 102,
+  CONNECT_GET_DOMAIN_CAPABILITIES: 342,
+  // storage pools, networks and domains: deletion, persistence and facts the data sources read
+  STORAGE_POOL_DELETE: 81,
+  STORAGE_POOL_IS_PERSISTENT: 155,
+  NETWORK_IS_PERSISTENT: 153,
+  DOMAIN_GET_INFO: 16,
+  DOMAIN_IS_PERSISTENT: 151,
 } as const;
 
 /** `REMOTE_STRING_MAX` of current libvirt (4 MiB; 1 MiB before libvirt 1.2.x). Decoding accepts up to this. */

@@ -3,7 +3,16 @@
  * `remote_<proc>_args` struct, calls the procedure, and decodes `remote_<proc>_ret`.
  */
 import { VIR_STORAGE_VOL_UPLOAD_SPARSE_STREAM } from './client';
-import type { DomainInterfaceAddresses, DomainStateInfo, LibvirtClient, NetworkDhcpLease, StoragePoolInfo, StorageVolInfo } from './client';
+import type {
+  DomainInfo,
+  DomainInterfaceAddresses,
+  DomainStateInfo,
+  LibvirtClient,
+  NetworkDhcpLease,
+  NodeInfo,
+  StoragePoolInfo,
+  StorageVolInfo,
+} from './client';
 import { LibvirtConnectError, LibvirtError, VIR_ERR_AUTH_FAILED, VIR_ERR_ERROR, VIR_ERR_RPC, VIR_FROM_RPC } from './errors';
 import {
   DomRef,
@@ -48,8 +57,10 @@ export interface ConnectOptions extends RpcConnectionOptions {
 /**
  * Connects to libvirtd: opens the URI's transport, negotiates authentication (none or polkit; SASL is not
  * supported), and opens the hypervisor connection with the URI's server part (e.g. `qemu:///system`).
- * The whole of it is bounded by `?connect_timeout=` seconds (default 30; ssh gets 5 s more to report its own
- * timeout). Throws LibvirtUriError for bad URIs and LibvirtConnectError (naming the URI, the step that failed and
+ * The whole of it is bounded by `?connect_timeout=` seconds (default 10 for a remote host, 30 for the local socket;
+ * ssh gets 5 s more to report its own timeout, e.g. `Connection timed out during banner exchange`). Keepalive
+ * pings start once the connection is open: until then the deadline alone decides, so a silent host is reported
+ * with its transport's own reason. Throws LibvirtUriError for bad URIs and LibvirtConnectError (naming the URI, the step that failed and
  * the fix) when the daemon cannot be reached or refuses; rejects with the signal's reason when aborted.
  */
 export async function connect(uri: string, options: ConnectOptions = {}): Promise<RemoteLibvirtClient> {
@@ -63,12 +74,13 @@ export async function connect(uri: string, options: ConnectOptions = {}): Promis
   try {
     const socket = await openTransport(parsed, { signal, sshCommand: options.sshCommand });
     step = 'libvirt handshake';
-    rpc = new RpcConnection(socket, options);
+    rpc = new RpcConnection(socket, { ...options, keepaliveInterval: 0 });
     await authenticate(rpc, uri, signal);
     const w = new XdrWriter();
     writeOptionalString(w, parsed.serverName);
     w.uint(options.readonly ? VIR_CONNECT_RO : 0);
     await rpc.call(P.CONNECT_OPEN, w.finish(), { signal });
+    rpc.startKeepalive(options.keepaliveInterval, options.keepaliveCount);
     return new RemoteLibvirtClient(rpc);
   } catch (e) {
     // ssh explains itself only once it has exited: give it a moment after the end of its output.
@@ -219,6 +231,34 @@ export class RemoteLibvirtClient implements LibvirtClient {
     );
   }
 
+  connectGetVersion(options?: CallOptions): Promise<number> {
+    return this.call(P.CONNECT_GET_VERSION, null, (r) => r.uhyperNumber(), options);
+  }
+  connectGetCapabilities(options?: CallOptions): Promise<string> {
+    return this.call(P.CONNECT_GET_CAPABILITIES, null, (r) => r.string(REMOTE_STRING_MAX), options);
+  }
+  connectGetDomainCapabilities(
+    query: { emulator?: string | null; arch?: string | null; machine?: string | null; virttype?: string | null },
+    flags = 0,
+    options?: CallOptions,
+  ): Promise<string> {
+    return this.call(
+      P.CONNECT_GET_DOMAIN_CAPABILITIES,
+      (w) => {
+        for (const s of [query.emulator, query.arch, query.machine, query.virttype]) writeOptionalString(w, s ?? null);
+        w.uint(flags);
+      },
+      (r) => r.string(REMOTE_STRING_MAX),
+      options,
+    );
+  }
+  nodeGetInfo(options?: CallOptions): Promise<NodeInfo> {
+    return this.call(P.NODE_GET_INFO, null, readNodeInfo, options);
+  }
+  nodeGetFreeMemory(options?: CallOptions): Promise<number> {
+    return this.call(P.NODE_GET_FREE_MEMORY, null, (r) => r.uhyperNumber(), options);
+  }
+
   // storage pools
 
   storagePoolLookupByName(name: string, options?: CallOptions): Promise<PoolRef> {
@@ -290,6 +330,18 @@ export class RemoteLibvirtClient implements LibvirtClient {
       P.STORAGE_POOL_LIST_ALL_VOLUMES,
       (w) => (writePool(w, pool), w.int(1).uint(flags)),
       (r) => listWithCount(r, readVol),
+      options,
+    );
+  }
+
+  storagePoolDelete(pool: PoolRef, flags = 0, options?: CallOptions): Promise<void> {
+    return this.callVoid(P.STORAGE_POOL_DELETE, (w) => (writePool(w, pool), w.uint(flags)), options);
+  }
+  storagePoolIsPersistent(pool: PoolRef, options?: CallOptions): Promise<boolean> {
+    return this.call(
+      P.STORAGE_POOL_IS_PERSISTENT,
+      (w) => writePool(w, pool),
+      (r) => r.int() !== 0,
       options,
     );
   }
@@ -458,6 +510,17 @@ export class RemoteLibvirtClient implements LibvirtClient {
       options,
     );
   }
+  domainIsPersistent(dom: DomRef, options?: CallOptions): Promise<boolean> {
+    return this.call(
+      P.DOMAIN_IS_PERSISTENT,
+      (w) => writeDom(w, dom),
+      (r) => r.int() !== 0,
+      options,
+    );
+  }
+  domainGetInfo(dom: DomRef, options?: CallOptions): Promise<DomainInfo> {
+    return this.call(P.DOMAIN_GET_INFO, (w) => writeDom(w, dom), readDomainInfo, options);
+  }
   domainShutdownFlags(dom: DomRef, flags: number, options?: CallOptions): Promise<void> {
     return this.callVoid(P.DOMAIN_SHUTDOWN_FLAGS, (w) => (writeDom(w, dom), w.uint(flags)), options);
   }
@@ -583,6 +646,14 @@ export class RemoteLibvirtClient implements LibvirtClient {
       options,
     );
   }
+  networkIsPersistent(net: NetRef, options?: CallOptions): Promise<boolean> {
+    return this.call(
+      P.NETWORK_IS_PERSISTENT,
+      (w) => writeNet(w, net),
+      (r) => r.int() !== 0,
+      options,
+    );
+  }
   networkUpdate(
     net: NetRef,
     command: number,
@@ -619,6 +690,31 @@ export class RemoteLibvirtClient implements LibvirtClient {
       options,
     );
   }
+}
+
+/** `char model[32]` of XDR: 32 chars, each in a 4-byte unit (rpcgen's xdr_vector of xdr_char), NUL-terminated. */
+const NODE_MODEL_CHARS = 32;
+
+/** `remote_node_get_info_ret`. */
+export function readNodeInfo(r: XdrReader): NodeInfo {
+  const codes: number[] = [];
+  for (let i = 0; i < NODE_MODEL_CHARS; i++) codes.push(r.int() & 0xff);
+  const end = codes.indexOf(0);
+  return {
+    model: Buffer.from(end < 0 ? codes : codes.slice(0, end)).toString('latin1'),
+    memoryKiB: r.uhyperNumber(),
+    cpus: r.int(),
+    mhz: r.int(),
+    nodes: r.int(),
+    sockets: r.int(),
+    cores: r.int(),
+    threads: r.int(),
+  };
+}
+
+/** `remote_domain_get_info_ret` (`unsigned char` and `unsigned short` each take a 4-byte unit in XDR). */
+export function readDomainInfo(r: XdrReader): DomainInfo {
+  return { state: r.uint(), maxMemoryKiB: r.uhyperNumber(), memoryKiB: r.uhyperNumber(), vcpus: r.uint(), cpuTimeNs: r.uhyper() };
 }
 
 /** `{ T items<>; unsigned int ret; }` as returned by the list-all procedures. */

@@ -121,12 +121,18 @@ export class RpcConnection {
     socket.on('end', () => this.fail('end of file from libvirtd'));
     socket.on('close', () => this.fail('connection closed'));
     socket.resume();
-    const interval = options.keepaliveInterval ?? DEFAULT_KEEPALIVE_INTERVAL_S;
-    const count = options.keepaliveCount ?? DEFAULT_KEEPALIVE_COUNT;
-    if (interval > 0) {
-      this.keepaliveTimer = setInterval(() => this.keepalive(interval, count), interval * 1000);
-      this.keepaliveTimer.unref();
-    }
+    this.startKeepalive(options.keepaliveInterval, options.keepaliveCount);
+  }
+
+  /**
+   * Starts keepalive pings (seconds between them, default 5; 0 = none) unless they run already; the constructor
+   * starts them with its options. A connection opened with `keepaliveInterval: 0` starts them once its handshake
+   * is done.
+   */
+  startKeepalive(interval = DEFAULT_KEEPALIVE_INTERVAL_S, count = DEFAULT_KEEPALIVE_COUNT): void {
+    if (this.keepaliveTimer || interval <= 0 || this.lost) return;
+    this.keepaliveTimer = setInterval(() => this.keepalive(interval, count), interval * 1000);
+    this.keepaliveTimer.unref();
   }
 
   /** The error the byte stream itself failed with (e.g. ssh's exit, explained), if it did. */

@@ -61,8 +61,14 @@ export const CLIENT_PARAMS: Readonly<Record<string, readonly LibvirtTransport[]>
   connect_timeout: ['unix', 'tcp', 'tls', 'ssh'],
 };
 
-/** Default seconds to reach the host and finish the libvirt handshake (`?connect_timeout=` overrides). */
-export const DEFAULT_CONNECT_TIMEOUT_S = 30;
+/**
+ * Default seconds to reach the host and finish the libvirt handshake (`?connect_timeout=` overrides): 10 for a
+ * remote host (tcp, tls, ssh; also ssh's `ConnectTimeout`, which bounds its TCP connect and banner exchange), so a
+ * host that accepts and never answers fails a `terraform plan` or `apply` (one attempt per provider process, two
+ * processes for an apply) within 30 s; 30 for the local socket, whose daemon may be slow but is never far.
+ */
+export const DEFAULT_CONNECT_TIMEOUT_S = 10;
+export const DEFAULT_LOCAL_CONNECT_TIMEOUT_S = 30;
 
 /** `sshauth` methods (libvirt: agent, privkey, password, keyboard-interactive). */
 const SSH_AUTH_METHODS = ['agent', 'privkey', 'password', 'keyboard-interactive'];
@@ -185,9 +191,10 @@ function checkParams(uri: string, transport: LibvirtTransport, params: Record<st
   }
 }
 
-/** Seconds allowed to connect (`?connect_timeout=`, else DEFAULT_CONNECT_TIMEOUT_S). */
+/** Seconds allowed to connect (`?connect_timeout=`, else DEFAULT_CONNECT_TIMEOUT_S or, for unix, DEFAULT_LOCAL_CONNECT_TIMEOUT_S). */
 export function connectTimeoutSeconds(uri: LibvirtUri): number {
-  return uri.params.connect_timeout ? Number(uri.params.connect_timeout) : DEFAULT_CONNECT_TIMEOUT_S;
+  if (uri.params.connect_timeout) return Number(uri.params.connect_timeout);
+  return uri.transport === 'unix' ? DEFAULT_LOCAL_CONNECT_TIMEOUT_S : DEFAULT_CONNECT_TIMEOUT_S;
 }
 
 function serverNameOf(driver: string, path: string, params: Record<string, string>): string {

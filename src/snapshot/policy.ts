@@ -24,8 +24,9 @@ export type SnapshotBefore = (typeof SNAPSHOT_BEFORE_VALUES)[number];
 export interface SnapshotPlanInput {
   /** The planned `snapshot_before` (null/undefined: `none`; another value: not taken). */
   readonly policy: string | null | undefined;
-  /** Terraform's action on the domain. */
-  readonly action: 'create' | 'update' | 'replace' | 'delete' | 'no-op' | 'read';
+  /** Terraform's action on the domain: `create`, `update`, `replace`, `delete`, or one that changes nothing
+   *  (`no-op`, `read`, `forget`). */
+  readonly action: string;
   /**
    * The most disruptive impact of this plan on the guest (`change_impact`: `none`, `next-boot`, `live`, `restart`,
    * `replace`); `unknown` when it could not be told.
@@ -78,47 +79,4 @@ export function plannedSnapshot(input: SnapshotPlanInput): SnapshotPlan {
       reason: 'a running UEFI guest cannot be snapshotted without shutting it down (libvirt 9.0), and this apply does not shut it down',
     };
   return { taken: true, kind: 'memory', reason: "the guest keeps running: its memory and disks are snapshotted (a BIOS guest's)" };
-}
-
-/** A resource change as `terraform show -json PLAN` writes it (`resource_changes[].change`). */
-export interface PlanJsonChange {
-  readonly actions: readonly string[];
-  readonly before?: unknown;
-  readonly after?: unknown;
-}
-
-function field(value: unknown, key: string): unknown {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>)[key] : undefined;
-}
-
-/**
- * plannedSnapshot's input for a `virtseed_domain` change of a saved plan's JSON (for `virtseed plan-summary`): the
- * planned `snapshot_before`, `change_impact` (`unknown` when the planned state has none: a provider that predates
- * it) and `firmware`, the prior `running`, and the action from Terraform's `actions`.
- */
-export function snapshotPlanInputOf(change: PlanJsonChange): SnapshotPlanInput {
-  const a = change.actions;
-  const action: SnapshotPlanInput['action'] =
-    a.includes('delete') && a.includes('create')
-      ? 'replace'
-      : a.includes('create')
-        ? 'create'
-        : a.includes('delete')
-          ? 'delete'
-          : a.includes('update')
-            ? 'update'
-            : a.includes('read')
-              ? 'read'
-              : 'no-op';
-  const policy = field(change.after, 'snapshot_before');
-  const impact = field(change.after, 'change_impact');
-  const running = field(change.before, 'running');
-  const firmware = field(change.after, 'firmware');
-  return {
-    policy: typeof policy === 'string' ? policy : null,
-    action,
-    impact: typeof impact === 'string' ? impact : 'unknown',
-    runningBefore: typeof running === 'boolean' ? running : null,
-    firmware: typeof firmware === 'string' ? firmware : null,
-  };
 }

@@ -320,3 +320,44 @@ describe('virtseed seed show', () => {
     }
   });
 });
+
+describe('virtseed provider install and the Terraform CLI configuration', () => {
+  const REQUIRED = `terraform {\n  required_providers {\n    virtseed = { source = "virtseed/virtseed", version = "${VERSION}" }\n  }\n}\n`;
+
+  it('GIVEN a CLI configuration with a provider_installation block WHEN the provider is installed THEN it says what to add, and with that added terraform init finds the provider', () => {
+    const home = fs.mkdtempSync(path.join(dir, 'home-'));
+    const config = path.join(home, 'cli.tfrc');
+    fs.writeFileSync(config, 'provider_installation {\n  direct {}\n}\n');
+    const env: NodeJS.ProcessEnv = { ...process.env, HOME: home, TF_CLI_CONFIG_FILE: config, CHECKPOINT_DISABLE: '1' };
+    delete env.TF_PLUGIN_CACHE_DIR;
+    const installed = virtseed(['provider', 'install'], { env });
+    expect({ code: installed.code, stderr: installed.stderr }).toEqual({
+      code: 0,
+      stderr: expect.stringContaining(
+        `${config} has a provider_installation block, so terraform does not look in ${home}/.terraform.d/plugins`,
+      ),
+    });
+
+    // What the note says to add, added where it says.
+    const [, mirrorLines, excludeLine] =
+      /inside the provider_installation block:\n([\s\S]*?)and this inside its direct block:\n(.*)\n/.exec(installed.stderr) ?? ['', '', ''];
+    expect({ mirrorLines, excludeLine }).toEqual({
+      mirrorLines: expect.stringContaining('filesystem_mirror'),
+      excludeLine: expect.stringContaining('exclude'),
+    });
+    fs.writeFileSync(config, `provider_installation {\n${mirrorLines}  direct {\n${excludeLine}\n  }\n}\n`);
+    const project = fs.mkdtempSync(path.join(dir, 'tf-'));
+    fs.writeFileSync(path.join(project, 'main.tf'), REQUIRED);
+    const init = run('terraform', ['init', '-input=false', '-no-color'], { cwd: project, env });
+    if (init.code !== 0) throw new Error(describeRun('terraform', ['init'], init));
+    expect(init.stdout).toContain(`Installing virtseed/virtseed v${VERSION}`);
+  });
+
+  it('GIVEN no CLI configuration WHEN the provider is installed THEN there is no note (terraform searches ~/.terraform.d/plugins)', () => {
+    const home = fs.mkdtempSync(path.join(dir, 'home-'));
+    const env: NodeJS.ProcessEnv = { ...process.env, HOME: home, CHECKPOINT_DISABLE: '1' };
+    delete env.TF_CLI_CONFIG_FILE;
+    const installed = virtseed(['provider', 'install'], { env });
+    expect({ code: installed.code, stderr: installed.stderr }).toEqual({ code: 0, stderr: '' });
+  });
+});

@@ -31,6 +31,11 @@ describe('parseDomainXml tolerance', () => {
     expect(parseDomainXml(xml).memoryMiB).toBe(256);
   });
 
+  test('GIVEN a currentMemory below memory (virsh setmem --config) WHEN parsed THEN memoryMiB is the currentMemory', () => {
+    const xml = domainXml('').replace('</memory>', "</memory><currentMemory unit='KiB'>102400</currentMemory>");
+    expect(parseDomainXml(xml).memoryMiB).toBe(100);
+  });
+
   test('GIVEN unknown elements, aliases and addresses WHEN parsed THEN they are ignored', () => {
     const xml = domainXml(
       '<resource><partition>/machine</partition></resource><devices><emulator>/usr/bin/qemu</emulator>' +

@@ -3,8 +3,12 @@
  *   (c) reprovision = "recreate": a new instance_id replaces the domain (new UUID; replace_paths has instance_id);
  *   (d) a domain removed behind Terraform's back (virsh destroy + undefine) is planned as create and recreated;
  *   (e) importing the domain by name and by UUID, and the root volume by POOL/NAME, then planning: no changes;
- *   (f) after every apply a second plan shows no changes (exit code 0).
+ *   (f) after every apply a second plan shows no changes (exit code 0);
+ *   (g) a read that kept the definition's digest (a refresh saved in state) still sees a change made with virsh.
  */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import { plannedChange, TfWorkdir } from '../helpers/terraform';
 import { cleanupByPrefix, domainExists, domainUuid, virshRun } from '../helpers/guest';
 import { teardown } from '../helpers/teardown';
@@ -64,6 +68,23 @@ test('GIVEN running = false WHEN applied THEN the domain is defined but shut off
   expect(uuid).toMatch(/^[0-9a-f-]{36}$/);
   expect(virshRun('domstate', NAME).trim()).toBe('shut off');
   expect(tf.resource('virtseed_domain.vm').uuid).toBe(uuid);
+  expectNoChanges();
+});
+
+test('(g) GIVEN a saved refresh (the read kept the XML digest) WHEN memory is changed with virsh THEN the plan shows it', () => {
+  tf.ok(['apply', '-refresh-only', '-auto-approve', '-input=false']);
+  const state = JSON.parse(fs.readFileSync(path.join(tf.dir, 'terraform.tfstate'), 'utf8')) as {
+    resources: { type: string; instances: { private?: string }[] }[];
+  };
+  const priv = state.resources.find((r) => r.type === 'virtseed_domain')?.instances[0]?.private ?? '';
+  expect(Object.keys(JSON.parse(Buffer.from(priv, 'base64').toString('utf8')) as object)).toContain('xml');
+  expectNoChanges(); // the unchanged definition, not parsed again
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'vstest-lc-')), 'vm.xml');
+  fs.writeFileSync(file, virshRun('dumpxml', '--inactive', NAME).replace(/>262144</g, '>524288<'));
+  virshRun('define', file);
+  const dom = plannedChange(tf.planJson(), 'virtseed_domain.vm');
+  expect([dom.actions, dom.before?.memory, dom.after?.memory]).toEqual([['update'], 512, 256]);
+  tf.apply();
   expectNoChanges();
 });
 

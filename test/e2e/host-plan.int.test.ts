@@ -62,7 +62,7 @@ describe('plan-time checks against the host, with nothing created', () => {
       'virtseed_volume.v',
       'Storage pool not found',
       'pool',
-      /Volume vstest-hp-nopool\/vstest-hp-v\.qcow2: libvirt has no storage pool named vstest-hp-nopool\. .*virsh pool-list --all.*virsh pool-define-as/,
+      /Volume vstest-hp-nopool\/vstest-hp-v\.qcow2: libvirt has no storage pool named vstest-hp-nopool\. .*virsh pool-list --all.*virtseed_pool/,
     );
   });
 

@@ -84,6 +84,26 @@ describe('virtseed_ignition at terraform plan', () => {
     expect(r.out).toContain('content = ');
   });
 
+  it('GIVEN JSON content with a trailing comma WHEN planned THEN the error names content, the line and the column', () => {
+    tf.write(`resource "virtseed_ignition" "cfg" {
+  pool    = "default"
+  name    = "${PREFIX}cfg.ign"
+  content = <<-EOT
+    {
+      "ignition": { "version": "3.3.0" },
+      "storage": { "files": [{ "path": "/etc/x", "contents": { "source": "data:,x" } },] },
+    }
+  EOT
+}
+`);
+    const r = tf.plan();
+    const out = r.out.replace(/\s+/g, ' ');
+    expect({ code: r.code, out }).toEqual({ code: 1, out: expect.stringContaining('Error: Invalid Ignition JSON') });
+    expect(out).toContain('content = <<-EOT');
+    expect(out).toContain('Line 3, column 84: expected a value (JSON allows no comma before a closing bracket or brace)');
+    expect(out).not.toMatch(/position \d+/);
+  });
+
   it('GIVEN a domain with both cloudinit_seed_id and ignition_id WHEN planned THEN it fails naming ignition_id', () => {
     tf.write(`${ignitionHcl('{ ignition = { version = "3.3.0" } }')}
 resource "virtseed_cloudinit_seed" "seed" {

@@ -5,7 +5,9 @@
  *   1. the wait times out (`wait_timeout` far below a boot): destroy from the tainted state;
  *   2. terraform is interrupted (SIGINT → StopProvider) while it waits: the next plan replaces;
  *   3. cloud-init fails (raw user-data whose `bootcmd` exits 1): with the user-data fixed, the next plan replaces
- *      and the next apply converges (one guest boot each, the only full boots of this file).
+ *      and the next apply converges (one guest boot each, the only full boots of this file). The fixed seed is
+ *      also issue 27.3's case: under merge_overwrite the guest finishes cloud-init with no error (read from its
+ *      disk afterwards) although the user's write_files displaced the generated environment, files and mounts.
  * The fourth way, a lost connection (libvirtd killed mid-wait), is test/faults/wait-fault.int.test.ts.
  * Terraform plans a tainted object with no prior state (PlanResourceChange prior null), so the plan's "name taken"
  * check sees the tainted domain itself: these runs fail with "Domain exists already" unless the domain is known as
@@ -13,13 +15,16 @@
  */
 import { spawn } from 'node:child_process';
 import { cleanupByPrefix, domainExists, imageVolumesHcl, testImage, TestImage, virshRun } from '../helpers/guest';
+import { cloudInitErrors, readGuestFiles } from '../helpers/guest-disk';
 import { TfResult, TfWorkdir } from '../helpers/terraform';
+import { ENVIRONMENT_PATH, MOUNT_SCRIPT_PATH } from '../../src/seed';
 import { teardown } from '../helpers/teardown';
 
 jest.setTimeout(1_800_000);
 
 const PREFIX = 'vstest-defects-taint-';
 const NAME = `${PREFIX}vm`;
+const RESULT_JSON = '/var/lib/cloud/data/result.json';
 
 let img: TestImage;
 let tf: TfWorkdir;
@@ -30,6 +35,22 @@ function heredoc(text: string): string {
   return `<<-EOT\n${text}\nEOT`;
 }
 
+/**
+ * The fixed user-data also carries issue 27.3's case (to save a boot): Virtlet's overwrite switch with the user's
+ * write_files beside generated environment, files and mounts (vdb does not exist: its mount script must not run).
+ */
+const OVERWRITE_INPUTS = `
+  merge_overwrite = true
+  environment     = { APP_ENV = "test" }
+  file {
+    path    = "/etc/app.conf"
+    content = "port=8080\\n"
+  }
+  mount {
+    device      = "vdb"
+    mount_point = "/data"
+  }`;
+
 function config(userData: string, waitTimeoutS: number): string {
   return `
 ${imageVolumesHcl(img, `${PREFIX}base.qcow2`, { root: `${PREFIX}root.qcow2` })}
@@ -37,7 +58,7 @@ resource "virtseed_cloudinit_seed" "seed" {
   pool      = "default"
   name      = "${PREFIX}seed.iso"
   hostname  = "taint"
-  user_data = ${heredoc(userData)}
+  user_data = ${heredoc(userData)}${userData === FIXED ? OVERWRITE_INPUTS : ''}
 }
 resource "virtseed_domain" "vm" {
   name              = "${NAME}"
@@ -54,7 +75,10 @@ resource "virtseed_domain" "vm" {
 }
 
 const FAILING = '#cloud-config\nbootcmd:\n  - [sh, -c, "echo VSTEST-BOOTCMD; exit 1"]\n';
-const FIXED = '#cloud-config\nbootcmd:\n  - [sh, -c, "echo VSTEST-BOOTCMD-FIXED > /dev/ttyS0"]\n';
+/** The fixed user-data; `apt_update` (deprecated in cloud-init 22.4, harmless) makes the guest log a warning of
+ *  several lines, which the apply must show whole (issue 27.6). */
+const FIXED =
+  '#cloud-config\napt_update: false\nbootcmd:\n  - [sh, -c, "echo VSTEST-BOOTCMD-FIXED > /dev/ttyS0"]\nwrite_files:\n  - path: /etc/mine\n    content: mine\n';
 
 /** Whether the state records the domain tainted (`terraform show -json` of the state). */
 function tainted(): boolean {
@@ -139,8 +163,19 @@ test('GIVEN user-data whose bootcmd fails WHEN the create fails and the user-dat
   const fixed = tf.run(['apply', '-auto-approve', '-input=false'], 1_200_000);
   if (fixed.code !== 0) throw new Error(`the apply with the fixed user-data did not converge:\n${fixed.out}`);
   expect(fixed.out).toMatch(/virtseed_domain\.vm: Destruction complete/);
+  expect(fixed.out).toMatch(/Warning: Generated inputs dropped by merge_overwrite/);
+  // cloud-init's deprecation warning reaches the apply with the line naming the key.
+  expect(fixed.out.replace(/\s+/g, ' ')).toMatch(
+    /Warning: cloud-init reported a problem on vstest-defects-taint-vm .*Deprecated cloud-config provided: apt_update: /,
+  );
   expect(tainted()).toBe(false);
   expect(virshRun('domuuid', NAME).trim()).not.toBe(uuidBefore);
   const plan = tf.plan();
   if (plan.code !== 0) throw new Error(`the plan after converging is not empty (exit ${plan.code}):\n${plan.out}`);
+});
+
+test("GIVEN the converged guest, provisioned under merge_overwrite with the user's write_files WHEN its disk is read THEN cloud-init finished without errors and only the user's files were written", async () => {
+  const files = await readGuestFiles(NAME, [RESULT_JSON, '/etc/mine', ENVIRONMENT_PATH, MOUNT_SCRIPT_PATH, '/etc/app.conf']);
+  expect({ errors: cloudInitErrors(files[RESULT_JSON]), result: files[RESULT_JSON] }).toEqual({ errors: [], result: expect.any(String) });
+  expect(files).toMatchObject({ '/etc/mine': 'mine', [ENVIRONMENT_PATH]: null, [MOUNT_SCRIPT_PATH]: null, '/etc/app.conf': null });
 });

@@ -48,6 +48,41 @@ describe('ProvisioningWatch cloud-init', () => {
     expect(w.outcome.warnings).toEqual(['Ignoring ssh_pwauth']);
   });
 
+  test('GIVEN a warning of several lines WHEN fed THEN the warning keeps its continuation lines naming the keys', () => {
+    const w = new ProvisioningWatch('cloud-init');
+    feed(w, [
+      '[   40.1] cloud-init[312]: 2026-11-23 01:00:30,100 - schema.py[WARNING]: Deprecated cloud-config provided:',
+      '[   40.1] cloud-init[312]: apt_update:  Dropped after April 2027. Use ``package_update``. Default: ``false``',
+      '[   40.1] cloud-init[312]: chpasswd.list:  Dropped after April 2027. Use ``users``',
+      '[   40.2] cloud-init[312]: ci-info: no authorized SSH keys fingerprints found for user virtseed.',
+      '[   40.3] random: crng init done',
+      FINISHED,
+    ]);
+    expect(w.outcome.warnings).toEqual([
+      'Deprecated cloud-config provided:\napt_update:  Dropped after April 2027. Use ``package_update``. Default: ``false``\nchpasswd.list:  Dropped after April 2027. Use ``users``',
+    ]);
+  });
+
+  test('GIVEN the same warning of several lines in two stages WHEN fed THEN it is kept once', () => {
+    const w = new ProvisioningWatch('cloud-init');
+    const twice = [312, 363].flatMap((pid) => [
+      `[   40.1] cloud-init[${pid}]: 2026-11-23 01:00:30,100 - schema.py[WARNING]: Deprecated cloud-config provided:`,
+      `[   40.1] cloud-init[${pid}]: apt_update:  Dropped after April 2027.`,
+    ]);
+    feed(w, [...twice, FINISHED]);
+    expect(w.outcome.warnings).toEqual(['Deprecated cloud-config provided:\napt_update:  Dropped after April 2027.']);
+  });
+
+  test("GIVEN a warning ending in a colon WHEN the next line is another process's THEN nothing is joined", () => {
+    const w = new ProvisioningWatch('cloud-init');
+    feed(w, [
+      '[   40.1] cloud-init[312]: 2026-11-23 01:00:30,100 - util.py[WARNING]: Something failed:',
+      '[   40.2] systemd[1]: foo.service: Deactivated successfully.',
+      FINISHED,
+    ]);
+    expect(w.outcome.warnings).toEqual(['Something failed:']);
+  });
+
   test('GIVEN cloud-init ran without a seed WHEN finished with DataSourceNone THEN that is an error', () => {
     const w = new ProvisioningWatch('cloud-init');
     w.line('cloud-init[1]: Cloud-init v. 22.4.2 finished at Mon, 23 Nov 2026 01:00:34 +0000. Datasource DataSourceNone.  Up 45.60 seconds');

@@ -1,4 +1,4 @@
-import { LibvirtUriError, parseLibvirtUri } from '../../src/libvirt/uri';
+import { connectTimeoutSeconds, LibvirtUriError, parseLibvirtUri } from '../../src/libvirt/uri';
 
 describe('parseLibvirtUri', () => {
   it('GIVEN qemu:///system WHEN parsed THEN it is the local unix transport opening qemu:///system', () => {
@@ -14,6 +14,16 @@ describe('parseLibvirtUri', () => {
   it('GIVEN qemu+tcp with a port WHEN parsed THEN host and port are kept', () => {
     const u = parseLibvirtUri('qemu+tcp://kvm1.example:16000/system');
     expect([u.transport, u.host, u.port, u.serverName]).toEqual(['tcp', 'kvm1.example', 16000, 'qemu:///system']);
+  });
+
+  it.each([
+    ['qemu:///system', 30],
+    ['qemu+tcp://h/system', 10],
+    ['qemu+tls://h/system', 10],
+    ['qemu+ssh://h/system', 10],
+    ['qemu+ssh://h/system?connect_timeout=45', 45],
+  ])('GIVEN %s WHEN its connect timeout is asked THEN it is %i s (remote hosts 10, the local socket 30)', (uri, seconds) => {
+    expect(connectTimeoutSeconds(parseLibvirtUri(uri))).toBe(seconds);
   });
 
   it("GIVEN a host and no transport WHEN parsed THEN libvirt's default TLS is used", () => {

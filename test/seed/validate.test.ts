@@ -165,6 +165,33 @@ describe('validateSeed', () => {
     );
   });
 
+  it('GIVEN user-data over 1 MiB WHEN validated THEN the size warning names the largest file and how to move it to a data volume', () => {
+    const [w] = warningsOf({
+      files: [
+        { path: '/etc/small', content: 'x' },
+        { path: '/opt/big.bin', content: 'x'.repeat(1024 * 1024 + 1) },
+      ],
+    }).filter((d) => d.summary === 'Large user-data');
+    expect(w.path).toEqual(['files', 1]);
+    expect(w.detail).toContain('Its largest input is files[1] (/opt/big.bin, 1.0 MiB)');
+    expect(w.detail).toMatch(/mkfs\.ext4 -d .*virtseed_volume .*disk \{ volume_id = .*mount/s);
+  });
+
+  it.each(['inactive', 'expiredate'])('GIVEN %s on a system user WHEN validated THEN a warning names its path', (key) => {
+    const value = key === 'inactive' ? '5' : '2030-01-01';
+    expect(warningsOf({ cloud_config: { users: ['default', { name: 'svc', system: true, [key]: value }] } })).toEqual([
+      expect.objectContaining({
+        path: ['cloud_config', 'users', 1, key],
+        summary: 'Account aging ignored for a system user',
+        detail: expect.stringContaining(`users[1] (svc) has system: true`),
+      }),
+    ]);
+  });
+
+  it('GIVEN inactive on a user that is not a system user WHEN validated THEN there is no warning', () => {
+    expect(warningsOf({ cloud_config: { users: ['default', { name: 'ops', inactive: '5' }] } })).toEqual([]);
+  });
+
   it('GIVEN a non-object WHEN validated THEN one error at the root', () => {
     expect(errorsOf('nope').map((d) => d.path)).toEqual([[]]);
   });

@@ -1,4 +1,4 @@
-import { plannedSnapshot, snapshotPlanInputOf, type SnapshotPlanInput } from '../../src/snapshot';
+import { plannedSnapshot, type SnapshotPlanInput } from '../../src/snapshot';
 
 const update = (over: Partial<SnapshotPlanInput> = {}): SnapshotPlanInput => ({
   policy: 'disruptive',
@@ -69,36 +69,5 @@ describe('plannedSnapshot', () => {
 
   it('GIVEN always WHEN the domain is created THEN no snapshot is taken', () => {
     expect(plannedSnapshot(update({ policy: 'always', action: 'create', impact: 'none' })).taken).toBe(false);
-  });
-});
-
-describe('snapshotPlanInputOf (terraform show -json)', () => {
-  it('GIVEN an update of a running BIOS domain with disruptive and change_impact restart WHEN read THEN a disk snapshot is planned', () => {
-    const input = snapshotPlanInputOf({
-      actions: ['update'],
-      before: { running: true, snapshot_before: 'disruptive', change_impact: 'none' },
-      after: { running: true, snapshot_before: 'disruptive', change_impact: 'restart', firmware: 'bios' },
-    });
-    expect(input).toEqual({ policy: 'disruptive', action: 'update', impact: 'restart', runningBefore: true, firmware: 'bios' });
-    expect(plannedSnapshot(input)).toMatchObject({ taken: true, kind: 'disk' });
-  });
-
-  it('GIVEN a replacement (delete, create) WHEN read THEN the action is replace and no snapshot is planned', () => {
-    const input = snapshotPlanInputOf({ actions: ['delete', 'create'], before: { running: true }, after: { snapshot_before: 'always' } });
-    expect([input.action, plannedSnapshot(input).taken]).toEqual(['replace', false]);
-  });
-
-  it('GIVEN a planned state without change_impact WHEN read THEN the impact is unknown, which counts as a restart', () => {
-    const input = snapshotPlanInputOf({ actions: ['update'], before: { running: true }, after: { snapshot_before: 'disruptive' } });
-    expect([input.impact, plannedSnapshot(input).taken]).toEqual(['unknown', true]);
-  });
-
-  it('GIVEN an unknown snapshot_before (null in the plan JSON) WHEN read THEN the policy is null and nothing is planned', () => {
-    const input = snapshotPlanInputOf({
-      actions: ['update'],
-      before: { running: true },
-      after: { snapshot_before: null, change_impact: 'restart' },
-    });
-    expect(plannedSnapshot(input).taken).toBe(false);
   });
 });

@@ -4,7 +4,13 @@ export * as cloudinitSeed from './cloudinit-seed';
 export * as domain from './domain';
 export * as ignition from './ignition';
 export * as network from './network';
+export * as pool from './pool';
 export * as snapshot from './snapshot';
 export * as volume from './volume';
+export * as dataVirtseedDomain from './data-virtseed-domain';
+export * as dataVirtseedHost from './data-virtseed-host';
+export * as dataVirtseedNetwork from './data-virtseed-network';
+export * as dataVirtseedPool from './data-virtseed-pool';
+export * as dataVirtseedVolume from './data-virtseed-volume';
 export * as provider from './provider';
 

@@ -7,16 +7,22 @@ import { createHash } from 'node:crypto';
 import { TerraformStack, Token } from 'cdktf';
 import { Construct } from 'constructs';
 import { invalidValue } from '../errors';
+import type { ImageChecksums, ImageSignature } from '../base-image';
 import { Volume, VolumeFormat } from '../volume';
 import { checkName } from './names';
+import { poolRefOf } from './pool-ref';
+import type { StoragePool } from '../storage-pool';
 
 /** An uploaded base image, as `BaseImage` describes it. */
 export interface SharedImage {
-  readonly pool: string;
+  /** The pool: a name, or a StoragePool of the stack (keyed by its name). */
+  readonly pool: string | StoragePool;
   readonly source: string;
   readonly format: VolumeFormat;
   readonly sha256?: string;
   readonly volumeName?: string;
+  readonly checksums?: ImageChecksums;
+  readonly signature?: ImageSignature;
 }
 
 /** Construct id of the container under the stack. */
@@ -32,7 +38,19 @@ class SharedBaseImages extends Construct {
 /** Hex sha256 identifying a base image within a stack (pure, deterministic). */
 export function baseImageKey(stackPath: string, image: SharedImage): string {
   return createHash('sha256')
-    .update(JSON.stringify([stackPath, image.pool, image.source, image.format, image.sha256?.toLowerCase() ?? null]))
+    .update(
+      JSON.stringify([
+        stackPath,
+        poolRefOf(image.pool).name,
+        image.source,
+        image.format,
+        image.sha256?.toLowerCase() ?? null,
+        // Only verified images carry these (older keys stay as they were).
+        ...(image.checksums
+          ? [image.checksums.url, image.checksums.algorithm ?? null, image.signature?.url ?? null, image.signature?.key ?? null]
+          : []),
+      ]),
+    )
     .digest('hex');
 }
 
@@ -90,6 +108,8 @@ export function sharedBaseVolume(scope: Construct, image: SharedImage): Volume {
     source: image.source,
     format: image.format,
     sha256: image.sha256,
+    checksums: image.checksums,
+    signature: image.signature,
   });
   container.byKey.set(key, volume);
   container.keyByName.set(name, key);

@@ -49,6 +49,8 @@ const ACTIONS: Readonly<Record<string, string>> = {
   PlanResourceChange: 'Planning',
   ApplyResourceChange: 'Applying',
   ImportResourceState: 'Importing',
+  ValidateDataResourceConfig: 'Checking the configuration of',
+  ReadDataSource: 'Reading',
 };
 
 /**

@@ -1,6 +1,6 @@
 /**
- * The interface resource handlers implement (docs/CONTRACTS.md, "Provider"). The protocol layer decodes
- * DynamicValues with the handler's schema, calls these methods, and encodes their results.
+ * The interfaces resource and data source handlers implement (docs/CONTRACTS.md, "Provider"). The protocol layer
+ * decodes DynamicValues with the handler's schema, calls these methods, and encodes their results.
  */
 import type { Diagnostic } from '../../../src/diagnostics';
 import type { Connection, HostFacts } from '../host';
@@ -13,7 +13,8 @@ export type Path = (string | number)[];
 /** What every handler call gets. `C` is the host connection type the server was given (the libvirt client). */
 export interface HandlerContext<C extends Connection = Connection> {
   /** The configured libvirt client, connected on first call and reused. Rejects before ConfigureProvider or
-   *  when the host cannot be reached. */
+   *  when the host cannot be reached; after a failed connect, every later call of the process rejects at once with
+   *  the same HostUnreachableError (per URI). */
   client(): Promise<C>;
   /** The provider's configured libvirt URI ('' before ConfigureProvider). */
   readonly uri: string;
@@ -36,7 +37,9 @@ export interface HandlerContext<C extends Connection = Connection> {
 export interface ResourceHandler<State, C extends Connection = Connection> {
   readonly typeName: string;
   readonly schema: ResourceSchema;
+  /** ValidateResourceConfig: only the errors reach Terraform; warnings belong to `plan` (./warnings). */
   validate?(config: State, ctx: HandlerContext<C>): Diagnostic[];
+  /** PlanResourceChange. Each warning reaches Terraform once per resource and plan (./warnings). */
   plan(
     req: { prior: State | null; proposed: State | null; config: State | null; priorPrivate?: Buffer },
     ctx: HandlerContext<C>,
@@ -45,9 +48,28 @@ export interface ResourceHandler<State, C extends Connection = Connection> {
     req: { prior: State | null; planned: State | null; config: State | null; plannedPrivate?: Buffer },
     ctx: HandlerContext<C>,
   ): Promise<{ newState: State | null; diagnostics: Diagnostic[]; private?: Buffer }>;
-  /** `newState: null` = the object is gone (deleted outside Terraform). */
-  read(req: { current: State; private?: Buffer }, ctx: HandlerContext<C>): Promise<{ newState: State | null; diagnostics: Diagnostic[] }>;
+  /** `newState: null` = the object is gone (deleted outside Terraform). `private`: the private state to keep
+   *  (default: the one given). */
+  read(
+    req: { current: State; private?: Buffer },
+    ctx: HandlerContext<C>,
+  ): Promise<{ newState: State | null; diagnostics: Diagnostic[]; private?: Buffer }>;
   importState?(id: string, ctx: HandlerContext<C>): Promise<State[]>;
   /** Turns the stored JSON state of schema `version` (< schema.version) into the current shape. */
   upgrade?(rawJson: unknown, version: number): State;
+}
+
+/**
+ * A data source type (tfplugin6 `ValidateDataResourceConfig`, `ReadDataSource`): reads an object the host already
+ * has, named by the config, without changing anything. `State` is the typed value of the schema's implied object
+ * type, as for resources. Terraform calls `read` once its config is wholly known (at plan when it can be, else at
+ * apply); `state` is the config with every computed attribute filled in. An object that does not exist is an error
+ * diagnostic on the attribute that names it (the state is then null).
+ */
+export interface DataSourceHandler<State, C extends Connection = Connection> {
+  readonly typeName: string;
+  readonly schema: ResourceSchema;
+  /** Checks of the config alone (no host access); unknown values are the `UNKNOWN` symbol and must pass. */
+  validate?(config: State, ctx: HandlerContext<C>): Diagnostic[];
+  read(req: { config: State }, ctx: HandlerContext<C>): Promise<{ state: State | null; diagnostics: Diagnostic[] }>;
 }

@@ -83,7 +83,7 @@ export interface DiagnosticsResponse {
   diagnostics: DiagnosticMsg[];
 }
 
-/** `GetMetadata.Response`. virtseed serves no data sources and no functions. */
+/** `GetMetadata.Response`. virtseed serves no functions. */
 export interface GetMetadataResponse extends DiagnosticsResponse {
   server_capabilities: ServerCapabilitiesMsg;
   data_sources: { type_name: string }[];
@@ -133,6 +133,11 @@ export interface UpgradeResourceStateRequest {
 /** `UpgradeResourceState.Response`; `upgraded_state` is absent when the call fails. */
 export interface UpgradeResourceStateResponse extends DiagnosticsResponse {
   upgraded_state?: DynamicValueMsg;
+}
+
+/** `ReadDataSource.Response`; `state` is absent when the call fails. */
+export interface ReadDataSourceResponse extends DiagnosticsResponse {
+  state?: DynamicValueMsg;
 }
 
 /** `ReadResource.Request`. */

@@ -1,5 +1,5 @@
 /**
- * The tfplugin6 `Provider` service over a registry of `ResourceHandler`s. Each method takes the request message
+ * The tfplugin6 `Provider` service over a registry of `ResourceHandler`s and `DataSourceHandler`s. Each method takes the request message
  * as @grpc/proto-loader decodes it (snake_case keys, bytes as Buffer, enums as names) and resolves to the response
  * message; it never rejects: exceptions become error diagnostics, so the plugin process never crashes on a
  * handler bug. DynamicValues are decoded and encoded with the handler's schema; private state bytes pass through.
@@ -8,7 +8,7 @@ import { Diagnostic, ValidationError } from '../../../src/diagnostics';
 import { Connection, DEFAULT_URI, HostConnector, HostFacts, HostUnreachableError, TCG_ONLY } from '../host';
 import { conform, CtyConversionError, CtyType, decodeJson, decodeMsgpack, encodeMsgpack, isUnknown } from './cty';
 import { hostUnreachable, internalError, toAttributePath, toProtoDiagnostic } from './diagnostics';
-import type { HandlerContext, ResourceHandler } from './handler';
+import type { DataSourceHandler, HandlerContext, ResourceHandler } from './handler';
 import { createLogger, Logger } from './log';
 import type {
   ApplyResourceChangeRequest,
@@ -27,6 +27,7 @@ import type {
   PlanResourceChangeResponse,
   ProviderConfigRequest,
   RawStateMsg,
+  ReadDataSourceResponse,
   ReadResourceRequest,
   ReadResourceResponse,
   ResourceConfigRequest,
@@ -37,11 +38,14 @@ import type {
 } from './messages';
 import { nonEmpty, stateError, unknownType, validateUri } from './private/rpc';
 import { assertValidSchema, impliedType, normalizeBlockValue, ResourceSchema, toProtoSchema } from './schema';
+import { PlanWarnings, validationErrorsOnly } from './warnings';
 
 export interface ProviderServerOptions<C extends Connection = Connection> {
   /** The provider block's schema; an optional string attribute `uri` selects the libvirt host. */
   readonly providerSchema: ResourceSchema;
   readonly resources: readonly ResourceHandler<unknown, C>[];
+  /** The data sources (none when absent). */
+  readonly dataSources?: readonly DataSourceHandler<unknown, C>[];
   /** Opens the libvirt connection on first `ctx.client()`; absent = handlers may not use the host. */
   readonly connector?: HostConnector<C>;
   /** Host facts handed to handlers (`ctx.host`); default: TCG only. */
@@ -49,13 +53,31 @@ export interface ProviderServerOptions<C extends Connection = Connection> {
   readonly log?: Logger;
 }
 
-interface Registered<C extends Connection> {
-  readonly handler: ResourceHandler<unknown, C>;
+/** A handler's schema type and the one decoder and encoder of its values. */
+interface Typed {
   readonly type: CtyType;
   /** The handler's typed value of a DynamicValue from Terraform (the one place values are decoded). */
   decode(dv: DynamicValueMsg | null | undefined): unknown;
   /** The DynamicValue of a handler's value, normalized to the schema (the one place values are encoded). */
   encode(value: unknown): DynamicValueMsg;
+}
+
+interface Registered<C extends Connection> extends Typed {
+  readonly handler: ResourceHandler<unknown, C>;
+}
+
+interface RegisteredDataSource<C extends Connection> extends Typed {
+  readonly handler: DataSourceHandler<unknown, C>;
+}
+
+/** The decoder and encoder of values of `schema`. */
+function typed(schema: ResourceSchema): Typed {
+  const type = impliedType(schema);
+  return {
+    type,
+    decode: (dv) => decodeDynamicValue(dv, type),
+    encode: (value) => encodeDynamicValue(normalizeBlockValue(schema, value), type),
+  };
 }
 
 /**
@@ -91,15 +113,17 @@ export function encodeDynamicValue(value: unknown, type: CtyType): DynamicValueM
 
 export class ProviderServer<C extends Connection = Connection> {
   private readonly resources = new Map<string, Registered<C>>();
+  private readonly dataSources = new Map<string, RegisteredDataSource<C>>();
   private readonly providerType: CtyType;
   private readonly log: Logger;
   private readonly stop = new AbortController();
+  private readonly planWarnings = new PlanWarnings();
   private uri = '';
   private clientPromise: Promise<C> | undefined;
   /** The handlers' notes (HandlerContext.notes), new at each ConfigureProvider. */
   private notes = new Set<string>();
 
-  /** Throws `Error` when a schema is malformed or two handlers share a type name. */
+  /** Throws `Error` when a schema is malformed or two handlers of a kind share a type name. */
   constructor(private readonly options: ProviderServerOptions<C>) {
     this.log = options.log ?? createLogger();
     assertValidSchema(options.providerSchema, 'provider.');
@@ -107,13 +131,12 @@ export class ProviderServer<C extends Connection = Connection> {
     for (const handler of options.resources) {
       if (this.resources.has(handler.typeName)) throw new Error(`duplicate resource type ${handler.typeName}`);
       assertValidSchema(handler.schema, `${handler.typeName}.`);
-      const type = impliedType(handler.schema);
-      this.resources.set(handler.typeName, {
-        handler,
-        type,
-        decode: (dv) => decodeDynamicValue(dv, type),
-        encode: (value) => encodeDynamicValue(normalizeBlockValue(handler.schema, value), type),
-      });
+      this.resources.set(handler.typeName, { handler, ...typed(handler.schema) });
+    }
+    for (const handler of options.dataSources ?? []) {
+      if (this.dataSources.has(handler.typeName)) throw new Error(`duplicate data source type ${handler.typeName}`);
+      assertValidSchema(handler.schema, `data.${handler.typeName}.`);
+      this.dataSources.set(handler.typeName, { handler, ...typed(handler.schema) });
     }
   }
 
@@ -133,10 +156,18 @@ export class ProviderServer<C extends Connection = Connection> {
   }
 
   private connected: C | undefined;
+  /**
+   * The failed connection attempt per URI: every later call of this process gets the same error at once instead of
+   * waiting for the host again (a silent host would cost each call the whole connect timeout). Terraform starts a
+   * new provider process for each walk, so the next plan or apply tries again.
+   */
+  private readonly failed = new Map<string, HostUnreachableError>();
 
   private client(): Promise<C> {
     if (!this.uri) return Promise.reject(new Error('the provider is not configured yet (its uri is unknown)'));
     if (!this.options.connector) return Promise.reject(new Error('no libvirt connector was given to the provider'));
+    const failed = this.failed.get(this.uri);
+    if (failed) return Promise.reject(failed);
     if (this.connected?.isClosed) {
       // The connection was lost (libvirtd restarted, network dropped): the next operation reconnects.
       this.log.warn(`connection to ${this.uri} was lost; connecting again`);
@@ -146,11 +177,15 @@ export class ProviderServer<C extends Connection = Connection> {
     if (!this.clientPromise) {
       this.log.debug(`connecting to ${this.uri}`);
       const uri = this.uri;
-      const pending = this.options.connector.connect(uri).catch((err: unknown) => Promise.reject(new HostUnreachableError(uri, err)));
+      const pending = this.options.connector.connect(uri).catch((err: unknown) => {
+        const unreachable = new HostUnreachableError(uri, err);
+        this.failed.set(uri, unreachable);
+        return Promise.reject(unreachable);
+      });
       this.clientPromise = pending;
       pending.then(
         (c) => (this.connected = c),
-        () => (this.clientPromise = undefined), // retry on next call
+        () => (this.clientPromise = undefined),
       );
     }
     return this.clientPromise;
@@ -169,7 +204,7 @@ export class ProviderServer<C extends Connection = Connection> {
     return {
       server_capabilities: { plan_destroy: false, get_provider_schema_optional: false, move_resource_state: false },
       diagnostics: [],
-      data_sources: [],
+      data_sources: [...this.dataSources.keys()].map((type_name) => ({ type_name })),
       resources: [...this.resources.keys()].map((type_name) => ({ type_name })),
       functions: [],
     };
@@ -178,10 +213,12 @@ export class ProviderServer<C extends Connection = Connection> {
   async GetProviderSchema(): Promise<GetProviderSchemaResponse> {
     const resource_schemas: Record<string, SchemaMsg> = {};
     for (const [name, r] of this.resources) resource_schemas[name] = toProtoSchema(r.handler.schema);
+    const data_source_schemas: Record<string, SchemaMsg> = {};
+    for (const [name, d] of this.dataSources) data_source_schemas[name] = toProtoSchema(d.handler.schema);
     return {
       provider: toProtoSchema(this.options.providerSchema),
       resource_schemas,
-      data_source_schemas: {},
+      data_source_schemas,
       functions: {},
       diagnostics: [],
       server_capabilities: { plan_destroy: false, get_provider_schema_optional: false, move_resource_state: false },
@@ -223,7 +260,7 @@ export class ProviderServer<C extends Connection = Connection> {
     return this.withResource('ValidateResourceConfig', req.type_name, async ({ handler, type, decode }) => {
       const config = decode(req.config);
       const diagnostics = handler.validate && config !== null ? handler.validate(config, this.context()) : [];
-      return { diagnostics: this.diags(diagnostics, type) };
+      return { diagnostics: this.diags(validationErrorsOnly(diagnostics), type) }; // warnings come from the plan (./warnings)
     });
   }
 
@@ -262,7 +299,7 @@ export class ProviderServer<C extends Connection = Connection> {
       const res = await handler.read({ current, private: priv }, this.context());
       return {
         new_state: encode(res.newState),
-        private: priv ?? Buffer.alloc(0),
+        private: res.private ?? priv ?? Buffer.alloc(0),
         diagnostics: this.diags(res.diagnostics, type),
       };
     });
@@ -282,7 +319,7 @@ export class ProviderServer<C extends Connection = Connection> {
         planned_state: encode(res.planned),
         requires_replace: (res.requiresReplace ?? []).map((p) => toAttributePath(p, type)),
         planned_private: res.plannedPrivate ?? priorPrivate ?? Buffer.alloc(0),
-        diagnostics: this.diags(res.diagnostics, type),
+        diagnostics: this.diags(this.planWarnings.once(handler.typeName, config, res.diagnostics), type),
       };
     });
   }
@@ -321,14 +358,23 @@ export class ProviderServer<C extends Connection = Connection> {
     return { diagnostics: this.diags([stateError(`moving state into ${req.target_type_name || 'this type'} is not supported`)]) };
   }
 
-  // ---- data sources (none yet) -------------------------------------------------------------------------------
+  // ---- data sources ------------------------------------------------------------------------------------------
 
   async ValidateDataResourceConfig(req: ResourceConfigRequest): Promise<DiagnosticsResponse> {
-    return { diagnostics: this.diags([unknownType('data source', req.type_name)]) };
+    return this.withDataSource('ValidateDataResourceConfig', req.type_name, async ({ handler, type, decode }) => {
+      const config = decode(req.config);
+      const diagnostics = handler.validate && config !== null ? handler.validate(config, this.context()) : [];
+      return { diagnostics: this.diags(diagnostics, type) };
+    });
   }
 
-  async ReadDataSource(req: ResourceConfigRequest): Promise<DiagnosticsResponse> {
-    return { diagnostics: this.diags([unknownType('data source', req.type_name)]) };
+  async ReadDataSource(req: ResourceConfigRequest): Promise<ReadDataSourceResponse | DiagnosticsResponse> {
+    return this.withDataSource('ReadDataSource', req.type_name, async ({ handler, type, decode, encode }) => {
+      const config = decode(req.config);
+      if (config === null) return { state: encode(null), diagnostics: [] };
+      const res = await handler.read({ config }, this.context());
+      return { state: encode(res.state), diagnostics: this.diags(res.diagnostics, type) };
+    });
   }
 
   // ---- stop --------------------------------------------------------------------------------------------------
@@ -389,5 +435,16 @@ export class ProviderServer<C extends Connection = Connection> {
     this.log.debug(`${rpc} ${typeName}`);
     if (!r) return Promise.resolve({ diagnostics: this.diags([unknownType('resource', typeName)]) });
     return this.guard(rpc, r.type, () => fn(r), typeName);
+  }
+
+  private withDataSource<R extends DiagnosticsResponse>(
+    rpc: string,
+    typeName: string,
+    fn: (d: RegisteredDataSource<C>) => Promise<R>,
+  ): Promise<R | DiagnosticsResponse> {
+    const d = this.dataSources.get(typeName);
+    this.log.debug(`${rpc} data.${typeName}`);
+    if (!d) return Promise.resolve({ diagnostics: this.diags([unknownType('data source', typeName)]) });
+    return this.guard(rpc, d.type, () => fn(d), `data.${typeName}`);
   }
 }

@@ -14,7 +14,7 @@ import { DOMAIN_FIELDS } from '../../../src/fields';
 import { bytesToUuid, DomRef, LibvirtClient, uuidToBytes } from '../../../src/libvirt';
 import { isUuid } from '../../../src/uuid';
 import type { Diagnostic } from '../../../src/diagnostics';
-import type { ResourceHandler } from '../plugin/handler';
+import type { HandlerContext, ResourceHandler } from '../plugin/handler';
 import type { ResourceSchema } from '../plugin/schema';
 import type { AddressAttributes } from './private/addresses';
 import { changeWarning, decideDomainChange } from './private/domain-changes';
@@ -33,13 +33,13 @@ import {
   stopGuest,
   type StopResult,
 } from './private/domain-lifecycle';
-import { currentAddresses, mergeObserved, readDomain } from './private/domain-read';
+import { currentAddresses, readDomain, refreshDomain, withoutReadDigest } from './private/domain-read';
 import { withDefaults } from './private/domain-state';
 import { validateDomainConfig } from './private/domain-validate';
 import { isValueOf, schemaOf, withTableDefaults } from './private/fields';
 import { domainByName, domainByUuid, isNoDomain } from './private/lookups';
 import type { DomainState } from './private/model';
-import { keepNetworkRefs, missingNetworkDiagnostics } from './private/network-refs';
+import { missingNetworkDiagnostics } from './private/network-refs';
 import {
   keepSnapshotsTidy,
   removeAutoSnapshots,
@@ -59,6 +59,118 @@ export const DOMAIN_SCHEMA: ResourceSchema = schemaOf(DOMAIN_FIELDS);
 /** Computed attributes a plan cannot know: what the guest's addresses will be. */
 const ADDRESS_ATTRS = ['addresses', 'ip_address'] as const;
 const NO_ADDRESSES: AddressAttributes = { addresses: [], ip_address: null };
+
+/** ApplyResourceChange of a domain (see the module docstring). */
+async function applyChange(
+  { prior, planned }: { prior: DomainState | null; planned: DomainState | null },
+  ctx: HandlerContext<LibvirtClient>,
+): Promise<{ newState: DomainState | null; diagnostics: Diagnostic[] }> {
+  const client = await ctx.client();
+  forgetDomainListing(client);
+  const priorUuid = str(prior?.uuid);
+  if (!planned) {
+    const dom = priorUuid ? await domainByUuid(client, priorUuid) : null;
+    if (dom) {
+      if (isActive((await client.domainGetState(dom)).state)) await client.domainDestroy(dom);
+      await removeAutoSnapshots(client, dom);
+      await removeDomain(client, dom);
+    }
+    return { newState: null, diagnostics: [] };
+  }
+  const name = str(planned.name) ?? '';
+  const missing = await missingNetworkDiagnostics(client, planned);
+  if (missing.length) return { newState: prior, diagnostics: missing }; // nothing changed
+  const timeout = num(planned.shutdown_timeout) ?? DOMAIN_FIELDS.fields.shutdown_timeout.default;
+  let waited: Diagnostic[] = [];
+  let dom = priorUuid && priorUuid === planned.uuid ? await domainByUuid(client, priorUuid) : null;
+  if (!dom || !prior || !priorUuid) {
+    const existing = await domainByName(client, name, CREATE_PENDING_KEY);
+    if (existing && !existing.interrupted)
+      return { newState: null, diagnostics: [domainExistsDiagnostic(name, bytesToUuid(existing.dom.uuid))] };
+    if (existing) {
+      ctx.log.info(`domain ${name}: removing what an interrupted create left`);
+      await removeDomain(client, existing.dom);
+    }
+    if (planned.running === false) {
+      // Defined and never started: nothing follows the define, so no pending mark and no addresses to ask for.
+      const defined = await defineDomain(client, planned);
+      if (planned.autostart === true) await client.domainSetAutostart(defined, true);
+      const uuid = bytesToUuid(defined.uuid);
+      return { newState: { ...planned, id: uuid, uuid, ...NO_ADDRESSES }, diagnostics: [] };
+    }
+    // Defined with the pending mark, started (and waited for), then defined again without it. A failure after the
+    // first define still returns the domain, so Terraform records it (tainted) and the next apply replaces it; the
+    // domain keeps the mark (see CREATE_PENDING_KEY), else the next plan would take it for someone else's.
+    dom = await defineDomain(client, planned, undefined, true);
+    const tainted = `The domain is recorded as tainted; the next terraform apply replaces it.`;
+    try {
+      waited = await startDomain(client, dom, planned, ctx, true);
+    } catch (err) {
+      const uuid = bytesToUuid(dom.uuid);
+      return {
+        newState: { ...planned, id: uuid, uuid, ...NO_ADDRESSES },
+        diagnostics: [error([], `Domain ${name} was defined but not finished`, `${messageOf(err)}. ${tainted}`)],
+      };
+    }
+    if (hasErrors(waited)) {
+      // The wait failed (agent error, timeout, guest stopped, StopProvider, console lost with the connection).
+      const uuid = bytesToUuid(dom.uuid);
+      const addresses = await currentAddresses(client, dom, planned).catch(() => NO_ADDRESSES);
+      const diagnostics = waited.map((d) => (d.severity === 'error' ? { ...d, detail: `${d.detail}\n${tainted}` } : d));
+      return { newState: { ...planned, id: uuid, uuid, ...addresses }, diagnostics };
+    }
+    dom = await defineDomain(client, planned, bytesToUuid(dom.uuid));
+    if (planned.autostart === true) await client.domainSetAutostart(dom, true);
+    waited.push(...(await keepSnapshotsTidy(client, dom, null, planned, true, ctx)));
+  } else {
+    const decision = decideDomainChange(prior, planned);
+    // snapshot_before: a snapshot of the guest as it is, before any change (./private/domain-snapshots).
+    const before = await snapshotBeforeApply(client, dom, prior, planned, decision, timeout, ctx);
+    if ('stop' in before) return { newState: prior, diagnostics: before.stop };
+    const taken = before.taken;
+    waited.push(...before.notes);
+    const active = isActive((await client.domainGetState(dom)).state);
+    const refs = await resolveRefs(client, planned);
+    if (active && planned.running !== false && !decision.restart) {
+      // Live changes first, on the running guest and its definition together; then the whole planned definition.
+      for (const step of liveSteps(client, dom, prior, planned, decision.changes, refs)) {
+        ctx.log.info(`domain ${name}: ${step.what}`);
+        await step.run();
+      }
+    }
+    dom = await defineDomain(client, planned, priorUuid, false, refs);
+    if (typeof planned.autostart === 'boolean' && planned.autostart !== prior.autostart)
+      await client.domainSetAutostart(dom, planned.autostart);
+    let stopped: StopResult | undefined;
+    let started = false;
+    if (planned.running === false) {
+      if (active) stopped = await stopGuest(client, dom, timeout, ctx);
+      if (stopped?.state === 'off') waited.push(stopDiagnostic(name, 'was stopped', stopped, timeout));
+    } else if (!active) {
+      waited.push(...(await startDomain(client, dom, planned, ctx, false)));
+      started = true;
+    } else if (decision.restart) {
+      ctx.log.info(`domain ${name}: restarting (${decision.reprovisionNow ? 're-provision' : 'definition changed'})`);
+      stopped = await stopGuest(client, dom, timeout, ctx);
+      if (stopped.state === 'off') {
+        waited.push(stopDiagnostic(name, 'was restarted', stopped, timeout), ...(await startDomain(client, dom, planned, ctx, false)));
+        started = true;
+      }
+    }
+    if (stopped?.state === 'interrupted') return interruptedState(planned, prior, bytesToUuid(dom.uuid), decision.reprovisionNow);
+    if (taken && hasErrors(waited)) {
+      // The wait failed: back to the snapshot; Terraform keeps the prior state (./private/domain-snapshots).
+      const diagnostics = await revertAfterFailure(client, dom, taken, prior, planned, waited, ctx);
+      diagnostics.push(...(await keepSnapshotsTidy(client, dom, prior, prior, false, ctx)));
+      const uuid = bytesToUuid(dom.uuid);
+      return { newState: { ...prior, id: uuid, uuid, ...(await currentAddresses(client, dom, prior)) }, diagnostics };
+    }
+    if (!hasErrors(waited)) waited.push(...(await keepSnapshotsTidy(client, dom, prior, planned, started, ctx)));
+  }
+  const uuid = bytesToUuid(dom.uuid);
+  // The domain exists whatever the wait found: it stays in state, so the next plan starts from the truth.
+  return { newState: { ...planned, id: uuid, uuid, ...(await currentAddresses(client, dom, planned)) }, diagnostics: waited };
+}
 
 export const domain: ResourceHandler<DomainState, LibvirtClient> = {
   typeName: 'virtseed_domain',
@@ -116,124 +228,20 @@ export const domain: ResourceHandler<DomainState, LibvirtClient> = {
     };
   },
 
-  async apply({ prior, planned }, ctx) {
-    const client = await ctx.client();
-    forgetDomainListing(client);
-    const priorUuid = str(prior?.uuid);
-    if (!planned) {
-      const dom = priorUuid ? await domainByUuid(client, priorUuid) : null;
-      if (dom) {
-        if (isActive((await client.domainGetState(dom)).state)) await client.domainDestroy(dom);
-        await removeAutoSnapshots(client, dom);
-        await removeDomain(client, dom);
-      }
-      return { newState: null, diagnostics: [] };
-    }
-    const name = str(planned.name) ?? '';
-    const missing = await missingNetworkDiagnostics(client, planned);
-    if (missing.length) return { newState: prior, diagnostics: missing }; // nothing changed
-    const timeout = num(planned.shutdown_timeout) ?? DOMAIN_FIELDS.fields.shutdown_timeout.default;
-    let waited: Diagnostic[] = [];
-    let dom = priorUuid && priorUuid === planned.uuid ? await domainByUuid(client, priorUuid) : null;
-    if (!dom || !prior || !priorUuid) {
-      const existing = await domainByName(client, name, CREATE_PENDING_KEY);
-      if (existing && !existing.interrupted)
-        return { newState: null, diagnostics: [domainExistsDiagnostic(name, bytesToUuid(existing.dom.uuid))] };
-      if (existing) {
-        ctx.log.info(`domain ${name}: removing what an interrupted create left`);
-        await removeDomain(client, existing.dom);
-      }
-      if (planned.running === false) {
-        // Defined and never started: nothing follows the define, so no pending mark and no addresses to ask for.
-        const defined = await defineDomain(client, planned);
-        if (planned.autostart === true) await client.domainSetAutostart(defined, true);
-        const uuid = bytesToUuid(defined.uuid);
-        return { newState: { ...planned, id: uuid, uuid, ...NO_ADDRESSES }, diagnostics: [] };
-      }
-      // Defined with the pending mark, started (and waited for), then defined again without it. A failure after the
-      // first define still returns the domain, so Terraform records it (tainted) and the next apply replaces it; the
-      // domain keeps the mark (see CREATE_PENDING_KEY), else the next plan would take it for someone else's.
-      dom = await defineDomain(client, planned, undefined, true);
-      const tainted = `The domain is recorded as tainted; the next terraform apply replaces it.`;
-      try {
-        waited = await startDomain(client, dom, planned, ctx, true);
-      } catch (err) {
-        const uuid = bytesToUuid(dom.uuid);
-        return {
-          newState: { ...planned, id: uuid, uuid, ...NO_ADDRESSES },
-          diagnostics: [error([], `Domain ${name} was defined but not finished`, `${messageOf(err)}. ${tainted}`)],
-        };
-      }
-      if (hasErrors(waited)) {
-        // The wait failed (agent error, timeout, guest stopped, StopProvider, console lost with the connection).
-        const uuid = bytesToUuid(dom.uuid);
-        const addresses = await currentAddresses(client, dom, planned).catch(() => NO_ADDRESSES);
-        const diagnostics = waited.map((d) => (d.severity === 'error' ? { ...d, detail: `${d.detail}\n${tainted}` } : d));
-        return { newState: { ...planned, id: uuid, uuid, ...addresses }, diagnostics };
-      }
-      dom = await defineDomain(client, planned, bytesToUuid(dom.uuid));
-      if (planned.autostart === true) await client.domainSetAutostart(dom, true);
-      waited.push(...(await keepSnapshotsTidy(client, dom, null, planned, true, ctx)));
-    } else {
-      const decision = decideDomainChange(prior, planned);
-      // snapshot_before: a snapshot of the guest as it is, before any change (./private/domain-snapshots).
-      const before = await snapshotBeforeApply(client, dom, prior, planned, decision, timeout, ctx);
-      if ('stop' in before) return { newState: prior, diagnostics: before.stop };
-      const taken = before.taken;
-      waited.push(...before.notes);
-      const active = isActive((await client.domainGetState(dom)).state);
-      const refs = await resolveRefs(client, planned);
-      if (active && planned.running !== false && !decision.restart) {
-        // Live changes first, on the running guest and its definition together; then the whole planned definition.
-        for (const step of liveSteps(client, dom, prior, planned, decision.changes, refs)) {
-          ctx.log.info(`domain ${name}: ${step.what}`);
-          await step.run();
-        }
-      }
-      dom = await defineDomain(client, planned, priorUuid, false, refs);
-      if (typeof planned.autostart === 'boolean' && planned.autostart !== prior.autostart)
-        await client.domainSetAutostart(dom, planned.autostart);
-      let stopped: StopResult | undefined;
-      let started = false;
-      if (planned.running === false) {
-        if (active) stopped = await stopGuest(client, dom, timeout, ctx);
-        if (stopped?.state === 'off') waited.push(stopDiagnostic(name, 'was stopped', stopped, timeout));
-      } else if (!active) {
-        waited.push(...(await startDomain(client, dom, planned, ctx, false)));
-        started = true;
-      } else if (decision.restart) {
-        ctx.log.info(`domain ${name}: restarting (${decision.reprovisionNow ? 're-provision' : 'definition changed'})`);
-        stopped = await stopGuest(client, dom, timeout, ctx);
-        if (stopped.state === 'off') {
-          waited.push(stopDiagnostic(name, 'was restarted', stopped, timeout), ...(await startDomain(client, dom, planned, ctx, false)));
-          started = true;
-        }
-      }
-      if (stopped?.state === 'interrupted') return interruptedState(planned, prior, bytesToUuid(dom.uuid), decision.reprovisionNow);
-      if (taken && hasErrors(waited)) {
-        const diagnostics = await revertAfterFailure(client, dom, taken, prior, planned, waited, ctx);
-        diagnostics.push(...(await keepSnapshotsTidy(client, dom, prior, prior, false, ctx)));
-        const uuid = bytesToUuid(dom.uuid);
-        return { newState: { ...prior, id: uuid, uuid, ...(await currentAddresses(client, dom, prior)) }, diagnostics };
-      }
-      if (!hasErrors(waited)) waited.push(...(await keepSnapshotsTidy(client, dom, prior, planned, started, ctx)));
-    }
-    const uuid = bytesToUuid(dom.uuid);
-    // The domain exists whatever the wait found: it stays in state, so the next plan starts from the truth.
-    return { newState: { ...planned, id: uuid, uuid, ...(await currentAddresses(client, dom, planned)) }, diagnostics: waited };
+  async apply({ prior, planned, plannedPrivate }, ctx) {
+    // The next read parses the definition again: the digest the last read kept is of the XML before this apply.
+    return { ...(await applyChange({ prior, planned }, ctx)), private: withoutReadDigest(plannedPrivate) };
   },
 
-  async read({ current }, ctx) {
+  async read({ current, private: priv }, ctx) {
     const client = await ctx.client();
     const uuid = str(current.uuid);
     const dom = uuid ? await lookupDomainByUuid(client, uuid) : null;
-    const observed = dom ? await readDomain(client, dom).catch((err) => (isNoDomain(err) ? null : Promise.reject(err))) : null;
-    if (!dom || !observed) return { newState: null, diagnostics: [] }; // gone (undefined outside Terraform)
-    observed.state.network_interface = await keepNetworkRefs(client, current.network_interface, observed.state.network_interface);
-    return {
-      newState: mergeObserved(current, { ...observed.state, ...(await currentAddresses(client, dom, observed.state)) }),
-      diagnostics: [],
-    };
+    const read = dom
+      ? await refreshDomain(client, dom, current, priv).catch((err) => (isNoDomain(err) ? null : Promise.reject(err)))
+      : null;
+    if (!read) return { newState: null, diagnostics: [] }; // gone (undefined outside Terraform)
+    return { newState: read.state, private: read.private, diagnostics: [] };
   },
 
   async importState(id, ctx) {

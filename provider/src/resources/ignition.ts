@@ -6,7 +6,7 @@
  */
 import { Diagnostic, hasErrors } from '../../../src/diagnostics';
 import { renderIgnition } from '../../../src/seed/ignition';
-import { validateIgnition } from '../../../src/seed/ignition';
+import { parseIgnitionText, validateIgnition } from '../../../src/seed/ignition';
 import type { LibvirtClient } from '../../../src/libvirt';
 import type { ResourceHandler } from '../plugin/handler';
 import { IGNITION_FIELDS } from '../../../src/fields';
@@ -18,7 +18,7 @@ import { plannedVolumeChecks } from './private/plan-checks';
 import { mapDiagnostics } from './private/paths';
 import { applyRawVolume, readRawVolume } from './private/raw-volume';
 import { volumeExistsDiagnostic } from './private/storage';
-import { messageOf, str, UNKNOWN } from './private/values';
+import { str, UNKNOWN } from './private/values';
 
 /** The provider schema, from the field table (src/fields/ignition.ts). */
 export const IGNITION_SCHEMA: ResourceSchema = schemaOf(IGNITION_FIELDS);
@@ -29,16 +29,9 @@ export function ignitionInstanceId(sha256: string): string {
 }
 
 function render(content: string): { rendered?: ReturnType<typeof renderIgnition>; diagnostics: Diagnostic[] } {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(content);
-  } catch (err) {
-    return {
-      diagnostics: [
-        { severity: 'error', path: ['content'], summary: 'Invalid Ignition JSON', detail: `content is not JSON: ${messageOf(err)}` },
-      ],
-    };
-  }
+  const text = parseIgnitionText(content, ['content']);
+  if (text.diagnostics.length) return { diagnostics: text.diagnostics };
+  const parsed = text.value;
   // Paths point into the parsed JSON; Terraform can only point at the string attribute, so they stop at
   // `content` and the JSON path goes into the detail ("At content.storage.files[0].path: ...").
   const inner = validateIgnition(parsed).map((d) => ({ ...d, path: ['content', ...d.path] }));

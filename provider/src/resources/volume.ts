@@ -1,6 +1,7 @@
 /**
  * `virtseed_volume`: a storage volume in a libvirt pool (formatstorage): empty with a capacity, a qcow2 overlay on
- * a backing volume, or uploaded from a local file or http(s) URL by stream. Capacity grows in place.
+ * a backing volume, or uploaded from a local file or http(s) URL by stream; with `checksum_url`, a qcow2 overlay on
+ * the pool's verified cache of the image (private/verified-volume.ts). Capacity grows in place.
  */
 import { Diagnostic, error } from '../../../src/diagnostics';
 import { VIR_DOMAIN_BLOCK_RESIZE_BYTES, type LibvirtClient, type VolRef } from '../../../src/libvirt';
@@ -9,13 +10,14 @@ import { VOLUME_FIELDS } from '../../../src/fields';
 import type { ResourceSchema } from '../plugin/schema';
 import { isValueOf, replacePaths, schemaOf, valueDiagnostics } from './private/fields';
 import { volumeByKey, volumeByName } from './private/lookups';
-import { inspectSource, isLocalSource } from './private/image-source';
+import { inspectSource, isLocalSource, SourceReadError } from './private/image-source';
 import { plannedVolumeChecks } from './private/plan-checks';
 import { ChecksumMismatchError, createVolumeFromSource, isSha256Hex } from './private/upload';
 import {
   activePool,
   backingPathFromXml,
   createMarked,
+  isPoolInactive,
   removeInterrupted,
   runningVolumeUsers,
   volumeFormatFromXml,
@@ -24,7 +26,8 @@ import {
 import type { VolumeFormat, VolumeState } from './private/model';
 import { settleComputed } from './private/plan';
 import { destroyVolume } from './private/raw-volume';
-import { known, messageOf, num, str, UNKNOWN } from './private/values';
+import { checksumSource, createVerifiedVolume, planDigest, releaseCache, verificationDiagnostics } from './private/verified-volume';
+import { known, num, str, UNKNOWN } from './private/values';
 
 /** The provider schema, from the field table (src/fields/volume.ts). */
 export const VOLUME_SCHEMA: ResourceSchema = schemaOf(VOLUME_FIELDS);
@@ -46,7 +49,20 @@ function validateConfig(c: VolumeState): Diagnostic[] {
     d.push(error(['sha256'], 'Invalid sha256', `sha256 is "${sha256}"; expected 64 hex digits (e.g. the output of sha256sum).`));
   if (sha256 !== undefined && c.source === null)
     d.push(error(['sha256'], 'sha256 without source', 'sha256 pins the bytes of source; set source too, or remove sha256.'));
+  d.push(...verificationDiagnostics(c));
   return d;
+}
+
+/** The diagnostic for a source that cannot be read: what failed (never a credential) and what to check. */
+function sourceDiagnostic(planned: VolumeState, source: string, err: SourceReadError): Diagnostic {
+  const check = isLocalSource(source)
+    ? 'Check the path (build or download the image first).'
+    : 'Check the URL and that this machine reaches the server.';
+  return error(
+    ['source'],
+    'Cannot read source',
+    `Volume ${str(planned.pool) ?? '?'}/${str(planned.name) ?? '?'}: ${err.message}. The provider reads source on the machine that runs terraform: a local image file or an http(s) URL. ${check}`,
+  );
 }
 
 export const volume: ResourceHandler<VolumeState, LibvirtClient> = {
@@ -64,7 +80,8 @@ export const volume: ResourceHandler<VolumeState, LibvirtClient> = {
     const requiresReplace = prior ? replacePaths(VOLUME_FIELDS, prior, planned) : [];
     const replacing = !prior || requiresReplace.length > 0;
     diagnostics.push(...(await plannedVolumeChecks(ctx, 'Volume', prior, planned, requiresReplace.length > 0, volumeTakenDiagnostic)));
-    planned = settleComputed(planned, prior, replacing, ['id', 'path', 'allocation']);
+    planned = settleComputed(planned, prior, replacing, ['id', 'path', 'allocation', 'digest']);
+    if (config.checksum_url === null) planned.digest = null;
     if (replacing) {
       if (config.format === null) planned.format = UNKNOWN;
       if (config.capacity === null) planned.capacity = UNKNOWN;
@@ -75,18 +92,21 @@ export const volume: ResourceHandler<VolumeState, LibvirtClient> = {
           if (config.format === null) planned.format = info.format;
           if (config.format === null && config.capacity === null) planned.capacity = info.virtualSize ?? UNKNOWN;
         } catch (err) {
-          diagnostics.push(
-            error(
-              ['source'],
-              'Cannot read source',
-              `Volume ${str(planned.pool) ?? '?'}/${str(planned.name) ?? '?'}: ${messageOf(err)}. The provider reads source on the machine that runs terraform: a local image file or an http(s) URL. Check the path (build or download the image first).`,
-            ),
-          );
+          if (!(err instanceof SourceReadError)) throw err;
+          diagnostics.push(sourceDiagnostic(planned, source, err));
         }
       } else if (!source && config.format === null && !requiresReplace.length) {
         planned.format = 'qcow2';
       }
       if (!source && config.format === null && str(config.backing_volume) !== undefined) planned.format = 'qcow2';
+      const from = checksumSource(config);
+      if (from && source) {
+        // An overlay on the verified image; its digest comes from the checksum file, checked here already.
+        if (config.format === null) planned.format = 'qcow2';
+        const digest = await planDigest(source, from, `Volume ${str(planned.pool) ?? '?'}/${str(planned.name) ?? '?'}`, ctx.signal);
+        if (typeof digest === 'string') planned.digest = digest;
+        else diagnostics.push(...digest);
+      }
     } else if (prior) {
       if (config.format === null) planned.format = prior.format;
       if (config.capacity === null) planned.capacity = prior.capacity;
@@ -106,7 +126,13 @@ export const volume: ResourceHandler<VolumeState, LibvirtClient> = {
   },
 
   async apply({ prior, planned }, ctx) {
-    if (!planned) return destroyVolume(ctx, prior);
+    if (!planned) {
+      const done = await destroyVolume(ctx, prior);
+      const digest = str(prior?.digest);
+      const pool = str(prior?.pool);
+      if (digest && pool) await releaseCache(await ctx.client(), pool, digest, ctx);
+      return done;
+    }
     const client = await ctx.client();
     const opts = { signal: ctx.signal };
     const priorKey = str(prior?.id);
@@ -137,6 +163,17 @@ export const volume: ResourceHandler<VolumeState, LibvirtClient> = {
       capacity ??= baseInfo.capacity;
       format = 'qcow2';
     }
+    const from = checksumSource(planned);
+    if (source && from) {
+      const made = await createVerifiedVolume(
+        client,
+        pool,
+        { name, source, from, capacity: num(planned.capacity), plannedDigest: str(planned.digest) },
+        ctx,
+      );
+      if ('diagnostics' in made) return { newState: null, diagnostics: made.diagnostics };
+      return { newState: await describe(client, made.vol, { ...planned, format: 'qcow2', digest: made.digest }), diagnostics: [] };
+    }
     if (source) {
       try {
         const made = await createVolumeFromSource(
@@ -149,6 +186,7 @@ export const volume: ResourceHandler<VolumeState, LibvirtClient> = {
       } catch (err) {
         if (err instanceof ChecksumMismatchError)
           return { newState: null, diagnostics: [error(['sha256'], 'Source does not match sha256', err.message)] };
+        if (err instanceof SourceReadError) return { newState: null, diagnostics: [sourceDiagnostic(planned, source, err)] };
         throw err;
       }
     }
@@ -163,7 +201,11 @@ export const volume: ResourceHandler<VolumeState, LibvirtClient> = {
     const client = await ctx.client();
     const key = str(current.id);
     const vol = key ? await volumeByKey(client, key, { signal: ctx.signal }) : null;
-    if (!vol) return { newState: null, diagnostics: [] };
+    if (!vol) {
+      // A stopped pool hides its volumes: keep the state (the pool's own resource starts it again).
+      const pool = str(current.pool);
+      return { newState: pool && (await isPoolInactive(client, pool, { signal: ctx.signal })) ? current : null, diagnostics: [] };
+    }
     return { newState: await describe(client, vol, current), diagnostics: [] };
   },
 
@@ -187,6 +229,11 @@ export const volume: ResourceHandler<VolumeState, LibvirtClient> = {
       capacity: null,
       source: null,
       sha256: null,
+      checksum_url: null,
+      checksum_algorithm: null,
+      signature_url: null,
+      signature_key: null,
+      digest: null,
       backing_volume: backingPathFromXml(xml) ?? null,
       path: null,
       allocation: null,

@@ -3,6 +3,7 @@ import { error, type AttributePath, type Diagnostic } from '../../diagnostics';
 import type { SeedSpec } from '../model';
 import { rawUserData } from '../user-data/raw';
 import { ENVIRONMENT_PATH, MOUNT_SCRIPT_PATH } from '../user-data/generated';
+import { effectiveGeneratedParts } from '../user-data/compose';
 import { isBase64 } from '../private/base64';
 import { DEVICE, ENV_NAME, OWNER, PERMISSIONS } from '../private/patterns';
 import { isPlainObject, parseYaml } from '../private/yaml';
@@ -172,18 +173,20 @@ interface WriteFileRef {
 
 /**
  * Duplicate guest paths in the final write_files list (after merging: sources concatenated, or with
- * merge_overwrite the last source with write_files wins). The second of two entries for one path is an error
- * unless it appends. Expects the inputs already individually valid.
+ * merge_overwrite the last source with write_files wins, the generated parts that reach the guest counting as one
+ * source; see compose.ts). The second of two entries for one path is an error unless it appends. Expects the
+ * inputs already individually valid.
  */
 export function duplicateWriteFiles(spec: SeedSpec): Diagnostic[] {
   const raw = rawUserData(spec);
   if (raw?.kind === 'raw' || raw?.kind === 'mime') return [];
-  const sources: WriteFileRef[][] = [];
-  if (spec.environment && Object.keys(spec.environment).length)
-    sources.push([{ guestPath: ENVIRONMENT_PATH, append: false, at: ['environment'] }]);
-  if (spec.files?.length)
-    sources.push(spec.files.map((f, i) => ({ guestPath: f.path, append: f.append === true, at: ['files', i, 'path'] })));
-  if (spec.mounts?.length) sources.push([{ guestPath: MOUNT_SCRIPT_PATH, append: false, at: ['mounts'] }]);
+  const kept = new Set(effectiveGeneratedParts(spec).kept.map((p) => p.name));
+  const generated: WriteFileRef[] = [];
+  if (kept.has('environment')) generated.push({ guestPath: ENVIRONMENT_PATH, append: false, at: ['environment'] });
+  if (kept.has('files'))
+    generated.push(...(spec.files ?? []).map((f, i) => ({ guestPath: f.path, append: f.append === true, at: ['files', i, 'path'] })));
+  if (kept.has('mounts')) generated.push({ guestPath: MOUNT_SCRIPT_PATH, append: false, at: ['mounts'] });
+  const sources: WriteFileRef[][] = [generated];
   sources.push(refsOf(spec.cloud_config?.write_files, ['cloud_config', 'write_files']));
   if (raw?.kind === 'cloud-config') {
     const parsed = parseYaml(raw.text as string).value;

@@ -12,6 +12,10 @@ function mib(n: number): string {
   return `${(n / MiB).toFixed(1)} MiB`;
 }
 
+/** How to move a large payload out of the seed, for the size rule's diagnostics. */
+const DATA_VOLUME_HOW =
+  'put it in a file system image (e.g. mkfs.ext4 -d DIR data.img 256M), upload that as a virtseed_volume (source = "data.img", format = "raw"; the Volume construct), attach it to the domain (disk { volume_id = virtseed_volume.data.id }) and mount it with the seed\'s mount block (device = "vdb", mount_point = "/srv/data")';
+
 type SeedFileName = 'user-data' | 'network-config' | 'vendor-data';
 
 /** An input that ends up in a seed file: where it is, which file, its text (undefined: none) and whether it is
@@ -76,7 +80,7 @@ export function inputSizeDiagnostics(spec: SeedSpec): Diagnostic[] {
       error(
         c.path,
         'Seed too large',
-        `This input alone puts ${mib(c.bytes)} into the seed's ${c.file}; the ${RULE}. Put large payloads on a data volume (virtseed_volume, attached to the domain and mounted with mounts).`,
+        `This input alone puts ${mib(c.bytes)} into the seed's ${c.file}; the ${RULE}. To keep it out of the seed, ${DATA_VOLUME_HOW}.`,
       ),
     );
 }
@@ -91,16 +95,31 @@ export function seedSizeDiagnostics(
   files: readonly { path: string; content: { length: number } }[],
 ): Diagnostic[] {
   const out: Diagnostic[] = [];
-  const largest = (file: string): AttributePath => {
+  const largestInput = (file: string) => {
     const own = contributions(spec).filter((c) => c.file === file);
-    return own.length === 0 ? [] : own.reduce((a, b) => (b.bytes > a.bytes ? b : a)).path;
+    return own.length === 0 ? undefined : own.reduce((a, b) => (b.bytes > a.bytes ? b : a));
+  };
+  const largest = (file: string): AttributePath => largestInput(file)?.path ?? [];
+  /** `files[1] (/opt/app.tar, 1.2 MiB)`, `user_data (1.1 MiB)`: the input, what it is, its size. */
+  const describe = (c: { path: AttributePath; bytes: number }): string => {
+    const [key, index] = c.path;
+    const file = key === 'files' && typeof index === 'number' ? spec.files?.[index]?.path : undefined;
+    const name = c.path.map((p, i) => (typeof p === 'number' ? `[${p}]` : i === 0 ? p : `.${p}`)).join('');
+    return `${name} (${file ? `${file}, ` : ''}${mib(c.bytes)})`;
+  };
+  /** What to move out of the seed, and how. */
+  const hint = (file: string): string => {
+    const top = largestInput(file);
+    return top
+      ? `Its largest input is ${describe(top)}: to keep it out of the seed, ${DATA_VOLUME_HOW}.`
+      : `To keep large payloads out of the seed, ${DATA_VOLUME_HOW}.`;
   };
   if (userDataPlainBytes > SEED_FILE_MAX_BYTES) {
     out.push(
       error(
         largest('user-data'),
         'Seed too large',
-        `The user-data is ${mib(userDataPlainBytes)}${userDataPlainBytes === SEED_FILE_MAX_BYTES + 1 ? ' or more' : ''}; the ${RULE}. Put large payloads on a data volume (virtseed_volume, attached to the domain and mounted with mounts).`,
+        `The user-data is ${mib(userDataPlainBytes)}${userDataPlainBytes === SEED_FILE_MAX_BYTES + 1 ? ' or more' : ''}; the ${RULE}. ${hint('user-data')}`,
       ),
     );
   } else if (userDataPlainBytes > USER_DATA_WARN_BYTES) {
@@ -108,7 +127,7 @@ export function seedSizeDiagnostics(
       warning(
         largest('user-data'),
         'Large user-data',
-        `The user-data is ${mib(userDataPlainBytes)} (over 1 MiB); cloud-init parses it slowly and holds several copies in memory. Consider a data volume for large files.`,
+        `The user-data is ${mib(userDataPlainBytes)} (over 1 MiB); cloud-init parses it slowly and holds several copies in memory. ${hint('user-data')}`,
       ),
     );
   }
@@ -125,7 +144,13 @@ export function seedSizeDiagnostics(
   }
   const total = files.reduce((n, f) => n + f.content.length, 0);
   if (total > SEED_MAX_BYTES && !out.some((d) => d.severity === 'error')) {
-    out.push(error([], 'Seed too large', `The seed files total ${mib(total)}; the ${RULE}. Put large payloads on a data volume.`));
+    out.push(
+      error(
+        [],
+        'Seed too large',
+        `The seed files total ${mib(total)}; the ${RULE}. To keep large payloads out of the seed, ${DATA_VOLUME_HOW}.`,
+      ),
+    );
   }
   return out;
 }

@@ -1,7 +1,7 @@
 /**
  * RFC 2397 `data:` URLs as Ignition reads them in `source` fields: `data:[<mediatype>][;base64],<data>`.
  */
-import { gzipSync } from 'node:zlib';
+import type * as Zlib from 'node:zlib';
 
 /** A resource's `source` and `compression` for inline content. */
 export interface InlineSource {
@@ -18,7 +18,8 @@ export interface InlineSource {
 export function encodeDataUrl(content: string | Uint8Array, opts: { gzip?: boolean } = {}): InlineSource {
   const bytes = typeof content === 'string' ? Buffer.from(content, 'utf8') : Buffer.from(content);
   if (opts.gzip) {
-    const packed = gzipSync(bytes, { level: 9 });
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy: node:zlib loads only when used (issue #25)
+    const packed = (require('node:zlib') as typeof Zlib).gzipSync(bytes, { level: 9 }); // loaded when used (issue #25)
     return { source: `data:;base64,${packed.toString('base64')}`, compression: 'gzip' };
   }
   const base64 = bytes.toString('base64');

@@ -1,6 +1,7 @@
 /** Rendering of Ignition configs to canonical spec 3.x JSON. */
 import { createHash } from 'node:crypto';
 import { error, hasErrors, ValidationError, type Diagnostic } from '../../diagnostics';
+import { parseIgnitionText } from './parse';
 import { canonicalize } from './private/canonical';
 import { schemaFor } from './schemas/select';
 import { isSpec2, translateV2 } from './translate2x';
@@ -44,11 +45,9 @@ interface Settled {
 function settle(input: unknown, opts: RenderIgnitionOptions): Settled {
   let parsed = input;
   if (typeof input === 'string') {
-    try {
-      parsed = JSON.parse(input);
-    } catch (e) {
-      return fail([error([], 'Invalid JSON', `The Ignition config text does not parse as JSON: ${(e as Error).message}.`)]);
-    }
+    const text = parseIgnitionText(input);
+    if (text.diagnostics.length) return fail(text.diagnostics);
+    parsed = text.value;
   }
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
     return fail([error([], 'Not an Ignition config', 'Expected a JSON object (typed IgnitionSpec or raw config).')]);

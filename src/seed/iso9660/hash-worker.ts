@@ -18,7 +18,7 @@
  * survives bundling into one file (provider artifact, CLI). This is the seed generator's only module that starts
  * threads; it does no I/O.
  */
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import { sha256Hex } from '../private/hash';
 import type { IsoOutput } from './types';
 
@@ -222,7 +222,10 @@ export class ImageHasher {
   private thread(): Worker | undefined {
     if (this.worker || this.broken) return this.worker;
     try {
-      const worker = new Worker(this.source, { eval: true });
+      // node:worker_threads is loaded with the first worker: a small seed or a short-lived CLI never pays for it.
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy: loaded with the first worker (issue #25)
+      const { Worker: WorkerThread } = require('node:worker_threads') as typeof import('node:worker_threads');
+      const worker = new WorkerThread(this.source, { eval: true });
       worker.unref();
       worker.on('error', () => this.fail());
       worker.on('exit', () => {

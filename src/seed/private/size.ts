@@ -14,7 +14,7 @@
  * Larger payloads belong on a data volume (`virtseed_volume`), mounted with `mounts`.
  * The checks that apply it: src/seed/checks/size-rule.ts.
  */
-import { gunzipSync } from 'node:zlib';
+import type * as Zlib from 'node:zlib';
 
 /** Largest seed file cloud-init is asked to read (bytes; user-data after decompression). */
 export const SEED_FILE_MAX_BYTES = 64 * 1024 * 1024;
@@ -27,7 +27,9 @@ export const USER_DATA_WARN_BYTES = 1024 * 1024;
 export function decompressedLength(bytes: Uint8Array): number {
   if (bytes.length < 2 || bytes[0] !== 0x1f || bytes[1] !== 0x8b) return bytes.length;
   try {
-    return gunzipSync(bytes, { maxOutputLength: SEED_FILE_MAX_BYTES + 1 }).length;
+    // node:zlib is loaded only for gzip data (start-up time of the CLI and the provider, issue #25)
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy: node:zlib loads only for gzip data (issue #25)
+    return (require('node:zlib') as typeof Zlib).gunzipSync(bytes, { maxOutputLength: SEED_FILE_MAX_BYTES + 1 }).length;
   } catch (e) {
     if ((e as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE' || e instanceof RangeError) return SEED_FILE_MAX_BYTES + 1;
     return bytes.length; // not valid gzip: cloud-init passes it on as is

@@ -33,11 +33,30 @@ export function cloudConfigRuleErrors(config: Record<string, unknown>, base: Att
 const OCTAL = /^\s*[+]?(0[oO])?[0-7](_?[0-7])*\s*$/;
 
 /**
- * Warnings for one cloud-config object: `write_files[].permissions` strings cloud-init cannot decode as octal
- * (it logs "Undecodable permissions" and writes the file with mode 0644).
+ * Warnings for one cloud-config object:
+ * - `write_files[].permissions` strings cloud-init cannot decode as octal (it logs "Undecodable permissions" and
+ *   writes the file with mode 0644);
+ * - `users[].inactive` / `users[].expiredate` on a `system: true` user: cc_users_groups passes them to
+ *   `useradd --system`, which creates system users without aging information (shadow-utils; Debian 12 checked), so
+ *   they are silently not applied.
  */
 export function cloudConfigRuleWarnings(config: Record<string, unknown>, base: AttributePath): Diagnostic[] {
   const out: Diagnostic[] = [];
+  if (Array.isArray(config.users)) {
+    config.users.forEach((u: unknown, i) => {
+      if (!isPlainObject(u) || u.system !== true) return;
+      for (const key of ['inactive', 'expiredate'] as const) {
+        if (u[key] === undefined || u[key] === null) continue;
+        out.push(
+          warning(
+            [...base, 'users', i, key],
+            'Account aging ignored for a system user',
+            `users[${i}]${typeof u.name === 'string' ? ` (${u.name})` : ''} has system: true, and useradd creates system users without aging information, so ${key} ${JSON.stringify(u[key])} is not applied. Remove system: true to apply it, or remove ${key}.`,
+          ),
+        );
+      }
+    });
+  }
   if (Array.isArray(config.write_files)) {
     config.write_files.forEach((w: unknown, i) => {
       if (isPlainObject(w) && typeof w.permissions === 'string' && !OCTAL.test(w.permissions)) {

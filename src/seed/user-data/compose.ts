@@ -5,9 +5,12 @@
  * The raw user-data is `user_data` (text) or `user_data_base64` (exact bytes; see `rawUserData`).
  * 1. cloud-config sources are merged in this order: generated parts (environment, files, mounts, fqdn), the
  *    user's `cloud_config`, then the raw user-data when it is `#cloud-config` YAML — maps recursively, lists
- *    appended; with `merge_overwrite` a later source replaces each of its top-level keys wholesale. A merge
- *    re-renders the user's YAML (a warning says so); a `#cloud-config` raw user-data with nothing to merge with
- *    is written byte for byte (as the whole user-data, or as the cloud-config part with `user_data_parts`).
+ *    appended; with `merge_overwrite` a later source replaces each of its top-level keys wholesale. The generated
+ *    parts are one source (Virtlet's "generated data": they merge among themselves), and under `merge_overwrite`
+ *    each reaches the guest whole or not at all: a part one of whose keys a user source sets is dropped entirely
+ *    (a mount script's runcmd never outlives its write_files entry), and a warning names what was dropped and why.
+ *    A merge re-renders the user's YAML (a warning says so); a `#cloud-config` raw user-data with nothing to merge
+ *    with is written byte for byte (as the whole user-data, or as the cloud-config part with `user_data_parts`).
  * 2. Raw user-data that is neither cloud-config nor MIME (a `#!` script, `#include`, `#cloud-boothook`, gzip or
  *    other bytes that are not UTF-8) replaces the user-data entirely, byte for byte; generated parts and
  *    `cloud_config` are dropped (a warning names them).
@@ -22,7 +25,7 @@ import { warning, type Diagnostic } from '../../diagnostics';
 import type { CloudConfig, SeedSpec } from '../model';
 import { rawUserData, type RawUserData } from './raw';
 import { renderCloudConfig, renderCloudConfigPieces } from './cloud-config';
-import { generatedParts } from './generated';
+import { ENVIRONMENT_PATH, generatedParts, MOUNT_SCRIPT_PATH, type GeneratedPart } from './generated';
 import { gzipDeterministic } from './gzip';
 import { mergeCloudConfigs } from './merge';
 import { renderMultipart, type MimePart } from './mime';
@@ -47,9 +50,24 @@ export interface ComposedUserData {
 /** Filename of the merged cloud-config part in multipart user-data. */
 export const CLOUD_CONFIG_PART_FILENAME = 'cloud-config.yaml';
 
-/** The cloud-config sources in merge order, named by SeedSpec key. The raw user-data must already be valid YAML. */
-export function cloudConfigSources(spec: SeedSpec): { name: string; config: CloudConfig }[] {
-  const sources: { name: string; config: CloudConfig }[] = generatedParts(spec).map((p) => ({ name: p.name, config: p.config }));
+/** A cloud-config source, named by its SeedSpec key. */
+export interface CloudConfigSource {
+  name: string;
+  config: CloudConfig;
+}
+
+/** A generated part that `merge_overwrite` keeps from the guest: `key` (set by the user source `by`) displaced it. */
+export interface DroppedPart {
+  part: GeneratedPart;
+  key: string;
+  by: string;
+  /** True when a merge would have combined the values (a list or map), so the loss is the overwrite's doing. */
+  merged: boolean;
+}
+
+/** The user's cloud-config sources in merge order: `cloud_config`, then `#cloud-config` raw user-data (valid YAML). */
+function userSources(spec: SeedSpec): CloudConfigSource[] {
+  const sources: CloudConfigSource[] = [];
   if (spec.cloud_config && Object.keys(spec.cloud_config).length > 0) sources.push({ name: 'cloud_config', config: spec.cloud_config });
   const raw = rawUserData(spec);
   if (raw?.kind === 'cloud-config') {
@@ -57,6 +75,77 @@ export function cloudConfigSources(spec: SeedSpec): { name: string; config: Clou
     if (isPlainObject(parsed)) sources.push({ name: raw.key, config: parsed as CloudConfig });
   }
   return sources;
+}
+
+/**
+ * The generated parts that reach the guest and, under `merge_overwrite`, those dropped whole because a user source
+ * sets one of their top-level keys (the overwrite would replace that key and keep the part's others).
+ */
+export function effectiveGeneratedParts(spec: SeedSpec): { kept: GeneratedPart[]; dropped: DroppedPart[] } {
+  const parts = generatedParts(spec);
+  if (spec.merge_overwrite !== true) return { kept: parts, dropped: [] };
+  const user = userSources(spec);
+  const kept: GeneratedPart[] = [];
+  const dropped: DroppedPart[] = [];
+  for (const part of parts) {
+    const key = Object.keys(part.config).find((k) => user.some((u) => (u.config as Record<string, unknown>)[k] !== undefined));
+    if (key === undefined) kept.push(part);
+    else {
+      const by = [...user].reverse().find((u) => (u.config as Record<string, unknown>)[key] !== undefined)!.name;
+      const value = (part.config as Record<string, unknown>)[key];
+      dropped.push({ part, key, by, merged: Array.isArray(value) || isPlainObject(value) });
+    }
+  }
+  return { kept, dropped };
+}
+
+/** The cloud-config sources in merge order, named by SeedSpec key: the generated parts that reach the guest, then the
+ *  user's. The raw user-data must already be valid YAML. */
+export function cloudConfigSources(spec: SeedSpec): CloudConfigSource[] {
+  return [...effectiveGeneratedParts(spec).kept.map((p) => ({ name: p.name, config: p.config })), ...userSources(spec)];
+}
+
+/** The merged cloud-config of `sources` (from cloudConfigSources): generated parts always merge among themselves. */
+function mergeSources(spec: SeedSpec, sources: readonly CloudConfigSource[]): CloudConfig {
+  if (spec.merge_overwrite !== true) return mergeCloudConfigs(sources.map((s) => s.config));
+  const isGenerated = (s: CloudConfigSource) => GENERATED_NAMES.has(s.name);
+  const generated = mergeCloudConfigs(sources.filter(isGenerated).map((s) => s.config));
+  return mergeCloudConfigs([generated, ...sources.filter((s) => !isGenerated(s)).map((s) => s.config)], { overwrite: true });
+}
+
+const GENERATED_NAMES: ReadonlySet<string> = new Set<GeneratedPart['name']>(['environment', 'files', 'mounts', 'fqdn']);
+
+/** What a generated part writes, for the warning that it was dropped. */
+function describePart(part: GeneratedPart, spec: SeedSpec): string {
+  switch (part.name) {
+    case 'environment':
+      return `environment (${ENVIRONMENT_PATH})`;
+    case 'files':
+      return `files (${(spec.files ?? []).map((f) => f.path).join(', ')})`;
+    case 'mounts': {
+      const points = (spec.mounts ?? []).flatMap((m) => (m.mount_point !== undefined ? [m.mount_point] : []));
+      return `mounts (${points.length ? `fstab entries for ${points.join(', ')}, ` : ''}${MOUNT_SCRIPT_PATH} and the runcmd that runs it)`;
+    }
+    case 'fqdn':
+      return 'fqdn';
+  }
+}
+
+/** The warning naming the generated inputs `merge_overwrite` drops (none when a merge would have lost them too). */
+function droppedWarning(spec: SeedSpec, dropped: readonly DroppedPart[]): Diagnostic[] {
+  const lost = dropped.filter((d) => d.merged);
+  if (lost.length === 0) return [];
+  return [
+    warning(
+      ['merge_overwrite'],
+      'Generated inputs dropped by merge_overwrite',
+      `merge_overwrite is true, so a later cloud-config source replaces each top-level key it sets, and a generated input reaches the guest whole or not at all. These do not reach the guest: ${lost
+        .map((d) => `${describePart(d.part, spec)}: ${d.by} sets ${d.key}`)
+        .join('; ')}. Set merge_overwrite = false to merge them (lists append, maps merge), or leave those keys out of ${[
+        ...new Set(lost.map((d) => d.by)),
+      ].join(' and ')}.`,
+    ),
+  ];
 }
 
 /** Builds the user-data of a validated spec (expects `files[].source` loaded). Pure and deterministic. */
@@ -92,6 +181,7 @@ export function composeUserDataPieces(spec: SeedSpec): Omit<ComposedUserData, 'b
     plain = raw.bytes;
   } else {
     const sources = cloudConfigSources(spec);
+    diagnostics.push(...droppedWarning(spec, effectiveGeneratedParts(spec).dropped));
     const others = sources.filter((s) => s.name !== raw?.key);
     const parts = spec.user_data_parts ?? [];
     // The user's #cloud-config given alone keeps its exact bytes (comments, key order, quoting).
@@ -105,10 +195,7 @@ export function composeUserDataPieces(spec: SeedSpec): Omit<ComposedUserData, 'b
         ),
       );
     }
-    cloudConfig = mergeCloudConfigs(
-      sources.map((s) => s.config),
-      { overwrite: spec.merge_overwrite === true },
-    );
+    cloudConfig = mergeSources(spec, sources);
     diagnostics.push(...ineffectiveInputWarnings(spec, sources, cloudConfig));
     if (parts.length === 0) {
       plain = verbatim !== undefined ? (raw as RawUserData).bytes : piecesOrBytes(renderCloudConfigPieces(cloudConfig));

@@ -21,7 +21,7 @@ describe('ssh transport command', () => {
 
   it('GIVEN no parameters WHEN the ssh command is built THEN it has a connect timeout and ssh keepalives', () => {
     const args = sshArgs(parseLibvirtUri('qemu+ssh://h/system'));
-    expect(args).toEqual(expect.arrayContaining(['ConnectTimeout=30', 'ServerAliveInterval=5', 'ServerAliveCountMax=3']));
+    expect(args).toEqual(expect.arrayContaining(['ConnectTimeout=10', 'ServerAliveInterval=5', 'ServerAliveCountMax=3']));
     expect(sshArgs(parseLibvirtUri('qemu+ssh://h/system?connect_timeout=4'))).toContain('ConnectTimeout=4');
   });
 
@@ -64,7 +64,7 @@ describe('connect errors', () => {
   it.each([
     ['ssh: Could not resolve hostname kvm1: Name or service not known', 255, 'resolve', /check the host name "kvm1"/],
     ['ssh: connect to host kvm1 port 2200: Connection refused', 255, 'connect', /sshd listens on kvm1 port 2200/],
-    ['Connection timed out during banner exchange', 255, 'connect', /raise \?connect_timeout= \(now 30 s\)/],
+    ['Connection timed out during banner exchange', 255, 'connect', /raise \?connect_timeout= \(now 10 s\)/],
     [
       'No ED25519 host key is known for [kvm1]:2200 and you have requested strict checking.\nHost key verification failed.',
       255,

@@ -236,6 +236,27 @@ describe('handler context', () => {
     expect(got).toEqual([clients[0], clients[1]]);
   });
 
+  it('GIVEN a host that could not be reached WHEN later calls ask for the client THEN they get the same error without connecting again', async () => {
+    const connect = jest.fn(async (): Promise<{ close(): Promise<void> }> => {
+      throw new Error('Connection timed out during banner exchange');
+    });
+    const errors: string[] = [];
+    const s = new ProviderServer({
+      providerSchema: PROVIDER_SCHEMA,
+      resources: [probe(async (ctx) => void (await ctx.client().catch((e: Error) => errors.push(e.message))))],
+      connector: { connect },
+      log: quiet,
+    });
+    await s.ConfigureProvider({ config: { msgpack: encodeMsgpack({ uri: null }, t.object({ uri: t.string })) } });
+    await s.PlanResourceChange(planReq);
+    await s.PlanResourceChange(planReq);
+    expect(connect).toHaveBeenCalledTimes(1);
+    expect(errors).toEqual([
+      'cannot connect to libvirt at qemu:///system: Connection timed out during banner exchange',
+      'cannot connect to libvirt at qemu:///system: Connection timed out during banner exchange',
+    ]);
+  });
+
   it('GIVEN a uri with an unknown parameter WHEN validated THEN the diagnostic names it at uri', async () => {
     const res = await server.ValidateProviderConfig({
       config: { msgpack: encodeMsgpack({ uri: 'qemu+ssh://h/system?keyfle=/k' }, t.object({ uri: t.string })) },

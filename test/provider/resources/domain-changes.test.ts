@@ -134,10 +134,22 @@ describe('decideDomainChange', () => {
       { changes: { memory: 'live: within max_memory 4096' }, ...lives, touchesGuest: false },
     ],
     [
-      'vcpu within max_vcpu and above it',
-      { max_vcpu: 2 },
-      { vcpu: 4, max_vcpu: 2 },
+      'vcpu within max_vcpu under KVM',
+      { type: 'kvm', max_vcpu: 4 },
+      { type: 'kvm', vcpu: 2, max_vcpu: 4 },
+      { changes: { vcpu: 'live: within max_vcpu 4' }, ...lives, touchesGuest: false },
+    ],
+    [
+      'vcpu above max_vcpu under KVM',
+      { type: 'kvm', max_vcpu: 2 },
+      { type: 'kvm', vcpu: 4, max_vcpu: 2 },
       { changes: { vcpu: 'restart: above max_vcpu 2' }, ...restarts },
+    ],
+    [
+      'vcpu within max_vcpu under TCG (no hot-plug there)',
+      { max_vcpu: 4 },
+      { vcpu: 2, max_vcpu: 4 },
+      { changes: { vcpu: 'restart: type = "qemu"' }, ...restarts },
     ],
     [
       'a NIC unplugged (link state)',

@@ -4,7 +4,13 @@
  */
 import { HostUnreachableError } from '../../../provider/src/host';
 import type { HandlerContext } from '../../../provider/src/plugin/handler';
-import { newDomainChecks, newVolumeChecks, noteReplacement, planHost } from '../../../provider/src/resources/private/plan-checks';
+import {
+  newDomainChecks,
+  newVolumeChecks,
+  notePlannedPool,
+  noteReplacement,
+  planHost,
+} from '../../../provider/src/resources/private/plan-checks';
 import { error } from '../../../src/diagnostics';
 import { renderDomainXml } from '../../../src/domain';
 import { LibvirtError, VIR_ERR_NO_DOMAIN, VIR_ERR_NO_STORAGE_POOL, VIR_ERR_NO_STORAGE_VOL, type LibvirtClient } from '../../../src/libvirt';
@@ -13,14 +19,19 @@ import { handlerContext } from '../fixtures/context';
 /** A context whose client is a partial fake of the libvirt client (only the calls the checks make). */
 const ctxWith = (client: () => Promise<unknown>): HandlerContext<LibvirtClient> => handlerContext(client as never);
 
-/** A host with pool `default` holding `volumes`, and `domains` (name → metadata). */
-function host(volumes: string[], domains: Record<string, Record<string, string>> = {}) {
+/** A host with pool `default` (running unless `poolActive` is false) holding `volumes`, and `domains` (name →
+ *  metadata). A stopped pool lists no volumes, as libvirt's. */
+function host(volumes: string[], domains: Record<string, Record<string, string>> = {}, poolActive = true) {
   return ctxWith(async () => ({
     async storagePoolLookupByName(name: string) {
       if (name !== 'default') throw new LibvirtError(VIR_ERR_NO_STORAGE_POOL, 18, 2, 'no pool');
       return { name };
     },
+    async storagePoolIsActive() {
+      return poolActive;
+    },
     async storageVolLookupByName(_pool: unknown, name: string) {
+      if (!poolActive) throw new LibvirtError(55, 18, 2, 'storage pool is not active');
       if (!volumes.includes(name)) throw new LibvirtError(VIR_ERR_NO_STORAGE_VOL, 18, 2, 'no volume');
       return { pool: 'default', name, key: `/pool/${name}` };
     },
@@ -71,6 +82,16 @@ describe('newVolumeChecks', () => {
         taken,
       ),
     ).toEqual([]);
+  });
+
+  test('GIVEN a pool a virtseed_pool of this plan creates WHEN a volume in it is checked THEN no error', async () => {
+    const ctx = host([]);
+    notePlannedPool(ctx, 'vstest-pc-planned');
+    expect(await newVolumeChecks(ctx, 'Volume', { pool: 'vstest-pc-planned', name: 'v' }, taken)).toEqual([]);
+  });
+
+  test('GIVEN a stopped pool WHEN a volume in it is checked THEN no error (apply starts the pool)', async () => {
+    expect(await newVolumeChecks(host(['vstest-pc-s'], {}, false), 'Volume', { pool: 'default', name: 'vstest-pc-s' }, taken)).toEqual([]);
   });
 
   test('GIVEN the volume is being replaced in this plan WHEN its create half is checked THEN no clash', async () => {

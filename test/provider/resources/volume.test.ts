@@ -12,6 +12,11 @@ const config = (c: Partial<VolumeState>): VolumeState => ({
   backing_volume: null,
   source: null,
   sha256: null,
+  checksum_url: null,
+  checksum_algorithm: null,
+  signature_url: null,
+  signature_key: null,
+  digest: null,
   path: null,
   allocation: null,
   ...c,
@@ -66,5 +71,26 @@ describe('virtseed_volume sha256 plan', () => {
 
   it('GIVEN the same sha256 in upper case WHEN planned THEN nothing is replaced', async () => {
     expect((await plan('AB'.repeat(32))).requiresReplace).toEqual([]);
+  });
+});
+
+describe('virtseed_volume verification checks', () => {
+  it('GIVEN checksum_url without source WHEN validated THEN the error is on checksum_url', () => {
+    expect(volume.validate!(config({ capacity: 1024, checksum_url: 'https://x/SHA256SUMS' }), handlerContext())).toEqual([
+      expect.objectContaining({ path: ['checksum_url'], summary: 'checksum_url without source' }),
+    ]);
+  });
+
+  it('GIVEN checksum_url with sha256 and format raw WHEN validated THEN both conflicts are reported', () => {
+    const d = volume.validate!(
+      config({ source: 'https://x/i.img', checksum_url: 'https://x/SUMS', sha256: 'a'.repeat(64), format: 'raw' }),
+      handlerContext(),
+    );
+    expect(d.map((x) => x.path)).toEqual([['sha256'], ['format']]);
+  });
+
+  it('GIVEN signature_url without signature_key and without checksum_url WHEN validated THEN each is named', () => {
+    const d = volume.validate!(config({ source: 'https://x/i.img', signature_url: 'https://x/SUMS.gpg' }), handlerContext());
+    expect(d.map((x) => x.summary)).toEqual(['signature_url without checksum_url', 'signature_url without signature_key']);
   });
 });

@@ -1,5 +1,5 @@
 /**
- * The committed provider docs (docs/index.md, docs/resources/*.md) are exactly what `npm run docs` generates from
+ * The committed provider docs (docs/index.md, docs/resources/*.md, docs/data-sources/*.md) are exactly what `npm run docs` generates from
  * the schema the provider serves, and that schema documents every attribute and block. New resources and
  * attributes are caught here: add a description, an example under examples/hcl/, and run `npm run docs`.
  */
@@ -50,6 +50,9 @@ describe('provider docs', () => {
     const dirs = fs.readdirSync(path.join(root, 'examples', 'hcl', 'resources'));
     for (const d of dirs)
       if (!(d in schema.resource_schemas)) problems.push(`examples/hcl/resources/${d} is not a resource type of the provider`);
+    const dataDirs = fs.readdirSync(path.join(root, 'examples', 'hcl', 'data-sources'));
+    for (const d of dataDirs)
+      if (!(d in (schema.data_source_schemas ?? {}))) problems.push(`examples/hcl/data-sources/${d} is not a data source of the provider`);
     expect(problems).toEqual([]);
   });
 });

@@ -1,7 +1,8 @@
 /**
  * The HCL examples shown in the docs (examples/hcl/) are valid configurations for the real provider: each
- * resource's resource.tf, with the provider example, passes `terraform init`, `terraform validate` (which asks
- * the provider to validate every resource) and `terraform fmt -check`.
+ * resource's resource.tf and each data source's data-source.tf, with the provider example, passes `terraform init`,
+ * `terraform validate` (which asks the provider to validate every resource and data source) and
+ * `terraform fmt -check`.
  */
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -48,6 +49,20 @@ describeIfInstalled('examples/hcl', () => {
       fs.mkdirSync(dir);
       fs.copyFileSync(path.join(EXAMPLES, 'provider', 'provider.tf'), path.join(dir, 'provider.tf'));
       fs.copyFileSync(path.join(EXAMPLES, 'resources', type, 'resource.tf'), path.join(dir, 'resource.tf'));
+      terraform(dir, ['init', '-input=false']);
+      expect(terraform(dir, ['validate'])).toContain('Success! The configuration is valid.');
+    },
+    240_000,
+  );
+
+  const dataSources = fs.readdirSync(path.join(EXAMPLES, 'data-sources')).sort();
+  it.each(dataSources)(
+    'GIVEN the %s data source example with the provider example WHEN validated THEN terraform accepts it',
+    (type) => {
+      const dir = path.join(work, `data.${type}`);
+      fs.mkdirSync(dir);
+      fs.copyFileSync(path.join(EXAMPLES, 'provider', 'provider.tf'), path.join(dir, 'provider.tf'));
+      fs.copyFileSync(path.join(EXAMPLES, 'data-sources', type, 'data-source.tf'), path.join(dir, 'data-source.tf'));
       terraform(dir, ['init', '-input=false']);
       expect(terraform(dir, ['validate'])).toContain('Success! The configuration is valid.');
     },

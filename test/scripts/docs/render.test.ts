@@ -159,4 +159,24 @@ describe('renderDocs with data sources', () => {
     expect(page).toContain('### Required\n\n- <a id="name"></a>`name` (String) Name.\n');
     expect(page).toMatch(/### Read-Only\n\n- <a id="id"><\/a>`id` \(String\) Id\.\n$/);
   });
+
+  it('GIVEN data sources and an index template with {{data_sources}} WHEN rendered THEN the index links each data source page', () => {
+    const files = renderDocs({
+      providerName: 'test',
+      schema: {
+        ...schema(),
+        data_source_schemas: {
+          test_lookup: toProtoSchema({
+            version: 0,
+            attributes: { name: { type: t.string, required: true, description: 'Name.' } },
+          }) as never,
+        },
+      },
+      indexTemplate: '{{schema}}\n\n{{resources}}\n\n{{data_sources}}\n',
+      examples: {},
+      importable: new Set(),
+    });
+    expect(files.get('docs/index.md')).toContain('- [`test_thing`](resources/thing.md)\n\n- [`test_lookup`](data-sources/lookup.md)\n');
+    expect(files.get('docs/data-sources/lookup.md')).toContain('This data source exports no attributes beyond its arguments.');
+  });
 });

@@ -50,7 +50,11 @@ describe('renderIgnition', () => {
   });
 
   test('GIVEN invalid JSON text WHEN rendered THEN a ValidationError at the root', () => {
-    expect(thrown(() => renderIgnition('{"ignition":')).diagnostics[0]).toMatchObject({ path: [], summary: 'Invalid JSON' });
+    expect(thrown(() => renderIgnition('{"ignition":')).diagnostics[0]).toMatchObject({
+      path: [],
+      summary: 'Invalid Ignition JSON',
+      detail: 'Line 1, column 13: the text ends before the JSON value is complete.',
+    });
   });
 
   test('GIVEN an invalid file path WHEN rendered THEN a ValidationError with the path', () => {

@@ -25,6 +25,63 @@ describe('composeUserData', () => {
     expect(body(spec).runcmd).toEqual(['b']);
   });
 
+  describe('merge_overwrite and the generated inputs', () => {
+    const USER_FILE = '#cloud-config\nwrite_files:\n  - path: /etc/mine\n    content: mine\n';
+    const generated: SeedSpec = {
+      merge_overwrite: true,
+      environment: { A: '1' },
+      files: [{ path: '/etc/app.conf', content: 'x' }],
+      mounts: [{ device: 'vdb', mount_point: '/data' }],
+    };
+
+    it('GIVEN the user sets write_files WHEN composed THEN no generated runcmd refers to a file that is not written', () => {
+      const b = body({ ...generated, user_data: USER_FILE });
+      const written = (b.write_files as { path: string }[]).map((w) => w.path);
+      const referred = ((b.runcmd ?? []) as unknown[])
+        .flat()
+        .filter((w): w is string => typeof w === 'string' && w.startsWith('/etc/cloud/'));
+      expect(referred.filter((p) => !written.includes(p))).toEqual([]);
+    });
+
+    it('GIVEN the user sets write_files WHEN composed THEN the generated inputs are dropped whole and one warning names each', () => {
+      const composed = composeUserData({ ...generated, user_data: USER_FILE });
+      expect(body({ ...generated, user_data: USER_FILE })).toEqual({ write_files: [{ path: '/etc/mine', content: 'mine' }] });
+      expect(composed.diagnostics).toEqual([
+        expect.objectContaining({ severity: 'warning', path: ['merge_overwrite'], summary: 'Generated inputs dropped by merge_overwrite' }),
+      ]);
+      const detail = composed.diagnostics[0].detail;
+      expect(detail).toContain('environment (/etc/cloud/environment): user_data sets write_files');
+      expect(detail).toContain('files (/etc/app.conf): user_data sets write_files');
+      expect(detail).toContain(
+        'mounts (fstab entries for /data, /etc/cloud/virtseed-mounts.sh and the runcmd that runs it): user_data sets write_files',
+      );
+    });
+
+    it('GIVEN the user sets only runcmd WHEN composed THEN mounts is dropped whole and environment and files stay', () => {
+      const b = body({ ...generated, cloud_config: { runcmd: ['mine'] } });
+      expect(b).toEqual({
+        runcmd: ['mine'],
+        write_files: [
+          { path: '/etc/cloud/environment', content: 'A=1\n', permissions: '0644' },
+          { path: '/etc/app.conf', content: 'x' },
+        ],
+      });
+    });
+
+    it('GIVEN environment and files and no user write_files WHEN composed THEN both generated files are written (generated parts merge among themselves)', () => {
+      const b = body({ merge_overwrite: true, environment: { A: '1' }, files: [{ path: '/etc/app.conf', content: 'x' }] });
+      expect((b.write_files as { path: string }[]).map((w) => w.path)).toEqual(['/etc/cloud/environment', '/etc/app.conf']);
+    });
+
+    it('GIVEN the user sets fqdn WHEN composed THEN it replaces the generated fqdn without a warning (a merge would too)', () => {
+      const composed = composeUserData({ merge_overwrite: true, fqdn: 'a.example', cloud_config: { fqdn: 'b.example' } });
+      expect([body({ merge_overwrite: true, fqdn: 'a.example', cloud_config: { fqdn: 'b.example' } }).fqdn, composed.diagnostics]).toEqual([
+        'b.example',
+        [],
+      ]);
+    });
+  });
+
   it('GIVEN keys in any order WHEN composed THEN keys are sorted', () => {
     expect(text({ cloud_config: { timezone: 'UTC', packages: ['a'] } })).toBe('#cloud-config\npackages:\n  - a\ntimezone: UTC\n');
   });

@@ -45,7 +45,7 @@ export interface CloudinitSeedConfig extends cdktf.TerraformMetaArguments {
   */
   readonly instanceId?: string;
   /**
-  * Later cloud-config sources replace top-level keys instead of merging (Virtlet's overwrite switch). Changing it: takes effect at the guest's next boot.
+  * Later cloud-config sources replace top-level keys instead of merging (Virtlet's overwrite switch). The generated inputs (`environment`, `file`, `mount`, `fqdn`) reach the guest whole or not at all: one whose keys `cloud_config` or `user_data` set is dropped, and the plan warns naming it. Changing it: takes effect at the guest's next boot.
   *
   * Docs: {@link ../../../../docs/resources/cloudinit_seed.md#merge_overwrite CloudinitSeed#merge_overwrite}
   */

@@ -135,7 +135,7 @@ export interface DomainConfig extends cdktf.TerraformMetaArguments {
   */
   readonly type?: string;
   /**
-  * Virtual CPUs the guest runs with (libvirt `<vcpu current>`); changed live by vCPU hot-plug (a Linux guest onlines a hot-added CPU when a udev rule or its kernel does so). Default: `1`. Changing it: live (no restart) up to `max_vcpu`, else restarts a running guest.
+  * Virtual CPUs the guest runs with (libvirt `<vcpu current>`); changed live by vCPU hot-plug with KVM (a Linux guest onlines a hot-added CPU when a udev rule or its kernel does so). Default: `1`. Changing it: restarts a running guest with `type = "qemu"`, else live (no restart) up to `max_vcpu`, else restarts a running guest.
   *
   * Docs: {@link ../../../../docs/resources/domain.md#vcpu Domain#vcpu}
   */

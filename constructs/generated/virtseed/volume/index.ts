@@ -21,6 +21,18 @@ export interface VolumeConfig extends cdktf.TerraformMetaArguments {
   */
   readonly capacity?: number;
   /**
+  * Which of the checksum file's entries for the image to use. Default: the one it lists (by its tag or length). One of `sha256`, `sha512`. Changing it: replaces the volume.
+  *
+  * Docs: {@link ../../../../docs/resources/volume.md#checksum_algorithm Volume#checksum_algorithm}
+  */
+  readonly checksumAlgorithm?: string;
+  /**
+  * URL (or local path) of the checksum file published beside `source`, in `sha256sum`/`sha512sum` form (`SHA256SUMS`, `SHA512SUMS`) or BSD tagged form (`SHA256 (name) = hex`): the download must match its entry for `source`'s file name. The verified image is kept once per pool in a cache volume named by its digest (`virtseed-image-<algorithm>-<hex>`), and the volume is a qcow2 overlay on it: another volume (another stack) on the same image uploads nothing. The cache volume is deleted with the last volume on it. A mismatch fails the apply naming the file and both digests, and keeps no volume. Changing it: replaces the volume.
+  *
+  * Docs: {@link ../../../../docs/resources/volume.md#checksum_url Volume#checksum_url}
+  */
+  readonly checksumUrl?: string;
+  /**
   * Image format. One of `qcow2`, `raw`. Default: the source image's format, else `qcow2`. Changing it: replaces the volume.
   *
   * Docs: {@link ../../../../docs/resources/volume.md#format Volume#format}
@@ -45,7 +57,19 @@ export interface VolumeConfig extends cdktf.TerraformMetaArguments {
   */
   readonly sha256?: string;
   /**
-  * Local file path or http(s) URL uploaded into the volume (streamed; a URL may be served without Content-Length). Zero blocks of a raw image in a file pool stay unallocated (sparse upload). Changing it: replaces the volume.
+  * The distribution's armored OpenPGP public key (e.g. `file("debian-cloud.asc")`): the checksum file must carry a valid signature by it, checked at plan and again at apply. Changing it: replaces the volume.
+  *
+  * Docs: {@link ../../../../docs/resources/volume.md#signature_key Volume#signature_key}
+  */
+  readonly signatureKey?: string;
+  /**
+  * URL (or local path) of the detached OpenPGP signature of the checksum file (armored or binary, e.g. `SHA256SUMS.gpg`, `SHA512SUMS.sign`). Without it, with `signature_key`, the checksum file itself must be clearsigned. Changing it: replaces the volume.
+  *
+  * Docs: {@link ../../../../docs/resources/volume.md#signature_url Volume#signature_url}
+  */
+  readonly signatureUrl?: string;
+  /**
+  * Local file path or http(s) URL uploaded into the volume (streamed; a URL may be served without Content-Length). Zero blocks of a raw image in a file pool stay unallocated (sparse upload). A URL may carry credentials, `https://user:password@host/image.qcow2` (percent-encoded): they are sent as HTTP basic auth and masked (`user:***@`) in every message of the provider; build such a URL from a sensitive variable so that Terraform hides it in plans too. Changing it: replaces the volume.
   *
   * Docs: {@link ../../../../docs/resources/volume.md#source Volume#source}
   */
@@ -105,10 +129,14 @@ export class Volume extends cdktf.TerraformResource {
     });
     this._backingVolume = config.backingVolume;
     this._capacity = config.capacity;
+    this._checksumAlgorithm = config.checksumAlgorithm;
+    this._checksumUrl = config.checksumUrl;
     this._format = config.format;
     this._name = config.name;
     this._pool = config.pool;
     this._sha256 = config.sha256;
+    this._signatureKey = config.signatureKey;
+    this._signatureUrl = config.signatureUrl;
     this._source = config.source;
   }
 
@@ -151,6 +179,43 @@ export class Volume extends cdktf.TerraformResource {
   // Temporarily expose input value. Use with caution.
   public get capacityInput() {
     return this._capacity;
+  }
+
+  // checksum_algorithm - computed: false, optional: true, required: false
+  private _checksumAlgorithm?: string; 
+  public get checksumAlgorithm() {
+    return this.getStringAttribute('checksum_algorithm');
+  }
+  public set checksumAlgorithm(value: string) {
+    this._checksumAlgorithm = value;
+  }
+  public resetChecksumAlgorithm() {
+    this._checksumAlgorithm = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get checksumAlgorithmInput() {
+    return this._checksumAlgorithm;
+  }
+
+  // checksum_url - computed: false, optional: true, required: false
+  private _checksumUrl?: string; 
+  public get checksumUrl() {
+    return this.getStringAttribute('checksum_url');
+  }
+  public set checksumUrl(value: string) {
+    this._checksumUrl = value;
+  }
+  public resetChecksumUrl() {
+    this._checksumUrl = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get checksumUrlInput() {
+    return this._checksumUrl;
+  }
+
+  // digest - computed: true, optional: false, required: false
+  public get digest() {
+    return this.getStringAttribute('digest');
   }
 
   // format - computed: true, optional: true, required: false
@@ -221,6 +286,38 @@ export class Volume extends cdktf.TerraformResource {
     return this._sha256;
   }
 
+  // signature_key - computed: false, optional: true, required: false
+  private _signatureKey?: string; 
+  public get signatureKey() {
+    return this.getStringAttribute('signature_key');
+  }
+  public set signatureKey(value: string) {
+    this._signatureKey = value;
+  }
+  public resetSignatureKey() {
+    this._signatureKey = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get signatureKeyInput() {
+    return this._signatureKey;
+  }
+
+  // signature_url - computed: false, optional: true, required: false
+  private _signatureUrl?: string; 
+  public get signatureUrl() {
+    return this.getStringAttribute('signature_url');
+  }
+  public set signatureUrl(value: string) {
+    this._signatureUrl = value;
+  }
+  public resetSignatureUrl() {
+    this._signatureUrl = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get signatureUrlInput() {
+    return this._signatureUrl;
+  }
+
   // source - computed: false, optional: true, required: false
   private _source?: string; 
   public get source() {
@@ -245,10 +342,14 @@ export class Volume extends cdktf.TerraformResource {
     return {
       backing_volume: cdktf.stringToTerraform(this._backingVolume),
       capacity: cdktf.numberToTerraform(this._capacity),
+      checksum_algorithm: cdktf.stringToTerraform(this._checksumAlgorithm),
+      checksum_url: cdktf.stringToTerraform(this._checksumUrl),
       format: cdktf.stringToTerraform(this._format),
       name: cdktf.stringToTerraform(this._name),
       pool: cdktf.stringToTerraform(this._pool),
       sha256: cdktf.stringToTerraform(this._sha256),
+      signature_key: cdktf.stringToTerraform(this._signatureKey),
+      signature_url: cdktf.stringToTerraform(this._signatureUrl),
       source: cdktf.stringToTerraform(this._source),
     };
   }
@@ -266,6 +367,18 @@ export class Volume extends cdktf.TerraformResource {
         isBlock: false,
         type: "simple",
         storageClassType: "number",
+      },
+      checksum_algorithm: {
+        value: cdktf.stringToHclTerraform(this._checksumAlgorithm),
+        isBlock: false,
+        type: "simple",
+        storageClassType: "string",
+      },
+      checksum_url: {
+        value: cdktf.stringToHclTerraform(this._checksumUrl),
+        isBlock: false,
+        type: "simple",
+        storageClassType: "string",
       },
       format: {
         value: cdktf.stringToHclTerraform(this._format),
@@ -287,6 +400,18 @@ export class Volume extends cdktf.TerraformResource {
       },
       sha256: {
         value: cdktf.stringToHclTerraform(this._sha256),
+        isBlock: false,
+        type: "simple",
+        storageClassType: "string",
+      },
+      signature_key: {
+        value: cdktf.stringToHclTerraform(this._signatureKey),
+        isBlock: false,
+        type: "simple",
+        storageClassType: "string",
+      },
+      signature_url: {
+        value: cdktf.stringToHclTerraform(this._signatureUrl),
         isBlock: false,
         type: "simple",
         storageClassType: "string",

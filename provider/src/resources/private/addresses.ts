@@ -36,6 +36,8 @@ export interface GuestInterfaceAddresses {
 export interface DomainAddressesOptions extends CallOptions {
   /** Also ask the QEMU guest agent (only when its channel is connected). @default false */
   agent?: boolean;
+  /** The domain is known to run (the caller has just asked libvirt): libvirt is not asked again. */
+  active?: boolean;
 }
 
 /** libvirt errors meaning "no addresses from this source now" rather than a failure. */
@@ -58,7 +60,7 @@ export async function domainAddresses(
   options: DomainAddressesOptions = {},
 ): Promise<GuestInterfaceAddresses[]> {
   const call: CallOptions = options.signal ? { signal: options.signal } : {};
-  if (!(await client.domainIsActive(dom, call))) return [];
+  if (!options.active && !(await client.domainIsActive(dom, call))) return [];
   const out = toEntries(await ask(client, dom, VIR_DOMAIN_INTERFACE_ADDRESSES_SRC_LEASE, call), 'lease');
   if (options.agent && agentConnected(await client.domainGetXmlDesc(dom, 0, call))) {
     out.push(...toEntries(await ask(client, dom, VIR_DOMAIN_INTERFACE_ADDRESSES_SRC_AGENT, call), 'agent'));

@@ -6,7 +6,16 @@
  * the warnings; the apply recomputes it from the same prior and planned values and does what it says.
  */
 import { warning, type Diagnostic } from '../../../../src/diagnostics';
-import { DOMAIN_FIELDS, fieldChanges, isBlock, mostDisruptive, type Field, type FieldChange, type Impact } from '../../../../src/fields';
+import {
+  DOMAIN_FIELDS,
+  fieldChanges,
+  isBlock,
+  mostDisruptive,
+  type Field,
+  type FieldChange,
+  type FieldTable,
+  type Impact,
+} from '../../../../src/fields';
 import type { Path } from '../../plugin/handler';
 import type { DomainState } from './model';
 import { decideReprovision, type ReprovisionDecision } from './reprovision';
@@ -103,8 +112,8 @@ export function changeWords(c: FieldChange, unit?: string): string {
 
 /** The unit the field table gives a top-level attribute, if any. */
 function unitOf(c: FieldChange): string | undefined {
-  const field: Field | undefined =
-    c.path.length === 1 ? DOMAIN_FIELDS.fields[String(c.path[0]) as keyof typeof DOMAIN_FIELDS.fields] : undefined;
+  const fields: FieldTable = DOMAIN_FIELDS.fields;
+  const field: Field | undefined = c.path.length === 1 ? fields[String(c.path[0])] : undefined;
   return field && !isBlock(field) ? field.unit : undefined;
 }
 

@@ -2,6 +2,11 @@
  * Sources for `virtseed_volume.source`: a local file or an http(s) URL, read as a stream (never buffered whole),
  * and the image format/virtual size read from its first bytes (qcow2 header: QEMU docs/interop/qcow2.txt). A URL
  * need not give its length (chunked transfer): the upload then runs to the end of the body.
+ *
+ * Credentials in a URL (`http://user:password@host/image.qcow2`, percent-encoded as in any URL) are sent as an HTTP
+ * basic Authorization header (RFC 7617; fetch refuses URLs that carry them) and never appear in a message: every
+ * error names the source as {@link shownSource} writes it, the password masked. Errors reading a source are
+ * SourceReadError.
  */
 import { promises as fs } from 'node:fs';
 import { Readable } from 'node:stream';
@@ -33,6 +38,67 @@ export function sniffImage(head: Uint8Array, length: number | undefined): Source
 
 function isUrl(source: string): boolean {
   return /^https?:\/\//i.test(source);
+}
+
+/** A source that cannot be read (missing file, HTTP error, server unreachable); the message never holds a credential. */
+export class SourceReadError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'SourceReadError';
+  }
+}
+
+/** The mask written in place of a URL's password. */
+const MASK = '***';
+
+/**
+ * `source` as messages show it: a URL's password replaced by `***` (`http://alice:***@host/image.qcow2`); anything
+ * else unchanged. Pure.
+ */
+export function shownSource(source: string): string {
+  if (!isUrl(source)) return source;
+  const m = /^(https?:\/\/)([^/?#@]*)@/i.exec(source);
+  if (!m) return source;
+  const colon = m[2].indexOf(':');
+  return colon < 0 ? source : `${m[1]}${m[2].slice(0, colon)}:${MASK}@${source.slice(m[0].length)}`;
+}
+
+/** An http(s) source as fetched: the URL without credentials and the Authorization header they become. */
+export function urlRequest(source: string): { url: string; headers: Record<string, string> } {
+  let url: URL;
+  try {
+    url = new URL(source);
+  } catch {
+    throw new SourceReadError(`${shownSource(source)} is not a valid URL`);
+  }
+  if (!url.username && !url.password) return { url: url.href, headers: {} };
+  const token = Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString('base64');
+  url.username = '';
+  url.password = '';
+  return { url: url.href, headers: { Authorization: `Basic ${token}` } };
+}
+
+/** GET (or HEAD) of an http(s) source; a refused connection or HTTP error is a SourceReadError naming the shown URL. */
+async function request(source: string, init: { method?: string; range?: string; signal?: AbortSignal }): Promise<Response> {
+  const { url, headers } = urlRequest(source);
+  const method = init.method ?? 'GET';
+  let res: Response;
+  try {
+    res = await fetch(url, { method, headers: { ...headers, ...(init.range ? { Range: init.range } : {}) }, signal: init.signal });
+  } catch (err) {
+    if (init.signal?.aborted) throw err;
+    const cause = (err as { cause?: { message?: string; code?: string } }).cause;
+    throw new SourceReadError(`${method} ${shownSource(source)}: ${cause?.code ?? cause?.message ?? (err as Error).message}`);
+  }
+  if (!res.ok) {
+    await res.body?.cancel().catch(() => undefined);
+    const hint =
+      res.status === 401 || res.status === 403
+        ? ` (the server wants ${headers.Authorization ? 'other ' : ''}credentials: give them in the URL, http://user:password@host/..., built from a sensitive variable)`
+        : '';
+    throw new SourceReadError(`${method} ${shownSource(source)}: HTTP ${res.status}${hint}`);
+  }
+  return res;
 }
 
 /** True when `source` is a local file path (not an http(s) URL). */
@@ -74,23 +140,22 @@ async function firstBytes(body: ReadableStream<Uint8Array> | null, n: number): P
   return Buffer.concat(parts).subarray(0, n);
 }
 
-/** Inspects a source. Throws Error naming the source when it cannot be read. */
+/** Inspects a source. Throws SourceReadError naming the source (password masked) when it cannot be read. */
 export async function inspectSource(source: string, signal?: AbortSignal): Promise<SourceInfo> {
   if (isUrl(source)) {
-    const res = await fetch(source, { headers: { Range: `bytes=0-${HEAD_BYTES - 1}` }, signal });
-    if (!res.ok) throw new Error(`GET ${source}: HTTP ${res.status}`);
+    const res = await request(source, { range: `bytes=0-${HEAD_BYTES - 1}`, signal });
     let length = lengthFromResponse(res.status, res.headers);
     const head = await firstBytes(res.body, HEAD_BYTES);
     if (length === undefined && res.status === 206) {
-      const h = await fetch(source, { method: 'HEAD', signal });
-      if (h.ok) length = byteCount(h.headers.get('content-length'));
+      const h = await request(source, { method: 'HEAD', signal }).catch(() => undefined);
+      if (h) length = byteCount(h.headers.get('content-length'));
     }
     return sniffImage(head, length);
   }
   const st = await fs.stat(source).catch((err: NodeJS.ErrnoException) => {
-    throw new Error(`cannot read ${source}: ${err.code ?? err.message}`);
+    throw new SourceReadError(`cannot read ${source}: ${err.code ?? err.message}`);
   });
-  if (!st.isFile()) throw new Error(`${source} is not a regular file`);
+  if (!st.isFile()) throw new SourceReadError(`${source} is not a regular file`);
   const fh = await fs.open(source, 'r');
   try {
     const head = new Uint8Array(HEAD_BYTES);
@@ -111,12 +176,12 @@ const FILE_CHUNK = 1 << 20;
  */
 export async function openSource(source: string, signal?: AbortSignal): Promise<AsyncIterable<Uint8Array>> {
   if (isUrl(source)) {
-    const res = await fetch(source, { signal });
-    if (!res.ok || !res.body) throw new Error(`GET ${source}: HTTP ${res.status}`);
+    const res = await request(source, { signal });
+    if (!res.body) throw new SourceReadError(`GET ${shownSource(source)}: HTTP ${res.status} without a body`);
     return Readable.fromWeb(res.body as import('node:stream/web').ReadableStream<Uint8Array>);
   }
   const fh = await fs.open(source, 'r').catch((err: NodeJS.ErrnoException) => {
-    throw new Error(`cannot read ${source}: ${err.code ?? err.message}`);
+    throw new SourceReadError(`cannot read ${source}: ${err.code ?? err.message}`);
   });
   return readRing(fh, FILE_CHUNK, ringSize(FILE_CHUNK, UPLOAD_RETAINED_BYTES), signal);
 }

@@ -1,5 +1,6 @@
 /**
- * Look-ups that answer "this libvirt object, or null when the host has none": domains, networks, storage volumes.
+ * Look-ups that answer "this libvirt object, or null when the host has none": domains, networks, storage pools and
+ * volumes.
  * Each turns only libvirt's own "no such object" error into null and lets every other error through (a lost
  * connection is not an absent object).
  */
@@ -85,6 +86,26 @@ export function networkByName(client: LibvirtClient, name: string): Promise<NetR
 /** A network by UUID (a `virtseed_network.id`) or name, or null. */
 export async function networkByRef(client: LibvirtClient, ref: string): Promise<NetRef | null> {
   return isUuid(ref) ? ((await networkByUuid(client, ref)) ?? networkByName(client, ref)) : networkByName(client, ref);
+}
+
+/** True when `err` is libvirt's "no such storage pool". */
+export function isNoPool(err: unknown): boolean {
+  return err instanceof LibvirtError && err.code === VIR_ERR_NO_STORAGE_POOL;
+}
+
+/** The storage pool with this UUID, or null. */
+export function poolByUuid(client: LibvirtClient, uuid: string): Promise<PoolRef | null> {
+  return orNull(() => client.storagePoolLookupByUuid(uuidToBytes(uuid)), isNoPool);
+}
+
+/** The storage pool with this name, or null. */
+export function poolByName(client: LibvirtClient, name: string): Promise<PoolRef | null> {
+  return orNull(() => client.storagePoolLookupByName(name), isNoPool);
+}
+
+/** A storage pool by UUID (a `virtseed_pool.id`) or name, or null. */
+export async function poolByRef(client: LibvirtClient, ref: string): Promise<PoolRef | null> {
+  return isUuid(ref) ? ((await poolByUuid(client, ref)) ?? poolByName(client, ref)) : poolByName(client, ref);
 }
 
 /** The volume with this key, or null. */

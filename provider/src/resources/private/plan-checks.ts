@@ -33,6 +33,21 @@ export function isBeingReplaced(ctx: HandlerContext<Connection>, kind: string, n
   return ctx.notes.has(replacingKey(kind, name));
 }
 
+const plannedPoolKey = (name: string) => `planned-pool\u0000${name}`;
+
+/**
+ * Records that this plan creates storage pool `name` (a `virtseed_pool`): Terraform plans the pool before the
+ * volumes that name it, in the same provider process, so their "pool exists" check lets it pass.
+ */
+export function notePlannedPool(ctx: HandlerContext<Connection>, name: string): void {
+  ctx.notes.add(plannedPoolKey(name));
+}
+
+/** True when a `virtseed_pool` named `name` is created by this plan. */
+export function isPoolPlanned(ctx: HandlerContext<Connection>, name: string): boolean {
+  return ctx.notes.has(plannedPoolKey(name));
+}
+
 /** The libvirt client when the host can be reached now, else null (plan-time checks are then skipped). */
 export async function reachableClient<C extends Connection>(ctx: HandlerContext<C>): Promise<C | null> {
   return (await planHost(ctx)).client;
@@ -69,13 +84,13 @@ export function poolMissingDiagnostic(resource: string, pool: string): Diagnosti
   return error(
     ['pool'],
     'Storage pool not found',
-    `${resource}: libvirt has no storage pool named ${pool}. Name an existing pool (virsh pool-list --all), or create it first (virsh pool-define-as ${pool} dir --target /var/lib/libvirt/images/${pool} && virsh pool-start ${pool} && virsh pool-autostart ${pool}).`,
+    `${resource}: libvirt has no storage pool named ${pool}. Name an existing pool (virsh pool-list --all), or create it with a virtseed_pool resource and refer to its name (pool = virtseed_pool.<name>.name), so Terraform creates the pool first.`,
   );
 }
 
 /**
  * Plan-time checks for a volume virtseed will create as `name` in `pool` (a `virtseed_volume`, seed or Ignition
- * volume): the pool exists; no volume of that name exists (unless it is being replaced, or an interrupted create
+ * volume): the pool exists (or a `virtseed_pool` of this plan creates it); no volume of that name exists (unless it is being replaced, or an interrupted create
  * of ours left it: apply removes that). `exists(pool, name)` is the resource's own "name taken" diagnostic.
  * Returns no diagnostics when the host cannot be reached (only the one warning).
  */
@@ -91,10 +106,12 @@ export async function newVolumeChecks(
   try {
     pool = await client.storagePoolLookupByName(target.pool);
   } catch (err) {
-    if (err instanceof LibvirtError && err.code === VIR_ERR_NO_STORAGE_POOL) return [poolMissingDiagnostic(resource, target.pool)];
-    throw err;
+    if (!(err instanceof LibvirtError && err.code === VIR_ERR_NO_STORAGE_POOL)) throw err;
+    return isPoolPlanned(ctx, target.pool) ? [] : [poolMissingDiagnostic(resource, target.pool)];
   }
   if (isBeingReplaced(ctx, 'volume', `${target.pool}/${target.name}`)) return [];
+  // A stopped pool lists no volumes; apply starts it (and its own virtseed_pool may be starting it in this plan).
+  if (!(await client.storagePoolIsActive(pool))) return [];
   if (!(await volumeByName(client, pool, target.name))) return [];
   if (await volumeByName(client, pool, pendingMarkerName(target.name))) return [];
   return [exists(target.pool, target.name)];

@@ -7,7 +7,7 @@ import type { Diagnostic } from '../../../../src/diagnostics';
 import type { LibvirtClient } from '../../../../src/libvirt';
 import type { HandlerContext } from '../../plugin/handler';
 import type { Val } from './model';
-import { deleteVolume, inspectRawVolume, storeRawVolume, volumeExistsDiagnostic } from './storage';
+import { deleteVolume, inspectRawVolume, isPoolInactive, storeRawVolume, volumeExistsDiagnostic } from './storage';
 import { str } from './values';
 
 /** The attributes every raw-volume resource has. */
@@ -49,13 +49,18 @@ export async function applyRawVolume<S extends RawVolumeAttrs>(
   return { newState: { ...planned, ...built.computed, id: stored.vol.key, path: stored.path }, diagnostics: [] };
 }
 
-/** The volume's facts merged into `current` by `merge`, or null when the volume is gone. */
+/** The volume's facts merged into `current` by `merge`, or null when the volume is gone (`current` unchanged while
+ *  its pool is stopped). */
 export async function readRawVolume<S extends RawVolumeAttrs>(
   current: S,
   ctx: HandlerContext<LibvirtClient>,
   merge: (found: { path: string; size: number; sha256: string }) => Partial<S>,
 ): Promise<{ newState: S | null; diagnostics: Diagnostic[] }> {
   const key = str(current.id);
-  const found = key ? await inspectRawVolume(await ctx.client(), key, { signal: ctx.signal }) : null;
-  return { newState: found ? { ...current, ...merge(found) } : null, diagnostics: [] };
+  const client = await ctx.client();
+  const found = key ? await inspectRawVolume(client, key, { signal: ctx.signal }) : null;
+  if (found) return { newState: { ...current, ...merge(found) }, diagnostics: [] };
+  // A stopped pool hides its volumes: keep the state (the pool's own resource starts it again).
+  const pool = str(current.pool);
+  return { newState: pool && (await isPoolInactive(client, pool, { signal: ctx.signal })) ? current : null, diagnostics: [] };
 }

@@ -20,6 +20,19 @@ export async function activePool(client: LibvirtClient, name: string, options?: 
 }
 
 /**
+ * True when pool `name` exists but is not running: its volumes cannot be looked up then (libvirt finds volumes
+ * of running pools only), so a read must not take a volume missing from it for one deleted.
+ */
+export async function isPoolInactive(client: LibvirtClient, name: string, options?: CallOptions): Promise<boolean> {
+  try {
+    return !(await client.storagePoolIsActive(await client.storagePoolLookupByName(name, options), options));
+  } catch (err) {
+    if (isNotFound(err)) return false;
+    throw err;
+  }
+}
+
+/**
  * Volume XML (formatstorage "Storage volume XML"): name, capacity in bytes, target format, optional backing store,
  * optional allocation in bytes (absent: libvirt allocates the whole capacity of a raw file up front; 0: a sparse file).
  */

@@ -8,18 +8,29 @@ import { performance } from 'node:perf_hooks';
 import type { LibvirtClient, PoolRef, VolRef } from '../../../../src/libvirt';
 import type { Logger } from '../../plugin/log';
 import type { VolumeFormat } from './model';
+import type { DigestAlgorithm, ExpectedDigest } from './checksums';
 import { inspectSource, openSource } from './image-source';
 import { createMarked, isFilePool, volumeXml } from './storage';
 
-/** Thrown when the uploaded bytes' sha256 is not the pinned one. */
+/** Thrown when the uploaded bytes' digest is not the expected one: the pinned sha256, or a checksum file's entry. */
 export class ChecksumMismatchError extends Error {
   constructor(
     readonly expected: string,
     readonly actual: string,
+    /** The checksum file's entry the bytes were checked against (absent: the `sha256` pin). */
+    readonly entry?: ExpectedDigest,
   ) {
-    super(checksumMismatchMessage(expected, actual));
+    super(entry ? entryMismatchMessage(entry, actual) : checksumMismatchMessage(expected, actual));
     this.name = 'ChecksumMismatchError';
   }
+}
+
+/** The message for an image whose digest is `actual` while its checksum file's entry says otherwise. */
+export function entryMismatchMessage(entry: ExpectedDigest, actual: string): string {
+  return (
+    `${entry.fileName}'s ${entry.algorithm} is ${actual}, but the checksum file lists ${entry.digest} for it. The download ` +
+    'is not the image its publisher signed off (changed on the server, or altered on the way); no volume was kept.'
+  );
 }
 
 /** The message for a source whose sha256 is `actual` while `expected` was pinned (both lowercase hex). */
@@ -48,13 +59,23 @@ export async function* verifySha256(
     yield* source;
     return;
   }
-  const hash = createHash('sha256');
+  yield* verifyDigest(source, 'sha256', expected.toLowerCase());
+}
+
+/** verifySha256 for any digest algorithm; `entry` (a checksum file's) words the mismatch. */
+export async function* verifyDigest(
+  source: AsyncIterable<Uint8Array>,
+  algorithm: DigestAlgorithm,
+  expected: string,
+  entry?: ExpectedDigest,
+): AsyncGenerator<Uint8Array, void, undefined> {
+  const hash = createHash(algorithm);
   for await (const chunk of source) {
     hash.update(chunk);
     yield chunk;
   }
   const actual = hash.digest('hex');
-  if (actual !== expected.toLowerCase()) throw new ChecksumMismatchError(expected.toLowerCase(), actual);
+  if (actual !== expected) throw new ChecksumMismatchError(expected, actual, entry);
 }
 
 /** One progress line: bytes so far, of the total when known, and the average rate in MB/s (10^6 bytes). */
@@ -94,6 +115,8 @@ export function progressLogger(
 export interface UploadSourceOptions {
   /** Pinned sha256 (hex) of the source's bytes. */
   readonly sha256?: string;
+  /** A checksum file's entry the bytes must match (instead of `sha256`). */
+  readonly entry?: ExpectedDigest;
   /** The source's byte length when known (0/undefined: until its end). */
   readonly length?: number;
   /** Send zero blocks as holes: only for a fresh raw volume created sparse (its unwritten bytes read as zero). */
@@ -112,7 +135,11 @@ export interface UploadSourceOptions {
 export async function uploadSource(client: LibvirtClient, vol: VolRef, source: string, options: UploadSourceOptions): Promise<number> {
   const progress = progressLogger(options.log, options.label, options.length);
   let sent = 0;
-  await client.storageVolUpload(vol, verifySha256(await openSource(source, options.signal), options.sha256), 0, options.length ?? 0, {
+  const bytes = await openSource(source, options.signal);
+  const verified = options.entry
+    ? verifyDigest(bytes, options.entry.algorithm, options.entry.digest, options.entry)
+    : verifySha256(bytes, options.sha256);
+  await client.storageVolUpload(vol, verified, 0, options.length ?? 0, {
     signal: options.signal,
     sparse: options.sparse,
     onProgress: (bytes) => {
@@ -134,6 +161,8 @@ export interface SourceVolumeSpec {
   readonly capacity?: number;
   /** Pinned sha256 (hex) of the source's bytes. */
   readonly sha256?: string;
+  /** A checksum file's entry the bytes must match. */
+  readonly entry?: ExpectedDigest;
 }
 
 /**
@@ -162,6 +191,7 @@ export async function createVolumeFromSource(
     async (v) => {
       await uploadSource(client, v, spec.source, {
         sha256: spec.sha256,
+        entry: spec.entry,
         length: info.length,
         sparse,
         log: ctx.log,

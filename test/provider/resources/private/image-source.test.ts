@@ -1,7 +1,14 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { lengthFromResponse, openSource, ringSize, sniffImage } from '../../../../provider/src/resources/private/image-source';
+import {
+  lengthFromResponse,
+  openSource,
+  ringSize,
+  sniffImage,
+  shownSource,
+  urlRequest,
+} from '../../../../provider/src/resources/private/image-source';
 import { UPLOAD_RETAINED_BYTES } from '../../../../src/libvirt';
 
 const headers = (h: Record<string, string>) => ({ get: (name: string) => h[name.toLowerCase()] ?? null });
@@ -65,5 +72,28 @@ describe('openSource (local file)', () => {
 
   it('GIVEN a missing file WHEN opened THEN the error names it', async () => {
     await expect(openSource(join(dir, 'missing.raw'))).rejects.toThrow(`cannot read ${join(dir, 'missing.raw')}: ENOENT`);
+  });
+});
+
+describe('URL credentials', () => {
+  it.each([
+    ['http://alice:s3cret@host/image.qcow2', 'http://alice:***@host/image.qcow2'],
+    ['https://alice:p%40ss%3Aword@host:8443/i.qcow2?x=1', 'https://alice:***@host:8443/i.qcow2?x=1'],
+    ['http://alice@host/image.qcow2', 'http://alice@host/image.qcow2'],
+    ['http://host/a@b.qcow2', 'http://host/a@b.qcow2'],
+    ['/var/lib/images/a:b@c.qcow2', '/var/lib/images/a:b@c.qcow2'],
+  ])('GIVEN source %s WHEN shown THEN it reads %s', (source, shown) => {
+    expect(shownSource(source)).toBe(shown);
+  });
+
+  it('GIVEN a URL with percent-encoded credentials WHEN requested THEN the URL loses them and basic auth carries them decoded', () => {
+    expect(urlRequest('https://alice:p%40ss%3Aword@host/i.qcow2')).toEqual({
+      url: 'https://host/i.qcow2',
+      headers: { Authorization: `Basic ${Buffer.from('alice:p@ss:word').toString('base64')}` },
+    });
+  });
+
+  it('GIVEN a URL without credentials WHEN requested THEN no Authorization header is sent', () => {
+    expect(urlRequest('http://host/i.qcow2')).toEqual({ url: 'http://host/i.qcow2', headers: {} });
   });
 });

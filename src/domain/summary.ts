@@ -1,0 +1,74 @@
+/**
+ * What any libvirt domain's XML says about it, read tolerantly (unlike parse.ts, which reads back what virtseed
+ * defines and rejects forms its model does not cover): type, firmware, the sources of its disks and its NICs.
+ * For reading domains virtseed did not make (the `virtseed_domain` data source). Pure.
+ */
+import { DomainXmlParseError } from './errors';
+import type { DomainFirmware } from './model';
+import { firmwareOf } from './private/firmware';
+import { attr, child, children, newParser, text, type XmlNode } from '../xml';
+
+/** One `<interface>`: its type (`network`, `bridge`, `user`, `direct`, …), MAC, and libvirt network when on one. */
+export interface DomainSummaryInterface {
+  type: string;
+  mac?: string;
+  network?: string;
+}
+
+/** The facts `summarizeDomainXml` reads. */
+export interface DomainSummary {
+  name: string;
+  uuid?: string;
+  /** `<domain type>`, e.g. `kvm`, `qemu`. */
+  type: string;
+  firmware: DomainFirmware;
+  secureBoot: boolean;
+  /**
+   * Disk and cdrom sources in device order: `<source file>`, `<source dev>` or `<source dir>`, `POOL/VOLUME` for
+   * `type='volume'`, `protocol://host/name` for network disks, `''` for an empty drive.
+   */
+  disks: string[];
+  interfaces: DomainSummaryInterface[];
+}
+
+/** @throws DomainXmlParseError when the document is not a `<domain>` with a name. */
+export function summarizeDomainXml(xml: string): DomainSummary {
+  let document: XmlNode;
+  try {
+    document = newParser().parse(xml, true) as XmlNode;
+  } catch (err) {
+    throw new DomainXmlParseError('(document)', `not well-formed XML: ${(err as Error).message}`);
+  }
+  const domain = child(document, 'domain');
+  if (!domain) throw new DomainXmlParseError('(document)', 'the root element is not <domain>');
+  const name = text(child(domain, 'name'));
+  if (!name) throw new DomainXmlParseError('domain/name', 'missing');
+  const devices = child(domain, 'devices');
+  const uuid = text(child(domain, 'uuid'));
+  return {
+    name,
+    ...(uuid ? { uuid } : {}),
+    type: attr(domain, 'type') ?? '',
+    ...firmwareOf(child(domain, 'os')),
+    disks: children(devices, 'disk').map((d) => diskSource(child(d, 'source'))),
+    interfaces: children(devices, 'interface').map((n) => {
+      const mac = attr(child(n, 'mac'), 'address');
+      const type = attr(n, 'type') ?? '';
+      const network = type === 'network' ? attr(child(n, 'source'), 'network') : undefined;
+      return { type, ...(mac !== undefined ? { mac } : {}), ...(network !== undefined ? { network } : {}) };
+    }),
+  };
+}
+
+function diskSource(source: XmlNode | undefined): string {
+  if (!source) return '';
+  const pool = attr(source, 'pool');
+  const volume = attr(source, 'volume');
+  if (pool !== undefined && volume !== undefined) return `${pool}/${volume}`;
+  const protocol = attr(source, 'protocol');
+  if (protocol !== undefined) {
+    const host = attr(child(source, 'host'), 'name');
+    return `${protocol}://${host ?? ''}/${attr(source, 'name') ?? ''}`;
+  }
+  return attr(source, 'file') ?? attr(source, 'dev') ?? attr(source, 'dir') ?? '';
+}

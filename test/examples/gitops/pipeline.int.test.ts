@@ -1,0 +1,334 @@
+/**
+ * Issue 24 items 1 and 2, end to end: examples/gitops/pipeline.sh run as a CI system runs it (a process, its
+ * environment, its exit status), on the GitOps example (state in PostgreSQL through Terraform's pg backend, made
+ * by scripts/ensure-postgres.sh), against libvirtd. Each run is a "commit": a fleet file of its own and a fresh
+ * output folder, as a CI job's workspace. The guests are defined, not started (nothing here needs one to boot).
+ *
+ *   1. an empty state: deploy creates the fleet; the state is a row in PostgreSQL; the drift check finds nothing
+ *   2. a commit that would destroy the guest (renamed) with PIPELINE_FAIL_ON=replace stops at the summary (exit 3);
+ *      a commit that re-provisions the guest (new cloud-init content) and changes its memory: the summary names the
+ *      re-provision with both instance-ids and memory 128 → 192, and exactly that plan is applied
+ *   3. memory changed with `virsh setmem --config` and the seed volume deleted: the drift run exits 2 with a report
+ *   4. two deploys at once (the first held while it holds the state lock): a second with PIPELINE_LOCK_TIMEOUT=0s
+ *      fails with Terraform's lock message (exit 4, nothing applied); a third with a timeout waits, and plans after
+ *      the first's apply; no state is lost
+ * No run prints the database password.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { cleanupByPrefix, virshRun, volumeNames } from '../../helpers/guest';
+import { cleanupNetworksByPrefix, testSubnetOctet } from '../../helpers/network';
+import { dropSchema, ensurePostgres, pgPassword, psql, type PgDatabase } from '../../helpers/postgres';
+
+const ROOT = path.resolve(__dirname, '..', '..', '..');
+const PIPELINE = path.join(ROOT, 'examples', 'gitops', 'pipeline.sh');
+const PREFIX = 'vstest-gitops-pl-';
+/** This checkout's own state schema (the role and database are shared with other checkouts' runs of this file). */
+const SCHEMA = `vstest_gitops_${createHash('sha256').update(ROOT).digest('hex').slice(0, 8)}`;
+const OCTET = testSubnetOctet(`${PREFIX}net`);
+
+jest.setTimeout(900_000);
+
+interface FleetVersion {
+  readonly memoryMiB: number;
+  readonly message: string;
+  /** The VM's name in the fleet. @default 'web' */
+  readonly name?: string;
+}
+
+interface Run {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly out: string;
+}
+
+let db: PgDatabase;
+let password: string;
+let tmp: string;
+let runs = 0;
+let lastStackDir: string | undefined;
+
+function describeRun(r: Run): string {
+  return `pipeline exited ${r.code}\n--- stdout\n${r.stdout}\n--- stderr\n${r.stderr}`;
+}
+
+/** A commit's workspace: its fleet file and the pipeline's output folder; returns the pipeline's environment. */
+function workspace(v: FleetVersion, extra: NodeJS.ProcessEnv = {}): { env: NodeJS.ProcessEnv; out: string } {
+  const dir = path.join(tmp, `run-${++runs}`);
+  fs.mkdirSync(dir);
+  const fleet = {
+    prefix: PREFIX,
+    network: { address: `10.213.${OCTET}.1/24` },
+    vms: [{ name: v.name ?? 'web', memoryMiB: v.memoryMiB, message: v.message, running: false }],
+  };
+  fs.writeFileSync(path.join(dir, 'fleet.json'), JSON.stringify(fleet));
+  const out = path.join(dir, 'out');
+  lastStackDir = path.join(out, 'synth', 'stacks', 'gitops');
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PIPELINE_APP_DIR: ROOT,
+    PIPELINE_OUT_DIR: out,
+    VIRTSEED_EXAMPLE: 'gitops',
+    VIRTSEED: path.join(ROOT, 'bin', 'virtseed'),
+    VIRTSEED_IMAGE: path.join(tmp, 'base.qcow2'),
+    GITOPS_FLEET: path.join(dir, 'fleet.json'),
+    PG_CONN_STR: db.connStr,
+    PGPASSFILE: db.passFile,
+    PG_SCHEMA_NAME: SCHEMA,
+    ...extra,
+  };
+  return { env, out };
+}
+
+/** Runs the pipeline to its end. */
+function pipeline(mode: string, v: FleetVersion, extra: NodeJS.ProcessEnv = {}): Run {
+  const { env, out } = workspace(v, extra);
+  const r = spawnSync('bash', [PIPELINE, mode], { env, encoding: 'utf8', timeout: 600_000, maxBuffer: 64 << 20 });
+  const run = { code: r.status, stdout: r.stdout ?? '', stderr: `${r.stderr ?? ''}${r.error ? r.error.message : ''}`, out };
+  expect(`${run.stdout}${run.stderr}`).not.toContain(password);
+  return run;
+}
+
+/** A pipeline run in the background (its own process group, so the test can end it by id). */
+interface Background {
+  readonly child: ChildProcess;
+  readonly out: string;
+  stdout: string;
+  stderr: string;
+  readonly done: Promise<Run>;
+}
+
+function startPipeline(mode: string, v: FleetVersion, extra: NodeJS.ProcessEnv = {}): Background {
+  const { env, out } = workspace(v, extra);
+  const child = spawn('bash', [PIPELINE, mode], { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const bg: Background = {
+    child,
+    out,
+    stdout: '',
+    stderr: '',
+    done: new Promise<Run>((resolve) => {
+      child.on('close', (code) => resolve({ code, stdout: bg.stdout, stderr: bg.stderr, out }));
+    }),
+  };
+  child.stdout!.on('data', (d: Buffer) => (bg.stdout += d.toString('utf8')));
+  child.stderr!.on('data', (d: Buffer) => (bg.stderr += d.toString('utf8')));
+  return bg;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Processes below `root` (from /proc), with their argument lists. */
+function descendants(root: number): { pid: number; argv: string[] }[] {
+  const parent = new Map<number, number>();
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      parent.set(Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  const out: { pid: number; argv: string[] }[] = [];
+  for (const [pid] of parent) {
+    for (let p = parent.get(pid); p !== undefined && p > 1; p = parent.get(p)) {
+      if (p !== root) continue;
+      try {
+        out.push({ pid, argv: fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean) });
+      } catch {
+        // ended
+      }
+      break;
+    }
+  }
+  return out;
+}
+
+/** Granted advisory locks in the state database (Terraform's pg backend locks with pg_try_advisory_lock). */
+function advisoryLocks(): number {
+  return Number(
+    psql(
+      db,
+      "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted AND database = (SELECT oid FROM pg_database WHERE datname = current_database())",
+    ),
+  );
+}
+
+/**
+ * Stops (SIGSTOP) the `terraform apply` of the run `bg` at a moment it holds the state lock: stop, look at
+ * pg_locks, let it go on when it does not hold the lock yet, and try again. Returns the stopped pid.
+ */
+async function holdApplyWithLock(bg: Background): Promise<number> {
+  const deadline = Date.now() + 300_000;
+  while (Date.now() < deadline) {
+    const apply = descendants(bg.child.pid!).find((p) => path.basename(p.argv[0] ?? '') === 'terraform' && p.argv.includes('apply'));
+    if (apply) {
+      process.kill(apply.pid, 'SIGSTOP');
+      if (advisoryLocks() > 0) return apply.pid;
+      process.kill(apply.pid, 'SIGCONT');
+    }
+    if (bg.child.exitCode !== null) throw new Error(`the first run ended before its apply could be held:\n${bg.stderr}`);
+    await sleep(20);
+  }
+  throw new Error(`no terraform apply holding the state lock within 300 s:\n${bg.stderr}`);
+}
+
+function domainMemoryMiB(): number {
+  const xml = virshRun('dumpxml', '--inactive', `${PREFIX}web`);
+  const kib = /<currentMemory unit='KiB'>(\d+)<\/currentMemory>/.exec(xml)?.[1];
+  if (!kib) throw new Error(`no currentMemory in the definition of ${PREFIX}web:\n${xml}`);
+  return Number(kib) / 1024;
+}
+
+function stateRows(): string[] {
+  return psql(db, `SELECT name FROM "${SCHEMA}".states ORDER BY name`).split('\n').filter(Boolean);
+}
+
+const V1: FleetVersion = { memoryMiB: 128, message: 'one' };
+const V2: FleetVersion = { memoryMiB: 192, message: 'two' };
+const V3: FleetVersion = { memoryMiB: 160, message: 'two' };
+
+beforeAll(() => {
+  db = ensurePostgres('vstest_gitops');
+  password = pgPassword(db);
+  dropSchema(db, SCHEMA);
+  cleanupByPrefix(PREFIX);
+  cleanupNetworksByPrefix(PREFIX);
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'vstest-gitops-pl-'));
+  const made = spawnSync('qemu-img', ['create', '-q', '-f', 'qcow2', path.join(tmp, 'base.qcow2'), '64M'], { encoding: 'utf8' });
+  if (made.status !== 0) throw new Error(`qemu-img create exited ${made.status}: ${made.stderr}`);
+});
+
+afterAll(() => {
+  try {
+    if (lastStackDir && fs.existsSync(path.join(lastStackDir, '.terraform'))) {
+      const r = spawnSync(
+        'terraform',
+        [`-chdir=${lastStackDir}`, 'destroy', '-auto-approve', '-input=false', '-no-color', '-lock-timeout=120s'],
+        {
+          encoding: 'utf8',
+          env: { ...process.env, PGPASSFILE: db.passFile },
+          timeout: 600_000,
+        },
+      );
+      if (r.status !== 0) console.warn(`terraform destroy exited ${r.status}:\n${r.stdout}${r.stderr}`);
+    }
+  } finally {
+    cleanupByPrefix(PREFIX);
+    cleanupNetworksByPrefix(PREFIX);
+    if (db) dropSchema(db, SCHEMA);
+    if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
+  }
+});
+
+describe('examples/gitops/pipeline.sh against libvirtd and PostgreSQL', () => {
+  let firstInstanceId: string;
+
+  test('GIVEN an empty state WHEN the pipeline deploys THEN it creates the fleet, keeps the state in PostgreSQL and finds no drift', () => {
+    const r = pipeline('deploy', V1);
+    expect({ code: r.code }).toEqual({ code: 0 });
+    expect(r.stdout).toContain('### Plan summary');
+    expect(r.stdout).toContain('**5 to create**');
+    expect(fs.readFileSync(path.join(r.out, 'plan-summary.md'), 'utf8')).toBe(r.stdout);
+    expect(r.stderr).toContain('pipeline: drift check: none');
+    expect(stateRows()).toEqual(['default']);
+    expect(domainMemoryMiB()).toBe(128);
+    expect(fs.existsSync(path.join(r.out, 'tfplan'))).toBe(false);
+    firstInstanceId = /web_instance_id = "(iid-[0-9a-f]{16})"/.exec(r.stderr)?.[1] ?? '';
+    expect(firstInstanceId).toMatch(/^iid-/);
+  });
+
+  test('GIVEN a commit that would destroy a guest (web renamed www) WHEN PIPELINE_FAIL_ON=replace THEN the run stops after the summary with exit 3 and applies nothing', () => {
+    const r = pipeline('deploy', { ...V2, name: 'www' }, { PIPELINE_FAIL_ON: 'replace' });
+    expect(r.code).toBe(3);
+    expect(r.stdout).toMatch(/\| `virtseed_domain\.web_\w+` \| delete \| \*\*delete\*\* \|/);
+    expect(r.stderr).toContain('plan refused by PIPELINE_FAIL_ON=replace; nothing applied (exit 3)');
+    expect(r.stderr).not.toContain('pipeline: apply:');
+    expect(domainMemoryMiB()).toBe(128);
+  });
+
+  test('GIVEN a commit with new cloud-init content and memory WHEN deployed THEN the summary names the re-provision with both instance-ids and the memory change, and the saved plan is applied', () => {
+    const r = pipeline('deploy', V2);
+    expect(r.code).toBe(0);
+    const row = r.stdout.split('\n').find((l) => l.startsWith('| `virtseed_domain.web_'));
+    // The guest is shut off: the provider plans no restart for it (change_impact none), and the summary says so.
+    expect(row).toMatch(new RegExp(`\\| update \\| none \\| reboot: \`${firstInstanceId}\` → \`iid-[0-9a-f]{16}\` \\|`));
+    expect(r.stdout).toMatch(/\| `memory` \| `128` \| `192` \| none \(nothing happens to the guest now\) \|/);
+    expect(r.stderr).toMatch(/pipeline: apply: terraform .* apply .*\/tfplan/);
+    expect(domainMemoryMiB()).toBe(192);
+  });
+
+  test('GIVEN memory changed with virsh setmem --config and the seed volume deleted WHEN the drift check runs THEN it exits 2 with a report of both', () => {
+    virshRun('setmem', `${PREFIX}web`, '100M', '--config');
+    virshRun('vol-delete', `${PREFIX}web-seed`, '--pool', 'default');
+    const r = pipeline('drift', V2);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toContain('### Drift report');
+    expect(r.stdout).toContain('#### Changed outside Terraform');
+    expect(r.stdout).toMatch(/\| `virtseed_domain\.web_\w+` \| changed \| `memory` \| `192` \| `100` \|/);
+    expect(r.stdout).toMatch(/\| `virtseed_cloudinit_seed\.web_Seed_\w+` \| deleted \| \| \| \|/);
+    expect(fs.readFileSync(path.join(r.out, 'drift-report.md'), 'utf8')).toBe(r.stdout);
+    expect(r.stderr).toContain('drift check: the infrastructure differs from the configuration');
+  });
+
+  describe('two deploys at once', () => {
+    let first: Background;
+    let heldPid: number;
+
+    beforeAll(async () => {
+      first = startPipeline('deploy', V3);
+      heldPid = await holdApplyWithLock(first);
+    });
+
+    afterAll(() => {
+      for (const bg of [first]) {
+        if (bg?.child.exitCode === null && bg.child.pid) process.kill(-bg.child.pid, 'SIGKILL');
+      }
+    });
+
+    test('GIVEN a deploy holding the state lock WHEN a second may not wait (PIPELINE_LOCK_TIMEOUT=0s) THEN it fails with the lock message, exit 4, and applies nothing', () => {
+      const r = pipeline('deploy', V3, { PIPELINE_LOCK_TIMEOUT: '0s' });
+      expect(r.code).toBe(4);
+      expect(r.stderr).toContain('Error acquiring the state lock');
+      expect(r.stderr).toContain('another run holds the state lock');
+      expect(r.stderr).not.toContain('pipeline: apply:');
+    });
+
+    test('GIVEN a deploy holding the state lock WHEN another may wait THEN it waits, plans after the first applied, and no state is lost', async () => {
+      const second = startPipeline('deploy', V3, { PIPELINE_LOCK_TIMEOUT: '10m' });
+      try {
+        const deadline = Date.now() + 300_000;
+        while (!/pipeline: plan:[\s\S]*Acquiring state lock/.test(second.stderr) && second.child.exitCode === null && Date.now() < deadline)
+          await sleep(200);
+        await sleep(3000);
+        expect({ waiting: second.child.exitCode === null, stderr: second.stderr }).toEqual({
+          waiting: true,
+          stderr: expect.stringContaining('Acquiring state lock'),
+        });
+      } finally {
+        process.kill(heldPid, 'SIGCONT');
+      }
+      const [a, b] = await Promise.all([first.done, second.done]);
+      expect({ code: a.code, out: describeRun(a) }).toEqual({ code: 0, out: expect.any(String) });
+      expect({ code: b.code, out: describeRun(b) }).toEqual({ code: 0, out: expect.any(String) });
+      for (const r of [a, b]) expect(`${r.stdout}${r.stderr}`).not.toContain(password);
+      expect(b.stdout).toContain('**No changes.**'); // planned from the state the first run left
+      expect(stateRows()).toEqual(['default']);
+      expect(domainMemoryMiB()).toBe(160);
+      expect(volumeNames(PREFIX)).toEqual([`${PREFIX}base`, `${PREFIX}web-root`, `${PREFIX}web-seed`]);
+      const plan = spawnSync(
+        'terraform',
+        [`-chdir=${lastStackDir}`, 'plan', '-detailed-exitcode', '-input=false', '-no-color', '-lock-timeout=60s'],
+        {
+          encoding: 'utf8',
+          env: { ...process.env, PGPASSFILE: db.passFile },
+        },
+      );
+      expect({ code: plan.status, out: `${plan.stdout}${plan.stderr}` }).toEqual({ code: 0, out: expect.stringContaining('No changes.') });
+    });
+  });
+});

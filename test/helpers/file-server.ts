@@ -1,0 +1,73 @@
+/**
+ * A static HTTP file server on 127.0.0.1 in a process of its own (tests run terraform with spawnSync, which blocks
+ * their own event loop: a server inside the test process would never answer the provider). Serves the files of a
+ * folder, with `Range: bytes=a-b` requests answered 206, and appends one line per request to a log
+ * (`METHOD URL RANGE-or--`), so a test can count what was downloaded.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+/** The server's program, run by `node -e` (plain JavaScript: no build step). */
+const PROGRAM = `
+const http = require('node:http');
+const fs = require('node:fs');
+const path = require('node:path');
+const [root, log] = process.argv.slice(1);
+const server = http.createServer((req, res) => {
+  const range = req.headers.range || '-';
+  fs.appendFileSync(log, req.method + ' ' + req.url + ' ' + range + '\\n');
+  const file = path.join(root, decodeURIComponent(req.url.split('?')[0]));
+  if (!file.startsWith(root) || !fs.existsSync(file) || !fs.statSync(file).isFile()) return void res.writeHead(404).end();
+  const body = fs.readFileSync(file);
+  const m = /^bytes=(\\d+)-(\\d+)$/.exec(range);
+  if (m) {
+    const from = Number(m[1]);
+    const to = Math.min(Number(m[2]), body.length - 1);
+    res.writeHead(206, { 'content-range': 'bytes ' + from + '-' + to + '/' + body.length, 'content-length': to - from + 1 });
+    return void res.end(req.method === 'HEAD' ? undefined : body.subarray(from, to + 1));
+  }
+  res.writeHead(200, { 'content-length': body.length });
+  res.end(req.method === 'HEAD' ? undefined : body);
+});
+server.listen(0, '127.0.0.1', () => process.stdout.write(server.address().port + '\\n'));
+`;
+
+export interface FileServer {
+  /** `http://127.0.0.1:PORT`. */
+  readonly base: string;
+  /** The requests so far: method, URL path, Range header (`-` without). */
+  requests(): { method: string; url: string; range: string }[];
+  stop(): void;
+}
+
+/** Starts serving `root` (absolute). Rejects when the server does not start within 10 s. */
+export async function serveFiles(root: string): Promise<FileServer> {
+  const log = path.join(path.dirname(root), `${path.basename(root)}.requests.log`);
+  fs.writeFileSync(log, '');
+  const child: ChildProcess = spawn(process.execPath, ['-e', PROGRAM, root, log], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const port = await new Promise<number>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('the test file server did not start within 10 s')), 10_000);
+    child.stdout!.once('data', (d: Buffer) => {
+      clearTimeout(timer);
+      resolve(Number(d.toString().trim()));
+    });
+    child.once('exit', (code) => reject(new Error(`the test file server exited (${code})`)));
+  });
+  return {
+    base: `http://127.0.0.1:${port}`,
+    requests: () =>
+      fs
+        .readFileSync(log, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => {
+          const [method, url, range] = l.split(' ');
+          return { method: method!, url: url!, range: range! };
+        }),
+    stop: () => {
+      child.kill();
+      fs.rmSync(log, { force: true });
+    },
+  };
+}
