@@ -10,8 +10,14 @@
  * minus "growth, unprotected" is what the snapshot added by the end of the apply; plus the seed copies (the booted
  * seed and the snapshot's, each the size of the seed ISO). A snapshot with memory (virtseed_snapshot of the running
  * guest) is measured the same way. No goal (issue 21 asks for the figures). Objects are named `vsbench-snap-*`.
+ *
+ * A guest's boot under TCG on a shared host varies by minutes, which hides the snapshot's own cost in the wall
+ * times; so the provider's INFO log (TF_LOG_PATH, timestamped by Terraform) also gives the two steps the
+ * protection adds: from the decision to stop the guest until its start (the snapshot is taken in between; the
+ * unprotected apply stops and defines there too), and the upkeep after the wait (old snapshots deleted, the booted
+ * seed copied).
  */
-import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { run, virsh } from './private/command';
@@ -60,6 +66,23 @@ function config(image: string, step: number, policy: 'none' | 'disruptive', memo
   };
 }
 
+/** Milliseconds since the epoch of the first line of `log` (Terraform's TF_LOG_PATH format) that contains `text`. */
+function loggedAt(log: string, text: string): number {
+  const line = log.split('\n').find((l) => l.includes(text));
+  const stamp = line ? /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:?\d\d))/.exec(line)?.[1] : undefined;
+  if (!stamp) throw new Error(`no log line with "${text}" in the provider log`);
+  return Date.parse(stamp.replace(/([+-]\d\d)(\d\d)$/, '$1:$2'));
+}
+
+/** Seconds of the protection's own steps in one apply's log: stop → start, and the upkeep. */
+function protectionSteps(log: string, policy: 'none' | 'disruptive'): { stopToStart: number; upkeep: number } {
+  const stop = loggedAt(log, policy === 'none' ? ': restarting (' : ': shutting down for the snapshot');
+  const start = loggedAt(log, ': starting and waiting for cloud-init');
+  const upkeep =
+    policy === 'none' ? 0 : (loggedAt(log, 'automatic snapshots tidied') - loggedAt(log, 'tidying automatic snapshots')) / 1000;
+  return { stopToStart: (start - stop) / 1000, upkeep };
+}
+
 /** Bytes allocated on the host for a file. */
 function allocated(path: string): number {
   return statSync(path).blocks * 512;
@@ -89,7 +112,8 @@ export async function runSnapshotBench(runs = 2, log: (line: string) => void = c
   run('bash', [join(ROOT, 'scripts', 'install-provider.sh')], {
     env: { ...env, VIRTSEED_SKIP_BUILD: '1', VIRTSEED_MIRROR: join(base, 'plugins') },
   });
-  const tf = (args: string[]) => run('terraform', [...args, '-input=false', '-no-color'], { cwd: base, env });
+  const tf = (args: string[], extra: NodeJS.ProcessEnv = {}) =>
+    run('terraform', [...args, '-input=false', '-no-color'], { cwd: base, env: { ...env, ...extra } });
   const write = (step: number, policy: 'none' | 'disruptive', memory = false) =>
     writeFileSync(join(base, 'main.tf.json'), JSON.stringify(config(img.image, step, policy, memory), null, 1));
   cleanup();
@@ -99,13 +123,19 @@ export async function runSnapshotBench(runs = 2, log: (line: string) => void = c
     tf(['apply', '-auto-approve']);
     const seconds: Record<'none' | 'disruptive', number[]> = { none: [], disruptive: [] };
     const growth: Record<'none' | 'disruptive', number[]> = { none: [], disruptive: [] };
+    const stopToStart: Record<'none' | 'disruptive', number[]> = { none: [], disruptive: [] };
+    const upkeep: number[] = [];
     let step = 0;
     for (let i = 0; i < runs; i++) {
       for (const policy of ['none', 'disruptive'] as const) {
         write(++step, policy);
         const before = allocated(ROOT_DISK);
-        seconds[policy].push(tf(['apply', '-auto-approve']).ms / 1000);
+        const logPath = join(base, `apply-${step}.log`);
+        seconds[policy].push(tf(['apply', '-auto-approve'], { TF_LOG_PROVIDER: 'INFO', TF_LOG_PATH: logPath }).ms / 1000);
         growth[policy].push(allocated(ROOT_DISK) - before);
+        const steps = protectionSteps(readFileSync(logPath, 'utf8'), policy);
+        stopToStart[policy].push(steps.stopToStart);
+        if (policy === 'disruptive') upkeep.push(steps.upkeep);
       }
     }
     const seed = allocated(join(POOL_DIR, `${PREFIX}-seed.iso`));
@@ -122,6 +152,22 @@ export async function runSnapshotBench(runs = 2, log: (line: string) => void = c
         ours: median(seconds.disruptive),
         anchorName: 'snapshot_before = "none"',
         anchor: median(seconds.none),
+        note,
+      },
+      {
+        name: 'in that apply, from the decision to stop the guest until its start (shutdown, snapshot, define)',
+        unit: 's',
+        ours: median(stopToStart.disruptive),
+        anchorName: 'unprotected (shutdown, define)',
+        anchor: median(stopToStart.none),
+        note,
+      },
+      {
+        name: 'in that apply, after the wait: older automatic snapshots deleted, the booted seed copied',
+        unit: 's',
+        ours: median(upkeep),
+        anchorName: 'the whole protected apply',
+        anchor: median(seconds.disruptive),
         note,
       },
       {

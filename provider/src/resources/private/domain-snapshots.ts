@@ -304,12 +304,14 @@ export async function keepSnapshotsTidy(
       return [];
     }
     const keep = num(planned.snapshot_keep) ?? 1;
+    ctx.log.info(`domain ${dom.name}: tidying automatic snapshots (snapshot_keep = ${keep})`);
     const names = (await listSnapshots(client, dom)).map((s) => s.name);
     for (const old of autoSnapshotsToPrune(names, keep)) {
       await deleteSnapshot(client, dom, old);
       ctx.log.info(`domain ${dom.name}: snapshot ${old} deleted (snapshot_keep = ${keep})`);
     }
     if (started || was === 'none' || !(await bootedSeed(client, dom))) await keepBootedSeed(client, dom);
+    ctx.log.info(`domain ${dom.name}: automatic snapshots tidied`);
     return [];
   } catch (err) {
     return [
