@@ -3,6 +3,7 @@
 import { runBootBench } from './boot';
 import { largeSeedGoalRows, runCliBench } from './cli';
 import { runDeployBench } from './deploy';
+import { runDomainReadBench } from './domain-read';
 import { runIsoBench } from './iso';
 import { runSeedMemoryBench } from './seed-memory';
 import { runSnapshotBench } from './snapshot';
@@ -15,6 +16,7 @@ const benches: { name: string; run: () => unknown }[] = [
   { name: 'seed build process', run: () => runCliBench() },
   { name: 'provider start-up', run: () => runStartupBench() },
   { name: 'terraform at scale', run: () => runTerraformBench() },
+  { name: 'domain read with devices', run: () => runDomainReadBench() },
   { name: 'volume upload', run: () => runUploadBench() },
   { name: 'seed memory', run: () => runSeedMemoryBench() },
   { name: 'guest boot', run: () => runBootBench() },

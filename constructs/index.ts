@@ -1,6 +1,7 @@
 export * from './src/base-image';
 export * from './src/cloud-init';
 export * from './src/cloudinit-seed';
+export * from './src/devices';
 export { ConstructPropsError } from './src/errors';
 export * from './src/firmware';
 export * from './src/ignition-config';

@@ -8,6 +8,7 @@ log() { echo "install-deps: $*" >&2; }
 
 pkgs=(libvirt-daemon-system libvirt-clients qemu-system-x86 qemu-utils dnsmasq-base)  # dnsmasq: DHCP/DNS of libvirt networks
 pkgs+=(ovmf)  # UEFI firmware (OVMF) and its descriptors for domains with firmware = "efi"
+pkgs+=(swtpm swtpm-tools)  # the emulated TPM of domains with a tpm block (libvirt runs swtpm and swtpm_setup)
 # The test image (scripts/build-test-image.sh): debootstrap, then a GPT disk without loop devices or mounts: sfdisk
 # (fdisk), mkfs.ext4 (e2fsprogs), a FAT ESP (dosfstools, mtools), GRUB's BIOS and UEFI images (grub-*-bin).
 pkgs+=(debootstrap e2fsprogs fdisk dosfstools mtools grub-common grub-pc-bin grub-efi-amd64-bin)

@@ -12,13 +12,54 @@ export interface UserModeOptions {
   readonly mac?: string;
 }
 
-/** Options of {@link NetworkAttachment.libvirtNetwork}. */
+/** Traffic limits of a NIC: rates in KiB/s, bursts in KiB. Changing them: live (no restart). */
+export interface Bandwidth {
+  /** @default - unlimited */
+  readonly inboundAverage?: number;
+  /** @default - no peak */
+  readonly inboundPeak?: number;
+  /** @default - no burst */
+  readonly inboundBurst?: number;
+  /** @default - unlimited */
+  readonly outboundAverage?: number;
+  /** @default - no peak */
+  readonly outboundPeak?: number;
+  /** @default - no burst */
+  readonly outboundBurst?: number;
+}
+
+/** Options of {@link NetworkAttachment.libvirtNetwork} and {@link NetworkAttachment.direct}. */
 export interface LibvirtNetworkOptions {
   /**
    * MAC address.
    * @default - chosen by libvirt
    */
   readonly mac?: string;
+  /**
+   * MTU of the guest's NIC in bytes (68–65535). Changing it: restarts a running guest.
+   * @default - the network's
+   */
+  readonly mtu?: number;
+  /**
+   * An 802.1Q VLAN tag (0–4095), where the network supports it (Open vSwitch, SR-IOV). Changing it: restarts a
+   * running guest.
+   * @default - untagged
+   */
+  readonly vlan?: number;
+  /**
+   * Traffic limits.
+   * @default - unlimited
+   */
+  readonly bandwidth?: Bandwidth;
+}
+
+/** Options of {@link NetworkAttachment.direct}. */
+export interface DirectOptions extends LibvirtNetworkOptions {
+  /**
+   * macvtap mode.
+   * @default 'vepa'
+   */
+  readonly mode?: 'vepa' | 'bridge' | 'private' | 'passthrough';
 }
 
 /** The rendered form of an attachment, one `network_interface` block of `virtseed_domain`. */
@@ -26,15 +67,29 @@ export interface NetworkAttachmentConfig {
   readonly network?: string;
   readonly user?: boolean;
   readonly restrict?: boolean;
+  readonly direct?: string;
+  readonly directMode?: 'vepa' | 'bridge' | 'private' | 'passthrough';
   readonly mac?: string;
   readonly model: 'virtio';
+  readonly mtu?: number;
+  readonly vlan?: number;
+  readonly bandwidth?: Bandwidth;
 }
 
 /** One network interface of a virtual machine. Value object; create with the static factories. */
 export class NetworkAttachment {
   /** An interface on a libvirt network: its name (e.g. `'default'`) or UUID (a {@link Network}'s `networkId`; `network.attach()` does this). */
   static libvirtNetwork(network: string, options: LibvirtNetworkOptions = {}): NetworkAttachment {
-    return new NetworkAttachment({ network, mac: options.mac, model: 'virtio' });
+    return new NetworkAttachment({ network, model: 'virtio', ...options });
+  }
+
+  /**
+   * A macvtap interface on a host NIC (e.g. `eth0`): the guest is on that NIC's network directly. The host cannot
+   * reach the guest through the same NIC in `vepa` and `bridge` modes.
+   */
+  static direct(hostInterface: string, options: DirectOptions = {}): NetworkAttachment {
+    const { mode, ...rest } = options;
+    return new NetworkAttachment({ direct: hostInterface, directMode: mode, model: 'virtio', ...rest });
   }
 
   /** QEMU user-mode networking (no host setup needed); restricted by default. */

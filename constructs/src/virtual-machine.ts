@@ -1,12 +1,31 @@
 import { Lazy, TerraformResource, Token } from 'cdktf';
 import { Construct } from 'constructs';
 import { DOMAIN_NAME_MAX, MAX_VCPU, MIN_MEMORY_MIB, validateDomainSpec } from '../../src/domain';
+import { formatDiagnostics } from '../../src/diagnostics';
 import type { IgnitionSpec } from '../../src/seed/ignition';
 import * as virtseed from '../generated/virtseed';
 import { BaseImage } from './base-image';
 import { CloudInit } from './cloud-init';
 import { CloudInitSeed } from './cloudinit-seed';
-import { invalidName, invalidNumber, invalidValue, mutuallyExclusive } from './errors';
+import {
+  BootOptions,
+  Channel,
+  CharDevice,
+  CpuTopology,
+  DiskOptions,
+  DomainXml,
+  Filesystem,
+  Graphics,
+  HostDevice,
+  InputDevice,
+  LifecycleAction,
+  Rng,
+  Tpm,
+  VideoModel,
+  Watchdog,
+} from './devices';
+import { ConstructPropsError, invalidName, invalidNumber, invalidValue, mutuallyExclusive } from './errors';
+import { deviceSpecOf } from './private/device-spec';
 import { Firmware } from './firmware';
 import { IgnitionConfig } from './ignition-config';
 import { NetworkAttachment } from './network-attachment';
@@ -168,6 +187,112 @@ export interface VirtualMachineProps {
    * @default 1
    */
   readonly snapshotKeep?: number;
+  /**
+   * A one-line title (libvirt `<title>`, `virsh list --title`). Changing it: live (no restart).
+   * @default - none
+   */
+  readonly title?: string;
+  /**
+   * Free text about the domain (libvirt `<description>`). Changing it: live (no restart).
+   * @default - none
+   */
+  readonly description?: string;
+  /**
+   * Your own key/values, kept in the domain's `<metadata>`. Changing them: live (no restart).
+   * @default - none
+   */
+  readonly metadata?: Record<string, string>;
+  /**
+   * What happens when the guest powers off: `DESTROY` or `RESTART`. Changing it: live (no restart).
+   * @default LifecycleAction.DESTROY
+   */
+  readonly onPoweroff?: LifecycleAction;
+  /**
+   * What happens when the guest reboots: `RESTART` or `DESTROY`. Changing it: live (no restart).
+   * @default LifecycleAction.RESTART
+   */
+  readonly onReboot?: LifecycleAction;
+  /**
+   * What happens when the guest crashes. Changing it: live (no restart).
+   * @default LifecycleAction.DESTROY
+   */
+  readonly onCrash?: LifecycleAction;
+  /**
+   * Boot order and menu.
+   * @default - boot from the root disk, no menu
+   */
+  readonly boot?: BootOptions;
+  /**
+   * How the vCPUs look to the guest; sockets × dies × cores × threads must equal `maxVcpus` (else `vcpus`).
+   * @default - libvirt's (one socket per vCPU)
+   */
+  readonly cpuTopology?: CpuTopology;
+  /**
+   * Remote displays: `Graphics.vnc()`, `Graphics.spice()` (localhost unless told otherwise). The domain's
+   * `display_uri` says where to connect ({@link VirtualMachine.displayUri}).
+   * @default - none
+   */
+  readonly graphics?: Graphics[];
+  /**
+   * The display adapter.
+   * @default - VideoModel.VGA with graphics, else none
+   */
+  readonly video?: VideoModel;
+  /**
+   * A TPM emulated by swtpm: `Tpm.v2()`.
+   * @default - none
+   */
+  readonly tpm?: Tpm;
+  /**
+   * Host directories shared with the guest: `Filesystem.virtiofs(dir, tag)`, `Filesystem.ninep(dir, tag)`.
+   * @default - none
+   */
+  readonly filesystems?: Filesystem[];
+  /**
+   * A virtio hardware RNG: `Rng.virtio()`.
+   * @default - none
+   */
+  readonly rng?: Rng;
+  /**
+   * A watchdog: `Watchdog.i6300esb()`.
+   * @default - none
+   */
+  readonly watchdog?: Watchdog;
+  /**
+   * Serial ports beside the console (ports 1, 2, …): `CharDevice.file(path)`, `.unix(path)`, `.tcp(port)`, `.pty()`.
+   * @default - none
+   */
+  readonly serialPorts?: CharDevice[];
+  /**
+   * virtio consoles (`/dev/hvc0`, …).
+   * @default - none
+   */
+  readonly consoles?: CharDevice[];
+  /**
+   * Named virtio-serial ports: `Channel.unix(name)`, `Channel.spiceAgent()`.
+   * @default - none
+   */
+  readonly channels?: Channel[];
+  /**
+   * Input devices beside the PS/2 mouse and keyboard: `InputDevice.tablet()`.
+   * @default - none
+   */
+  readonly inputs?: InputDevice[];
+  /**
+   * Host PCI or USB devices passed through: `HostDevice.pci('0000:01:00.0')`, `HostDevice.usb('1:4')`.
+   * @default - none
+   */
+  readonly hostDevices?: HostDevice[];
+  /**
+   * Cache, I/O and discard options and serial number of the root disk.
+   * @default - QEMU's defaults
+   */
+  readonly rootDisk?: DiskOptions;
+  /**
+   * The escape hatch: extra libvirt device elements and/or an XSLT stylesheet (docs/devices.md).
+   * @default - none
+   */
+  readonly xml?: DomainXml;
 }
 
 /**
@@ -271,18 +396,47 @@ export class VirtualMachine extends Construct {
       kernel: props.kernel?.kernel,
       initrd: props.kernel?.initrd,
       cmdline: props.kernel?.cmdline,
-      disk: [{ volumeId: this.rootVolume.volumeId }],
+      disk: [{ volumeId: this.rootVolume.volumeId, ...props.rootDisk }],
       cloudinitSeedId: this.seed?.seedId,
       ignitionId: this.ignition?.ignitionId,
       instanceId: provisioner?.instanceIdAttribute,
       reprovision: this.reprovision,
-      networkInterface: networks.map((n) => ({ ...n.config })),
+      networkInterface: networks.map((n) => ({ ...n.config, bandwidth: n.config.bandwidth ? { ...n.config.bandwidth } : undefined })),
       running: props.running ?? true,
       waitFor: props.waitFor,
       waitTimeout: props.waitTimeoutSeconds,
       snapshotBefore: props.snapshotBefore,
       snapshotKeep: props.snapshotKeep,
       qemuAgent: props.qemuAgent,
+      title: props.title,
+      description: props.description,
+      metadata: props.metadata,
+      onPoweroff: props.onPoweroff,
+      onReboot: props.onReboot,
+      onCrash: props.onCrash,
+      bootDevices: props.boot?.devices,
+      bootMenu: props.boot?.menu,
+      bootMenuTimeout: props.boot?.menuTimeoutMs,
+      cpuTopology: props.cpuTopology ? { ...props.cpuTopology } : undefined,
+      graphics: props.graphics?.map((g) => ({ ...g.config })),
+      video: props.video,
+      tpm: props.tpm ? { ...props.tpm.config } : undefined,
+      filesystem: props.filesystems?.map((f) => ({ ...f.config })),
+      rng: props.rng
+        ? {
+            // Never an empty block (cdktf leaves empty blocks out of the synthesized JSON): the source is always given.
+            source: props.rng.options.source ?? '/dev/urandom',
+            rateBytes: props.rng.options.rateBytes,
+            ratePeriod: props.rng.options.ratePeriodMs,
+          }
+        : undefined,
+      watchdog: props.watchdog ? { model: props.watchdog.model, action: props.watchdog.action } : undefined,
+      serial: props.serialPorts?.map((c) => ({ ...c.config })),
+      console: props.consoles?.map((c) => ({ ...c.config })),
+      channel: props.channels?.map((c) => ({ ...c.config })),
+      input: props.inputs?.map((i) => ({ type: i.type, bus: i.bus })),
+      hostdev: props.hostDevices?.map((h) => ({ type: h.type, address: h.address, managed: h.managed })),
+      xml: props.xml ? { ...props.xml } : undefined,
     });
     this.consoleLog = this.domain.consoleLog;
     this.uuid = this.domain.uuid;
@@ -290,6 +444,14 @@ export class VirtualMachine extends Construct {
     this.previousInstanceId = this.domain.previousInstanceId;
     this.addresses = this.domain.addresses;
     this.ipAddress = this.domain.ipAddress;
+  }
+
+  /**
+   * Where to connect to display `index` of `graphics` while the guest runs, e.g. `vnc://127.0.0.1:5901` (a token
+   * of the domain's `graphics[index].display_uri`; null while the guest is shut off).
+   */
+  displayUri(index = 0): string {
+    return this.domain.graphics.get(index).displayUri;
   }
 }
 
@@ -333,8 +495,21 @@ function checkDomainRules(props: VirtualMachineProps): void {
     throw invalidNumber('VirtualMachine.maxVcpus', props.maxVcpus, `a whole number from vcpus (${props.vcpus ?? 1}) to ${MAX_VCPU}`);
 }
 
+/**
+ * The domain model's checks of the devices and settings (src/domain validateDomainSpec), for the props known at
+ * synth (tokens stand in as valid); the first problem is thrown naming the prop.
+ */
+function checkDeviceRules(props: VirtualMachineProps): void {
+  const { spec, propOf } = deviceSpecOf(props);
+  const found = validateDomainSpec(spec).filter((d) => d.severity === 'error');
+  if (!found.length) return;
+  const prop = `VirtualMachine.${propOf(found[0].path)}`;
+  throw new ConstructPropsError(prop, `${prop}: ${formatDiagnostics([found[0]])}`);
+}
+
 function validateProps(props: VirtualMachineProps): void {
   checkDomainRules(props);
+  checkDeviceRules(props);
   if (props.cloudInit && props.ignition) {
     throw mutuallyExclusive(
       'VirtualMachine.cloudInit',

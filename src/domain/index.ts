@@ -5,4 +5,8 @@ export * from './parse';
 export * from './errors';
 export * from './domain-type';
 export * from './reprovision';
+export * from './escape-hatch';
+export * from './xslt';
+export { livePort, readGraphics, readNamespacedEntries } from './devices/parse';
+export * from './devices/address';
 export * from './summary';

@@ -4,6 +4,31 @@
  * (`DomainDisk` = `<domain><devices><disk>`); unions are tagged variants whose XML `type` attribute is derived
  * when rendering. Pure data, no I/O.
  */
+import type {
+  DomainBandwidth,
+  DomainBootDevice,
+  DomainBootMenu,
+  DomainChannel,
+  DomainConsole,
+  DomainCpuTopology,
+  DomainDirectMode,
+  DomainDiskCache,
+  DomainDiskDiscard,
+  DomainDiskIo,
+  DomainFilesystem,
+  DomainGraphics,
+  DomainHostdev,
+  DomainInput,
+  DomainLifecycleAction,
+  DomainMemoryBacking,
+  DomainRng,
+  DomainSerial,
+  DomainTpm,
+  DomainVideo,
+  DomainWatchdog,
+} from './devices/model';
+
+export type * from './devices/model';
 
 /** `<domain type=...>`: `kvm` (hardware virtualisation) or `qemu` (TCG emulation). */
 export type DomainType = 'kvm' | 'qemu';
@@ -64,6 +89,15 @@ export interface DomainDisk {
   format?: DomainDiskFormat;
   /** `<readonly/>`; required (true) for cdroms. */
   readonly?: boolean;
+  /** `<driver cache=...>`. @default - QEMU's (writeback) */
+  cache?: DomainDiskCache;
+  /** `<driver io=...>`. @default - QEMU's (threads) */
+  io?: DomainDiskIo;
+  /** `<driver discard=...>`. @default - QEMU's (ignore) */
+  discard?: DomainDiskDiscard;
+  /** `<serial>`: the serial number the guest sees (at most 20 characters: letters, digits, space, `_ . + -`).
+   *  @default - none */
+  serial?: string;
 }
 
 /** `<interface><model type=...>`. */
@@ -81,6 +115,13 @@ export interface DomainInterfaceCommon {
   model?: DomainInterfaceModel;
   /** `<mac address=...>`, e.g. `52:54:00:12:34:56`. @default - libvirt (or QEMU) assigns one */
   mac?: string;
+  /** `<mtu size=...>`: the MTU the guest's NIC gets, in bytes (68–65535). @default - the network's */
+  mtu?: number;
+  /** `<vlan><tag id=...>`: an 802.1Q VLAN tag (0–4095); takes effect on networks that support it (Open vSwitch,
+   *  SR-IOV). @default - untagged */
+  vlan?: number;
+  /** `<bandwidth>`: traffic limits (not on user-mode NICs). @default - unlimited */
+  bandwidth?: DomainBandwidth;
 }
 
 /** `<interface type='network'><source network=...>`: a port on a libvirt virtual network. */
@@ -110,8 +151,19 @@ export interface DomainInterfaceBridge extends DomainInterfaceCommon {
   bridge: string;
 }
 
+/**
+ * `<interface type='direct'><source dev=... mode=...>`: a macvtap interface on a host NIC (formatdomain "Direct
+ * attachment to physical interface"). Never started by tests on a real NIC: the guest would be on its network.
+ */
+export interface DomainInterfaceDirect extends DomainInterfaceCommon {
+  type: 'direct';
+  /** The host NIC, e.g. `eth0`. */
+  dev: string;
+  mode: DomainDirectMode;
+}
+
 /** `<domain><devices><interface>`, tagged by `type`. */
-export type DomainInterface = DomainInterfaceNetwork | DomainInterfaceUser | DomainInterfaceBridge;
+export type DomainInterface = DomainInterfaceNetwork | DomainInterfaceUser | DomainInterfaceBridge | DomainInterfaceDirect;
 
 /** `<sysinfo type='fwcfg'><entry name=... file=...>`: a QEMU fw_cfg blob read from a host file (libvirt ≥ 6.5). */
 export interface DomainSysinfoFwCfgEntry {
@@ -169,6 +221,48 @@ export interface DomainSpec {
   /** Key/values in virtseed's metadata element (instance-id, reprovision policy, seed sha256 ...). Keys are
    *  free text; values may contain newlines and tabs but no other control characters. */
   metadata?: Record<string, string>;
+
+  // Settings and devices of issue 22 (./devices/model.ts). Each is left out when absent or at its default.
+  /** `<title>`: a one-line title (no newlines). */
+  title?: string;
+  /** `<description>`: free text. */
+  description?: string;
+  /** The user's own key/values, in their own `<metadata>` element (`USER_METADATA_XML_NAMESPACE`); same rules as
+   *  `metadata`. */
+  userMetadata?: Record<string, string>;
+  /** `<memoryBacking>`: shared guest memory, needed by virtiofs filesystems. */
+  memoryBacking?: DomainMemoryBacking;
+  /** `<cpu><topology>`: its product must equal the maximum vCPUs (`maxVcpu`, else `vcpu`). */
+  cpuTopology?: DomainCpuTopology;
+  /** `<os><boot dev=...>` in order (not with direct kernel boot). Parsing omits `['hd']`. @default ['hd'] */
+  bootDevices?: DomainBootDevice[];
+  /** `<os><bootmenu enable='yes'>`. @default - no boot menu */
+  bootMenu?: DomainBootMenu;
+  /** `<on_poweroff>`: `destroy` or `restart`. Parsing omits the default. @default 'destroy' */
+  onPoweroff?: DomainLifecycleAction;
+  /** `<on_reboot>`: `destroy` or `restart`. Parsing omits the default. @default 'restart' */
+  onReboot?: DomainLifecycleAction;
+  /** `<on_crash>`. Parsing omits the default. @default 'destroy' */
+  onCrash?: DomainLifecycleAction;
+  graphics?: DomainGraphics[];
+  video?: DomainVideo;
+  tpm?: DomainTpm;
+  filesystems?: DomainFilesystem[];
+  rng?: DomainRng;
+  watchdog?: DomainWatchdog;
+  /** Serial ports 1, 2, … (port 0 is the console). */
+  serials?: DomainSerial[];
+  /** virtio consoles. */
+  consoles?: DomainConsole[];
+  /** virtio-serial channels (besides the guest agent's). */
+  channels?: DomainChannel[];
+  inputs?: DomainInput[];
+  hostdevs?: DomainHostdev[];
+  /**
+   * The escape hatch (./escape-hatch.ts): libvirt device elements as XML text (e.g. `<sound model='ich9'/>`),
+   * appended verbatim inside `<devices>`. Parsing returns it only when told which elements to look for.
+   */
+  extraDevices?: string;
 }
 
 /** The virtio-serial port name of the QEMU guest agent channel (`<channel><target name=...>`). */
@@ -179,6 +273,9 @@ export const QEMU_XML_NAMESPACE = 'http://libvirt.org/schemas/domain/qemu/1.0';
 
 /** Namespace of virtseed's `<metadata>` element: `<virtseed:instance><virtseed:entry key=...>value</...>`. */
 export const VIRTSEED_XML_NAMESPACE = 'https://virtseed.dev/xmlns/domain/1';
+
+/** Namespace of the user's own key/values in `<metadata>` (`DomainSpec.userMetadata`): `<vsuser:entries>`. */
+export const USER_METADATA_XML_NAMESPACE = 'https://virtseed.dev/xmlns/domain-user/1';
 
 /** Metadata keys virtseed itself writes (other keys are allowed). */
 export const METADATA_KEYS = {

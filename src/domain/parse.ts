@@ -3,10 +3,32 @@
  * `virDomainGetXMLDesc`) returns: unknown elements, `<emulator>`, controllers, addresses and aliases are ignored.
  * Pure.
  */
+import {
+  readBandwidth,
+  readBootDevices,
+  readChannelSource,
+  readCharSource,
+  readDirectMode,
+  readFilesystem,
+  readGraphics,
+  readHostdev,
+  readInput,
+  readLifecycle,
+  readMemoryBacking,
+  readNamespacedEntries,
+  readRng,
+  readTopology,
+  readTpm,
+  readVideo,
+  readVlan,
+  readWatchdog,
+} from './devices/parse';
 import { DomainXmlParseError } from './errors';
+import { matchExtraDevices } from './escape-hatch';
 import {
   QEMU_AGENT_CHANNEL_NAME,
   QEMU_XML_NAMESPACE,
+  USER_METADATA_XML_NAMESPACE,
   VIRTSEED_XML_NAMESPACE,
   type DomainCpuMode,
   type DomainDisk,
@@ -25,15 +47,27 @@ import { ATTR, attr, child, children, newParser, rawText, text, type XmlNode } f
 const CPU_MODES: readonly DomainCpuMode[] = ['host-passthrough', 'host-model', 'maximum', 'custom'];
 const NIC_MODELS: readonly DomainInterfaceModel[] = ['virtio', 'e1000', 'rtl8139'];
 
+/** What a parse needs to know beyond the XML. */
+export interface ParseDomainOptions {
+  /**
+   * The escape hatch's device elements the domain was defined with (`DomainSpec.extraDevices`): the elements
+   * that match them are not read as typed devices, and the result's `extraDevices` says which were found
+   * (./escape-hatch.ts `matchExtraDevices`).
+   */
+  readonly extraDevices?: string;
+}
+
 /**
  * Reads a domain definition back into the spec `renderDomainXml` was given (parse(render(s)) deep-equals s for
  * a spec in normal form: no empty optional lists/objects, no `restrict: false`, no `model: 'virtio'`, no
- * `os` without `kernel`). Values libvirt adds (uuid, MAC addresses) appear in the result.
+ * `os` without `kernel`, no setting at its default — see ./devices/model.ts). Values libvirt adds (uuid, MAC
+ * addresses) appear in the result.
  * Memory is returned in MiB (from any libvirt unit); `readonly`/`restrict` appear only when true.
  * @throws DomainXmlParseError when the root is not `<domain>`, a required element is missing, or a disk,
- *   interface, cpu or fw_cfg entry uses a form the model does not cover (e.g. a block disk, a direct interface).
+ *   interface, cpu, fw_cfg entry or device uses a form the model does not cover (e.g. a block disk, VNC over
+ *   SDL): such a domain's devices cannot be managed without losing them.
  */
-export function parseDomainXml(xml: string): DomainSpec {
+export function parseDomainXml(xml: string, options: ParseDomainOptions = {}): DomainSpec {
   let document: XmlNode;
   try {
     document = newParser().parse(xml, true) as XmlNode;
@@ -42,10 +76,10 @@ export function parseDomainXml(xml: string): DomainSpec {
   }
   const domain = child(document, 'domain');
   if (!domain) throw new DomainXmlParseError('(document)', 'the root element is not <domain>');
-  return readDomain(domain);
+  return readDomain(domain, options);
 }
 
-function readDomain(domain: XmlNode): DomainSpec {
+function readDomain(domain: XmlNode, options: ParseDomainOptions): DomainSpec {
   const type = attr(domain, 'type');
   if (type !== 'kvm' && type !== 'qemu') {
     throw new DomainXmlParseError('domain/@type', `unsupported domain type '${type ?? ''}' (expected kvm or qemu)`);
@@ -73,7 +107,12 @@ function readDomain(domain: XmlNode): DomainSpec {
   const os = readOs(osNode);
   if (os) spec.os = os;
   readFirmware(osNode, spec);
-  const devices = child(domain, 'devices');
+  let devices = child(domain, 'devices');
+  if (options.extraDevices !== undefined) {
+    const match = matchExtraDevices(devices, options.extraDevices);
+    devices = match.rest;
+    if (match.found !== undefined) spec.extraDevices = match.found;
+  }
   spec.disks = children(devices, 'disk').map((d, i) => readDisk(d, `domain/devices/disk[${i}]`));
   const serialLogFile = children(devices, 'serial')
     .map((s) => attr(child(s, 'log'), 'file'))
@@ -91,7 +130,87 @@ function readDomain(domain: XmlNode): DomainSpec {
     restricted,
   );
   if (rest.length) spec.qemuCommandline = rest;
+  readSettings(domain, osNode, spec);
+  readDevices(devices, spec);
   return spec;
+}
+
+/** Title, description, the user's metadata, memory backing, boot order and menu, on_* actions, CPU topology. */
+function readSettings(domain: XmlNode, os: XmlNode | undefined, spec: DomainSpec): void {
+  const title = text(child(domain, 'title'));
+  if (title) spec.title = title;
+  const description = rawText(child(domain, 'description'));
+  if (description) spec.description = description;
+  const user = readNamespacedEntries(child(domain, 'metadata'), USER_METADATA_XML_NAMESPACE, 'entries');
+  if (user) spec.userMetadata = user;
+  const memoryBacking = readMemoryBacking(child(domain, 'memoryBacking'));
+  if (memoryBacking) spec.memoryBacking = memoryBacking;
+  const topology = child(child(domain, 'cpu'), 'topology');
+  if (topology) spec.cpuTopology = readTopology(topology, 'domain/cpu/topology');
+  if (!spec.os?.kernel) {
+    const boot = readBootDevices(os);
+    if (boot) spec.bootDevices = boot;
+  }
+  const menu = child(os, 'bootmenu');
+  if (attr(menu, 'enable') === 'yes') {
+    const timeout = attr(menu, 'timeout');
+    spec.bootMenu = timeout !== undefined && /^\d+$/.test(timeout) ? { timeoutMs: Number(timeout) } : {};
+  }
+  const onPoweroff = readLifecycle(domain, 'on_poweroff', 'destroy');
+  if (onPoweroff) spec.onPoweroff = onPoweroff;
+  const onReboot = readLifecycle(domain, 'on_reboot', 'restart');
+  if (onReboot) spec.onReboot = onReboot;
+  const onCrash = readLifecycle(domain, 'on_crash', 'destroy');
+  if (onCrash) spec.onCrash = onCrash;
+}
+
+/** The devices of ./devices/model.ts (each list left out when empty). */
+function readDevices(devices: XmlNode | undefined, spec: DomainSpec): void {
+  const where = (name: string, i: number) => `domain/devices/${name}[${i}]`;
+  const graphics = children(devices, 'graphics').map((n, i) => readGraphics(n, where('graphics', i)));
+  if (graphics.length) spec.graphics = graphics;
+  const videos = children(devices, 'video');
+  if (videos.length > 1)
+    throw new DomainXmlParseError('domain/devices/video[1]', 'more than one video device (give extra ones as extra devices)');
+  if (videos.length) spec.video = readVideo(videos[0], where('video', 0));
+  const tpms = children(devices, 'tpm');
+  if (tpms.length > 1) throw new DomainXmlParseError('domain/devices/tpm[1]', 'more than one TPM');
+  if (tpms.length) spec.tpm = readTpm(tpms[0], where('tpm', 0));
+  const filesystems = children(devices, 'filesystem').map((n, i) => readFilesystem(n, where('filesystem', i)));
+  if (filesystems.length) spec.filesystems = filesystems;
+  const rngs = children(devices, 'rng');
+  if (rngs.length > 1)
+    throw new DomainXmlParseError('domain/devices/rng[1]', 'more than one RNG device (give extra ones as extra devices)');
+  if (rngs.length) spec.rng = readRng(rngs[0], where('rng', 0));
+  const watchdogs = children(devices, 'watchdog');
+  if (watchdogs.length > 1) throw new DomainXmlParseError('domain/devices/watchdog[1]', 'more than one watchdog');
+  if (watchdogs.length) spec.watchdog = readWatchdog(watchdogs[0], where('watchdog', 0));
+  const serials = children(devices, 'serial')
+    .map((n, i) => ({ n, i, port: Number(attr(child(n, 'target'), 'port') ?? i) }))
+    .filter((s) => s.port !== 0)
+    .sort((a, b) => a.port - b.port)
+    .map((s) => ({ source: readCharSource(s.n, where('serial', s.i)) }));
+  if (serials.length) spec.serials = serials;
+  const consoles = children(devices, 'console')
+    .map((n, i) => ({ n, i }))
+    .filter(({ n }) => attr(child(n, 'target'), 'type') === 'virtio')
+    .map(({ n, i }) => ({ source: readCharSource(n, where('console', i)) }));
+  if (consoles.length) spec.consoles = consoles;
+  const channels = children(devices, 'channel')
+    .map((n, i) => ({ n, i, target: child(n, 'target') }))
+    .filter(({ target }) => attr(target, 'type') === 'virtio' && attr(target, 'name') !== QEMU_AGENT_CHANNEL_NAME)
+    .map(({ n, i, target }) => {
+      const name = attr(target, 'name');
+      if (!name) throw new DomainXmlParseError(`${where('channel', i)}/target/@name`, 'a virtio channel without a name');
+      return { name, source: readChannelSource(n, where('channel', i)) };
+    });
+  if (channels.length) spec.channels = channels;
+  const inputs = children(devices, 'input')
+    .map((n, i) => readInput(n, where('input', i)))
+    .filter((x) => x !== undefined);
+  if (inputs.length) spec.inputs = inputs;
+  const hostdevs = children(devices, 'hostdev').map((n, i) => readHostdev(n, where('hostdev', i)));
+  if (hostdevs.length) spec.hostdevs = hostdevs;
 }
 
 /** `<memory>` (the maximum) and `<currentMemory>` (what the guest has, which `virsh setmem --config` changes:
@@ -127,7 +246,7 @@ function readCpu(cpu: XmlNode | undefined, spec: DomainSpec): void {
     throw new DomainXmlParseError('domain/cpu/@mode', `unsupported cpu mode '${mode}'`);
   }
   const model = text(child(cpu, 'model'));
-  if (mode === 'custom' && !model) return; // topology/feature-only <cpu>: no mode chosen
+  if (mode === 'custom' && !model) return; // topology/feature-only <cpu>: no mode chosen (topology: readSettings)
   spec.cpuMode = mode as DomainCpuMode;
   if (model) spec.cpuModel = model;
 }
@@ -139,7 +258,7 @@ function readCpu(cpu: XmlNode | undefined, spec: DomainSpec): void {
  */
 function isLibvirtDefaultCpu(cpu: XmlNode): boolean {
   const model = child(cpu, 'model');
-  const elements = Object.keys(cpu).filter((k) => !k.startsWith(ATTR) && !k.startsWith('#'));
+  const elements = Object.keys(cpu).filter((k) => !k.startsWith(ATTR) && !k.startsWith('#') && k !== 'topology');
   return (
     (attr(cpu, 'mode') ?? 'custom') === 'custom' &&
     attr(cpu, 'check') === 'none' &&
@@ -188,7 +307,24 @@ function readDisk(disk: XmlNode, where: string): DomainDisk {
     result.format = format;
   }
   if (child(disk, 'readonly')) result.readonly = true;
+  const driver = child(disk, 'driver');
+  const cache = attr(driver, 'cache');
+  if (cache !== undefined) result.cache = oneOf(DISK_CACHES, cache, `${where}/driver/@cache`, 'cache mode');
+  const io = attr(driver, 'io');
+  if (io !== undefined) result.io = oneOf(DISK_IOS, io, `${where}/driver/@io`, 'io mode');
+  const discard = attr(driver, 'discard');
+  if (discard !== undefined) result.discard = oneOf(['unmap', 'ignore'] as const, discard, `${where}/driver/@discard`, 'discard mode');
+  const serial = text(child(disk, 'serial'));
+  if (serial) result.serial = serial;
   return result;
+}
+
+const DISK_CACHES = ['default', 'none', 'writethrough', 'writeback', 'directsync', 'unsafe'] as const;
+const DISK_IOS = ['threads', 'native', 'io_uring'] as const;
+
+function oneOf<T extends string>(values: readonly T[], value: string, where: string, what: string): T {
+  if ((values as readonly string[]).includes(value)) return value as T;
+  throw new DomainXmlParseError(where, `unsupported ${what} '${value}' (expected ${values.join(', ')})`);
 }
 
 function readDiskSource(disk: XmlNode, where: string): DomainDiskSource {
@@ -217,6 +353,10 @@ function readInterface(node: XmlNode, where: string): DomainInterface {
     iface = type === 'network' ? { type, network: value } : { type, bridge: value };
   } else if (type === 'user') {
     iface = { type };
+  } else if (type === 'direct') {
+    const dev = attr(source, 'dev');
+    if (!dev) throw new DomainXmlParseError(`${where}/source/@dev`, 'missing');
+    iface = { type, dev, mode: readDirectMode(attr(source, 'mode'), `${where}/source/@mode`) };
   } else {
     throw new DomainXmlParseError(`${where}/@type`, `unsupported interface type '${type ?? ''}'`);
   }
@@ -230,6 +370,12 @@ function readInterface(node: XmlNode, where: string): DomainInterface {
   const mac = attr(child(node, 'mac'), 'address');
   if (mac !== undefined) iface.mac = mac;
   if (attr(child(node, 'link'), 'state') === 'down') iface.linkState = 'down';
+  const mtu = attr(child(node, 'mtu'), 'size');
+  if (mtu !== undefined && /^\d+$/.test(mtu)) iface.mtu = Number(mtu);
+  const vlan = readVlan(child(node, 'vlan'), `${where}/vlan`);
+  if (vlan !== undefined) iface.vlan = vlan;
+  const bandwidth = readBandwidth(child(node, 'bandwidth'), `${where}/bandwidth`);
+  if (bandwidth) iface.bandwidth = bandwidth;
   return iface;
 }
 

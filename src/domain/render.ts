@@ -4,10 +4,28 @@
  */
 import { ValidationError, hasErrors } from '../diagnostics';
 import {
+  bandwidthElement,
+  channelElement,
+  consoleElement,
+  filesystemElement,
+  graphicsElement,
+  hostdevElement,
+  inputElement,
+  rngElement,
+  serialElement,
+  topologyElement,
+  tpmElement,
+  videoElement,
+  watchdogElement,
+} from './devices/render';
+import { insertExtraDevices } from './escape-hatch';
+import {
   QEMU_AGENT_CHANNEL_NAME,
   QEMU_XML_NAMESPACE,
+  USER_METADATA_XML_NAMESPACE,
   VIRTSEED_XML_NAMESPACE,
   type DomainDisk,
+  type DomainGraphics,
   type DomainInterface,
   type DomainSpec,
 } from './model';
@@ -24,13 +42,16 @@ import { validateDomainSpec } from './validate';
  *   (`secureBoot`: machine `q35`, `<smm state='on'/>`) or both off; libvirt picks the OVMF build and creates the
  *   per-domain NVRAM at start;
  * - no `<emulator>` (libvirt picks the binary for `type`, arch x86_64, machine `pc` unless secure boot);
- * - restricted user interfaces and `qemuCommandline` go to `<qemu:commandline>` (see model `DomainInterfaceUser`).
+ * - restricted user interfaces and `qemuCommandline` go to `<qemu:commandline>` (see model `DomainInterfaceUser`);
+ * - the devices and settings of ./devices/model.ts by ./devices/render.ts; `extraDevices` (the escape hatch) is
+ *   appended verbatim at the end of `<devices>` (./escape-hatch.ts).
  * @throws ValidationError when `validateDomainSpec(spec)` reports an error.
  */
 export function renderDomainXml(spec: DomainSpec): string {
   const diagnostics = validateDomainSpec(spec);
   if (hasErrors(diagnostics)) throw new ValidationError(diagnostics);
-  return newBuilder().build({ domain: domainElement(spec) }) as string;
+  const xml = newBuilder().build({ domain: domainElement(spec) }) as string;
+  return spec.extraDevices === undefined ? xml : insertExtraDevices(xml, spec.extraDevices);
 }
 
 function domainElement(spec: DomainSpec): XmlNode {
@@ -44,9 +65,17 @@ function domainElement(spec: DomainSpec): XmlNode {
   if (qemuArgs.length) domain[`${ATTR}xmlns:qemu`] = QEMU_XML_NAMESPACE;
   domain.name = spec.name;
   if (spec.uuid !== undefined) domain.uuid = spec.uuid;
-  if (spec.metadata !== undefined) domain.metadata = metadataElement(spec.metadata);
+  if (spec.title !== undefined) domain.title = spec.title;
+  if (spec.description !== undefined) domain.description = { [TEXT]: spec.description };
+  if (spec.metadata !== undefined || spec.userMetadata !== undefined) domain.metadata = metadataElement(spec);
   domain.memory = { [`${ATTR}unit`]: 'KiB', [TEXT]: maxKib };
   domain.currentMemory = { [`${ATTR}unit`]: 'KiB', [TEXT]: kib };
+  if (spec.memoryBacking) {
+    domain.memoryBacking = {
+      source: { [`${ATTR}type`]: spec.memoryBacking.source },
+      access: { [`${ATTR}mode`]: spec.memoryBacking.access },
+    };
+  }
   const maxVcpu = spec.maxVcpu ?? spec.vcpu;
   domain.vcpu =
     maxVcpu === spec.vcpu
@@ -60,12 +89,16 @@ function domainElement(spec: DomainSpec): XmlNode {
   }
   domain.os = osElement(spec);
   domain.features = { acpi: '', apic: '', ...(spec.secureBoot ? { smm: { [`${ATTR}state`]: 'on' } } : {}) };
-  if (spec.cpuMode !== undefined) {
-    domain.cpu = { [`${ATTR}mode`]: spec.cpuMode, ...(spec.cpuModel !== undefined ? { model: spec.cpuModel } : {}) };
+  if (spec.cpuMode !== undefined || spec.cpuTopology !== undefined) {
+    domain.cpu = {
+      ...(spec.cpuMode !== undefined ? { [`${ATTR}mode`]: spec.cpuMode } : {}),
+      ...(spec.cpuModel !== undefined ? { model: spec.cpuModel } : {}),
+      ...(spec.cpuTopology !== undefined ? { topology: topologyElement(spec.cpuTopology) } : {}),
+    };
   }
-  domain.on_poweroff = 'destroy';
-  domain.on_reboot = 'restart';
-  domain.on_crash = 'destroy';
+  domain.on_poweroff = spec.onPoweroff ?? 'destroy';
+  domain.on_reboot = spec.onReboot ?? 'restart';
+  domain.on_crash = spec.onCrash ?? 'destroy';
   domain.devices = devicesElement(spec);
   if (qemuArgs.length) {
     domain['qemu:commandline'] = { 'qemu:arg': qemuArgs.map((value) => ({ [`${ATTR}value`]: value })) };
@@ -73,13 +106,28 @@ function domainElement(spec: DomainSpec): XmlNode {
   return domain;
 }
 
-function metadataElement(metadata: Record<string, string>): XmlNode {
-  const entries = Object.keys(metadata)
+/** `<entry key=...>value</entry>` per key, sorted by key (the output depends only on the values). */
+function entriesOf(values: Record<string, string>): XmlNode[] {
+  return Object.keys(values)
     .sort()
-    .map((key) => ({ [`${ATTR}key`]: key, [TEXT]: metadata[key] }));
-  const instance: XmlNode = { [`${ATTR}xmlns:virtseed`]: VIRTSEED_XML_NAMESPACE };
-  if (entries.length) instance['virtseed:entry'] = entries;
-  return { 'virtseed:instance': instance };
+    .map((key) => ({ [`${ATTR}key`]: key, [TEXT]: values[key] }));
+}
+
+function metadataElement(spec: DomainSpec): XmlNode {
+  const out: XmlNode = {};
+  if (spec.metadata !== undefined) {
+    const instance: XmlNode = { [`${ATTR}xmlns:virtseed`]: VIRTSEED_XML_NAMESPACE };
+    const entries = entriesOf(spec.metadata);
+    if (entries.length) instance['virtseed:entry'] = entries;
+    out['virtseed:instance'] = instance;
+  }
+  if (spec.userMetadata !== undefined) {
+    const user: XmlNode = { [`${ATTR}xmlns:vsuser`]: USER_METADATA_XML_NAMESPACE };
+    const entries = entriesOf(spec.userMetadata);
+    if (entries.length) user['vsuser:entry'] = entries;
+    out['vsuser:entries'] = user;
+  }
+  return out;
 }
 
 function osElement(spec: DomainSpec): XmlNode {
@@ -101,7 +149,11 @@ function osElement(spec: DomainSpec): XmlNode {
     if (spec.os.initrd !== undefined) os.initrd = spec.os.initrd;
     if (spec.os.cmdline !== undefined) os.cmdline = spec.os.cmdline;
   } else {
-    os.boot = { [`${ATTR}dev`]: 'hd' };
+    os.boot = (spec.bootDevices ?? ['hd']).map((dev) => ({ [`${ATTR}dev`]: dev }));
+  }
+  if (spec.bootMenu) {
+    const timeout = spec.bootMenu.timeoutMs;
+    os.bootmenu = { [`${ATTR}enable`]: 'yes', ...(timeout !== undefined ? { [`${ATTR}timeout`]: String(timeout) } : {}) };
   }
   return os;
 }
@@ -119,11 +171,24 @@ function devicesElement(spec: DomainSpec): XmlNode {
     serial.log = { [`${ATTR}file`]: spec.serialLogFile, [`${ATTR}append`]: 'off' };
   }
   serial.target = { [`${ATTR}port`]: '0' };
-  devices.serial = serial;
-  devices.console = { [`${ATTR}type`]: 'pty', target: { [`${ATTR}type`]: 'serial', [`${ATTR}port`]: '0' } };
+  const serials = (spec.serials ?? []).map((s, i) => serialElement(s.source, i + 1));
+  devices.serial = serials.length ? [serial, ...serials] : serial;
+  const console = { [`${ATTR}type`]: 'pty', target: { [`${ATTR}type`]: 'serial', [`${ATTR}port`]: '0' } };
+  const consoles = (spec.consoles ?? []).map(consoleElement);
+  devices.console = consoles.length ? [console, ...consoles] : console;
+  const channels = (spec.channels ?? []).map(channelElement);
   if (spec.qemuAgent) {
-    devices.channel = { [`${ATTR}type`]: 'unix', target: { [`${ATTR}type`]: 'virtio', [`${ATTR}name`]: QEMU_AGENT_CHANNEL_NAME } };
+    channels.unshift({ [`${ATTR}type`]: 'unix', target: { [`${ATTR}type`]: 'virtio', [`${ATTR}name`]: QEMU_AGENT_CHANNEL_NAME } });
   }
+  if (channels.length) devices.channel = channels.length === 1 ? channels[0] : channels;
+  if (spec.filesystems?.length) devices.filesystem = spec.filesystems.map(filesystemElement);
+  if (spec.inputs?.length) devices.input = spec.inputs.map(inputElement);
+  if (spec.graphics?.length) devices.graphics = spec.graphics.map(graphicsElement);
+  if (spec.video) devices.video = videoElement(spec.video);
+  if (spec.tpm) devices.tpm = tpmElement(spec.tpm);
+  if (spec.rng) devices.rng = rngElement(spec.rng);
+  if (spec.watchdog) devices.watchdog = watchdogElement(spec.watchdog);
+  if (spec.hostdevs?.length) devices.hostdev = spec.hostdevs.map(hostdevElement);
   return devices;
 }
 
@@ -131,12 +196,17 @@ function diskElement(disk: DomainDisk): XmlNode {
   const isFile = 'file' in disk.source;
   const element: XmlNode = { [`${ATTR}type`]: isFile ? 'file' : 'volume', [`${ATTR}device`]: disk.device };
   element.driver = { [`${ATTR}name`]: 'qemu', ...(disk.format ? { [`${ATTR}type`]: disk.format } : {}) };
+  for (const key of ['cache', 'io', 'discard'] as const) {
+    const value = disk[key];
+    if (value !== undefined) (element.driver as XmlNode)[`${ATTR}${key}`] = value;
+  }
   element.source =
     'file' in disk.source
       ? { [`${ATTR}file`]: disk.source.file }
       : { [`${ATTR}pool`]: disk.source.pool, [`${ATTR}volume`]: disk.source.volume };
   element.target = { [`${ATTR}dev`]: disk.target, [`${ATTR}bus`]: disk.bus };
   if (disk.readonly) element.readonly = '';
+  if (disk.serial !== undefined) element.serial = disk.serial;
   return element;
 }
 
@@ -145,7 +215,11 @@ function interfaceElement(iface: DomainInterface): XmlNode {
   if (iface.mac !== undefined) element.mac = { [`${ATTR}address`]: iface.mac };
   if (iface.type === 'network') element.source = { [`${ATTR}network`]: iface.network };
   if (iface.type === 'bridge') element.source = { [`${ATTR}bridge`]: iface.bridge };
+  if (iface.type === 'direct') element.source = { [`${ATTR}dev`]: iface.dev, [`${ATTR}mode`]: iface.mode };
+  if (iface.vlan !== undefined) element.vlan = { tag: { [`${ATTR}id`]: String(iface.vlan) } };
+  if (iface.bandwidth !== undefined) element.bandwidth = bandwidthElement(iface.bandwidth);
   element.model = { [`${ATTR}type`]: iface.model ?? 'virtio' };
+  if (iface.mtu !== undefined) element.mtu = { [`${ATTR}size`]: String(iface.mtu) };
   if (iface.linkState === 'down') element.link = { [`${ATTR}state`]: 'down' };
   return element;
 }
@@ -177,4 +251,23 @@ export function renderInterfaceXml(iface: DomainInterface): string {
     });
   if (hasErrors(diagnostics)) throw new ValidationError(diagnostics);
   return newBuilder().build({ interface: interfaceElement(iface) }) as string;
+}
+
+/**
+ * The `<graphics>` element of one display as its own XML document, for virDomainUpdateDeviceFlags (a new
+ * password on the running display; libvirt finds the display by its type).
+ * @throws ValidationError when the display is invalid.
+ */
+export function renderGraphicsXml(graphics: DomainGraphics): string {
+  const diagnostics = validateDomainSpec({
+    name: 'device',
+    type: 'qemu',
+    memoryMiB: 64,
+    vcpu: 1,
+    disks: [],
+    interfaces: [],
+    graphics: [graphics],
+  });
+  if (hasErrors(diagnostics)) throw new ValidationError(diagnostics);
+  return newBuilder().build({ graphics: graphicsElement(graphics) }) as string;
 }

@@ -4,6 +4,7 @@
  */
 import { error, type AttributePath, type Diagnostic } from '../diagnostics';
 import { isUuid } from '../uuid';
+import { validateDevices, validateDiskOptions, validateInterfaceOptions } from './devices/validate';
 import type { DomainDisk, DomainInterface, DomainSpec } from './model';
 
 /** Longest domain name virtseed accepts (characters). */
@@ -24,7 +25,8 @@ export const MAX_VCPU = 255;
  * Returns every problem found (empty when the spec is valid): name characters, uuid form, memory ≥ 64 MiB
  * (whole MiB), vcpu 1..255, cpu mode/model pairing, direct-boot paths, firmware (secure boot only with efi),
  * disk sources/targets (unique, `vdX` on virtio and `sdX` on sata/scsi), cdroms read-only and not on virtio, MAC addresses (unicast), fw_cfg names
- * (`opt/` prefix, ≤ 55 characters, unique), absolute host paths and no control characters in XML values.
+ * (`opt/` prefix, ≤ 55 characters, unique), absolute host paths and no control characters in XML values; the
+ * devices and settings of ./devices/model.ts by ./devices/validate.ts.
  */
 export function validateDomainSpec(spec: DomainSpec): Diagnostic[] {
   const out: Diagnostic[] = [];
@@ -82,6 +84,7 @@ export function validateDomainSpec(spec: DomainSpec): Diagnostic[] {
   validateInterfaces(spec.interfaces, out);
   if (spec.serialLogFile !== undefined) checkHostPath(['serialLogFile'], spec.serialLogFile, out);
   validateFwCfg(spec, out);
+  validateDevices(spec, out);
   (spec.qemuCommandline ?? []).forEach((arg, i) => {
     if (CONTROL_RE.test(arg))
       out.push(error(['qemuCommandline', i], 'Invalid QEMU argument', 'Control characters cannot be passed through libvirt XML.'));
@@ -214,6 +217,7 @@ function validateDisks(disks: DomainDisk[], out: Diagnostic[]): void {
     if (disk.format !== undefined && disk.format !== 'qcow2' && disk.format !== 'raw') {
       out.push(error([...path, 'format'], 'Invalid disk format', `Got ${JSON.stringify(disk.format)}; expected 'qcow2' or 'raw'.`));
     }
+    validateDiskOptions(disk, path, out);
     if (disk.device === 'cdrom') {
       if (disk.readonly !== true) {
         out.push(error([...path, 'readonly'], 'cdrom must be read-only', 'Set readonly: true on cdrom devices.'));
@@ -228,17 +232,18 @@ function validateDisks(disks: DomainDisk[], out: Diagnostic[]): void {
 function validateInterfaces(interfaces: DomainInterface[], out: Diagnostic[]): void {
   interfaces.forEach((iface, i) => {
     const path: AttributePath = ['interfaces', i];
+    validateInterfaceOptions(iface, path, out);
     if (iface.type === 'network' || iface.type === 'bridge') {
       const value = iface.type === 'network' ? iface.network : iface.bridge;
       if (typeof value !== 'string' || value === '' || CONTROL_RE.test(value)) {
         out.push(error([...path, iface.type], `Invalid ${iface.type} name`, `Got ${JSON.stringify(value)}; expected a non-empty name.`));
       }
-    } else if (iface.type !== 'user') {
+    } else if (iface.type !== 'user' && iface.type !== 'direct') {
       out.push(
         error(
           [...path, 'type'],
           'Invalid interface type',
-          `Got ${JSON.stringify((iface as { type: unknown }).type)}; expected 'network', 'user' or 'bridge'.`,
+          `Got ${JSON.stringify((iface as { type: unknown }).type)}; expected 'network', 'user', 'bridge' or 'direct'.`,
         ),
       );
     }

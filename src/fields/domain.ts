@@ -1,6 +1,32 @@
 /** `virtseed_domain`'s fields (see ./model.ts). */
 import type { ResourceFields } from './model';
 
+/** The fields of a serial port's or console's host side (libvirt `<serial|console type=...>`). */
+function CHAR_FIELDS(what: string) {
+  return {
+    type: {
+      type: 'string',
+      required: true,
+      values: {
+        pty: 'a pseudo-terminal (`virsh console DOMAIN DEVICE`)',
+        file: "the guest's output is written to `path`",
+        unix: 'a unix socket at `path` QEMU listens on',
+        tcp: 'a TCP port QEMU listens on (`host`, `port`), raw',
+      },
+      description: `Host side of the ${what}.`,
+    },
+    path: { type: 'string', optional: true, description: 'With `file` or `unix`: the host path (absolute).' },
+    host: {
+      type: 'string',
+      optional: true,
+      computed: true,
+      default: { derived: '`127.0.0.1` with `tcp`, else null' },
+      description: 'With `tcp`: the IP address QEMU listens on.',
+    },
+    port: { type: 'number', optional: true, description: 'With `tcp`: the TCP port.' },
+  } as const;
+}
+
 export const DOMAIN_FIELDS = {
   version: 0,
   description: 'A libvirt domain (virtual machine) provisioned by a cloud-init seed or an Ignition config.',
@@ -257,6 +283,40 @@ export const DOMAIN_FIELDS = {
           description: 'Disk bus.',
         },
         readonly: { type: 'bool', optional: true, computed: true, default: false, impact: 'restart', description: 'Read-only disk.' },
+        cache: {
+          type: 'string',
+          optional: true,
+          values: {
+            default: "QEMU's default (writeback)",
+            none: 'no host page cache (O_DIRECT)',
+            writethrough: '',
+            writeback: '',
+            directsync: 'O_DIRECT and O_DSYNC',
+            unsafe: 'flushes ignored: fast, loses data on a host crash',
+          },
+          impact: 'restart',
+          description: "Host cache mode of the disk (libvirt `<driver cache>`); null: QEMU's default.",
+        },
+        io: {
+          type: 'string',
+          optional: true,
+          values: { threads: '', native: 'Linux AIO; needs `cache` `none` or `directsync`', io_uring: '' },
+          impact: 'restart',
+          description: "QEMU's I/O backend for the disk (libvirt `<driver io>`); null: QEMU's default (threads).",
+        },
+        discard: {
+          type: 'string',
+          optional: true,
+          values: { unmap: "the guest's discard (TRIM) frees space in the image", ignore: '' },
+          impact: 'restart',
+          description: "What a discard request of the guest does (libvirt `<driver discard>`); null: QEMU's default (ignore).",
+        },
+        serial: {
+          type: 'string',
+          optional: true,
+          impact: 'restart',
+          description: 'Serial number the guest sees (`/dev/disk/by-id/virtio-<serial>`): at most 20 letters, digits, spaces or `_ . + -`.',
+        },
       },
     },
     network_interface: {
@@ -311,6 +371,379 @@ export const DOMAIN_FIELDS = {
           default: 'up',
           impact: 'live',
           description: 'Link state of the NIC (not on a restricted user-mode NIC).',
+        },
+        direct: {
+          type: 'string',
+          optional: true,
+          impact: 'restart',
+          description:
+            "A host NIC (e.g. `eth0`) the guest joins directly through macvtap (libvirt `<interface type='direct'>`), instead of `network` or `user`. The guest is then on that NIC's network; the host itself cannot reach it through the same NIC in `vepa` and `bridge` modes.",
+        },
+        direct_mode: {
+          type: 'string',
+          optional: true,
+          computed: true,
+          values: {
+            vepa: 'traffic between guests goes through the external switch',
+            bridge: 'guests on the same NIC reach each other directly',
+            private: 'guests are isolated from each other',
+            passthrough: "the NIC is the guest's alone",
+          },
+          default: { derived: '`vepa` with `direct`, else null' },
+          impact: 'restart',
+          description: 'macvtap mode of a `direct` NIC.',
+        },
+        mtu: {
+          type: 'number',
+          optional: true,
+          impact: 'restart',
+          description: "MTU of the guest's NIC in bytes (68–65535; libvirt `<mtu>`); null: the network's.",
+        },
+        vlan: {
+          type: 'number',
+          optional: true,
+          impact: 'restart',
+          description:
+            'An 802.1Q VLAN tag (0–4095; libvirt `<vlan><tag>`), applied where the network supports it (Open vSwitch, SR-IOV); checked at define, not on plain Linux bridges.',
+        },
+        bandwidth: {
+          nesting: 'single',
+          impact: 'live',
+          description:
+            "Traffic limits of the NIC (libvirt `<bandwidth>`; not on user-mode NICs): rates in KiB/s, bursts in KiB. Applied to the running guest's tap device too.",
+          fields: {
+            inbound_average: { type: 'number', optional: true, description: 'Average rate of the traffic the guest receives, KiB/s.' },
+            inbound_peak: { type: 'number', optional: true, description: 'Peak rate of the traffic the guest receives, KiB/s.' },
+            inbound_burst: { type: 'number', optional: true, description: 'KiB the guest may receive at peak rate.' },
+            outbound_average: { type: 'number', optional: true, description: 'Average rate of the traffic the guest sends, KiB/s.' },
+            outbound_peak: { type: 'number', optional: true, description: 'Peak rate of the traffic the guest sends, KiB/s.' },
+            outbound_burst: { type: 'number', optional: true, description: 'KiB the guest may send at peak rate.' },
+          },
+        },
+      },
+    },
+    title: {
+      type: 'string',
+      optional: true,
+      impact: 'live',
+      description: 'A one-line title of the domain (libvirt `<title>`, shown by `virsh list --title`).',
+    },
+    description: {
+      type: 'string',
+      optional: true,
+      impact: 'live',
+      description: 'Free text about the domain (libvirt `<description>`).',
+    },
+    metadata: {
+      type: 'map(string)',
+      optional: true,
+      impact: 'live',
+      description:
+        "Your own key/values, kept in the domain's `<metadata>` under virtseed's namespace `https://virtseed.dev/xmlns/domain-user/1` (`<vsuser:entries><vsuser:entry key=...>`). Values may hold newlines and tabs.",
+    },
+    on_poweroff: {
+      type: 'string',
+      optional: true,
+      computed: true,
+      values: { destroy: 'the domain stops', restart: 'it starts again' },
+      default: 'destroy',
+      impact: 'live',
+      description: 'What happens when the guest powers off (libvirt `<on_poweroff>`).',
+    },
+    on_reboot: {
+      type: 'string',
+      optional: true,
+      computed: true,
+      values: { restart: 'it reboots', destroy: 'the domain stops instead' },
+      default: 'restart',
+      impact: 'live',
+      description:
+        'What happens when the guest reboots (libvirt `<on_reboot>`); `destroy` with `on_poweroff = "restart"` is refused (QEMU).',
+    },
+    on_crash: {
+      type: 'string',
+      optional: true,
+      computed: true,
+      values: {
+        destroy: 'the domain stops',
+        restart: 'it starts again',
+        preserve: 'it stays paused for inspection',
+        'coredump-destroy': 'a core dump, then it stops',
+        'coredump-restart': 'a core dump, then it starts again',
+      },
+      default: 'destroy',
+      impact: 'live',
+      description: 'What happens when the guest crashes (a panic device or watchdog reports it; libvirt `<on_crash>`).',
+    },
+    boot_devices: {
+      type: 'list(string)',
+      optional: true,
+      impact: 'next-boot',
+      description:
+        'Boot devices in the order the firmware tries them (libvirt `<os><boot dev>`): `hd`, `cdrom`, `network`, `fd`; null: `["hd"]` (not with `kernel`). A running guest keeps the order it started with until the domain next starts (a reboot inside the guest too).',
+    },
+    boot_menu: {
+      type: 'bool',
+      optional: true,
+      computed: true,
+      default: false,
+      impact: 'next-boot',
+      description: "Show the firmware's boot menu (libvirt `<os><bootmenu>`), from the domain's next start.",
+    },
+    boot_menu_timeout: {
+      type: 'number',
+      optional: true,
+      impact: 'next-boot',
+      description: "Milliseconds the boot menu waits (0–65535), with `boot_menu`; null: the firmware's own.",
+    },
+    cpu_topology: {
+      nesting: 'single',
+      impact: 'restart',
+      description:
+        'How the vCPUs look to the guest (libvirt `<cpu><topology>`): sockets × dies × cores × threads must equal `max_vcpu` (which defaults to `vcpu`).',
+      fields: {
+        sockets: { type: 'number', required: true, description: 'CPU sockets.' },
+        dies: { type: 'number', optional: true, computed: true, default: 1, description: 'Dies per socket.' },
+        cores: { type: 'number', required: true, description: 'Cores per die.' },
+        threads: { type: 'number', required: true, description: 'Threads per core.' },
+      },
+    },
+    video: {
+      type: 'string',
+      optional: true,
+      computed: true,
+      values: { vga: '', cirrus: '', virtio: 'virtio-gpu', qxl: 'for SPICE', bochs: '', ramfb: '', none: 'no display adapter' },
+      default: { derived: '`vga` when the domain has `graphics`, else null (no video device)' },
+      impact: 'restart',
+      description: "The guest's display adapter (libvirt `<video><model>`).",
+    },
+    graphics: {
+      nesting: 'list',
+      impact: 'restart',
+      description:
+        "A remote display of the guest's screen (libvirt `<graphics>`), listening on localhost by default. At most one of each `type`.",
+      fields: {
+        type: { type: 'string', required: true, values: { vnc: '', spice: '' }, impact: 'restart', description: 'Display protocol.' },
+        listen: {
+          type: 'string',
+          optional: true,
+          computed: true,
+          default: { derived: '`127.0.0.1` (this host only) unless `socket` is set' },
+          impact: 'restart',
+          description: 'IP address the display listens on; `0.0.0.0` opens it to every network the host is on.',
+        },
+        socket: {
+          type: 'string',
+          optional: true,
+          impact: 'restart',
+          description:
+            'Host path of a unix socket the display listens on instead of a TCP port (QEMU must be able to create it, e.g. under `/var/lib/libvirt/qemu/`).',
+        },
+        port: {
+          type: 'number',
+          optional: true,
+          impact: 'restart',
+          description: 'TCP port (5900–65535); null: the first free port from 5900 when the guest starts (see `display_uri`).',
+        },
+        password: {
+          type: 'string',
+          optional: true,
+          sensitive: true,
+          impact: 'live',
+          description:
+            "Password a client must give (VNC: at most 8 characters); null: none. Never logged. Reads keep the state's value (libvirt shows passwords only to VIR_DOMAIN_XML_SECURE, which slows every read), so a password changed outside Terraform is not seen as drift.",
+        },
+        display_uri: {
+          type: 'string',
+          computed: true,
+          description:
+            "Where to connect while the guest runs, read from libvirt's live XML: `vnc://127.0.0.1:5901`, `spice://127.0.0.1:5902`, or `vnc+unix:///path` for a socket (as `remote-viewer` takes it); null while the guest is shut off.",
+        },
+      },
+    },
+    tpm: {
+      nesting: 'single',
+      impact: 'restart',
+      description:
+        "A TPM emulated by swtpm (Debian packages `swtpm`, `swtpm-tools` on the host; libvirt `<tpm><backend type='emulator'>`), e.g. for Windows 11 or measured boot. Its state lives in /var/lib/libvirt/swtpm/<uuid>/ and is removed with the domain.",
+      fields: {
+        model: {
+          type: 'string',
+          optional: true,
+          computed: true,
+          values: { 'tpm-crb': 'TPM 2.0 only', 'tpm-tis': '' },
+          default: 'tpm-crb',
+          description: 'TPM interface.',
+        },
+        version: {
+          type: 'string',
+          optional: true,
+          computed: true,
+          values: { '2.0': '', '1.2': '' },
+          default: '2.0',
+          description: 'TPM version.',
+        },
+      },
+    },
+    filesystem: {
+      nesting: 'list',
+      impact: 'restart',
+      description:
+        "A host directory shared with the guest (libvirt `<filesystem>`). The guest mounts it by its `target` tag: `mount -t virtiofs TAG DIR`, or `mount -t 9p -o trans=virtio TAG DIR`. virtiofs gives the domain shared memory (memfd) for virtiofsd (Debian's /usr/lib/qemu/virtiofsd).",
+      fields: {
+        source: { type: 'string', required: true, impact: 'restart', description: 'Host directory (absolute path).' },
+        target: { type: 'string', required: true, impact: 'restart', description: 'Mount tag the guest names (1–36 characters).' },
+        driver: {
+          type: 'string',
+          optional: true,
+          computed: true,
+          values: { virtiofs: 'virtiofsd, fast, POSIX semantics', '9p': "QEMU's virtio-9p" },
+          default: 'virtiofs',
+          impact: 'restart',
+          description: 'Sharing protocol.',
+        },
+        access_mode: {
+          type: 'string',
+          optional: true,
+          computed: true,
+          values: { passthrough: "the guest's file owners as they are", mapped: 'owners kept in extended attributes (9p)', squash: '9p' },
+          default: 'passthrough',
+          impact: 'restart',
+          description: 'How file ownership maps to the host (virtiofs: `passthrough` only).',
+        },
+        readonly: {
+          type: 'bool',
+          optional: true,
+          computed: true,
+          default: false,
+          impact: 'restart',
+          description: 'The guest cannot write (9p only; libvirt 9.0 has no read-only virtiofs).',
+        },
+      },
+    },
+    rng: {
+      nesting: 'single',
+      impact: 'restart',
+      description:
+        "A virtio hardware random number generator (libvirt `<rng model='virtio'>`): the guest's /dev/hwrng, fed from a host device.",
+      fields: {
+        source: {
+          type: 'string',
+          optional: true,
+          computed: true,
+          default: '/dev/urandom',
+          description: 'Host device the entropy comes from.',
+        },
+        rate_bytes: { type: 'number', optional: true, description: 'At most this many bytes per `rate_period`; null: unlimited.' },
+        rate_period: { type: 'number', optional: true, description: 'Milliseconds of a rate period (with `rate_bytes`); null: 1000.' },
+      },
+    },
+    watchdog: {
+      nesting: 'single',
+      impact: 'restart',
+      description: 'A watchdog device (libvirt `<watchdog>`): when the guest stops feeding /dev/watchdog, `action` happens.',
+      fields: {
+        model: {
+          type: 'string',
+          optional: true,
+          computed: true,
+          values: { i6300esb: 'PCI', ib700: 'ISA', itco: 'q35 machines only (`secure_boot`)' },
+          default: 'i6300esb',
+          description: 'Watchdog model.',
+        },
+        action: {
+          type: 'string',
+          optional: true,
+          computed: true,
+          values: { reset: '', shutdown: 'ACPI shutdown', poweroff: '', pause: '', none: '', dump: '', 'inject-nmi': '' },
+          default: 'reset',
+          description: 'What happens when the watchdog fires.',
+        },
+      },
+    },
+    serial: {
+      nesting: 'list',
+      impact: 'restart',
+      description: 'A serial port beside the console (which is port 0, logged to `console_log`): ports 1, 2, … in order (`/dev/ttyS1`, …).',
+      fields: CHAR_FIELDS('serial port'),
+    },
+    console: {
+      nesting: 'list',
+      impact: 'restart',
+      description: 'A virtio console beside the serial console (`/dev/hvc0`, … in the guest).',
+      fields: CHAR_FIELDS('console'),
+    },
+    channel: {
+      nesting: 'list',
+      impact: 'restart',
+      description:
+        "A named virtio-serial port (libvirt `<channel>`; `/dev/virtio-ports/<name>` in the guest). The guest agent's is `qemu_agent`.",
+      fields: {
+        name: { type: 'string', required: true, description: 'Port name, e.g. `org.example.port.0`.' },
+        type: {
+          type: 'string',
+          optional: true,
+          computed: true,
+          values: { unix: 'a unix socket on the host', pty: 'a pseudo-terminal', spicevmc: "SPICE's agent channel (with SPICE graphics)" },
+          default: 'unix',
+          description: 'Host side of the channel.',
+        },
+        path: { type: 'string', optional: true, description: 'With `unix`: the socket path; null: libvirt picks one.' },
+      },
+    },
+    input: {
+      nesting: 'list',
+      impact: 'restart',
+      description:
+        'An input device (libvirt `<input>`). A PS/2 mouse and keyboard are always there; a USB `tablet` makes the VNC pointer follow.',
+      fields: {
+        type: {
+          type: 'string',
+          required: true,
+          values: { tablet: 'absolute pointer', mouse: '', keyboard: '' },
+          description: 'Device type.',
+        },
+        bus: { type: 'string', optional: true, computed: true, values: { usb: '', virtio: '' }, default: 'usb', description: 'Bus.' },
+      },
+    },
+    hostdev: {
+      nesting: 'list',
+      impact: 'restart',
+      description:
+        "A host PCI or USB device passed through to the guest (libvirt `<hostdev mode='subsystem'>`, VFIO for PCI): it is the guest's alone while the guest runs.",
+      fields: {
+        type: { type: 'string', required: true, values: { pci: '', usb: '' }, description: 'Device bus.' },
+        address: {
+          type: 'string',
+          required: true,
+          description:
+            'Host address: PCI `DDDD:BB:SS.F` (e.g. `0000:01:00.0`, as `lspci -D` shows), USB `BUS:DEVICE` (e.g. `1:4`, as `lsusb` shows `Bus 001 Device 004`).',
+        },
+        managed: {
+          type: 'bool',
+          optional: true,
+          computed: true,
+          default: true,
+          description: 'libvirt detaches the device from its host driver when the guest starts, and gives it back after.',
+        },
+      },
+    },
+    xml: {
+      nesting: 'single',
+      impact: 'restart',
+      description:
+        "The escape hatch, for what the typed attributes lack: libvirt XML added to the domain's definition (see the device guide, docs/devices.md). Checked against libvirt's own RELAX NG schema at plan where the machine running Terraform has it (`xmllint` and /usr/share/libvirt/schemas), and by libvirtd at apply; kept through reads, so it shows no drift.",
+      fields: {
+        devices: {
+          type: 'string',
+          optional: true,
+          description: "libvirt device elements appended inside `<devices>`, e.g. `<sound model='ich9'/>`.",
+        },
+        xslt: {
+          type: 'string',
+          optional: true,
+          description:
+            "An XSLT 1.0 stylesheet applied to the whole domain XML (after `devices`), as the libvirt provider 0.8 applied `xml { xslt }`; it must keep `<name>` and virtseed's `<metadata>` element. `xsl:import`, `xsl:include` and `document()` are refused.",
         },
       },
     },

@@ -98,6 +98,29 @@ export const VIR_DOMAIN_UNDEFINE_TPM = 32;
 export const VIR_DOMAIN_XML_SECURE = 1;
 export const VIR_DOMAIN_XML_INACTIVE = 2;
 
+/** virDomainDefineFlags: validate the XML against libvirt's own RELAX NG schema before defining. */
+export const VIR_DOMAIN_DEFINE_VALIDATE = 1;
+
+/** virDomainMetadataType: `<description>`, `<title>`, or one namespaced element under `<metadata>`. */
+export const VIR_DOMAIN_METADATA_DESCRIPTION = 0;
+export const VIR_DOMAIN_METADATA_TITLE = 1;
+export const VIR_DOMAIN_METADATA_ELEMENT = 2;
+
+/** virDomainLifecycle: which event `<on_poweroff>`, `<on_reboot>`, `<on_crash>` names. */
+export const VIR_DOMAIN_LIFECYCLE_POWEROFF = 0;
+export const VIR_DOMAIN_LIFECYCLE_REBOOT = 1;
+export const VIR_DOMAIN_LIFECYCLE_CRASH = 2;
+
+/** virDomainLifecycleAction: what the hypervisor does on that event (formatdomain "Events configuration"). */
+export const VIR_DOMAIN_LIFECYCLE_ACTION = {
+  destroy: 0,
+  restart: 1,
+  'rename-restart': 2,
+  preserve: 3,
+  'coredump-destroy': 4,
+  'coredump-restart': 5,
+} as const;
+
 /** virDomainCreateFlags (subset): start with the CPUs paused (resume with domainResume). */
 export const VIR_DOMAIN_START_PAUSED = 1;
 
@@ -333,6 +356,23 @@ export interface LibvirtClient {
   domainDetachDeviceFlags(dom: DomRef, xml: string, flags: number, options?: CallOptions): Promise<void>;
   /** Changes a device in place (e.g. an `<interface>`'s `<link state>`) per VIR_DOMAIN_AFFECT_* `flags`. */
   domainUpdateDeviceFlags(dom: DomRef, xml: string, flags: number, options?: CallOptions): Promise<void>;
+  /**
+   * Sets `<title>` (type VIR_DOMAIN_METADATA_TITLE), `<description>` (DESCRIPTION) or the `<metadata>` element of
+   * namespace `uri` (ELEMENT: `metadata` is its XML, `key` the prefix libvirt writes it with) per
+   * VIR_DOMAIN_AFFECT_* `flags`; `metadata` null removes it. virDomainSetMetadata.
+   */
+  domainSetMetadata(
+    dom: DomRef,
+    type: number,
+    metadata: string | null,
+    key: string | null,
+    uri: string | null,
+    flags: number,
+    options?: CallOptions,
+  ): Promise<void>;
+  /** Sets what the hypervisor does on an event (VIR_DOMAIN_LIFECYCLE_*: poweroff, reboot, crash) to a
+   *  VIR_DOMAIN_LIFECYCLE_ACTION value, per VIR_DOMAIN_AFFECT_* `flags`. virDomainSetLifecycleAction. */
+  domainSetLifecycleAction(dom: DomRef, type: number, action: number, flags: number, options?: CallOptions): Promise<void>;
   /** Grows the disk `disk` (target, e.g. `vdb`, or source path) of a running domain to `size` (bytes with
    *  VIR_DOMAIN_BLOCK_RESIZE_BYTES in `flags`, else KiB): QEMU resizes the image and the guest sees it at once. */
   domainBlockResize(dom: DomRef, disk: string, size: number, flags: number, options?: CallOptions): Promise<void>;

@@ -71,6 +71,9 @@ export const RemoteProcedure = {
   CONNECT_LIST_ALL_STORAGE_POOLS: 281,
   STORAGE_POOL_LIST_ALL_VOLUMES: 282,
   DOMAIN_DEFINE_XML_FLAGS: 350,
+  // domains: settings changed live (issue 22 devices: title, description, metadata, on_* actions)
+  DOMAIN_SET_METADATA: 264,
+  DOMAIN_SET_LIFECYCLE_ACTION: 390,
   // networks (formatnetwork) and guest addresses
   NETWORK_CREATE: 39,
   NETWORK_DEFINE_XML: 41,

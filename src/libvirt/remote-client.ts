@@ -539,6 +539,31 @@ export class RemoteLibvirtClient implements LibvirtClient {
   domainUpdateDeviceFlags(dom: DomRef, xml: string, flags: number, options?: CallOptions): Promise<void> {
     return this.callVoid(P.DOMAIN_UPDATE_DEVICE_FLAGS, (w) => (writeDom(w, dom), w.string(xml).uint(flags)), options);
   }
+  domainSetMetadata(
+    dom: DomRef,
+    type: number,
+    metadata: string | null,
+    key: string | null,
+    uri: string | null,
+    flags: number,
+    options?: CallOptions,
+  ): Promise<void> {
+    return this.callVoid(
+      P.DOMAIN_SET_METADATA,
+      (w) => {
+        writeDom(w, dom);
+        w.int(type);
+        writeOptionalString(w, metadata);
+        writeOptionalString(w, key);
+        writeOptionalString(w, uri);
+        w.uint(flags);
+      },
+      options,
+    );
+  }
+  domainSetLifecycleAction(dom: DomRef, type: number, action: number, flags: number, options?: CallOptions): Promise<void> {
+    return this.callVoid(P.DOMAIN_SET_LIFECYCLE_ACTION, (w) => (writeDom(w, dom), w.uint(type).uint(action).uint(flags)), options);
+  }
   domainBlockResize(dom: DomRef, disk: string, size: number, flags: number, options?: CallOptions): Promise<void> {
     return this.callVoid(P.DOMAIN_BLOCK_RESIZE, (w) => (writeDom(w, dom), w.string(disk).uhyper(size).uint(flags)), options);
   }

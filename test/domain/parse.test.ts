@@ -118,8 +118,8 @@ describe('parseDomainXml errors', () => {
       'domain/devices/disk[0]/@type',
     ],
     [
-      'a direct interface',
-      domainXml("<devices><interface type='direct'><source dev='eth0' mode='vepa'/></interface></devices>"),
+      'a vhost-user interface',
+      domainXml("<devices><interface type='vhostuser'><source type='unix' path='/run/x.sock' mode='client'/></interface></devices>"),
       'domain/devices/interface[0]/@type',
     ],
     ['an inline fw_cfg value', domainXml("<sysinfo type='fwcfg'><entry name='opt/x'>text</entry></sysinfo>"), 'domain/sysinfo/entry[0]'],

@@ -57,6 +57,25 @@ describe('live-change calls', () => {
       DOM_XDR + xmlXdr('<interface/>') + '00000003',
     ],
     ['domainGetAutostart', (c) => c.domainGetAutostart(DOM), 15, DOM_XDR],
+    [
+      'domainSetMetadata TITLE "t", no key or uri, LIVE|CONFIG',
+      (c) => c.domainSetMetadata(DOM, 1, 't', null, null, 3),
+      264,
+      // type, remote_string metadata (present, "t"), key and uri absent, flags
+      DOM_XDR + '00000001' + '00000001' + '00000001' + '74000000' + '00000000' + '00000000' + '00000003',
+    ],
+    [
+      'domainSetMetadata ELEMENT with key and uri, CONFIG',
+      (c) => c.domainSetMetadata(DOM, 2, '<e/>', 'k', 'u', 2),
+      264,
+      DOM_XDR + '00000002' + '00000001' + xmlXdr('<e/>') + '00000001' + xmlXdr('k') + '00000001' + xmlXdr('u') + '00000002',
+    ],
+    [
+      'domainSetLifecycleAction crash → coredump-destroy, LIVE|CONFIG',
+      (c) => c.domainSetLifecycleAction(DOM, 2, 4, 3),
+      390,
+      DOM_XDR + '00000002' + '00000004' + '00000003',
+    ],
   ])('GIVEN %s WHEN called THEN the procedure number and XDR arguments follow remote_protocol.x', async (_, call, proc, args) => {
     // The calls return nothing but virDomainGetAutostart (an int).
     const r = await sent(call, Buffer.from(proc === 15 ? '00000001' : '', 'hex'));

@@ -33,7 +33,9 @@ import {
   stopGuest,
   type StopResult,
 } from './private/domain-lifecycle';
-import { currentAddresses, readDomain, refreshDomain, withoutReadDigest } from './private/domain-read';
+import { usesEscapeHatch } from './private/domain-devices';
+import { escapeHatchPlanDiagnostics, recordDefinitionDigest } from './private/domain-escape';
+import { currentAddresses, readDomain, refreshDomain, withDisplayUris, withoutReadDigest } from './private/domain-read';
 import { withDefaults } from './private/domain-state';
 import { validateDomainConfig } from './private/domain-validate';
 import { isValueOf, schemaOf, withTableDefaults } from './private/fields';
@@ -51,7 +53,23 @@ import {
 } from './private/domain-snapshots';
 import { domainHostChecks, noteReplacement, reachableClient } from './private/plan-checks';
 import { settleComputed } from './private/plan';
-import { known, messageOf, num, str } from './private/values';
+import { known, list, messageOf, num, str, UNKNOWN } from './private/values';
+
+/** The planned displays with no `display_uri` (the guest is shut off, or the apply did not get to read it). */
+function noDisplays(planned: DomainState): DomainState['graphics'] {
+  return list(planned.graphics).map((g) => ({ ...g, display_uri: null }));
+}
+
+/**
+ * `graphics[*].display_uri` as a plan knows it: null when the guest will be shut off, unknown when the apply
+ * (re)starts the guest or changes its displays (QEMU picks the port at start), else as it is.
+ */
+function plannedDisplays(planned: DomainState, restarts: boolean, graphicsChanged: boolean): DomainState['graphics'] {
+  const graphics = list(planned.graphics);
+  if (!graphics.length) return planned.graphics;
+  if (planned.running === false) return graphics.map((g) => ({ ...g, display_uri: null }));
+  return restarts || graphicsChanged ? graphics.map((g) => ({ ...g, display_uri: UNKNOWN })) : graphics;
+}
 
 /** The provider schema, from the field table (src/fields/domain.ts). */
 export const DOMAIN_SCHEMA: ResourceSchema = schemaOf(DOMAIN_FIELDS);
@@ -95,8 +113,9 @@ async function applyChange(
       // Defined and never started: nothing follows the define, so no pending mark and no addresses to ask for.
       const defined = await defineDomain(client, planned);
       if (planned.autostart === true) await client.domainSetAutostart(defined, true);
+      if (usesEscapeHatch(planned)) await recordDefinitionDigest(client, defined);
       const uuid = bytesToUuid(defined.uuid);
-      return { newState: { ...planned, id: uuid, uuid, ...NO_ADDRESSES }, diagnostics: [] };
+      return { newState: { ...planned, id: uuid, uuid, ...NO_ADDRESSES, graphics: noDisplays(planned) }, diagnostics: [] };
     }
     // Defined with the pending mark, started (and waited for), then defined again without it. A failure after the
     // first define still returns the domain, so Terraform records it (tainted) and the next apply replaces it; the
@@ -108,7 +127,7 @@ async function applyChange(
     } catch (err) {
       const uuid = bytesToUuid(dom.uuid);
       return {
-        newState: { ...planned, id: uuid, uuid, ...NO_ADDRESSES },
+        newState: { ...planned, id: uuid, uuid, ...NO_ADDRESSES, graphics: noDisplays(planned) },
         diagnostics: [error([], `Domain ${name} was defined but not finished`, `${messageOf(err)}. ${tainted}`)],
       };
     }
@@ -117,7 +136,7 @@ async function applyChange(
       const uuid = bytesToUuid(dom.uuid);
       const addresses = await currentAddresses(client, dom, planned).catch(() => NO_ADDRESSES);
       const diagnostics = waited.map((d) => (d.severity === 'error' ? { ...d, detail: `${d.detail}\n${tainted}` } : d));
-      return { newState: { ...planned, id: uuid, uuid, ...addresses }, diagnostics };
+      return { newState: { ...planned, id: uuid, uuid, ...addresses, graphics: noDisplays(planned) }, diagnostics };
     }
     dom = await defineDomain(client, planned, bytesToUuid(dom.uuid));
     if (planned.autostart === true) await client.domainSetAutostart(dom, true);
@@ -157,19 +176,29 @@ async function applyChange(
         started = true;
       }
     }
-    if (stopped?.state === 'interrupted') return interruptedState(planned, prior, bytesToUuid(dom.uuid), decision.reprovisionNow);
+    if (stopped?.state === 'interrupted')
+      return interruptedState({ ...planned, graphics: noDisplays(planned) }, prior, bytesToUuid(dom.uuid), decision.reprovisionNow);
     if (taken && hasErrors(waited)) {
       // The wait failed: back to the snapshot; Terraform keeps the prior state (./private/domain-snapshots).
       const diagnostics = await revertAfterFailure(client, dom, taken, prior, planned, waited, ctx);
       diagnostics.push(...(await keepSnapshotsTidy(client, dom, prior, prior, false, ctx)));
       const uuid = bytesToUuid(dom.uuid);
-      return { newState: { ...prior, id: uuid, uuid, ...(await currentAddresses(client, dom, prior)) }, diagnostics };
+      // The reverted definition is the prior one (its escape-hatch digest included); QEMU picked new display ports.
+      const graphics = list(prior.graphics).length
+        ? await withDisplayUris(client, dom, { ...prior, running: isActive((await client.domainGetState(dom)).state) })
+        : prior.graphics;
+      return { newState: { ...prior, id: uuid, uuid, ...(await currentAddresses(client, dom, prior)), graphics }, diagnostics };
     }
     if (!hasErrors(waited)) waited.push(...(await keepSnapshotsTidy(client, dom, prior, planned, started, ctx)));
   }
   const uuid = bytesToUuid(dom.uuid);
+  // The digest of the definition as the apply leaves it (after a start, which may complete it).
+  if (usesEscapeHatch(planned)) await recordDefinitionDigest(client, dom);
+  const graphics = list(planned.graphics).length
+    ? await withDisplayUris(client, dom, { ...planned, running: isActive((await client.domainGetState(dom)).state) })
+    : planned.graphics;
   // The domain exists whatever the wait found: it stays in state, so the next plan starts from the truth.
-  return { newState: { ...planned, id: uuid, uuid, ...(await currentAddresses(client, dom, planned)) }, diagnostics: waited };
+  return { newState: { ...planned, id: uuid, uuid, ...(await currentAddresses(client, dom, planned)), graphics }, diagnostics: waited };
 }
 
 export const domain: ResourceHandler<DomainState, LibvirtClient> = {
@@ -189,9 +218,11 @@ export const domain: ResourceHandler<DomainState, LibvirtClient> = {
       // Also the create half of a `recreate` replacement: Terraform plans it with no prior state, again at apply
       // after the old domain is gone, so the decision shows as the replacement (replace_paths and the warning).
       diagnostics.push(...(await domainHostChecks(ctx, planned, true)));
+      diagnostics.push(...(await escapeHatchPlanDiagnostics(planned, ctx.notes, true)));
       return {
         planned: {
           ...settleComputed(planned, null, true, ['id', 'uuid', ...ADDRESS_ATTRS]),
+          graphics: plannedDisplays(planned, true, true),
           reprovision_action: 'none',
           previous_instance_id: null,
           change_impact: 'none',
@@ -216,9 +247,16 @@ export const domain: ResourceHandler<DomainState, LibvirtClient> = {
     const withAddresses = settleComputed(settled, prior, decision.touchesGuest, ADDRESS_ATTRS);
     if (replacing) noteReplacement(ctx, 'domain', str(prior.name) ?? '');
     diagnostics.push(...(await domainHostChecks(ctx, planned, prior.name !== planned.name)));
+    diagnostics.push(...(await escapeHatchPlanDiagnostics(planned, ctx.notes, decision.changes.length > 0)));
+    const starts = replacing || decision.restart || prior.running === false;
     return {
       planned: {
         ...withAddresses,
+        graphics: plannedDisplays(
+          planned,
+          starts,
+          decision.changes.some((c) => c.path[0] === 'graphics'),
+        ),
         reprovision_action: decision.reprovision.action,
         previous_instance_id: decision.reprovision.previousInstanceId,
         ...decision.recorded,

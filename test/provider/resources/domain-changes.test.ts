@@ -6,23 +6,23 @@
 import { UNKNOWN } from '../../../provider/src/plugin/cty';
 import { decideDomainChange } from '../../../provider/src/resources/private/domain-changes';
 import type { DomainState } from '../../../provider/src/resources/private/model';
-import { createdDomainState } from '../fixtures/domain';
+import { createdDomainState, diskState, nicState } from '../fixtures/domain';
 
-const NIC0 = {
+const NIC0 = nicState({
   network: 'vstest-core-net',
   user: false,
   restrict: false,
   mac: '52:54:00:00:00:01',
   model: 'virtio',
   link_state: 'up',
-} as const;
+});
 
 /** A running guest with a root disk and a NIC on a libvirt network. */
 function state(over: Partial<DomainState> = {}): DomainState {
   return createdDomainState({
     addresses: ['10.0.0.2'],
     ip_address: '10.0.0.2',
-    disk: [{ volume_id: '/p/root', file: null, target: 'vda', bus: 'virtio', readonly: false }],
+    disk: [diskState({ volume_id: '/p/root', file: null, target: 'vda', bus: 'virtio', readonly: false })],
     network_interface: [NIC0],
     ...over,
   });
@@ -122,7 +122,14 @@ describe('decideDomainChange', () => {
       {
         network_interface: [
           ...(state().network_interface as never[]),
-          { network: 'vstest-core-net2', user: false, restrict: false, mac: '52:54:00:00:00:02', model: 'virtio', link_state: 'up' },
+          nicState({
+            network: 'vstest-core-net2',
+            user: false,
+            restrict: false,
+            mac: '52:54:00:00:00:02',
+            model: 'virtio',
+            link_state: 'up',
+          }),
         ],
       },
       { changes: { 'network_interface[1]': 'live: user = false' }, ...lives },
@@ -160,13 +167,20 @@ describe('decideDomainChange', () => {
     [
       'a virtio disk added',
       {},
-      { disk: [...(state().disk as never[]), { volume_id: '/p/data', file: null, target: 'vdb', bus: 'virtio', readonly: false }] },
+      {
+        disk: [
+          ...(state().disk as never[]),
+          diskState({ volume_id: '/p/data', file: null, target: 'vdb', bus: 'virtio', readonly: false }),
+        ],
+      },
       { changes: { 'disk[1]': 'live: bus = "virtio"' }, ...lives, touchesGuest: false },
     ],
     [
       'a sata disk added',
       {},
-      { disk: [...(state().disk as never[]), { volume_id: '/p/data', file: null, target: 'sda', bus: 'sata', readonly: false }] },
+      {
+        disk: [...(state().disk as never[]), diskState({ volume_id: '/p/data', file: null, target: 'sda', bus: 'sata', readonly: false })],
+      },
       { changes: { 'disk[1]': 'restart: bus = "sata"' }, ...restarts },
     ],
     [
@@ -178,7 +192,7 @@ describe('decideDomainChange', () => {
     [
       'a disk bus changed',
       {},
-      { disk: [{ volume_id: '/p/root', file: null, target: 'sda', bus: 'sata', readonly: false }] },
+      { disk: [diskState({ volume_id: '/p/root', file: null, target: 'sda', bus: 'sata', readonly: false })] },
       { changes: { 'disk[0].target': 'restart', 'disk[0].bus': 'restart' }, ...restarts },
     ],
     [

@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import { stateFromSpec } from '../../../provider/src/resources/private/domain-state';
 import { READ_DIGEST_VERSION, refreshDomain, withoutReadDigest, xmlDigest } from '../../../provider/src/resources/private/domain-read';
 import type { DomainState } from '../../../provider/src/resources/private/model';
+import { diskState } from '../fixtures/domain';
 import { parseDomainXml, renderDomainXml, type DomainSpec } from '../../../src/domain';
 import {
   LibvirtError,
@@ -105,13 +106,13 @@ describe('refreshDomain', () => {
     const { client, calls } = fakeClient(xml, { keys: [] });
     const current: DomainState = {
       ...parsed(xml),
-      disk: [{ volume_id: '/pool/gone', file: null, target: 'vda', bus: 'virtio', readonly: false }],
+      disk: [diskState({ volume_id: '/pool/gone', file: null, target: 'vda', bus: 'virtio', readonly: false })],
     };
     const read = await refreshDomain(client, DOM, current, Buffer.from(JSON.stringify({ xml: xmlDigest(xml) })));
     // Parsed: the disk is the XML's plain file again, not the state's vanished volume.
     expect([calls.includes('storageVolLookupByKey'), read.state.disk]).toEqual([
       true,
-      [{ volume_id: null, file: '/var/lib/x/disk.qcow2', target: 'vda', bus: 'virtio', readonly: false }],
+      [diskState({ volume_id: null, file: '/var/lib/x/disk.qcow2', target: 'vda', bus: 'virtio', readonly: false })],
     ]);
   });
 
@@ -138,7 +139,8 @@ describe('READ_DIGEST_VERSION', () => {
   const RECORDED: Record<number, string> = {
     1: '88263c874f3983fe89e955f2702e5f629ed5f28c1be4364830f34d6a0823a4c0',
     2: 'fbbf02eb96dde37dabe0264b670895f45f40ce4cfc49c80e960248aeadb3c031', // max_memory, max_vcpu (issue 20)
-    3: '691e3e672ec95a4060cecabb85aa85876de531f998834e7e356cd26743eb8e90', // snapshot_before, snapshot_keep (issue 21)
+    3: '4b0f9e267a60189b2bda09f20c0587fdab602dd96f496f825334fa4bf9477998', // devices and settings (issue 22)
+    4: 'e8c592b64192fd71612d9299f8f03860ac5fc71a027bb0c705ee15bf79129297', // devices and settings with snapshot_before, snapshot_keep (issues 22 and 21)
   };
   it('GIVEN the fixture XML WHEN read as state THEN the mapping is the one recorded for this digest version', () => {
     const xml = fs.readFileSync(path.join(__dirname, '..', '..', 'domain', 'fixtures', 'libvirt-9.0-dumpxml.xml'), 'utf8');

@@ -11,6 +11,7 @@ import {
 import { addressAttributes } from '../../../provider/src/resources/private/addresses';
 import { UNKNOWN } from '../../../provider/src/plugin/cty';
 import type { DomainInterfaceState } from '../../../provider/src/resources/private/model';
+import { nicState } from '../fixtures/domain';
 import { LibvirtError, VIR_ERR_NO_NETWORK } from '../../../src/libvirt';
 
 const NET_UUID = '0a1b2c3d-0000-4000-8000-00000000beef';
@@ -28,14 +29,8 @@ const client = {
   },
 } as never;
 
-const nic = (network: string | null | typeof UNKNOWN, user = false): DomainInterfaceState => ({
-  network,
-  user,
-  restrict: false,
-  mac: '52:54:00:00:00:01',
-  model: 'virtio',
-  link_state: 'up',
-});
+const nic = (network: string | null | typeof UNKNOWN, user = false): DomainInterfaceState =>
+  nicState({ network, user, restrict: false, mac: '52:54:00:00:00:01', model: 'virtio', link_state: 'up' });
 
 describe('resolveNetworkNames', () => {
   test('GIVEN NICs by UUID, by name and user-mode WHEN resolved THEN each network NIC gets the libvirt name', async () => {

@@ -15,6 +15,24 @@ export interface DomainConfig extends cdktf.TerraformMetaArguments {
   */
   readonly autostart?: boolean | cdktf.IResolvable;
   /**
+  * Boot devices in the order the firmware tries them (libvirt `<os><boot dev>`): `hd`, `cdrom`, `network`, `fd`; null: `["hd"]` (not with `kernel`). A running guest keeps the order it started with until the domain next starts (a reboot inside the guest too). Changing it: takes effect at the guest's next boot.
+  *
+  * Docs: {@link ../../../../docs/resources/domain.md#boot_devices Domain#boot_devices}
+  */
+  readonly bootDevices?: string[];
+  /**
+  * Show the firmware's boot menu (libvirt `<os><bootmenu>`), from the domain's next start. Default: `false`. Changing it: takes effect at the guest's next boot.
+  *
+  * Docs: {@link ../../../../docs/resources/domain.md#boot_menu Domain#boot_menu}
+  */
+  readonly bootMenu?: boolean | cdktf.IResolvable;
+  /**
+  * Milliseconds the boot menu waits (0–65535), with `boot_menu`; null: the firmware's own. Changing it: takes effect at the guest's next boot.
+  *
+  * Docs: {@link ../../../../docs/resources/domain.md#boot_menu_timeout Domain#boot_menu_timeout}
+  */
+  readonly bootMenuTimeout?: number;
+  /**
   * A `virtseed_cloudinit_seed.id`, attached as a read-only cdrom. Changing it: restarts a running guest.
   *
   * Docs: {@link ../../../../docs/resources/domain.md#cloudinit_seed_id Domain#cloudinit_seed_id}
@@ -32,6 +50,12 @@ export interface DomainConfig extends cdktf.TerraformMetaArguments {
   * Docs: {@link ../../../../docs/resources/domain.md#cpu_mode Domain#cpu_mode}
   */
   readonly cpuMode?: string;
+  /**
+  * Free text about the domain (libvirt `<description>`). Changing it: live (no restart).
+  *
+  * Docs: {@link ../../../../docs/resources/domain.md#description Domain#description}
+  */
+  readonly description?: string;
   /**
   * Boot firmware. One of `bios` (SeaBIOS), `efi` (UEFI: OVMF from the host's `ovmf` package, chosen by libvirt; the domain's NVRAM is created from OVMF's variables template when it starts and removed with the domain). Default: `bios`. Changing it: replaces the domain.
   *
@@ -81,11 +105,35 @@ export interface DomainConfig extends cdktf.TerraformMetaArguments {
   */
   readonly memory: number;
   /**
+  * Your own key/values, kept in the domain's `<metadata>` under virtseed's namespace `https://virtseed.dev/xmlns/domain-user/1` (`<vsuser:entries><vsuser:entry key=...>`). Values may hold newlines and tabs. Changing it: live (no restart).
+  *
+  * Docs: {@link ../../../../docs/resources/domain.md#metadata Domain#metadata}
+  */
+  readonly metadata?: { [key: string]: string };
+  /**
   * Domain name. Changing it: replaces the domain.
   *
   * Docs: {@link ../../../../docs/resources/domain.md#name Domain#name}
   */
   readonly name: string;
+  /**
+  * What happens when the guest crashes (a panic device or watchdog reports it; libvirt `<on_crash>`). One of `destroy` (the domain stops), `restart` (it starts again), `preserve` (it stays paused for inspection), `coredump-destroy` (a core dump, then it stops), `coredump-restart` (a core dump, then it starts again). Default: `destroy`. Changing it: live (no restart).
+  *
+  * Docs: {@link ../../../../docs/resources/domain.md#on_crash Domain#on_crash}
+  */
+  readonly onCrash?: string;
+  /**
+  * What happens when the guest powers off (libvirt `<on_poweroff>`). One of `destroy` (the domain stops), `restart` (it starts again). Default: `destroy`. Changing it: live (no restart).
+  *
+  * Docs: {@link ../../../../docs/resources/domain.md#on_poweroff Domain#on_poweroff}
+  */
+  readonly onPoweroff?: string;
+  /**
+  * What happens when the guest reboots (libvirt `<on_reboot>`); `destroy` with `on_poweroff = "restart"` is refused (QEMU). One of `restart` (it reboots), `destroy` (the domain stops instead). Default: `restart`. Changing it: live (no restart).
+  *
+  * Docs: {@link ../../../../docs/resources/domain.md#on_reboot Domain#on_reboot}
+  */
+  readonly onReboot?: string;
   /**
   * Give the guest a QEMU guest agent channel (virtio-serial `org.qemu.guest_agent.0`), so `addresses` also holds what a running qemu-guest-agent reports (NICs on user-mode networking or without DHCP). Default: `false`. Changing it: restarts a running guest.
   *
@@ -129,6 +177,12 @@ export interface DomainConfig extends cdktf.TerraformMetaArguments {
   */
   readonly snapshotKeep?: number;
   /**
+  * A one-line title of the domain (libvirt `<title>`, shown by `virsh list --title`). Changing it: live (no restart).
+  *
+  * Docs: {@link ../../../../docs/resources/domain.md#title Domain#title}
+  */
+  readonly title?: string;
+  /**
   * Domain type. One of `kvm` (hardware virtualisation), `qemu` (TCG emulation). Default: `kvm` only where KVM really runs guests. Changing it: restarts a running guest.
   *
   * Docs: {@link ../../../../docs/resources/domain.md#type Domain#type}
@@ -140,6 +194,12 @@ export interface DomainConfig extends cdktf.TerraformMetaArguments {
   * Docs: {@link ../../../../docs/resources/domain.md#vcpu Domain#vcpu}
   */
   readonly vcpu?: number;
+  /**
+  * The guest's display adapter (libvirt `<video><model>`). One of `vga`, `cirrus`, `virtio` (virtio-gpu), `qxl` (for SPICE), `bochs`, `ramfb`, `none` (no display adapter). Default: `vga` when the domain has `graphics`, else null (no video device). Changing it: restarts a running guest.
+  *
+  * Docs: {@link ../../../../docs/resources/domain.md#video Domain#video}
+  */
+  readonly video?: string;
   /**
   * What an apply that starts the guest waits for, read through libvirt only (so it works for remote hosts too). One of `none`, `lease` (an address appeared: a DHCP lease on the domain's libvirt networks, or the guest agent's), `cloud-init` (cloud-init finished this boot; its module failures fail the apply), `ignition` (Ignition finished on the first boot). Default: `none`. Changing it: no effect on the guest.
   *
@@ -153,17 +213,686 @@ export interface DomainConfig extends cdktf.TerraformMetaArguments {
   */
   readonly waitTimeout?: number;
   /**
+  * channel block
+  *
+  * Docs: {@link ../../../../docs/resources/domain.md#channel Domain#channel}
+  */
+  readonly channel?: DomainChannel[] | cdktf.IResolvable;
+  /**
+  * console block
+  *
+  * Docs: {@link ../../../../docs/resources/domain.md#console Domain#console}
+  */
+  readonly console?: DomainConsole[] | cdktf.IResolvable;
+  /**
+  * cpu_topology block
+  *
+  * Docs: {@link ../../../../docs/resources/domain.md#cpu_topology Domain#cpu_topology}
+  */
+  readonly cpuTopology?: DomainCpuTopology;
+  /**
   * disk block
   *
   * Docs: {@link ../../../../docs/resources/domain.md#disk Domain#disk}
   */
   readonly disk?: DomainDisk[] | cdktf.IResolvable;
   /**
+  * filesystem block
+  *
+  * Docs: {@link ../../../../docs/resources/domain.md#filesystem Domain#filesystem}
+  */
+  readonly filesystem?: DomainFilesystem[] | cdktf.IResolvable;
+  /**
+  * graphics block
+  *
+  * Docs: {@link ../../../../docs/resources/domain.md#graphics Domain#graphics}
+  */
+  readonly graphics?: DomainGraphics[] | cdktf.IResolvable;
+  /**
+  * hostdev block
+  *
+  * Docs: {@link ../../../../docs/resources/domain.md#hostdev Domain#hostdev}
+  */
+  readonly hostdev?: DomainHostdev[] | cdktf.IResolvable;
+  /**
+  * input block
+  *
+  * Docs: {@link ../../../../docs/resources/domain.md#input Domain#input}
+  */
+  readonly input?: DomainInput[] | cdktf.IResolvable;
+  /**
   * network_interface block
   *
   * Docs: {@link ../../../../docs/resources/domain.md#network_interface Domain#network_interface}
   */
   readonly networkInterface?: DomainNetworkInterface[] | cdktf.IResolvable;
+  /**
+  * rng block
+  *
+  * Docs: {@link ../../../../docs/resources/domain.md#rng Domain#rng}
+  */
+  readonly rng?: DomainRng;
+  /**
+  * serial block
+  *
+  * Docs: {@link ../../../../docs/resources/domain.md#serial Domain#serial}
+  */
+  readonly serial?: DomainSerial[] | cdktf.IResolvable;
+  /**
+  * tpm block
+  *
+  * Docs: {@link ../../../../docs/resources/domain.md#tpm Domain#tpm}
+  */
+  readonly tpm?: DomainTpm;
+  /**
+  * watchdog block
+  *
+  * Docs: {@link ../../../../docs/resources/domain.md#watchdog Domain#watchdog}
+  */
+  readonly watchdog?: DomainWatchdog;
+  /**
+  * xml block
+  *
+  * Docs: {@link ../../../../docs/resources/domain.md#xml Domain#xml}
+  */
+  readonly xml?: DomainXml;
+}
+export interface DomainChannel {
+  /**
+  * Port name, e.g. `org.example.port.0`.
+  *
+  * Docs: {@link ../../../../docs/resources/domain.md#channel.name Domain#name}
+  */
+  readonly name: string;
+  /**
+  * With `unix`: the socket path; null: libvirt picks one.
+  *
+  * Docs: {@link ../../../../docs/resources/domain.md#channel.path Domain#path}
+  */
+  readonly path?: string;
+  /**
+  * Host side of the channel. One of `unix` (a unix socket on the host), `pty` (a pseudo-terminal), `spicevmc` (SPICE's agent channel (with SPICE graphics)). Default: `unix`.
+  *
+  * Docs: {@link ../../../../docs/resources/domain.md#channel.type Domain#type}
+  */
+  readonly type?: string;
+}
+
+export function domainChannelToTerraform(struct?: DomainChannel | cdktf.IResolvable): any {
+  if (!cdktf.canInspect(struct) || cdktf.Tokenization.isResolvable(struct)) { return struct; }
+  if (cdktf.isComplexElement(struct)) {
+    throw new Error("A complex element was used as configuration, this is not supported: https://cdk.tf/complex-object-as-configuration");
+  }
+  return {
+    name: cdktf.stringToTerraform(struct!.name),
+    path: cdktf.stringToTerraform(struct!.path),
+    type: cdktf.stringToTerraform(struct!.type),
+  }
+}
+
+
+export function domainChannelToHclTerraform(struct?: DomainChannel | cdktf.IResolvable): any {
+  if (!cdktf.canInspect(struct) || cdktf.Tokenization.isResolvable(struct)) { return struct; }
+  if (cdktf.isComplexElement(struct)) {
+    throw new Error("A complex element was used as configuration, this is not supported: https://cdk.tf/complex-object-as-configuration");
+  }
+  const attrs = {
+    name: {
+      value: cdktf.stringToHclTerraform(struct!.name),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "string",
+    },
+    path: {
+      value: cdktf.stringToHclTerraform(struct!.path),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "string",
+    },
+    type: {
+      value: cdktf.stringToHclTerraform(struct!.type),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "string",
+    },
+  };
+
+  // remove undefined attributes
+  return Object.fromEntries(Object.entries(attrs).filter(([_, value]) => value !== undefined && value.value !== undefined));
+}
+
+export class DomainChannelOutputReference extends cdktf.ComplexObject {
+  private isEmptyObject = false;
+  private resolvableValue?: cdktf.IResolvable;
+
+  /**
+  * @param terraformResource The parent resource
+  * @param terraformAttribute The attribute on the parent resource this class is referencing
+  * @param complexObjectIndex the index of this item in the list
+  * @param complexObjectIsFromSet whether the list is wrapping a set (will add tolist() to be able to access an item via an index)
+  */
+  public constructor(terraformResource: cdktf.IInterpolatingParent, terraformAttribute: string, complexObjectIndex: number, complexObjectIsFromSet: boolean) {
+    super(terraformResource, terraformAttribute, complexObjectIsFromSet, complexObjectIndex);
+  }
+
+  public get internalValue(): DomainChannel | cdktf.IResolvable | undefined {
+    if (this.resolvableValue) {
+      return this.resolvableValue;
+    }
+    let hasAnyValues = this.isEmptyObject;
+    const internalValueResult: any = {};
+    if (this._name !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.name = this._name;
+    }
+    if (this._path !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.path = this._path;
+    }
+    if (this._type !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.type = this._type;
+    }
+    return hasAnyValues ? internalValueResult : undefined;
+  }
+
+  public set internalValue(value: DomainChannel | cdktf.IResolvable | undefined) {
+    if (value === undefined) {
+      this.isEmptyObject = false;
+      this.resolvableValue = undefined;
+      this._name = undefined;
+      this._path = undefined;
+      this._type = undefined;
+    }
+    else if (cdktf.Tokenization.isResolvable(value)) {
+      this.isEmptyObject = false;
+      this.resolvableValue = value;
+    }
+    else {
+      this.isEmptyObject = Object.keys(value).length === 0;
+      this.resolvableValue = undefined;
+      this._name = value.name;
+      this._path = value.path;
+      this._type = value.type;
+    }
+  }
+
+  // name - computed: false, optional: false, required: true
+  private _name?: string; 
+  public get name() {
+    return this.getStringAttribute('name');
+  }
+  public set name(value: string) {
+    this._name = value;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get nameInput() {
+    return this._name;
+  }
+
+  // path - computed: false, optional: true, required: false
+  private _path?: string; 
+  public get path() {
+    return this.getStringAttribute('path');
+  }
+  public set path(value: string) {
+    this._path = value;
+  }
+  public resetPath() {
+    this._path = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get pathInput() {
+    return this._path;
+  }
+
+  // type - computed: true, optional: true, required: false
+  private _type?: string; 
+  public get type() {
+    return this.getStringAttribute('type');
+  }
+  public set type(value: string) {
+    this._type = value;
+  }
+  public resetType() {
+    this._type = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get typeInput() {
+    return this._type;
+  }
+}
+
+export class DomainChannelList extends cdktf.ComplexList {
+  public internalValue? : DomainChannel[] | cdktf.IResolvable
+
+  /**
+  * @param terraformResource The parent resource
+  * @param terraformAttribute The attribute on the parent resource this class is referencing
+  * @param wrapsSet whether the list is wrapping a set (will add tolist() to be able to access an item via an index)
+  */
+  constructor(protected override terraformResource: cdktf.IInterpolatingParent, protected override terraformAttribute: string, protected override wrapsSet: boolean) {
+    super(terraformResource, terraformAttribute, wrapsSet)
+  }
+
+  /**
+  * @param index the index of the item to return
+  */
+  public get(index: number): DomainChannelOutputReference {
+    return new DomainChannelOutputReference(this.terraformResource, this.terraformAttribute, index, this.wrapsSet);
+  }
+}
+export interface DomainConsole {
+  /**
+  * With `tcp`: the IP address QEMU listens on. Default: `127.0.0.1` with `tcp`, else null.
+  *
+  * Docs: {@link ../../../../docs/resources/domain.md#console.host Domain#host}
+  */
+  readonly host?: string;
+  /**
+  * With `file` or `unix`: the host path (absolute).
+  *
+  * Docs: {@link ../../../../docs/resources/domain.md#console.path Domain#path}
+  */
+  readonly path?: string;
+  /**
+  * With `tcp`: the TCP port.
+  *
+  * Docs: {@link ../../../../docs/resources/domain.md#console.port Domain#port}
+  */
+  readonly port?: number;
+  /**
+  * Host side of the console. One of `pty` (a pseudo-terminal (`virsh console DOMAIN DEVICE`)), `file` (the guest's output is written to `path`), `unix` (a unix socket at `path` QEMU listens on), `tcp` (a TCP port QEMU listens on (`host`, `port`), raw).
+  *
+  * Docs: {@link ../../../../docs/resources/domain.md#console.type Domain#type}
+  */
+  readonly type: string;
+}
+
+export function domainConsoleToTerraform(struct?: DomainConsole | cdktf.IResolvable): any {
+  if (!cdktf.canInspect(struct) || cdktf.Tokenization.isResolvable(struct)) { return struct; }
+  if (cdktf.isComplexElement(struct)) {
+    throw new Error("A complex element was used as configuration, this is not supported: https://cdk.tf/complex-object-as-configuration");
+  }
+  return {
+    host: cdktf.stringToTerraform(struct!.host),
+    path: cdktf.stringToTerraform(struct!.path),
+    port: cdktf.numberToTerraform(struct!.port),
+    type: cdktf.stringToTerraform(struct!.type),
+  }
+}
+
+
+export function domainConsoleToHclTerraform(struct?: DomainConsole | cdktf.IResolvable): any {
+  if (!cdktf.canInspect(struct) || cdktf.Tokenization.isResolvable(struct)) { return struct; }
+  if (cdktf.isComplexElement(struct)) {
+    throw new Error("A complex element was used as configuration, this is not supported: https://cdk.tf/complex-object-as-configuration");
+  }
+  const attrs = {
+    host: {
+      value: cdktf.stringToHclTerraform(struct!.host),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "string",
+    },
+    path: {
+      value: cdktf.stringToHclTerraform(struct!.path),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "string",
+    },
+    port: {
+      value: cdktf.numberToHclTerraform(struct!.port),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "number",
+    },
+    type: {
+      value: cdktf.stringToHclTerraform(struct!.type),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "string",
+    },
+  };
+
+  // remove undefined attributes
+  return Object.fromEntries(Object.entries(attrs).filter(([_, value]) => value !== undefined && value.value !== undefined));
+}
+
+export class DomainConsoleOutputReference extends cdktf.ComplexObject {
+  private isEmptyObject = false;
+  private resolvableValue?: cdktf.IResolvable;
+
+  /**
+  * @param terraformResource The parent resource
+  * @param terraformAttribute The attribute on the parent resource this class is referencing
+  * @param complexObjectIndex the index of this item in the list
+  * @param complexObjectIsFromSet whether the list is wrapping a set (will add tolist() to be able to access an item via an index)
+  */
+  public constructor(terraformResource: cdktf.IInterpolatingParent, terraformAttribute: string, complexObjectIndex: number, complexObjectIsFromSet: boolean) {
+    super(terraformResource, terraformAttribute, complexObjectIsFromSet, complexObjectIndex);
+  }
+
+  public get internalValue(): DomainConsole | cdktf.IResolvable | undefined {
+    if (this.resolvableValue) {
+      return this.resolvableValue;
+    }
+    let hasAnyValues = this.isEmptyObject;
+    const internalValueResult: any = {};
+    if (this._host !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.host = this._host;
+    }
+    if (this._path !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.path = this._path;
+    }
+    if (this._port !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.port = this._port;
+    }
+    if (this._type !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.type = this._type;
+    }
+    return hasAnyValues ? internalValueResult : undefined;
+  }
+
+  public set internalValue(value: DomainConsole | cdktf.IResolvable | undefined) {
+    if (value === undefined) {
+      this.isEmptyObject = false;
+      this.resolvableValue = undefined;
+      this._host = undefined;
+      this._path = undefined;
+      this._port = undefined;
+      this._type = undefined;
+    }
+    else if (cdktf.Tokenization.isResolvable(value)) {
+      this.isEmptyObject = false;
+      this.resolvableValue = value;
+    }
+    else {
+      this.isEmptyObject = Object.keys(value).length === 0;
+      this.resolvableValue = undefined;
+      this._host = value.host;
+      this._path = value.path;
+      this._port = value.port;
+      this._type = value.type;
+    }
+  }
+
+  // host - computed: true, optional: true, required: false
+  private _host?: string; 
+  public get host() {
+    return this.getStringAttribute('host');
+  }
+  public set host(value: string) {
+    this._host = value;
+  }
+  public resetHost() {
+    this._host = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get hostInput() {
+    return this._host;
+  }
+
+  // path - computed: false, optional: true, required: false
+  private _path?: string; 
+  public get path() {
+    return this.getStringAttribute('path');
+  }
+  public set path(value: string) {
+    this._path = value;
+  }
+  public resetPath() {
+    this._path = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get pathInput() {
+    return this._path;
+  }
+
+  // port - computed: false, optional: true, required: false
+  private _port?: number; 
+  public get port() {
+    return this.getNumberAttribute('port');
+  }
+  public set port(value: number) {
+    this._port = value;
+  }
+  public resetPort() {
+    this._port = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get portInput() {
+    return this._port;
+  }
+
+  // type - computed: false, optional: false, required: true
+  private _type?: string; 
+  public get type() {
+    return this.getStringAttribute('type');
+  }
+  public set type(value: string) {
+    this._type = value;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get typeInput() {
+    return this._type;
+  }
+}
+
+export class DomainConsoleList extends cdktf.ComplexList {
+  public internalValue? : DomainConsole[] | cdktf.IResolvable
+
+  /**
+  * @param terraformResource The parent resource
+  * @param terraformAttribute The attribute on the parent resource this class is referencing
+  * @param wrapsSet whether the list is wrapping a set (will add tolist() to be able to access an item via an index)
+  */
+  constructor(protected override terraformResource: cdktf.IInterpolatingParent, protected override terraformAttribute: string, protected override wrapsSet: boolean) {
+    super(terraformResource, terraformAttribute, wrapsSet)
+  }
+
+  /**
+  * @param index the index of the item to return
+  */
+  public get(index: number): DomainConsoleOutputReference {
+    return new DomainConsoleOutputReference(this.terraformResource, this.terraformAttribute, index, this.wrapsSet);
+  }
+}
+export interface DomainCpuTopology {
+  /**
+  * Cores per die.
+  *
+  * Docs: {@link ../../../../docs/resources/domain.md#cpu_topology.cores Domain#cores}
+  */
+  readonly cores: number;
+  /**
+  * Dies per socket. Default: `1`.
+  *
+  * Docs: {@link ../../../../docs/resources/domain.md#cpu_topology.dies Domain#dies}
+  */
+  readonly dies?: number;
+  /**
+  * CPU sockets.
+  *
+  * Docs: {@link ../../../../docs/resources/domain.md#cpu_topology.sockets Domain#sockets}
+  */
+  readonly sockets: number;
+  /**
+  * Threads per core.
+  *
+  * Docs: {@link ../../../../docs/resources/domain.md#cpu_topology.threads Domain#threads}
+  */
+  readonly threads: number;
+}
+
+export function domainCpuTopologyToTerraform(struct?: DomainCpuTopology | cdktf.IResolvable): any {
+  if (!cdktf.canInspect(struct) || cdktf.Tokenization.isResolvable(struct)) { return struct; }
+  if (cdktf.isComplexElement(struct)) {
+    throw new Error("A complex element was used as configuration, this is not supported: https://cdk.tf/complex-object-as-configuration");
+  }
+  return {
+    cores: cdktf.numberToTerraform(struct!.cores),
+    dies: cdktf.numberToTerraform(struct!.dies),
+    sockets: cdktf.numberToTerraform(struct!.sockets),
+    threads: cdktf.numberToTerraform(struct!.threads),
+  }
+}
+
+
+export function domainCpuTopologyToHclTerraform(struct?: DomainCpuTopology | cdktf.IResolvable): any {
+  if (!cdktf.canInspect(struct) || cdktf.Tokenization.isResolvable(struct)) { return struct; }
+  if (cdktf.isComplexElement(struct)) {
+    throw new Error("A complex element was used as configuration, this is not supported: https://cdk.tf/complex-object-as-configuration");
+  }
+  const attrs = {
+    cores: {
+      value: cdktf.numberToHclTerraform(struct!.cores),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "number",
+    },
+    dies: {
+      value: cdktf.numberToHclTerraform(struct!.dies),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "number",
+    },
+    sockets: {
+      value: cdktf.numberToHclTerraform(struct!.sockets),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "number",
+    },
+    threads: {
+      value: cdktf.numberToHclTerraform(struct!.threads),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "number",
+    },
+  };
+
+  // remove undefined attributes
+  return Object.fromEntries(Object.entries(attrs).filter(([_, value]) => value !== undefined && value.value !== undefined));
+}
+
+export class DomainCpuTopologyOutputReference extends cdktf.ComplexObject {
+  private isEmptyObject = false;
+  private resolvableValue?: cdktf.IResolvable;
+
+  /**
+  * @param terraformResource The parent resource
+  * @param terraformAttribute The attribute on the parent resource this class is referencing
+  */
+  public constructor(terraformResource: cdktf.IInterpolatingParent, terraformAttribute: string) {
+    super(terraformResource, terraformAttribute, false);
+  }
+
+  public get internalValue(): DomainCpuTopology | cdktf.IResolvable | undefined {
+    if (this.resolvableValue) {
+      return this.resolvableValue;
+    }
+    let hasAnyValues = this.isEmptyObject;
+    const internalValueResult: any = {};
+    if (this._cores !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.cores = this._cores;
+    }
+    if (this._dies !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.dies = this._dies;
+    }
+    if (this._sockets !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.sockets = this._sockets;
+    }
+    if (this._threads !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.threads = this._threads;
+    }
+    return hasAnyValues ? internalValueResult : undefined;
+  }
+
+  public set internalValue(value: DomainCpuTopology | cdktf.IResolvable | undefined) {
+    if (value === undefined) {
+      this.isEmptyObject = false;
+      this.resolvableValue = undefined;
+      this._cores = undefined;
+      this._dies = undefined;
+      this._sockets = undefined;
+      this._threads = undefined;
+    }
+    else if (cdktf.Tokenization.isResolvable(value)) {
+      this.isEmptyObject = false;
+      this.resolvableValue = value;
+    }
+    else {
+      this.isEmptyObject = Object.keys(value).length === 0;
+      this.resolvableValue = undefined;
+      this._cores = value.cores;
+      this._dies = value.dies;
+      this._sockets = value.sockets;
+      this._threads = value.threads;
+    }
+  }
+
+  // cores - computed: false, optional: false, required: true
+  private _cores?: number; 
+  public get cores() {
+    return this.getNumberAttribute('cores');
+  }
+  public set cores(value: number) {
+    this._cores = value;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get coresInput() {
+    return this._cores;
+  }
+
+  // dies - computed: true, optional: true, required: false
+  private _dies?: number; 
+  public get dies() {
+    return this.getNumberAttribute('dies');
+  }
+  public set dies(value: number) {
+    this._dies = value;
+  }
+  public resetDies() {
+    this._dies = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get diesInput() {
+    return this._dies;
+  }
+
+  // sockets - computed: false, optional: false, required: true
+  private _sockets?: number; 
+  public get sockets() {
+    return this.getNumberAttribute('sockets');
+  }
+  public set sockets(value: number) {
+    this._sockets = value;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get socketsInput() {
+    return this._sockets;
+  }
+
+  // threads - computed: false, optional: false, required: true
+  private _threads?: number; 
+  public get threads() {
+    return this.getNumberAttribute('threads');
+  }
+  public set threads(value: number) {
+    this._threads = value;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get threadsInput() {
+    return this._threads;
+  }
 }
 export interface DomainDisk {
   /**
@@ -173,17 +902,41 @@ export interface DomainDisk {
   */
   readonly bus?: string;
   /**
+  * Host cache mode of the disk (libvirt `<driver cache>`); null: QEMU's default. One of `default` (QEMU's default (writeback)), `none` (no host page cache (O_DIRECT)), `writethrough`, `writeback`, `directsync` (O_DIRECT and O_DSYNC), `unsafe` (flushes ignored: fast, loses data on a host crash). Changing it: restarts a running guest.
+  *
+  * Docs: {@link ../../../../docs/resources/domain.md#disk.cache Domain#cache}
+  */
+  readonly cache?: string;
+  /**
+  * What a discard request of the guest does (libvirt `<driver discard>`); null: QEMU's default (ignore). One of `unmap` (the guest's discard (TRIM) frees space in the image), `ignore`. Changing it: restarts a running guest.
+  *
+  * Docs: {@link ../../../../docs/resources/domain.md#disk.discard Domain#discard}
+  */
+  readonly discard?: string;
+  /**
   * Host path of an image file. Changing it: restarts a running guest.
   *
   * Docs: {@link ../../../../docs/resources/domain.md#disk.file Domain#file}
   */
   readonly file?: string;
   /**
+  * QEMU's I/O backend for the disk (libvirt `<driver io>`); null: QEMU's default (threads). One of `threads`, `native` (Linux AIO; needs `cache` `none` or `directsync`), `io_uring`. Changing it: restarts a running guest.
+  *
+  * Docs: {@link ../../../../docs/resources/domain.md#disk.io Domain#io}
+  */
+  readonly io?: string;
+  /**
   * Read-only disk. Default: `false`. Changing it: restarts a running guest.
   *
   * Docs: {@link ../../../../docs/resources/domain.md#disk.readonly Domain#readonly}
   */
   readonly readonly?: boolean | cdktf.IResolvable;
+  /**
+  * Serial number the guest sees (`/dev/disk/by-id/virtio-<serial>`): at most 20 letters, digits, spaces or `_ . + -`. Changing it: restarts a running guest.
+  *
+  * Docs: {@link ../../../../docs/resources/domain.md#disk.serial Domain#serial}
+  */
+  readonly serial?: string;
   /**
   * Guest device. Default: `vda`, `vdb`, … in order (`sda`, … on `sata` and `scsi`). Changing it: restarts a running guest.
   *
@@ -205,8 +958,12 @@ export function domainDiskToTerraform(struct?: DomainDisk | cdktf.IResolvable): 
   }
   return {
     bus: cdktf.stringToTerraform(struct!.bus),
+    cache: cdktf.stringToTerraform(struct!.cache),
+    discard: cdktf.stringToTerraform(struct!.discard),
     file: cdktf.stringToTerraform(struct!.file),
+    io: cdktf.stringToTerraform(struct!.io),
     readonly: cdktf.booleanToTerraform(struct!.readonly),
+    serial: cdktf.stringToTerraform(struct!.serial),
     target: cdktf.stringToTerraform(struct!.target),
     volume_id: cdktf.stringToTerraform(struct!.volumeId),
   }
@@ -225,8 +982,26 @@ export function domainDiskToHclTerraform(struct?: DomainDisk | cdktf.IResolvable
       type: "simple",
       storageClassType: "string",
     },
+    cache: {
+      value: cdktf.stringToHclTerraform(struct!.cache),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "string",
+    },
+    discard: {
+      value: cdktf.stringToHclTerraform(struct!.discard),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "string",
+    },
     file: {
       value: cdktf.stringToHclTerraform(struct!.file),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "string",
+    },
+    io: {
+      value: cdktf.stringToHclTerraform(struct!.io),
       isBlock: false,
       type: "simple",
       storageClassType: "string",
@@ -236,6 +1011,12 @@ export function domainDiskToHclTerraform(struct?: DomainDisk | cdktf.IResolvable
       isBlock: false,
       type: "simple",
       storageClassType: "boolean",
+    },
+    serial: {
+      value: cdktf.stringToHclTerraform(struct!.serial),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "string",
     },
     target: {
       value: cdktf.stringToHclTerraform(struct!.target),
@@ -279,13 +1060,29 @@ export class DomainDiskOutputReference extends cdktf.ComplexObject {
       hasAnyValues = true;
       internalValueResult.bus = this._bus;
     }
+    if (this._cache !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.cache = this._cache;
+    }
+    if (this._discard !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.discard = this._discard;
+    }
     if (this._file !== undefined) {
       hasAnyValues = true;
       internalValueResult.file = this._file;
     }
+    if (this._io !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.io = this._io;
+    }
     if (this._readonly !== undefined) {
       hasAnyValues = true;
       internalValueResult.readonly = this._readonly;
+    }
+    if (this._serial !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.serial = this._serial;
     }
     if (this._target !== undefined) {
       hasAnyValues = true;
@@ -303,8 +1100,12 @@ export class DomainDiskOutputReference extends cdktf.ComplexObject {
       this.isEmptyObject = false;
       this.resolvableValue = undefined;
       this._bus = undefined;
+      this._cache = undefined;
+      this._discard = undefined;
       this._file = undefined;
+      this._io = undefined;
       this._readonly = undefined;
+      this._serial = undefined;
       this._target = undefined;
       this._volumeId = undefined;
     }
@@ -316,8 +1117,12 @@ export class DomainDiskOutputReference extends cdktf.ComplexObject {
       this.isEmptyObject = Object.keys(value).length === 0;
       this.resolvableValue = undefined;
       this._bus = value.bus;
+      this._cache = value.cache;
+      this._discard = value.discard;
       this._file = value.file;
+      this._io = value.io;
       this._readonly = value.readonly;
+      this._serial = value.serial;
       this._target = value.target;
       this._volumeId = value.volumeId;
     }
@@ -339,6 +1144,38 @@ export class DomainDiskOutputReference extends cdktf.ComplexObject {
     return this._bus;
   }
 
+  // cache - computed: false, optional: true, required: false
+  private _cache?: string; 
+  public get cache() {
+    return this.getStringAttribute('cache');
+  }
+  public set cache(value: string) {
+    this._cache = value;
+  }
+  public resetCache() {
+    this._cache = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get cacheInput() {
+    return this._cache;
+  }
+
+  // discard - computed: false, optional: true, required: false
+  private _discard?: string; 
+  public get discard() {
+    return this.getStringAttribute('discard');
+  }
+  public set discard(value: string) {
+    this._discard = value;
+  }
+  public resetDiscard() {
+    this._discard = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get discardInput() {
+    return this._discard;
+  }
+
   // file - computed: false, optional: true, required: false
   private _file?: string; 
   public get file() {
@@ -355,6 +1192,22 @@ export class DomainDiskOutputReference extends cdktf.ComplexObject {
     return this._file;
   }
 
+  // io - computed: false, optional: true, required: false
+  private _io?: string; 
+  public get io() {
+    return this.getStringAttribute('io');
+  }
+  public set io(value: string) {
+    this._io = value;
+  }
+  public resetIo() {
+    this._io = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get ioInput() {
+    return this._io;
+  }
+
   // readonly - computed: true, optional: true, required: false
   private _readonly?: boolean | cdktf.IResolvable; 
   public get readonly() {
@@ -369,6 +1222,22 @@ export class DomainDiskOutputReference extends cdktf.ComplexObject {
   // Temporarily expose input value. Use with caution.
   public get readonlyInput() {
     return this._readonly;
+  }
+
+  // serial - computed: false, optional: true, required: false
+  private _serial?: string; 
+  public get serial() {
+    return this.getStringAttribute('serial');
+  }
+  public set serial(value: string) {
+    this._serial = value;
+  }
+  public resetSerial() {
+    this._serial = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get serialInput() {
+    return this._serial;
   }
 
   // target - computed: true, optional: true, required: false
@@ -423,7 +1292,1134 @@ export class DomainDiskList extends cdktf.ComplexList {
     return new DomainDiskOutputReference(this.terraformResource, this.terraformAttribute, index, this.wrapsSet);
   }
 }
+export interface DomainFilesystem {
+  /**
+  * How file ownership maps to the host (virtiofs: `passthrough` only). One of `passthrough` (the guest's file owners as they are), `mapped` (owners kept in extended attributes (9p)), `squash` (9p). Default: `passthrough`. Changing it: restarts a running guest.
+  *
+  * Docs: {@link ../../../../docs/resources/domain.md#filesystem.access_mode Domain#access_mode}
+  */
+  readonly accessMode?: string;
+  /**
+  * Sharing protocol. One of `virtiofs` (virtiofsd, fast, POSIX semantics), `9p` (QEMU's virtio-9p). Default: `virtiofs`. Changing it: restarts a running guest.
+  *
+  * Docs: {@link ../../../../docs/resources/domain.md#filesystem.driver Domain#driver}
+  */
+  readonly driver?: string;
+  /**
+  * The guest cannot write (9p only; libvirt 9.0 has no read-only virtiofs). Default: `false`. Changing it: restarts a running guest.
+  *
+  * Docs: {@link ../../../../docs/resources/domain.md#filesystem.readonly Domain#readonly}
+  */
+  readonly readonly?: boolean | cdktf.IResolvable;
+  /**
+  * Host directory (absolute path). Changing it: restarts a running guest.
+  *
+  * Docs: {@link ../../../../docs/resources/domain.md#filesystem.source Domain#source}
+  */
+  readonly source: string;
+  /**
+  * Mount tag the guest names (1–36 characters). Changing it: restarts a running guest.
+  *
+  * Docs: {@link ../../../../docs/resources/domain.md#filesystem.target Domain#target}
+  */
+  readonly target: string;
+}
+
+export function domainFilesystemToTerraform(struct?: DomainFilesystem | cdktf.IResolvable): any {
+  if (!cdktf.canInspect(struct) || cdktf.Tokenization.isResolvable(struct)) { return struct; }
+  if (cdktf.isComplexElement(struct)) {
+    throw new Error("A complex element was used as configuration, this is not supported: https://cdk.tf/complex-object-as-configuration");
+  }
+  return {
+    access_mode: cdktf.stringToTerraform(struct!.accessMode),
+    driver: cdktf.stringToTerraform(struct!.driver),
+    readonly: cdktf.booleanToTerraform(struct!.readonly),
+    source: cdktf.stringToTerraform(struct!.source),
+    target: cdktf.stringToTerraform(struct!.target),
+  }
+}
+
+
+export function domainFilesystemToHclTerraform(struct?: DomainFilesystem | cdktf.IResolvable): any {
+  if (!cdktf.canInspect(struct) || cdktf.Tokenization.isResolvable(struct)) { return struct; }
+  if (cdktf.isComplexElement(struct)) {
+    throw new Error("A complex element was used as configuration, this is not supported: https://cdk.tf/complex-object-as-configuration");
+  }
+  const attrs = {
+    access_mode: {
+      value: cdktf.stringToHclTerraform(struct!.accessMode),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "string",
+    },
+    driver: {
+      value: cdktf.stringToHclTerraform(struct!.driver),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "string",
+    },
+    readonly: {
+      value: cdktf.booleanToHclTerraform(struct!.readonly),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "boolean",
+    },
+    source: {
+      value: cdktf.stringToHclTerraform(struct!.source),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "string",
+    },
+    target: {
+      value: cdktf.stringToHclTerraform(struct!.target),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "string",
+    },
+  };
+
+  // remove undefined attributes
+  return Object.fromEntries(Object.entries(attrs).filter(([_, value]) => value !== undefined && value.value !== undefined));
+}
+
+export class DomainFilesystemOutputReference extends cdktf.ComplexObject {
+  private isEmptyObject = false;
+  private resolvableValue?: cdktf.IResolvable;
+
+  /**
+  * @param terraformResource The parent resource
+  * @param terraformAttribute The attribute on the parent resource this class is referencing
+  * @param complexObjectIndex the index of this item in the list
+  * @param complexObjectIsFromSet whether the list is wrapping a set (will add tolist() to be able to access an item via an index)
+  */
+  public constructor(terraformResource: cdktf.IInterpolatingParent, terraformAttribute: string, complexObjectIndex: number, complexObjectIsFromSet: boolean) {
+    super(terraformResource, terraformAttribute, complexObjectIsFromSet, complexObjectIndex);
+  }
+
+  public get internalValue(): DomainFilesystem | cdktf.IResolvable | undefined {
+    if (this.resolvableValue) {
+      return this.resolvableValue;
+    }
+    let hasAnyValues = this.isEmptyObject;
+    const internalValueResult: any = {};
+    if (this._accessMode !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.accessMode = this._accessMode;
+    }
+    if (this._driver !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.driver = this._driver;
+    }
+    if (this._readonly !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.readonly = this._readonly;
+    }
+    if (this._source !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.source = this._source;
+    }
+    if (this._target !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.target = this._target;
+    }
+    return hasAnyValues ? internalValueResult : undefined;
+  }
+
+  public set internalValue(value: DomainFilesystem | cdktf.IResolvable | undefined) {
+    if (value === undefined) {
+      this.isEmptyObject = false;
+      this.resolvableValue = undefined;
+      this._accessMode = undefined;
+      this._driver = undefined;
+      this._readonly = undefined;
+      this._source = undefined;
+      this._target = undefined;
+    }
+    else if (cdktf.Tokenization.isResolvable(value)) {
+      this.isEmptyObject = false;
+      this.resolvableValue = value;
+    }
+    else {
+      this.isEmptyObject = Object.keys(value).length === 0;
+      this.resolvableValue = undefined;
+      this._accessMode = value.accessMode;
+      this._driver = value.driver;
+      this._readonly = value.readonly;
+      this._source = value.source;
+      this._target = value.target;
+    }
+  }
+
+  // access_mode - computed: true, optional: true, required: false
+  private _accessMode?: string; 
+  public get accessMode() {
+    return this.getStringAttribute('access_mode');
+  }
+  public set accessMode(value: string) {
+    this._accessMode = value;
+  }
+  public resetAccessMode() {
+    this._accessMode = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get accessModeInput() {
+    return this._accessMode;
+  }
+
+  // driver - computed: true, optional: true, required: false
+  private _driver?: string; 
+  public get driver() {
+    return this.getStringAttribute('driver');
+  }
+  public set driver(value: string) {
+    this._driver = value;
+  }
+  public resetDriver() {
+    this._driver = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get driverInput() {
+    return this._driver;
+  }
+
+  // readonly - computed: true, optional: true, required: false
+  private _readonly?: boolean | cdktf.IResolvable; 
+  public get readonly() {
+    return this.getBooleanAttribute('readonly');
+  }
+  public set readonly(value: boolean | cdktf.IResolvable) {
+    this._readonly = value;
+  }
+  public resetReadonly() {
+    this._readonly = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get readonlyInput() {
+    return this._readonly;
+  }
+
+  // source - computed: false, optional: false, required: true
+  private _source?: string; 
+  public get source() {
+    return this.getStringAttribute('source');
+  }
+  public set source(value: string) {
+    this._source = value;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get sourceInput() {
+    return this._source;
+  }
+
+  // target - computed: false, optional: false, required: true
+  private _target?: string; 
+  public get target() {
+    return this.getStringAttribute('target');
+  }
+  public set target(value: string) {
+    this._target = value;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get targetInput() {
+    return this._target;
+  }
+}
+
+export class DomainFilesystemList extends cdktf.ComplexList {
+  public internalValue? : DomainFilesystem[] | cdktf.IResolvable
+
+  /**
+  * @param terraformResource The parent resource
+  * @param terraformAttribute The attribute on the parent resource this class is referencing
+  * @param wrapsSet whether the list is wrapping a set (will add tolist() to be able to access an item via an index)
+  */
+  constructor(protected override terraformResource: cdktf.IInterpolatingParent, protected override terraformAttribute: string, protected override wrapsSet: boolean) {
+    super(terraformResource, terraformAttribute, wrapsSet)
+  }
+
+  /**
+  * @param index the index of the item to return
+  */
+  public get(index: number): DomainFilesystemOutputReference {
+    return new DomainFilesystemOutputReference(this.terraformResource, this.terraformAttribute, index, this.wrapsSet);
+  }
+}
+export interface DomainGraphics {
+  /**
+  * IP address the display listens on; `0.0.0.0` opens it to every network the host is on. Default: `127.0.0.1` (this host only) unless `socket` is set. Changing it: restarts a running guest.
+  *
+  * Docs: {@link ../../../../docs/resources/domain.md#graphics.listen Domain#listen}
+  */
+  readonly listen?: string;
+  /**
+  * Password a client must give (VNC: at most 8 characters); null: none. Never logged. Reads keep the state's value (libvirt shows passwords only to VIR_DOMAIN_XML_SECURE, which slows every read), so a password changed outside Terraform is not seen as drift. Changing it: live (no restart).
+  *
+  * Docs: {@link ../../../../docs/resources/domain.md#graphics.password Domain#password}
+  */
+  readonly password?: string;
+  /**
+  * TCP port (5900–65535); null: the first free port from 5900 when the guest starts (see `display_uri`). Changing it: restarts a running guest.
+  *
+  * Docs: {@link ../../../../docs/resources/domain.md#graphics.port Domain#port}
+  */
+  readonly port?: number;
+  /**
+  * Host path of a unix socket the display listens on instead of a TCP port (QEMU must be able to create it, e.g. under `/var/lib/libvirt/qemu/`). Changing it: restarts a running guest.
+  *
+  * Docs: {@link ../../../../docs/resources/domain.md#graphics.socket Domain#socket}
+  */
+  readonly socket?: string;
+  /**
+  * Display protocol. One of `vnc`, `spice`. Changing it: restarts a running guest.
+  *
+  * Docs: {@link ../../../../docs/resources/domain.md#graphics.type Domain#type}
+  */
+  readonly type: string;
+}
+
+export function domainGraphicsToTerraform(struct?: DomainGraphics | cdktf.IResolvable): any {
+  if (!cdktf.canInspect(struct) || cdktf.Tokenization.isResolvable(struct)) { return struct; }
+  if (cdktf.isComplexElement(struct)) {
+    throw new Error("A complex element was used as configuration, this is not supported: https://cdk.tf/complex-object-as-configuration");
+  }
+  return {
+    listen: cdktf.stringToTerraform(struct!.listen),
+    password: cdktf.stringToTerraform(struct!.password),
+    port: cdktf.numberToTerraform(struct!.port),
+    socket: cdktf.stringToTerraform(struct!.socket),
+    type: cdktf.stringToTerraform(struct!.type),
+  }
+}
+
+
+export function domainGraphicsToHclTerraform(struct?: DomainGraphics | cdktf.IResolvable): any {
+  if (!cdktf.canInspect(struct) || cdktf.Tokenization.isResolvable(struct)) { return struct; }
+  if (cdktf.isComplexElement(struct)) {
+    throw new Error("A complex element was used as configuration, this is not supported: https://cdk.tf/complex-object-as-configuration");
+  }
+  const attrs = {
+    listen: {
+      value: cdktf.stringToHclTerraform(struct!.listen),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "string",
+    },
+    password: {
+      value: cdktf.stringToHclTerraform(struct!.password),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "string",
+    },
+    port: {
+      value: cdktf.numberToHclTerraform(struct!.port),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "number",
+    },
+    socket: {
+      value: cdktf.stringToHclTerraform(struct!.socket),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "string",
+    },
+    type: {
+      value: cdktf.stringToHclTerraform(struct!.type),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "string",
+    },
+  };
+
+  // remove undefined attributes
+  return Object.fromEntries(Object.entries(attrs).filter(([_, value]) => value !== undefined && value.value !== undefined));
+}
+
+export class DomainGraphicsOutputReference extends cdktf.ComplexObject {
+  private isEmptyObject = false;
+  private resolvableValue?: cdktf.IResolvable;
+
+  /**
+  * @param terraformResource The parent resource
+  * @param terraformAttribute The attribute on the parent resource this class is referencing
+  * @param complexObjectIndex the index of this item in the list
+  * @param complexObjectIsFromSet whether the list is wrapping a set (will add tolist() to be able to access an item via an index)
+  */
+  public constructor(terraformResource: cdktf.IInterpolatingParent, terraformAttribute: string, complexObjectIndex: number, complexObjectIsFromSet: boolean) {
+    super(terraformResource, terraformAttribute, complexObjectIsFromSet, complexObjectIndex);
+  }
+
+  public get internalValue(): DomainGraphics | cdktf.IResolvable | undefined {
+    if (this.resolvableValue) {
+      return this.resolvableValue;
+    }
+    let hasAnyValues = this.isEmptyObject;
+    const internalValueResult: any = {};
+    if (this._listen !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.listen = this._listen;
+    }
+    if (this._password !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.password = this._password;
+    }
+    if (this._port !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.port = this._port;
+    }
+    if (this._socket !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.socket = this._socket;
+    }
+    if (this._type !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.type = this._type;
+    }
+    return hasAnyValues ? internalValueResult : undefined;
+  }
+
+  public set internalValue(value: DomainGraphics | cdktf.IResolvable | undefined) {
+    if (value === undefined) {
+      this.isEmptyObject = false;
+      this.resolvableValue = undefined;
+      this._listen = undefined;
+      this._password = undefined;
+      this._port = undefined;
+      this._socket = undefined;
+      this._type = undefined;
+    }
+    else if (cdktf.Tokenization.isResolvable(value)) {
+      this.isEmptyObject = false;
+      this.resolvableValue = value;
+    }
+    else {
+      this.isEmptyObject = Object.keys(value).length === 0;
+      this.resolvableValue = undefined;
+      this._listen = value.listen;
+      this._password = value.password;
+      this._port = value.port;
+      this._socket = value.socket;
+      this._type = value.type;
+    }
+  }
+
+  // display_uri - computed: true, optional: false, required: false
+  public get displayUri() {
+    return this.getStringAttribute('display_uri');
+  }
+
+  // listen - computed: true, optional: true, required: false
+  private _listen?: string; 
+  public get listen() {
+    return this.getStringAttribute('listen');
+  }
+  public set listen(value: string) {
+    this._listen = value;
+  }
+  public resetListen() {
+    this._listen = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get listenInput() {
+    return this._listen;
+  }
+
+  // password - computed: false, optional: true, required: false
+  private _password?: string; 
+  public get password() {
+    return this.getStringAttribute('password');
+  }
+  public set password(value: string) {
+    this._password = value;
+  }
+  public resetPassword() {
+    this._password = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get passwordInput() {
+    return this._password;
+  }
+
+  // port - computed: false, optional: true, required: false
+  private _port?: number; 
+  public get port() {
+    return this.getNumberAttribute('port');
+  }
+  public set port(value: number) {
+    this._port = value;
+  }
+  public resetPort() {
+    this._port = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get portInput() {
+    return this._port;
+  }
+
+  // socket - computed: false, optional: true, required: false
+  private _socket?: string; 
+  public get socket() {
+    return this.getStringAttribute('socket');
+  }
+  public set socket(value: string) {
+    this._socket = value;
+  }
+  public resetSocket() {
+    this._socket = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get socketInput() {
+    return this._socket;
+  }
+
+  // type - computed: false, optional: false, required: true
+  private _type?: string; 
+  public get type() {
+    return this.getStringAttribute('type');
+  }
+  public set type(value: string) {
+    this._type = value;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get typeInput() {
+    return this._type;
+  }
+}
+
+export class DomainGraphicsList extends cdktf.ComplexList {
+  public internalValue? : DomainGraphics[] | cdktf.IResolvable
+
+  /**
+  * @param terraformResource The parent resource
+  * @param terraformAttribute The attribute on the parent resource this class is referencing
+  * @param wrapsSet whether the list is wrapping a set (will add tolist() to be able to access an item via an index)
+  */
+  constructor(protected override terraformResource: cdktf.IInterpolatingParent, protected override terraformAttribute: string, protected override wrapsSet: boolean) {
+    super(terraformResource, terraformAttribute, wrapsSet)
+  }
+
+  /**
+  * @param index the index of the item to return
+  */
+  public get(index: number): DomainGraphicsOutputReference {
+    return new DomainGraphicsOutputReference(this.terraformResource, this.terraformAttribute, index, this.wrapsSet);
+  }
+}
+export interface DomainHostdev {
+  /**
+  * Host address: PCI `DDDD:BB:SS.F` (e.g. `0000:01:00.0`, as `lspci -D` shows), USB `BUS:DEVICE` (e.g. `1:4`, as `lsusb` shows `Bus 001 Device 004`).
+  *
+  * Docs: {@link ../../../../docs/resources/domain.md#hostdev.address Domain#address}
+  */
+  readonly address: string;
+  /**
+  * libvirt detaches the device from its host driver when the guest starts, and gives it back after. Default: `true`.
+  *
+  * Docs: {@link ../../../../docs/resources/domain.md#hostdev.managed Domain#managed}
+  */
+  readonly managed?: boolean | cdktf.IResolvable;
+  /**
+  * Device bus. One of `pci`, `usb`.
+  *
+  * Docs: {@link ../../../../docs/resources/domain.md#hostdev.type Domain#type}
+  */
+  readonly type: string;
+}
+
+export function domainHostdevToTerraform(struct?: DomainHostdev | cdktf.IResolvable): any {
+  if (!cdktf.canInspect(struct) || cdktf.Tokenization.isResolvable(struct)) { return struct; }
+  if (cdktf.isComplexElement(struct)) {
+    throw new Error("A complex element was used as configuration, this is not supported: https://cdk.tf/complex-object-as-configuration");
+  }
+  return {
+    address: cdktf.stringToTerraform(struct!.address),
+    managed: cdktf.booleanToTerraform(struct!.managed),
+    type: cdktf.stringToTerraform(struct!.type),
+  }
+}
+
+
+export function domainHostdevToHclTerraform(struct?: DomainHostdev | cdktf.IResolvable): any {
+  if (!cdktf.canInspect(struct) || cdktf.Tokenization.isResolvable(struct)) { return struct; }
+  if (cdktf.isComplexElement(struct)) {
+    throw new Error("A complex element was used as configuration, this is not supported: https://cdk.tf/complex-object-as-configuration");
+  }
+  const attrs = {
+    address: {
+      value: cdktf.stringToHclTerraform(struct!.address),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "string",
+    },
+    managed: {
+      value: cdktf.booleanToHclTerraform(struct!.managed),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "boolean",
+    },
+    type: {
+      value: cdktf.stringToHclTerraform(struct!.type),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "string",
+    },
+  };
+
+  // remove undefined attributes
+  return Object.fromEntries(Object.entries(attrs).filter(([_, value]) => value !== undefined && value.value !== undefined));
+}
+
+export class DomainHostdevOutputReference extends cdktf.ComplexObject {
+  private isEmptyObject = false;
+  private resolvableValue?: cdktf.IResolvable;
+
+  /**
+  * @param terraformResource The parent resource
+  * @param terraformAttribute The attribute on the parent resource this class is referencing
+  * @param complexObjectIndex the index of this item in the list
+  * @param complexObjectIsFromSet whether the list is wrapping a set (will add tolist() to be able to access an item via an index)
+  */
+  public constructor(terraformResource: cdktf.IInterpolatingParent, terraformAttribute: string, complexObjectIndex: number, complexObjectIsFromSet: boolean) {
+    super(terraformResource, terraformAttribute, complexObjectIsFromSet, complexObjectIndex);
+  }
+
+  public get internalValue(): DomainHostdev | cdktf.IResolvable | undefined {
+    if (this.resolvableValue) {
+      return this.resolvableValue;
+    }
+    let hasAnyValues = this.isEmptyObject;
+    const internalValueResult: any = {};
+    if (this._address !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.address = this._address;
+    }
+    if (this._managed !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.managed = this._managed;
+    }
+    if (this._type !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.type = this._type;
+    }
+    return hasAnyValues ? internalValueResult : undefined;
+  }
+
+  public set internalValue(value: DomainHostdev | cdktf.IResolvable | undefined) {
+    if (value === undefined) {
+      this.isEmptyObject = false;
+      this.resolvableValue = undefined;
+      this._address = undefined;
+      this._managed = undefined;
+      this._type = undefined;
+    }
+    else if (cdktf.Tokenization.isResolvable(value)) {
+      this.isEmptyObject = false;
+      this.resolvableValue = value;
+    }
+    else {
+      this.isEmptyObject = Object.keys(value).length === 0;
+      this.resolvableValue = undefined;
+      this._address = value.address;
+      this._managed = value.managed;
+      this._type = value.type;
+    }
+  }
+
+  // address - computed: false, optional: false, required: true
+  private _address?: string; 
+  public get address() {
+    return this.getStringAttribute('address');
+  }
+  public set address(value: string) {
+    this._address = value;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get addressInput() {
+    return this._address;
+  }
+
+  // managed - computed: true, optional: true, required: false
+  private _managed?: boolean | cdktf.IResolvable; 
+  public get managed() {
+    return this.getBooleanAttribute('managed');
+  }
+  public set managed(value: boolean | cdktf.IResolvable) {
+    this._managed = value;
+  }
+  public resetManaged() {
+    this._managed = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get managedInput() {
+    return this._managed;
+  }
+
+  // type - computed: false, optional: false, required: true
+  private _type?: string; 
+  public get type() {
+    return this.getStringAttribute('type');
+  }
+  public set type(value: string) {
+    this._type = value;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get typeInput() {
+    return this._type;
+  }
+}
+
+export class DomainHostdevList extends cdktf.ComplexList {
+  public internalValue? : DomainHostdev[] | cdktf.IResolvable
+
+  /**
+  * @param terraformResource The parent resource
+  * @param terraformAttribute The attribute on the parent resource this class is referencing
+  * @param wrapsSet whether the list is wrapping a set (will add tolist() to be able to access an item via an index)
+  */
+  constructor(protected override terraformResource: cdktf.IInterpolatingParent, protected override terraformAttribute: string, protected override wrapsSet: boolean) {
+    super(terraformResource, terraformAttribute, wrapsSet)
+  }
+
+  /**
+  * @param index the index of the item to return
+  */
+  public get(index: number): DomainHostdevOutputReference {
+    return new DomainHostdevOutputReference(this.terraformResource, this.terraformAttribute, index, this.wrapsSet);
+  }
+}
+export interface DomainInput {
+  /**
+  * Bus. One of `usb`, `virtio`. Default: `usb`.
+  *
+  * Docs: {@link ../../../../docs/resources/domain.md#input.bus Domain#bus}
+  */
+  readonly bus?: string;
+  /**
+  * Device type. One of `tablet` (absolute pointer), `mouse`, `keyboard`.
+  *
+  * Docs: {@link ../../../../docs/resources/domain.md#input.type Domain#type}
+  */
+  readonly type: string;
+}
+
+export function domainInputToTerraform(struct?: DomainInput | cdktf.IResolvable): any {
+  if (!cdktf.canInspect(struct) || cdktf.Tokenization.isResolvable(struct)) { return struct; }
+  if (cdktf.isComplexElement(struct)) {
+    throw new Error("A complex element was used as configuration, this is not supported: https://cdk.tf/complex-object-as-configuration");
+  }
+  return {
+    bus: cdktf.stringToTerraform(struct!.bus),
+    type: cdktf.stringToTerraform(struct!.type),
+  }
+}
+
+
+export function domainInputToHclTerraform(struct?: DomainInput | cdktf.IResolvable): any {
+  if (!cdktf.canInspect(struct) || cdktf.Tokenization.isResolvable(struct)) { return struct; }
+  if (cdktf.isComplexElement(struct)) {
+    throw new Error("A complex element was used as configuration, this is not supported: https://cdk.tf/complex-object-as-configuration");
+  }
+  const attrs = {
+    bus: {
+      value: cdktf.stringToHclTerraform(struct!.bus),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "string",
+    },
+    type: {
+      value: cdktf.stringToHclTerraform(struct!.type),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "string",
+    },
+  };
+
+  // remove undefined attributes
+  return Object.fromEntries(Object.entries(attrs).filter(([_, value]) => value !== undefined && value.value !== undefined));
+}
+
+export class DomainInputOutputReference extends cdktf.ComplexObject {
+  private isEmptyObject = false;
+  private resolvableValue?: cdktf.IResolvable;
+
+  /**
+  * @param terraformResource The parent resource
+  * @param terraformAttribute The attribute on the parent resource this class is referencing
+  * @param complexObjectIndex the index of this item in the list
+  * @param complexObjectIsFromSet whether the list is wrapping a set (will add tolist() to be able to access an item via an index)
+  */
+  public constructor(terraformResource: cdktf.IInterpolatingParent, terraformAttribute: string, complexObjectIndex: number, complexObjectIsFromSet: boolean) {
+    super(terraformResource, terraformAttribute, complexObjectIsFromSet, complexObjectIndex);
+  }
+
+  public get internalValue(): DomainInput | cdktf.IResolvable | undefined {
+    if (this.resolvableValue) {
+      return this.resolvableValue;
+    }
+    let hasAnyValues = this.isEmptyObject;
+    const internalValueResult: any = {};
+    if (this._bus !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.bus = this._bus;
+    }
+    if (this._type !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.type = this._type;
+    }
+    return hasAnyValues ? internalValueResult : undefined;
+  }
+
+  public set internalValue(value: DomainInput | cdktf.IResolvable | undefined) {
+    if (value === undefined) {
+      this.isEmptyObject = false;
+      this.resolvableValue = undefined;
+      this._bus = undefined;
+      this._type = undefined;
+    }
+    else if (cdktf.Tokenization.isResolvable(value)) {
+      this.isEmptyObject = false;
+      this.resolvableValue = value;
+    }
+    else {
+      this.isEmptyObject = Object.keys(value).length === 0;
+      this.resolvableValue = undefined;
+      this._bus = value.bus;
+      this._type = value.type;
+    }
+  }
+
+  // bus - computed: true, optional: true, required: false
+  private _bus?: string; 
+  public get bus() {
+    return this.getStringAttribute('bus');
+  }
+  public set bus(value: string) {
+    this._bus = value;
+  }
+  public resetBus() {
+    this._bus = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get busInput() {
+    return this._bus;
+  }
+
+  // type - computed: false, optional: false, required: true
+  private _type?: string; 
+  public get type() {
+    return this.getStringAttribute('type');
+  }
+  public set type(value: string) {
+    this._type = value;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get typeInput() {
+    return this._type;
+  }
+}
+
+export class DomainInputList extends cdktf.ComplexList {
+  public internalValue? : DomainInput[] | cdktf.IResolvable
+
+  /**
+  * @param terraformResource The parent resource
+  * @param terraformAttribute The attribute on the parent resource this class is referencing
+  * @param wrapsSet whether the list is wrapping a set (will add tolist() to be able to access an item via an index)
+  */
+  constructor(protected override terraformResource: cdktf.IInterpolatingParent, protected override terraformAttribute: string, protected override wrapsSet: boolean) {
+    super(terraformResource, terraformAttribute, wrapsSet)
+  }
+
+  /**
+  * @param index the index of the item to return
+  */
+  public get(index: number): DomainInputOutputReference {
+    return new DomainInputOutputReference(this.terraformResource, this.terraformAttribute, index, this.wrapsSet);
+  }
+}
+export interface DomainNetworkInterfaceBandwidth {
+  /**
+  * Average rate of the traffic the guest receives, KiB/s.
+  *
+  * Docs: {@link ../../../../docs/resources/domain.md#network_interface.bandwidth.inbound_average Domain#inbound_average}
+  */
+  readonly inboundAverage?: number;
+  /**
+  * KiB the guest may receive at peak rate.
+  *
+  * Docs: {@link ../../../../docs/resources/domain.md#network_interface.bandwidth.inbound_burst Domain#inbound_burst}
+  */
+  readonly inboundBurst?: number;
+  /**
+  * Peak rate of the traffic the guest receives, KiB/s.
+  *
+  * Docs: {@link ../../../../docs/resources/domain.md#network_interface.bandwidth.inbound_peak Domain#inbound_peak}
+  */
+  readonly inboundPeak?: number;
+  /**
+  * Average rate of the traffic the guest sends, KiB/s.
+  *
+  * Docs: {@link ../../../../docs/resources/domain.md#network_interface.bandwidth.outbound_average Domain#outbound_average}
+  */
+  readonly outboundAverage?: number;
+  /**
+  * KiB the guest may send at peak rate.
+  *
+  * Docs: {@link ../../../../docs/resources/domain.md#network_interface.bandwidth.outbound_burst Domain#outbound_burst}
+  */
+  readonly outboundBurst?: number;
+  /**
+  * Peak rate of the traffic the guest sends, KiB/s.
+  *
+  * Docs: {@link ../../../../docs/resources/domain.md#network_interface.bandwidth.outbound_peak Domain#outbound_peak}
+  */
+  readonly outboundPeak?: number;
+}
+
+export function domainNetworkInterfaceBandwidthToTerraform(struct?: DomainNetworkInterfaceBandwidth | cdktf.IResolvable): any {
+  if (!cdktf.canInspect(struct) || cdktf.Tokenization.isResolvable(struct)) { return struct; }
+  if (cdktf.isComplexElement(struct)) {
+    throw new Error("A complex element was used as configuration, this is not supported: https://cdk.tf/complex-object-as-configuration");
+  }
+  return {
+    inbound_average: cdktf.numberToTerraform(struct!.inboundAverage),
+    inbound_burst: cdktf.numberToTerraform(struct!.inboundBurst),
+    inbound_peak: cdktf.numberToTerraform(struct!.inboundPeak),
+    outbound_average: cdktf.numberToTerraform(struct!.outboundAverage),
+    outbound_burst: cdktf.numberToTerraform(struct!.outboundBurst),
+    outbound_peak: cdktf.numberToTerraform(struct!.outboundPeak),
+  }
+}
+
+
+export function domainNetworkInterfaceBandwidthToHclTerraform(struct?: DomainNetworkInterfaceBandwidth | cdktf.IResolvable): any {
+  if (!cdktf.canInspect(struct) || cdktf.Tokenization.isResolvable(struct)) { return struct; }
+  if (cdktf.isComplexElement(struct)) {
+    throw new Error("A complex element was used as configuration, this is not supported: https://cdk.tf/complex-object-as-configuration");
+  }
+  const attrs = {
+    inbound_average: {
+      value: cdktf.numberToHclTerraform(struct!.inboundAverage),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "number",
+    },
+    inbound_burst: {
+      value: cdktf.numberToHclTerraform(struct!.inboundBurst),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "number",
+    },
+    inbound_peak: {
+      value: cdktf.numberToHclTerraform(struct!.inboundPeak),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "number",
+    },
+    outbound_average: {
+      value: cdktf.numberToHclTerraform(struct!.outboundAverage),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "number",
+    },
+    outbound_burst: {
+      value: cdktf.numberToHclTerraform(struct!.outboundBurst),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "number",
+    },
+    outbound_peak: {
+      value: cdktf.numberToHclTerraform(struct!.outboundPeak),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "number",
+    },
+  };
+
+  // remove undefined attributes
+  return Object.fromEntries(Object.entries(attrs).filter(([_, value]) => value !== undefined && value.value !== undefined));
+}
+
+export class DomainNetworkInterfaceBandwidthOutputReference extends cdktf.ComplexObject {
+  private isEmptyObject = false;
+  private resolvableValue?: cdktf.IResolvable;
+
+  /**
+  * @param terraformResource The parent resource
+  * @param terraformAttribute The attribute on the parent resource this class is referencing
+  */
+  public constructor(terraformResource: cdktf.IInterpolatingParent, terraformAttribute: string) {
+    super(terraformResource, terraformAttribute, false);
+  }
+
+  public get internalValue(): DomainNetworkInterfaceBandwidth | cdktf.IResolvable | undefined {
+    if (this.resolvableValue) {
+      return this.resolvableValue;
+    }
+    let hasAnyValues = this.isEmptyObject;
+    const internalValueResult: any = {};
+    if (this._inboundAverage !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.inboundAverage = this._inboundAverage;
+    }
+    if (this._inboundBurst !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.inboundBurst = this._inboundBurst;
+    }
+    if (this._inboundPeak !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.inboundPeak = this._inboundPeak;
+    }
+    if (this._outboundAverage !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.outboundAverage = this._outboundAverage;
+    }
+    if (this._outboundBurst !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.outboundBurst = this._outboundBurst;
+    }
+    if (this._outboundPeak !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.outboundPeak = this._outboundPeak;
+    }
+    return hasAnyValues ? internalValueResult : undefined;
+  }
+
+  public set internalValue(value: DomainNetworkInterfaceBandwidth | cdktf.IResolvable | undefined) {
+    if (value === undefined) {
+      this.isEmptyObject = false;
+      this.resolvableValue = undefined;
+      this._inboundAverage = undefined;
+      this._inboundBurst = undefined;
+      this._inboundPeak = undefined;
+      this._outboundAverage = undefined;
+      this._outboundBurst = undefined;
+      this._outboundPeak = undefined;
+    }
+    else if (cdktf.Tokenization.isResolvable(value)) {
+      this.isEmptyObject = false;
+      this.resolvableValue = value;
+    }
+    else {
+      this.isEmptyObject = Object.keys(value).length === 0;
+      this.resolvableValue = undefined;
+      this._inboundAverage = value.inboundAverage;
+      this._inboundBurst = value.inboundBurst;
+      this._inboundPeak = value.inboundPeak;
+      this._outboundAverage = value.outboundAverage;
+      this._outboundBurst = value.outboundBurst;
+      this._outboundPeak = value.outboundPeak;
+    }
+  }
+
+  // inbound_average - computed: false, optional: true, required: false
+  private _inboundAverage?: number; 
+  public get inboundAverage() {
+    return this.getNumberAttribute('inbound_average');
+  }
+  public set inboundAverage(value: number) {
+    this._inboundAverage = value;
+  }
+  public resetInboundAverage() {
+    this._inboundAverage = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get inboundAverageInput() {
+    return this._inboundAverage;
+  }
+
+  // inbound_burst - computed: false, optional: true, required: false
+  private _inboundBurst?: number; 
+  public get inboundBurst() {
+    return this.getNumberAttribute('inbound_burst');
+  }
+  public set inboundBurst(value: number) {
+    this._inboundBurst = value;
+  }
+  public resetInboundBurst() {
+    this._inboundBurst = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get inboundBurstInput() {
+    return this._inboundBurst;
+  }
+
+  // inbound_peak - computed: false, optional: true, required: false
+  private _inboundPeak?: number; 
+  public get inboundPeak() {
+    return this.getNumberAttribute('inbound_peak');
+  }
+  public set inboundPeak(value: number) {
+    this._inboundPeak = value;
+  }
+  public resetInboundPeak() {
+    this._inboundPeak = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get inboundPeakInput() {
+    return this._inboundPeak;
+  }
+
+  // outbound_average - computed: false, optional: true, required: false
+  private _outboundAverage?: number; 
+  public get outboundAverage() {
+    return this.getNumberAttribute('outbound_average');
+  }
+  public set outboundAverage(value: number) {
+    this._outboundAverage = value;
+  }
+  public resetOutboundAverage() {
+    this._outboundAverage = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get outboundAverageInput() {
+    return this._outboundAverage;
+  }
+
+  // outbound_burst - computed: false, optional: true, required: false
+  private _outboundBurst?: number; 
+  public get outboundBurst() {
+    return this.getNumberAttribute('outbound_burst');
+  }
+  public set outboundBurst(value: number) {
+    this._outboundBurst = value;
+  }
+  public resetOutboundBurst() {
+    this._outboundBurst = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get outboundBurstInput() {
+    return this._outboundBurst;
+  }
+
+  // outbound_peak - computed: false, optional: true, required: false
+  private _outboundPeak?: number; 
+  public get outboundPeak() {
+    return this.getNumberAttribute('outbound_peak');
+  }
+  public set outboundPeak(value: number) {
+    this._outboundPeak = value;
+  }
+  public resetOutboundPeak() {
+    this._outboundPeak = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get outboundPeakInput() {
+    return this._outboundPeak;
+  }
+}
 export interface DomainNetworkInterface {
+  /**
+  * A host NIC (e.g. `eth0`) the guest joins directly through macvtap (libvirt `<interface type='direct'>`), instead of `network` or `user`. The guest is then on that NIC's network; the host itself cannot reach it through the same NIC in `vepa` and `bridge` modes. Changing it: restarts a running guest.
+  *
+  * Docs: {@link ../../../../docs/resources/domain.md#network_interface.direct Domain#direct}
+  */
+  readonly direct?: string;
+  /**
+  * macvtap mode of a `direct` NIC. One of `vepa` (traffic between guests goes through the external switch), `bridge` (guests on the same NIC reach each other directly), `private` (guests are isolated from each other), `passthrough` (the NIC is the guest's alone). Default: `vepa` with `direct`, else null. Changing it: restarts a running guest.
+  *
+  * Docs: {@link ../../../../docs/resources/domain.md#network_interface.direct_mode Domain#direct_mode}
+  */
+  readonly directMode?: string;
   /**
   * Link state of the NIC (not on a restricted user-mode NIC). One of `up`, `down` (the virtual cable unplugged: the guest sees no carrier). Default: `up`. Changing it: live (no restart).
   *
@@ -443,6 +2439,12 @@ export interface DomainNetworkInterface {
   */
   readonly model?: string;
   /**
+  * MTU of the guest's NIC in bytes (68–65535; libvirt `<mtu>`); null: the network's. Changing it: restarts a running guest.
+  *
+  * Docs: {@link ../../../../docs/resources/domain.md#network_interface.mtu Domain#mtu}
+  */
+  readonly mtu?: number;
+  /**
   * A libvirt network: a `virtseed_network.id` (UUID) or a network name, e.g. `default`. Changing it: restarts a running guest.
   *
   * Docs: {@link ../../../../docs/resources/domain.md#network_interface.network Domain#network}
@@ -460,6 +2462,18 @@ export interface DomainNetworkInterface {
   * Docs: {@link ../../../../docs/resources/domain.md#network_interface.user Domain#user}
   */
   readonly user?: boolean | cdktf.IResolvable;
+  /**
+  * An 802.1Q VLAN tag (0–4095; libvirt `<vlan><tag>`), applied where the network supports it (Open vSwitch, SR-IOV); checked at define, not on plain Linux bridges. Changing it: restarts a running guest.
+  *
+  * Docs: {@link ../../../../docs/resources/domain.md#network_interface.vlan Domain#vlan}
+  */
+  readonly vlan?: number;
+  /**
+  * bandwidth block
+  *
+  * Docs: {@link ../../../../docs/resources/domain.md#network_interface.bandwidth Domain#bandwidth}
+  */
+  readonly bandwidth?: DomainNetworkInterfaceBandwidth;
 }
 
 export function domainNetworkInterfaceToTerraform(struct?: DomainNetworkInterface | cdktf.IResolvable): any {
@@ -468,12 +2482,17 @@ export function domainNetworkInterfaceToTerraform(struct?: DomainNetworkInterfac
     throw new Error("A complex element was used as configuration, this is not supported: https://cdk.tf/complex-object-as-configuration");
   }
   return {
+    direct: cdktf.stringToTerraform(struct!.direct),
+    direct_mode: cdktf.stringToTerraform(struct!.directMode),
     link_state: cdktf.stringToTerraform(struct!.linkState),
     mac: cdktf.stringToTerraform(struct!.mac),
     model: cdktf.stringToTerraform(struct!.model),
+    mtu: cdktf.numberToTerraform(struct!.mtu),
     network: cdktf.stringToTerraform(struct!.network),
     restrict: cdktf.booleanToTerraform(struct!.restrict),
     user: cdktf.booleanToTerraform(struct!.user),
+    vlan: cdktf.numberToTerraform(struct!.vlan),
+    bandwidth: domainNetworkInterfaceBandwidthToTerraform(struct!.bandwidth),
   }
 }
 
@@ -484,6 +2503,18 @@ export function domainNetworkInterfaceToHclTerraform(struct?: DomainNetworkInter
     throw new Error("A complex element was used as configuration, this is not supported: https://cdk.tf/complex-object-as-configuration");
   }
   const attrs = {
+    direct: {
+      value: cdktf.stringToHclTerraform(struct!.direct),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "string",
+    },
+    direct_mode: {
+      value: cdktf.stringToHclTerraform(struct!.directMode),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "string",
+    },
     link_state: {
       value: cdktf.stringToHclTerraform(struct!.linkState),
       isBlock: false,
@@ -502,6 +2533,12 @@ export function domainNetworkInterfaceToHclTerraform(struct?: DomainNetworkInter
       type: "simple",
       storageClassType: "string",
     },
+    mtu: {
+      value: cdktf.numberToHclTerraform(struct!.mtu),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "number",
+    },
     network: {
       value: cdktf.stringToHclTerraform(struct!.network),
       isBlock: false,
@@ -519,6 +2556,18 @@ export function domainNetworkInterfaceToHclTerraform(struct?: DomainNetworkInter
       isBlock: false,
       type: "simple",
       storageClassType: "boolean",
+    },
+    vlan: {
+      value: cdktf.numberToHclTerraform(struct!.vlan),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "number",
+    },
+    bandwidth: {
+      value: domainNetworkInterfaceBandwidthToHclTerraform(struct!.bandwidth),
+      isBlock: true,
+      type: "struct",
+      storageClassType: "DomainNetworkInterfaceBandwidth",
     },
   };
 
@@ -546,6 +2595,14 @@ export class DomainNetworkInterfaceOutputReference extends cdktf.ComplexObject {
     }
     let hasAnyValues = this.isEmptyObject;
     const internalValueResult: any = {};
+    if (this._direct !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.direct = this._direct;
+    }
+    if (this._directMode !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.directMode = this._directMode;
+    }
     if (this._linkState !== undefined) {
       hasAnyValues = true;
       internalValueResult.linkState = this._linkState;
@@ -557,6 +2614,10 @@ export class DomainNetworkInterfaceOutputReference extends cdktf.ComplexObject {
     if (this._model !== undefined) {
       hasAnyValues = true;
       internalValueResult.model = this._model;
+    }
+    if (this._mtu !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.mtu = this._mtu;
     }
     if (this._network !== undefined) {
       hasAnyValues = true;
@@ -570,6 +2631,14 @@ export class DomainNetworkInterfaceOutputReference extends cdktf.ComplexObject {
       hasAnyValues = true;
       internalValueResult.user = this._user;
     }
+    if (this._vlan !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.vlan = this._vlan;
+    }
+    if (this._bandwidth?.internalValue !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.bandwidth = this._bandwidth?.internalValue;
+    }
     return hasAnyValues ? internalValueResult : undefined;
   }
 
@@ -577,12 +2646,17 @@ export class DomainNetworkInterfaceOutputReference extends cdktf.ComplexObject {
     if (value === undefined) {
       this.isEmptyObject = false;
       this.resolvableValue = undefined;
+      this._direct = undefined;
+      this._directMode = undefined;
       this._linkState = undefined;
       this._mac = undefined;
       this._model = undefined;
+      this._mtu = undefined;
       this._network = undefined;
       this._restrict = undefined;
       this._user = undefined;
+      this._vlan = undefined;
+      this._bandwidth.internalValue = undefined;
     }
     else if (cdktf.Tokenization.isResolvable(value)) {
       this.isEmptyObject = false;
@@ -591,13 +2665,50 @@ export class DomainNetworkInterfaceOutputReference extends cdktf.ComplexObject {
     else {
       this.isEmptyObject = Object.keys(value).length === 0;
       this.resolvableValue = undefined;
+      this._direct = value.direct;
+      this._directMode = value.directMode;
       this._linkState = value.linkState;
       this._mac = value.mac;
       this._model = value.model;
+      this._mtu = value.mtu;
       this._network = value.network;
       this._restrict = value.restrict;
       this._user = value.user;
+      this._vlan = value.vlan;
+      this._bandwidth.internalValue = value.bandwidth;
     }
+  }
+
+  // direct - computed: false, optional: true, required: false
+  private _direct?: string; 
+  public get direct() {
+    return this.getStringAttribute('direct');
+  }
+  public set direct(value: string) {
+    this._direct = value;
+  }
+  public resetDirect() {
+    this._direct = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get directInput() {
+    return this._direct;
+  }
+
+  // direct_mode - computed: true, optional: true, required: false
+  private _directMode?: string; 
+  public get directMode() {
+    return this.getStringAttribute('direct_mode');
+  }
+  public set directMode(value: string) {
+    this._directMode = value;
+  }
+  public resetDirectMode() {
+    this._directMode = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get directModeInput() {
+    return this._directMode;
   }
 
   // link_state - computed: true, optional: true, required: false
@@ -648,6 +2759,22 @@ export class DomainNetworkInterfaceOutputReference extends cdktf.ComplexObject {
     return this._model;
   }
 
+  // mtu - computed: false, optional: true, required: false
+  private _mtu?: number; 
+  public get mtu() {
+    return this.getNumberAttribute('mtu');
+  }
+  public set mtu(value: number) {
+    this._mtu = value;
+  }
+  public resetMtu() {
+    this._mtu = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get mtuInput() {
+    return this._mtu;
+  }
+
   // network - computed: false, optional: true, required: false
   private _network?: string; 
   public get network() {
@@ -695,6 +2822,38 @@ export class DomainNetworkInterfaceOutputReference extends cdktf.ComplexObject {
   public get userInput() {
     return this._user;
   }
+
+  // vlan - computed: false, optional: true, required: false
+  private _vlan?: number; 
+  public get vlan() {
+    return this.getNumberAttribute('vlan');
+  }
+  public set vlan(value: number) {
+    this._vlan = value;
+  }
+  public resetVlan() {
+    this._vlan = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get vlanInput() {
+    return this._vlan;
+  }
+
+  // bandwidth - computed: false, optional: true, required: false
+  private _bandwidth = new DomainNetworkInterfaceBandwidthOutputReference(this, "bandwidth");
+  public get bandwidth() {
+    return this._bandwidth;
+  }
+  public putBandwidth(value: DomainNetworkInterfaceBandwidth) {
+    this._bandwidth.internalValue = value;
+  }
+  public resetBandwidth() {
+    this._bandwidth.internalValue = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get bandwidthInput() {
+    return this._bandwidth.internalValue;
+  }
 }
 
 export class DomainNetworkInterfaceList extends cdktf.ComplexList {
@@ -714,6 +2873,785 @@ export class DomainNetworkInterfaceList extends cdktf.ComplexList {
   */
   public get(index: number): DomainNetworkInterfaceOutputReference {
     return new DomainNetworkInterfaceOutputReference(this.terraformResource, this.terraformAttribute, index, this.wrapsSet);
+  }
+}
+export interface DomainRng {
+  /**
+  * At most this many bytes per `rate_period`; null: unlimited.
+  *
+  * Docs: {@link ../../../../docs/resources/domain.md#rng.rate_bytes Domain#rate_bytes}
+  */
+  readonly rateBytes?: number;
+  /**
+  * Milliseconds of a rate period (with `rate_bytes`); null: 1000.
+  *
+  * Docs: {@link ../../../../docs/resources/domain.md#rng.rate_period Domain#rate_period}
+  */
+  readonly ratePeriod?: number;
+  /**
+  * Host device the entropy comes from. Default: `/dev/urandom`.
+  *
+  * Docs: {@link ../../../../docs/resources/domain.md#rng.source Domain#source}
+  */
+  readonly source?: string;
+}
+
+export function domainRngToTerraform(struct?: DomainRng | cdktf.IResolvable): any {
+  if (!cdktf.canInspect(struct) || cdktf.Tokenization.isResolvable(struct)) { return struct; }
+  if (cdktf.isComplexElement(struct)) {
+    throw new Error("A complex element was used as configuration, this is not supported: https://cdk.tf/complex-object-as-configuration");
+  }
+  return {
+    rate_bytes: cdktf.numberToTerraform(struct!.rateBytes),
+    rate_period: cdktf.numberToTerraform(struct!.ratePeriod),
+    source: cdktf.stringToTerraform(struct!.source),
+  }
+}
+
+
+export function domainRngToHclTerraform(struct?: DomainRng | cdktf.IResolvable): any {
+  if (!cdktf.canInspect(struct) || cdktf.Tokenization.isResolvable(struct)) { return struct; }
+  if (cdktf.isComplexElement(struct)) {
+    throw new Error("A complex element was used as configuration, this is not supported: https://cdk.tf/complex-object-as-configuration");
+  }
+  const attrs = {
+    rate_bytes: {
+      value: cdktf.numberToHclTerraform(struct!.rateBytes),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "number",
+    },
+    rate_period: {
+      value: cdktf.numberToHclTerraform(struct!.ratePeriod),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "number",
+    },
+    source: {
+      value: cdktf.stringToHclTerraform(struct!.source),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "string",
+    },
+  };
+
+  // remove undefined attributes
+  return Object.fromEntries(Object.entries(attrs).filter(([_, value]) => value !== undefined && value.value !== undefined));
+}
+
+export class DomainRngOutputReference extends cdktf.ComplexObject {
+  private isEmptyObject = false;
+  private resolvableValue?: cdktf.IResolvable;
+
+  /**
+  * @param terraformResource The parent resource
+  * @param terraformAttribute The attribute on the parent resource this class is referencing
+  */
+  public constructor(terraformResource: cdktf.IInterpolatingParent, terraformAttribute: string) {
+    super(terraformResource, terraformAttribute, false);
+  }
+
+  public get internalValue(): DomainRng | cdktf.IResolvable | undefined {
+    if (this.resolvableValue) {
+      return this.resolvableValue;
+    }
+    let hasAnyValues = this.isEmptyObject;
+    const internalValueResult: any = {};
+    if (this._rateBytes !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.rateBytes = this._rateBytes;
+    }
+    if (this._ratePeriod !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.ratePeriod = this._ratePeriod;
+    }
+    if (this._source !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.source = this._source;
+    }
+    return hasAnyValues ? internalValueResult : undefined;
+  }
+
+  public set internalValue(value: DomainRng | cdktf.IResolvable | undefined) {
+    if (value === undefined) {
+      this.isEmptyObject = false;
+      this.resolvableValue = undefined;
+      this._rateBytes = undefined;
+      this._ratePeriod = undefined;
+      this._source = undefined;
+    }
+    else if (cdktf.Tokenization.isResolvable(value)) {
+      this.isEmptyObject = false;
+      this.resolvableValue = value;
+    }
+    else {
+      this.isEmptyObject = Object.keys(value).length === 0;
+      this.resolvableValue = undefined;
+      this._rateBytes = value.rateBytes;
+      this._ratePeriod = value.ratePeriod;
+      this._source = value.source;
+    }
+  }
+
+  // rate_bytes - computed: false, optional: true, required: false
+  private _rateBytes?: number; 
+  public get rateBytes() {
+    return this.getNumberAttribute('rate_bytes');
+  }
+  public set rateBytes(value: number) {
+    this._rateBytes = value;
+  }
+  public resetRateBytes() {
+    this._rateBytes = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get rateBytesInput() {
+    return this._rateBytes;
+  }
+
+  // rate_period - computed: false, optional: true, required: false
+  private _ratePeriod?: number; 
+  public get ratePeriod() {
+    return this.getNumberAttribute('rate_period');
+  }
+  public set ratePeriod(value: number) {
+    this._ratePeriod = value;
+  }
+  public resetRatePeriod() {
+    this._ratePeriod = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get ratePeriodInput() {
+    return this._ratePeriod;
+  }
+
+  // source - computed: true, optional: true, required: false
+  private _source?: string; 
+  public get source() {
+    return this.getStringAttribute('source');
+  }
+  public set source(value: string) {
+    this._source = value;
+  }
+  public resetSource() {
+    this._source = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get sourceInput() {
+    return this._source;
+  }
+}
+export interface DomainSerial {
+  /**
+  * With `tcp`: the IP address QEMU listens on. Default: `127.0.0.1` with `tcp`, else null.
+  *
+  * Docs: {@link ../../../../docs/resources/domain.md#serial.host Domain#host}
+  */
+  readonly host?: string;
+  /**
+  * With `file` or `unix`: the host path (absolute).
+  *
+  * Docs: {@link ../../../../docs/resources/domain.md#serial.path Domain#path}
+  */
+  readonly path?: string;
+  /**
+  * With `tcp`: the TCP port.
+  *
+  * Docs: {@link ../../../../docs/resources/domain.md#serial.port Domain#port}
+  */
+  readonly port?: number;
+  /**
+  * Host side of the serial port. One of `pty` (a pseudo-terminal (`virsh console DOMAIN DEVICE`)), `file` (the guest's output is written to `path`), `unix` (a unix socket at `path` QEMU listens on), `tcp` (a TCP port QEMU listens on (`host`, `port`), raw).
+  *
+  * Docs: {@link ../../../../docs/resources/domain.md#serial.type Domain#type}
+  */
+  readonly type: string;
+}
+
+export function domainSerialToTerraform(struct?: DomainSerial | cdktf.IResolvable): any {
+  if (!cdktf.canInspect(struct) || cdktf.Tokenization.isResolvable(struct)) { return struct; }
+  if (cdktf.isComplexElement(struct)) {
+    throw new Error("A complex element was used as configuration, this is not supported: https://cdk.tf/complex-object-as-configuration");
+  }
+  return {
+    host: cdktf.stringToTerraform(struct!.host),
+    path: cdktf.stringToTerraform(struct!.path),
+    port: cdktf.numberToTerraform(struct!.port),
+    type: cdktf.stringToTerraform(struct!.type),
+  }
+}
+
+
+export function domainSerialToHclTerraform(struct?: DomainSerial | cdktf.IResolvable): any {
+  if (!cdktf.canInspect(struct) || cdktf.Tokenization.isResolvable(struct)) { return struct; }
+  if (cdktf.isComplexElement(struct)) {
+    throw new Error("A complex element was used as configuration, this is not supported: https://cdk.tf/complex-object-as-configuration");
+  }
+  const attrs = {
+    host: {
+      value: cdktf.stringToHclTerraform(struct!.host),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "string",
+    },
+    path: {
+      value: cdktf.stringToHclTerraform(struct!.path),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "string",
+    },
+    port: {
+      value: cdktf.numberToHclTerraform(struct!.port),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "number",
+    },
+    type: {
+      value: cdktf.stringToHclTerraform(struct!.type),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "string",
+    },
+  };
+
+  // remove undefined attributes
+  return Object.fromEntries(Object.entries(attrs).filter(([_, value]) => value !== undefined && value.value !== undefined));
+}
+
+export class DomainSerialOutputReference extends cdktf.ComplexObject {
+  private isEmptyObject = false;
+  private resolvableValue?: cdktf.IResolvable;
+
+  /**
+  * @param terraformResource The parent resource
+  * @param terraformAttribute The attribute on the parent resource this class is referencing
+  * @param complexObjectIndex the index of this item in the list
+  * @param complexObjectIsFromSet whether the list is wrapping a set (will add tolist() to be able to access an item via an index)
+  */
+  public constructor(terraformResource: cdktf.IInterpolatingParent, terraformAttribute: string, complexObjectIndex: number, complexObjectIsFromSet: boolean) {
+    super(terraformResource, terraformAttribute, complexObjectIsFromSet, complexObjectIndex);
+  }
+
+  public get internalValue(): DomainSerial | cdktf.IResolvable | undefined {
+    if (this.resolvableValue) {
+      return this.resolvableValue;
+    }
+    let hasAnyValues = this.isEmptyObject;
+    const internalValueResult: any = {};
+    if (this._host !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.host = this._host;
+    }
+    if (this._path !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.path = this._path;
+    }
+    if (this._port !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.port = this._port;
+    }
+    if (this._type !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.type = this._type;
+    }
+    return hasAnyValues ? internalValueResult : undefined;
+  }
+
+  public set internalValue(value: DomainSerial | cdktf.IResolvable | undefined) {
+    if (value === undefined) {
+      this.isEmptyObject = false;
+      this.resolvableValue = undefined;
+      this._host = undefined;
+      this._path = undefined;
+      this._port = undefined;
+      this._type = undefined;
+    }
+    else if (cdktf.Tokenization.isResolvable(value)) {
+      this.isEmptyObject = false;
+      this.resolvableValue = value;
+    }
+    else {
+      this.isEmptyObject = Object.keys(value).length === 0;
+      this.resolvableValue = undefined;
+      this._host = value.host;
+      this._path = value.path;
+      this._port = value.port;
+      this._type = value.type;
+    }
+  }
+
+  // host - computed: true, optional: true, required: false
+  private _host?: string; 
+  public get host() {
+    return this.getStringAttribute('host');
+  }
+  public set host(value: string) {
+    this._host = value;
+  }
+  public resetHost() {
+    this._host = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get hostInput() {
+    return this._host;
+  }
+
+  // path - computed: false, optional: true, required: false
+  private _path?: string; 
+  public get path() {
+    return this.getStringAttribute('path');
+  }
+  public set path(value: string) {
+    this._path = value;
+  }
+  public resetPath() {
+    this._path = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get pathInput() {
+    return this._path;
+  }
+
+  // port - computed: false, optional: true, required: false
+  private _port?: number; 
+  public get port() {
+    return this.getNumberAttribute('port');
+  }
+  public set port(value: number) {
+    this._port = value;
+  }
+  public resetPort() {
+    this._port = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get portInput() {
+    return this._port;
+  }
+
+  // type - computed: false, optional: false, required: true
+  private _type?: string; 
+  public get type() {
+    return this.getStringAttribute('type');
+  }
+  public set type(value: string) {
+    this._type = value;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get typeInput() {
+    return this._type;
+  }
+}
+
+export class DomainSerialList extends cdktf.ComplexList {
+  public internalValue? : DomainSerial[] | cdktf.IResolvable
+
+  /**
+  * @param terraformResource The parent resource
+  * @param terraformAttribute The attribute on the parent resource this class is referencing
+  * @param wrapsSet whether the list is wrapping a set (will add tolist() to be able to access an item via an index)
+  */
+  constructor(protected override terraformResource: cdktf.IInterpolatingParent, protected override terraformAttribute: string, protected override wrapsSet: boolean) {
+    super(terraformResource, terraformAttribute, wrapsSet)
+  }
+
+  /**
+  * @param index the index of the item to return
+  */
+  public get(index: number): DomainSerialOutputReference {
+    return new DomainSerialOutputReference(this.terraformResource, this.terraformAttribute, index, this.wrapsSet);
+  }
+}
+export interface DomainTpm {
+  /**
+  * TPM interface. One of `tpm-crb` (TPM 2.0 only), `tpm-tis`. Default: `tpm-crb`.
+  *
+  * Docs: {@link ../../../../docs/resources/domain.md#tpm.model Domain#model}
+  */
+  readonly model?: string;
+  /**
+  * TPM version. One of `2.0`, `1.2`. Default: `2.0`.
+  *
+  * Docs: {@link ../../../../docs/resources/domain.md#tpm.version Domain#version}
+  */
+  readonly version?: string;
+}
+
+export function domainTpmToTerraform(struct?: DomainTpm | cdktf.IResolvable): any {
+  if (!cdktf.canInspect(struct) || cdktf.Tokenization.isResolvable(struct)) { return struct; }
+  if (cdktf.isComplexElement(struct)) {
+    throw new Error("A complex element was used as configuration, this is not supported: https://cdk.tf/complex-object-as-configuration");
+  }
+  return {
+    model: cdktf.stringToTerraform(struct!.model),
+    version: cdktf.stringToTerraform(struct!.version),
+  }
+}
+
+
+export function domainTpmToHclTerraform(struct?: DomainTpm | cdktf.IResolvable): any {
+  if (!cdktf.canInspect(struct) || cdktf.Tokenization.isResolvable(struct)) { return struct; }
+  if (cdktf.isComplexElement(struct)) {
+    throw new Error("A complex element was used as configuration, this is not supported: https://cdk.tf/complex-object-as-configuration");
+  }
+  const attrs = {
+    model: {
+      value: cdktf.stringToHclTerraform(struct!.model),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "string",
+    },
+    version: {
+      value: cdktf.stringToHclTerraform(struct!.version),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "string",
+    },
+  };
+
+  // remove undefined attributes
+  return Object.fromEntries(Object.entries(attrs).filter(([_, value]) => value !== undefined && value.value !== undefined));
+}
+
+export class DomainTpmOutputReference extends cdktf.ComplexObject {
+  private isEmptyObject = false;
+  private resolvableValue?: cdktf.IResolvable;
+
+  /**
+  * @param terraformResource The parent resource
+  * @param terraformAttribute The attribute on the parent resource this class is referencing
+  */
+  public constructor(terraformResource: cdktf.IInterpolatingParent, terraformAttribute: string) {
+    super(terraformResource, terraformAttribute, false);
+  }
+
+  public get internalValue(): DomainTpm | cdktf.IResolvable | undefined {
+    if (this.resolvableValue) {
+      return this.resolvableValue;
+    }
+    let hasAnyValues = this.isEmptyObject;
+    const internalValueResult: any = {};
+    if (this._model !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.model = this._model;
+    }
+    if (this._version !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.version = this._version;
+    }
+    return hasAnyValues ? internalValueResult : undefined;
+  }
+
+  public set internalValue(value: DomainTpm | cdktf.IResolvable | undefined) {
+    if (value === undefined) {
+      this.isEmptyObject = false;
+      this.resolvableValue = undefined;
+      this._model = undefined;
+      this._version = undefined;
+    }
+    else if (cdktf.Tokenization.isResolvable(value)) {
+      this.isEmptyObject = false;
+      this.resolvableValue = value;
+    }
+    else {
+      this.isEmptyObject = Object.keys(value).length === 0;
+      this.resolvableValue = undefined;
+      this._model = value.model;
+      this._version = value.version;
+    }
+  }
+
+  // model - computed: true, optional: true, required: false
+  private _model?: string; 
+  public get model() {
+    return this.getStringAttribute('model');
+  }
+  public set model(value: string) {
+    this._model = value;
+  }
+  public resetModel() {
+    this._model = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get modelInput() {
+    return this._model;
+  }
+
+  // version - computed: true, optional: true, required: false
+  private _version?: string; 
+  public get version() {
+    return this.getStringAttribute('version');
+  }
+  public set version(value: string) {
+    this._version = value;
+  }
+  public resetVersion() {
+    this._version = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get versionInput() {
+    return this._version;
+  }
+}
+export interface DomainWatchdog {
+  /**
+  * What happens when the watchdog fires. One of `reset`, `shutdown` (ACPI shutdown), `poweroff`, `pause`, `none`, `dump`, `inject-nmi`. Default: `reset`.
+  *
+  * Docs: {@link ../../../../docs/resources/domain.md#watchdog.action Domain#action}
+  */
+  readonly action?: string;
+  /**
+  * Watchdog model. One of `i6300esb` (PCI), `ib700` (ISA), `itco` (q35 machines only (`secure_boot`)). Default: `i6300esb`.
+  *
+  * Docs: {@link ../../../../docs/resources/domain.md#watchdog.model Domain#model}
+  */
+  readonly model?: string;
+}
+
+export function domainWatchdogToTerraform(struct?: DomainWatchdog | cdktf.IResolvable): any {
+  if (!cdktf.canInspect(struct) || cdktf.Tokenization.isResolvable(struct)) { return struct; }
+  if (cdktf.isComplexElement(struct)) {
+    throw new Error("A complex element was used as configuration, this is not supported: https://cdk.tf/complex-object-as-configuration");
+  }
+  return {
+    action: cdktf.stringToTerraform(struct!.action),
+    model: cdktf.stringToTerraform(struct!.model),
+  }
+}
+
+
+export function domainWatchdogToHclTerraform(struct?: DomainWatchdog | cdktf.IResolvable): any {
+  if (!cdktf.canInspect(struct) || cdktf.Tokenization.isResolvable(struct)) { return struct; }
+  if (cdktf.isComplexElement(struct)) {
+    throw new Error("A complex element was used as configuration, this is not supported: https://cdk.tf/complex-object-as-configuration");
+  }
+  const attrs = {
+    action: {
+      value: cdktf.stringToHclTerraform(struct!.action),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "string",
+    },
+    model: {
+      value: cdktf.stringToHclTerraform(struct!.model),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "string",
+    },
+  };
+
+  // remove undefined attributes
+  return Object.fromEntries(Object.entries(attrs).filter(([_, value]) => value !== undefined && value.value !== undefined));
+}
+
+export class DomainWatchdogOutputReference extends cdktf.ComplexObject {
+  private isEmptyObject = false;
+  private resolvableValue?: cdktf.IResolvable;
+
+  /**
+  * @param terraformResource The parent resource
+  * @param terraformAttribute The attribute on the parent resource this class is referencing
+  */
+  public constructor(terraformResource: cdktf.IInterpolatingParent, terraformAttribute: string) {
+    super(terraformResource, terraformAttribute, false);
+  }
+
+  public get internalValue(): DomainWatchdog | cdktf.IResolvable | undefined {
+    if (this.resolvableValue) {
+      return this.resolvableValue;
+    }
+    let hasAnyValues = this.isEmptyObject;
+    const internalValueResult: any = {};
+    if (this._action !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.action = this._action;
+    }
+    if (this._model !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.model = this._model;
+    }
+    return hasAnyValues ? internalValueResult : undefined;
+  }
+
+  public set internalValue(value: DomainWatchdog | cdktf.IResolvable | undefined) {
+    if (value === undefined) {
+      this.isEmptyObject = false;
+      this.resolvableValue = undefined;
+      this._action = undefined;
+      this._model = undefined;
+    }
+    else if (cdktf.Tokenization.isResolvable(value)) {
+      this.isEmptyObject = false;
+      this.resolvableValue = value;
+    }
+    else {
+      this.isEmptyObject = Object.keys(value).length === 0;
+      this.resolvableValue = undefined;
+      this._action = value.action;
+      this._model = value.model;
+    }
+  }
+
+  // action - computed: true, optional: true, required: false
+  private _action?: string; 
+  public get action() {
+    return this.getStringAttribute('action');
+  }
+  public set action(value: string) {
+    this._action = value;
+  }
+  public resetAction() {
+    this._action = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get actionInput() {
+    return this._action;
+  }
+
+  // model - computed: true, optional: true, required: false
+  private _model?: string; 
+  public get model() {
+    return this.getStringAttribute('model');
+  }
+  public set model(value: string) {
+    this._model = value;
+  }
+  public resetModel() {
+    this._model = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get modelInput() {
+    return this._model;
+  }
+}
+export interface DomainXml {
+  /**
+  * libvirt device elements appended inside `<devices>`, e.g. `<sound model='ich9'/>`.
+  *
+  * Docs: {@link ../../../../docs/resources/domain.md#xml.devices Domain#devices}
+  */
+  readonly devices?: string;
+  /**
+  * An XSLT 1.0 stylesheet applied to the whole domain XML (after `devices`), as the libvirt provider 0.8 applied `xml { xslt }`; it must keep `<name>` and virtseed's `<metadata>` element. `xsl:import`, `xsl:include` and `document()` are refused.
+  *
+  * Docs: {@link ../../../../docs/resources/domain.md#xml.xslt Domain#xslt}
+  */
+  readonly xslt?: string;
+}
+
+export function domainXmlToTerraform(struct?: DomainXml | cdktf.IResolvable): any {
+  if (!cdktf.canInspect(struct) || cdktf.Tokenization.isResolvable(struct)) { return struct; }
+  if (cdktf.isComplexElement(struct)) {
+    throw new Error("A complex element was used as configuration, this is not supported: https://cdk.tf/complex-object-as-configuration");
+  }
+  return {
+    devices: cdktf.stringToTerraform(struct!.devices),
+    xslt: cdktf.stringToTerraform(struct!.xslt),
+  }
+}
+
+
+export function domainXmlToHclTerraform(struct?: DomainXml | cdktf.IResolvable): any {
+  if (!cdktf.canInspect(struct) || cdktf.Tokenization.isResolvable(struct)) { return struct; }
+  if (cdktf.isComplexElement(struct)) {
+    throw new Error("A complex element was used as configuration, this is not supported: https://cdk.tf/complex-object-as-configuration");
+  }
+  const attrs = {
+    devices: {
+      value: cdktf.stringToHclTerraform(struct!.devices),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "string",
+    },
+    xslt: {
+      value: cdktf.stringToHclTerraform(struct!.xslt),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "string",
+    },
+  };
+
+  // remove undefined attributes
+  return Object.fromEntries(Object.entries(attrs).filter(([_, value]) => value !== undefined && value.value !== undefined));
+}
+
+export class DomainXmlOutputReference extends cdktf.ComplexObject {
+  private isEmptyObject = false;
+  private resolvableValue?: cdktf.IResolvable;
+
+  /**
+  * @param terraformResource The parent resource
+  * @param terraformAttribute The attribute on the parent resource this class is referencing
+  */
+  public constructor(terraformResource: cdktf.IInterpolatingParent, terraformAttribute: string) {
+    super(terraformResource, terraformAttribute, false);
+  }
+
+  public get internalValue(): DomainXml | cdktf.IResolvable | undefined {
+    if (this.resolvableValue) {
+      return this.resolvableValue;
+    }
+    let hasAnyValues = this.isEmptyObject;
+    const internalValueResult: any = {};
+    if (this._devices !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.devices = this._devices;
+    }
+    if (this._xslt !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.xslt = this._xslt;
+    }
+    return hasAnyValues ? internalValueResult : undefined;
+  }
+
+  public set internalValue(value: DomainXml | cdktf.IResolvable | undefined) {
+    if (value === undefined) {
+      this.isEmptyObject = false;
+      this.resolvableValue = undefined;
+      this._devices = undefined;
+      this._xslt = undefined;
+    }
+    else if (cdktf.Tokenization.isResolvable(value)) {
+      this.isEmptyObject = false;
+      this.resolvableValue = value;
+    }
+    else {
+      this.isEmptyObject = Object.keys(value).length === 0;
+      this.resolvableValue = undefined;
+      this._devices = value.devices;
+      this._xslt = value.xslt;
+    }
+  }
+
+  // devices - computed: false, optional: true, required: false
+  private _devices?: string; 
+  public get devices() {
+    return this.getStringAttribute('devices');
+  }
+  public set devices(value: string) {
+    this._devices = value;
+  }
+  public resetDevices() {
+    this._devices = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get devicesInput() {
+    return this._devices;
+  }
+
+  // xslt - computed: false, optional: true, required: false
+  private _xslt?: string; 
+  public get xslt() {
+    return this.getStringAttribute('xslt');
+  }
+  public set xslt(value: string) {
+    this._xslt = value;
+  }
+  public resetXslt() {
+    this._xslt = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get xsltInput() {
+    return this._xslt;
   }
 }
 
@@ -769,9 +3707,13 @@ export class Domain extends cdktf.TerraformResource {
       forEach: config.forEach
     });
     this._autostart = config.autostart;
+    this._bootDevices = config.bootDevices;
+    this._bootMenu = config.bootMenu;
+    this._bootMenuTimeout = config.bootMenuTimeout;
     this._cloudinitSeedId = config.cloudinitSeedId;
     this._cmdline = config.cmdline;
     this._cpuMode = config.cpuMode;
+    this._description = config.description;
     this._firmware = config.firmware;
     this._ignitionId = config.ignitionId;
     this._initrd = config.initrd;
@@ -780,7 +3722,11 @@ export class Domain extends cdktf.TerraformResource {
     this._maxMemory = config.maxMemory;
     this._maxVcpu = config.maxVcpu;
     this._memory = config.memory;
+    this._metadata = config.metadata;
     this._name = config.name;
+    this._onCrash = config.onCrash;
+    this._onPoweroff = config.onPoweroff;
+    this._onReboot = config.onReboot;
     this._qemuAgent = config.qemuAgent;
     this._reprovision = config.reprovision;
     this._running = config.running;
@@ -788,12 +3734,26 @@ export class Domain extends cdktf.TerraformResource {
     this._shutdownTimeout = config.shutdownTimeout;
     this._snapshotBefore = config.snapshotBefore;
     this._snapshotKeep = config.snapshotKeep;
+    this._title = config.title;
     this._type = config.type;
     this._vcpu = config.vcpu;
+    this._video = config.video;
     this._waitFor = config.waitFor;
     this._waitTimeout = config.waitTimeout;
+    this._channel.internalValue = config.channel;
+    this._console.internalValue = config.console;
+    this._cpuTopology.internalValue = config.cpuTopology;
     this._disk.internalValue = config.disk;
+    this._filesystem.internalValue = config.filesystem;
+    this._graphics.internalValue = config.graphics;
+    this._hostdev.internalValue = config.hostdev;
+    this._input.internalValue = config.input;
     this._networkInterface.internalValue = config.networkInterface;
+    this._rng.internalValue = config.rng;
+    this._serial.internalValue = config.serial;
+    this._tpm.internalValue = config.tpm;
+    this._watchdog.internalValue = config.watchdog;
+    this._xml.internalValue = config.xml;
   }
 
   // ==========
@@ -819,6 +3779,54 @@ export class Domain extends cdktf.TerraformResource {
   // Temporarily expose input value. Use with caution.
   public get autostartInput() {
     return this._autostart;
+  }
+
+  // boot_devices - computed: false, optional: true, required: false
+  private _bootDevices?: string[]; 
+  public get bootDevices() {
+    return this.getListAttribute('boot_devices');
+  }
+  public set bootDevices(value: string[]) {
+    this._bootDevices = value;
+  }
+  public resetBootDevices() {
+    this._bootDevices = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get bootDevicesInput() {
+    return this._bootDevices;
+  }
+
+  // boot_menu - computed: true, optional: true, required: false
+  private _bootMenu?: boolean | cdktf.IResolvable; 
+  public get bootMenu() {
+    return this.getBooleanAttribute('boot_menu');
+  }
+  public set bootMenu(value: boolean | cdktf.IResolvable) {
+    this._bootMenu = value;
+  }
+  public resetBootMenu() {
+    this._bootMenu = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get bootMenuInput() {
+    return this._bootMenu;
+  }
+
+  // boot_menu_timeout - computed: false, optional: true, required: false
+  private _bootMenuTimeout?: number; 
+  public get bootMenuTimeout() {
+    return this.getNumberAttribute('boot_menu_timeout');
+  }
+  public set bootMenuTimeout(value: number) {
+    this._bootMenuTimeout = value;
+  }
+  public resetBootMenuTimeout() {
+    this._bootMenuTimeout = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get bootMenuTimeoutInput() {
+    return this._bootMenuTimeout;
   }
 
   // change_impact - computed: true, optional: false, required: false
@@ -883,6 +3891,22 @@ export class Domain extends cdktf.TerraformResource {
   // Temporarily expose input value. Use with caution.
   public get cpuModeInput() {
     return this._cpuMode;
+  }
+
+  // description - computed: false, optional: true, required: false
+  private _description?: string; 
+  public get description() {
+    return this.getStringAttribute('description');
+  }
+  public set description(value: string) {
+    this._description = value;
+  }
+  public resetDescription() {
+    this._description = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get descriptionInput() {
+    return this._description;
   }
 
   // firmware - computed: true, optional: true, required: false
@@ -1020,6 +4044,22 @@ export class Domain extends cdktf.TerraformResource {
     return this._memory;
   }
 
+  // metadata - computed: false, optional: true, required: false
+  private _metadata?: { [key: string]: string }; 
+  public get metadata() {
+    return this.getStringMapAttribute('metadata');
+  }
+  public set metadata(value: { [key: string]: string }) {
+    this._metadata = value;
+  }
+  public resetMetadata() {
+    this._metadata = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get metadataInput() {
+    return this._metadata;
+  }
+
   // name - computed: false, optional: false, required: true
   private _name?: string; 
   public get name() {
@@ -1031,6 +4071,54 @@ export class Domain extends cdktf.TerraformResource {
   // Temporarily expose input value. Use with caution.
   public get nameInput() {
     return this._name;
+  }
+
+  // on_crash - computed: true, optional: true, required: false
+  private _onCrash?: string; 
+  public get onCrash() {
+    return this.getStringAttribute('on_crash');
+  }
+  public set onCrash(value: string) {
+    this._onCrash = value;
+  }
+  public resetOnCrash() {
+    this._onCrash = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get onCrashInput() {
+    return this._onCrash;
+  }
+
+  // on_poweroff - computed: true, optional: true, required: false
+  private _onPoweroff?: string; 
+  public get onPoweroff() {
+    return this.getStringAttribute('on_poweroff');
+  }
+  public set onPoweroff(value: string) {
+    this._onPoweroff = value;
+  }
+  public resetOnPoweroff() {
+    this._onPoweroff = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get onPoweroffInput() {
+    return this._onPoweroff;
+  }
+
+  // on_reboot - computed: true, optional: true, required: false
+  private _onReboot?: string; 
+  public get onReboot() {
+    return this.getStringAttribute('on_reboot');
+  }
+  public set onReboot(value: string) {
+    this._onReboot = value;
+  }
+  public resetOnReboot() {
+    this._onReboot = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get onRebootInput() {
+    return this._onReboot;
   }
 
   // previous_instance_id - computed: true, optional: false, required: false
@@ -1155,6 +4243,22 @@ export class Domain extends cdktf.TerraformResource {
     return this._snapshotKeep;
   }
 
+  // title - computed: false, optional: true, required: false
+  private _title?: string; 
+  public get title() {
+    return this.getStringAttribute('title');
+  }
+  public set title(value: string) {
+    this._title = value;
+  }
+  public resetTitle() {
+    this._title = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get titleInput() {
+    return this._title;
+  }
+
   // type - computed: true, optional: true, required: false
   private _type?: string; 
   public get type() {
@@ -1192,6 +4296,22 @@ export class Domain extends cdktf.TerraformResource {
     return this._vcpu;
   }
 
+  // video - computed: true, optional: true, required: false
+  private _video?: string; 
+  public get video() {
+    return this.getStringAttribute('video');
+  }
+  public set video(value: string) {
+    this._video = value;
+  }
+  public resetVideo() {
+    this._video = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get videoInput() {
+    return this._video;
+  }
+
   // wait_for - computed: true, optional: true, required: false
   private _waitFor?: string; 
   public get waitFor() {
@@ -1224,6 +4344,54 @@ export class Domain extends cdktf.TerraformResource {
     return this._waitTimeout;
   }
 
+  // channel - computed: false, optional: true, required: false
+  private _channel = new DomainChannelList(this, "channel", false);
+  public get channel() {
+    return this._channel;
+  }
+  public putChannel(value: DomainChannel[] | cdktf.IResolvable) {
+    this._channel.internalValue = value;
+  }
+  public resetChannel() {
+    this._channel.internalValue = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get channelInput() {
+    return this._channel.internalValue;
+  }
+
+  // console - computed: false, optional: true, required: false
+  private _console = new DomainConsoleList(this, "console", false);
+  public get console() {
+    return this._console;
+  }
+  public putConsole(value: DomainConsole[] | cdktf.IResolvable) {
+    this._console.internalValue = value;
+  }
+  public resetConsole() {
+    this._console.internalValue = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get consoleInput() {
+    return this._console.internalValue;
+  }
+
+  // cpu_topology - computed: false, optional: true, required: false
+  private _cpuTopology = new DomainCpuTopologyOutputReference(this, "cpu_topology");
+  public get cpuTopology() {
+    return this._cpuTopology;
+  }
+  public putCpuTopology(value: DomainCpuTopology) {
+    this._cpuTopology.internalValue = value;
+  }
+  public resetCpuTopology() {
+    this._cpuTopology.internalValue = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get cpuTopologyInput() {
+    return this._cpuTopology.internalValue;
+  }
+
   // disk - computed: false, optional: true, required: false
   private _disk = new DomainDiskList(this, "disk", false);
   public get disk() {
@@ -1238,6 +4406,70 @@ export class Domain extends cdktf.TerraformResource {
   // Temporarily expose input value. Use with caution.
   public get diskInput() {
     return this._disk.internalValue;
+  }
+
+  // filesystem - computed: false, optional: true, required: false
+  private _filesystem = new DomainFilesystemList(this, "filesystem", false);
+  public get filesystem() {
+    return this._filesystem;
+  }
+  public putFilesystem(value: DomainFilesystem[] | cdktf.IResolvable) {
+    this._filesystem.internalValue = value;
+  }
+  public resetFilesystem() {
+    this._filesystem.internalValue = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get filesystemInput() {
+    return this._filesystem.internalValue;
+  }
+
+  // graphics - computed: false, optional: true, required: false
+  private _graphics = new DomainGraphicsList(this, "graphics", false);
+  public get graphics() {
+    return this._graphics;
+  }
+  public putGraphics(value: DomainGraphics[] | cdktf.IResolvable) {
+    this._graphics.internalValue = value;
+  }
+  public resetGraphics() {
+    this._graphics.internalValue = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get graphicsInput() {
+    return this._graphics.internalValue;
+  }
+
+  // hostdev - computed: false, optional: true, required: false
+  private _hostdev = new DomainHostdevList(this, "hostdev", false);
+  public get hostdev() {
+    return this._hostdev;
+  }
+  public putHostdev(value: DomainHostdev[] | cdktf.IResolvable) {
+    this._hostdev.internalValue = value;
+  }
+  public resetHostdev() {
+    this._hostdev.internalValue = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get hostdevInput() {
+    return this._hostdev.internalValue;
+  }
+
+  // input - computed: false, optional: true, required: false
+  private _input = new DomainInputList(this, "input", false);
+  public get input() {
+    return this._input;
+  }
+  public putInput(value: DomainInput[] | cdktf.IResolvable) {
+    this._input.internalValue = value;
+  }
+  public resetInput() {
+    this._input.internalValue = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get inputInput() {
+    return this._input.internalValue;
   }
 
   // network_interface - computed: false, optional: true, required: false
@@ -1256,6 +4488,86 @@ export class Domain extends cdktf.TerraformResource {
     return this._networkInterface.internalValue;
   }
 
+  // rng - computed: false, optional: true, required: false
+  private _rng = new DomainRngOutputReference(this, "rng");
+  public get rng() {
+    return this._rng;
+  }
+  public putRng(value: DomainRng) {
+    this._rng.internalValue = value;
+  }
+  public resetRng() {
+    this._rng.internalValue = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get rngInput() {
+    return this._rng.internalValue;
+  }
+
+  // serial - computed: false, optional: true, required: false
+  private _serial = new DomainSerialList(this, "serial", false);
+  public get serial() {
+    return this._serial;
+  }
+  public putSerial(value: DomainSerial[] | cdktf.IResolvable) {
+    this._serial.internalValue = value;
+  }
+  public resetSerial() {
+    this._serial.internalValue = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get serialInput() {
+    return this._serial.internalValue;
+  }
+
+  // tpm - computed: false, optional: true, required: false
+  private _tpm = new DomainTpmOutputReference(this, "tpm");
+  public get tpm() {
+    return this._tpm;
+  }
+  public putTpm(value: DomainTpm) {
+    this._tpm.internalValue = value;
+  }
+  public resetTpm() {
+    this._tpm.internalValue = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get tpmInput() {
+    return this._tpm.internalValue;
+  }
+
+  // watchdog - computed: false, optional: true, required: false
+  private _watchdog = new DomainWatchdogOutputReference(this, "watchdog");
+  public get watchdog() {
+    return this._watchdog;
+  }
+  public putWatchdog(value: DomainWatchdog) {
+    this._watchdog.internalValue = value;
+  }
+  public resetWatchdog() {
+    this._watchdog.internalValue = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get watchdogInput() {
+    return this._watchdog.internalValue;
+  }
+
+  // xml - computed: false, optional: true, required: false
+  private _xml = new DomainXmlOutputReference(this, "xml");
+  public get xml() {
+    return this._xml;
+  }
+  public putXml(value: DomainXml) {
+    this._xml.internalValue = value;
+  }
+  public resetXml() {
+    this._xml.internalValue = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get xmlInput() {
+    return this._xml.internalValue;
+  }
+
   // =========
   // SYNTHESIS
   // =========
@@ -1263,9 +4575,13 @@ export class Domain extends cdktf.TerraformResource {
   protected override synthesizeAttributes(): { [name: string]: any } {
     return {
       autostart: cdktf.booleanToTerraform(this._autostart),
+      boot_devices: cdktf.listMapper(cdktf.stringToTerraform, false)(this._bootDevices),
+      boot_menu: cdktf.booleanToTerraform(this._bootMenu),
+      boot_menu_timeout: cdktf.numberToTerraform(this._bootMenuTimeout),
       cloudinit_seed_id: cdktf.stringToTerraform(this._cloudinitSeedId),
       cmdline: cdktf.stringToTerraform(this._cmdline),
       cpu_mode: cdktf.stringToTerraform(this._cpuMode),
+      description: cdktf.stringToTerraform(this._description),
       firmware: cdktf.stringToTerraform(this._firmware),
       ignition_id: cdktf.stringToTerraform(this._ignitionId),
       initrd: cdktf.stringToTerraform(this._initrd),
@@ -1274,7 +4590,11 @@ export class Domain extends cdktf.TerraformResource {
       max_memory: cdktf.numberToTerraform(this._maxMemory),
       max_vcpu: cdktf.numberToTerraform(this._maxVcpu),
       memory: cdktf.numberToTerraform(this._memory),
+      metadata: cdktf.hashMapper(cdktf.stringToTerraform)(this._metadata),
       name: cdktf.stringToTerraform(this._name),
+      on_crash: cdktf.stringToTerraform(this._onCrash),
+      on_poweroff: cdktf.stringToTerraform(this._onPoweroff),
+      on_reboot: cdktf.stringToTerraform(this._onReboot),
       qemu_agent: cdktf.booleanToTerraform(this._qemuAgent),
       reprovision: cdktf.stringToTerraform(this._reprovision),
       running: cdktf.booleanToTerraform(this._running),
@@ -1282,12 +4602,26 @@ export class Domain extends cdktf.TerraformResource {
       shutdown_timeout: cdktf.numberToTerraform(this._shutdownTimeout),
       snapshot_before: cdktf.stringToTerraform(this._snapshotBefore),
       snapshot_keep: cdktf.numberToTerraform(this._snapshotKeep),
+      title: cdktf.stringToTerraform(this._title),
       type: cdktf.stringToTerraform(this._type),
       vcpu: cdktf.numberToTerraform(this._vcpu),
+      video: cdktf.stringToTerraform(this._video),
       wait_for: cdktf.stringToTerraform(this._waitFor),
       wait_timeout: cdktf.numberToTerraform(this._waitTimeout),
+      channel: cdktf.listMapper(domainChannelToTerraform, true)(this._channel.internalValue),
+      console: cdktf.listMapper(domainConsoleToTerraform, true)(this._console.internalValue),
+      cpu_topology: domainCpuTopologyToTerraform(this._cpuTopology.internalValue),
       disk: cdktf.listMapper(domainDiskToTerraform, true)(this._disk.internalValue),
+      filesystem: cdktf.listMapper(domainFilesystemToTerraform, true)(this._filesystem.internalValue),
+      graphics: cdktf.listMapper(domainGraphicsToTerraform, true)(this._graphics.internalValue),
+      hostdev: cdktf.listMapper(domainHostdevToTerraform, true)(this._hostdev.internalValue),
+      input: cdktf.listMapper(domainInputToTerraform, true)(this._input.internalValue),
       network_interface: cdktf.listMapper(domainNetworkInterfaceToTerraform, true)(this._networkInterface.internalValue),
+      rng: domainRngToTerraform(this._rng.internalValue),
+      serial: cdktf.listMapper(domainSerialToTerraform, true)(this._serial.internalValue),
+      tpm: domainTpmToTerraform(this._tpm.internalValue),
+      watchdog: domainWatchdogToTerraform(this._watchdog.internalValue),
+      xml: domainXmlToTerraform(this._xml.internalValue),
     };
   }
 
@@ -1298,6 +4632,24 @@ export class Domain extends cdktf.TerraformResource {
         isBlock: false,
         type: "simple",
         storageClassType: "boolean",
+      },
+      boot_devices: {
+        value: cdktf.listMapperHcl(cdktf.stringToHclTerraform, false)(this._bootDevices),
+        isBlock: false,
+        type: "list",
+        storageClassType: "stringList",
+      },
+      boot_menu: {
+        value: cdktf.booleanToHclTerraform(this._bootMenu),
+        isBlock: false,
+        type: "simple",
+        storageClassType: "boolean",
+      },
+      boot_menu_timeout: {
+        value: cdktf.numberToHclTerraform(this._bootMenuTimeout),
+        isBlock: false,
+        type: "simple",
+        storageClassType: "number",
       },
       cloudinit_seed_id: {
         value: cdktf.stringToHclTerraform(this._cloudinitSeedId),
@@ -1313,6 +4665,12 @@ export class Domain extends cdktf.TerraformResource {
       },
       cpu_mode: {
         value: cdktf.stringToHclTerraform(this._cpuMode),
+        isBlock: false,
+        type: "simple",
+        storageClassType: "string",
+      },
+      description: {
+        value: cdktf.stringToHclTerraform(this._description),
         isBlock: false,
         type: "simple",
         storageClassType: "string",
@@ -1365,8 +4723,32 @@ export class Domain extends cdktf.TerraformResource {
         type: "simple",
         storageClassType: "number",
       },
+      metadata: {
+        value: cdktf.hashMapperHcl(cdktf.stringToHclTerraform)(this._metadata),
+        isBlock: false,
+        type: "map",
+        storageClassType: "stringMap",
+      },
       name: {
         value: cdktf.stringToHclTerraform(this._name),
+        isBlock: false,
+        type: "simple",
+        storageClassType: "string",
+      },
+      on_crash: {
+        value: cdktf.stringToHclTerraform(this._onCrash),
+        isBlock: false,
+        type: "simple",
+        storageClassType: "string",
+      },
+      on_poweroff: {
+        value: cdktf.stringToHclTerraform(this._onPoweroff),
+        isBlock: false,
+        type: "simple",
+        storageClassType: "string",
+      },
+      on_reboot: {
+        value: cdktf.stringToHclTerraform(this._onReboot),
         isBlock: false,
         type: "simple",
         storageClassType: "string",
@@ -1413,6 +4795,12 @@ export class Domain extends cdktf.TerraformResource {
         type: "simple",
         storageClassType: "number",
       },
+      title: {
+        value: cdktf.stringToHclTerraform(this._title),
+        isBlock: false,
+        type: "simple",
+        storageClassType: "string",
+      },
       type: {
         value: cdktf.stringToHclTerraform(this._type),
         isBlock: false,
@@ -1424,6 +4812,12 @@ export class Domain extends cdktf.TerraformResource {
         isBlock: false,
         type: "simple",
         storageClassType: "number",
+      },
+      video: {
+        value: cdktf.stringToHclTerraform(this._video),
+        isBlock: false,
+        type: "simple",
+        storageClassType: "string",
       },
       wait_for: {
         value: cdktf.stringToHclTerraform(this._waitFor),
@@ -1437,17 +4831,89 @@ export class Domain extends cdktf.TerraformResource {
         type: "simple",
         storageClassType: "number",
       },
+      channel: {
+        value: cdktf.listMapperHcl(domainChannelToHclTerraform, true)(this._channel.internalValue),
+        isBlock: true,
+        type: "list",
+        storageClassType: "DomainChannelList",
+      },
+      console: {
+        value: cdktf.listMapperHcl(domainConsoleToHclTerraform, true)(this._console.internalValue),
+        isBlock: true,
+        type: "list",
+        storageClassType: "DomainConsoleList",
+      },
+      cpu_topology: {
+        value: domainCpuTopologyToHclTerraform(this._cpuTopology.internalValue),
+        isBlock: true,
+        type: "struct",
+        storageClassType: "DomainCpuTopology",
+      },
       disk: {
         value: cdktf.listMapperHcl(domainDiskToHclTerraform, true)(this._disk.internalValue),
         isBlock: true,
         type: "list",
         storageClassType: "DomainDiskList",
       },
+      filesystem: {
+        value: cdktf.listMapperHcl(domainFilesystemToHclTerraform, true)(this._filesystem.internalValue),
+        isBlock: true,
+        type: "list",
+        storageClassType: "DomainFilesystemList",
+      },
+      graphics: {
+        value: cdktf.listMapperHcl(domainGraphicsToHclTerraform, true)(this._graphics.internalValue),
+        isBlock: true,
+        type: "list",
+        storageClassType: "DomainGraphicsList",
+      },
+      hostdev: {
+        value: cdktf.listMapperHcl(domainHostdevToHclTerraform, true)(this._hostdev.internalValue),
+        isBlock: true,
+        type: "list",
+        storageClassType: "DomainHostdevList",
+      },
+      input: {
+        value: cdktf.listMapperHcl(domainInputToHclTerraform, true)(this._input.internalValue),
+        isBlock: true,
+        type: "list",
+        storageClassType: "DomainInputList",
+      },
       network_interface: {
         value: cdktf.listMapperHcl(domainNetworkInterfaceToHclTerraform, true)(this._networkInterface.internalValue),
         isBlock: true,
         type: "list",
         storageClassType: "DomainNetworkInterfaceList",
+      },
+      rng: {
+        value: domainRngToHclTerraform(this._rng.internalValue),
+        isBlock: true,
+        type: "struct",
+        storageClassType: "DomainRng",
+      },
+      serial: {
+        value: cdktf.listMapperHcl(domainSerialToHclTerraform, true)(this._serial.internalValue),
+        isBlock: true,
+        type: "list",
+        storageClassType: "DomainSerialList",
+      },
+      tpm: {
+        value: domainTpmToHclTerraform(this._tpm.internalValue),
+        isBlock: true,
+        type: "struct",
+        storageClassType: "DomainTpm",
+      },
+      watchdog: {
+        value: domainWatchdogToHclTerraform(this._watchdog.internalValue),
+        isBlock: true,
+        type: "struct",
+        storageClassType: "DomainWatchdog",
+      },
+      xml: {
+        value: domainXmlToHclTerraform(this._xml.internalValue),
+        isBlock: true,
+        type: "struct",
+        storageClassType: "DomainXml",
       },
     };
 

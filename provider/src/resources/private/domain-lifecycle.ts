@@ -4,7 +4,9 @@
  * (./domain-changes.ts); this module does it.
  */
 import { Diagnostic, error, warning } from '../../../../src/diagnostics';
-import { renderDomainXml } from '../../../../src/domain';
+import { VIR_DOMAIN_DEFINE_VALIDATE, VIR_DOMAIN_UNDEFINE_TPM } from '../../../../src/libvirt';
+import { usesEscapeHatch, xsltOf } from './domain-devices';
+import { finalDomainXml } from './domain-escape';
 import { DOMAIN_FIELDS } from '../../../../src/fields';
 import {
   LibvirtError,
@@ -130,7 +132,12 @@ export function stopDiagnostic(name: string, why: string, r: StopResult, timeout
   return warning([], `Domain ${name} ${why}`, detail);
 }
 
-/** Defines (or redefines, with `uuid`) the domain of a planned state; `pending` adds the create-pending mark. */
+/**
+ * Defines (or redefines, with `uuid`) the domain of a planned state; `pending` adds the create-pending mark. With
+ * the escape hatch (`xml`), the stylesheet is applied and libvirtd validates the result against its own schema
+ * (VIR_DOMAIN_DEFINE_VALIDATE).
+ * @throws XsltError when the stylesheet fails; LibvirtError when libvirt refuses the definition.
+ */
 export async function defineDomain(
   client: LibvirtClient,
   s: DomainState,
@@ -141,13 +148,24 @@ export async function defineDomain(
   const refs = resolved ?? (await resolveRefs(client, s));
   const spec = toDomainSpec(s, refs, uuid);
   if (pending) spec.metadata = { ...spec.metadata, [CREATE_PENDING_KEY]: '1' };
-  return client.domainDefineXml(renderDomainXml(spec));
+  const xml = await finalDomainXml(spec, xsltOf(s));
+  return client.domainDefineXml(xml, usesEscapeHatch(s) ? VIR_DOMAIN_DEFINE_VALIDATE : 0);
 }
 
-/** Removes a domain: powered off when running, then undefined with its managed save, snapshots and NVRAM. */
+/** First libvirt version with VIR_DOMAIN_UNDEFINE_TPM (8.9.0); older ones remove a TPM's state by default. */
+export const LIBVIRT_UNDEFINE_TPM_VERSION = 8_009_000;
+
+/**
+ * Removes a domain: powered off when running, then undefined with its managed save, snapshots, NVRAM and
+ * emulated TPM's state (VIR_DOMAIN_UNDEFINE_TPM on libvirt ≥ 8.9: also a TPM with `persistent_state`).
+ */
 export async function removeDomain(client: LibvirtClient, dom: DomRef): Promise<void> {
   if (isActive((await client.domainGetState(dom)).state)) await client.domainDestroy(dom);
-  await client.domainUndefine(dom, VIR_DOMAIN_UNDEFINE_MANAGED_SAVE | VIR_DOMAIN_UNDEFINE_SNAPSHOTS_METADATA | VIR_DOMAIN_UNDEFINE_NVRAM);
+  const tpm = (await client.connectGetLibVersion()) >= LIBVIRT_UNDEFINE_TPM_VERSION ? VIR_DOMAIN_UNDEFINE_TPM : 0;
+  await client.domainUndefine(
+    dom,
+    VIR_DOMAIN_UNDEFINE_MANAGED_SAVE | VIR_DOMAIN_UNDEFINE_SNAPSHOTS_METADATA | VIR_DOMAIN_UNDEFINE_NVRAM | tpm,
+  );
 }
 
 /**

@@ -3,16 +3,49 @@
  * applied to the running domain and its persistent definition together (VIR_DOMAIN_AFFECT_LIVE | AFFECT_CONFIG):
  * memory through the virtio balloon (virDomainSetMemoryFlags), vCPUs by hot-plug (virDomainSetVcpusFlags), disks
  * and NICs attached or detached (virDomainAttachDeviceFlags / DetachDeviceFlags), a NIC's link state
- * (virDomainUpdateDeviceFlags). The handler defines the whole planned definition afterwards, so libvirt's
- * persistent definition is exactly the plan's.
+ * (virDomainUpdateDeviceFlags); and the settings of issue 22 that libvirt changes on a running domain: title,
+ * description and the user's metadata (virDomainSetMetadata), the on_* actions (virDomainSetLifecycleAction,
+ * which QEMU ≥ 6 applies at once), a display's password and a NIC's bandwidth (virDomainUpdateDeviceFlags). The
+ * handler defines the whole planned definition afterwards, so libvirt's persistent definition is exactly the plan's.
  */
-import { renderDiskXml, renderInterfaceXml } from '../../../../src/domain';
+import { renderDiskXml, renderGraphicsXml, renderInterfaceXml, USER_METADATA_XML_NAMESPACE } from '../../../../src/domain';
 import type { FieldChange } from '../../../../src/fields';
-import { VIR_DOMAIN_AFFECT_CONFIG, VIR_DOMAIN_AFFECT_LIVE, type DomRef, type LibvirtClient } from '../../../../src/libvirt';
+import {
+  VIR_DOMAIN_AFFECT_CONFIG,
+  VIR_DOMAIN_AFFECT_LIVE,
+  VIR_DOMAIN_LIFECYCLE_ACTION,
+  VIR_DOMAIN_LIFECYCLE_CRASH,
+  VIR_DOMAIN_LIFECYCLE_POWEROFF,
+  VIR_DOMAIN_LIFECYCLE_REBOOT,
+  VIR_DOMAIN_METADATA_DESCRIPTION,
+  VIR_DOMAIN_METADATA_ELEMENT,
+  VIR_DOMAIN_METADATA_TITLE,
+  type DomRef,
+  type LibvirtClient,
+} from '../../../../src/libvirt';
 import type { ResolvedRefs } from './domain-state';
 import { toDomainSpec } from './domain-state';
 import type { DomainState } from './model';
-import { num } from './values';
+import { num, str } from './values';
+
+const LIFECYCLE_TYPES = {
+  on_poweroff: VIR_DOMAIN_LIFECYCLE_POWEROFF,
+  on_reboot: VIR_DOMAIN_LIFECYCLE_REBOOT,
+  on_crash: VIR_DOMAIN_LIFECYCLE_CRASH,
+};
+
+function xmlText(value: string): string {
+  return value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}
+
+/** The user's metadata as the element virDomainSetMetadata takes (libvirt puts it in USER_METADATA_XML_NAMESPACE). */
+function userMetadataElement(values: Record<string, string>): string {
+  const entries = Object.keys(values)
+    .sort()
+    .map((k) => `<entry key="${xmlText(k)}">${xmlText(values[k])}</entry>`)
+    .join('');
+  return `<entries>${entries}</entries>`;
+}
 
 const BOTH = VIR_DOMAIN_AFFECT_LIVE | VIR_DOMAIN_AFFECT_CONFIG;
 
@@ -42,6 +75,26 @@ export function liveSteps(
   const removed: LiveStep[] = [];
   const added: LiveStep[] = [];
   const rest: LiveStep[] = [];
+  const updatedNics = new Set<number>();
+  const nicUpdate = (index: number, name: string) => {
+    if (updatedNics.has(index)) return;
+    updatedNics.add(index);
+    const iface = after.interfaces[index];
+    rest.push({ what: `${name} updated`, run: () => client.domainUpdateDeviceFlags(dom, renderInterfaceXml(iface), BOTH) });
+  };
+  // on_poweroff = restart needs on_reboot = restart first, and on_reboot = destroy needs on_poweroff = destroy first.
+  const first = planned.on_reboot === 'restart' ? 'on_reboot' : 'on_poweroff';
+  const lifecycle = live
+    .filter((c) => c.path.length === 1 && String(c.path[0]) in LIFECYCLE_TYPES)
+    .sort((a, b) => (a.path[0] === first ? 0 : 1) - (b.path[0] === first ? 0 : 1));
+  for (const c of lifecycle) {
+    const key = c.path[0] as keyof typeof LIFECYCLE_TYPES;
+    const action = String(planned[key]) as keyof typeof VIR_DOMAIN_LIFECYCLE_ACTION;
+    rest.push({
+      what: `${key} → ${action}`,
+      run: () => client.domainSetLifecycleAction(dom, LIFECYCLE_TYPES[key], VIR_DOMAIN_LIFECYCLE_ACTION[action], BOTH),
+    });
+  }
   for (const c of live) {
     const [attr, index, field] = c.path;
     if (attr === 'memory') {
@@ -56,10 +109,41 @@ export function liveSteps(
       else added.push({ what: `${c.name} attached`, run: () => client.domainAttachDeviceFlags(dom, xml(after), BOTH) });
     } else if (attr === 'network_interface' && typeof index === 'number' && field === 'link_state') {
       const iface = after.interfaces[index];
+      updatedNics.add(index);
       rest.push({
         what: `${c.name} → ${iface.linkState ?? 'up'}`,
         run: () => client.domainUpdateDeviceFlags(dom, renderInterfaceXml(iface), BOTH),
       });
+    } else if (attr === 'network_interface' && typeof index === 'number' && field === 'bandwidth') {
+      nicUpdate(index, `network_interface[${index}] bandwidth`);
+    } else if (attr === 'title' || attr === 'description') {
+      const value = str(planned[attr]) ?? null;
+      const type = attr === 'title' ? VIR_DOMAIN_METADATA_TITLE : VIR_DOMAIN_METADATA_DESCRIPTION;
+      rest.push({
+        what: `${attr} ${value === null ? 'removed' : 'set'}`,
+        run: () => client.domainSetMetadata(dom, type, value, null, null, BOTH),
+      });
+    } else if (attr === 'metadata') {
+      const values = after.userMetadata;
+      rest.push({
+        what: `metadata ${values ? 'set' : 'removed'}`,
+        run: () =>
+          client.domainSetMetadata(
+            dom,
+            VIR_DOMAIN_METADATA_ELEMENT,
+            values ? userMetadataElement(values) : null,
+            'vsuser',
+            USER_METADATA_XML_NAMESPACE,
+            BOTH,
+          ),
+      });
+    } else if (attr === 'graphics' && typeof index === 'number' && field === 'password') {
+      const graphics = after.graphics?.[index];
+      if (graphics)
+        rest.push({
+          what: `graphics[${index}] password changed`,
+          run: () => client.domainUpdateDeviceFlags(dom, renderGraphicsXml(graphics), BOTH),
+        });
     }
   }
   return [...removed.reverse(), ...added, ...rest];

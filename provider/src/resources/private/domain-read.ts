@@ -6,15 +6,20 @@
  * digest of the inactive XML the last read parsed ({@link READ_DIGEST_VERSION}, the schema and the XML), and when
  * libvirt's XML has the same digest and every object the state refers to (volumes by key, plain files by path,
  * networks by UUID) is still there, the state Terraform has is what parsing would give again: only the running
- * state, autostart and the addresses are taken anew.
+ * state, autostart and the addresses are taken anew. The same holds for a domain with the escape hatch whose
+ * definition is still the one the last apply left (its digest in the domain's metadata, ./domain-escape.ts): what
+ * the stylesheet or the extra devices did is not drift, even at the first read after the apply.
+ * `graphics[*].display_uri` comes from the live XML of a running domain with graphics (one more call, only then).
  */
 import { createHash } from 'node:crypto';
-import { METADATA_KEYS, parseDomainXml } from '../../../../src/domain';
+import { livePort, METADATA_KEYS, parseDomainXml, readGraphics } from '../../../../src/domain';
 import { DOMAIN_FIELDS } from '../../../../src/fields';
-import { VIR_DOMAIN_XML_INACTIVE, type DomRef, type LibvirtClient } from '../../../../src/libvirt';
+import type { DomRef, LibvirtClient } from '../../../../src/libvirt';
 import { isUuid } from '../../../../src/uuid';
+import { children, child, newParser, type XmlNode } from '../../../../src/xml';
 import { addressAttributes, domainAddresses, type AddressAttributes } from './addresses';
 import { isActive } from './domain-lifecycle';
+import { DEFINITION_XML_FLAGS, recordedEscapeHatch, unchangedSinceApply, type RecordedEscapeHatch } from './domain-escape';
 import { stateFromDomain } from './domain-refs';
 import { networkByUuid, volumeByKey, volumeByPath } from './lookups';
 import type { DomainState } from './model';
@@ -24,16 +29,53 @@ import { deepEqual, list, str } from './values';
 /** The domain's definition and running state as state attributes, and the re-provision policy its metadata keeps. */
 export async function readDomain(client: LibvirtClient, dom: DomRef): Promise<{ state: DomainState; policy?: string }> {
   const { xml, running, autostart } = await describe(client, dom);
-  const spec = parseDomainXml(xml);
-  const state = { ...(await stateFromDomain(client, spec, running)), autostart };
+  const hatch = recordedEscapeHatch(xml);
+  const { state, policy } = await observe(client, xml, running, hatch);
+  return { state: { ...state, autostart, graphics: await withDisplayUris(client, dom, state) }, policy };
+}
+
+/** The state attributes a definition describes (the escape hatch's elements kept apart), and its policy. */
+async function observe(
+  client: LibvirtClient,
+  xml: string,
+  running: boolean,
+  hatch: RecordedEscapeHatch | undefined,
+): Promise<{ state: DomainState; policy?: string }> {
+  const spec = parseDomainXml(xml, { extraDevices: hatch?.devices });
+  const state = await stateFromDomain(client, spec, running);
+  if (hatch) state.xml = { devices: spec.extraDevices ?? null, xslt: hatch.xslt ?? null };
   return { state, policy: spec.metadata?.[METADATA_KEYS.reprovisionPolicy] };
+}
+
+/** Where to connect to a display QEMU listens on: `vnc://127.0.0.1:5901`, `spice+unix:///path`, … */
+export function displayUri(node: XmlNode): string | null {
+  const g = readGraphics(node, 'graphics');
+  if (g.listen.type === 'socket') return `${g.type}+unix://${g.listen.socket}`;
+  const port = livePort(node);
+  if (port === undefined) return null;
+  const any = g.listen.address === '0.0.0.0' || g.listen.address === '::';
+  const host = any ? '127.0.0.1' : g.listen.address.includes(':') ? `[${g.listen.address}]` : g.listen.address;
+  return `${g.type}://${host}:${port}`;
+}
+
+/** The state's graphics with `display_uri` from the running domain's live XML (null while it is shut off). */
+export async function withDisplayUris(client: LibvirtClient, dom: DomRef, s: DomainState): Promise<DomainState['graphics']> {
+  const graphics = list(s.graphics);
+  if (!graphics.length) return s.graphics;
+  if (s.running !== true) return graphics.map((g) => ({ ...g, display_uri: null }));
+  const live = child(newParser().parse(await client.domainGetXmlDesc(dom, 0), true) as XmlNode, 'domain');
+  const nodes = children(child(live, 'devices'), 'graphics');
+  return graphics.map((g) => {
+    const node = nodes.find((n) => n['@_type'] === g.type);
+    return { ...g, display_uri: node ? displayUri(node) : null };
+  });
 }
 
 /** The inactive XML, whether the domain runs and whether it starts with the host. The calls are in flight at once
  *  on the one connection: one round trip. */
 async function describe(client: LibvirtClient, dom: DomRef): Promise<{ xml: string; running: boolean; autostart: boolean }> {
   const [xml, info, autostart] = await Promise.all([
-    client.domainGetXmlDesc(dom, VIR_DOMAIN_XML_INACTIVE),
+    client.domainGetXmlDesc(dom, DEFINITION_XML_FLAGS),
     client.domainGetState(dom),
     client.domainGetAutostart(dom),
   ]);
@@ -54,7 +96,7 @@ export async function currentAddresses(client: LibvirtClient, dom: DomRef, s: Do
  * digest kept before then stops matching, so the next read parses. A schema change does that by itself.
  * test/provider/resources/domain-read.test.ts fails when the mapping of its fixtures changes and this does not.
  */
-export const READ_DIGEST_VERSION = 3;
+export const READ_DIGEST_VERSION = 4;
 
 let salt: string | undefined;
 
@@ -118,14 +160,21 @@ export async function refreshDomain(
   const kept = parsePrivate(priv);
   const digest = xmlDigest(xml);
   const keep = Buffer.from(JSON.stringify({ ...kept, xml: digest }));
-  if (kept.xml === digest && (await referencesHold(client, current))) {
+  const hatch = recordedEscapeHatch(xml);
+  if ((kept.xml === digest || unchangedSinceApply(xml, hatch)) && (await referencesHold(client, current))) {
+    const same = { ...current, running, autostart };
     return {
-      state: mergeObserved(current, { ...current, running, autostart, ...(await currentAddresses(client, dom, current, running)) }),
+      state: mergeObserved(current, {
+        ...same,
+        ...(await currentAddresses(client, dom, current, running)),
+        graphics: await withDisplayUris(client, dom, same),
+      }),
       private: keep,
     };
   }
-  const observed = { ...(await stateFromDomain(client, parseDomainXml(xml), running)), autostart };
+  const observed = { ...(await observe(client, xml, running, hatch)).state, autostart };
   observed.network_interface = await keepNetworkRefs(client, current.network_interface, observed.network_interface);
+  observed.graphics = await withDisplayUris(client, dom, observed);
   return { state: mergeObserved(current, { ...observed, ...(await currentAddresses(client, dom, observed, running)) }), private: keep };
 }
 
@@ -152,7 +201,41 @@ const OBSERVED_ATTRS: readonly (keyof DomainState)[] = [
   'qemu_agent',
   'addresses',
   'ip_address',
+  // issue 22: settings and single devices
+  'title',
+  'description',
+  'metadata',
+  'on_poweroff',
+  'on_reboot',
+  'on_crash',
+  'boot_menu',
+  'boot_menu_timeout',
+  'video',
+  'cpu_topology',
+  'tpm',
+  'rng',
+  'watchdog',
+  'xml',
 ];
+
+/** Device lists read back element by element. */
+const OBSERVED_BLOCKS = [
+  'disk',
+  'network_interface',
+  'graphics',
+  'filesystem',
+  'serial',
+  'console',
+  'channel',
+  'input',
+  'hostdev',
+] as const;
+
+/** `boot_devices` null and `["hd"]` are the same order (the default). */
+function sameBootDevices(a: DomainState['boot_devices'], b: DomainState['boot_devices']): boolean {
+  const norm = (v: DomainState['boot_devices']) => (Array.isArray(v) ? v : ['hd']);
+  return deepEqual(norm(a), norm(b));
+}
 
 function take<S, K extends keyof S>(to: S, from: S, key: K): void {
   to[key] = from[key];
@@ -169,13 +252,21 @@ function sameBlocks(current: object[], observed: object[]): boolean {
   );
 }
 
+/** `observed`'s displays with `current`'s passwords: reads do not ask libvirt for them (DEFINITION_XML_FLAGS). */
+function keepPasswords(current: DomainState, observed: DomainState): DomainState['graphics'] {
+  const known = list(current.graphics);
+  return Array.isArray(observed.graphics)
+    ? observed.graphics.map((g, i) => (g.password === null ? { ...g, password: known[i]?.password ?? null } : g))
+    : observed.graphics;
+}
+
 /** Keeps `current`'s value for every attribute libvirt agrees with, takes libvirt's where it differs (drift). */
-export function mergeObserved(current: DomainState, observed: DomainState): DomainState {
+export function mergeObserved(current: DomainState, seen: DomainState): DomainState {
+  const observed: DomainState = { ...seen, graphics: keepPasswords(current, seen) };
   const out = { ...current };
   for (const key of OBSERVED_ATTRS) if (!deepEqual(current[key], observed[key])) take(out, observed, key);
-  if (!sameBlocks(list<object>(current.disk), list<object>(observed.disk))) out.disk = observed.disk;
-  if (!sameBlocks(list<object>(current.network_interface), list<object>(observed.network_interface)))
-    out.network_interface = observed.network_interface;
+  for (const key of OBSERVED_BLOCKS) if (!sameBlocks(list<object>(current[key]), list<object>(observed[key]))) take(out, observed, key);
+  if (!sameBootDevices(current.boot_devices, observed.boot_devices)) out.boot_devices = observed.boot_devices;
   if (observed.console_log !== null) out.console_log = observed.console_log;
   return out;
 }

@@ -7,6 +7,15 @@ import { createHash } from 'node:crypto';
 import type { DomainDisk, DomainInterface, DomainSpec } from '../../../../src/domain';
 import { METADATA_KEYS } from '../../../../src/domain';
 import { DOMAIN_FIELDS } from '../../../../src/fields';
+import {
+  deviceSpec,
+  deviceState,
+  diskOptionsSpec,
+  diskOptionsState,
+  nicOptionsSpec,
+  nicOptionsState,
+  withDeviceDefaults,
+} from './domain-devices';
 import { withTableDefaults } from './fields';
 import type { DomainDiskState, DomainInterfaceState, DomainState } from './model';
 import { bool, known, list, num, str, UNKNOWN } from './values';
@@ -79,6 +88,7 @@ export function withDefaults(
     const mac = n.mac ?? (p && p.network === n.network && p.user === n.user ? p.mac : undefined) ?? (name ? derivedMac(name, i) : UNKNOWN);
     return { ...n, mac };
   });
+  withDeviceDefaults(out, config);
   if (isSessionDaemon(uri)) out.console_log = null;
   else if (out.console_log === null || out.console_log === UNKNOWN)
     out.console_log = str(prior?.console_log) ?? (name ? consoleLogPath(name) : UNKNOWN);
@@ -123,17 +133,22 @@ export function toDomainSpec(s: DomainState, refs: ResolvedRefs, uuid?: string):
     device: 'disk',
     format: refs.disks[i]?.format,
     ...(bool(d.readonly) ? { readonly: true } : {}),
+    ...diskOptionsSpec(d),
   }));
   if (refs.seed) disks.push({ source: refs.seed, target: 'sda', bus: 'sata', device: 'cdrom', format: 'raw', readonly: true });
   const interfaces: DomainInterface[] = list(s.network_interface).map((n, i) => {
     const mac = str(n.mac);
-    const network = str(n.network);
+    // A network not known yet (a virtseed_network created by the same plan) stands in by a placeholder name.
+    const network = n.network === UNKNOWN ? 'network-known-after-apply' : str(n.network);
     const linkState = known(n.link_state);
     const common = {
       model: known(n.model) ?? NIC.model.default,
       ...(mac ? { mac } : {}),
       ...(linkState && linkState !== NIC.link_state.default ? { linkState } : {}),
+      ...nicOptionsSpec(n),
     };
+    const direct = str(n.direct);
+    if (direct !== undefined) return { type: 'direct' as const, dev: direct, mode: known(n.direct_mode) ?? 'vepa', ...common };
     return n.user === true || !network
       ? { type: 'user' as const, ...(n.restrict !== false ? { restrict: true } : {}), ...common }
       : { type: 'network' as const, network: refs.networks?.[i] ?? network, ...common };
@@ -168,6 +183,7 @@ export function toDomainSpec(s: DomainState, refs: ResolvedRefs, uuid?: string):
     ...(refs.ignitionFile && !refs.fwCfgViaCommandline ? { fwCfg: [{ name: IGNITION_FW_CFG_KEY, file: refs.ignitionFile }] } : {}),
     ...(refs.ignitionFile && refs.fwCfgViaCommandline ? { qemuCommandline: ignitionFwCfgArgs(refs.ignitionFile) } : {}),
     metadata,
+    ...deviceSpec(s),
   };
 }
 
@@ -192,7 +208,7 @@ export function stateFromSpec(spec: DomainSpec, running: boolean, refs: Observed
   spec.disks.forEach((d, i) => {
     const { key, file } = refs.disks[i] ?? { key: null, file: null };
     if (d.device === 'cdrom') seedId = key ?? file;
-    else disk.push({ volume_id: key, file, target: d.target, bus: d.bus, readonly: d.readonly === true });
+    else disk.push({ volume_id: key, file, target: d.target, bus: d.bus, readonly: d.readonly === true, ...diskOptionsState(d) });
   });
   return {
     name: spec.name,
@@ -220,7 +236,11 @@ export function stateFromSpec(spec: DomainSpec, running: boolean, refs: Observed
       mac: n.mac ?? null,
       model: n.model ?? NIC.model.default,
       link_state: n.linkState ?? NIC.link_state.default,
+      ...nicOptionsState(n),
     })),
+    ...deviceState(spec),
+    // The escape hatch is what the domain's metadata recorded (./domain-read.ts fills it in).
+    xml: null,
     running,
     console_log: spec.serialLogFile ?? null,
     qemu_agent: spec.qemuAgent === true,

@@ -5,7 +5,7 @@
  * the model's check of an attribute the table already reported is left out.
  */
 import { Diagnostic, error } from '../../../../src/diagnostics';
-import { validateDomainSpec } from '../../../../src/domain';
+import { stylesheetDiagnostics, validateDomainSpec } from '../../../../src/domain';
 import { DOMAIN_FIELDS } from '../../../../src/fields';
 import { toDomainSpec, withDefaults } from './domain-state';
 import { valueDiagnostics } from './fields';
@@ -17,13 +17,60 @@ import { isWhollyKnown, list, num, str, UNKNOWN } from './values';
 const SPEC_PATHS = {
   rename: {
     memoryMiB: 'memory',
+    maxMemoryMiB: 'max_memory',
+    maxVcpu: 'max_vcpu',
     disks: 'disk',
     interfaces: 'network_interface',
     serialLogFile: 'console_log',
     secureBoot: 'secure_boot',
     cpuMode: 'cpu_mode',
+    userMetadata: 'metadata',
+    cpuTopology: 'cpu_topology',
+    bootDevices: 'boot_devices',
+    onPoweroff: 'on_poweroff',
+    onReboot: 'on_reboot',
+    onCrash: 'on_crash',
+    filesystems: 'filesystem',
+    accessMode: 'access_mode',
+    serials: 'serial',
+    consoles: 'console',
+    channels: 'channel',
+    inputs: 'input',
+    hostdevs: 'hostdev',
+    rateBytes: 'rate_bytes',
+    ratePeriodMs: 'rate_period',
   },
 };
+
+/**
+ * Model paths whose Terraform attribute is not a step-by-step rename (flattened or nested differently), as
+ * `from` prefix → `to` prefix over the dotted path; applied before SPEC_PATHS.
+ */
+const SPEC_PATH_REWRITES: readonly [RegExp, string][] = [
+  [/^bootMenu\.timeoutMs$/, 'boot_menu_timeout'],
+  [/^(serials|consoles|channels)\.(\d+)\.source\.(\w+)$/, '$1.$2.$3'],
+  [/^interfaces\.(\d+)\.bandwidth\.(inbound|outbound)\.(\w+)$/, 'interfaces.$1.bandwidth.$2_$3'],
+  [/^interfaces\.(\d+)\.dev$/, 'interfaces.$1.direct'],
+  [/^interfaces\.(\d+)\.mode$/, 'interfaces.$1.direct_mode'],
+  [/^video\.model$/, 'video'],
+  [/^graphics\.(\d+)\.socket$/, 'graphics.$1.socket'],
+  [/^hostdevs\.(\d+)\.(bus|device)$/, 'hostdevs.$1.address'],
+  [/^extraDevices$/, 'xml.devices'],
+  [/^memoryBacking$/, 'filesystem'],
+];
+
+function rewritePath(d: Diagnostic): Diagnostic {
+  const dotted = d.path.join('.');
+  for (const [from, to] of SPEC_PATH_REWRITES) {
+    if (!from.test(dotted)) continue;
+    const path = dotted
+      .replace(from, to)
+      .split('.')
+      .map((step) => (/^\d+$/.test(step) ? Number(step) : step));
+    return { ...d, path };
+  }
+  return d;
+}
 
 function waitForDiagnostics(c: DomainState): Diagnostic[] {
   const d: Diagnostic[] = [];
@@ -67,7 +114,38 @@ function deviceDiagnostics(c: DomainState): Diagnostic[] {
   list(c.network_interface).forEach((n, i) => {
     if (n.network !== null && n.user === true)
       d.push(error(['network_interface', i, 'user'], 'Invalid network_interface', 'Set either network or user = true, not both.'));
-    if (n.network === null && n.user !== true && n.user !== null && n.user !== UNKNOWN)
+    if (n.direct !== null && (n.network !== null || n.user === true))
+      d.push(error(['network_interface', i, 'direct'], 'Invalid network_interface', 'Set one of network, user = true and direct.'));
+    if (n.direct_mode !== null && n.direct_mode !== UNKNOWN && n.direct === null)
+      d.push(
+        error(
+          ['network_interface', i, 'direct_mode'],
+          'direct_mode without direct',
+          'direct_mode applies to a macvtap NIC (direct = "eth0"); drop it.',
+        ),
+      );
+    const b = n.bandwidth;
+    if (b && b !== UNKNOWN) {
+      if (b.inbound_average === null && b.outbound_average === null)
+        d.push(
+          error(
+            ['network_interface', i, 'bandwidth'],
+            'Empty bandwidth',
+            'Give inbound_average or outbound_average (KiB/s), or drop the bandwidth block.',
+          ),
+        );
+      for (const dir of ['inbound', 'outbound'] as const)
+        for (const k of ['peak', 'burst'] as const)
+          if (b[`${dir}_${k}`] !== null && b[`${dir}_average`] === null)
+            d.push(
+              error(
+                ['network_interface', i, 'bandwidth', `${dir}_${k}`],
+                `${dir}_${k} without ${dir}_average`,
+                `Set ${dir}_average too: libvirt limits by the average first.`,
+              ),
+            );
+    }
+    if (n.network === null && n.direct === null && n.user !== true && n.user !== null && n.user !== UNKNOWN)
       d.push(
         error(
           ['network_interface', i],
@@ -76,6 +154,48 @@ function deviceDiagnostics(c: DomainState): Diagnostic[] {
         ),
       );
   });
+  return d;
+}
+
+/** Which fields a serial port's or console's `type` uses. */
+const CHAR_FIELDS_OF: Record<string, readonly string[]> = { pty: [], file: ['path'], unix: ['path'], tcp: ['host', 'port'] };
+
+function settingDiagnostics(c: DomainState): Diagnostic[] {
+  const d: Diagnostic[] = [];
+  for (const block of ['serial', 'console'] as const)
+    list(c[block]).forEach((s, i) => {
+      const type = str(s.type);
+      if (type === undefined || !(type in CHAR_FIELDS_OF)) return; // the table's value check reports it
+      for (const field of ['path', 'host', 'port'] as const) {
+        const used = CHAR_FIELDS_OF[type].includes(field);
+        if (!used && s[field] !== null && s[field] !== UNKNOWN)
+          d.push(error([block, i, field], `${field} with type = "${type}"`, `A ${type} ${block} has no ${field}; drop it.`));
+        if (used && field !== 'host' && s[field] === null)
+          d.push(error([block, i, field], `Missing ${field}`, `A ${type} ${block} needs ${field}.`));
+      }
+    });
+  if (c.boot_menu_timeout !== null && c.boot_menu !== true && c.boot_menu !== UNKNOWN)
+    d.push(error(['boot_menu_timeout'], 'Boot menu timeout without a boot menu', 'Set boot_menu = true, or drop boot_menu_timeout.'));
+  list(c.hostdev).forEach((h, i) => {
+    const address = str(h.address);
+    const form = h.type === 'usb' ? /^(0|[1-9]\d*):([1-9]\d*)$/ : /^[0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-7]$/;
+    if (address !== undefined && (h.type === 'usb' || h.type === 'pci') && !form.test(address))
+      d.push(
+        error(
+          ['hostdev', i, 'address'],
+          'Invalid host device address',
+          h.type === 'usb'
+            ? `Got ${JSON.stringify(address)}; expected BUS:DEVICE in decimal without leading zeros, e.g. "1:4" for lsusb's "Bus 001 Device 004".`
+            : `Got ${JSON.stringify(address)}; expected DDDD:BB:SS.F in lower-case hex, e.g. "0000:01:00.0" (lspci -D).`,
+        ),
+      );
+  });
+  list(c.graphics).forEach((g, i) => {
+    if (g.socket !== null && g.socket !== UNKNOWN && g.listen !== null && g.listen !== UNKNOWN)
+      d.push(error(['graphics', i, 'listen'], 'listen with socket', 'A display listens on an address or on a unix socket; drop one.'));
+  });
+  const xslt = c.xml && c.xml !== UNKNOWN ? str(c.xml.xslt) : undefined;
+  if (xslt !== undefined) d.push(...stylesheetDiagnostics(xslt, ['xml', 'xslt']));
   return d;
 }
 
@@ -103,11 +223,11 @@ export function validateDomainConfig(c: DomainState): Diagnostic[] {
         `snapshot_keep is ${keep}; expected a whole number ≥ 0 (0: no automatic snapshot is kept after the apply).`,
       ),
     );
-  d.push(...waitForDiagnostics(c), ...deviceDiagnostics(c));
+  d.push(...waitForDiagnostics(c), ...deviceDiagnostics(c), ...settingDiagnostics(c));
   if (isWhollyKnown(c) && str(c.name) && num(c.memory) !== undefined) {
     const reported = new Set(d.map((x) => JSON.stringify(x.path)));
     const spec = toDomainSpec(withDefaults(c, null), { disks: [] });
-    d.push(...mapDiagnostics(validateDomainSpec(spec), SPEC_PATHS).filter((x) => !reported.has(JSON.stringify(x.path))));
+    d.push(...mapDiagnostics(validateDomainSpec(spec).map(rewritePath), SPEC_PATHS).filter((x) => !reported.has(JSON.stringify(x.path))));
   }
   return d;
 }

@@ -111,6 +111,12 @@ function fillDefaults(table: FieldTable, planned: Values, config: Readonly<Value
           fillDefaults(f.fields, out, Array.isArray(configured) ? (configured[i] ?? null) : null);
           return out;
         });
+      else if (isValues(elements)) {
+        // A `single` block that is there: its own fields' defaults.
+        const out = { ...elements };
+        fillDefaults(f.fields, out, isValues(configured) ? configured : null);
+        planned[name] = out;
+      }
       continue;
     }
     if (f.default === undefined || (set !== null && set !== undefined)) continue;
@@ -122,7 +128,7 @@ function fillDefaults(table: FieldTable, planned: Values, config: Readonly<Value
 /**
  * `planned` with the table's constant and conditional defaults filled in wherever `config` leaves the attribute
  * null (so a setting removed from the config goes back to its default), block elements included (element by
- * element; where the config has no such element, the planned element's nulls). Derived defaults are the handler's.
+ * element, and a `single` block that is there; where the config has no such element, the planned element's nulls). Derived defaults are the handler's.
  */
 export function withTableDefaults<S extends Values>(resource: ResourceFields, planned: S, config: S | null): S {
   const out = { ...planned };

@@ -1,0 +1,314 @@
+/**
+ * `virtseed_domain`'s devices and settings of issue 22 (field table src/fields/domain.ts) ⇄ the domain model
+ * (src/domain `DomainSpec`), pure: the derived defaults a plan fills in, the spec fields of a state, and the
+ * state attributes of a spec libvirt describes. ./domain-state.ts calls these for the rest of the domain.
+ */
+import { formatPciAddress, parsePciAddress, parseUsbAddress } from '../../../../src/domain';
+import type {
+  DomainBandwidth,
+  DomainBandwidthLimit,
+  DomainBootDevice,
+  DomainCharSource,
+  DomainDisk,
+  DomainGraphics,
+  DomainHostdev,
+  DomainInterface,
+  DomainSpec,
+} from '../../../../src/domain';
+import { DOMAIN_FIELDS } from '../../../../src/fields';
+import type { DomainDiskState, DomainInterfaceState, DomainState } from './model';
+import { known, list, num, str } from './values';
+
+const F = DOMAIN_FIELDS.fields;
+
+type Element<B> = B extends (infer E)[] ? E : never;
+type CharState = Element<DomainState['serial']>;
+type HostdevState = Element<DomainState['hostdev']>;
+type BandwidthState = Exclude<DomainInterfaceState['bandwidth'], symbol | null>;
+
+/** The listen address a display gets unless it listens on a socket: this host only. */
+export const DEFAULT_GRAPHICS_LISTEN = '127.0.0.1';
+/** The display adapter a domain with graphics gets unless `video` says otherwise. */
+export const DEFAULT_VIDEO_WITH_GRAPHICS = 'vga';
+/** The address a tcp serial port or console listens on unless `host` says otherwise. */
+export const DEFAULT_CHAR_HOST = '127.0.0.1';
+
+/** Fills the derived defaults of the device fields (the table's constant ones are filled already). */
+export function withDeviceDefaults(out: DomainState, config: DomainState | null): void {
+  const graphics = list(out.graphics);
+  out.graphics = graphics.map((g, i) => {
+    const configured = config ? list(config.graphics)[i] : g;
+    return configured?.listen == null && g.listen == null && g.socket == null ? { ...g, listen: DEFAULT_GRAPHICS_LISTEN } : g;
+  });
+  if ((config ?? out).video == null) out.video = graphics.length ? DEFAULT_VIDEO_WITH_GRAPHICS : null;
+  const charDefaults = (c: CharState): CharState => (c.type === 'tcp' && c.host == null ? { ...c, host: DEFAULT_CHAR_HOST } : c);
+  out.serial = list(out.serial).map(charDefaults);
+  out.console = list(out.console).map(charDefaults);
+  out.network_interface = list(out.network_interface).map((n) =>
+    n.direct != null && n.direct_mode == null ? { ...n, direct_mode: 'vepa' } : n.direct == null ? { ...n, direct_mode: null } : n,
+  );
+}
+
+function charSource(c: CharState, channel = false): DomainCharSource {
+  const path = str(c.path);
+  switch (known(c.type)) {
+    case 'file':
+      return { type: 'file', path: path ?? '' };
+    case 'unix':
+      return path !== undefined || channel ? { type: 'unix', ...(path !== undefined ? { path } : {}) } : { type: 'unix', path: '' };
+    case 'tcp':
+      return { type: 'tcp', host: str(c.host) ?? DEFAULT_CHAR_HOST, port: num(c.port) ?? NaN };
+    default:
+      return { type: 'pty' };
+  }
+}
+
+function charState(s: DomainCharSource): CharState {
+  return {
+    type: s.type,
+    path: s.type === 'file' || s.type === 'unix' ? (s.path ?? null) : null,
+    host: s.type === 'tcp' ? s.host : null,
+    port: s.type === 'tcp' ? s.port : null,
+  };
+}
+
+function hostdevSpec(h: HostdevState): DomainHostdev {
+  const address = str(h.address) ?? '';
+  const managed = h.managed === false ? { managed: false } : {};
+  if (h.type === 'usb') return { type: 'usb', ...parseUsbAddress(address), ...managed };
+  return { type: 'pci', address: parsePciAddress(address), ...managed };
+}
+
+function limit(average: unknown, peak: unknown, burst: unknown): DomainBandwidthLimit | undefined {
+  const a = num(average);
+  if (a === undefined) return undefined;
+  const [p, b] = [num(peak), num(burst)];
+  return { average: a, ...(p !== undefined ? { peak: p } : {}), ...(b !== undefined ? { burst: b } : {}) };
+}
+
+function bandwidthSpec(b: DomainInterfaceState['bandwidth']): DomainBandwidth | undefined {
+  if (!b || typeof b !== 'object') return undefined;
+  const inbound = limit(b.inbound_average, b.inbound_peak, b.inbound_burst);
+  const outbound = limit(b.outbound_average, b.outbound_peak, b.outbound_burst);
+  return inbound || outbound ? { ...(inbound ? { inbound } : {}), ...(outbound ? { outbound } : {}) } : undefined;
+}
+
+function bandwidthState(b: DomainBandwidth | undefined): BandwidthState | null {
+  if (!b) return null;
+  return {
+    inbound_average: b.inbound?.average ?? null,
+    inbound_peak: b.inbound?.peak ?? null,
+    inbound_burst: b.inbound?.burst ?? null,
+    outbound_average: b.outbound?.average ?? null,
+    outbound_peak: b.outbound?.peak ?? null,
+    outbound_burst: b.outbound?.burst ?? null,
+  };
+}
+
+/** A disk block's driver options and serial, as model fields. */
+export function diskOptionsSpec(d: DomainDiskState): Pick<DomainDisk, 'cache' | 'io' | 'discard' | 'serial'> {
+  const [cache, io, discard, serial] = [known(d.cache), known(d.io), known(d.discard), str(d.serial)];
+  return {
+    ...(cache ? { cache } : {}),
+    ...(io ? { io } : {}),
+    ...(discard ? { discard } : {}),
+    ...(serial !== undefined ? { serial } : {}),
+  };
+}
+
+/** A disk's driver options and serial, as state attributes. */
+export function diskOptionsState(d: DomainDisk): Pick<DomainDiskState, 'cache' | 'io' | 'discard' | 'serial'> {
+  return { cache: d.cache ?? null, io: d.io ?? null, discard: d.discard ?? null, serial: d.serial ?? null };
+}
+
+/** A NIC block's MTU, VLAN and bandwidth, as model fields. */
+export function nicOptionsSpec(n: DomainInterfaceState): Pick<DomainInterface, 'mtu' | 'vlan' | 'bandwidth'> {
+  const [mtu, vlan, bandwidth] = [num(n.mtu), num(n.vlan), bandwidthSpec(n.bandwidth)];
+  return { ...(mtu !== undefined ? { mtu } : {}), ...(vlan !== undefined ? { vlan } : {}), ...(bandwidth ? { bandwidth } : {}) };
+}
+
+/** A NIC's macvtap, MTU, VLAN and bandwidth, as state attributes. */
+export function nicOptionsState(n: DomainInterface): Pick<DomainInterfaceState, 'direct' | 'direct_mode' | 'mtu' | 'vlan' | 'bandwidth'> {
+  return {
+    direct: n.type === 'direct' ? n.dev : null,
+    direct_mode: n.type === 'direct' ? n.mode : null,
+    mtu: n.mtu ?? null,
+    vlan: n.vlan ?? null,
+    bandwidth: bandwidthState(n.bandwidth),
+  };
+}
+
+/** The model fields of the state's devices and settings (placeholders, like the rest, where values are unknown). */
+export function deviceSpec(s: DomainState): Partial<DomainSpec> {
+  const out: Partial<DomainSpec> = {};
+  const title = str(s.title);
+  if (title !== undefined) out.title = title;
+  const description = str(s.description);
+  if (description !== undefined) out.description = description;
+  if (s.metadata && typeof s.metadata === 'object' && Object.keys(s.metadata).length) out.userMetadata = { ...s.metadata };
+  const boot = Array.isArray(s.boot_devices) ? (s.boot_devices as DomainBootDevice[]) : undefined;
+  if (boot) out.bootDevices = [...boot];
+  if (s.boot_menu === true) {
+    const timeout = num(s.boot_menu_timeout);
+    out.bootMenu = timeout !== undefined ? { timeoutMs: timeout } : {};
+  }
+  const [onPoweroff, onReboot, onCrash] = [known(s.on_poweroff), known(s.on_reboot), known(s.on_crash)];
+  if (onPoweroff && onPoweroff !== F.on_poweroff.default) out.onPoweroff = onPoweroff;
+  if (onReboot && onReboot !== F.on_reboot.default) out.onReboot = onReboot;
+  if (onCrash && onCrash !== F.on_crash.default) out.onCrash = onCrash;
+  const topology = s.cpu_topology;
+  if (topology && typeof topology === 'object') {
+    const dies = num(topology.dies);
+    out.cpuTopology = {
+      sockets: num(topology.sockets) ?? 1,
+      ...(dies !== undefined && dies !== 1 ? { dies } : {}),
+      cores: num(topology.cores) ?? 1,
+      threads: num(topology.threads) ?? 1,
+    };
+  }
+  const graphics = list(s.graphics).map((g): DomainGraphics => {
+    const socket = str(g.socket);
+    const port = num(g.port);
+    const password = str(g.password);
+    return {
+      type: known(g.type) ?? 'vnc',
+      listen: socket !== undefined ? { type: 'socket', socket } : { type: 'address', address: str(g.listen) ?? DEFAULT_GRAPHICS_LISTEN },
+      ...(port !== undefined ? { port } : {}),
+      ...(password !== undefined ? { password } : {}),
+    };
+  });
+  if (graphics.length) out.graphics = graphics;
+  const video = known(s.video);
+  if (video) out.video = { model: video };
+  if (s.tpm && typeof s.tpm === 'object')
+    out.tpm = { model: known(s.tpm.model) ?? F.tpm.fields.model.default, version: known(s.tpm.version) ?? F.tpm.fields.version.default };
+  const filesystems = list(s.filesystem).map((f) => {
+    const [source, target] = [str(f.source) ?? '', str(f.target) ?? ''];
+    if ((known(f.driver) ?? F.filesystem.fields.driver.default) === 'virtiofs') return { driver: 'virtiofs' as const, source, target };
+    const accessMode = known(f.access_mode);
+    return {
+      driver: '9p' as const,
+      source,
+      target,
+      ...(accessMode && accessMode !== 'passthrough' ? { accessMode } : {}),
+      ...(f.readonly === true ? { readonly: true } : {}),
+    };
+  });
+  if (filesystems.length) out.filesystems = filesystems;
+  if (filesystems.some((f) => f.driver === 'virtiofs')) out.memoryBacking = { source: 'memfd', access: 'shared' };
+  if (s.rng && typeof s.rng === 'object') {
+    const [bytes, period] = [num(s.rng.rate_bytes), num(s.rng.rate_period)];
+    out.rng = {
+      source: str(s.rng.source) ?? F.rng.fields.source.default,
+      ...(bytes !== undefined ? { rateBytes: bytes } : {}),
+      ...(period !== undefined ? { ratePeriodMs: period } : {}),
+    };
+  }
+  if (s.watchdog && typeof s.watchdog === 'object')
+    out.watchdog = {
+      model: known(s.watchdog.model) ?? F.watchdog.fields.model.default,
+      action: known(s.watchdog.action) ?? F.watchdog.fields.action.default,
+    };
+  const serials = list(s.serial).map((c) => ({ source: charSource(c) }));
+  if (serials.length) out.serials = serials;
+  const consoles = list(s.console).map((c) => ({ source: charSource(c) }));
+  if (consoles.length) out.consoles = consoles;
+  const channels = list(s.channel).map((c) => {
+    const type = known(c.type) ?? F.channel.fields.type.default;
+    const path = str(c.path);
+    const source = type === 'unix' ? { type, ...(path !== undefined ? { path } : {}) } : { type };
+    return { name: str(c.name) ?? '', source } as NonNullable<DomainSpec['channels']>[number];
+  });
+  if (channels.length) out.channels = channels;
+  const inputs = list(s.input).map((i) => ({ type: known(i.type) ?? 'tablet', bus: known(i.bus) ?? F.input.fields.bus.default }));
+  if (inputs.length) out.inputs = inputs;
+  const hostdevs = list(s.hostdev).map(hostdevSpec);
+  if (hostdevs.length) out.hostdevs = hostdevs;
+  const extra = s.xml && typeof s.xml === 'object' ? str(s.xml.devices) : undefined;
+  if (extra !== undefined) out.extraDevices = extra;
+  return out;
+}
+
+/** The state attributes of a spec's devices and settings (for read and import); `xml` is the caller's. */
+export function deviceState(
+  spec: DomainSpec,
+): Pick<
+  DomainState,
+  | 'title'
+  | 'description'
+  | 'metadata'
+  | 'on_poweroff'
+  | 'on_reboot'
+  | 'on_crash'
+  | 'boot_devices'
+  | 'boot_menu'
+  | 'boot_menu_timeout'
+  | 'cpu_topology'
+  | 'video'
+  | 'graphics'
+  | 'tpm'
+  | 'filesystem'
+  | 'rng'
+  | 'watchdog'
+  | 'serial'
+  | 'console'
+  | 'channel'
+  | 'input'
+  | 'hostdev'
+> {
+  const t = spec.cpuTopology;
+  return {
+    title: spec.title ?? null,
+    description: spec.description ?? null,
+    metadata: spec.userMetadata ? { ...spec.userMetadata } : null,
+    on_poweroff: (spec.onPoweroff as DomainState['on_poweroff']) ?? F.on_poweroff.default,
+    on_reboot: (spec.onReboot as DomainState['on_reboot']) ?? F.on_reboot.default,
+    on_crash: spec.onCrash ?? F.on_crash.default,
+    boot_devices: spec.bootDevices ? [...spec.bootDevices] : null,
+    boot_menu: spec.bootMenu !== undefined,
+    boot_menu_timeout: spec.bootMenu?.timeoutMs ?? null,
+    cpu_topology: t ? { sockets: t.sockets, dies: t.dies ?? 1, cores: t.cores, threads: t.threads } : null,
+    video: spec.video?.model ?? null,
+    graphics: (spec.graphics ?? []).map((g) => ({
+      type: g.type,
+      listen: g.listen.type === 'address' ? g.listen.address : null,
+      socket: g.listen.type === 'socket' ? g.listen.socket : null,
+      port: g.port ?? null,
+      password: g.password ?? null,
+      display_uri: null,
+    })),
+    tpm: spec.tpm ? { model: spec.tpm.model, version: spec.tpm.version } : null,
+    filesystem: (spec.filesystems ?? []).map((f) => ({
+      source: f.source,
+      target: f.target,
+      driver: f.driver,
+      access_mode: f.driver === '9p' ? (f.accessMode ?? 'passthrough') : 'passthrough',
+      readonly: f.driver === '9p' && f.readonly === true,
+    })),
+    rng: spec.rng ? { source: spec.rng.source, rate_bytes: spec.rng.rateBytes ?? null, rate_period: spec.rng.ratePeriodMs ?? null } : null,
+    watchdog: spec.watchdog ? { model: spec.watchdog.model, action: spec.watchdog.action } : null,
+    serial: (spec.serials ?? []).map((c) => charState(c.source)),
+    console: (spec.consoles ?? []).map((c) => charState(c.source)),
+    channel: (spec.channels ?? []).map((c) => ({
+      name: c.name,
+      type: c.source.type,
+      path: c.source.type === 'unix' ? (c.source.path ?? null) : null,
+    })),
+    input: (spec.inputs ?? []).map((i) => ({ type: i.type, bus: i.bus })),
+    hostdev: (spec.hostdevs ?? []).map((h) => ({
+      type: h.type,
+      address: h.type === 'pci' ? formatPciAddress(h.address) : `${h.bus}:${h.device}`,
+      managed: h.managed !== false,
+    })),
+  };
+}
+
+/** True when the state asks for the escape hatch (extra devices or an XSLT transform). */
+export function usesEscapeHatch(s: DomainState): boolean {
+  return !!s.xml && typeof s.xml === 'object' && (str(s.xml.devices) !== undefined || str(s.xml.xslt) !== undefined);
+}
+
+/** The XSLT stylesheet of the state's escape hatch, if any. */
+export function xsltOf(s: DomainState): string | undefined {
+  return s.xml && typeof s.xml === 'object' ? str(s.xml.xslt) : undefined;
+}
