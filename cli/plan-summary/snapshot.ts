@@ -5,6 +5,7 @@
  * src/snapshot `plannedSnapshot`, decides from the plan whether a snapshot is taken; the provider's plan warning and
  * this summary both call it, this summary with the inputs `snapshotInputs` reads from the plan's JSON.
  */
+import { DOMAIN_FIELDS } from '../../src/fields';
 import { plannedSnapshot } from '../../src/snapshot';
 import type { ImpactVerdict } from './impact';
 import type { JsonValue } from './plan-json';
@@ -35,23 +36,29 @@ function attribute(value: JsonValue | undefined, name: string): JsonValue | unde
 }
 
 /** What snap's decision function reads, from the plan: the policy, Terraform's action, this plan's impact on the
- *  guest, whether the guest runs before the apply, and its firmware. */
+ *  guest, whether the guest runs before the apply, its firmware, and whether it has a virtiofs share. */
 export function snapshotInputs(input: SnapshotInput): {
   policy: string | null;
   action: string;
   impact: string;
   runningBefore: boolean | null;
   firmware: string | null;
+  virtiofs: boolean;
 } {
   const running = attribute(input.before, 'running');
   const firmware = attribute(input.after, 'firmware') ?? attribute(input.before, 'firmware');
   const policy = attribute(input.after, 'snapshot_before');
+  const filesystems = attribute(input.before, 'filesystem');
   return {
     policy: typeof policy === 'string' ? policy : null,
     action: input.action,
     impact: input.impact,
     runningBefore: typeof running === 'boolean' ? running : null,
     firmware: typeof firmware === 'string' ? firmware : null,
+    // The running guest's shares, a driver left out being the domain table's default.
+    virtiofs:
+      Array.isArray(filesystems) &&
+      filesystems.some((f) => (attribute(f, 'driver') ?? DOMAIN_FIELDS.fields.filesystem.fields.driver.default) === 'virtiofs'),
   };
 }
 

@@ -200,7 +200,7 @@ export const DOMAIN_FIELDS = {
         disruptive:
           "before an apply that restarts or re-provisions the guest: a snapshot of its disks, taken while it is shut down (BIOS and UEFI guests; the guest's cloud-init seed is kept with it)",
         always:
-          'before every apply that changes the guest: as `disruptive`, and before other changes of a running BIOS guest a snapshot with its memory (a running UEFI guest gets none: libvirt 9.0 takes none without a shutdown)',
+          'before every apply that changes the guest: as `disruptive`, and before other changes of a running BIOS guest a snapshot with its memory (a running UEFI guest, or one with a virtiofs share, gets none: libvirt 9.0 takes none without a shutdown)',
       },
       default: 'none',
       impact: 'none',

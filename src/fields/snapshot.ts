@@ -35,7 +35,7 @@ export const SNAPSHOT_FIELDS = {
       default: { derived: '`true` when the guest runs when the snapshot is taken, `false` when it is shut off' },
       replace: true,
       description:
-        "Whether the snapshot holds the guest's memory: `true` needs the guest running (and BIOS firmware: libvirt 9.0 takes no internal snapshot of a running UEFI guest), `false` needs it shut off. A writable disk that is not qcow2 refuses both.",
+        "Whether the snapshot holds the guest's memory: `true` needs the guest running (and BIOS firmware, and no virtiofs share: libvirt 9.0 takes no internal snapshot of a running UEFI guest, QEMU cannot save a virtiofs device), `false` needs it shut off. A writable disk that is not qcow2 refuses both.",
     },
     state: {
       type: 'string',

@@ -83,13 +83,14 @@ async function definition(client: LibvirtClient, dom: DomRef, options?: CallOpti
   }
 }
 
-/** What snapshotKind needs to know about a domain (its state, firmware and disks). */
+/** What snapshotKind needs to know about a domain (its state, firmware, disks and virtiofs shares). */
 export async function snapshotSubject(client: LibvirtClient, dom: DomRef, options?: CallOptions): Promise<SnapshotSubject> {
   const [spec, info] = await Promise.all([definition(client, dom, options), client.domainGetState(dom, options)]);
   return {
     running: isActiveState(info.state),
     firmware: spec?.firmware === 'efi' ? 'efi' : 'bios',
     disks: (spec?.disks ?? []).map((d) => ({ target: d.target, format: d.format, readonly: d.readonly === true, device: d.device })),
+    virtiofs: (spec?.filesystems ?? []).some((f) => f.driver === 'virtiofs'),
   };
 }
 

@@ -10,7 +10,9 @@
  * - Refused: a running UEFI guest (libvirt: "internal snapshots of a VM with pflash based firmware are not
  *   supported"); a writable disk that is not qcow2 ("internal snapshot for disk vdb unsupported for storage type
  *   raw"); the disks alone of a running guest (libvirt makes those external: overlay files the domain's disks are
- *   re-pointed at, which libvirt 9.0 cannot revert). Read-only disks and cdroms (the cloud-init seed) are left out.
+ *   re-pointed at, which libvirt 9.0 cannot revert); the memory of a running guest with a virtiofs share (QEMU:
+ *   "cannot migrate domain: non-migratable device: …/vhost-user-fs"; its disks can be taken while it is shut off).
+ *   Read-only disks and cdroms (the cloud-init seed) are left out.
  */
 
 /** What a domain is, as far as snapshots go. */
@@ -20,6 +22,8 @@ export interface SnapshotSubject {
   readonly firmware: 'bios' | 'efi';
   /** Every disk: its target (`vda`), image format (absent: unknown), read-only flag and device. */
   readonly disks: readonly { target: string; format?: string; readonly: boolean; device: 'disk' | 'cdrom' }[];
+  /** Whether it shares a host directory by virtiofs (vhost-user-fs, which QEMU cannot save with the memory). */
+  readonly virtiofs?: boolean;
 }
 
 /** `memory`: the guest's memory and disks; `disk`: the disks of a shut-off guest. */
@@ -60,6 +64,13 @@ export function snapshotKind(subject: SnapshotSubject, memory?: boolean): KindDe
       problem:
         'libvirt 9.0 takes no internal snapshot of a running UEFI guest ("internal snapshots of a VM with pflash based firmware are not supported")',
       fix: "take it while the guest is shut off (running = false on the domain): that snapshot holds the disks; a UEFI guest's NVRAM is in no snapshot",
+    };
+  if (subject.running && subject.virtiofs)
+    return {
+      ok: false,
+      problem:
+        'QEMU cannot save the memory of a guest with a virtiofs share (libvirt 9.0: "cannot migrate domain: non-migratable device: …/vhost-user-fs")',
+      fix: 'take it while the guest is shut off (running = false on the domain): that snapshot holds the disks',
     };
   return { ok: true, kind: subject.running ? 'memory' : 'disk' };
 }

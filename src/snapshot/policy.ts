@@ -9,8 +9,8 @@
  *   for the restart (or, shut off already, before it changes): a snapshot of its disks, which libvirt 9.0 takes
  *   for BIOS and UEFI guests alike.
  * - `always`: before every apply that changes the guest (any impact but `none`): of the disks when the guest is shut
- *   off then (restart, or a stopped guest), else of its memory too (a running BIOS guest; a running UEFI guest cannot
- *   be snapshotted without a shutdown, so none is taken and the plan says so).
+ *   off then (restart, or a stopped guest), else of its memory too (a running BIOS guest; a running UEFI guest, or
+ *   one with a virtiofs share, cannot be snapshotted without a shutdown, so none is taken and the plan says so).
  * - Never when the domain is created, destroyed or replaced (`replace`): the snapshot lives in the domain's disks,
  *   which a replacement does not keep.
  */
@@ -36,6 +36,8 @@ export interface SnapshotPlanInput {
   readonly runningBefore: boolean | null;
   /** The domain's firmware (`bios` or `efi`). */
   readonly firmware: string | null | undefined;
+  /** Whether the running guest shares a host directory by virtiofs (the prior `filesystem` blocks; absent: no). */
+  readonly virtiofs?: boolean | null;
 }
 
 /** The decision and, for the plan's warning or summary, why. */
@@ -77,6 +79,12 @@ export function plannedSnapshot(input: SnapshotPlanInput): SnapshotPlan {
     return {
       taken: false,
       reason: 'a running UEFI guest cannot be snapshotted without shutting it down (libvirt 9.0), and this apply does not shut it down',
+    };
+  if (input.virtiofs)
+    return {
+      taken: false,
+      reason:
+        'QEMU cannot save the memory of a guest with a virtiofs share, and this apply does not shut it down (a snapshot of its disks needs it shut off)',
     };
   return { taken: true, kind: 'memory', reason: "the guest keeps running: its memory and disks are snapshotted (a BIOS guest's)" };
 }

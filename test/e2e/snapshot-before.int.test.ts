@@ -5,14 +5,17 @@
  *      `VSTEST-MARKER <marker> IID <instance-id>` to the console at every boot (the image has no ssh or agent). A
  *      virtseed_snapshot of the running BIOS guest holds its memory; deleted with virsh, it is planned again.
  *   2. Cloud-config TWO (a new instance-id) writes the marker `two` and ends its runcmd with `false`: the plan warns
- *      that a snapshot is taken; the apply fails naming cloud-init's scripts-user module and "reverted to snapshot
- *      virtseed-auto-1"; each guest printed `two` on the new instance-id in the failed boot, then `one` on its old
- *      instance-id after the revert (disks and seed reverted); it runs; the next plan proposes the same change
- *      (the domain's re-provision, no drift, the seed unchanged).
+ *      that a snapshot is taken, and `virtseed plan-summary` on the saved plan says so; the apply fails naming
+ *      cloud-init's scripts-user module and "reverted to snapshot virtseed-auto-1"; each guest printed `two` on the
+ *      new instance-id in the failed boot, then `one` on its old instance-id after the revert (disks and seed
+ *      reverted); it runs; the next plan proposes the same change (the domain's re-provision, no drift, the seed
+ *      unchanged).
  *   3. Destroy leaves no snapshot, seed copy or volume behind.
  * Four boots at a time at most two: ~3 rounds of a guest boot under TCG.
  */
 import * as fs from 'node:fs';
+import { parsePlanJson } from '../../cli/plan-summary/plan-json';
+import { summarizePlan } from '../../cli/plan-summary/summarize';
 import { ConsoleCapture } from '../helpers/console-capture';
 import { cleanupByPrefix, imageVolumesHcl, testImage, TestImage, virshRun, volumeNames } from '../helpers/guest';
 import { TfWorkdir } from '../helpers/terraform';
@@ -177,6 +180,18 @@ test('GIVEN cloud-config TWO whose runcmd fails WHEN planned THEN the plan says 
     expect(text).toContain(`Warning: A snapshot of ${name} is taken before this apply`);
   }
   expect(text).toContain('If wait_for = "cloud-init" then fails, the guest is reverted to it and started again');
+});
+
+test('GIVEN the same change as a saved plan WHEN virtseed plan-summary reads its JSON THEN each guest says a disk snapshot is taken', () => {
+  const summary = summarizePlan(parsePlanJson(JSON.stringify(tf.planJson())));
+  for (const guest of Object.keys(GUESTS) as Guest[]) {
+    expect(summary.resources.find((r) => r.address === `virtseed_domain.${guest}`)?.snapshot).toEqual({
+      taken: true,
+      policy: 'disruptive',
+      kind: 'disk',
+      note: 'the apply restarts the guest: its disks are snapshotted while it is shut down',
+    });
+  }
 });
 
 test('GIVEN cloud-config TWO WHEN applied THEN the apply fails naming the scripts-user module and the revert to virtseed-auto-1', () => {

@@ -1,8 +1,11 @@
 /**
  * src/ops/snapshots against the real libvirtd at qemu:///system (libvirt 9.0, QEMU 7.2): the snapshot kinds of
- * docs/snapshots.md, the seed copy a `disk` snapshot keeps and a revert writes back, description redefine, delete.
+ * docs/snapshots.md (a virtiofs share's refusal included), the seed copy a `disk` snapshot keeps and a revert writes back, description redefine, delete.
  * The domains boot nothing (an empty qcow2 disk): QEMU runs, which is all a snapshot with memory needs.
  */
+import { mkdtempSync, rmSync } from 'fs';
+import * as os from 'os';
+import * as path from 'path';
 import {
   connect,
   LibvirtError,
@@ -31,22 +34,26 @@ const PREFIX = 'vstest-snap-host';
 const BIOS = `${PREFIX}-bios`;
 const EFI = `${PREFIX}-efi`;
 const RAW = `${PREFIX}-raw`;
+const FS = `${PREFIX}-fs`;
 const VOLUMES = [
   `${BIOS}.qcow2`,
   `${EFI}.qcow2`,
   `${RAW}.qcow2`,
+  `${FS}.qcow2`,
   `${PREFIX}-data.raw`,
   `${PREFIX}-seed.iso`,
   seedCopyName(BIOS, 'off'),
   seedCopyName(EFI, 'off'),
 ];
 
-function domainXml(name: string, opts: { efi?: boolean; rawData?: boolean } = {}): string {
+function domainXml(name: string, opts: { efi?: boolean; rawData?: boolean; virtiofs?: string } = {}): string {
   const disk = (vol: string, dev: string, format: string) =>
     `<disk type='volume' device='disk'><driver name='qemu' type='${format}'/><source pool='default' volume='${vol}'/><target dev='${dev}' bus='virtio'/></disk>`;
   return `<domain type='qemu'><name>${name}</name><memory unit='MiB'>64</memory><vcpu>1</vcpu>
+  ${opts.virtiofs ? "<memoryBacking><source type='memfd'/><access mode='shared'/></memoryBacking>" : ''}
   <os${opts.efi ? " firmware='efi'" : ''}><type arch='x86_64' machine='pc'>hvm</type><boot dev='hd'/></os><features><acpi/></features>
   <devices>${disk(`${name}.qcow2`, 'vda', 'qcow2')}${opts.rawData ? disk(`${PREFIX}-data.raw`, 'vdb', 'raw') : ''}
+  ${opts.virtiofs ? `<filesystem type='mount' accessmode='passthrough'><driver type='virtiofs'/><binary path='/usr/lib/qemu/virtiofsd'/><source dir='${opts.virtiofs}'/><target dir='share'/></filesystem>` : ''}
   <disk type='volume' device='cdrom'><driver name='qemu' type='raw'/><source pool='default' volume='${PREFIX}-seed.iso'/><target dev='sda' bus='sata'/><readonly/></disk>
   </devices></domain>`;
 }
@@ -76,12 +83,12 @@ describe('domain snapshots on libvirt 9.0', () => {
 
   beforeAll(async () => {
     client = await connect('qemu:///system');
-    for (const d of [BIOS, EFI, RAW]) await removeDomain(client, d);
+    for (const d of [BIOS, EFI, RAW, FS]) await removeDomain(client, d);
     pool = await client.storagePoolLookupByName('default');
     await deleteVolumes(client, pool, VOLUMES);
     const vol = (name: string, format: string) =>
       `<volume><name>${name}</name><capacity unit='MiB'>16</capacity><allocation>0</allocation><target><format type='${format}'/></target></volume>`;
-    for (const d of [BIOS, EFI, RAW]) await client.storageVolCreateXml(pool, vol(`${d}.qcow2`, 'qcow2'));
+    for (const d of [BIOS, EFI, RAW, FS]) await client.storageVolCreateXml(pool, vol(`${d}.qcow2`, 'qcow2'));
     await client.storageVolCreateXml(pool, vol(`${PREFIX}-data.raw`, 'raw'));
     seed = await client.storageVolCreateXml(
       pool,
@@ -94,7 +101,7 @@ describe('domain snapshots on libvirt 9.0', () => {
 
   afterAll(async () => {
     if (!client) return;
-    for (const d of [BIOS, EFI, RAW]) await removeDomain(client, d);
+    for (const d of [BIOS, EFI, RAW, FS]) await removeDomain(client, d);
     await deleteVolumes(client, pool, VOLUMES);
     await client.close();
   });
@@ -166,5 +173,32 @@ describe('domain snapshots on libvirt 9.0', () => {
     await expect(client.domainSnapshotCreateXml(raw, '<domainsnapshot><name>x</name></domainsnapshot>')).rejects.toThrow(
       /internal snapshot for disk vdb unsupported for storage type raw/,
     );
+  });
+
+  describe('a running domain with a virtiofs share', () => {
+    let fs: DomRef;
+    let share: string;
+    beforeAll(async () => {
+      share = mkdtempSync(path.join(os.tmpdir(), `${FS}-`));
+      fs = await client.domainDefineXml(domainXml(FS, { virtiofs: share }));
+      await client.domainCreate(fs);
+    });
+    afterAll(async () => {
+      await removeDomain(client, FS);
+      rmSync(share, { recursive: true, force: true });
+    });
+
+    it('WHEN libvirt is asked for an internal snapshot with memory THEN it refuses naming vhost-user-fs', async () => {
+      await expect(client.domainSnapshotCreateXml(fs, '<domainsnapshot><name>x</name></domainsnapshot>')).rejects.toThrow(
+        /non-migratable device: .*vhost-user-fs/,
+      );
+    });
+
+    it('WHEN takeSnapshot is asked THEN it refuses before libvirt, naming virtiofs', async () => {
+      await expect(takeSnapshot(client, fs, { name: 'x' })).rejects.toMatchObject({
+        name: 'SnapshotRefusedError',
+        problem: expect.stringContaining('virtiofs'),
+      });
+    });
   });
 });

@@ -32,6 +32,18 @@ describe('snapshotKind (libvirt 9.0, internal snapshots)', () => {
     });
   });
 
+  it('GIVEN a running BIOS guest with a virtiofs share WHEN asked THEN it is refused naming vhost-user-fs and the shut-off alternative', () => {
+    expect(snapshotKind(subject({ virtiofs: true }))).toMatchObject({
+      ok: false,
+      problem: expect.stringContaining('vhost-user-fs'),
+      fix: expect.stringContaining('running = false'),
+    });
+  });
+
+  it('GIVEN a shut-off guest with a virtiofs share WHEN asked THEN it takes the disks', () => {
+    expect(snapshotKind(subject({ running: false, virtiofs: true }))).toEqual({ ok: true, kind: 'disk' });
+  });
+
   it('GIVEN a read-only raw data disk WHEN asked THEN it is left out and the snapshot is allowed', () => {
     expect(snapshotKind(subject({ disks: [root, { target: 'vdb', format: 'raw', readonly: true, device: 'disk' }] }))).toEqual({
       ok: true,

@@ -49,6 +49,17 @@ describe('plannedSnapshot', () => {
     });
   });
 
+  it('GIVEN always WHEN a running BIOS guest with a virtiofs share gets a live change THEN no snapshot is taken, naming virtiofs', () => {
+    expect(plannedSnapshot(update({ policy: 'always', impact: 'live', virtiofs: true }))).toMatchObject({
+      taken: false,
+      reason: expect.stringContaining('virtiofs'),
+    });
+  });
+
+  it('GIVEN disruptive WHEN a guest with a virtiofs share restarts THEN its disks are snapshotted while it is down', () => {
+    expect(plannedSnapshot(update({ virtiofs: true }))).toMatchObject({ taken: true, kind: 'disk' });
+  });
+
   it('GIVEN always WHEN a shut-off guest gets a next-boot change THEN its disks are snapshotted', () => {
     expect(plannedSnapshot(update({ policy: 'always', impact: 'next-boot', runningBefore: false }))).toMatchObject({
       taken: true,

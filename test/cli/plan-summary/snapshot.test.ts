@@ -26,7 +26,30 @@ describe('the snapshot verdict (src/snapshot plannedSnapshot on the plan JSON)',
       impact: 'restart',
       runningBefore: false,
       firmware: 'efi',
+      virtiofs: false,
     });
+  });
+
+  test('GIVEN always and a live change of a running guest with a virtiofs share WHEN asked THEN no snapshot, naming virtiofs', () => {
+    const verdict = snapshotVerdict({
+      type: 'virtseed_domain',
+      action: 'update',
+      before: { running: true, firmware: 'bios', filesystem: [{ source: '/srv', target: 's', driver: 'virtiofs' }] },
+      after: { running: true, firmware: 'bios', snapshot_before: 'always' },
+      impact: 'live',
+    });
+    expect(verdict).toMatchObject({ taken: false, policy: 'always', note: expect.stringContaining('virtiofs') });
+  });
+
+  test('GIVEN always and a live change of a running guest with a 9p share WHEN asked THEN its memory is snapshotted', () => {
+    const verdict = snapshotVerdict({
+      type: 'virtseed_domain',
+      action: 'update',
+      before: { running: true, firmware: 'bios', filesystem: [{ source: '/srv', target: 's', driver: '9p' }] },
+      after: { running: true, firmware: 'bios', snapshot_before: 'always' },
+      impact: 'live',
+    });
+    expect(verdict).toMatchObject({ taken: true, kind: 'memory' });
   });
 
   test('GIVEN disruptive and a restart of a running guest WHEN asked THEN a disk snapshot is taken, with the reason', () => {

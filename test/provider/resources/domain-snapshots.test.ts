@@ -82,6 +82,24 @@ describe('snapshot_before at plan', () => {
     ]).toEqual([false, []]);
   });
 
+  it('GIVEN always and a virtiofs share (driver by the table default) WHEN a live change is planned THEN no snapshot, and the warning names virtiofs', () => {
+    const share = { source: '/srv', target: 's', driver: null, access_mode: null, readonly: null };
+    const prior = before({ snapshot_before: 'always', filesystem: [share] });
+    const planned = before({ snapshot_before: 'always', filesystem: [share], title: 'new title' });
+    const decision = decideDomainChange(prior, planned);
+    const plan = snapshotPlanOf(prior, planned, decision);
+    expect([plan.taken, snapshotPlanDiagnostics(planned, plan, decision)]).toEqual([
+      false,
+      [
+        expect.objectContaining({
+          severity: 'warning',
+          summary: 'No snapshot of vm before this apply',
+          detail: expect.stringContaining('virtiofs'),
+        }),
+      ],
+    ]);
+  });
+
   it('GIVEN none WHEN a restart is planned THEN no snapshot and no warning', () => {
     const prior = before({ snapshot_before: 'none', memory: 512 });
     const planned = before({ snapshot_before: 'none', memory: 1024 });

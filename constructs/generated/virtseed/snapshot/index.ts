@@ -21,7 +21,7 @@ export interface SnapshotConfig extends cdktf.TerraformMetaArguments {
   */
   readonly domainId: string;
   /**
-  * Whether the snapshot holds the guest's memory: `true` needs the guest running (and BIOS firmware: libvirt 9.0 takes no internal snapshot of a running UEFI guest), `false` needs it shut off. A writable disk that is not qcow2 refuses both. Default: `true` when the guest runs when the snapshot is taken, `false` when it is shut off. Changing it: replaces the snapshot.
+  * Whether the snapshot holds the guest's memory: `true` needs the guest running (and BIOS firmware, and no virtiofs share: libvirt 9.0 takes no internal snapshot of a running UEFI guest, QEMU cannot save a virtiofs device), `false` needs it shut off. A writable disk that is not qcow2 refuses both. Default: `true` when the guest runs when the snapshot is taken, `false` when it is shut off. Changing it: replaces the snapshot.
   *
   * Docs: {@link ../../../../docs/resources/snapshot.md#memory Snapshot#memory}
   */

@@ -13,6 +13,7 @@
  * and per-instance modules follow the instance-id"), and the next plan shows the same change again.
  */
 import { Diagnostic, error, hasErrors, warning } from '../../../../src/diagnostics';
+import { DOMAIN_FIELDS } from '../../../../src/fields';
 import { type DomRef, type LibvirtClient } from '../../../../src/libvirt';
 import {
   bootedSeed,
@@ -32,7 +33,7 @@ import type { HandlerContext } from '../../plugin/handler';
 import type { DomainChangeDecision } from './domain-changes';
 import { isActive, startDomain, stopDiagnostic, stopGuest } from './domain-lifecycle';
 import type { DomainState } from './model';
-import { known, messageOf, num, str } from './values';
+import { known, list, messageOf, num, str } from './values';
 
 /** Automatic snapshots are named this plus a number that grows with each one (`virtseed-auto-1`, `-2`, …). */
 export const AUTO_SNAPSHOT_PREFIX = 'virtseed-auto-';
@@ -66,6 +67,7 @@ export function snapshotPlanOf(prior: DomainState, planned: DomainState, decisio
     impact: decision.impact,
     runningBefore: prior.running !== false,
     firmware: known(planned.firmware),
+    virtiofs: list(prior.filesystem).some((f) => (known(f.driver) ?? DOMAIN_FIELDS.fields.filesystem.fields.driver.default) === 'virtiofs'),
   });
 }
 
