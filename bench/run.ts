@@ -4,6 +4,7 @@ import { runBootBench } from './boot';
 import { largeSeedGoalRows, runCliBench } from './cli';
 import { runDeployBench } from './deploy';
 import { runDomainReadBench } from './domain-read';
+import { runFleetBench } from './fleet';
 import { runIsoBench } from './iso';
 import { runSeedMemoryBench } from './seed-memory';
 import { runSnapshotBench } from './snapshot';
@@ -16,6 +17,7 @@ const benches: { name: string; run: () => unknown }[] = [
   { name: 'seed build process', run: () => runCliBench() },
   { name: 'provider start-up', run: () => runStartupBench() },
   { name: 'terraform at scale', run: () => runTerraformBench() },
+  { name: 'fleet over 3 hosts', run: () => runFleetBench() },
   { name: 'domain read with devices', run: () => runDomainReadBench() },
   { name: 'volume upload', run: () => runUploadBench() },
   { name: 'seed memory', run: () => runSeedMemoryBench() },

@@ -4,6 +4,7 @@ export * from './src/cloudinit-seed';
 export * from './src/devices';
 export { ConstructPropsError } from './src/errors';
 export * from './src/firmware';
+export * from './src/host-pool';
 export * from './src/ignition-config';
 export * from './src/network';
 export * from './src/network-attachment';

@@ -26,6 +26,13 @@ if [ -e /dev/kvm ] && getent group kvm >/dev/null; then
   chmod 0660 /dev/kvm 2>/dev/null || true
 fi
 
+# libvirt runs swtpm_setup as the swtpm user (qemu.conf swtpm_user, "tss"), whose local CA (swtpm_localca) keeps its
+# lock, key and serial in /var/lib/swtpm-localca: a file there made by root (swtpm_localca run by hand as root) makes
+# every domain with a tpm block fail to start ("Need read/write rights on .../.lock.swtpm-localca for user tss").
+if [ -d /var/lib/swtpm-localca ] && getent passwd tss >/dev/null; then
+  chown -R tss:root /var/lib/swtpm-localca 2>/dev/null || true
+fi
+
 if ! timeout 10 virsh -c "$URI" version >/dev/null 2>&1; then
   mkdir -p /run/virtseed
   if command -v systemctl >/dev/null && [ -d /run/systemd/system ]; then

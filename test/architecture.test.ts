@@ -87,7 +87,7 @@ describe('import rules (ARCHITECTURE.md)', () => {
       const [a, b] = [layer(from), layer(to)];
       if (a === b) return false;
       const kind = a.startsWith('model:') ? 'model' : a;
-      const target = b === 'provider' && /^provider\/src\/host(-probe)?\.ts$/.test(to) ? 'provider-host' : b;
+      const target = b === 'provider' && /^provider\/src\/host(-[a-z]+)?\.ts$/.test(to) ? 'provider-host' : b;
       return !MAY_IMPORT[kind](target);
     }).map(({ from, to }) => `${from} -> ${to}`);
     expect(wrong).toEqual([]);

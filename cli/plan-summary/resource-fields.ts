@@ -8,6 +8,7 @@ import {
   DOMAIN_FIELDS,
   IGNITION_FIELDS,
   NETWORK_FIELDS,
+  PLACEMENT_FIELDS,
   POOL_FIELDS,
   SNAPSHOT_FIELDS,
   VOLUME_FIELDS,
@@ -22,4 +23,5 @@ export const RESOURCE_FIELDS: Readonly<Record<string, ResourceFields>> = {
   virtseed_network: NETWORK_FIELDS,
   virtseed_pool: POOL_FIELDS,
   virtseed_snapshot: SNAPSHOT_FIELDS,
+  virtseed_placement: PLACEMENT_FIELDS,
 };

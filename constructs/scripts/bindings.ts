@@ -53,9 +53,8 @@ export async function generateBindings(schema: ProviderSchemaJson, outDir: strin
     const files = listFiles(from).filter((f) => f.endsWith('.ts') && path.basename(f) !== 'lazy-index.ts');
     fs.rmSync(outDir, { recursive: true, force: true });
     const written: string[] = [];
-    const resources =
-      (schema.provider_schemas?.[PROVIDER_FQPN] as { resource_schemas?: Record<string, never> } | undefined)?.resource_schemas ?? {};
-    const structs = nestedStructPaths(resources);
+    const served = schema.provider_schemas?.[PROVIDER_FQPN] as { resource_schemas?: Record<string, never>; provider?: never } | undefined;
+    const structs = nestedStructPaths(served?.resource_schemas ?? {}, served?.provider);
     for (const rel of files) {
       const target = path.join(outDir, PROVIDER_NAME, rel);
       fs.mkdirSync(path.dirname(target), { recursive: true });

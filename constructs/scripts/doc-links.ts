@@ -27,9 +27,10 @@ export function pascalCase(name: string): string {
 
 /**
  * Nested-block struct names of a resource's bindings (`CloudinitSeedNetworkInterface`) and their block paths
- * (`network.interface`), for every nested block of every resource.
+ * (`network.interface`), for every nested block of every resource, and of the provider block when given
+ * (`VirtseedProviderHost` → `host`).
  */
-export function nestedStructPaths(resources: Record<string, { block: JsonBlock }>): Map<string, string> {
+export function nestedStructPaths(resources: Record<string, { block: JsonBlock }>, provider?: { block: JsonBlock }): Map<string, string> {
   const out = new Map<string, string>();
   const walk = (structPrefix: string, block: JsonBlock, path: string[]): void => {
     for (const [name, nested] of Object.entries(block.block_types ?? {})) {
@@ -42,6 +43,7 @@ export function nestedStructPaths(resources: Record<string, { block: JsonBlock }
   for (const [type, schema] of Object.entries(resources)) {
     walk(pascalCase(type.startsWith(`${PROVIDER_NAME}_`) ? type.slice(PROVIDER_NAME.length + 1) : type), schema.block, []);
   }
+  if (provider) walk(`${pascalCase(PROVIDER_NAME)}Provider`, provider.block, []);
   return out;
 }
 

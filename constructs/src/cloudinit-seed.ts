@@ -19,6 +19,11 @@ export interface CloudInitSeedProps {
    * @default 'default'
    */
   readonly pool?: string | StoragePool;
+  /**
+   * The libvirt host (a {@link HostPool} host's name, or a placement's host).
+   * @default - the provider's default host (`uri`)
+   */
+  readonly host?: string;
   /** The seed's content. */
   readonly cloudInit: CloudInit;
 }
@@ -55,6 +60,7 @@ export class CloudInitSeed extends Construct {
 
     this.resource = new virtseed.cloudinitSeed.CloudinitSeed(this, 'Resource', {
       pool: poolRefOf(props.pool).ref,
+      host: props.host,
       name: props.name,
       ...seedResourceConfig(props.cloudInit.toSeedSpec()),
     });

@@ -21,6 +21,11 @@ export interface IgnitionConfigProps {
    * @default 'default'
    */
   readonly pool?: string | StoragePool;
+  /**
+   * The libvirt host (a {@link HostPool} host's name, or a placement's host).
+   * @default - the provider's default host (`uri`)
+   */
+  readonly host?: string;
   /** The Ignition config: typed (spec 3.x) or raw JSON text (3.x, or 2.x which is translated). */
   readonly config: IgnitionSpec | string;
 }
@@ -69,6 +74,7 @@ export class IgnitionConfig extends Construct {
 
     this.resource = new virtseed.ignition.Ignition(this, 'Resource', {
       pool: poolRefOf(props.pool).ref,
+      host: props.host,
       name: props.name,
       content,
     });

@@ -25,6 +25,12 @@ export interface SnapshotProps {
    * @default - with memory when the guest runs when the snapshot is taken, its disks only when it is shut off
    */
   readonly memory?: boolean;
+  /**
+   * The host of a `machine` given by UUID or name (a `HostPool` host's name); a {@link VirtualMachine}'s own
+   * host otherwise. Changing it replaces the snapshot.
+   * @default - the machine's host, else the provider's default host
+   */
+  readonly host?: string;
 }
 
 /**
@@ -52,6 +58,7 @@ export class Snapshot extends Construct {
     const domainId = typeof props.machine === 'string' ? props.machine : props.machine.uuid;
     this.resource = new virtseed.snapshot.Snapshot(this, 'Resource', {
       domainId,
+      host: typeof props.machine === 'string' ? props.host : (props.host ?? props.machine.host),
       name: props.name,
       description: props.description,
       memory: props.memory,

@@ -27,6 +27,7 @@ import {
 import { ConstructPropsError, invalidName, invalidNumber, invalidValue, mutuallyExclusive } from './errors';
 import { deviceSpecOf } from './private/device-spec';
 import { Firmware } from './firmware';
+import type { Placement } from './host-pool';
 import { IgnitionConfig } from './ignition-config';
 import { NetworkAttachment } from './network-attachment';
 import { sharedBaseVolume } from './private/shared-base';
@@ -74,6 +75,18 @@ export interface VirtualMachineProps {
    * @default 'default'
    */
   readonly pool?: string | StoragePool;
+  /**
+   * The host the VM is placed on by a {@link HostPool}: `pool.place({ antiAffinity: 'web' })`. Its domain,
+   * volumes and seed follow the host the placement chooses at plan; a new pin or a rebalance moves the VM (live
+   * when it runs and both hosts answer). Exclusive with `host`.
+   * @default - `host`, else the provider's default host
+   */
+  readonly placement?: Placement;
+  /**
+   * A fixed host (a {@link HostPool} host's name) for the VM's domain, volumes and seed. Exclusive with `placement`.
+   * @default - the provider's default host
+   */
+  readonly host?: string;
   /** The image the root disk is layered on (copy-on-write). */
   readonly baseImage: BaseImage;
   /**
@@ -303,6 +316,10 @@ export interface VirtualMachineProps {
 export class VirtualMachine extends Construct {
   /** The generated `virtseed_domain` resource. */
   readonly domain: virtseed.domain.Domain;
+  /** The generated `virtseed_placement`, when the VM has a `placement`. */
+  readonly placementResource?: virtseed.placement.Placement;
+  /** The VM's host: the placement's choice (a token, known at plan), the fixed `host`, or undefined (the default host). */
+  readonly host?: string;
   /**
    * The base volume, when the image is uploaded (`fromFile`/`fromUrl`): shared by every virtual machine of the
    * stack on the same image and pool (see {@link BaseImage}).
@@ -351,12 +368,33 @@ export class VirtualMachine extends Construct {
     this.reprovision = props.reprovision ?? Reprovision.REBOOT;
     this.waitFor = props.waitFor ?? WaitFor.NONE;
 
+    const memoryMiB = props.memoryMiB ?? 512;
+    const vcpus = props.vcpus ?? 1;
+    if (props.placement) {
+      // A placement commits what the VM may grow to without a restart (its maximums), as hosts count it.
+      this.placementResource = props.placement._bind(this, {
+        name: props.name,
+        memoryMiB: props.maxMemoryMiB ?? memoryMiB,
+        vcpus: props.maxVcpus ?? vcpus,
+      });
+      this.host = this.placementResource.host;
+    } else this.host = props.host;
+    const host = this.host;
+
     const image = props.baseImage.source;
-    if (image.kind === 'upload') this.baseVolume = sharedBaseVolume(this, { pool, ...image });
-    const backingVolume = image.kind === 'upload' ? this.baseVolume!.volumeId : image.volumeId;
+    let backingVolume: string;
+    if (image.kind === 'upload') {
+      const base = sharedBaseVolume(
+        this,
+        { pool, ...image },
+        this.placementResource ? { placement: this.placementResource } : { host: props.host },
+      );
+      this.baseVolume = base.volume;
+      backingVolume = base.volumeId;
+    } else backingVolume = image.volumeId;
 
     if (props.cloudInit) {
-      this.seed = new CloudInitSeed(this, 'Seed', { pool, name: `${props.name}-seed`, cloudInit: props.cloudInit });
+      this.seed = new CloudInitSeed(this, 'Seed', { pool, host, name: `${props.name}-seed`, cloudInit: props.cloudInit });
     }
     if (props.ignition) {
       this.ignition =
@@ -364,6 +402,7 @@ export class VirtualMachine extends Construct {
           ? props.ignition
           : new IgnitionConfig(this, 'Ignition', {
               pool,
+              host,
               name: props.ignition.name ?? `${props.name}-ignition`,
               config: props.ignition.config,
             });
@@ -373,6 +412,7 @@ export class VirtualMachine extends Construct {
 
     this.rootVolume = new Volume(this, 'Root', {
       pool,
+      host,
       name: `${props.name}-root`,
       format: 'qcow2',
       backingVolume,
@@ -386,9 +426,11 @@ export class VirtualMachine extends Construct {
     const networks = props.networks ?? [NetworkAttachment.libvirtNetwork('default')];
     this.domain = new virtseed.domain.Domain(this, 'Resource', {
       name: props.name,
-      memory: props.memoryMiB ?? 512,
+      host,
+      antiAffinity: props.placement?.options.antiAffinity,
+      memory: memoryMiB,
       maxMemory: props.maxMemoryMiB,
-      vcpu: props.vcpus ?? 1,
+      vcpu: vcpus,
       maxVcpu: props.maxVcpus,
       autostart: props.autostart,
       firmware: props.firmware,
@@ -509,6 +551,13 @@ function checkDeviceRules(props: VirtualMachineProps): void {
 
 function validateProps(props: VirtualMachineProps): void {
   checkDomainRules(props);
+  if (props.placement && props.host !== undefined) {
+    throw mutuallyExclusive(
+      'VirtualMachine.placement',
+      'VirtualMachine.host',
+      'A VM is placed by its HostPool placement or on a fixed host; remove one.',
+    );
+  }
   checkDeviceRules(props);
   if (props.cloudInit && props.ignition) {
     throw mutuallyExclusive(

@@ -22,6 +22,11 @@ export interface VolumeProps {
    */
   readonly pool?: string | StoragePool;
   /**
+   * The libvirt host (a {@link HostPool} host's name, or a placement's host).
+   * @default - the provider's default host (`uri`)
+   */
+  readonly host?: string;
+  /**
    * Image format.
    * @default 'qcow2'
    */
@@ -116,6 +121,7 @@ export class Volume extends Construct {
 
     this.resource = new virtseed.volume.Volume(this, 'Resource', {
       pool: poolRefOf(props.pool).ref,
+      host: props.host,
       name: props.name,
       format: props.format ?? 'qcow2',
       capacity,

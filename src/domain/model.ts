@@ -282,4 +282,6 @@ export const METADATA_KEYS = {
   instanceId: 'instance-id',
   reprovisionPolicy: 'reprovision-policy',
   seedSha256: 'seed-sha256',
+  /** The anti-affinity group a placement put the domain in (`virtseed_domain.anti_affinity`). */
+  antiAffinity: 'anti-affinity',
 } as const;

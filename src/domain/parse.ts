@@ -79,6 +79,38 @@ export function parseDomainXml(xml: string, options: ParseDomainOptions = {}): D
   return readDomain(domain, options);
 }
 
+/** What a domain commits on its host, read from any domain's XML (also one virtseed cannot fully parse). */
+export interface DomainFootprint {
+  readonly name: string;
+  /** `<memory>` (the maximum) in MiB. */
+  readonly memoryMiB: number;
+  /** `<vcpu>` (the maximum). */
+  readonly vcpu: number;
+  /** virtseed's metadata entries; undefined for a domain virtseed did not define. */
+  readonly metadata?: Record<string, string>;
+}
+
+/**
+ * The name, memory, vCPUs and virtseed metadata of a domain's XML (formatdomain "General metadata", "Memory
+ * Allocation", "CPU Allocation"), whatever else the domain holds.
+ * @throws DomainXmlParseError when the XML is not a `<domain>` with a name, memory and vcpu count.
+ */
+export function parseDomainFootprint(xml: string): DomainFootprint {
+  let document: XmlNode;
+  try {
+    document = newParser().parse(xml, true) as XmlNode;
+  } catch (err) {
+    throw new DomainXmlParseError('(document)', `not well-formed XML: ${(err as Error).message}`);
+  }
+  const domain = child(document, 'domain');
+  if (!domain) throw new DomainXmlParseError('(document)', 'the root element is not <domain>');
+  const name = text(child(domain, 'name'));
+  if (!name) throw new DomainXmlParseError('domain/name', 'missing');
+  const metadata = readMetadata(child(domain, 'metadata'));
+  // What the domain may grow to without a restart is what it commits: `<memory>` and `<vcpu>` (the maximums).
+  return { name, memoryMiB: readMemory(domain).maxMemoryMiB, vcpu: readVcpu(domain).maxVcpu, ...(metadata ? { metadata } : {}) };
+}
+
 function readDomain(domain: XmlNode, options: ParseDomainOptions): DomainSpec {
   const type = attr(domain, 'type');
   if (type !== 'kvm' && type !== 'qemu') {

@@ -3,6 +3,7 @@
  * where those differ from the defaults: the provider's schema, its config → SeedSpec mapping and the constructs'
  * props → SeedSpec → config mapping all come from this one table.
  */
+import { HOST_FIELD } from './host-field';
 import type { ResourceFields } from './model';
 
 export const CLOUDINIT_SEED_FIELDS = {
@@ -15,6 +16,7 @@ export const CLOUDINIT_SEED_FIELDS = {
     id: { type: 'string', computed: true, spec: null, description: 'libvirt volume key of the ISO.' },
     pool: { type: 'string', required: true, spec: null, replace: true, description: 'Storage pool name.' },
     name: { type: 'string', required: true, spec: null, replace: true, description: 'Volume name, e.g. `web1-seed.iso`.' },
+    host: HOST_FIELD,
     format: {
       type: 'string',
       optional: true,

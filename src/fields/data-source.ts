@@ -4,19 +4,28 @@
  * required arguments and everything else computed. The plan rules (`default`, `values`, `replace`, `impact`) do
  * not carry over: a data source changes nothing, and reads what the host has (a value the resource would not
  * accept included). Descriptions that speak of configuring the object are replaced
- * through `describe`; attributes only the data source has come in `extra`.
+ * through `describe`; attributes only the data source has come in `extra`. Every data source reads one of the
+ * provider's hosts, chosen by `host`.
  */
 import { isBlock, type FieldTable, type FieldType, type ResourceFields } from './model';
 
-/** A data source attribute: a lookup argument (`required`) or a result (`computed`). */
+/** A data source attribute: a lookup argument (`required`, or `optional`) or a result (`computed`). */
 export interface DataAttributeField<T extends FieldType = FieldType> {
   readonly type: T;
   readonly required?: true;
+  readonly optional?: true;
   readonly computed?: true;
   readonly sensitive?: true;
   /** Markdown. */
   readonly description: string;
 }
+
+/** `host` of every data source: which of the provider's hosts it reads. */
+export const DATA_HOST_FIELD = {
+  type: 'string',
+  optional: true,
+  description: "The libvirt host to read: the `name` of one of the provider's `host` blocks; null (the default) is the provider's `uri`.",
+} as const satisfies DataAttributeField<'string'>;
 
 /** A data source's fields by Terraform name. */
 export type DataFieldTable = { readonly [name: string]: DataAttributeField };
@@ -40,7 +49,7 @@ export function dataSourceFields<F extends FieldTable, L extends keyof F & strin
     readonly describe?: Partial<Record<L | K, string>>;
     readonly extra: E;
   },
-): ResourceFields<DerivedFields<F, L | K> & E> {
+): ResourceFields<DerivedFields<F, L | K> & { readonly host: typeof DATA_HOST_FIELD } & E> {
   const fields: Record<string, DataAttributeField> = {};
   for (const name of [...opts.lookup, ...opts.pick]) {
     const f = resource.fields[name];
@@ -53,12 +62,12 @@ export function dataSourceFields<F extends FieldTable, L extends keyof F & strin
       description: opts.describe?.[name as L | K] ?? f.description,
     };
   }
-  Object.assign(fields, opts.extra);
+  Object.assign(fields, { host: DATA_HOST_FIELD }, opts.extra);
   return {
     version: 0,
     description: opts.description,
     object: resource.object,
     whenUnknown: resource.whenUnknown,
-    fields: fields as DerivedFields<F, L | K> & E,
+    fields: fields as DerivedFields<F, L | K> & { readonly host: typeof DATA_HOST_FIELD } & E,
   };
 }

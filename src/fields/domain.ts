@@ -1,4 +1,5 @@
 /** `virtseed_domain`'s fields (see ./model.ts). */
+import { DOMAIN_HOST_FIELD } from './host-field';
 import type { ResourceFields } from './model';
 
 /** The fields of a serial port's or console's host side (libvirt `<serial|console type=...>`). */
@@ -36,6 +37,7 @@ export const DOMAIN_FIELDS = {
     id: { type: 'string', computed: true, description: 'Domain UUID.' },
     uuid: { type: 'string', computed: true, description: 'Domain UUID.' },
     name: { type: 'string', required: true, replace: true, description: 'Domain name.' },
+    host: DOMAIN_HOST_FIELD,
     memory: {
       type: 'number',
       required: true,
@@ -225,6 +227,13 @@ export const DOMAIN_FIELDS = {
       type: 'string',
       computed: true,
       description: 'The instance-id before a re-provision decision (null when `reprovision_action` is `none`).',
+    },
+    anti_affinity: {
+      type: 'string',
+      optional: true,
+      impact: 'none',
+      description:
+        "The anti-affinity group the domain belongs to (give it the `anti_affinity` of its `virtseed_placement`): kept in the domain's libvirt metadata, where placements read it, so they never put two domains of a group on one host.",
     },
     change_impact: {
       type: 'string',

@@ -1,5 +1,5 @@
 /** The `virtseed_host` data source's fields (see ./data-source.ts). */
-import type { DataFieldTable } from './data-source';
+import { DATA_HOST_FIELD, type DataFieldTable } from './data-source';
 import type { ResourceFields } from './model';
 
 /** The libvirt host the provider connects to: versions, CPUs, memory, KVM and firmware. */
@@ -10,6 +10,7 @@ export const HOST_DATA_FIELDS = {
   object: 'host',
   whenUnknown: 'wait',
   fields: {
+    host: DATA_HOST_FIELD,
     id: { type: 'string', computed: true, description: "The host's UUID (`virsh capabilities`: `host/uuid`)." },
     hostname: { type: 'string', computed: true, description: "The host's name (`virsh hostname`)." },
     uri: { type: 'string', computed: true, description: 'The libvirt URI the provider connected to.' },

@@ -1,4 +1,5 @@
 /** `virtseed_ignition`'s fields (see ./model.ts). */
+import { HOST_FIELD } from './host-field';
 import type { ResourceFields } from './model';
 
 export const IGNITION_FIELDS = {
@@ -11,6 +12,7 @@ export const IGNITION_FIELDS = {
     id: { type: 'string', computed: true, description: 'libvirt volume key.' },
     pool: { type: 'string', required: true, replace: true, description: 'Storage pool name.' },
     name: { type: 'string', required: true, replace: true, description: 'Volume name, e.g. `node1.ign`.' },
+    host: HOST_FIELD,
     content: {
       type: 'string',
       required: true,

@@ -13,3 +13,5 @@ export * from './pool';
 export * from './data-source';
 export * from './domain-data';
 export * from './host';
+export * from './host-field';
+export * from './placement';

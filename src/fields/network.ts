@@ -1,5 +1,6 @@
 /** `virtseed_network`'s fields (see ./model.ts), and those of the `virtseed_network` data source. */
 import { dataSourceFields } from './data-source';
+import { HOST_FIELD } from './host-field';
 import type { ResourceFields } from './model';
 
 export const NETWORK_FIELDS = {
@@ -12,6 +13,7 @@ export const NETWORK_FIELDS = {
     id: { type: 'string', computed: true, description: 'Network UUID. `virtseed_domain` `network_interface.network` accepts it.' },
     uuid: { type: 'string', computed: true, description: 'Network UUID.' },
     name: { type: 'string', required: true, replace: true, description: 'Network name.' },
+    host: HOST_FIELD,
     mode: {
       type: 'string',
       optional: true,

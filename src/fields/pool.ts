@@ -1,5 +1,6 @@
 /** `virtseed_pool`'s fields (see ./model.ts), and those of the `virtseed_pool` data source. */
 import { dataSourceFields } from './data-source';
+import { HOST_FIELD } from './host-field';
 import type { ResourceFields } from './model';
 
 export const POOL_FIELDS = {
@@ -12,6 +13,7 @@ export const POOL_FIELDS = {
     id: { type: 'string', computed: true, description: 'Pool UUID.' },
     uuid: { type: 'string', computed: true, description: 'Pool UUID.' },
     name: { type: 'string', required: true, replace: true, description: 'Pool name.' },
+    host: HOST_FIELD,
     type: {
       type: 'string',
       optional: true,

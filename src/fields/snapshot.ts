@@ -1,4 +1,5 @@
 /** `virtseed_snapshot`'s fields (see ./model.ts). */
+import { HOST_FIELD } from './host-field';
 import type { ResourceFields } from './model';
 
 export const SNAPSHOT_FIELDS = {
@@ -9,6 +10,7 @@ export const SNAPSHOT_FIELDS = {
     "A libvirt snapshot of a `virtseed_domain` (formatsnapshot), kept inside the domain's qcow2 disks (an internal snapshot). Of a running guest it holds the guest's memory and disks, and reverting resumes the guest where it was (BIOS guests); of a shut-off guest it holds the disks, and reverting leaves the guest shut off (BIOS and UEFI guests; a UEFI guest's NVRAM is in no snapshot). Read-only disks and the cloud-init seed are not in it; a snapshot of a shut-off guest keeps a copy of its seed, which a revert writes back. Reverting is an explicit act: `virtseed snapshot revert DOMAIN SNAPSHOT`, never a plan or apply. Import as `DOMAIN/SNAPSHOT` (domain name or UUID).",
   fields: {
     id: { type: 'string', computed: true, description: '`<domain UUID>/<name>`.' },
+    host: { ...HOST_FIELD, description: `${HOST_FIELD.description} The domain's own host.` },
     domain_id: {
       type: 'string',
       required: true,

@@ -1,5 +1,6 @@
 /** `virtseed_volume`'s fields (see ./model.ts), and those of the `virtseed_volume` data source. */
 import { dataSourceFields } from './data-source';
+import { HOST_FIELD } from './host-field';
 import type { ResourceFields } from './model';
 
 export const VOLUME_FIELDS = {
@@ -11,6 +12,7 @@ export const VOLUME_FIELDS = {
     id: { type: 'string', computed: true, description: 'libvirt volume key (the path for `dir` pools).' },
     pool: { type: 'string', required: true, replace: true, description: 'Storage pool name.' },
     name: { type: 'string', required: true, replace: true, description: 'Volume name.' },
+    host: HOST_FIELD,
     format: {
       type: 'string',
       optional: true,

@@ -6,9 +6,9 @@
  * domain does not exist) and, if its optional last `options.signal` aborts, with the signal's reason.
  */
 import type { CallOptions, StreamOptions, UploadOptions } from './rpc';
-import type { DomRef, NetRef, PoolRef, SnapRef, VolRef } from './protocol';
+import type { DomRef, NetRef, PoolRef, SnapRef, TypedParam, VolRef } from './protocol';
 
-export type { DomRef, NetRef, PoolRef, SnapRef, VolRef } from './protocol';
+export type { DomRef, NetRef, PoolRef, SnapRef, TypedParam, VolRef } from './protocol';
 export type { CallOptions, StreamOptions, UploadOptions } from './rpc';
 
 /** `virStoragePoolInfo`: state is virStoragePoolState (0 inactive, 1 building, 2 running, 3 degraded, 4 inaccessible); sizes in bytes. */
@@ -204,6 +204,22 @@ export const VIR_DOMAIN_SNAPSHOT_LIST_INTERNAL = 256;
 export const VIR_DOMAIN_SNAPSHOT_LIST_EXTERNAL = 512;
 export const VIR_DOMAIN_SNAPSHOT_LIST_TOPOLOGICAL = 1024;
 
+/** virDomainMigrateFlags (subset). */
+export const VIR_MIGRATE_LIVE = 1;
+export const VIR_MIGRATE_PEER2PEER = 2;
+export const VIR_MIGRATE_PERSIST_DEST = 8;
+export const VIR_MIGRATE_UNDEFINE_SOURCE = 16;
+/** Copy every non-shared writable disk in full (drive-mirror, sync full). */
+export const VIR_MIGRATE_NON_SHARED_DISK = 64;
+/** Copy only the top image of each non-shared writable disk: the destination has the same backing chain. */
+export const VIR_MIGRATE_NON_SHARED_INC = 128;
+export const VIR_MIGRATE_ABORT_ON_ERROR = 4096;
+
+/** Migration parameter names (libvirt-domain.h `VIR_MIGRATE_PARAM_*`). */
+export const VIR_MIGRATE_PARAM_DEST_XML = 'destination_xml';
+export const VIR_MIGRATE_PARAM_PERSIST_XML = 'persistent_xml';
+export const VIR_MIGRATE_PARAM_MIGRATE_DISKS = 'migrate_disks';
+
 /** `virNetworkDHCPLease` (`remote_network_dhcp_lease`): expiry in seconds since the epoch, type virIPAddrType. */
 export interface NetworkDhcpLease {
   iface: string;
@@ -227,6 +243,23 @@ export interface DomainInterfaceAddresses {
 export interface LibvirtClient {
   /** Sends CONNECT_CLOSE and closes the transport. Idempotent; later calls reject. */
   close(): Promise<void>;
+
+  // migration between hosts
+  /**
+   * virDomainMigrateToURI3 in peer-to-peer mode (flags must include VIR_MIGRATE_PEER2PEER): the source daemon (this
+   * connection) connects to `dconnuri` itself and runs the whole migration; resolves once it finished, rejects
+   * with the daemon's error (the domain then still runs on the source). `params`: VIR_MIGRATE_PARAM_* typed
+   * parameters (e.g. the destination XML).
+   */
+  domainMigratePerform3Params(
+    dom: DomRef,
+    dconnuri: string,
+    params: readonly TypedParam[],
+    flags: number,
+    options?: CallOptions,
+  ): Promise<void>;
+  /** virDomainAbortJob: aborts the domain's running job (e.g. an outgoing migration). */
+  domainAbortJob(dom: DomRef, options?: CallOptions): Promise<void>;
 
   /** libvirt version of the daemon as major*1_000_000 + minor*1000 + release (e.g. 9000000 for 9.0.0). */
   connectGetLibVersion(options?: CallOptions): Promise<number>;

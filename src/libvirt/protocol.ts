@@ -108,6 +108,9 @@ export const RemoteProcedure = {
   NETWORK_IS_PERSISTENT: 153,
   DOMAIN_GET_INFO: 16,
   DOMAIN_IS_PERSISTENT: 151,
+  // migration between hosts (a live move: peer to peer)
+  DOMAIN_ABORT_JOB: 164,
+  DOMAIN_MIGRATE_PERFORM3_PARAMS: 305,
 } as const;
 
 /** `REMOTE_STRING_MAX` of current libvirt (4 MiB; 1 MiB before libvirt 1.2.x). Decoding accepts up to this. */
@@ -186,6 +189,46 @@ export function writeSnap(w: XdrWriter, s: SnapRef): void {
 }
 export function readSnap(r: XdrReader): SnapRef {
   return { name: r.string(REMOTE_STRING_MAX), dom: readDom(r) };
+}
+
+/** `virTypedParameterType` values (the discriminant of `remote_typed_param_value`). */
+export const VIR_TYPED_PARAM_INT = 1;
+export const VIR_TYPED_PARAM_UINT = 2;
+export const VIR_TYPED_PARAM_LLONG = 3;
+export const VIR_TYPED_PARAM_ULLONG = 4;
+export const VIR_TYPED_PARAM_DOUBLE = 5;
+export const VIR_TYPED_PARAM_BOOLEAN = 6;
+export const VIR_TYPED_PARAM_STRING = 7;
+
+/**
+ * A typed parameter (`remote_typed_param`: field name and a `remote_typed_param_value` union), as the migration
+ * APIs take them. A field may repeat (e.g. `migrate_disks` once per disk).
+ */
+export type TypedParam =
+  | { readonly field: string; readonly type: 'string'; readonly value: string }
+  | { readonly field: string; readonly type: 'int' | 'uint'; readonly value: number }
+  | { readonly field: string; readonly type: 'ullong'; readonly value: bigint | number }
+  | { readonly field: string; readonly type: 'boolean'; readonly value: boolean };
+
+export function writeTypedParam(w: XdrWriter, p: TypedParam): void {
+  w.string(p.field);
+  switch (p.type) {
+    case 'string':
+      w.union(VIR_TYPED_PARAM_STRING, (x) => x.string(p.value));
+      break;
+    case 'int':
+      w.union(VIR_TYPED_PARAM_INT, (x) => x.int(p.value));
+      break;
+    case 'uint':
+      w.union(VIR_TYPED_PARAM_UINT, (x) => x.uint(p.value));
+      break;
+    case 'ullong':
+      w.union(VIR_TYPED_PARAM_ULLONG, (x) => x.uhyper(p.value));
+      break;
+    case 'boolean':
+      w.union(VIR_TYPED_PARAM_BOOLEAN, (x) => x.int(p.value ? 1 : 0));
+      break;
+  }
 }
 
 /** `remote_string`: an optional string. */

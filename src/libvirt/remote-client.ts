@@ -23,6 +23,7 @@ import {
   REMOTE_STRING_MAX,
   RemoteProcedure as P,
   SnapRef,
+  TypedParam,
   VolRef,
   readDom,
   readNet,
@@ -34,6 +35,7 @@ import {
   writeOptionalString,
   writePool,
   writeSnap,
+  writeTypedParam,
   writeVol,
 } from './protocol';
 import { CallOptions, RpcConnection, RpcConnectionOptions, StreamOptions, UploadOptions } from './rpc';
@@ -201,6 +203,34 @@ export class RemoteLibvirtClient implements LibvirtClient {
 
   private async callVoid(proc: number, write: Writer | null, options?: CallOptions): Promise<void> {
     await this.call(proc, write, () => undefined, options);
+  }
+
+  // migration between hosts
+
+  domainMigratePerform3Params(
+    dom: DomRef,
+    dconnuri: string,
+    params: readonly TypedParam[],
+    flags: number,
+    options?: CallOptions,
+  ): Promise<void> {
+    // remote_domain_migrate_perform3_params_args: dom, dconnuri, params<>, cookie_in<>, flags; ret: cookie_out<>
+    // (only the source daemon's own business in peer-to-peer mode).
+    return this.call(
+      P.DOMAIN_MIGRATE_PERFORM3_PARAMS,
+      (w) => {
+        writeDom(w, dom);
+        writeOptionalString(w, dconnuri);
+        w.array(params, (x, p) => writeTypedParam(x, p));
+        w.opaque(new Uint8Array(0));
+        w.uint(flags);
+      },
+      (r) => void r.opaque(),
+      options,
+    );
+  }
+  domainAbortJob(dom: DomRef, options?: CallOptions): Promise<void> {
+    return this.callVoid(P.DOMAIN_ABORT_JOB, (w) => writeDom(w, dom), options);
   }
 
   // connection

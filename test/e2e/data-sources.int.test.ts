@@ -265,6 +265,7 @@ describe('virtseed_volume', () => {
       allocation: Number(info.Allocation!.replace(/ bytes$/, '')),
       format: 'qcow2',
       backing_volume: null,
+      host: null, // read from the provider's default host
     });
   });
 });

@@ -1,5 +1,5 @@
 /** dataSourceFields (src/fields/data-source.ts): data source tables derived from resource tables. */
-import { dataSourceFields, POOL_DATA_FIELDS, POOL_FIELDS, type ResourceFields } from '../../src/fields';
+import { DATA_HOST_FIELD, dataSourceFields, POOL_DATA_FIELDS, POOL_FIELDS, type ResourceFields } from '../../src/fields';
 
 const RESOURCE = {
   version: 0,
@@ -26,6 +26,7 @@ describe('dataSourceFields', () => {
         name: { type: 'string', required: true, description: 'Name.' },
         size: { type: 'number', computed: true, description: 'Size. Default 1.' },
         secret: { type: 'string', computed: true, sensitive: true, description: 'Secret.' },
+        host: DATA_HOST_FIELD,
       },
     });
   });
@@ -39,11 +40,16 @@ describe('dataSourceFields', () => {
       extra: { state: { type: 'string', computed: true, description: 'State.' } },
     });
     expect(table.fields.size.description).toBe('Size now.');
-    expect(Object.keys(table.fields)).toEqual(['name', 'size', 'state']);
+    expect(Object.keys(table.fields)).toEqual(['name', 'size', 'host', 'state']);
   });
 
   it('GIVEN a block picked WHEN derived THEN it throws naming it', () => {
     expect(() => dataSourceFields(RESOURCE, { description: 'd', lookup: ['name'], pick: ['part' as never], extra: {} })).toThrow(/part/);
+  });
+
+  it('GIVEN any data source WHEN derived THEN it has the optional host it reads (a provider host block)', () => {
+    const table = dataSourceFields(RESOURCE, { description: 'd', lookup: ['name'], pick: [], extra: {} });
+    expect(table.fields.host).toEqual({ type: 'string', optional: true, description: expect.stringContaining("provider's `host` blocks") });
   });
 
   it("GIVEN the pool tables WHEN compared THEN every picked attribute keeps the resource's type", () => {

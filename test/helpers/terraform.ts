@@ -80,9 +80,10 @@ export class TfWorkdir {
     Object.assign(this.env, env);
   }
 
-  /** Writes main.tf: the provider block followed by `body`. */
-  write(body: string): void {
-    fs.writeFileSync(path.join(this.dir, 'main.tf'), PROVIDER_BLOCK + body);
+  /** Writes main.tf: the provider block (`provider`: another `provider "virtseed" {...}` block) followed by `body`. */
+  write(body: string, provider?: string): void {
+    const head = provider === undefined ? PROVIDER_BLOCK : PROVIDER_BLOCK.replace('provider "virtseed" {}', provider);
+    fs.writeFileSync(path.join(this.dir, 'main.tf'), head + body);
   }
 
   /** Runs terraform with args (adds -no-color); never throws. */

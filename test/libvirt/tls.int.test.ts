@@ -8,73 +8,10 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { LibvirtConnectError, connect } from '../../src/libvirt';
 import { OWN_UID, OwnLibvirtd } from '../faults/own-libvirtd';
+import { makeCa, makeCert } from '../helpers/pki';
 import { freePort } from './helpers/sshd';
 
 jest.setTimeout(120_000);
-
-function openssl(args: string[], cwd: string): void {
-  execFileSync('openssl', args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
-}
-
-/** A CA in `dir` (cacert.pem, cakey.pem). */
-function makeCa(dir: string, cn: string): void {
-  fs.mkdirSync(dir, { recursive: true });
-  openssl(
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'rsa:2048',
-      '-nodes',
-      '-keyout',
-      'cakey.pem',
-      '-out',
-      'cacert.pem',
-      '-days',
-      '30',
-      '-subj',
-      `/CN=${cn}`,
-      '-addext',
-      'basicConstraints=critical,CA:TRUE',
-      '-addext',
-      'keyUsage=critical,keyCertSign,cRLSign',
-    ],
-    dir,
-  );
-}
-
-/** A certificate `name`cert.pem / `name`key.pem in `dir` signed by the CA in `caDir`. */
-function makeCert(dir: string, caDir: string, name: 'server' | 'client', cn: string): void {
-  fs.mkdirSync(dir, { recursive: true });
-  const ext = path.join(dir, `${name}.ext`);
-  fs.writeFileSync(
-    ext,
-    name === 'server'
-      ? 'basicConstraints=critical,CA:FALSE\nkeyUsage=critical,digitalSignature,keyEncipherment\nextendedKeyUsage=serverAuth\nsubjectAltName=IP:127.0.0.1,DNS:localhost\n'
-      : 'basicConstraints=critical,CA:FALSE\nkeyUsage=critical,digitalSignature,keyEncipherment\nextendedKeyUsage=clientAuth\n',
-  );
-  openssl(['req', '-newkey', 'rsa:2048', '-nodes', '-keyout', `${name}key.pem`, '-out', `${name}.csr`, '-subj', `/CN=${cn}`], dir);
-  openssl(
-    [
-      'x509',
-      '-req',
-      '-in',
-      `${name}.csr`,
-      '-CA',
-      path.join(caDir, 'cacert.pem'),
-      '-CAkey',
-      path.join(caDir, 'cakey.pem'),
-      '-CAcreateserial',
-      '-out',
-      `${name}cert.pem`,
-      '-days',
-      '30',
-      '-extfile',
-      ext,
-    ],
-    dir,
-  );
-}
 
 describe('qemu+tls against our own libvirtd on 127.0.0.1', () => {
   const lvd = new OwnLibvirtd('tls');

@@ -4,6 +4,7 @@ export * as cloudinitSeed from './cloudinit-seed';
 export * as domain from './domain';
 export * as ignition from './ignition';
 export * as network from './network';
+export * as placement from './placement';
 export * as pool from './pool';
 export * as snapshot from './snapshot';
 export * as volume from './volume';

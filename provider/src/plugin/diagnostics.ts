@@ -64,11 +64,11 @@ export function internalError(rpc: string, err: unknown, typeName?: string): Dia
 }
 
 /**
- * The diagnostic for a libvirt host that cannot be reached: the URI that failed, the connector's reason and what
- * to check. A connector error that carries its own `fix` (src/libvirt LibvirtConnectError: the failed step, what
+ * The diagnostic for a libvirt host that cannot be reached: the URI that failed (and the provider host block's
+ * name, `host`, when it is one), the connector's reason and what to check. A connector error that carries its own `fix` (src/libvirt LibvirtConnectError: the failed step, what
  * the transport said, the fix) is shown as it is; otherwise the check is chosen for the kind of URI.
  */
-export function hostUnreachable(uri: string, cause: unknown): Diagnostic {
+export function hostUnreachable(uri: string, cause: unknown, host: string | null = null): Diagnostic {
   const reason = (cause instanceof Error ? cause.message : String(cause)).replace(/[.\s]+$/, '');
   const ownFix = typeof (cause as { fix?: unknown })?.fix === 'string';
   const remote = /^[a-z0-9]+\+(ssh|tcp|tls|libssh2?)\b/i.test(uri) || /^[a-z0-9+]+:\/\/[^/]/i.test(uri);
@@ -76,6 +76,12 @@ export function hostUnreachable(uri: string, cause: unknown): Diagnostic {
     ? ''
     : remote
       ? ` Check that the host is reachable and libvirtd runs there, that this machine can log in without a prompt (for qemu+ssh: ssh with a key, the host in known_hosts), and that \`virsh -c '${uri}' version\` works from here.`
-      : ` Check that libvirtd (or virtqemud) is running on this machine, that this user may open its socket (root, or a member of the libvirt group), and that \`virsh -c '${uri}' version\` works. The provider's \`uri\` setting chooses the host.`;
-  return { severity: 'error', summary: `Cannot connect to libvirt at ${uri}`, detail: `${reason}.${check}`, path: [] };
+      : ` Check that libvirtd (or virtqemud) is running on this machine, that this user may open its socket (root, or a member of the libvirt group), and that \`virsh -c '${uri}' version\` works. ${host === null ? "The provider's `uri` setting chooses the host." : `The provider's host block ${host} chooses it.`}`;
+  const where = host === null ? uri : `host ${host} at ${uri}`;
+  return {
+    severity: 'error',
+    summary: `Cannot connect to libvirt ${host === null ? 'at ' : ''}${where}`,
+    detail: `${reason}.${check}`,
+    path: [],
+  };
 }

@@ -3,7 +3,7 @@
  * decodes DynamicValues with the handler's schema, calls these methods, and encodes their results.
  */
 import type { Diagnostic } from '../../../src/diagnostics';
-import type { Connection, HostFacts } from '../host';
+import type { Connection, HostConfig, HostFacts } from '../host';
 import type { Logger } from './log';
 import type { ResourceSchema } from './schema';
 
@@ -12,12 +12,24 @@ export type Path = (string | number)[];
 
 /** What every handler call gets. `C` is the host connection type the server was given (the libvirt client). */
 export interface HandlerContext<C extends Connection = Connection> {
-  /** The configured libvirt client, connected on first call and reused. Rejects before ConfigureProvider or
-   *  when the host cannot be reached; after a failed connect, every later call of the process rejects at once with
-   *  the same HostUnreachableError (per URI). */
-  client(): Promise<C>;
-  /** The provider's configured libvirt URI ('' before ConfigureProvider). */
+  /**
+   * The libvirt client of a host, connected on first call and reused (one connection per URI and provider
+   * process). Without `host`: the resource's own host — the `host` attribute of the value the call is about (the
+   * planned value of a plan or apply, else the prior state; the current state of a read), null when the resource
+   * has none. `host`: a provider `host` block's name, or null for the provider's `uri`. Rejects before
+   * ConfigureProvider, with UnknownHostError for a name no host block has or a host whose URI is not known yet,
+   * and with HostUnreachableError when the host cannot be reached; after a failed connect, every later call of the
+   * process for that host rejects at once with the same HostUnreachableError (per URI, issue 27.2).
+   */
+  client(host?: string | null): Promise<C>;
+  /** The URI of the resource's host ('' before ConfigureProvider, or while the resource's host is unknown). */
   readonly uri: string;
+  /** The resource's host: a provider `host` block's name, or null (the provider's `uri`, or not known yet). */
+  readonly hostName: string | null;
+  /** The provider's host named `host` (null: the default host, the provider's `uri`); undefined when no host block has that name. */
+  hostConfig(host: string | null): HostConfig | undefined;
+  /** The provider's `host` blocks, in configuration order. */
+  readonly hosts: readonly HostConfig[];
   /** Aborted when Terraform calls StopProvider (e.g. Ctrl-C): long operations should stop early. */
   readonly signal: AbortSignal;
   readonly log: Logger;
@@ -37,6 +49,13 @@ export interface HandlerContext<C extends Connection = Connection> {
 export interface ResourceHandler<State, C extends Connection = Connection> {
   readonly typeName: string;
   readonly schema: ResourceSchema;
+  /**
+   * What the resource's `host` attribute is (when its schema has one): `'location'` (the default) — the host the
+   * object lives on, which `ctx.client()` and `ctx.uri` of its calls stand for (what a change of it does is the
+   * field table's rule, or the handler's); `'output'` — a value the resource computes, not where it lives
+   * (virtseed_placement's chosen host).
+   */
+  readonly hostAttribute?: 'location' | 'output';
   /** ValidateResourceConfig: only the errors reach Terraform; warnings belong to `plan` (./warnings). */
   validate?(config: State, ctx: HandlerContext<C>): Diagnostic[];
   /** PlanResourceChange. Each warning reaches Terraform once per resource and plan (./warnings). */

@@ -5,8 +5,10 @@
  * handler bug. DynamicValues are decoded and encoded with the handler's schema; private state bytes pass through.
  */
 import { Diagnostic, ValidationError } from '../../../src/diagnostics';
-import { Connection, DEFAULT_URI, HostConnector, HostFacts, HostUnreachableError, TCG_ONLY } from '../host';
-import { conform, CtyConversionError, CtyType, decodeJson, decodeMsgpack, encodeMsgpack, isUnknown } from './cty';
+import { providerHosts, ProviderHosts, validateProviderConfig } from '../host-config';
+import { HostConnections } from '../host-connections';
+import { Connection, describeHost, HostConfig, HostConnector, HostFacts, HostUnreachableError, TCG_ONLY, UnknownHostError } from '../host';
+import { conform, CtyConversionError, CtyType, decodeJson, decodeMsgpack, encodeMsgpack, isUnknown, UNKNOWN } from './cty';
 import { hostUnreachable, internalError, toAttributePath, toProtoDiagnostic } from './diagnostics';
 import type { DataSourceHandler, HandlerContext, ResourceHandler } from './handler';
 import { createLogger, Logger } from './log';
@@ -36,12 +38,13 @@ import type {
   UpgradeResourceStateRequest,
   UpgradeResourceStateResponse,
 } from './messages';
-import { nonEmpty, stateError, unknownType, validateUri } from './private/rpc';
+import { nonEmpty, stateError, unknownType } from './private/rpc';
 import { assertValidSchema, impliedType, normalizeBlockValue, ResourceSchema, toProtoSchema } from './schema';
 import { PlanWarnings, validationErrorsOnly } from './warnings';
 
 export interface ProviderServerOptions<C extends Connection = Connection> {
-  /** The provider block's schema; an optional string attribute `uri` selects the libvirt host. */
+  /** The provider block's schema: an optional string attribute `uri` selects the default libvirt host, `host`
+   *  blocks `{ name, uri, ... }` name others (see ../config.ts). */
   readonly providerSchema: ResourceSchema;
   readonly resources: readonly ResourceHandler<unknown, C>[];
   /** The data sources (none when absent). */
@@ -64,10 +67,19 @@ interface Typed {
 
 interface Registered<C extends Connection> extends Typed {
   readonly handler: ResourceHandler<unknown, C>;
+  /** True when the handler's `host` attribute is where its objects live (ResourceHandler.hostAttribute). */
+  readonly located: boolean;
 }
 
 interface RegisteredDataSource<C extends Connection> extends Typed {
   readonly handler: DataSourceHandler<unknown, C>;
+  /** True when the data source has a `host` attribute: the host it reads. */
+  readonly located: boolean;
+}
+
+/** True when a handler's `host` attribute names the host its objects live on (or a data source reads). */
+function located(handler: { schema: ResourceSchema; hostAttribute?: 'location' | 'output' }): boolean {
+  return 'host' in handler.schema.attributes && handler.hostAttribute !== 'output';
 }
 
 /** The decoder and encoder of values of `schema`. */
@@ -117,9 +129,12 @@ export class ProviderServer<C extends Connection = Connection> {
   private readonly providerType: CtyType;
   private readonly log: Logger;
   private readonly stop = new AbortController();
+  private configured = false;
+  private hosts: ProviderHosts = providerHosts(null);
+  private readonly connections: HostConnections<C>;
+  /** Hosts whose refresh failure was reported (once per host and provider process). */
+  private readonly unreachableOnRead = new Set<string>();
   private readonly planWarnings = new PlanWarnings();
-  private uri = '';
-  private clientPromise: Promise<C> | undefined;
   /** The handlers' notes (HandlerContext.notes), new at each ConfigureProvider. */
   private notes = new Set<string>();
 
@@ -128,26 +143,38 @@ export class ProviderServer<C extends Connection = Connection> {
     this.log = options.log ?? createLogger();
     assertValidSchema(options.providerSchema, 'provider.');
     this.providerType = impliedType(options.providerSchema);
+    this.connections = new HostConnections(options.connector, this.log);
     for (const handler of options.resources) {
       if (this.resources.has(handler.typeName)) throw new Error(`duplicate resource type ${handler.typeName}`);
       assertValidSchema(handler.schema, `${handler.typeName}.`);
-      this.resources.set(handler.typeName, { handler, ...typed(handler.schema) });
+      this.resources.set(handler.typeName, { handler, ...typed(handler.schema), located: located(handler) });
     }
     for (const handler of options.dataSources ?? []) {
       if (this.dataSources.has(handler.typeName)) throw new Error(`duplicate data source type ${handler.typeName}`);
       assertValidSchema(handler.schema, `data.${handler.typeName}.`);
-      this.dataSources.set(handler.typeName, { handler, ...typed(handler.schema) });
+      this.dataSources.set(handler.typeName, { handler, ...typed(handler.schema), located: located(handler) });
     }
   }
 
-  /** The context handed to handlers; `uri` reads the configured URI at the time it is asked. */
-  private context(): HandlerContext<C> {
-    const configuredUri = () => this.uri;
+  /** The provider's host named `name` (null: the default host); undefined when there is none of that name. */
+  private hostConfig(name: string | null): HostConfig | undefined {
+    if (!this.configured) return undefined;
+    return name === null ? this.hosts.default : this.hosts.named.find((h) => h.name === name);
+  }
+
+  /**
+   * The context handed to a handler for a resource on `host` (the `host` attribute of the value the call is about:
+   * a host block's name, null for the default host, UNKNOWN while Terraform does not know it).
+   */
+  private context(host: unknown = null): HandlerContext<C> {
+    const name = typeof host === 'string' ? host : null;
+    const own = isUnknown(host) ? undefined : this.hostConfig(name);
     return {
-      client: () => this.client(),
-      get uri() {
-        return configuredUri();
-      },
+      client: (h?: string | null) => (h === undefined ? this.clientOf(isUnknown(host) ? UNKNOWN : name) : this.clientOf(h)),
+      uri: own?.uri ?? '',
+      hostName: name,
+      hostConfig: (h) => this.hostConfig(h),
+      hosts: this.hosts.named,
       signal: this.stop.signal,
       log: this.log,
       host: this.options.host ?? TCG_ONLY,
@@ -155,47 +182,19 @@ export class ProviderServer<C extends Connection = Connection> {
     };
   }
 
-  private connected: C | undefined;
-  /**
-   * The failed connection attempt per URI: every later call of this process gets the same error at once instead of
-   * waiting for the host again (a silent host would cost each call the whole connect timeout). Terraform starts a
-   * new provider process for each walk, so the next plan or apply tries again.
-   */
-  private readonly failed = new Map<string, HostUnreachableError>();
-
-  private client(): Promise<C> {
-    if (!this.uri) return Promise.reject(new Error('the provider is not configured yet (its uri is unknown)'));
-    if (!this.options.connector) return Promise.reject(new Error('no libvirt connector was given to the provider'));
-    const failed = this.failed.get(this.uri);
-    if (failed) return Promise.reject(failed);
-    if (this.connected?.isClosed) {
-      // The connection was lost (libvirtd restarted, network dropped): the next operation reconnects.
-      this.log.warn(`connection to ${this.uri} was lost; connecting again`);
-      this.connected = undefined;
-      this.clientPromise = undefined;
-    }
-    if (!this.clientPromise) {
-      this.log.debug(`connecting to ${this.uri}`);
-      const uri = this.uri;
-      const pending = this.options.connector.connect(uri).catch((err: unknown) => {
-        const unreachable = new HostUnreachableError(uri, err);
-        this.failed.set(uri, unreachable);
-        return Promise.reject(unreachable);
-      });
-      this.clientPromise = pending;
-      pending.then(
-        (c) => (this.connected = c),
-        () => (this.clientPromise = undefined),
-      );
-    }
-    return this.clientPromise;
+  private clientOf(host: string | null | typeof UNKNOWN): Promise<C> {
+    if (!this.configured) return Promise.reject(new Error('the provider is not configured yet (its uri is unknown)'));
+    if (isUnknown(host)) return Promise.reject(new UnknownHostError(null, "the resource's host is not known yet"));
+    const config = this.hostConfig(host);
+    if (!config) return Promise.reject(new UnknownHostError(host, unknownHostMessage(host, this.hosts)));
+    if (!config.uri)
+      return Promise.reject(new UnknownHostError(host, `the URI of ${host === null ? 'the provider' : `host ${host}`} is not known yet`));
+    return this.connections.client(config.uri, host);
   }
 
-  /** Closes the libvirt client if one was opened (best effort, for Shutdown). */
+  /** Closes the libvirt clients opened (best effort, for Shutdown). */
   async close(): Promise<void> {
-    const p = this.clientPromise;
-    this.clientPromise = undefined;
-    if (p) await p.then((c) => c.close()).catch(() => undefined);
+    await this.connections.close();
   }
 
   // ---- information -------------------------------------------------------------------------------------------
@@ -238,18 +237,21 @@ export class ProviderServer<C extends Connection = Connection> {
   async ValidateProviderConfig(req: ProviderConfigRequest): Promise<DiagnosticsResponse> {
     return this.guard('ValidateProviderConfig', this.providerType, async () => {
       const config = decodeDynamicValue(req.config, this.providerType) as Record<string, unknown> | null;
-      return { diagnostics: this.diags(validateUri(config?.uri), this.providerType) };
+      return { diagnostics: this.diags(validateProviderConfig(config), this.providerType) };
     });
   }
 
   async ConfigureProvider(req: ProviderConfigRequest): Promise<DiagnosticsResponse> {
     return this.guard('ConfigureProvider', this.providerType, async () => {
       const config = decodeDynamicValue(req.config, this.providerType) as Record<string, unknown> | null;
-      const uri = config?.uri;
-      const diagnostics = validateUri(uri);
-      if (!diagnostics.length) this.uri = isUnknown(uri) ? '' : typeof uri === 'string' && uri ? uri : DEFAULT_URI;
+      const diagnostics = validateProviderConfig(config);
+      if (!diagnostics.some((d) => d.severity === 'error')) {
+        this.hosts = providerHosts(config);
+        this.configured = true;
+      }
       this.notes = new Set();
-      this.log.info(`configured (terraform ${req.terraform_version || '?'}), uri ${this.uri || '(unknown)'}`);
+      const named = this.hosts.named.map((h) => `, host ${h.name} ${h.uri || '(unknown)'}`).join('');
+      this.log.info(`configured (terraform ${req.terraform_version || '?'}), uri ${this.hosts.default.uri || '(unknown)'}${named}`);
       return { diagnostics: this.diags(diagnostics, this.providerType) };
     });
   }
@@ -292,11 +294,25 @@ export class ProviderServer<C extends Connection = Connection> {
   }
 
   async ReadResource(req: ReadResourceRequest): Promise<ReadResourceResponse> {
-    return this.withResource('ReadResource', req.type_name, async ({ handler, type, decode, encode }) => {
+    return this.withResource('ReadResource', req.type_name, async ({ handler, type, decode, encode, located }) => {
       const current = decode(req.current_state);
       const priv = nonEmpty(req.private);
       if (current === null) return { new_state: encode(null), private: priv ?? Buffer.alloc(0), diagnostics: [] };
-      const res = await handler.read({ current, private: priv }, this.context());
+      let res;
+      try {
+        res = await handler.read({ current, private: priv }, this.context(located ? hostOf(current) : null));
+      } catch (err) {
+        if (!(err instanceof HostUnreachableError)) throw err;
+        // One host down must not stop the plan of everything else: the object keeps its last known state.
+        const first = !this.unreachableOnRead.has(err.uri);
+        this.unreachableOnRead.add(err.uri);
+        this.log.warn(`ReadResource (${handler.typeName}): ${err.message}; keeping the last known state`);
+        return {
+          new_state: encode(current),
+          private: priv ?? Buffer.alloc(0),
+          diagnostics: first ? this.diags([unreachableOnRead(err)]) : [],
+        };
+      }
       return {
         new_state: encode(res.newState),
         private: res.private ?? priv ?? Buffer.alloc(0),
@@ -306,15 +322,24 @@ export class ProviderServer<C extends Connection = Connection> {
   }
 
   async PlanResourceChange(req: PlanResourceChangeRequest): Promise<PlanResourceChangeResponse> {
-    return this.withResource('PlanResourceChange', req.type_name, async ({ handler, type, decode, encode }) => {
+    return this.withResource('PlanResourceChange', req.type_name, async ({ handler, type, decode, encode, located }) => {
       const [prior, proposed, config] = [decode(req.prior_state), decode(req.proposed_new_state), decode(req.config)];
       const priorPrivate = nonEmpty(req.prior_private);
+      const host = located ? hostOf(proposed ?? prior) : null;
+      if (located && proposed !== null && typeof host === 'string' && this.configured && !this.hostConfig(host))
+        return {
+          planned_state: encode(proposed),
+          diagnostics: this.diags(
+            [{ severity: 'error', summary: 'Unknown host', detail: unknownHostMessage(host, this.hosts), path: ['host'] }],
+            type,
+          ),
+        };
       // Which half of a change this is (a create, a tainted object's replacement and the create half of any
       // replacement all come with no prior state): only whether values are null, never the values.
       this.log.trace(
         `PlanResourceChange ${req.type_name}: prior ${prior === null ? 'null' : 'set'}, proposed ${proposed === null ? 'null' : 'set'}`,
       );
-      const res = await handler.plan({ prior, proposed, config, priorPrivate }, this.context());
+      const res = await handler.plan({ prior, proposed, config, priorPrivate }, this.context(host));
       return {
         planned_state: encode(res.planned),
         requires_replace: (res.requiresReplace ?? []).map((p) => toAttributePath(p, type)),
@@ -325,10 +350,11 @@ export class ProviderServer<C extends Connection = Connection> {
   }
 
   async ApplyResourceChange(req: ApplyResourceChangeRequest): Promise<ApplyResourceChangeResponse> {
-    return this.withResource('ApplyResourceChange', req.type_name, async ({ handler, type, decode, encode }) => {
+    return this.withResource('ApplyResourceChange', req.type_name, async ({ handler, type, decode, encode, located }) => {
       const [prior, planned, config] = [decode(req.prior_state), decode(req.planned_state), decode(req.config)];
       const plannedPrivate = nonEmpty(req.planned_private);
-      const res = await handler.apply({ prior, planned, config, plannedPrivate }, this.context());
+      const host = located ? hostOf(planned ?? prior) : null;
+      const res = await handler.apply({ prior, planned, config, plannedPrivate }, this.context(host));
       return {
         new_state: encode(res.newState),
         private: res.private ?? plannedPrivate ?? Buffer.alloc(0),
@@ -338,15 +364,20 @@ export class ProviderServer<C extends Connection = Connection> {
   }
 
   async ImportResourceState(req: ImportResourceStateRequest): Promise<ImportResourceStateResponse> {
-    return this.withResource('ImportResourceState', req.type_name, async ({ handler, type, encode }) => {
+    return this.withResource('ImportResourceState', req.type_name, async ({ handler, type, encode, located }) => {
       if (!handler.importState) {
         return { diagnostics: this.diags([stateError(`${handler.typeName} does not support import`)], type) };
       }
-      const states = await handler.importState(String(req.id ?? ''), this.context());
+      // `<host>:<id>` imports from a host block's host (host names have no ':'; the default host takes the id as is).
+      const given = String(req.id ?? '');
+      const colon = given.indexOf(':');
+      const named = located && colon > 0 && this.hostConfig(given.slice(0, colon)) ? given.slice(0, colon) : null;
+      const id = named === null ? given : given.slice(colon + 1);
+      const states = await handler.importState(id, this.context(named));
       return {
         imported_resources: states.map((s) => ({
           type_name: handler.typeName,
-          state: encode(s),
+          state: encode(located && s && typeof s === 'object' ? { ...s, host: named } : s),
           private: Buffer.alloc(0),
         })),
         diagnostics: [],
@@ -369,11 +400,21 @@ export class ProviderServer<C extends Connection = Connection> {
   }
 
   async ReadDataSource(req: ResourceConfigRequest): Promise<ReadDataSourceResponse | DiagnosticsResponse> {
-    return this.withDataSource('ReadDataSource', req.type_name, async ({ handler, type, decode, encode }) => {
+    return this.withDataSource('ReadDataSource', req.type_name, async ({ handler, type, decode, encode, located }) => {
       const config = decode(req.config);
       if (config === null) return { state: encode(null), diagnostics: [] };
-      const res = await handler.read({ config }, this.context());
-      return { state: encode(res.state), diagnostics: this.diags(res.diagnostics, type) };
+      const host = located ? hostOf(config) : null;
+      if (typeof host === 'string' && this.configured && !this.hostConfig(host))
+        return {
+          diagnostics: this.diags(
+            [{ severity: 'error', summary: 'Unknown host', detail: unknownHostMessage(host, this.hosts), path: ['host'] }],
+            type,
+          ),
+        };
+      const res = await handler.read({ config }, this.context(host));
+      // The host read is the configured one (null: the default host), whatever the handler's value says.
+      const state = located && res.state && typeof res.state === 'object' ? { ...res.state, host } : res.state;
+      return { state: encode(state), diagnostics: this.diags(res.diagnostics, type) };
     });
   }
 
@@ -403,7 +444,11 @@ export class ProviderServer<C extends Connection = Connection> {
       if (err instanceof ValidationError) return { diagnostics: this.diags(err.diagnostics, type) };
       if (err instanceof HostUnreachableError) {
         this.log.error(`${rpc}: ${err.message}`);
-        return { diagnostics: this.diags([hostUnreachable(err.uri, err.cause)]) };
+        return { diagnostics: this.diags([hostUnreachable(err.uri, err.cause, err.host)]) };
+      }
+      if (err instanceof UnknownHostError) {
+        this.log.error(`${rpc}: ${err.message}`);
+        return { diagnostics: this.diags([{ severity: 'error', summary: 'Unknown host', detail: `${err.message}.`, path: [] }]) };
       }
       if (err instanceof MalformedValueError) {
         this.log.error(`${rpc}: malformed value at ${err.path.join('.') || '(root)'}`);
@@ -447,4 +492,27 @@ export class ProviderServer<C extends Connection = Connection> {
     if (!d) return Promise.resolve({ diagnostics: this.diags([unknownType('data source', typeName)]) });
     return this.guard(rpc, d.type, () => fn(d), `data.${typeName}`);
   }
+}
+
+/** The `host` attribute of a resource value (null when the value has none). */
+function hostOf(value: unknown): unknown {
+  if (value === null || typeof value !== 'object' || !('host' in value)) return null;
+  const host = (value as { host: unknown }).host;
+  return host === undefined ? null : host;
+}
+
+function unknownHostMessage(host: string | null, hosts: ProviderHosts): string {
+  const names = hosts.named.map((h) => h.name);
+  return `host ${JSON.stringify(host)} is none of the provider's host blocks (${names.length ? names.join(', ') : 'it has none'}). Add a host block { name = ${JSON.stringify(host)}, uri = "..." } to the provider, or name one of its hosts`;
+}
+
+/** The warning for a refresh whose host did not answer: the object keeps its last known state. */
+function unreachableOnRead(err: HostUnreachableError): Diagnostic {
+  const d = hostUnreachable(err.uri, err.cause, err.host);
+  return {
+    severity: 'warning',
+    summary: `Not refreshed: ${describeHost({ name: err.host, uri: err.uri })} does not answer`,
+    detail: `${d.detail} The objects on this host keep their last known state in this plan; applying a change to one of them needs the host.`,
+    path: [],
+  };
 }

@@ -55,6 +55,7 @@ export const domainData: DataSourceHandler<DomainData, LibvirtClient> = {
     const { addresses, ip_address } = addressAttributes(await domainAddresses(client, dom, { agent: true }));
     return {
       state: {
+        host: ctx.hostName,
         name,
         id: summary.uuid ?? null,
         uuid: summary.uuid ?? null,

@@ -38,6 +38,7 @@ export const hostData: DataSourceHandler<HostData, LibvirtClient> = {
     const firmware = parseFirmwareCapabilities(defaultCaps);
     return {
       state: {
+        host: ctx.hostName,
         id: caps.uuid ?? hostname,
         hostname,
         uri: ctx.uri,

@@ -42,6 +42,7 @@ export const networkData: DataSourceHandler<NetworkData, LibvirtClient> = {
     }
     return {
       state: {
+        host: ctx.hostName,
         name,
         id: spec.uuid ?? null,
         uuid: spec.uuid ?? null,

@@ -28,7 +28,7 @@ export const poolData: DataSourceHandler<PoolData, LibvirtClient> = {
     }
     let state;
     try {
-      state = await describePool(client, pool);
+      state = await describePool(client, pool, ctx.hostName);
     } catch (err) {
       if (!(err instanceof PoolXmlParseError)) throw err;
       return {
@@ -50,6 +50,7 @@ export const poolData: DataSourceHandler<PoolData, LibvirtClient> = {
     const { capacity, allocation, available } = state;
     return {
       state: {
+        host: ctx.hostName,
         name,
         id,
         uuid,

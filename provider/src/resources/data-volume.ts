@@ -58,6 +58,7 @@ export const volumeData: DataSourceHandler<VolumeData, LibvirtClient> = {
     ]);
     return {
       state: {
+        host: ctx.hostName,
         pool: poolName,
         name,
         id: vol.key,

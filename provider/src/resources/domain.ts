@@ -33,6 +33,7 @@ import {
   stopGuest,
   type StopResult,
 } from './private/domain-lifecycle';
+import { isMove, moveDomain, movedRecord, planMove, unmoved } from './private/domain-move';
 import { usesEscapeHatch } from './private/domain-devices';
 import { escapeHatchPlanDiagnostics, recordDefinitionDigest } from './private/domain-escape';
 import { currentAddresses, readDomain, refreshDomain, withDisplayUris, withoutReadDigest } from './private/domain-read';
@@ -100,6 +101,9 @@ async function applyChange(
   if (missing.length) return { newState: prior, diagnostics: missing }; // nothing changed
   const timeout = num(planned.shutdown_timeout) ?? DOMAIN_FIELDS.fields.shutdown_timeout.default;
   let waited: Diagnostic[] = [];
+  // A move planned as an update: the guest goes to the new host first (live, or cold when it no longer runs).
+  const moved = !!prior && !!priorUuid && priorUuid === planned.uuid && isMove(prior, planned);
+  if (moved) await moveDomain(ctx, prior, planned);
   let dom = priorUuid && priorUuid === planned.uuid ? await domainByUuid(client, priorUuid) : null;
   if (!dom || !prior || !priorUuid) {
     const existing = await domainByName(client, name, CREATE_PENDING_KEY);
@@ -142,7 +146,7 @@ async function applyChange(
     if (planned.autostart === true) await client.domainSetAutostart(dom, true);
     waited.push(...(await keepSnapshotsTidy(client, dom, null, planned, true, ctx)));
   } else {
-    const decision = decideDomainChange(prior, planned);
+    const decision = decideDomainChange(prior, moved ? unmoved(prior, planned) : planned);
     // snapshot_before: a snapshot of the guest as it is, before any change (./private/domain-snapshots).
     const before = await snapshotBeforeApply(client, dom, prior, planned, decision, timeout, ctx);
     if ('stop' in before) return { newState: prior, diagnostics: before.stop };
@@ -232,19 +236,25 @@ export const domain: ResourceHandler<DomainState, LibvirtClient> = {
         diagnostics,
       };
     }
-    const decision = decideDomainChange(prior, planned);
+    // A move's own changes (host, the volumes and seed made anew there) are the move's; the rest decide as usual.
+    const moving = isMove(prior, planned) || typeof planned.host === 'symbol';
+    const decision = decideDomainChange(prior, moving ? unmoved(prior, planned) : planned);
     diagnostics.push(...decision.reprovision.diagnostics, ...changeWarning(str(planned.name) ?? '', decision));
-    const snapshot = snapshotPlanOf(prior, planned, decision);
+    const move = moving ? await planMove(ctx, prior, planned, decision.replace.length > 0) : null;
+    if (move) diagnostics.push(...move.diagnostics);
+    const requiresReplace = move && !move.live ? [...decision.replace, ['host']] : decision.replace;
+    const replacing = requiresReplace.length > 0;
+    // snapshot_before: none for a replacement (a cold move included), whose disks do not keep it.
+    const snapshot = snapshotPlanOf(prior, planned, { ...decision, replace: requiresReplace });
     diagnostics.push(...snapshotPlanDiagnostics(planned, snapshot, decision));
     if (snapshot.taken) {
       const client = await reachableClient(ctx);
       const dom = client && str(prior.uuid) ? await domainByUuid(client, str(prior.uuid)!) : null;
       if (client && dom) diagnostics.push(...(await snapshotHostDiagnostics(client, dom, snapshot)));
     }
-    const replacing = decision.replace.length > 0;
     const settled = settleComputed(planned, prior, replacing, ['id', 'uuid']);
     // Addresses stay as they are unless this apply may change them (or the state predates them).
-    const withAddresses = settleComputed(settled, prior, decision.touchesGuest, ADDRESS_ATTRS);
+    const withAddresses = settleComputed(settled, prior, decision.touchesGuest || moving, ADDRESS_ATTRS);
     if (replacing) noteReplacement(ctx, 'domain', str(prior.name) ?? '');
     diagnostics.push(...(await domainHostChecks(ctx, planned, prior.name !== planned.name)));
     diagnostics.push(...(await escapeHatchPlanDiagnostics(planned, ctx.notes, decision.changes.length > 0)));
@@ -259,9 +269,9 @@ export const domain: ResourceHandler<DomainState, LibvirtClient> = {
         ),
         reprovision_action: decision.reprovision.action,
         previous_instance_id: decision.reprovision.previousInstanceId,
-        ...decision.recorded,
+        ...(move ? movedRecord(decision, move, prior) : decision.recorded),
       },
-      requiresReplace: decision.replace,
+      requiresReplace,
       diagnostics,
     };
   },

@@ -33,9 +33,10 @@ import { isWhollyKnown, list, messageOf, str } from './private/values';
 /** The provider schema, from the field table (src/fields/network.ts). */
 export const NETWORK_SCHEMA: ResourceSchema = schemaOf(NETWORK_FIELDS);
 
-async function describe(client: LibvirtClient, net: NetRef): Promise<NetworkState> {
+/** The state of a network libvirt describes, on `host` (a provider host name; null: the provider's uri). */
+async function describe(client: LibvirtClient, net: NetRef, host: string | null): Promise<NetworkState> {
   const spec = parseNetworkXml(await client.networkGetXmlDesc(net, VIR_NETWORK_XML_INACTIVE));
-  return stateFromNetwork(spec, await client.networkGetAutostart(net));
+  return { ...stateFromNetwork(spec, await client.networkGetAutostart(net)), host };
 }
 
 /** `observed`, with list blocks in `current`'s order when they hold the same elements (no spurious diff). */
@@ -188,7 +189,7 @@ export const network: ResourceHandler<NetworkState, LibvirtClient> = {
       if (prior.autostart !== planned.autostart) await client.networkSetAutostart(net, planned.autostart === true);
       if (!(await client.networkIsActive(net))) await client.networkCreate(net);
       return {
-        newState: { ...planned, ...(await describe(client, net)), dhcp_host: planned.dhcp_host, dns_host: planned.dns_host },
+        newState: { ...planned, ...(await describe(client, net, ctx.hostName)), dhcp_host: planned.dhcp_host, dns_host: planned.dns_host },
         diagnostics: [],
       };
     }
@@ -211,7 +212,7 @@ export const network: ResourceHandler<NetworkState, LibvirtClient> = {
       };
     }
     if (planned.autostart !== false) await client.networkSetAutostart(net, true);
-    const described = await describe(client, net);
+    const described = await describe(client, net, ctx.hostName);
     return {
       newState: {
         ...planned,
@@ -230,13 +231,13 @@ export const network: ResourceHandler<NetworkState, LibvirtClient> = {
     const uuid = str(current.uuid);
     const net = uuid ? await networkByUuid(client, uuid) : null;
     if (!net) return { newState: null, diagnostics: [] };
-    return { newState: keepOrder(current, await describe(client, net)), diagnostics: [] };
+    return { newState: keepOrder(current, await describe(client, net, ctx.hostName)), diagnostics: [] };
   },
 
   async importState(id, ctx) {
     const client = await ctx.client();
     const net = await networkByRef(client, id);
     if (!net) throw new Error(`cannot import network "${id}": libvirt has no network with that name or UUID`);
-    return [await describe(client, net)];
+    return [await describe(client, net, ctx.hostName)];
   },
 };

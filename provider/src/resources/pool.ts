@@ -293,7 +293,11 @@ export const pool: ResourceHandler<PoolState, LibvirtClient> = {
       } else if (planned.active === false && running) {
         await client.storagePoolDestroy(existing);
       }
-      return { newState: keepEmptyDevices(planned, await describePool(client, existing)), diagnostics: [], private: writePrivate(priv) };
+      return {
+        newState: keepEmptyDevices(planned, await describePool(client, existing, ctx.hostName)),
+        diagnostics: [],
+        private: writePrivate(priv),
+      };
     }
     if (await poolByName(client, name)) return { newState: null, diagnostics: [poolExistsDiagnostic(name)] };
     const spec = toPoolSpec(planned);
@@ -311,7 +315,7 @@ export const pool: ResourceHandler<PoolState, LibvirtClient> = {
       }
     }
     if (planned.autostart !== false) await client.storagePoolSetAutostart(created, true);
-    const described = await describePool(client, created);
+    const described = await describePool(client, created, ctx.hostName);
     return {
       newState: { ...keepEmptyDevices(planned, described), id: bytesToUuid(created.uuid), uuid: bytesToUuid(created.uuid) },
       diagnostics: [],
@@ -324,14 +328,14 @@ export const pool: ResourceHandler<PoolState, LibvirtClient> = {
     const uuid = str(current.uuid);
     const found = uuid ? await poolByUuid(client, uuid) : null;
     if (!found) return { newState: null, diagnostics: [] };
-    return { newState: keepEmptyDevices(current, await describePool(client, found)), diagnostics: [] };
+    return { newState: keepEmptyDevices(current, await describePool(client, found, ctx.hostName)), diagnostics: [] };
   },
 
   async importState(id, ctx) {
     const client = await ctx.client();
     const found = await poolByRef(client, id);
     if (!found) throw new Error(`cannot import storage pool "${id}": libvirt has no storage pool with that name or UUID`);
-    const state = await describePool(client, found);
+    const state = await describePool(client, found, ctx.hostName);
     return [{ ...state, source_devices: list(state.source_devices).length ? state.source_devices : null }];
   },
 };

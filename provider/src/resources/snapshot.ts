@@ -208,6 +208,7 @@ export const snapshot: ResourceHandler<SnapshotState, LibvirtClient> = {
     if (!info) throw new Error(`cannot import snapshot "${id}": domain ${dom.name} has no snapshot ${name}`);
     const base: SnapshotState = {
       id: null,
+      host: ctx.hostName,
       domain_id: bytesToUuid(dom.uuid),
       name,
       description: null,

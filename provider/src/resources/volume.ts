@@ -225,6 +225,7 @@ export const volume: ResourceHandler<VolumeState, LibvirtClient> = {
       id: null,
       pool: vol.pool,
       name: vol.name,
+      host: ctx.hostName,
       format: null,
       capacity: null,
       source: null,

@@ -70,6 +70,9 @@ function ctxWith(client: unknown, signal = new AbortController().signal): Handle
   return {
     client: async () => client as never,
     uri: 'qemu:///system',
+    hostName: null,
+    hosts: [],
+    hostConfig: () => undefined,
     signal,
     log: { trace: noop, debug: noop, info: noop, warn: noop, error: noop },
     host: TCG_ONLY,

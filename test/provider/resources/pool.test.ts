@@ -14,6 +14,7 @@ const config = (c: Partial<PoolState>): PoolState => ({
   id: null,
   uuid: null,
   name: 'vstest-surface-unit',
+  host: null,
   type: null,
   path: null,
   source_host: null,

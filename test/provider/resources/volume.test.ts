@@ -7,6 +7,7 @@ const config = (c: Partial<VolumeState>): VolumeState => ({
   id: null,
   pool: 'default',
   name: 'vstest-unit',
+  host: null,
   format: null,
   capacity: null,
   backing_volume: null,

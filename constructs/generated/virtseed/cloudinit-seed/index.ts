@@ -33,6 +33,12 @@ export interface CloudinitSeedConfig extends cdktf.TerraformMetaArguments {
   */
   readonly fqdn?: string;
   /**
+  * The libvirt host: the `name` of one of the provider's `host` blocks (e.g. `virtseed_placement.x.host`); null (the default) is the provider's `uri`. Changing it: replaces the seed.
+  *
+  * Docs: {@link ../../../../docs/resources/cloudinit_seed.md#host CloudinitSeed#host}
+  */
+  readonly host?: string;
+  /**
   * Host name (meta-data `local-hostname`). Changing it: takes effect at the guest's next boot.
   *
   * Docs: {@link ../../../../docs/resources/cloudinit_seed.md#hostname CloudinitSeed#hostname}
@@ -1619,6 +1625,7 @@ export class CloudinitSeed extends cdktf.TerraformResource {
     this._environment = config.environment;
     this._format = config.format;
     this._fqdn = config.fqdn;
+    this._host = config.host;
     this._hostname = config.hostname;
     this._instanceId = config.instanceId;
     this._mergeOverwrite = config.mergeOverwrite;
@@ -1703,6 +1710,22 @@ export class CloudinitSeed extends cdktf.TerraformResource {
   // Temporarily expose input value. Use with caution.
   public get fqdnInput() {
     return this._fqdn;
+  }
+
+  // host - computed: false, optional: true, required: false
+  private _host?: string; 
+  public get host() {
+    return this.getStringAttribute('host');
+  }
+  public set host(value: string) {
+    this._host = value;
+  }
+  public resetHost() {
+    this._host = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get hostInput() {
+    return this._host;
   }
 
   // hostname - computed: false, optional: true, required: false
@@ -1985,6 +2008,7 @@ export class CloudinitSeed extends cdktf.TerraformResource {
       environment: cdktf.hashMapper(cdktf.stringToTerraform)(this._environment),
       format: cdktf.stringToTerraform(this._format),
       fqdn: cdktf.stringToTerraform(this._fqdn),
+      host: cdktf.stringToTerraform(this._host),
       hostname: cdktf.stringToTerraform(this._hostname),
       instance_id: cdktf.stringToTerraform(this._instanceId),
       merge_overwrite: cdktf.booleanToTerraform(this._mergeOverwrite),
@@ -2026,6 +2050,12 @@ export class CloudinitSeed extends cdktf.TerraformResource {
       },
       fqdn: {
         value: cdktf.stringToHclTerraform(this._fqdn),
+        isBlock: false,
+        type: "simple",
+        storageClassType: "string",
+      },
+      host: {
+        value: cdktf.stringToHclTerraform(this._host),
         isBlock: false,
         type: "simple",
         storageClassType: "string",

@@ -8,6 +8,12 @@ import * as cdktf from 'cdktf';
 // Configuration
 
 export interface DataVirtseedHostConfig extends cdktf.TerraformMetaArguments {
+  /**
+  * The libvirt host to read: the `name` of one of the provider's `host` blocks; null (the default) is the provider's `uri`.
+  *
+  * Docs: {@link ../../../../docs/data-sources/host.md#host DataVirtseedHost#host}
+  */
+  readonly host?: string;
 }
 
 /**
@@ -61,6 +67,7 @@ export class DataVirtseedHost extends cdktf.TerraformDataSource {
       connection: config.connection,
       forEach: config.forEach
     });
+    this._host = config.host;
   }
 
   // ==========
@@ -110,6 +117,22 @@ export class DataVirtseedHost extends cdktf.TerraformDataSource {
   // firmware - computed: true, optional: false, required: false
   public get firmware() {
     return this.getListAttribute('firmware');
+  }
+
+  // host - computed: false, optional: true, required: false
+  private _host?: string; 
+  public get host() {
+    return this.getStringAttribute('host');
+  }
+  public set host(value: string) {
+    this._host = value;
+  }
+  public resetHost() {
+    this._host = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get hostInput() {
+    return this._host;
   }
 
   // hostname - computed: true, optional: false, required: false
@@ -168,12 +191,21 @@ export class DataVirtseedHost extends cdktf.TerraformDataSource {
 
   protected override synthesizeAttributes(): { [name: string]: any } {
     return {
+      host: cdktf.stringToTerraform(this._host),
     };
   }
 
   protected override synthesizeHclAttributes(): { [name: string]: any } {
     const attrs = {
+      host: {
+        value: cdktf.stringToHclTerraform(this._host),
+        isBlock: false,
+        type: "simple",
+        storageClassType: "string",
+      },
     };
-    return attrs;
+
+    // remove undefined attributes
+    return Object.fromEntries(Object.entries(attrs).filter(([_, value]) => value !== undefined && value.value !== undefined ))
   }
 }

@@ -9,6 +9,12 @@ import * as cdktf from 'cdktf';
 
 export interface DataVirtseedNetworkConfig extends cdktf.TerraformMetaArguments {
   /**
+  * The libvirt host to read: the `name` of one of the provider's `host` blocks; null (the default) is the provider's `uri`.
+  *
+  * Docs: {@link ../../../../docs/data-sources/network.md#host DataVirtseedNetwork#host}
+  */
+  readonly host?: string;
+  /**
   * Network name.
   *
   * Docs: {@link ../../../../docs/data-sources/network.md#name DataVirtseedNetwork#name}
@@ -67,6 +73,7 @@ export class DataVirtseedNetwork extends cdktf.TerraformDataSource {
       connection: config.connection,
       forEach: config.forEach
     });
+    this._host = config.host;
     this._name = config.name;
   }
 
@@ -102,6 +109,22 @@ export class DataVirtseedNetwork extends cdktf.TerraformDataSource {
   // forward_dev - computed: true, optional: false, required: false
   public get forwardDev() {
     return this.getStringAttribute('forward_dev');
+  }
+
+  // host - computed: false, optional: true, required: false
+  private _host?: string; 
+  public get host() {
+    return this.getStringAttribute('host');
+  }
+  public set host(value: string) {
+    this._host = value;
+  }
+  public resetHost() {
+    this._host = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get hostInput() {
+    return this._host;
   }
 
   // id - computed: true, optional: false, required: false
@@ -148,12 +171,19 @@ export class DataVirtseedNetwork extends cdktf.TerraformDataSource {
 
   protected override synthesizeAttributes(): { [name: string]: any } {
     return {
+      host: cdktf.stringToTerraform(this._host),
       name: cdktf.stringToTerraform(this._name),
     };
   }
 
   protected override synthesizeHclAttributes(): { [name: string]: any } {
     const attrs = {
+      host: {
+        value: cdktf.stringToHclTerraform(this._host),
+        isBlock: false,
+        type: "simple",
+        storageClassType: "string",
+      },
       name: {
         value: cdktf.stringToHclTerraform(this._name),
         isBlock: false,

@@ -9,6 +9,12 @@ import * as cdktf from 'cdktf';
 
 export interface DataVirtseedPoolConfig extends cdktf.TerraformMetaArguments {
   /**
+  * The libvirt host to read: the `name` of one of the provider's `host` blocks; null (the default) is the provider's `uri`.
+  *
+  * Docs: {@link ../../../../docs/data-sources/pool.md#host DataVirtseedPool#host}
+  */
+  readonly host?: string;
+  /**
   * Pool name.
   *
   * Docs: {@link ../../../../docs/data-sources/pool.md#name DataVirtseedPool#name}
@@ -67,6 +73,7 @@ export class DataVirtseedPool extends cdktf.TerraformDataSource {
       connection: config.connection,
       forEach: config.forEach
     });
+    this._host = config.host;
     this._name = config.name;
   }
 
@@ -97,6 +104,22 @@ export class DataVirtseedPool extends cdktf.TerraformDataSource {
   // capacity - computed: true, optional: false, required: false
   public get capacity() {
     return this.getNumberAttribute('capacity');
+  }
+
+  // host - computed: false, optional: true, required: false
+  private _host?: string; 
+  public get host() {
+    return this.getStringAttribute('host');
+  }
+  public set host(value: string) {
+    this._host = value;
+  }
+  public resetHost() {
+    this._host = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get hostInput() {
+    return this._host;
   }
 
   // id - computed: true, optional: false, required: false
@@ -173,12 +196,19 @@ export class DataVirtseedPool extends cdktf.TerraformDataSource {
 
   protected override synthesizeAttributes(): { [name: string]: any } {
     return {
+      host: cdktf.stringToTerraform(this._host),
       name: cdktf.stringToTerraform(this._name),
     };
   }
 
   protected override synthesizeHclAttributes(): { [name: string]: any } {
     const attrs = {
+      host: {
+        value: cdktf.stringToHclTerraform(this._host),
+        isBlock: false,
+        type: "simple",
+        storageClassType: "string",
+      },
       name: {
         value: cdktf.stringToHclTerraform(this._name),
         isBlock: false,

@@ -9,6 +9,12 @@ import * as cdktf from 'cdktf';
 
 export interface DataVirtseedVolumeConfig extends cdktf.TerraformMetaArguments {
   /**
+  * The libvirt host to read: the `name` of one of the provider's `host` blocks; null (the default) is the provider's `uri`.
+  *
+  * Docs: {@link ../../../../docs/data-sources/volume.md#host DataVirtseedVolume#host}
+  */
+  readonly host?: string;
+  /**
   * Volume name.
   *
   * Docs: {@link ../../../../docs/data-sources/volume.md#name DataVirtseedVolume#name}
@@ -73,6 +79,7 @@ export class DataVirtseedVolume extends cdktf.TerraformDataSource {
       connection: config.connection,
       forEach: config.forEach
     });
+    this._host = config.host;
     this._name = config.name;
     this._pool = config.pool;
   }
@@ -99,6 +106,22 @@ export class DataVirtseedVolume extends cdktf.TerraformDataSource {
   // format - computed: true, optional: false, required: false
   public get format() {
     return this.getStringAttribute('format');
+  }
+
+  // host - computed: false, optional: true, required: false
+  private _host?: string; 
+  public get host() {
+    return this.getStringAttribute('host');
+  }
+  public set host(value: string) {
+    this._host = value;
+  }
+  public resetHost() {
+    this._host = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get hostInput() {
+    return this._host;
   }
 
   // id - computed: true, optional: false, required: false
@@ -148,6 +171,7 @@ export class DataVirtseedVolume extends cdktf.TerraformDataSource {
 
   protected override synthesizeAttributes(): { [name: string]: any } {
     return {
+      host: cdktf.stringToTerraform(this._host),
       name: cdktf.stringToTerraform(this._name),
       pool: cdktf.stringToTerraform(this._pool),
     };
@@ -155,6 +179,12 @@ export class DataVirtseedVolume extends cdktf.TerraformDataSource {
 
   protected override synthesizeHclAttributes(): { [name: string]: any } {
     const attrs = {
+      host: {
+        value: cdktf.stringToHclTerraform(this._host),
+        isBlock: false,
+        type: "simple",
+        storageClassType: "string",
+      },
       name: {
         value: cdktf.stringToHclTerraform(this._name),
         isBlock: false,

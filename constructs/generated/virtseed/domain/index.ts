@@ -9,6 +9,12 @@ import * as cdktf from 'cdktf';
 
 export interface DomainConfig extends cdktf.TerraformMetaArguments {
   /**
+  * The anti-affinity group the domain belongs to (give it the `anti_affinity` of its `virtseed_placement`): kept in the domain's libvirt metadata, where placements read it, so they never put two domains of a group on one host. Changing it: no effect on the guest.
+  *
+  * Docs: {@link ../../../../docs/resources/domain.md#anti_affinity Domain#anti_affinity}
+  */
+  readonly antiAffinity?: string;
+  /**
   * Start the domain when libvirtd starts (virDomainSetAutostart). Default: `false`. Changing it: live (no restart).
   *
   * Docs: {@link ../../../../docs/resources/domain.md#autostart Domain#autostart}
@@ -62,6 +68,12 @@ export interface DomainConfig extends cdktf.TerraformMetaArguments {
   * Docs: {@link ../../../../docs/resources/domain.md#firmware Domain#firmware}
   */
   readonly firmware?: string;
+  /**
+  * The libvirt host: the `name` of one of the provider's `host` blocks (e.g. `virtseed_placement.x.host`); null (the default) is the provider's `uri`. A running guest moves by live migration with its storage copied (it keeps running; its volumes and seed are made on the new host first, the old copies removed after the move) when both hosts answer and no other change replaces the domain; the plan says which way it moves. Changing it: live (no restart) with `running = true`, else replaces the domain.
+  *
+  * Docs: {@link ../../../../docs/resources/domain.md#host Domain#host}
+  */
+  readonly host?: string;
   /**
   * A `virtseed_ignition.id`, passed through fw_cfg `opt/com.coreos/config`. Changing it: restarts a running guest.
   *
@@ -3706,6 +3718,7 @@ export class Domain extends cdktf.TerraformResource {
       connection: config.connection,
       forEach: config.forEach
     });
+    this._antiAffinity = config.antiAffinity;
     this._autostart = config.autostart;
     this._bootDevices = config.bootDevices;
     this._bootMenu = config.bootMenu;
@@ -3715,6 +3728,7 @@ export class Domain extends cdktf.TerraformResource {
     this._cpuMode = config.cpuMode;
     this._description = config.description;
     this._firmware = config.firmware;
+    this._host = config.host;
     this._ignitionId = config.ignitionId;
     this._initrd = config.initrd;
     this._instanceId = config.instanceId;
@@ -3763,6 +3777,22 @@ export class Domain extends cdktf.TerraformResource {
   // addresses - computed: true, optional: false, required: false
   public get addresses() {
     return this.getListAttribute('addresses');
+  }
+
+  // anti_affinity - computed: false, optional: true, required: false
+  private _antiAffinity?: string; 
+  public get antiAffinity() {
+    return this.getStringAttribute('anti_affinity');
+  }
+  public set antiAffinity(value: string) {
+    this._antiAffinity = value;
+  }
+  public resetAntiAffinity() {
+    this._antiAffinity = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get antiAffinityInput() {
+    return this._antiAffinity;
   }
 
   // autostart - computed: true, optional: true, required: false
@@ -3923,6 +3953,22 @@ export class Domain extends cdktf.TerraformResource {
   // Temporarily expose input value. Use with caution.
   public get firmwareInput() {
     return this._firmware;
+  }
+
+  // host - computed: false, optional: true, required: false
+  private _host?: string; 
+  public get host() {
+    return this.getStringAttribute('host');
+  }
+  public set host(value: string) {
+    this._host = value;
+  }
+  public resetHost() {
+    this._host = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get hostInput() {
+    return this._host;
   }
 
   // id - computed: true, optional: false, required: false
@@ -4574,6 +4620,7 @@ export class Domain extends cdktf.TerraformResource {
 
   protected override synthesizeAttributes(): { [name: string]: any } {
     return {
+      anti_affinity: cdktf.stringToTerraform(this._antiAffinity),
       autostart: cdktf.booleanToTerraform(this._autostart),
       boot_devices: cdktf.listMapper(cdktf.stringToTerraform, false)(this._bootDevices),
       boot_menu: cdktf.booleanToTerraform(this._bootMenu),
@@ -4583,6 +4630,7 @@ export class Domain extends cdktf.TerraformResource {
       cpu_mode: cdktf.stringToTerraform(this._cpuMode),
       description: cdktf.stringToTerraform(this._description),
       firmware: cdktf.stringToTerraform(this._firmware),
+      host: cdktf.stringToTerraform(this._host),
       ignition_id: cdktf.stringToTerraform(this._ignitionId),
       initrd: cdktf.stringToTerraform(this._initrd),
       instance_id: cdktf.stringToTerraform(this._instanceId),
@@ -4627,6 +4675,12 @@ export class Domain extends cdktf.TerraformResource {
 
   protected override synthesizeHclAttributes(): { [name: string]: any } {
     const attrs = {
+      anti_affinity: {
+        value: cdktf.stringToHclTerraform(this._antiAffinity),
+        isBlock: false,
+        type: "simple",
+        storageClassType: "string",
+      },
       autostart: {
         value: cdktf.booleanToHclTerraform(this._autostart),
         isBlock: false,
@@ -4677,6 +4731,12 @@ export class Domain extends cdktf.TerraformResource {
       },
       firmware: {
         value: cdktf.stringToHclTerraform(this._firmware),
+        isBlock: false,
+        type: "simple",
+        storageClassType: "string",
+      },
+      host: {
+        value: cdktf.stringToHclTerraform(this._host),
         isBlock: false,
         type: "simple",
         storageClassType: "string",

@@ -15,6 +15,12 @@ export interface IgnitionConfig extends cdktf.TerraformMetaArguments {
   */
   readonly content: string;
   /**
+  * The libvirt host: the `name` of one of the provider's `host` blocks (e.g. `virtseed_placement.x.host`); null (the default) is the provider's `uri`. Changing it: replaces the Ignition config.
+  *
+  * Docs: {@link ../../../../docs/resources/ignition.md#host Ignition#host}
+  */
+  readonly host?: string;
+  /**
   * Volume name, e.g. `node1.ign`. Changing it: replaces the Ignition config.
   *
   * Docs: {@link ../../../../docs/resources/ignition.md#name Ignition#name}
@@ -80,6 +86,7 @@ export class Ignition extends cdktf.TerraformResource {
       forEach: config.forEach
     });
     this._content = config.content;
+    this._host = config.host;
     this._name = config.name;
     this._pool = config.pool;
   }
@@ -99,6 +106,22 @@ export class Ignition extends cdktf.TerraformResource {
   // Temporarily expose input value. Use with caution.
   public get contentInput() {
     return this._content;
+  }
+
+  // host - computed: false, optional: true, required: false
+  private _host?: string; 
+  public get host() {
+    return this.getStringAttribute('host');
+  }
+  public set host(value: string) {
+    this._host = value;
+  }
+  public resetHost() {
+    this._host = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get hostInput() {
+    return this._host;
   }
 
   // id - computed: true, optional: false, required: false
@@ -159,6 +182,7 @@ export class Ignition extends cdktf.TerraformResource {
   protected override synthesizeAttributes(): { [name: string]: any } {
     return {
       content: cdktf.stringToTerraform(this._content),
+      host: cdktf.stringToTerraform(this._host),
       name: cdktf.stringToTerraform(this._name),
       pool: cdktf.stringToTerraform(this._pool),
     };
@@ -168,6 +192,12 @@ export class Ignition extends cdktf.TerraformResource {
     const attrs = {
       content: {
         value: cdktf.stringToHclTerraform(this._content),
+        isBlock: false,
+        type: "simple",
+        storageClassType: "string",
+      },
+      host: {
+        value: cdktf.stringToHclTerraform(this._host),
         isBlock: false,
         type: "simple",
         storageClassType: "string",

@@ -33,6 +33,12 @@ export interface NetworkConfig extends cdktf.TerraformMetaArguments {
   */
   readonly forwardDev?: string;
   /**
+  * The libvirt host: the `name` of one of the provider's `host` blocks (e.g. `virtseed_placement.x.host`); null (the default) is the provider's `uri`. Changing it: replaces the network.
+  *
+  * Docs: {@link ../../../../docs/resources/network.md#host Network#host}
+  */
+  readonly host?: string;
+  /**
   * How the network forwards traffic. One of `none` (isolated: guests reach each other and the host, nothing else), `nat`, `route`, `open`, `bridge` (an existing host bridge named in `bridge`). Default: `none`. Changing it: replaces the network.
   *
   * Docs: {@link ../../../../docs/resources/network.md#mode Network#mode}
@@ -754,6 +760,7 @@ export class Network extends cdktf.TerraformResource {
     this._bridge = config.bridge;
     this._domain = config.domain;
     this._forwardDev = config.forwardDev;
+    this._host = config.host;
     this._mode = config.mode;
     this._mtu = config.mtu;
     this._name = config.name;
@@ -828,6 +835,22 @@ export class Network extends cdktf.TerraformResource {
   // Temporarily expose input value. Use with caution.
   public get forwardDevInput() {
     return this._forwardDev;
+  }
+
+  // host - computed: false, optional: true, required: false
+  private _host?: string; 
+  public get host() {
+    return this.getStringAttribute('host');
+  }
+  public set host(value: string) {
+    this._host = value;
+  }
+  public resetHost() {
+    this._host = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get hostInput() {
+    return this._host;
   }
 
   // id - computed: true, optional: false, required: false
@@ -943,6 +966,7 @@ export class Network extends cdktf.TerraformResource {
       bridge: cdktf.stringToTerraform(this._bridge),
       domain: cdktf.stringToTerraform(this._domain),
       forward_dev: cdktf.stringToTerraform(this._forwardDev),
+      host: cdktf.stringToTerraform(this._host),
       mode: cdktf.stringToTerraform(this._mode),
       mtu: cdktf.numberToTerraform(this._mtu),
       name: cdktf.stringToTerraform(this._name),
@@ -974,6 +998,12 @@ export class Network extends cdktf.TerraformResource {
       },
       forward_dev: {
         value: cdktf.stringToHclTerraform(this._forwardDev),
+        isBlock: false,
+        type: "simple",
+        storageClassType: "string",
+      },
+      host: {
+        value: cdktf.stringToHclTerraform(this._host),
         isBlock: false,
         type: "simple",
         storageClassType: "string",

@@ -21,6 +21,12 @@ export interface PoolConfig extends cdktf.TerraformMetaArguments {
   */
   readonly autostart?: boolean | cdktf.IResolvable;
   /**
+  * The libvirt host: the `name` of one of the provider's `host` blocks (e.g. `virtseed_placement.x.host`); null (the default) is the provider's `uri`. Changing it: replaces the storage pool.
+  *
+  * Docs: {@link ../../../../docs/resources/pool.md#host Pool#host}
+  */
+  readonly host?: string;
+  /**
   * Pool name. Changing it: replaces the storage pool.
   *
   * Docs: {@link ../../../../docs/resources/pool.md#name Pool#name}
@@ -123,6 +129,7 @@ export class Pool extends cdktf.TerraformResource {
     });
     this._active = config.active;
     this._autostart = config.autostart;
+    this._host = config.host;
     this._name = config.name;
     this._path = config.path;
     this._sourceDevices = config.sourceDevices;
@@ -182,6 +189,22 @@ export class Pool extends cdktf.TerraformResource {
   // capacity - computed: true, optional: false, required: false
   public get capacity() {
     return this.getNumberAttribute('capacity');
+  }
+
+  // host - computed: false, optional: true, required: false
+  private _host?: string; 
+  public get host() {
+    return this.getStringAttribute('host');
+  }
+  public set host(value: string) {
+    this._host = value;
+  }
+  public resetHost() {
+    this._host = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get hostInput() {
+    return this._host;
   }
 
   // id - computed: true, optional: false, required: false
@@ -327,6 +350,7 @@ export class Pool extends cdktf.TerraformResource {
     return {
       active: cdktf.booleanToTerraform(this._active),
       autostart: cdktf.booleanToTerraform(this._autostart),
+      host: cdktf.stringToTerraform(this._host),
       name: cdktf.stringToTerraform(this._name),
       path: cdktf.stringToTerraform(this._path),
       source_devices: cdktf.listMapper(cdktf.stringToTerraform, false)(this._sourceDevices),
@@ -351,6 +375,12 @@ export class Pool extends cdktf.TerraformResource {
         isBlock: false,
         type: "simple",
         storageClassType: "boolean",
+      },
+      host: {
+        value: cdktf.stringToHclTerraform(this._host),
+        isBlock: false,
+        type: "simple",
+        storageClassType: "string",
       },
       name: {
         value: cdktf.stringToHclTerraform(this._name),

@@ -9,7 +9,7 @@ import * as cdktf from 'cdktf';
 
 export interface VirtseedProviderConfig {
   /**
-  * libvirt connection URI, e.g. `qemu:///system` or `qemu+ssh://user@host/system`. Default: `qemu:///system`.
+  * libvirt connection URI of the default host (resources without `host`), e.g. `qemu:///system` or `qemu+ssh://user@host/system`. Default: `qemu:///system`.
   *
   * Docs: {@link ../../../../docs/index.md#uri VirtseedProvider#uri}
   */
@@ -20,7 +20,103 @@ export interface VirtseedProviderConfig {
   * Docs: {@link ../../../../docs/index.md#alias VirtseedProvider#alias}
   */
   readonly alias?: string;
+  /**
+  * host block
+  *
+  * Docs: {@link ../../../../docs/index.md#host VirtseedProvider#host}
+  */
+  readonly host?: VirtseedProviderHost[] | cdktf.IResolvable;
 }
+export interface VirtseedProviderHost {
+  /**
+  * MiB of guest memory placements may commit on the host (the memory of every domain there, running or not, counts). Default: the host's physical memory.
+  *
+  * Docs: {@link ../../../../docs/index.md#host.max_memory VirtseedProvider#max_memory}
+  */
+  readonly maxMemory?: number;
+  /**
+  * vCPUs placements may commit on the host (every domain there counts). Default: 4 per host CPU.
+  *
+  * Docs: {@link ../../../../docs/index.md#host.max_vcpu VirtseedProvider#max_vcpu}
+  */
+  readonly maxVcpu?: number;
+  /**
+  * The URI the other hosts' libvirtd uses to reach this host when a running domain live-migrates to it (peer to peer: the source host's libvirtd connects, with its own credentials). Default: `uri`.
+  *
+  * Docs: {@link ../../../../docs/index.md#host.migration_uri VirtseedProvider#migration_uri}
+  */
+  readonly migrationUri?: string;
+  /**
+  * The name resources use (`host = "<name>"`): letters, digits, `.`, `_` and `-`, up to 63 characters.
+  *
+  * Docs: {@link ../../../../docs/index.md#host.name VirtseedProvider#name}
+  */
+  readonly name: string;
+  /**
+  * libvirt connection URI of the host, e.g. `qemu+tls://kvm2.example.net/system` or `qemu+ssh://root@kvm2/system`.
+  *
+  * Docs: {@link ../../../../docs/index.md#host.uri VirtseedProvider#uri}
+  */
+  readonly uri: string;
+}
+
+export function virtseedProviderHostToTerraform(struct?: VirtseedProviderHost | cdktf.IResolvable): any {
+  if (!cdktf.canInspect(struct) || cdktf.Tokenization.isResolvable(struct)) { return struct; }
+  if (cdktf.isComplexElement(struct)) {
+    throw new Error("A complex element was used as configuration, this is not supported: https://cdk.tf/complex-object-as-configuration");
+  }
+  return {
+    max_memory: cdktf.numberToTerraform(struct!.maxMemory),
+    max_vcpu: cdktf.numberToTerraform(struct!.maxVcpu),
+    migration_uri: cdktf.stringToTerraform(struct!.migrationUri),
+    name: cdktf.stringToTerraform(struct!.name),
+    uri: cdktf.stringToTerraform(struct!.uri),
+  }
+}
+
+
+export function virtseedProviderHostToHclTerraform(struct?: VirtseedProviderHost | cdktf.IResolvable): any {
+  if (!cdktf.canInspect(struct) || cdktf.Tokenization.isResolvable(struct)) { return struct; }
+  if (cdktf.isComplexElement(struct)) {
+    throw new Error("A complex element was used as configuration, this is not supported: https://cdk.tf/complex-object-as-configuration");
+  }
+  const attrs = {
+    max_memory: {
+      value: cdktf.numberToHclTerraform(struct!.maxMemory),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "number",
+    },
+    max_vcpu: {
+      value: cdktf.numberToHclTerraform(struct!.maxVcpu),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "number",
+    },
+    migration_uri: {
+      value: cdktf.stringToHclTerraform(struct!.migrationUri),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "string",
+    },
+    name: {
+      value: cdktf.stringToHclTerraform(struct!.name),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "string",
+    },
+    uri: {
+      value: cdktf.stringToHclTerraform(struct!.uri),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "string",
+    },
+  };
+
+  // remove undefined attributes
+  return Object.fromEntries(Object.entries(attrs).filter(([_, value]) => value !== undefined && value.value !== undefined));
+}
+
 
 /**
 * Represents a {@link ../../../../docs/index.md virtseed}
@@ -69,6 +165,7 @@ export class VirtseedProvider extends cdktf.TerraformProvider {
     });
     this._uri = config.uri;
     this._alias = config.alias;
+    this._host = config.host;
   }
 
   // ==========
@@ -107,6 +204,22 @@ export class VirtseedProvider extends cdktf.TerraformProvider {
     return this._alias;
   }
 
+  // host - computed: false, optional: true, required: false
+  private _host?: VirtseedProviderHost[] | cdktf.IResolvable; 
+  public get host() {
+    return this._host;
+  }
+  public set host(value: VirtseedProviderHost[] | cdktf.IResolvable | undefined) {
+    this._host = value;
+  }
+  public resetHost() {
+    this._host = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get hostInput() {
+    return this._host;
+  }
+
   // =========
   // SYNTHESIS
   // =========
@@ -115,6 +228,7 @@ export class VirtseedProvider extends cdktf.TerraformProvider {
     return {
       uri: cdktf.stringToTerraform(this._uri),
       alias: cdktf.stringToTerraform(this._alias),
+      host: cdktf.listMapper(virtseedProviderHostToTerraform, true)(this._host),
     };
   }
 
@@ -131,6 +245,12 @@ export class VirtseedProvider extends cdktf.TerraformProvider {
         isBlock: false,
         type: "simple",
         storageClassType: "string",
+      },
+      host: {
+        value: cdktf.listMapperHcl(virtseedProviderHostToHclTerraform, true)(this._host),
+        isBlock: true,
+        type: "list",
+        storageClassType: "VirtseedProviderHostList",
       },
     };
 

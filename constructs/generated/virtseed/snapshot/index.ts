@@ -21,6 +21,12 @@ export interface SnapshotConfig extends cdktf.TerraformMetaArguments {
   */
   readonly domainId: string;
   /**
+  * The libvirt host: the `name` of one of the provider's `host` blocks (e.g. `virtseed_placement.x.host`); null (the default) is the provider's `uri`. The domain's own host. Changing it: replaces the snapshot.
+  *
+  * Docs: {@link ../../../../docs/resources/snapshot.md#host Snapshot#host}
+  */
+  readonly host?: string;
+  /**
   * Whether the snapshot holds the guest's memory: `true` needs the guest running (and BIOS firmware, and no virtiofs share: libvirt 9.0 takes no internal snapshot of a running UEFI guest, QEMU cannot save a virtiofs device), `false` needs it shut off. A writable disk that is not qcow2 refuses both. Default: `true` when the guest runs when the snapshot is taken, `false` when it is shut off. Changing it: replaces the snapshot.
   *
   * Docs: {@link ../../../../docs/resources/snapshot.md#memory Snapshot#memory}
@@ -87,6 +93,7 @@ export class Snapshot extends cdktf.TerraformResource {
     });
     this._description = config.description;
     this._domainId = config.domainId;
+    this._host = config.host;
     this._memory = config.memory;
     this._name = config.name;
   }
@@ -132,6 +139,22 @@ export class Snapshot extends cdktf.TerraformResource {
   // Temporarily expose input value. Use with caution.
   public get domainIdInput() {
     return this._domainId;
+  }
+
+  // host - computed: false, optional: true, required: false
+  private _host?: string; 
+  public get host() {
+    return this.getStringAttribute('host');
+  }
+  public set host(value: string) {
+    this._host = value;
+  }
+  public resetHost() {
+    this._host = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get hostInput() {
+    return this._host;
   }
 
   // id - computed: true, optional: false, required: false
@@ -186,6 +209,7 @@ export class Snapshot extends cdktf.TerraformResource {
     return {
       description: cdktf.stringToTerraform(this._description),
       domain_id: cdktf.stringToTerraform(this._domainId),
+      host: cdktf.stringToTerraform(this._host),
       memory: cdktf.booleanToTerraform(this._memory),
       name: cdktf.stringToTerraform(this._name),
     };
@@ -201,6 +225,12 @@ export class Snapshot extends cdktf.TerraformResource {
       },
       domain_id: {
         value: cdktf.stringToHclTerraform(this._domainId),
+        isBlock: false,
+        type: "simple",
+        storageClassType: "string",
+      },
+      host: {
+        value: cdktf.stringToHclTerraform(this._host),
         isBlock: false,
         type: "simple",
         storageClassType: "string",

@@ -39,6 +39,12 @@ export interface VolumeConfig extends cdktf.TerraformMetaArguments {
   */
   readonly format?: string;
   /**
+  * The libvirt host: the `name` of one of the provider's `host` blocks (e.g. `virtseed_placement.x.host`); null (the default) is the provider's `uri`. Changing it: replaces the volume.
+  *
+  * Docs: {@link ../../../../docs/resources/volume.md#host Volume#host}
+  */
+  readonly host?: string;
+  /**
   * Volume name. Changing it: replaces the volume.
   *
   * Docs: {@link ../../../../docs/resources/volume.md#name Volume#name}
@@ -132,6 +138,7 @@ export class Volume extends cdktf.TerraformResource {
     this._checksumAlgorithm = config.checksumAlgorithm;
     this._checksumUrl = config.checksumUrl;
     this._format = config.format;
+    this._host = config.host;
     this._name = config.name;
     this._pool = config.pool;
     this._sha256 = config.sha256;
@@ -232,6 +239,22 @@ export class Volume extends cdktf.TerraformResource {
   // Temporarily expose input value. Use with caution.
   public get formatInput() {
     return this._format;
+  }
+
+  // host - computed: false, optional: true, required: false
+  private _host?: string; 
+  public get host() {
+    return this.getStringAttribute('host');
+  }
+  public set host(value: string) {
+    this._host = value;
+  }
+  public resetHost() {
+    this._host = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get hostInput() {
+    return this._host;
   }
 
   // id - computed: true, optional: false, required: false
@@ -345,6 +368,7 @@ export class Volume extends cdktf.TerraformResource {
       checksum_algorithm: cdktf.stringToTerraform(this._checksumAlgorithm),
       checksum_url: cdktf.stringToTerraform(this._checksumUrl),
       format: cdktf.stringToTerraform(this._format),
+      host: cdktf.stringToTerraform(this._host),
       name: cdktf.stringToTerraform(this._name),
       pool: cdktf.stringToTerraform(this._pool),
       sha256: cdktf.stringToTerraform(this._sha256),
@@ -382,6 +406,12 @@ export class Volume extends cdktf.TerraformResource {
       },
       format: {
         value: cdktf.stringToHclTerraform(this._format),
+        isBlock: false,
+        type: "simple",
+        storageClassType: "string",
+      },
+      host: {
+        value: cdktf.stringToHclTerraform(this._host),
         isBlock: false,
         type: "simple",
         storageClassType: "string",

@@ -26,6 +26,8 @@ import type { HandlerContext } from '../../plugin/handler';
 import { agentConnected } from './addresses';
 import { resolveRefs } from './domain-refs';
 import { toDomainSpec, type ResolvedRefs } from './domain-state';
+import { volumeByName, volumeByPath } from './lookups';
+import { releaseVolumes, usedSources } from './release';
 import type { DomainState } from './model';
 import { messageOf, num, str } from './values';
 import { leaseDiagnostics, startAndWait, startAndWaitForLease, waitDiagnostics } from './wait-for';
@@ -157,15 +159,35 @@ export const LIBVIRT_UNDEFINE_TPM_VERSION = 8_009_000;
 
 /**
  * Removes a domain: powered off when running, then undefined with its managed save, snapshots, NVRAM and
- * emulated TPM's state (VIR_DOMAIN_UNDEFINE_TPM on libvirt ≥ 8.9: also a TPM with `persistent_state`).
+ * emulated TPM's state (VIR_DOMAIN_UNDEFINE_TPM on libvirt ≥ 8.9: also a TPM with `persistent_state`); the volumes
+ * it used that wait for it to let go (./release.ts) are deleted then.
  */
 export async function removeDomain(client: LibvirtClient, dom: DomRef): Promise<void> {
+  const used = await usedVolumeKeys(client, dom);
   if (isActive((await client.domainGetState(dom)).state)) await client.domainDestroy(dom);
   const tpm = (await client.connectGetLibVersion()) >= LIBVIRT_UNDEFINE_TPM_VERSION ? VIR_DOMAIN_UNDEFINE_TPM : 0;
   await client.domainUndefine(
     dom,
     VIR_DOMAIN_UNDEFINE_MANAGED_SAVE | VIR_DOMAIN_UNDEFINE_SNAPSHOTS_METADATA | VIR_DOMAIN_UNDEFINE_NVRAM | tpm,
   );
+  await releaseVolumes(client, used);
+}
+
+/** The keys of the volumes a domain's definition uses (disks and files that are volumes). */
+export async function usedVolumeKeys(client: LibvirtClient, dom: DomRef): Promise<string[]> {
+  const { files, volumes } = usedSources(await client.domainGetXmlDesc(dom, 0));
+  const keys: string[] = [];
+  for (const f of files) {
+    const vol = await volumeByPath(client, f);
+    if (vol) keys.push(vol.key);
+  }
+  for (const pv of volumes) {
+    const [pool, name] = [pv.slice(0, pv.indexOf('/')), pv.slice(pv.indexOf('/') + 1)];
+    const p = await client.storagePoolLookupByName(pool).catch(() => null);
+    const vol = p ? await volumeByName(client, p, name) : null;
+    if (vol) keys.push(vol.key);
+  }
+  return keys;
 }
 
 /**

@@ -96,7 +96,7 @@ export async function currentAddresses(client: LibvirtClient, dom: DomRef, s: Do
  * digest kept before then stops matching, so the next read parses. A schema change does that by itself.
  * test/provider/resources/domain-read.test.ts fails when the mapping of its fixtures changes and this does not.
  */
-export const READ_DIGEST_VERSION = 4;
+export const READ_DIGEST_VERSION = 5;
 
 let salt: string | undefined;
 
@@ -195,6 +195,7 @@ const OBSERVED_ATTRS: readonly (keyof DomainState)[] = [
   'cmdline',
   'cloudinit_seed_id',
   'ignition_id',
+  'anti_affinity',
   'running',
   'uuid',
   'id',

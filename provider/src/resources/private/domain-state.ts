@@ -156,6 +156,8 @@ export function toDomainSpec(s: DomainState, refs: ResolvedRefs, uuid?: string):
   const metadata: Record<string, string> = { [METADATA_KEYS.reprovisionPolicy]: known(s.reprovision) ?? F.reprovision.default };
   const instanceId = str(s.instance_id);
   if (instanceId) metadata[METADATA_KEYS.instanceId] = instanceId;
+  const antiAffinity = str(s.anti_affinity);
+  if (antiAffinity) metadata[METADATA_KEYS.antiAffinity] = antiAffinity;
   const [kernel, initrd, cmdline, cpuMode, serialLogFile, firmware] = [
     str(s.kernel),
     str(s.initrd),
@@ -212,6 +214,7 @@ export function stateFromSpec(spec: DomainSpec, running: boolean, refs: Observed
   });
   return {
     name: spec.name,
+    host: null, // where the domain is: known to the caller, not to libvirt
     uuid: spec.uuid ?? null,
     id: spec.uuid ?? null,
     memory: spec.memoryMiB,
@@ -229,6 +232,7 @@ export function stateFromSpec(spec: DomainSpec, running: boolean, refs: Observed
     cloudinit_seed_id: seedId,
     ignition_id: refs.ignitionId,
     instance_id: spec.metadata?.[METADATA_KEYS.instanceId] ?? null,
+    anti_affinity: spec.metadata?.[METADATA_KEYS.antiAffinity] ?? null,
     network_interface: spec.interfaces.map((n) => ({
       network: n.type === 'network' ? n.network : null,
       user: n.type === 'user',

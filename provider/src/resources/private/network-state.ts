@@ -91,6 +91,7 @@ export function stateFromNetwork(spec: NetworkSpec, autostart: boolean): Network
     id: spec.uuid ?? null,
     uuid: spec.uuid ?? null,
     name: spec.name,
+    host: null, // where the network is: known to the caller, not to libvirt
     mode: spec.forward?.mode ?? 'none',
     forward_dev: spec.forward?.dev ?? null,
     bridge: spec.bridge ?? null,

@@ -1,8 +1,9 @@
 /**
  * Plan-time checks against the host ("plan says what apply would find"): they run only when the provider can
- * reach libvirtd, and never create or change anything. When the host cannot be reached, the plan carries one
- * warning (per provider process, noted in `ctx.notes`) naming the URI and what to check, and the checks wait for
- * apply.
+ * reach the resource's libvirt host, and never create or change anything. When a host cannot be reached, the plan
+ * carries one warning per host (and provider process, noted in `ctx.notes`) naming it and what to check, and the
+ * checks wait for apply. While a resource's host is not known yet (a placement planned in the same run), the checks
+ * wait silently.
  *
  * Terraform plans a replacement in two PlanResourceChange calls to the same provider process: first with the prior
  * state (the provider answers requires_replace), then the create half with no prior state. The object being
@@ -11,7 +12,7 @@
  */
 import { Diagnostic, error } from '../../../../src/diagnostics';
 import { bytesToUuid, LibvirtClient, LibvirtError, VIR_ERR_NO_STORAGE_POOL } from '../../../../src/libvirt';
-import { Connection, HostUnreachableError } from '../../host';
+import { Connection, describeHost, HostUnreachableError } from '../../host';
 import { hostUnreachable } from '../../plugin/diagnostics';
 import type { HandlerContext } from '../../plugin/handler';
 import { CREATE_PENDING_KEY, domainExistsDiagnostic } from './domain-lifecycle';
@@ -54,29 +55,30 @@ export async function reachableClient<C extends Connection>(ctx: HandlerContext<
 }
 
 /**
- * The libvirt client for plan-time checks, or null with (the first time in this process) a warning that the
- * host at the provider's URI could not be reached and what to check.
+ * The libvirt client of the resource's host for plan-time checks, or null with (the first time in this process for
+ * that host) a warning that the host could not be reached and what to check.
  */
 export async function planHost<C extends Connection>(ctx: HandlerContext<C>): Promise<{ client: C | null; diagnostics: Diagnostic[] }> {
   if (!ctx.uri) return { client: null, diagnostics: [] };
   try {
     return { client: await ctx.client(), diagnostics: [] };
   } catch (err) {
-    if (!(err instanceof HostUnreachableError) || ctx.notes.has(WARNED_UNREACHABLE)) return { client: null, diagnostics: [] };
-    ctx.notes.add(WARNED_UNREACHABLE);
-    const d = hostUnreachable(err.uri, err.cause);
-    return {
-      client: null,
-      diagnostics: [
-        {
-          ...d,
-          severity: 'warning',
-          summary: `Plan not checked against libvirt at ${err.uri}`,
-          detail: `${d.detail} Until it is reachable, missing pools, networks and clashing names show only at apply (which needs the host).`,
-        },
-      ],
-    };
+    const noted = `${WARNED_UNREACHABLE}\u0000${err instanceof HostUnreachableError ? err.uri : ''}`;
+    if (!(err instanceof HostUnreachableError) || ctx.notes.has(noted)) return { client: null, diagnostics: [] };
+    ctx.notes.add(noted);
+    return { client: null, diagnostics: [notCheckedWarning(err)] };
   }
+}
+
+/** The warning for a host that could not be reached at plan. */
+export function notCheckedWarning(err: HostUnreachableError): Diagnostic {
+  const d = hostUnreachable(err.uri, err.cause, err.host);
+  return {
+    ...d,
+    severity: 'warning',
+    summary: `Plan not checked against libvirt ${err.host === null ? `at ${err.uri}` : describeHost({ name: err.host, uri: err.uri })}`,
+    detail: `${d.detail} Until it is reachable, missing pools, networks and clashing names show only at apply (which needs the host).`,
+  };
 }
 
 /** Diagnostic of a storage pool the host does not have, on attribute `pool`. */

@@ -4,18 +4,20 @@ import { parsePoolXml } from '../../../../src/pool';
 import type { PoolState } from './model';
 import { stateFromPool } from './pool-state';
 
-/** The pool's state as libvirt describes it: its persistent definition, whether it runs, autostart, sizes. */
-export async function describePool(client: LibvirtClient, pool: PoolRef): Promise<PoolState> {
+/** The pool's state as libvirt describes it: its persistent definition, whether it runs, autostart, sizes; on
+ *  `host` (a provider host block's name; null: the provider's uri). */
+export async function describePool(client: LibvirtClient, pool: PoolRef, host: string | null): Promise<PoolState> {
   const [xml, info, autostart] = await Promise.all([
     client.storagePoolGetXmlDesc(pool, VIR_STORAGE_XML_INACTIVE),
     client.storagePoolGetInfo(pool),
     client.storagePoolGetAutostart(pool),
   ]);
-  return stateFromPool(parsePoolXml(xml), {
+  const state = stateFromPool(parsePoolXml(xml), {
     active: info.state === VIR_STORAGE_POOL_RUNNING,
     autostart,
     capacity: info.capacity,
     allocation: info.allocation,
     available: info.available,
   });
+  return { ...state, host };
 }

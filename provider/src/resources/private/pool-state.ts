@@ -56,6 +56,7 @@ export function stateFromPool(
     id: spec.uuid ?? null,
     uuid: spec.uuid ?? null,
     name: spec.name,
+    host: null, // where the pool is: known to the caller, not to libvirt
     type: spec.type,
     path: spec.path ?? null,
     source_host: spec.source?.host ?? null,

@@ -7,7 +7,8 @@ import type { Diagnostic } from '../../../../src/diagnostics';
 import type { LibvirtClient } from '../../../../src/libvirt';
 import type { HandlerContext } from '../../plugin/handler';
 import type { Val } from './model';
-import { deleteVolume, inspectRawVolume, isPoolInactive, storeRawVolume, volumeExistsDiagnostic } from './storage';
+import { deleteOrRelease } from './release';
+import { inspectRawVolume, isPoolInactive, storeRawVolume, volumeExistsDiagnostic } from './storage';
 import { str } from './values';
 
 /** The attributes every raw-volume resource has. */
@@ -21,13 +22,18 @@ export interface RawVolumeAttrs {
 /** What a resource builds for a planned value: the bytes and the computed attributes they give, or errors. */
 export type Built<S> = { bytes: Uint8Array; computed: Partial<S> } | { diagnostics: Diagnostic[] };
 
-/** The apply of a destroy of any volume resource: deletes the volume `prior.id` (one already gone is fine). */
+/**
+ * The apply of a destroy of any volume resource: deletes the volume `prior.id` (one already gone is fine). A volume
+ * a running guest still uses (the old copy of a live move, whose domain migrates after this destroy) is marked for
+ * release instead, and its domain deletes it once it let go of it (./release.ts).
+ */
 export async function destroyVolume(
   ctx: HandlerContext<LibvirtClient>,
-  prior: { id: Val<string> } | null,
+  prior: { id: Val<string>; name?: Val<string> } | null,
 ): Promise<{ newState: null; diagnostics: Diagnostic[] }> {
   const key = str(prior?.id);
-  if (key) await deleteVolume(await ctx.client(), key, { signal: ctx.signal });
+  if (key && (await deleteOrRelease(await ctx.client(), key, { signal: ctx.signal })) === 'marked')
+    ctx.log.info(`volume ${str(prior?.name) ?? key}: a running guest still uses it; it is removed once its domain lets go of it`);
   return { newState: null, diagnostics: [] };
 }
 

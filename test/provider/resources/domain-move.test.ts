@@ -1,0 +1,44 @@
+import { isMove, unmoved } from '../../../provider/src/resources/private/domain-move';
+import type { DomainState } from '../../../provider/src/resources/private/model';
+import { UNKNOWN } from '../../../provider/src/plugin/cty';
+
+const state = (over: Partial<DomainState>): DomainState => ({ name: 'web', host: 'h1', disk: [], ...over }) as DomainState;
+type Disk = Extract<DomainState['disk'], unknown[]>[number];
+const disk = (volume_id: Disk['volume_id'], file: string | null = null): Disk => ({
+  volume_id,
+  file,
+  target: 'vda',
+  bus: 'virtio',
+  readonly: false,
+  cache: null,
+  io: null,
+  discard: null,
+  serial: null,
+});
+
+describe('domain moves', () => {
+  test('GIVEN a host change WHEN asked THEN it is a move; the same host, or one not known yet, is not', () => {
+    expect(isMove(state({ host: 'h1' }), state({ host: 'h3' }))).toBe(true);
+    expect(isMove(state({ host: null }), state({ host: 'h1' }))).toBe(true);
+    expect(isMove(state({ host: 'h1' }), state({ host: 'h1' }))).toBe(false);
+    expect(isMove(state({ host: 'h1' }), state({ host: UNKNOWN }))).toBe(false);
+  });
+
+  test('GIVEN a move with new volumes and seed and a memory change WHEN unmoved THEN only the memory change is left', () => {
+    const prior = state({ host: 'h1', memory: 512, disk: [disk('/h1/root')], cloudinit_seed_id: '/h1/seed', ignition_id: null });
+    const planned = state({
+      host: 'h3',
+      memory: 1024,
+      disk: [disk(UNKNOWN as never)],
+      cloudinit_seed_id: UNKNOWN as never,
+      ignition_id: null,
+    });
+    expect(unmoved(prior, planned)).toEqual({ ...prior, memory: 1024 });
+  });
+
+  test('GIVEN a disk from a file WHEN unmoved THEN it stays as planned (files are not made anew by a move)', () => {
+    const prior = state({ disk: [disk(null, '/images/a.img')] });
+    const planned = state({ host: 'h2', disk: [disk(null, '/images/b.img')] });
+    expect(unmoved(prior, planned).disk).toEqual([disk(null, '/images/b.img')]);
+  });
+});
