@@ -37,7 +37,7 @@ interface Image {
 }
 
 /** $VIRTSEED_TEST_IMAGE_DIR, else scripts/build-test-image.sh (which builds or reuses the cached image). */
-function testImage(): Image {
+export function testImage(): Image {
   const dir =
     process.env.VIRTSEED_TEST_IMAGE_DIR ??
     execFileSync('bash', [join(ROOT, 'scripts', 'build-test-image.sh')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] })

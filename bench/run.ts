@@ -7,6 +7,7 @@ import { runDomainReadBench } from './domain-read';
 import { runFleetBench } from './fleet';
 import { runIsoBench } from './iso';
 import { runSeedMemoryBench } from './seed-memory';
+import { runSnapshotBench } from './snapshot';
 import { runStartupBench } from './startup';
 import { runTerraformBench } from './terraform';
 import { runUploadBench } from './upload';
@@ -22,6 +23,7 @@ const benches: { name: string; run: () => unknown }[] = [
   { name: 'seed memory', run: () => runSeedMemoryBench() },
   { name: 'guest boot', run: () => runBootBench() },
   { name: 'deploy basic', run: () => runDeployBench() },
+  { name: 'snapshot before re-provision', run: () => runSnapshotBench() },
 ];
 
 async function main(): Promise<void> {

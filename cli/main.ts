@@ -10,6 +10,10 @@
  *   virtseed seed show [--json] ISO
  *   virtseed plan-summary [--format markdown|json] [--title TEXT] [--fail-on restart|replace] PLAN.json|-
  *   virtseed provider install [--mirror DIR] ...                        (cli/commands/provider.ts parses its own)
+ *   virtseed snapshot list [--uri URI] [--json] DOMAIN                  a domain's snapshots on a libvirt host
+ *   virtseed snapshot revert [--uri URI] [--start] DOMAIN SNAPSHOT      the explicit revert (never a plan's)
+ * Commands that talk to libvirt finish asynchronously: their action leaves its exit code's promise in
+ * `result.pending`, which mainAsync (and so the process) waits for.
  */
 import { Command, CommanderError, Option } from 'commander';
 import type { LocaldsArgs } from './commands/seed-localds';
@@ -71,8 +75,14 @@ Example:
   virtseed plan-summary --fail-on restart plan.json > plan-summary.md
 `;
 
-/** The command tree; actions store their exit code in `result.code`. */
-function program(io: CliIo, result: { code: number }): Command {
+/** An action's outcome: its exit code, or (for commands that talk to libvirt) a promise of it. */
+interface ActionResult {
+  code: number;
+  pending?: Promise<number>;
+}
+
+/** The command tree; actions store their exit code in `result.code` (or its promise in `result.pending`). */
+function program(io: CliIo, result: ActionResult): Command {
   const root = new Command('virtseed')
     .description("The virtseed Terraform provider's installer, cloud-init seeds outside Terraform, and plan summaries for reviews.")
     .version(packageVersion(), '-V, --version', 'print the version')
@@ -150,6 +160,38 @@ function program(io: CliIo, result: { code: number }): Command {
       result.code = providerCommand(args, io);
     });
 
+  const snapshot = root
+    .command('snapshot')
+    .description("a domain's snapshots on a libvirt host, and reverting to one (virtseed_snapshot, snapshot_before)")
+    .helpCommand(false);
+
+  snapshot
+    .command('list')
+    .description("list a domain's snapshots: name, time, state (with memory or not), instance-id, description")
+    .argument('<domain>', 'domain name or UUID')
+    .option('--uri <uri>', "libvirt connection URI, as the provider's uri (default qemu:///system)")
+    .option('--json', 'print a JSON array')
+    .action((domain: string, opts: { uri?: string; json?: boolean }) => {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy: a command loads its module when it runs (issue #15)
+      const { snapshotList } = require('./commands/snapshot') as typeof import('./commands/snapshot');
+      result.pending = snapshotList({ domain, uri: opts.uri, json: !!opts.json }, io);
+    });
+
+  snapshot
+    .command('revert')
+    .description(
+      "revert a domain to a snapshot: its disks and definition, and a running guest's memory (resumed); a snapshot of a shut-off guest leaves it shut off, and writes the seed it had back into its seed volume",
+    )
+    .argument('<domain>', 'domain name or UUID')
+    .argument('<snapshot>', 'snapshot name (virtseed snapshot list DOMAIN)')
+    .option('--uri <uri>', "libvirt connection URI, as the provider's uri (default qemu:///system)")
+    .option('--start', 'start the guest after reverting to a snapshot of it shut off')
+    .action((domain: string, name: string, opts: { uri?: string; start?: boolean }) => {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy: a command loads its module when it runs (issue #15)
+      const { snapshotRevert } = require('./commands/snapshot') as typeof import('./commands/snapshot');
+      result.pending = snapshotRevert({ domain, snapshot: name, uri: opts.uri, start: !!opts.start }, io);
+    });
+
   return root;
 }
 
@@ -191,22 +233,39 @@ function build(files: string[], opts: BuildOptions, io: CliIo): number {
   return seedLocalds(args, io);
 }
 
-/** Runs the CLI with argv (without node and script) and returns the exit code. */
-export function main(argv: string[], io: CliIo = processIo): number {
-  const result = { code: 0 };
+/** Parses argv and runs the command's action; a usage error gives code 2 (commander printed it). */
+function dispatch(argv: string[], io: CliIo): ActionResult {
+  const result: ActionResult = { code: 0 };
   try {
     program(io, result).parse(argv, { from: 'user' });
-    return result.code;
+    return result;
   } catch (e) {
-    if (e instanceof CommanderError) return e.exitCode === 0 ? 0 : 2;
+    if (e instanceof CommanderError) return { code: e.exitCode === 0 ? 0 : 2 };
     throw e;
   }
+}
+
+/**
+ * Runs the CLI with argv (without node and script) and returns the exit code, for the commands that finish at once
+ * (seed, provider); use mainAsync for any command.
+ * @throws Error when the command finishes asynchronously (snapshot).
+ */
+export function main(argv: string[], io: CliIo = processIo): number {
+  const result = dispatch(argv, io);
+  if (result.pending) throw new Error('this command finishes asynchronously: call mainAsync');
+  return result.code;
+}
+
+/** Runs the CLI with argv (without node and script) and resolves the exit code, once the command has finished. */
+export async function mainAsync(argv: string[], io: CliIo = processIo): Promise<number> {
+  const result = dispatch(argv, io);
+  return result.pending ? result.pending : result.code;
 }
 
 /** Runs the CLI as this process: exit code into `process.exitCode`, a closed stdout/stderr ends quietly. */
 export function run(argv: string[] = process.argv.slice(2)): void {
   endQuietlyOnClosedPipe();
-  process.exitCode = main(argv);
+  void mainAsync(argv).then((code) => (process.exitCode = code));
 }
 
 if (require.main === module) run();

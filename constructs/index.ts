@@ -10,6 +10,8 @@ export * from './src/network';
 export * from './src/network-attachment';
 export * from './src/reprovision';
 export * from './src/size';
+export * from './src/snapshot';
+export * from './src/snapshot-before';
 export * from './src/storage-pool';
 export * from './src/virtual-machine';
 export * from './src/volume';

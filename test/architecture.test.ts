@@ -51,10 +51,12 @@ function importsOf(file: string): Import[] {
 const FILES = SHIPPED.flatMap(sources);
 const IMPORTS = FILES.flatMap(importsOf);
 
-/** The layer of a file: ground (plain helpers), fields (the tables), model (pure areas), provider, cli, constructs. */
+/** The layer of a file: ground (plain helpers), fields (the tables), model (pure areas), ops (host operations over
+ *  models), provider, cli, constructs. */
 function layer(file: string): string {
   if (/^src\/[^/]+\.ts$/.test(file)) return 'ground';
   if (file.startsWith('src/fields/')) return 'fields';
+  if (file.startsWith('src/ops/')) return 'ops';
   if (file.startsWith('src/')) return `model:${file.split('/')[1]}`;
   if (file.startsWith('provider/src/plugin/')) return 'plugin';
   if (file.startsWith('provider/')) return 'provider';
@@ -67,9 +69,10 @@ const MAY_IMPORT: Readonly<Record<string, (target: string) => boolean>> = {
   ground: () => false,
   fields: () => false,
   model: (t) => t === 'ground',
+  ops: (t) => t === 'ground' || t.startsWith('model:') || t === 'fields',
   plugin: (t) => t === 'ground' || t.startsWith('model:libvirt') || t === 'provider-host',
   provider: (t) => t !== 'cli' && t !== 'constructs',
-  cli: (t) => t === 'ground' || t.startsWith('model:') || t === 'fields',
+  cli: (t) => t === 'ground' || t.startsWith('model:') || t === 'fields' || t === 'ops',
   constructs: (t) => t === 'ground' || t.startsWith('model:') || t === 'fields',
 };
 

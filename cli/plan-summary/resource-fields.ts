@@ -10,6 +10,7 @@ import {
   NETWORK_FIELDS,
   PLACEMENT_FIELDS,
   POOL_FIELDS,
+  SNAPSHOT_FIELDS,
   VOLUME_FIELDS,
   type ResourceFields,
 } from '../../src/fields';
@@ -21,5 +22,6 @@ export const RESOURCE_FIELDS: Readonly<Record<string, ResourceFields>> = {
   virtseed_domain: DOMAIN_FIELDS,
   virtseed_network: NETWORK_FIELDS,
   virtseed_pool: POOL_FIELDS,
+  virtseed_snapshot: SNAPSHOT_FIELDS,
   virtseed_placement: PLACEMENT_FIELDS,
 };

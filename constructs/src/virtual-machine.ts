@@ -36,6 +36,7 @@ import { Reprovision } from './reprovision';
 import { Size } from './size';
 import type { StoragePool } from './storage-pool';
 import { Volume } from './volume';
+import { SnapshotBefore } from './snapshot-before';
 import { WaitFor } from './wait-for';
 
 /** The domain's field table (src/fields/domain.ts): the props' defaults are its defaults. */
@@ -197,6 +198,20 @@ export interface VirtualMachineProps {
    * @default 600
    */
   readonly waitTimeoutSeconds?: number;
+  /**
+   * Take a snapshot (`virtseed-auto-N`, inside the root disk) before a deploy changes the guest; when that deploy's
+   * `waitFor` fails, the guest is reverted to it (disks, definition, the seed it booted with) and started again, and
+   * the deploy fails naming the cause and the snapshot. Needs a `waitFor` to revert automatically. Changing it: no
+   * effect on the guest.
+   * @default SnapshotBefore.NONE
+   */
+  readonly snapshotBefore?: SnapshotBefore;
+  /**
+   * How many automatic snapshots to keep; older ones are deleted after each deploy that took one (0: none is kept
+   * once the deploy is over). Destroying the machine deletes them all. Changing it: no effect on the guest.
+   * @default 1
+   */
+  readonly snapshotKeep?: number;
   /**
    * A one-line title (libvirt `<title>`, `virsh list --title`). Changing it: live (no restart).
    * @default - none
@@ -454,6 +469,8 @@ export class VirtualMachine extends Construct {
       running: props.running ?? F.running.default,
       waitFor: props.waitFor,
       waitTimeout: props.waitTimeoutSeconds,
+      snapshotBefore: props.snapshotBefore,
+      snapshotKeep: props.snapshotKeep,
       qemuAgent: props.qemuAgent,
       title: props.title,
       description: props.description,
@@ -614,6 +631,18 @@ function validateProps(props: VirtualMachineProps): void {
       props.waitFor,
       'WaitFor.LEASE only with an interface on a libvirt network (DHCP leases come from libvirt networks, not from user-mode networking)',
     );
+  }
+  const befores: string[] = Object.values(SnapshotBefore);
+  if (props.snapshotBefore !== undefined && !befores.includes(props.snapshotBefore)) {
+    throw invalidValue(
+      'VirtualMachine.snapshotBefore',
+      props.snapshotBefore,
+      `one of SnapshotBefore.${Object.keys(SnapshotBefore).join(', SnapshotBefore.')}`,
+    );
+  }
+  const keep = props.snapshotKeep;
+  if (keep !== undefined && !Token.isUnresolved(keep) && !(Number.isInteger(keep) && keep >= 0)) {
+    throw invalidNumber('VirtualMachine.snapshotKeep', keep, 'a whole number ≥ 0');
   }
   if (props.waitTimeoutSeconds !== undefined && !Token.isUnresolved(props.waitTimeoutSeconds) && !(props.waitTimeoutSeconds > 0)) {
     throw invalidNumber('VirtualMachine.waitTimeoutSeconds', props.waitTimeoutSeconds, 'seconds > 0');

@@ -4,6 +4,7 @@
  * host) or `ctx.client(name)`, which connects once per URI through the injected `HostConnector` and reuses the
  * client (provider/src/connections.ts).
  */
+import { DEFAULT_LIBVIRT_URI } from '../../src/libvirt/uri';
 
 /** What the protocol layer needs of a host connection: closing it, and knowing when it was lost. The libvirt
  *  client (src/libvirt `LibvirtClient`) is one; the server is generic over the connection type, so resource
@@ -29,7 +30,7 @@ export interface HostFacts {
 export const TCG_ONLY: HostFacts = { domainType: () => 'qemu' };
 
 /** The default libvirt URI when the provider block gives none. */
-export const DEFAULT_URI = 'qemu:///system';
+export const DEFAULT_URI = DEFAULT_LIBVIRT_URI;
 
 /**
  * One libvirt host of the provider configuration: a `host` block (`name` set) or the provider's own `uri` (the

@@ -15,13 +15,14 @@ import { cloudinitSeed } from './resources/cloudinit-seed';
 import { domain } from './resources/domain';
 import { ignition } from './resources/ignition';
 import { network } from './resources/network';
+import { snapshot } from './resources/snapshot';
 import { placement } from './resources/placement';
 import { pool } from './resources/pool';
 import { volume } from './resources/volume';
 
 /** The resource handlers served by the provider binary. */
 export function resourceHandlers(): ResourceHandler<unknown, LibvirtClient>[] {
-  return [volume, cloudinitSeed, ignition, domain, network, pool, placement];
+  return [volume, cloudinitSeed, ignition, domain, network, pool, snapshot, placement];
 }
 
 /** The data source handlers served by the provider binary. */

@@ -200,6 +200,31 @@ export const DOMAIN_FIELDS = {
       impact: 'none',
       description: "Seconds `wait_for` waits from the guest's start before the apply fails (the guest keeps running).",
     },
+    snapshot_before: {
+      type: 'string',
+      optional: true,
+      computed: true,
+      values: {
+        none: '',
+        disruptive:
+          "before an apply that restarts or re-provisions the guest: a snapshot of its disks, taken while it is shut down (BIOS and UEFI guests; the guest's cloud-init seed is kept with it)",
+        always:
+          'before every apply that changes the guest: as `disruptive`, and before other changes of a running BIOS guest a snapshot with its memory (a running UEFI guest, or one with a virtiofs share, gets none: libvirt 9.0 takes none without a shutdown)',
+      },
+      default: 'none',
+      impact: 'none',
+      description:
+        "Take an internal snapshot (named `virtseed-auto-N`, in the domain's qcow2 disks) before an apply changes the guest. When that apply's `wait_for` then fails, the guest is reverted to the snapshot (disks, definition, seed) and started again, and the apply fails naming the cause and the snapshot; Terraform keeps the prior state, so the next plan shows the same change again. Not for a replaced domain (its disks go with it). Every writable disk must be qcow2.",
+    },
+    snapshot_keep: {
+      type: 'number',
+      optional: true,
+      computed: true,
+      default: 1,
+      impact: 'none',
+      description:
+        'How many automatic snapshots (`snapshot_before`) to keep: after each apply that took one, older ones are deleted (0: none is kept once the apply is over). Destroying the domain deletes them all.',
+    },
     reprovision_action: {
       type: 'string',
       computed: true,

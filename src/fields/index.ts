@@ -8,6 +8,7 @@ export * from './cloudinit-seed';
 export * from './ignition';
 export * from './domain';
 export * from './network';
+export * from './snapshot';
 export * from './pool';
 export * from './data-source';
 export * from './domain-data';

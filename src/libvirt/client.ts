@@ -6,9 +6,9 @@
  * domain does not exist) and, if its optional last `options.signal` aborts, with the signal's reason.
  */
 import type { CallOptions, StreamOptions, UploadOptions } from './rpc';
-import type { DomRef, NetRef, PoolRef, TypedParam, VolRef } from './protocol';
+import type { DomRef, NetRef, PoolRef, SnapRef, TypedParam, VolRef } from './protocol';
 
-export type { DomRef, NetRef, PoolRef, TypedParam, VolRef } from './protocol';
+export type { DomRef, NetRef, PoolRef, SnapRef, TypedParam, VolRef } from './protocol';
 export type { CallOptions, StreamOptions, UploadOptions } from './rpc';
 
 /** `virStoragePoolInfo`: state is virStoragePoolState (0 inactive, 1 building, 2 running, 3 degraded, 4 inaccessible); sizes in bytes. */
@@ -170,6 +170,39 @@ export const VIR_DOMAIN_INTERFACE_ADDRESSES_SRC_ARP = 2;
 /** virIPAddrType. */
 export const VIR_IP_ADDR_TYPE_IPV4 = 0;
 export const VIR_IP_ADDR_TYPE_IPV6 = 1;
+
+/** virDomainSnapshotCreateFlags (formatsnapshot; `virDomainSnapshotCreateXML`). */
+export const VIR_DOMAIN_SNAPSHOT_CREATE_REDEFINE = 1;
+export const VIR_DOMAIN_SNAPSHOT_CREATE_CURRENT = 2;
+export const VIR_DOMAIN_SNAPSHOT_CREATE_NO_METADATA = 4;
+export const VIR_DOMAIN_SNAPSHOT_CREATE_HALT = 8;
+export const VIR_DOMAIN_SNAPSHOT_CREATE_DISK_ONLY = 16;
+export const VIR_DOMAIN_SNAPSHOT_CREATE_REUSE_EXT = 32;
+export const VIR_DOMAIN_SNAPSHOT_CREATE_QUIESCE = 64;
+export const VIR_DOMAIN_SNAPSHOT_CREATE_ATOMIC = 128;
+export const VIR_DOMAIN_SNAPSHOT_CREATE_LIVE = 256;
+export const VIR_DOMAIN_SNAPSHOT_CREATE_VALIDATE = 512;
+
+/** virDomainSnapshotXMLFlags. */
+export const VIR_DOMAIN_SNAPSHOT_XML_SECURE = 1;
+
+/** virDomainSnapshotRevertFlags: the state after the revert (default: the snapshot's), and FORCE for risky reverts. */
+export const VIR_DOMAIN_SNAPSHOT_REVERT_RUNNING = 1;
+export const VIR_DOMAIN_SNAPSHOT_REVERT_PAUSED = 2;
+export const VIR_DOMAIN_SNAPSHOT_REVERT_FORCE = 4;
+export const VIR_DOMAIN_SNAPSHOT_REVERT_RESET_NVRAM = 8;
+
+/** virDomainSnapshotDeleteFlags. */
+export const VIR_DOMAIN_SNAPSHOT_DELETE_CHILDREN = 1;
+export const VIR_DOMAIN_SNAPSHOT_DELETE_METADATA_ONLY = 2;
+export const VIR_DOMAIN_SNAPSHOT_DELETE_CHILDREN_ONLY = 4;
+
+/** virDomainSnapshotListFlags (subset). */
+export const VIR_DOMAIN_SNAPSHOT_LIST_ROOTS = 1;
+export const VIR_DOMAIN_SNAPSHOT_LIST_LEAVES = 4;
+export const VIR_DOMAIN_SNAPSHOT_LIST_INTERNAL = 256;
+export const VIR_DOMAIN_SNAPSHOT_LIST_EXTERNAL = 512;
+export const VIR_DOMAIN_SNAPSHOT_LIST_TOPOLOGICAL = 1024;
 
 /** virDomainMigrateFlags (subset). */
 export const VIR_MIGRATE_LIVE = 1;
@@ -382,6 +415,26 @@ export interface LibvirtClient {
    * when no agent answers; libvirt bounds the wait). The domain must be running (else VIR_ERR_OPERATION_INVALID).
    */
   domainInterfaceAddresses(dom: DomRef, source: number, options?: CallOptions): Promise<DomainInterfaceAddresses[]>;
+
+  // domain snapshots (formatsnapshot)
+  /**
+   * Takes a snapshot described by `<domainsnapshot>` XML (VIR_DOMAIN_SNAPSHOT_CREATE_* `flags`; with REDEFINE it
+   * rewrites an existing snapshot's metadata, e.g. its description). Rejects with VIR_ERR_CONFIG_UNSUPPORTED /
+   * VIR_ERR_OPERATION_UNSUPPORTED when the domain's disks or firmware do not allow that kind of snapshot.
+   */
+  domainSnapshotCreateXml(dom: DomRef, xml: string, flags?: number, options?: CallOptions): Promise<SnapRef>;
+  /** Fails with VIR_ERR_NO_DOMAIN_SNAPSHOT (72) when the domain has no snapshot of that name. */
+  domainSnapshotLookupByName(dom: DomRef, name: string, options?: CallOptions): Promise<SnapRef>;
+  /** The snapshot's `<domainsnapshot>` XML (VIR_DOMAIN_SNAPSHOT_XML_SECURE in `flags` for what REDEFINE needs). */
+  domainSnapshotGetXmlDesc(snap: SnapRef, flags?: number, options?: CallOptions): Promise<string>;
+  /** The domain's snapshots matching virDomainSnapshotListFlags `flags` (0 = all). */
+  domainListAllSnapshots(dom: DomRef, flags?: number, options?: CallOptions): Promise<SnapRef[]>;
+  /** The current snapshot; VIR_ERR_NO_DOMAIN_SNAPSHOT when there is none. */
+  domainSnapshotCurrent(dom: DomRef, options?: CallOptions): Promise<SnapRef>;
+  /** Reverts the domain to the snapshot (VIR_DOMAIN_SNAPSHOT_REVERT_* `flags`): its disks, definition and, with memory, its running state. */
+  domainRevertToSnapshot(snap: SnapRef, flags?: number, options?: CallOptions): Promise<void>;
+  /** Deletes the snapshot and its data (VIR_DOMAIN_SNAPSHOT_DELETE_* `flags`). */
+  domainSnapshotDelete(snap: SnapRef, flags?: number, options?: CallOptions): Promise<void>;
 
   // networks (formatnetwork)
   /** All networks matching virConnectListAllNetworksFlags `flags` (0 = all). */

@@ -89,6 +89,14 @@ export const RemoteProcedure = {
   NETWORK_UPDATE: 291,
   NETWORK_GET_DHCP_LEASES: 341,
   DOMAIN_INTERFACE_ADDRESSES: 353,
+  // domain snapshots (formatsnapshot)
+  DOMAIN_SNAPSHOT_CREATE_XML: 185,
+  DOMAIN_SNAPSHOT_GET_XML_DESC: 186,
+  DOMAIN_SNAPSHOT_LOOKUP_BY_NAME: 189,
+  DOMAIN_SNAPSHOT_CURRENT: 191,
+  DOMAIN_REVERT_TO_SNAPSHOT: 192,
+  DOMAIN_SNAPSHOT_DELETE: 193,
+  DOMAIN_LIST_ALL_SNAPSHOTS: 274,
   // the host (virsh nodeinfo, version, capabilities, domcapabilities)
   NODE_GET_INFO: 6,
   CONNECT_GET_CAPABILITIES: 7,
@@ -167,6 +175,20 @@ export function writeNet(w: XdrWriter, n: NetRef): void {
 }
 export function readNet(r: XdrReader): NetRef {
   return { name: r.string(REMOTE_STRING_MAX), uuid: r.fixedOpaque(UUID_LENGTH) };
+}
+
+/** A domain snapshot (`remote_nonnull_domain_snapshot`): its name and its domain. */
+export interface SnapRef {
+  readonly name: string;
+  readonly dom: DomRef;
+}
+
+export function writeSnap(w: XdrWriter, s: SnapRef): void {
+  w.string(s.name);
+  writeDom(w, s.dom);
+}
+export function readSnap(r: XdrReader): SnapRef {
+  return { name: r.string(REMOTE_STRING_MAX), dom: readDom(r) };
 }
 
 /** `virTypedParameterType` values (the discriminant of `remote_typed_param_value`). */

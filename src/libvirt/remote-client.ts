@@ -22,16 +22,19 @@ import {
   REMOTE_AUTH_POLKIT,
   REMOTE_STRING_MAX,
   RemoteProcedure as P,
+  SnapRef,
   TypedParam,
   VolRef,
   readDom,
   readNet,
   readPool,
+  readSnap,
   readVol,
   writeDom,
   writeNet,
   writeOptionalString,
   writePool,
+  writeSnap,
   writeTypedParam,
   writeVol,
 } from './protocol';
@@ -606,6 +609,41 @@ export class RemoteLibvirtClient implements LibvirtClient {
         })),
       options,
     );
+  }
+
+  // domain snapshots
+
+  domainSnapshotCreateXml(dom: DomRef, xml: string, flags = 0, options?: CallOptions): Promise<SnapRef> {
+    return this.call(P.DOMAIN_SNAPSHOT_CREATE_XML, (w) => (writeDom(w, dom), w.string(xml).uint(flags)), readSnap, options);
+  }
+  domainSnapshotLookupByName(dom: DomRef, name: string, options?: CallOptions): Promise<SnapRef> {
+    return this.call(P.DOMAIN_SNAPSHOT_LOOKUP_BY_NAME, (w) => (writeDom(w, dom), w.string(name).uint(0)), readSnap, options);
+  }
+  domainSnapshotGetXmlDesc(snap: SnapRef, flags = 0, options?: CallOptions): Promise<string> {
+    return this.call(
+      P.DOMAIN_SNAPSHOT_GET_XML_DESC,
+      (w) => (writeSnap(w, snap), w.uint(flags)),
+      (r) => r.string(REMOTE_STRING_MAX),
+      options,
+    );
+  }
+  domainListAllSnapshots(dom: DomRef, flags = 0, options?: CallOptions): Promise<SnapRef[]> {
+    // remote_domain_list_all_snapshots_ret: { snapshots<>; int ret; }
+    return this.call(
+      P.DOMAIN_LIST_ALL_SNAPSHOTS,
+      (w) => (writeDom(w, dom), w.int(1).uint(flags)),
+      (r) => listWithCount(r, readSnap),
+      options,
+    );
+  }
+  domainSnapshotCurrent(dom: DomRef, options?: CallOptions): Promise<SnapRef> {
+    return this.call(P.DOMAIN_SNAPSHOT_CURRENT, (w) => (writeDom(w, dom), w.uint(0)), readSnap, options);
+  }
+  domainRevertToSnapshot(snap: SnapRef, flags = 0, options?: CallOptions): Promise<void> {
+    return this.callVoid(P.DOMAIN_REVERT_TO_SNAPSHOT, (w) => (writeSnap(w, snap), w.uint(flags)), options);
+  }
+  domainSnapshotDelete(snap: SnapRef, flags = 0, options?: CallOptions): Promise<void> {
+    return this.callVoid(P.DOMAIN_SNAPSHOT_DELETE, (w) => (writeSnap(w, snap), w.uint(flags)), options);
   }
 
   // networks

@@ -30,6 +30,9 @@ export interface LibvirtUri {
 }
 
 /** Default ports: libvirtd `tcp_port` and `tls_port`, ssh. */
+/** The URI virtseed connects to when none is given (the provider block's `uri`, the CLI's `--uri`): the system QEMU driver on this machine. */
+export const DEFAULT_LIBVIRT_URI = 'qemu:///system';
+
 export const DEFAULT_TCP_PORT = 16509;
 export const DEFAULT_TLS_PORT = 16514;
 export const DEFAULT_SSH_PORT = 22;

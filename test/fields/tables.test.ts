@@ -1,9 +1,10 @@
 /**
- * The five field tables (src/fields) against the vocabulary's own rules: every attribute a config sets says what
+ * The field tables (src/fields) against the vocabulary's own rules: every attribute a config sets says what
  * changing it does (or follows its block's rule), defaults sit on optional + computed attributes and are allowed
  * values, conditions name attributes of their own table, and the constructs' enums spell the table's values.
  */
 import { Firmware } from '../../constructs/src/firmware';
+import { SnapshotBefore } from '../../constructs/src/snapshot-before';
 import { WaitFor } from '../../constructs/src/wait-for';
 import { Reprovision } from '../../src/domain';
 import {
@@ -16,6 +17,7 @@ import {
   isDerivedDefault,
   NETWORK_FIELDS,
   replacesAlways,
+  SNAPSHOT_FIELDS,
   VOLUME_FIELDS,
   type Condition,
   type ConditionalImpact,
@@ -31,6 +33,7 @@ const TABLES: [string, ResourceFields][] = [
   ['virtseed_cloudinit_seed', CLOUDINIT_SEED_FIELDS],
   ['virtseed_ignition', IGNITION_FIELDS],
   ['virtseed_network', NETWORK_FIELDS],
+  ['virtseed_snapshot', SNAPSHOT_FIELDS],
 ];
 
 /** Every field of a table with its path and the block it sits in. */
@@ -91,6 +94,7 @@ describe('construct enums', () => {
     ['Reprovision', Reprovision, DOMAIN_FIELDS.fields.reprovision.values],
     ['WaitFor', WaitFor, DOMAIN_FIELDS.fields.wait_for.values],
     ['Firmware', Firmware, DOMAIN_FIELDS.fields.firmware.values],
+    ['SnapshotBefore', SnapshotBefore, DOMAIN_FIELDS.fields.snapshot_before.values],
   ])('GIVEN the %s enum WHEN compared with the field table THEN it spells exactly the allowed values', (_name, enumeration, values) => {
     expect(Object.values(enumeration).sort()).toEqual(Object.keys(values).sort());
   });

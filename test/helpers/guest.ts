@@ -111,7 +111,7 @@ export function cleanupByPrefix(prefix: string): void {
     .map((s) => s.trim())
     .filter((s) => s.startsWith(prefix))) {
     virsh('destroy', name);
-    virsh('undefine', name, '--nvram');
+    virsh('undefine', name, '--nvram', '--snapshots-metadata');
   }
   for (const name of volumeNames(prefix)) virsh('vol-delete', name, '--pool', 'default');
 }

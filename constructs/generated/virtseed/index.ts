@@ -6,6 +6,7 @@ export * as ignition from './ignition';
 export * as network from './network';
 export * as placement from './placement';
 export * as pool from './pool';
+export * as snapshot from './snapshot';
 export * as volume from './volume';
 export * as dataVirtseedDomain from './data-virtseed-domain';
 export * as dataVirtseedHost from './data-virtseed-host';

@@ -43,7 +43,16 @@ import { isValueOf, schemaOf, withTableDefaults } from './private/fields';
 import { domainByName, domainByUuid, isNoDomain } from './private/lookups';
 import type { DomainState } from './private/model';
 import { missingNetworkDiagnostics } from './private/network-refs';
-import { domainHostChecks, noteReplacement } from './private/plan-checks';
+import {
+  keepSnapshotsTidy,
+  removeAutoSnapshots,
+  revertAfterFailure,
+  snapshotBeforeApply,
+  snapshotHostDiagnostics,
+  snapshotPlanDiagnostics,
+  snapshotPlanOf,
+} from './private/domain-snapshots';
+import { domainHostChecks, noteReplacement, reachableClient } from './private/plan-checks';
 import { settleComputed } from './private/plan';
 import { known, list, messageOf, num, str, UNKNOWN } from './private/values';
 
@@ -80,7 +89,11 @@ async function applyChange(
   const priorUuid = str(prior?.uuid);
   if (!planned) {
     const dom = priorUuid ? await domainByUuid(client, priorUuid) : null;
-    if (dom) await removeDomain(client, dom);
+    if (dom) {
+      if (isActive((await client.domainGetState(dom)).state)) await client.domainDestroy(dom);
+      await removeAutoSnapshots(client, dom);
+      await removeDomain(client, dom);
+    }
     return { newState: null, diagnostics: [] };
   }
   const name = str(planned.name) ?? '';
@@ -131,8 +144,14 @@ async function applyChange(
     }
     dom = await defineDomain(client, planned, bytesToUuid(dom.uuid));
     if (planned.autostart === true) await client.domainSetAutostart(dom, true);
+    waited.push(...(await keepSnapshotsTidy(client, dom, null, planned, true, ctx)));
   } else {
     const decision = decideDomainChange(prior, moved ? unmoved(prior, planned) : planned);
+    // snapshot_before: a snapshot of the guest as it is, before any change (./private/domain-snapshots).
+    const before = await snapshotBeforeApply(client, dom, prior, planned, decision, timeout, ctx);
+    if ('stop' in before) return { newState: prior, diagnostics: before.stop };
+    const taken = before.taken;
+    waited.push(...before.notes);
     const active = isActive((await client.domainGetState(dom)).state);
     const refs = await resolveRefs(client, planned);
     if (active && planned.running !== false && !decision.restart) {
@@ -146,20 +165,35 @@ async function applyChange(
     if (typeof planned.autostart === 'boolean' && planned.autostart !== prior.autostart)
       await client.domainSetAutostart(dom, planned.autostart);
     let stopped: StopResult | undefined;
+    let started = false;
     if (planned.running === false) {
       if (active) stopped = await stopGuest(client, dom, timeout, ctx);
-      if (stopped?.state === 'off') waited = [stopDiagnostic(name, 'was stopped', stopped, timeout)];
+      if (stopped?.state === 'off') waited.push(stopDiagnostic(name, 'was stopped', stopped, timeout));
     } else if (!active) {
-      waited = await startDomain(client, dom, planned, ctx, false);
+      waited.push(...(await startDomain(client, dom, planned, ctx, false)));
+      started = true;
     } else if (decision.restart) {
       ctx.log.info(`domain ${name}: restarting (${decision.reprovisionNow ? 're-provision' : 'definition changed'})`);
       stopped = await stopGuest(client, dom, timeout, ctx);
       if (stopped.state === 'off') {
-        waited = [stopDiagnostic(name, 'was restarted', stopped, timeout), ...(await startDomain(client, dom, planned, ctx, false))];
+        waited.push(stopDiagnostic(name, 'was restarted', stopped, timeout), ...(await startDomain(client, dom, planned, ctx, false)));
+        started = true;
       }
     }
     if (stopped?.state === 'interrupted')
       return interruptedState({ ...planned, graphics: noDisplays(planned) }, prior, bytesToUuid(dom.uuid), decision.reprovisionNow);
+    if (taken && hasErrors(waited)) {
+      // The wait failed: back to the snapshot; Terraform keeps the prior state (./private/domain-snapshots).
+      const diagnostics = await revertAfterFailure(client, dom, taken, prior, planned, waited, ctx);
+      diagnostics.push(...(await keepSnapshotsTidy(client, dom, prior, prior, false, ctx)));
+      const uuid = bytesToUuid(dom.uuid);
+      // The reverted definition is the prior one (its escape-hatch digest included); QEMU picked new display ports.
+      const graphics = list(prior.graphics).length
+        ? await withDisplayUris(client, dom, { ...prior, running: isActive((await client.domainGetState(dom)).state) })
+        : prior.graphics;
+      return { newState: { ...prior, id: uuid, uuid, ...(await currentAddresses(client, dom, prior)), graphics }, diagnostics };
+    }
+    if (!hasErrors(waited)) waited.push(...(await keepSnapshotsTidy(client, dom, prior, planned, started, ctx)));
   }
   const uuid = bytesToUuid(dom.uuid);
   // The digest of the definition as the apply leaves it (after a start, which may complete it).
@@ -210,6 +244,14 @@ export const domain: ResourceHandler<DomainState, LibvirtClient> = {
     if (move) diagnostics.push(...move.diagnostics);
     const requiresReplace = move && !move.live ? [...decision.replace, ['host']] : decision.replace;
     const replacing = requiresReplace.length > 0;
+    // snapshot_before: none for a replacement (a cold move included), whose disks do not keep it.
+    const snapshot = snapshotPlanOf(prior, planned, { ...decision, replace: requiresReplace });
+    diagnostics.push(...snapshotPlanDiagnostics(planned, snapshot, decision));
+    if (snapshot.taken) {
+      const client = await reachableClient(ctx);
+      const dom = client && str(prior.uuid) ? await domainByUuid(client, str(prior.uuid)!) : null;
+      if (client && dom) diagnostics.push(...(await snapshotHostDiagnostics(client, dom, snapshot)));
+    }
     const settled = settleComputed(planned, prior, replacing, ['id', 'uuid']);
     // Addresses stay as they are unless this apply may change them (or the state predates them).
     const withAddresses = settleComputed(settled, prior, decision.touchesGuest || moving, ADDRESS_ATTRS);

@@ -13,6 +13,7 @@ import {
   Firmware,
   LifecycleAction,
   Reprovision,
+  SnapshotBefore,
   VideoModel,
   VirtualMachine,
   VirtualMachineProps,
@@ -75,7 +76,7 @@ describe('VirtualMachine prop docs', () => {
     .map(([name, f]) => [nameIn(name, f, 'prop') as string, name as keyof typeof DOMAIN_FIELDS.fields] as const)
     .filter(([prop]) => docs.has(prop));
   /** How a construct doc writes a table default: a member of the prop's enum type, else the value. */
-  const ENUMS: Record<string, Record<string, string>> = { Firmware, LifecycleAction, Reprovision, VideoModel, WaitFor };
+  const ENUMS: Record<string, Record<string, string>> = { Firmware, LifecycleAction, Reprovision, SnapshotBefore, VideoModel, WaitFor };
   const shown = (v: Scalar, type: string | undefined) =>
     Object.entries(ENUMS[type ?? ''] ?? {})
       .find(([, x]) => x === v)?.[0]
@@ -100,6 +101,8 @@ describe('VirtualMachine prop docs', () => {
         'reprovision',
         'running',
         'secureBoot',
+        'snapshotBefore',
+        'snapshotKeep',
         'title',
         'vcpus',
         'video',

@@ -9,6 +9,7 @@ import {
   NetworkAttachment,
   Reprovision,
   Size,
+  SnapshotBefore,
   VirtualMachine,
   VirtualMachineProps,
   WaitFor,
@@ -347,5 +348,21 @@ describe('VirtualMachine waitFor', () => {
     expect(() => vm({ waitFor: WaitFor.CLOUD_INIT, waitTimeoutSeconds: 0 })).toThrow(
       /VirtualMachine\.waitTimeoutSeconds: invalid value 0; expected seconds > 0/,
     );
+  });
+});
+
+describe('VirtualMachine snapshotBefore', () => {
+  test('GIVEN SnapshotBefore.DISRUPTIVE and a keep of 2 WHEN synthesized THEN the domain carries snapshot_before and snapshot_keep', () => {
+    const { out } = vm({ waitFor: WaitFor.CLOUD_INIT, snapshotBefore: SnapshotBefore.DISRUPTIVE, snapshotKeep: 2 });
+    expect(byName(out, 'virtseed_domain', 'web').body).toMatchObject({ snapshot_before: 'disruptive', snapshot_keep: 2 });
+  });
+
+  test('GIVEN no snapshotBefore WHEN synthesized THEN both are left to the provider defaults', () => {
+    const body = byName(vm().out, 'virtseed_domain', 'web').body;
+    expect([body.snapshot_before, body.snapshot_keep]).toEqual([undefined, undefined]);
+  });
+
+  test('GIVEN a negative snapshotKeep WHEN constructed THEN it throws naming VirtualMachine.snapshotKeep', () => {
+    expect(() => vm({ snapshotBefore: SnapshotBefore.ALWAYS, snapshotKeep: -1 })).toThrow(/VirtualMachine\.snapshotKeep: invalid value -1/);
   });
 });

@@ -186,6 +186,7 @@ describe('READ_DIGEST_VERSION', () => {
     2: 'fbbf02eb96dde37dabe0264b670895f45f40ce4cfc49c80e960248aeadb3c031', // max_memory, max_vcpu (issue 20)
     3: '4b0f9e267a60189b2bda09f20c0587fdab602dd96f496f825334fa4bf9477998', // devices and settings (issue 22)
     4: 'ffe2ec78d3ba8bb2b352e4ff114de21c3030c4e20efa220834a2c7dc0ff04d2b', // devices with host, anti_affinity (issues 22, 23)
+    5: '6223273f03ddd45de01b27a6817a93eaf6d1de8c194505264141eddab425e83c', // devices, host, anti_affinity, snapshot_before, snapshot_keep (issues 21, 22, 23)
   };
   it('GIVEN the fixture XML WHEN read as state THEN the mapping is the one recorded for this digest version', () => {
     const xml = fs.readFileSync(path.join(__dirname, '..', '..', 'domain', 'fixtures', 'libvirt-9.0-dumpxml.xml'), 'utf8');

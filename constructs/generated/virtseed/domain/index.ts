@@ -177,6 +177,18 @@ export interface DomainConfig extends cdktf.TerraformMetaArguments {
   */
   readonly shutdownTimeout?: number;
   /**
+  * Take an internal snapshot (named `virtseed-auto-N`, in the domain's qcow2 disks) before an apply changes the guest. When that apply's `wait_for` then fails, the guest is reverted to the snapshot (disks, definition, seed) and started again, and the apply fails naming the cause and the snapshot; Terraform keeps the prior state, so the next plan shows the same change again. Not for a replaced domain (its disks go with it). Every writable disk must be qcow2. One of `none`, `disruptive` (before an apply that restarts or re-provisions the guest: a snapshot of its disks, taken while it is shut down (BIOS and UEFI guests; the guest's cloud-init seed is kept with it)), `always` (before every apply that changes the guest: as `disruptive`, and before other changes of a running BIOS guest a snapshot with its memory (a running UEFI guest, or one with a virtiofs share, gets none: libvirt 9.0 takes none without a shutdown)). Default: `none`. Changing it: no effect on the guest.
+  *
+  * Docs: {@link ../../../../docs/resources/domain.md#snapshot_before Domain#snapshot_before}
+  */
+  readonly snapshotBefore?: string;
+  /**
+  * How many automatic snapshots (`snapshot_before`) to keep: after each apply that took one, older ones are deleted (0: none is kept once the apply is over). Destroying the domain deletes them all. Default: `1`. Changing it: no effect on the guest.
+  *
+  * Docs: {@link ../../../../docs/resources/domain.md#snapshot_keep Domain#snapshot_keep}
+  */
+  readonly snapshotKeep?: number;
+  /**
   * A one-line title of the domain (libvirt `<title>`, shown by `virsh list --title`). Changing it: live (no restart).
   *
   * Docs: {@link ../../../../docs/resources/domain.md#title Domain#title}
@@ -3734,6 +3746,8 @@ export class Domain extends cdktf.TerraformResource {
     this._running = config.running;
     this._secureBoot = config.secureBoot;
     this._shutdownTimeout = config.shutdownTimeout;
+    this._snapshotBefore = config.snapshotBefore;
+    this._snapshotKeep = config.snapshotKeep;
     this._title = config.title;
     this._type = config.type;
     this._vcpu = config.vcpu;
@@ -4243,6 +4257,38 @@ export class Domain extends cdktf.TerraformResource {
     return this._shutdownTimeout;
   }
 
+  // snapshot_before - computed: true, optional: true, required: false
+  private _snapshotBefore?: string; 
+  public get snapshotBefore() {
+    return this.getStringAttribute('snapshot_before');
+  }
+  public set snapshotBefore(value: string) {
+    this._snapshotBefore = value;
+  }
+  public resetSnapshotBefore() {
+    this._snapshotBefore = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get snapshotBeforeInput() {
+    return this._snapshotBefore;
+  }
+
+  // snapshot_keep - computed: true, optional: true, required: false
+  private _snapshotKeep?: number; 
+  public get snapshotKeep() {
+    return this.getNumberAttribute('snapshot_keep');
+  }
+  public set snapshotKeep(value: number) {
+    this._snapshotKeep = value;
+  }
+  public resetSnapshotKeep() {
+    this._snapshotKeep = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get snapshotKeepInput() {
+    return this._snapshotKeep;
+  }
+
   // title - computed: false, optional: true, required: false
   private _title?: string; 
   public get title() {
@@ -4602,6 +4648,8 @@ export class Domain extends cdktf.TerraformResource {
       running: cdktf.booleanToTerraform(this._running),
       secure_boot: cdktf.booleanToTerraform(this._secureBoot),
       shutdown_timeout: cdktf.numberToTerraform(this._shutdownTimeout),
+      snapshot_before: cdktf.stringToTerraform(this._snapshotBefore),
+      snapshot_keep: cdktf.numberToTerraform(this._snapshotKeep),
       title: cdktf.stringToTerraform(this._title),
       type: cdktf.stringToTerraform(this._type),
       vcpu: cdktf.numberToTerraform(this._vcpu),
@@ -4791,6 +4839,18 @@ export class Domain extends cdktf.TerraformResource {
       },
       shutdown_timeout: {
         value: cdktf.numberToHclTerraform(this._shutdownTimeout),
+        isBlock: false,
+        type: "simple",
+        storageClassType: "number",
+      },
+      snapshot_before: {
+        value: cdktf.stringToHclTerraform(this._snapshotBefore),
+        isBlock: false,
+        type: "simple",
+        storageClassType: "string",
+      },
+      snapshot_keep: {
+        value: cdktf.numberToHclTerraform(this._snapshotKeep),
         isBlock: false,
         type: "simple",
         storageClassType: "number",

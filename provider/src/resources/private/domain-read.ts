@@ -98,7 +98,7 @@ export async function currentAddresses(client: LibvirtClient, dom: DomRef, s: Do
  * digest kept before then stops matching, so the next read parses. A schema change does that by itself.
  * test/provider/resources/domain-read.test.ts fails when the mapping of its fixtures changes and this does not.
  */
-export const READ_DIGEST_VERSION = 4;
+export const READ_DIGEST_VERSION = 5;
 
 let salt: string | undefined;
 

@@ -317,6 +317,8 @@ export function stateFromSpec(spec: DomainSpec, running: boolean, refs: Observed
     shutdown_timeout: null,
     wait_for: null,
     wait_timeout: null,
+    snapshot_before: null,
+    snapshot_keep: null,
     reprovision_action: null,
     previous_instance_id: null,
     addresses: null,

@@ -214,6 +214,15 @@ export function validateDomainConfig(c: DomainState): Diagnostic[] {
   const timeout = num(c.shutdown_timeout);
   if (timeout !== undefined && !(timeout >= 0))
     d.push(error(['shutdown_timeout'], 'Invalid shutdown_timeout', `shutdown_timeout is ${timeout}; expected seconds ≥ 0.`));
+  const keep = num(c.snapshot_keep);
+  if (keep !== undefined && !(Number.isInteger(keep) && keep >= 0))
+    d.push(
+      error(
+        ['snapshot_keep'],
+        'Invalid snapshot_keep',
+        `snapshot_keep is ${keep}; expected a whole number ≥ 0 (0: no automatic snapshot is kept after the apply).`,
+      ),
+    );
   d.push(...waitForDiagnostics(c), ...deviceDiagnostics(c), ...settingDiagnostics(c));
   if (isWhollyKnown(c) && str(c.name) && num(c.memory) !== undefined) {
     const reported = new Set(d.map((x) => JSON.stringify(x.path)));

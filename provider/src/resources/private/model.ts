@@ -8,6 +8,7 @@ import type {
   DOMAIN_FIELDS,
   IGNITION_FIELDS,
   NETWORK_FIELDS,
+  SNAPSHOT_FIELDS,
   PLACEMENT_FIELDS,
   POOL_FIELDS,
   VOLUME_FIELDS,
@@ -34,5 +35,6 @@ export type DomainInterfaceState = Element<DomainState['network_interface']>;
 export type NetworkState = StateOf<typeof NETWORK_FIELDS.fields>;
 export type NetworkDhcpHostState = Element<NetworkState['dhcp_host']>;
 export type NetworkDnsHostState = Element<NetworkState['dns_host']>;
+export type SnapshotState = StateOf<typeof SNAPSHOT_FIELDS.fields>;
 export type PlacementState = StateOf<typeof PLACEMENT_FIELDS.fields>;
 export type PoolState = StateOf<typeof POOL_FIELDS.fields>;

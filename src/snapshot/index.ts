@@ -1,0 +1,5 @@
+export * from './model';
+export * from './render';
+export * from './parse';
+export * from './kinds';
+export * from './policy';

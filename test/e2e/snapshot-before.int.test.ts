@@ -1,0 +1,243 @@
+/**
+ * Issue 21's proof on real guests, through Terraform: a BIOS and a UEFI guest side by side (each booting the test
+ * image's own GRUB), `snapshot_before = "disruptive"`, `reprovision = "reboot"`, `wait_for = "cloud-init"`.
+ *   1. Created with cloud-config ONE: write_files puts the marker `one` in /root and a per-boot script that prints
+ *      `VSTEST-MARKER <marker> IID <instance-id>` to the console at every boot (the image has no ssh or agent). A
+ *      virtseed_snapshot of the running BIOS guest holds its memory; deleted with virsh, it is planned again.
+ *   2. Cloud-config TWO (a new instance-id) writes the marker `two` and ends its runcmd with `false`: the plan warns
+ *      that a snapshot is taken, and `virtseed plan-summary` on the saved plan says so; the apply fails naming
+ *      cloud-init's scripts-user module and "reverted to snapshot virtseed-auto-1"; each guest printed `two` on the
+ *      new instance-id in the failed boot, then `one` on its old instance-id after the revert (disks and seed
+ *      reverted); it runs; the next plan proposes the same change (the domain's re-provision, no drift, the seed
+ *      unchanged).
+ *   3. Destroy leaves no snapshot, seed copy or volume behind.
+ * Four boots at a time at most two: ~3 rounds of a guest boot under TCG.
+ */
+import * as fs from 'node:fs';
+import { parsePlanJson } from '../../cli/plan-summary/plan-json';
+import { summarizePlan } from '../../cli/plan-summary/summarize';
+import { ConsoleCapture } from '../helpers/console-capture';
+import { cleanupByPrefix, imageVolumesHcl, testImage, TestImage, virshRun, volumeNames } from '../helpers/guest';
+import { TfWorkdir } from '../helpers/terraform';
+import { teardown } from '../helpers/teardown';
+
+jest.setTimeout(3_600_000);
+
+const PREFIX = 'vstest-snap-sb';
+const GUESTS = { bios: `${PREFIX}-bios`, efi: `${PREFIX}-efi` } as const;
+type Guest = keyof typeof GUESTS;
+const MARKER = /VSTEST-MARKER (\S+) IID (\S+)/g;
+/** Two guests boot side by side under TCG; on a loaded host a boot has taken 4–5 minutes. */
+const APPLY_TIMEOUT_MS = 2_400_000;
+
+let img: TestImage;
+let tf: TfWorkdir;
+const captures = new Map<Guest, ConsoleCapture>();
+
+/** cloud-config of step `marker`: the marker file, the per-boot printer, and (for `two`) a runcmd that fails. */
+function cloudConfig(marker: 'one' | 'two'): string {
+  return JSON.stringify({
+    write_files: [
+      { path: '/root/vstest-marker', content: `${marker}\n` },
+      {
+        path: '/var/lib/cloud/scripts/per-boot/vstest-marker.sh',
+        permissions: '0755',
+        content: '#!/bin/sh\necho "VSTEST-MARKER $(cat /root/vstest-marker) IID $(cat /var/lib/cloud/data/instance-id)" > /dev/ttyS0\n',
+      },
+    ],
+    ...(marker === 'two' ? { runcmd: ['echo provisioning two', 'false'] } : {}),
+  });
+}
+
+function guestHcl(guest: Guest, marker: 'one' | 'two'): string {
+  const name = GUESTS[guest];
+  return `
+resource "virtseed_volume" "${guest}" {
+  pool           = "default"
+  name           = "${name}-root.qcow2"
+  backing_volume = virtseed_volume.base.id
+}
+resource "virtseed_cloudinit_seed" "${guest}" {
+  pool         = "default"
+  name         = "${name}-seed.iso"
+  hostname     = "${guest}"
+  cloud_config = ${JSON.stringify(cloudConfig(marker))}
+}
+resource "virtseed_domain" "${guest}" {
+  name              = "${name}"
+  memory            = 512
+  firmware          = "${guest}"
+  reprovision       = "reboot"
+  wait_for          = "cloud-init"
+  wait_timeout      = 1200
+  shutdown_timeout  = 120
+  snapshot_before   = "disruptive"
+  disk { volume_id = virtseed_volume.${guest}.id }
+  cloudinit_seed_id = virtseed_cloudinit_seed.${guest}.id
+  instance_id       = virtseed_cloudinit_seed.${guest}.instance_id
+  network_interface { user = true }
+}`;
+}
+
+function config(marker: 'one' | 'two', manual = true): string {
+  return `${imageVolumesHcl(img, `${PREFIX}-base.qcow2`)}
+${guestHcl('bios', marker)}
+${guestHcl('efi', marker)}
+${
+  manual
+    ? `resource "virtseed_snapshot" "manual" {
+  domain_id   = virtseed_domain.bios.id
+  name        = "manual"
+  description = "the running BIOS guest after its first boot"
+}`
+    : ''
+}`;
+}
+
+interface PlannedChange {
+  readonly address: string;
+  readonly change: { readonly actions: string[]; readonly before?: Record<string, unknown>; readonly after?: Record<string, unknown> };
+}
+interface PlanJson {
+  resource_changes?: PlannedChange[];
+  resource_drift?: PlannedChange[];
+}
+
+function change(plan: PlanJson, address: string): PlannedChange['change'] | undefined {
+  return (plan.resource_changes ?? []).find((c) => c.address === address)?.change;
+}
+
+/** The markers a guest printed since `ms` (epoch ms), in order: [marker, instance-id]. */
+function markers(guest: Guest, since = 0): [string, string][] {
+  const text = captures
+    .get(guest)!
+    .since(since)
+    .map((l) => l.text)
+    .join('\n');
+  return [...text.matchAll(MARKER)].map((m) => [m[1], m[2]]);
+}
+
+function consoleTail(guest: Guest): string {
+  return captures
+    .get(guest)!
+    .lines()
+    .slice(-40)
+    .map((l) => l.text)
+    .join('\n');
+}
+
+beforeAll(() => {
+  img = testImage();
+  cleanupByPrefix(PREFIX);
+  for (const [guest, name] of Object.entries(GUESTS) as [Guest, string][]) {
+    const log = `/var/log/libvirt/qemu/${name}-console.log`;
+    fs.rmSync(log, { force: true });
+    captures.set(guest, new ConsoleCapture(log));
+  }
+  tf = new TfWorkdir('snapshot-before');
+  tf.write(config('one'));
+  tf.init();
+});
+
+afterAll(() =>
+  teardown({
+    tf,
+    prefix: PREFIX,
+    destroy: true,
+    also: () => captures.forEach((c) => c.dispose()),
+  }),
+);
+
+const iid: Partial<Record<Guest, string>> = {};
+
+test('GIVEN cloud-config ONE WHEN both guests are created THEN each printed marker one on its instance-id and the BIOS guest has a memory snapshot', () => {
+  tf.ok(['apply', '-auto-approve', '-input=false'], APPLY_TIMEOUT_MS);
+  for (const guest of Object.keys(GUESTS) as Guest[]) {
+    iid[guest] = tf.resource(`virtseed_domain.${guest}`).instance_id as string;
+    expect({ guest, markers: markers(guest) }).toEqual({ guest, markers: [['one', iid[guest]]] });
+  }
+  const manual = tf.resource('virtseed_snapshot.manual');
+  expect([manual.state, manual.memory, manual.instance_id]).toEqual(['running', true, iid.bios]);
+});
+
+test('GIVEN the memory snapshot deleted with virsh WHEN planned THEN it is planned again, and the apply takes it again', () => {
+  virshRun('snapshot-delete', GUESTS.bios, 'manual');
+  const plan = tf.planJson() as PlanJson;
+  expect(change(plan, 'virtseed_snapshot.manual')?.actions).toEqual(['create']);
+  expect(change(plan, 'virtseed_domain.bios')?.actions).toEqual(['no-op']);
+  tf.ok(['apply', '-input=false', 'tfplan']);
+  expect(virshRun('snapshot-list', GUESTS.bios, '--name').trim()).toBe('manual');
+});
+
+let failed: { code: number; out: string };
+let appliedAt = 0;
+
+test('GIVEN cloud-config TWO whose runcmd fails WHEN planned THEN the plan says a snapshot is taken before the re-provision', () => {
+  tf.write(config('two'));
+  const plan = tf.run(['plan', '-input=false']);
+  const text = plan.out.replace(/\s+/g, ' '); // terraform wraps warning details
+  for (const name of Object.values(GUESTS)) {
+    expect(text).toContain(`Warning: A snapshot of ${name} is taken before this apply`);
+  }
+  expect(text).toContain('If wait_for = "cloud-init" then fails, the guest is reverted to it and started again');
+});
+
+test('GIVEN the same change as a saved plan WHEN virtseed plan-summary reads its JSON THEN each guest says a disk snapshot is taken', () => {
+  const summary = summarizePlan(parsePlanJson(JSON.stringify(tf.planJson())));
+  for (const guest of Object.keys(GUESTS) as Guest[]) {
+    expect(summary.resources.find((r) => r.address === `virtseed_domain.${guest}`)?.snapshot).toEqual({
+      taken: true,
+      policy: 'disruptive',
+      kind: 'disk',
+      note: 'the apply restarts the guest: its disks are snapshotted while it is shut down',
+    });
+  }
+});
+
+test('GIVEN cloud-config TWO WHEN applied THEN the apply fails naming the scripts-user module and the revert to virtseed-auto-1', () => {
+  appliedAt = Date.now();
+  failed = tf.run(['apply', '-auto-approve', '-input=false'], APPLY_TIMEOUT_MS);
+  console.log(`failed apply (exit ${failed.code}), its errors:\n${failed.out.slice(failed.out.indexOf('Error:')).slice(0, 4000)}`);
+  expect(failed.code).toBe(1);
+  for (const name of Object.values(GUESTS)) {
+    expect(failed.out).toContain(`cloud-init module scripts-user failed on ${name} (reverted to snapshot virtseed-auto-1)`);
+  }
+  expect(failed.out).toMatch(/Reverted to snapshot virtseed-auto-1, taken before this apply/);
+});
+
+test.each(Object.keys(GUESTS) as Guest[])(
+  'GIVEN the failed apply WHEN the %s guest console is read THEN it booted two on the new instance-id, then one on its old instance-id',
+  (guest) => {
+    const seen = markers(guest, appliedAt);
+    const newIid = (tf.planJson() as PlanJson).resource_changes?.find((c) => c.address === `virtseed_domain.${guest}`)?.change.after
+      ?.instance_id as string;
+    if (seen.length !== 2)
+      throw new Error(`${guest}: markers since the apply ${JSON.stringify(seen)}\n${failed.out}\n${consoleTail(guest)}`);
+    expect(seen).toEqual([
+      ['two', newIid],
+      ['one', iid[guest]],
+    ]);
+    expect(newIid).not.toBe(iid[guest]);
+    expect(virshRun('domstate', GUESTS[guest]).trim()).toBe('running');
+  },
+);
+
+test('GIVEN the reverted guests WHEN planned again THEN the same re-provision is proposed, without drift, the seeds unchanged', () => {
+  const plan = tf.planJson() as PlanJson;
+  for (const guest of Object.keys(GUESTS) as Guest[]) {
+    const dom = change(plan, `virtseed_domain.${guest}`);
+    expect(dom?.actions).toEqual(['update']);
+    expect(dom?.before?.instance_id).toBe(iid[guest]);
+    expect(dom?.after?.reprovision_action).toBe('reboot');
+    expect(change(plan, `virtseed_cloudinit_seed.${guest}`)?.actions).toEqual(['no-op']);
+  }
+  // The root volumes' allocation grows while guests run (drift of a computed attribute, not of the guests).
+  expect((plan.resource_drift ?? []).filter((d) => !d.address.startsWith('virtseed_volume.')).map((d) => d.address)).toEqual([]);
+  expect(virshRun('snapshot-list', GUESTS.bios, '--name').split('\n').filter(Boolean).sort()).toEqual(['manual', 'virtseed-auto-1']);
+  expect(virshRun('snapshot-list', GUESTS.efi, '--name').trim()).toBe('virtseed-auto-1');
+});
+
+test('GIVEN the guests with snapshots and seed copies WHEN destroyed THEN nothing of the test is left in the pool', () => {
+  tf.destroy();
+  expect(volumeNames(PREFIX)).toEqual([]);
+});
