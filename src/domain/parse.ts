@@ -40,9 +40,10 @@ import {
   type DomainSysinfoFwCfgEntry,
 } from './model';
 import { firmwareOf } from './private/firmware';
+import { domainName, domainRoot } from './private/root';
 import { takeUserNetdevArgs } from './private/user-netdev';
 import { toMiB } from './private/units';
-import { ATTR, attr, child, children, newParser, rawText, text, type XmlNode } from '../xml';
+import { ATTR, attr, child, children, rawText, text, type XmlNode } from '../xml';
 
 const CPU_MODES: readonly DomainCpuMode[] = ['host-passthrough', 'host-model', 'maximum', 'custom'];
 const NIC_MODELS: readonly DomainInterfaceModel[] = ['virtio', 'e1000', 'rtl8139'];
@@ -68,15 +69,7 @@ export interface ParseDomainOptions {
  *   SDL): such a domain's devices cannot be managed without losing them.
  */
 export function parseDomainXml(xml: string, options: ParseDomainOptions = {}): DomainSpec {
-  let document: XmlNode;
-  try {
-    document = newParser().parse(xml, true) as XmlNode;
-  } catch (err) {
-    throw new DomainXmlParseError('(document)', `not well-formed XML: ${(err as Error).message}`);
-  }
-  const domain = child(document, 'domain');
-  if (!domain) throw new DomainXmlParseError('(document)', 'the root element is not <domain>');
-  return readDomain(domain, options);
+  return readDomain(domainRoot(xml), options);
 }
 
 /** What a domain commits on its host, read from any domain's XML (also one virtseed cannot fully parse). */
@@ -96,16 +89,8 @@ export interface DomainFootprint {
  * @throws DomainXmlParseError when the XML is not a `<domain>` with a name, memory and vcpu count.
  */
 export function parseDomainFootprint(xml: string): DomainFootprint {
-  let document: XmlNode;
-  try {
-    document = newParser().parse(xml, true) as XmlNode;
-  } catch (err) {
-    throw new DomainXmlParseError('(document)', `not well-formed XML: ${(err as Error).message}`);
-  }
-  const domain = child(document, 'domain');
-  if (!domain) throw new DomainXmlParseError('(document)', 'the root element is not <domain>');
-  const name = text(child(domain, 'name'));
-  if (!name) throw new DomainXmlParseError('domain/name', 'missing');
+  const domain = domainRoot(xml);
+  const name = domainName(domain);
   const metadata = readMetadata(child(domain, 'metadata'));
   // What the domain may grow to without a restart is what it commits: `<memory>` and `<vcpu>` (the maximums).
   return { name, memoryMiB: readMemory(domain).maxMemoryMiB, vcpu: readVcpu(domain).maxVcpu, ...(metadata ? { metadata } : {}) };
@@ -116,8 +101,7 @@ function readDomain(domain: XmlNode, options: ParseDomainOptions): DomainSpec {
   if (type !== 'kvm' && type !== 'qemu') {
     throw new DomainXmlParseError('domain/@type', `unsupported domain type '${type ?? ''}' (expected kvm or qemu)`);
   }
-  const name = text(child(domain, 'name'));
-  if (!name) throw new DomainXmlParseError('domain/name', 'missing');
+  const name = domainName(domain);
   const { memoryMiB, maxMemoryMiB } = readMemory(domain);
   const { vcpu, maxVcpu } = readVcpu(domain);
   const spec: DomainSpec = {
@@ -196,27 +180,36 @@ function readSettings(domain: XmlNode, os: XmlNode | undefined, spec: DomainSpec
   if (onCrash) spec.onCrash = onCrash;
 }
 
+/**
+ * The one `<devices><NAME>` element read by `read`, undefined when there is none.
+ * @throws DomainXmlParseError at `domain/devices/NAME[1]` with `tooMany` when there are more.
+ */
+function readAtMostOne<T>(
+  devices: XmlNode | undefined,
+  name: string,
+  tooMany: string,
+  read: (node: XmlNode, path: string) => T,
+): T | undefined {
+  const nodes = children(devices, name);
+  if (nodes.length > 1) throw new DomainXmlParseError(`domain/devices/${name}[1]`, tooMany);
+  return nodes.length ? read(nodes[0], `domain/devices/${name}[0]`) : undefined;
+}
+
 /** The devices of ./devices/model.ts (each list left out when empty). */
 function readDevices(devices: XmlNode | undefined, spec: DomainSpec): void {
   const where = (name: string, i: number) => `domain/devices/${name}[${i}]`;
   const graphics = children(devices, 'graphics').map((n, i) => readGraphics(n, where('graphics', i)));
   if (graphics.length) spec.graphics = graphics;
-  const videos = children(devices, 'video');
-  if (videos.length > 1)
-    throw new DomainXmlParseError('domain/devices/video[1]', 'more than one video device (give extra ones as extra devices)');
-  if (videos.length) spec.video = readVideo(videos[0], where('video', 0));
-  const tpms = children(devices, 'tpm');
-  if (tpms.length > 1) throw new DomainXmlParseError('domain/devices/tpm[1]', 'more than one TPM');
-  if (tpms.length) spec.tpm = readTpm(tpms[0], where('tpm', 0));
+  const video = readAtMostOne(devices, 'video', 'more than one video device (give extra ones as extra devices)', readVideo);
+  if (video) spec.video = video;
+  const tpm = readAtMostOne(devices, 'tpm', 'more than one TPM', readTpm);
+  if (tpm) spec.tpm = tpm;
   const filesystems = children(devices, 'filesystem').map((n, i) => readFilesystem(n, where('filesystem', i)));
   if (filesystems.length) spec.filesystems = filesystems;
-  const rngs = children(devices, 'rng');
-  if (rngs.length > 1)
-    throw new DomainXmlParseError('domain/devices/rng[1]', 'more than one RNG device (give extra ones as extra devices)');
-  if (rngs.length) spec.rng = readRng(rngs[0], where('rng', 0));
-  const watchdogs = children(devices, 'watchdog');
-  if (watchdogs.length > 1) throw new DomainXmlParseError('domain/devices/watchdog[1]', 'more than one watchdog');
-  if (watchdogs.length) spec.watchdog = readWatchdog(watchdogs[0], where('watchdog', 0));
+  const rng = readAtMostOne(devices, 'rng', 'more than one RNG device (give extra ones as extra devices)', readRng);
+  if (rng) spec.rng = rng;
+  const watchdog = readAtMostOne(devices, 'watchdog', 'more than one watchdog', readWatchdog);
+  if (watchdog) spec.watchdog = watchdog;
   const serials = children(devices, 'serial')
     .map((n, i) => ({ n, i, port: Number(attr(child(n, 'target'), 'port') ?? i) }))
     .filter((s) => s.port !== 0)

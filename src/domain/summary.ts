@@ -3,10 +3,10 @@
  * defines and rejects forms its model does not cover): type, firmware, the sources of its disks and its NICs.
  * For reading domains virtseed did not make (the `virtseed_domain` data source). Pure.
  */
-import { DomainXmlParseError } from './errors';
 import type { DomainFirmware } from './model';
 import { firmwareOf } from './private/firmware';
-import { attr, child, children, newParser, text, type XmlNode } from '../xml';
+import { domainName, domainRoot } from './private/root';
+import { attr, child, children, text, type XmlNode } from '../xml';
 
 /** One `<interface>`: its type (`network`, `bridge`, `user`, `direct`, …), MAC, and libvirt network when on one. */
 export interface DomainSummaryInterface {
@@ -33,16 +33,8 @@ export interface DomainSummary {
 
 /** @throws DomainXmlParseError when the document is not a `<domain>` with a name. */
 export function summarizeDomainXml(xml: string): DomainSummary {
-  let document: XmlNode;
-  try {
-    document = newParser().parse(xml, true) as XmlNode;
-  } catch (err) {
-    throw new DomainXmlParseError('(document)', `not well-formed XML: ${(err as Error).message}`);
-  }
-  const domain = child(document, 'domain');
-  if (!domain) throw new DomainXmlParseError('(document)', 'the root element is not <domain>');
-  const name = text(child(domain, 'name'));
-  if (!name) throw new DomainXmlParseError('domain/name', 'missing');
+  const domain = domainRoot(xml);
+  const name = domainName(domain);
   const devices = child(domain, 'devices');
   const uuid = text(child(domain, 'uuid'));
   return {
