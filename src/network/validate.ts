@@ -3,11 +3,10 @@
  * as diagnostics with paths in the spec's own keys (e.g. `['ips', 0, 'dhcpHosts', 1, 'mac']`). Pure.
  */
 import { error, type Diagnostic } from '../diagnostics';
+import { validateNameAndUuid } from '../object-identity';
 import { inSubnet, ipFamily, ipToBigInt } from '../ip';
 import type { NetworkSpec } from './model';
 
-const NAME_RE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
-const UUID_RE = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 const MAC_RE = /^[0-9a-fA-F]{2}(:[0-9a-fA-F]{2}){5}$/;
 /** Linux interface names: 1-15 characters, no `/`, `:` or whitespace. */
 const DEV_RE = /^[A-Za-z0-9_.-]{1,15}$/;
@@ -23,17 +22,7 @@ export const FORWARD_MODES = ['nat', 'route', 'open', 'bridge'] as const;
  * addresses unique); DNS hosts with valid addresses and hostnames.
  */
 export function validateNetworkSpec(spec: NetworkSpec): Diagnostic[] {
-  const out: Diagnostic[] = [];
-  if (typeof spec.name !== 'string' || !NAME_RE.test(spec.name))
-    out.push(
-      error(
-        ['name'],
-        'Invalid network name',
-        `Got ${JSON.stringify(spec.name)}; use 1-64 letters, digits, '.', '_' or '-', starting with a letter or digit.`,
-      ),
-    );
-  if (spec.uuid !== undefined && !UUID_RE.test(spec.uuid))
-    out.push(error(['uuid'], 'Invalid UUID', `Got ${JSON.stringify(spec.uuid)}; expected the 8-4-4-4-12 hex form.`));
+  const out: Diagnostic[] = validateNameAndUuid(spec, 'network', 64);
   const mode = spec.forward?.mode;
   if (spec.forward && !(FORWARD_MODES as readonly string[]).includes(spec.forward.mode))
     out.push(

@@ -3,15 +3,13 @@
  * time, as diagnostics with paths in the spec's own keys (e.g. `['source', 'devices', 1]`). Pure.
  */
 import { error, type Diagnostic } from '../diagnostics';
+import { validateNameAndUuid } from '../object-identity';
 import type { PoolSpec, PoolType } from './model';
 
 export const POOL_TYPES = ['dir', 'logical', 'netfs'] as const satisfies readonly PoolType[];
 export const NETFS_FORMATS = ['auto', 'nfs', 'glusterfs', 'cifs'] as const;
 export const LOGICAL_FORMATS = ['lvm2'] as const;
 
-/** Pool names: what virsh and the constructs accept as a path-safe libvirt object name. */
-const NAME_RE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/;
-const UUID_RE = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 /** A DNS name (RFC 1123 labels) or an IPv4/IPv6 address. */
 const HOST_RE =
   /^((?=.{1,253}$)[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*|[0-9A-Fa-f:.]+)$/;
@@ -43,17 +41,7 @@ const SOURCE_FIELDS: Record<PoolType, readonly string[]> = {
  * once) and format lvm2; a source field of another pool type is an error naming the type it belongs to.
  */
 export function validatePoolSpec(spec: PoolSpec): Diagnostic[] {
-  const out: Diagnostic[] = [];
-  if (typeof spec.name !== 'string' || !NAME_RE.test(spec.name))
-    out.push(
-      error(
-        ['name'],
-        'Invalid pool name',
-        `Got ${JSON.stringify(spec.name)}; use 1-63 letters, digits, '.', '_' or '-', starting with a letter or digit.`,
-      ),
-    );
-  if (spec.uuid !== undefined && !UUID_RE.test(spec.uuid))
-    out.push(error(['uuid'], 'Invalid UUID', `Got ${JSON.stringify(spec.uuid)}; expected the 8-4-4-4-12 hex form.`));
+  const out: Diagnostic[] = validateNameAndUuid(spec, 'pool', 63);
   if (!(POOL_TYPES as readonly string[]).includes(spec.type)) {
     out.push(error(['type'], 'Invalid pool type', `Got ${JSON.stringify(spec.type)}; expected one of ${POOL_TYPES.join(', ')}.`));
     return out;
