@@ -7,20 +7,14 @@
  * (refresh of every object, nothing to change). Real terraform and the real provider, installed into a bench folder.
  * Printed for information (no goal): what placement costs a plan at this size.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TestHosts } from '../test/helpers/hosts';
-import { run } from './private/command';
+import { terraformEnv, tf, workdir, type Workdir } from './private/terraform-workdir';
 import { alternate, formatGoalTable, GoalRow } from './private/rows';
 
-const ROOT = join(__dirname, '..', '..');
 const PREFIX = 'vsbench-fleet-';
-
-interface Workdir {
-  readonly dir: string;
-  readonly env: NodeJS.ProcessEnv;
-}
 
 /** The provider block of the hosts, as Terraform JSON (room for 100 one-vCPU VMs per host: the default vCPU
  *  budget, 4 per CPU, would fill a 2-CPU host at 8). */
@@ -55,17 +49,6 @@ function required(): object {
   return { terraform: { required_providers: { virtseed: { source: 'virtseed/virtseed', version: '0.1.0' } } } };
 }
 
-function workdir(base: string, name: string, config: object, env: NodeJS.ProcessEnv): Workdir {
-  const dir = join(base, name);
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'main.tf.json'), JSON.stringify(config, null, 1));
-  run('terraform', ['init', '-input=false', '-no-color'], { cwd: dir, env });
-  return { dir, env };
-}
-
-const tf = (w: Workdir, args: string[], allow?: number[]) =>
-  run('terraform', [...args, '-input=false', '-no-color'], { cwd: w.dir, env: w.env, allow });
-
 export interface FleetBenchOptions {
   /** VMs per config. @default 100 */
   readonly vms?: number;
@@ -79,17 +62,7 @@ export async function runFleetBench(options: FleetBenchOptions = {}): Promise<Go
   const n = options.vms ?? 100;
   const runs = options.plans ?? 3;
   const base = mkdtempSync(join(tmpdir(), 'virtseed-bench-fleet-'));
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    TF_CLI_CONFIG_FILE: join(base, 'terraformrc'),
-    TF_PLUGIN_CACHE_DIR: '',
-    CHECKPOINT_DISABLE: '1',
-    TF_IN_AUTOMATION: '1',
-  };
-  delete env.TF_LOG;
-  run('bash', [join(ROOT, 'scripts', 'install-provider.sh')], {
-    env: { ...env, VIRTSEED_SKIP_BUILD: '1', VIRTSEED_MIRROR: join(base, 'plugins') },
-  });
+  const env = terraformEnv(base);
   const hosts = new TestHosts({ label: 'bnch', count: 3, subnet: '10.251.25', prefix: PREFIX });
   const rows: GoalRow[] = [];
   try {

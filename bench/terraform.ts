@@ -15,10 +15,11 @@
  * (Terraform starts a plugin 3 times per plan); extra rows give floor/terraform_data and ours/floor, without goals.
  * When the floor cannot be built here, those rows are skipped with the reason printed.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { run } from './private/command';
+import { terraformEnv, tf, workdir, type Workdir } from './private/terraform-workdir';
 import { buildGoFloor, GO_FLOOR_SOURCE, GO_FLOOR_VERSION } from './private/go-floor';
 import { DOMAIN_DEVICE_SET, NO_DEVICE_SET } from './private/device-set';
 import { alternate, formatGoalTable, GoalRow, loadNow, loadRange } from './private/rows';
@@ -26,11 +27,6 @@ import { alternate, formatGoalTable, GoalRow, loadNow, loadRange } from './priva
 const ROOT = join(__dirname, '..', '..');
 const PREFIX = 'vsbench-';
 const URI = 'qemu:///system';
-
-interface Workdir {
-  readonly dir: string;
-  readonly env: NodeJS.ProcessEnv;
-}
 
 /** Undefines every domain named with the bench prefix (left over from an interrupted run). */
 function cleanupDomains(): void {
@@ -60,17 +56,6 @@ function floorConfig(n: number): object {
     resource: { floor_data: { d: { count: n, input: `${PREFIX}\${count.index}` } } },
   };
 }
-
-function workdir(base: string, name: string, config: object, env: NodeJS.ProcessEnv): Workdir {
-  const dir = join(base, name);
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'main.tf.json'), JSON.stringify(config, null, 1));
-  run('terraform', ['init', '-input=false', '-no-color'], { cwd: dir, env });
-  return { dir, env };
-}
-
-const tf = (w: Workdir, args: string[], allow?: number[]) =>
-  run('terraform', [...args, '-input=false', '-no-color'], { cwd: w.dir, env: w.env, allow });
 
 /** A plan with refresh that must find no changes (exit 0 with -detailed-exitcode). */
 const plan = (w: Workdir) => tf(w, ['plan', '-lock=false', '-detailed-exitcode']).ms;
@@ -137,17 +122,7 @@ export interface TerraformBenchOptions {
 export async function runTerraformBench(options: TerraformBenchOptions = {}): Promise<GoalRow[]> {
   const log = options.log ?? console.log;
   const base = mkdtempSync(join(tmpdir(), 'virtseed-bench-tf-'));
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    TF_CLI_CONFIG_FILE: join(base, 'terraformrc'),
-    TF_PLUGIN_CACHE_DIR: '',
-    CHECKPOINT_DISABLE: '1',
-    TF_IN_AUTOMATION: '1',
-  };
-  delete env.TF_LOG;
-  run('bash', [join(ROOT, 'scripts', 'install-provider.sh')], {
-    env: { ...env, VIRTSEED_SKIP_BUILD: '1', VIRTSEED_MIRROR: join(base, 'plugins') },
-  });
+  const env = terraformEnv(base);
   const goFloor = buildGoFloor(join(base, 'plugins')); // registry.terraform.io/virtseed/*: the CLI config covers it
   if (!goFloor.built) log(`  Go plugin floor skipped (bench/anchors/build-go-floor.sh failed):\n${goFloor.reason}`);
   const rows: GoalRow[] = [];
