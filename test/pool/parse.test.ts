@@ -1,18 +1,6 @@
 /** parsePoolXml (src/pool/parse.ts): reading back what libvirt stores (round trip through renderPoolXml). */
-import { parsePoolXml, PoolXmlParseError, renderPoolXml, withLibvirtDefaults, type PoolSpec } from '../../src/pool';
-
-const DIR: PoolSpec = { name: 'web-images', type: 'dir', path: '/var/lib/libvirt/images/web-images' };
-const NETFS: PoolSpec = {
-  name: 'nfs',
-  type: 'netfs',
-  path: '/mnt/nfs',
-  source: { host: 'nfs.example.net', dir: '/srv/images', format: 'nfs' },
-};
-const LOGICAL: PoolSpec = {
-  name: 'vg-guests',
-  type: 'logical',
-  source: { devices: ['/dev/sdb', '/dev/sdc'], name: 'guests', format: 'lvm2' },
-};
+import { parsePoolXml, PoolXmlParseError, renderPoolXml, withLibvirtDefaults } from '../../src/pool';
+import { DIR, LOGICAL, NETFS } from './fixtures/specs';
 
 describe('parsePoolXml', () => {
   it.each([DIR, NETFS, LOGICAL])('GIVEN the XML of %o WHEN parsed THEN the spec comes back, completed as libvirt does', (spec) => {

@@ -1,19 +1,7 @@
 /** renderPoolXml (src/pool/render.ts): the XML libvirt defines. */
 import { ValidationError } from '../../src/diagnostics';
-import { renderPoolXml, type PoolSpec } from '../../src/pool';
-
-const DIR: PoolSpec = { name: 'web-images', type: 'dir', path: '/var/lib/libvirt/images/web-images' };
-const NETFS: PoolSpec = {
-  name: 'nfs',
-  type: 'netfs',
-  path: '/mnt/nfs',
-  source: { host: 'nfs.example.net', dir: '/srv/images', format: 'nfs' },
-};
-const LOGICAL: PoolSpec = {
-  name: 'vg-guests',
-  type: 'logical',
-  source: { devices: ['/dev/sdb', '/dev/sdc'], name: 'guests', format: 'lvm2' },
-};
+import { renderPoolXml } from '../../src/pool';
+import { DIR, LOGICAL, NETFS } from './fixtures/specs';
 
 describe('renderPoolXml', () => {
   it('GIVEN a dir pool WHEN rendered THEN the XML has its type, name and target path and no source', () => {
