@@ -1,6 +1,5 @@
-import { readNodeInfo } from '../../src/libvirt/remote-client';
 import { writeTypedParam } from '../../src/libvirt/protocol';
-import { XdrReader, XdrWriter } from '../../src/libvirt/xdr';
+import { XdrWriter } from '../../src/libvirt/xdr';
 
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 
@@ -22,27 +21,5 @@ describe('remote_typed_param', () => {
     const w = new XdrWriter();
     writeTypedParam(w, param);
     expect(hex(w.finish())).toBe(`0000000161000000${discriminant}${value}`);
-  });
-});
-
-describe('remote_node_get_info_ret', () => {
-  it('GIVEN the model as 32 XDR ints and the counts WHEN read THEN the model is the text before the first NUL', () => {
-    const w = new XdrWriter();
-    const model = Buffer.alloc(32);
-    model.write('x86_64');
-    for (const c of model) w.int(c);
-    w.uhyper(24_683_252n).int(2).int(2400).int(1).int(1).int(2).int(1);
-    const r = new XdrReader(w.finish());
-    expect(readNodeInfo(r)).toEqual({
-      model: 'x86_64',
-      memoryKiB: 24_683_252,
-      cpus: 2,
-      mhz: 2400,
-      nodes: 1,
-      sockets: 1,
-      cores: 2,
-      threads: 1,
-    });
-    r.end();
   });
 });

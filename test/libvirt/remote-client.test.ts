@@ -89,7 +89,7 @@ describe('live-change calls', () => {
 });
 
 describe('readNodeInfo', () => {
-  it('GIVEN remote_node_get_info_ret with model x86_64 WHEN read THEN each char took 4 bytes and the rest follows', () => {
+  it('GIVEN remote_node_get_info_ret with model x86_64 WHEN read THEN each char took 4 bytes, the model ends at the first NUL and the rest follows', () => {
     const w = new XdrWriter();
     const model = Buffer.from('x86_64');
     for (let i = 0; i < 32; i++) w.int(model[i] ?? 0);
