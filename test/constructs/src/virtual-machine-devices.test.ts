@@ -4,11 +4,9 @@
  */
 import { Testing } from 'cdktf';
 import {
-  BaseImage,
   BootDevice,
   Channel,
   CharDevice,
-  CloudInit,
   ConstructPropsError,
   Filesystem,
   Graphics,
@@ -19,25 +17,15 @@ import {
   Rng,
   Tpm,
   VideoModel,
-  VirtualMachine,
   VirtualMachineProps,
   Watchdog,
   WatchdogAction,
 } from '../../../constructs';
-import { byName, synth } from '../synth-helpers';
+import { vmDomain } from '../vm-domain';
 
 Testing.setupJest();
 
-const base: VirtualMachineProps = {
-  name: 'dev',
-  baseImage: BaseImage.fromFile('/images/debian.qcow2'),
-  cloudInit: CloudInit.fromConfig({ hostname: 'dev' }),
-};
-
-function domainOf(props: Partial<VirtualMachineProps>): Record<string, unknown> {
-  const out = synth((s) => new VirtualMachine(s, 'vm', { ...base, ...props }));
-  return byName(out, 'virtseed_domain', 'dev').body;
-}
+const domainOf = (props: Partial<VirtualMachineProps>) => vmDomain('dev', props);
 
 test('GIVEN every device prop WHEN synthesized THEN each is its virtseed_domain block or attribute', () => {
   const domain = domainOf({

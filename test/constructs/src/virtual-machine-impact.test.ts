@@ -7,35 +7,13 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Testing } from 'cdktf';
-import {
-  BaseImage,
-  CloudInit,
-  Firmware,
-  LifecycleAction,
-  Reprovision,
-  SnapshotBefore,
-  VideoModel,
-  VirtualMachine,
-  VirtualMachineProps,
-  WaitFor,
-} from '../../../constructs';
+import { Firmware, LifecycleAction, Reprovision, SnapshotBefore, VideoModel, VirtualMachineProps, WaitFor } from '../../../constructs';
 import { changeSentence, DOMAIN_FIELDS, isBlock, nameIn, type AttributeField, type Field, type Scalar } from '../../../src/fields';
-import { byName, synth } from '../synth-helpers';
+import { vmDomain } from '../vm-domain';
 
 Testing.setupJest();
 
-const base: VirtualMachineProps = {
-  name: 'web',
-  baseImage: BaseImage.fromFile('/images/debian.qcow2'),
-  cloudInit: CloudInit.fromConfig({ hostname: 'web' }),
-};
-
-const domainOf = (props: Partial<VirtualMachineProps>) =>
-  byName(
-    synth((s) => new VirtualMachine(s, 'vm', { ...base, ...props })),
-    'virtseed_domain',
-    'web',
-  ).body;
+const domainOf = (props: Partial<VirtualMachineProps>) => vmDomain('web', props);
 
 describe('VirtualMachine maxima and autostart', () => {
   test('GIVEN maxMemoryMiB, maxVcpus and autostart WHEN synthesized THEN the domain carries max_memory, max_vcpu and autostart', () => {
