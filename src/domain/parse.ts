@@ -181,18 +181,19 @@ function readSettings(domain: XmlNode, os: XmlNode | undefined, spec: DomainSpec
 }
 
 /**
- * The one `<devices><NAME>` element read by `read`, undefined when there is none.
+ * Sets `spec[name]` from the one `<devices><NAME>` element, read by `read`; leaves it unset when there is none.
  * @throws DomainXmlParseError at `domain/devices/NAME[1]` with `tooMany` when there are more.
  */
-function readAtMostOne<T>(
+function readAtMostOne<K extends 'video' | 'tpm' | 'rng' | 'watchdog'>(
   devices: XmlNode | undefined,
-  name: string,
+  spec: DomainSpec,
+  name: K,
   tooMany: string,
-  read: (node: XmlNode, path: string) => T,
-): T | undefined {
+  read: (node: XmlNode, path: string) => NonNullable<DomainSpec[K]>,
+): void {
   const nodes = children(devices, name);
   if (nodes.length > 1) throw new DomainXmlParseError(`domain/devices/${name}[1]`, tooMany);
-  return nodes.length ? read(nodes[0], `domain/devices/${name}[0]`) : undefined;
+  if (nodes.length) spec[name] = read(nodes[0], `domain/devices/${name}[0]`);
 }
 
 /** The devices of ./devices/model.ts (each list left out when empty). */
@@ -200,16 +201,12 @@ function readDevices(devices: XmlNode | undefined, spec: DomainSpec): void {
   const where = (name: string, i: number) => `domain/devices/${name}[${i}]`;
   const graphics = children(devices, 'graphics').map((n, i) => readGraphics(n, where('graphics', i)));
   if (graphics.length) spec.graphics = graphics;
-  const video = readAtMostOne(devices, 'video', 'more than one video device (give extra ones as extra devices)', readVideo);
-  if (video) spec.video = video;
-  const tpm = readAtMostOne(devices, 'tpm', 'more than one TPM', readTpm);
-  if (tpm) spec.tpm = tpm;
+  readAtMostOne(devices, spec, 'video', 'more than one video device (give extra ones as extra devices)', readVideo);
+  readAtMostOne(devices, spec, 'tpm', 'more than one TPM', readTpm);
   const filesystems = children(devices, 'filesystem').map((n, i) => readFilesystem(n, where('filesystem', i)));
   if (filesystems.length) spec.filesystems = filesystems;
-  const rng = readAtMostOne(devices, 'rng', 'more than one RNG device (give extra ones as extra devices)', readRng);
-  if (rng) spec.rng = rng;
-  const watchdog = readAtMostOne(devices, 'watchdog', 'more than one watchdog', readWatchdog);
-  if (watchdog) spec.watchdog = watchdog;
+  readAtMostOne(devices, spec, 'rng', 'more than one RNG device (give extra ones as extra devices)', readRng);
+  readAtMostOne(devices, spec, 'watchdog', 'more than one watchdog', readWatchdog);
   const serials = children(devices, 'serial')
     .map((n, i) => ({ n, i, port: Number(attr(child(n, 'target'), 'port') ?? i) }))
     .filter((s) => s.port !== 0)
