@@ -123,6 +123,12 @@ describe('parseDomainXml errors', () => {
       'domain/devices/interface[0]/@type',
     ],
     ['an inline fw_cfg value', domainXml("<sysinfo type='fwcfg'><entry name='opt/x'>text</entry></sysinfo>"), 'domain/sysinfo/entry[0]'],
+    ['two TPMs', domainXml("<devices><tpm model='tpm-crb'/><tpm model='tpm-tis'/></devices>"), 'domain/devices/tpm[1]'],
+    [
+      'two watchdogs',
+      domainXml("<devices><watchdog model='i6300esb' action='reset'/><watchdog model='itco' action='reset'/></devices>"),
+      'domain/devices/watchdog[1]',
+    ],
   ];
 
   test.each(cases)('GIVEN %s WHEN parsed THEN DomainXmlParseError names the location', (_name, xml, location) => {
