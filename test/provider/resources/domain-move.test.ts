@@ -1,4 +1,6 @@
-import { isMove, unmoved } from '../../../provider/src/resources/private/domain-move';
+import { isMove, planMove, unmoved } from '../../../provider/src/resources/private/domain-move';
+import type { HandlerContext } from '../../../provider/src/plugin/handler';
+import { VIR_DOMAIN_RUNNING, type LibvirtClient } from '../../../src/libvirt';
 import type { DomainState } from '../../../provider/src/resources/private/model';
 import { UNKNOWN } from '../../../provider/src/plugin/cty';
 
@@ -40,5 +42,29 @@ describe('domain moves', () => {
     const prior = state({ disk: [disk(null, '/images/a.img')] });
     const planned = state({ host: 'h2', disk: [disk(null, '/images/b.img')] });
     expect(unmoved(prior, planned).disk).toEqual([disk(null, '/images/b.img')]);
+  });
+});
+
+describe('planMove', () => {
+  /** A handler context whose every host is one stub client: the domain runs there and has `snapshots`. */
+  function contextWith(snapshots: string[]): HandlerContext<LibvirtClient> {
+    const client = {
+      domainLookupByUuid: (uuid: Uint8Array) => Promise.resolve({ name: 'web', uuid, id: 1 }),
+      domainGetState: () => Promise.resolve({ state: VIR_DOMAIN_RUNNING, reason: 1 }),
+      domainListAllSnapshots: (dom: unknown) => Promise.resolve(snapshots.map((name) => ({ name, dom }))),
+    } as unknown as LibvirtClient;
+    return { client: () => Promise.resolve(client), hostConfig: () => undefined } as unknown as HandlerContext<LibvirtClient>;
+  }
+  const running = (host: string) => state({ host, running: true, uuid: '49630dd6-cf17-4e05-901c-7a3833f7aa22' });
+
+  test('GIVEN a running domain without snapshots WHEN moved THEN the move is live', async () => {
+    const move = await planMove(contextWith([]), running('h1'), running('h3'), false);
+    expect(move.live).toBe(true);
+  });
+
+  test('GIVEN a running domain with snapshots WHEN moved THEN it is replaced, and the plan names the snapshots and why', async () => {
+    const move = await planMove(contextWith(['virtseed-auto-1', 'before-upgrade']), running('h1'), running('h3'), false);
+    expect(move.live).toBe(false);
+    expect(move.why).toContain('2 snapshot(s) on h1 (virtseed-auto-1, before-upgrade), which libvirt does not migrate');
   });
 });

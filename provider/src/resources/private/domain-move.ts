@@ -5,8 +5,8 @@
  * replaced like any object whose host changes — Terraform destroys the old copy (a running guest still reads it,
  * so it is kept, marked for release: ./release.ts), creates the new one on the new host, then updates the domain.
  * The domain's update is the move. The plan decides it (planMove): live when the guest runs and keeps running, no
- * other change replaces the domain, and both hosts answer with the domain running on the old one; otherwise the
- * domain is replaced (its plan says why). At apply (migrateLive) the old host's libvirtd migrates the running guest
+ * other change replaces the domain, it has no snapshots (libvirt does not migrate them), and both hosts answer with
+ * the domain running on the old one; otherwise the domain is replaced (its plan says why). At apply (migrateLive) the old host's libvirtd migrates the running guest
  * to the new host itself (peer to peer: VIR_MIGRATE_LIVE | PEER2PEER | PERSIST_DEST | UNDEFINE_SOURCE), copying
  * its writable disks into the volumes made there: only their top images (NON_SHARED_INC) when every disk's backing
  * image is the same on both hosts (same capacity and sha256 of its bytes), else whole (NON_SHARED_DISK). The guest keeps running
@@ -104,6 +104,12 @@ export async function planMove(
   const uuid = str(prior.uuid);
   const dom = uuid ? await domainByUuid(source, uuid) : null;
   if (!dom || !isActive((await source.domainGetState(dom)).state)) return replace(`The domain does not run on ${from}`);
+  // libvirt refuses to migrate a domain that has snapshots ("cannot migrate domain with N snapshots").
+  const snapshots = await source.domainListAllSnapshots(dom);
+  if (snapshots.length)
+    return replace(
+      `The domain has ${snapshots.length} snapshot(s) on ${from} (${snapshots.map((s) => s.name).join(', ')}), which libvirt does not migrate; they are deleted with it (delete them first and plan again to move it live)`,
+    );
   const target = await ctx.client().catch((err: unknown) => messageOf(err));
   if (typeof target === 'string') return replace(`${to} does not answer (${target})`);
   const dest = ctx.hostConfig(typeof planned.host === 'string' ? planned.host : null);
