@@ -80,7 +80,7 @@ test('GIVEN a root tree WHEN the disk is built THEN it is a 2 GiB GPT disk with 
 });
 
 test("GIVEN the built disk WHEN the kernel command line is printed THEN it finds root by the root partition's PARTUUID and uses the serial console", () => {
-  expect(cmdline).toBe(`root=PARTUUID=${partition('root').uuid.toLowerCase()} rw console=ttyS0,115200 net.ifnames=0`);
+  expect(cmdline).toBe(`root=PARTUUID=${partition('root').uuid.toLowerCase()} rw console=ttyS0,115200 net.ifnames=0 no_timer_check`);
 });
 
 test('GIVEN the root partition WHEN e2fsck and debugfs read it at its offset THEN it is a clean ext4 labelled rootfs holding the tree, grub.cfg and fstab', () => {
