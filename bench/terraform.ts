@@ -69,12 +69,27 @@ interface PlanUsage {
   readonly providerCpuMs: number;
 }
 
-/** One plan under GNU time, the provider processes (when `provider`) recording their own peak RSS and CPU time. */
-function planUsage(w: Workdir, base: string, provider = true): PlanUsage {
+/** CPU time (ms, user + system) libvirtd has used so far (/proc/PID/stat utime + stime), NaN when not found. */
+function libvirtdCpuMs(): number {
+  try {
+    const pid = readFileSync('/run/libvirtd.pid', 'utf8').trim();
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime, stime in clock ticks (USER_HZ 100)
+  } catch {
+    return NaN;
+  }
+}
+
+const PLAN_ARGS = ['plan', '-lock=false', '-input=false', '-no-color'];
+const APPLY_ARGS = ['apply', '-auto-approve', '-lock=false', '-input=false', '-no-color'];
+
+/** One plan (or `args`) under GNU time, the provider processes (when `provider`) recording their own peak RSS and
+ *  CPU time. */
+function planUsage(w: Workdir, base: string, provider = true, args: string[] = PLAN_ARGS): PlanUsage {
   const rssFile = join(base, `maxrss-${Math.random().toString(36).slice(2)}`);
   const timeFile = join(base, `time-${Math.random().toString(36).slice(2)}`);
   const env = { ...w.env, NODE_OPTIONS: `--require ${join(ROOT, 'bench', 'private', 'maxrss.js')}`, VIRTSEED_BENCH_MAXRSS_FILE: rssFile };
-  run('/usr/bin/time', ['-f', '%M %U %S', '-o', timeFile, 'terraform', 'plan', '-lock=false', '-input=false', '-no-color'], {
+  run('/usr/bin/time', ['-f', '%M %U %S', '-o', timeFile, 'terraform', ...args], {
     cwd: w.dir,
     env,
   });
@@ -277,6 +292,29 @@ export async function runTerraformBench(options: TerraformBenchOptions = {}): Pr
             load: usageLoad,
           });
         }
+      }
+      if (n >= (options.memoryFrom ?? 100) && floor) {
+        // Who does the work of an apply: destroy, then one apply each under GNU time, libvirtd's CPU read around ours.
+        tf(ours, ['destroy', '-auto-approve']);
+        tf(floor, ['destroy', '-auto-approve']);
+        const libvirtdBefore = libvirtdCpuMs();
+        const apply = planUsage(ours, base, true, APPLY_ARGS);
+        const libvirtdMs = libvirtdCpuMs() - libvirtdBefore;
+        const floorApply = planUsage(floor, base, false, APPLY_ARGS);
+        const cpuLoad = loadRange([loadNow()]);
+        const split = (name: string, ms: number) =>
+          rows.push({
+            name,
+            unit: 'ms',
+            ours: ms,
+            anchorName: `${n} floor_data apply: terraform + Go plugin`,
+            anchor: floorApply.totalCpuMs,
+            load: cpuLoad,
+          });
+        split(`CPU per apply, ${n} defined domains: terraform + provider`, apply.totalCpuMs);
+        split(`CPU per apply, ${n} defined domains: terraform itself`, apply.totalCpuMs - apply.providerCpuMs);
+        split(`CPU per apply, ${n} defined domains: provider`, apply.providerCpuMs);
+        split(`CPU per apply, ${n} defined domains: libvirtd (defines)`, libvirtdMs);
       }
       for (const line of formatGoalTable(rows.slice(added)).slice(2)) log(`  ${line}`); // progress, as measured
       tf(ours, ['destroy', '-auto-approve']);
