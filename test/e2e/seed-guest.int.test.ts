@@ -119,9 +119,10 @@ resource "virtseed_domain" "cd" {
 `;
 }
 
-/** The lines printed under `VSM-<key>:` (in order, prefix removed). */
+/** The lines printed under `VSM-<key>:` (in order, prefix removed); a line may follow getty's prompt on the same
+ *  console line (`... login: VSM-...`), as both write to ttyS0 at once. */
 function facts(consoleText: string, key: string): string[] {
-  const re = new RegExp(`^VSM-${key}: ?(.*)$`, 'gm');
+  const re = new RegExp(`(?:^|login: )VSM-${key}: ?(.*)$`, 'gm');
   return [...consoleText.matchAll(re)].map((m) => m[1].trimEnd());
 }
 
