@@ -63,6 +63,8 @@ const plan = (w: Workdir) => tf(w, ['plan', '-lock=false', '-detailed-exitcode']
 /** What one plan used: peak RSS (KiB) of terraform and of the provider processes, and CPU time (ms, user +
  *  system) of terraform with its plugins (GNU time counts the children it waited for) and of the providers alone. */
 interface PlanUsage {
+  /** Wall time of the command (ms). */
+  readonly ms: number;
   readonly terraformKiB: number;
   readonly providerKiB: number;
   readonly totalCpuMs: number;
@@ -89,13 +91,13 @@ function planUsage(w: Workdir, base: string, provider = true, args: string[] = P
   const rssFile = join(base, `maxrss-${Math.random().toString(36).slice(2)}`);
   const timeFile = join(base, `time-${Math.random().toString(36).slice(2)}`);
   const env = { ...w.env, NODE_OPTIONS: `--require ${join(ROOT, 'bench', 'private', 'maxrss.js')}`, VIRTSEED_BENCH_MAXRSS_FILE: rssFile };
-  run('/usr/bin/time', ['-f', '%M %U %S', '-o', timeFile, 'terraform', ...args], {
+  const { ms } = run('/usr/bin/time', ['-f', '%M %U %S', '-o', timeFile, 'terraform', ...args], {
     cwd: w.dir,
     env,
   });
   const [kib, user, sys] = readFileSync(timeFile, 'utf8').trim().split('\n').pop()!.split(' ').map(Number);
   const totalCpuMs = (user + sys) * 1000;
-  if (!provider) return { terraformKiB: kib, providerKiB: 0, totalCpuMs, providerCpuMs: 0 };
+  if (!provider) return { ms, terraformKiB: kib, providerKiB: 0, totalCpuMs, providerCpuMs: 0 };
   let lines: number[][];
   try {
     lines = readFileSync(rssFile, 'utf8')
@@ -106,7 +108,7 @@ function planUsage(w: Workdir, base: string, provider = true, args: string[] = P
     throw new Error(`no provider peak memory was recorded (${(err as Error).message}); NODE_OPTIONS=${env.NODE_OPTIONS}`);
   }
   const providerCpuMs = lines.reduce((sum, [, ms]) => sum + ms, 0);
-  return { terraformKiB: kib, providerKiB: Math.max(...lines.map(([k]) => k)), totalCpuMs, providerCpuMs };
+  return { ms, terraformKiB: kib, providerKiB: Math.max(...lines.map(([k]) => k)), totalCpuMs, providerCpuMs };
 }
 
 /** The median of `runs` plans' usage, figure by figure. */
@@ -114,6 +116,7 @@ function medianUsage(runs: number, measure: () => PlanUsage): PlanUsage {
   const all = Array.from({ length: runs }, measure);
   const mid = (pick: (u: PlanUsage) => number) => all.map(pick).sort((a, b) => a - b)[Math.floor(all.length / 2)];
   return {
+    ms: mid((u) => u.ms),
     terraformKiB: mid((u) => u.terraformKiB),
     providerKiB: mid((u) => u.providerKiB),
     totalCpuMs: mid((u) => u.totalCpuMs),
@@ -147,11 +150,17 @@ export async function runTerraformBench(options: TerraformBenchOptions = {}): Pr
       const ours = workdir(base, `ours-${n}`, domainConfig(n), env);
       const anchor = workdir(base, `anchor-${n}`, anchorConfig(n), env);
       const applyLoads = [loadNow()];
-      const applyOurs = tf(ours, ['apply', '-auto-approve']).ms;
+      // The applies run under GNU time, the provider recording its CPU and libvirtd's read around ours: the wall
+      // times of the apply rows and the CPU split of the apply come from the same run.
+      const libvirtdBefore = libvirtdCpuMs();
+      const applyOursUsage = planUsage(ours, base, true, APPLY_ARGS);
+      const libvirtdApplyMs = libvirtdCpuMs() - libvirtdBefore;
+      const applyOurs = applyOursUsage.ms;
       applyLoads.push(loadNow());
       const applyAnchor = tf(anchor, ['apply', '-auto-approve']).ms;
       const floor = goFloor.built ? workdir(base, `floor-${n}`, floorConfig(n), env) : undefined;
-      const applyFloor = floor ? tf(floor, ['apply', '-auto-approve']).ms : NaN;
+      const applyFloorUsage = floor ? planUsage(floor, base, false, APPLY_ARGS) : undefined;
+      const applyFloor = applyFloorUsage ? applyFloorUsage.ms : NaN;
       applyLoads.push(loadNow());
       const applyLoad = loadRange(applyLoads);
       const deviceSet = options.deviceSet ?? DOMAIN_DEVICE_SET;
@@ -293,28 +302,21 @@ export async function runTerraformBench(options: TerraformBenchOptions = {}): Pr
           });
         }
       }
-      if (n >= (options.memoryFrom ?? 100) && floor) {
-        // Who does the work of an apply: destroy, then one apply each under GNU time, libvirtd's CPU read around ours.
-        tf(ours, ['destroy', '-auto-approve']);
-        tf(floor, ['destroy', '-auto-approve']);
-        const libvirtdBefore = libvirtdCpuMs();
-        const apply = planUsage(ours, base, true, APPLY_ARGS);
-        const libvirtdMs = libvirtdCpuMs() - libvirtdBefore;
-        const floorApply = planUsage(floor, base, false, APPLY_ARGS);
-        const cpuLoad = loadRange([loadNow()]);
+      if (n >= (options.memoryFrom ?? 100) && applyFloorUsage) {
+        // Who does the work of an apply (the first applies above): Terraform itself, the provider, libvirtd's defines.
         const split = (name: string, ms: number) =>
           rows.push({
             name,
             unit: 'ms',
             ours: ms,
             anchorName: `${n} floor_data apply: terraform + Go plugin`,
-            anchor: floorApply.totalCpuMs,
-            load: cpuLoad,
+            anchor: applyFloorUsage.totalCpuMs,
+            load: applyLoad,
           });
-        split(`CPU per apply, ${n} defined domains: terraform + provider`, apply.totalCpuMs);
-        split(`CPU per apply, ${n} defined domains: terraform itself`, apply.totalCpuMs - apply.providerCpuMs);
-        split(`CPU per apply, ${n} defined domains: provider`, apply.providerCpuMs);
-        split(`CPU per apply, ${n} defined domains: libvirtd (defines)`, libvirtdMs);
+        split(`CPU per apply, ${n} defined domains: terraform + provider`, applyOursUsage.totalCpuMs);
+        split(`CPU per apply, ${n} defined domains: terraform itself`, applyOursUsage.totalCpuMs - applyOursUsage.providerCpuMs);
+        split(`CPU per apply, ${n} defined domains: provider`, applyOursUsage.providerCpuMs);
+        split(`CPU per apply, ${n} defined domains: libvirtd (defines)`, libvirtdApplyMs);
       }
       for (const line of formatGoalTable(rows.slice(added)).slice(2)) log(`  ${line}`); // progress, as measured
       tf(ours, ['destroy', '-auto-approve']);
