@@ -206,12 +206,12 @@ export async function runTerraformBench(options: TerraformBenchOptions = {}): Pr
       const withDevices =
         deviceSet && n >= (options.devicesFrom ?? 1000) ? workdir(base, `devices-${n}`, domainConfig(n, deviceSet), env) : undefined;
       if (withDevices) tf(withDevices, ['apply', '-auto-approve']);
+      else if (n >= (options.devicesFrom ?? 1000)) log(`  plan of ${n} domains with devices skipped: ${NO_DEVICE_SET}`);
       const floorDomainDevices =
         withDevices && floorDomainEnv
           ? workdir(base, `floor-domain-devices-${n}`, floorDomainConfig(n, deviceSet), floorDomainEnv)
           : undefined;
       if (floorDomainDevices) tf(floorDomainDevices, ['apply', '-auto-approve']);
-      else if (n >= (options.devicesFrom ?? 1000)) log(`  plan of ${n} domains with devices skipped: ${NO_DEVICE_SET}`);
       const runs = options.plans?.(n) ?? (n <= 10 ? 5 : 3);
       const planLoads: number[] = [];
       const [planOurs, planAnchor, planFloor, planDevices, planFloorDomain, planFloorDomainDevices] = await alternate(
