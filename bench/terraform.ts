@@ -14,8 +14,19 @@
  * go-plugin tfplugin6 provider, same filesystem mirror), shows what any plugin provider pays over terraform_data
  * (Terraform starts a plugin 3 times per plan); extra rows give floor/terraform_data and ours/floor, without goals.
  * When the floor cannot be built here, those rows are skipped with the reason printed.
+ *
+ * The same Go provider also serves `floor_domain` (bench/anchors/go-floor/domain.go): exactly virtseed_domain's
+ * schema (written from `terraform providers schema -json` of our workdir to the bench folder and named by
+ * FLOOR_DOMAIN_SCHEMA in the environment of its workdirs only; floor_data's run without it), doing nothing but echo.
+ * Terraform's own work grows with the schema (virtseed_domain: 110 attributes in 14 nested block types beside
+ * floor_data's 2) and, in an apply, with the state it rewrites after every resource; N floor_domain with the same
+ * attributes as our domains is what a Go plugin pays for this schema. Rows, without goals: our plan and apply against
+ * N floor_domain's; floor_domain's plan against floor_data's (what the schema alone costs Terraform); floor_domain's
+ * plan with the device set against without (Terraform's own share of the devices row, the floor of its 1.1x); the
+ * size of terraform.tfstate per resource after apply (ours, floor_domain, floor_data); from `memoryFrom` on, the
+ * CPU time of our plan and apply (Terraform + provider) against floor_domain's (Terraform + Go plugin).
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { run } from './private/command';
@@ -56,6 +67,28 @@ function floorConfig(n: number): object {
     resource: { floor_data: { d: { count: n, input: `${PREFIX}\${count.index}` } } },
   };
 }
+
+/** N `floor_domain` (the Go floor with virtseed_domain's schema) with the same attributes as {@link domainConfig}. */
+function floorDomainConfig(n: number, devices?: Readonly<Record<string, unknown>>): object {
+  const name = devices ? `${PREFIX}dev-\${count.index}` : `${PREFIX}\${count.index}`;
+  return {
+    terraform: { required_providers: { floor: { source: GO_FLOOR_SOURCE, version: GO_FLOOR_VERSION } } },
+    resource: { floor_domain: { d: { count: n, name, memory: 64, type: 'qemu', running: false, ...devices } } },
+  };
+}
+
+/** Writes virtseed_domain's schema (`terraform providers schema -json` in `w`, initialised) to `base`; its path. */
+function writeDomainSchema(w: Workdir, base: string): string {
+  const all = JSON.parse(run('terraform', ['providers', 'schema', '-json'], { cwd: w.dir, env: w.env }).stdout) as {
+    provider_schemas: Record<string, { resource_schemas: Record<string, unknown> }>;
+  };
+  const file = join(base, 'virtseed_domain.schema.json');
+  writeFileSync(file, JSON.stringify(all.provider_schemas['registry.terraform.io/virtseed/virtseed'].resource_schemas.virtseed_domain));
+  return file;
+}
+
+/** Bytes of `w`'s terraform.tfstate per resource (n of them). */
+const statePerResource = (w: Workdir, n: number) => statSync(join(w.dir, 'terraform.tfstate')).size / n;
 
 /** A plan with refresh that must find no changes (exit 0 with -detailed-exitcode). */
 const plan = (w: Workdir) => tf(w, ['plan', '-lock=false', '-detailed-exitcode']).ms;
@@ -144,11 +177,13 @@ export async function runTerraformBench(options: TerraformBenchOptions = {}): Pr
   const goFloor = buildGoFloor(join(base, 'plugins')); // registry.terraform.io/virtseed/*: the CLI config covers it
   if (!goFloor.built) log(`  Go plugin floor skipped (bench/anchors/build-go-floor.sh failed):\n${goFloor.reason}`);
   const rows: GoalRow[] = [];
+  let floorDomainEnv: NodeJS.ProcessEnv | undefined; // env plus FLOOR_DOMAIN_SCHEMA, once our schema is written
   cleanupDomains();
   try {
     for (const n of options.sizes ?? [1, 1000]) {
       const ours = workdir(base, `ours-${n}`, domainConfig(n), env);
       const anchor = workdir(base, `anchor-${n}`, anchorConfig(n), env);
+      if (goFloor.built) floorDomainEnv ??= { ...env, FLOOR_DOMAIN_SCHEMA: writeDomainSchema(ours, base) };
       const applyLoads = [loadNow()];
       // The applies run under GNU time, the provider recording its CPU and libvirtd's read around ours: the wall
       // times of the apply rows and the CPU split of the apply come from the same run.
@@ -162,21 +197,32 @@ export async function runTerraformBench(options: TerraformBenchOptions = {}): Pr
       const applyFloorUsage = floor ? planUsage(floor, base, false, APPLY_ARGS) : undefined;
       const applyFloor = applyFloorUsage ? applyFloorUsage.ms : NaN;
       applyLoads.push(loadNow());
+      const floorDomain = floorDomainEnv ? workdir(base, `floor-domain-${n}`, floorDomainConfig(n), floorDomainEnv) : undefined;
+      const applyFloorDomainUsage = floorDomain ? planUsage(floorDomain, base, false, APPLY_ARGS) : undefined;
+      const applyFloorDomain = applyFloorDomainUsage ? applyFloorDomainUsage.ms : NaN;
+      applyLoads.push(loadNow());
       const applyLoad = loadRange(applyLoads);
       const deviceSet = options.deviceSet ?? DOMAIN_DEVICE_SET;
       const withDevices =
         deviceSet && n >= (options.devicesFrom ?? 1000) ? workdir(base, `devices-${n}`, domainConfig(n, deviceSet), env) : undefined;
       if (withDevices) tf(withDevices, ['apply', '-auto-approve']);
       else if (n >= (options.devicesFrom ?? 1000)) log(`  plan of ${n} domains with devices skipped: ${NO_DEVICE_SET}`);
+      const floorDomainDevices =
+        withDevices && floorDomainEnv
+          ? workdir(base, `floor-domain-devices-${n}`, floorDomainConfig(n, deviceSet), floorDomainEnv)
+          : undefined;
+      if (floorDomainDevices) tf(floorDomainDevices, ['apply', '-auto-approve']);
       const runs = options.plans?.(n) ?? (n <= 10 ? 5 : 3);
       const planLoads: number[] = [];
-      const [planOurs, planAnchor, planFloor, planDevices] = await alternate(
+      const [planOurs, planAnchor, planFloor, planDevices, planFloorDomain, planFloorDomainDevices] = await alternate(
         runs,
         [
           () => plan(ours),
           () => plan(anchor),
-          ...(floor ? [() => plan(floor)] : [() => NaN]),
-          ...(withDevices ? [() => plan(withDevices)] : []),
+          floor ? () => plan(floor) : () => NaN,
+          withDevices ? () => plan(withDevices) : () => NaN,
+          floorDomain ? () => plan(floorDomain) : () => NaN,
+          floorDomainDevices ? () => plan(floorDomainDevices) : () => NaN,
         ],
         planLoads,
       );
@@ -222,6 +268,43 @@ export async function runTerraformBench(options: TerraformBenchOptions = {}): Pr
           anchor: applyFloor,
           goal: n >= 1000 ? 1.5 : undefined,
           load: applyLoad,
+        });
+      }
+      if (floor && floorDomain) {
+        const floorDomainName = `${n} floor_domain (Go plugin, same schema)`;
+        rows.push({ name: planName, unit: 'ms', ours: planOurs, anchorName: floorDomainName, anchor: planFloorDomain, load });
+        rows.push({ name: applyName, unit: 'ms', ours: applyOurs, anchorName: floorDomainName, anchor: applyFloorDomain, load: applyLoad });
+        rows.push({
+          name: `plan (refresh), ${floorDomainName}`,
+          unit: 'ms',
+          ours: planFloorDomain,
+          anchorName: `${n} floor_data (Go plugin)`,
+          anchor: planFloor,
+          load,
+        });
+        if (floorDomainDevices) {
+          rows.push({
+            name: `plan (refresh), ${n} floor_domain with the device set`,
+            unit: 'ms',
+            ours: planFloorDomainDevices,
+            anchorName: `${n} floor_domain without`,
+            anchor: planFloorDomain,
+            load,
+          });
+        }
+        rows.push({
+          name: `terraform.tfstate per resource after apply, ${n} domain${plural}`,
+          unit: 'bytes',
+          ours: statePerResource(ours, n),
+          anchorName: `${n} floor_domain`,
+          anchor: statePerResource(floorDomain, n),
+        });
+        rows.push({
+          name: `terraform.tfstate per resource after apply, ${n} floor_domain`,
+          unit: 'bytes',
+          ours: statePerResource(floorDomain, n),
+          anchorName: `${n} floor_data`,
+          anchor: statePerResource(floor, n),
         });
       }
       if (withDevices) {
@@ -274,6 +357,17 @@ export async function runTerraformBench(options: TerraformBenchOptions = {}): Pr
             load: usageLoad,
           });
         }
+        if (floorDomain) {
+          const floorDomainUsage = medianUsage(3, () => planUsage(floorDomain, base, false));
+          rows.push({
+            name: `CPU per plan, ${n} domains: terraform + provider`,
+            unit: 'ms',
+            ours: mem.totalCpuMs,
+            anchorName: `${n} floor_domain: terraform + Go plugin`,
+            anchor: floorDomainUsage.totalCpuMs,
+            load: usageLoad,
+          });
+        }
         if (withDevices) {
           const dev = medianUsage(3, () => planUsage(withDevices, base));
           rows.push({
@@ -317,12 +411,24 @@ export async function runTerraformBench(options: TerraformBenchOptions = {}): Pr
         split(`CPU per apply, ${n} defined domains: terraform itself`, applyOursUsage.totalCpuMs - applyOursUsage.providerCpuMs);
         split(`CPU per apply, ${n} defined domains: provider`, applyOursUsage.providerCpuMs);
         split(`CPU per apply, ${n} defined domains: libvirtd (defines)`, libvirtdApplyMs);
+        if (applyFloorDomainUsage) {
+          rows.push({
+            name: `CPU per apply, ${n} defined domains: terraform + provider`,
+            unit: 'ms',
+            ours: applyOursUsage.totalCpuMs,
+            anchorName: `${n} floor_domain apply: terraform + Go plugin`,
+            anchor: applyFloorDomainUsage.totalCpuMs,
+            load: applyLoad,
+          });
+        }
       }
       for (const line of formatGoalTable(rows.slice(added)).slice(2)) log(`  ${line}`); // progress, as measured
       tf(ours, ['destroy', '-auto-approve']);
       tf(anchor, ['destroy', '-auto-approve']);
       if (floor) tf(floor, ['destroy', '-auto-approve']);
+      if (floorDomain) tf(floorDomain, ['destroy', '-auto-approve']);
       if (withDevices) tf(withDevices, ['destroy', '-auto-approve']);
+      if (floorDomainDevices) tf(floorDomainDevices, ['destroy', '-auto-approve']);
     }
   } finally {
     cleanupDomains();

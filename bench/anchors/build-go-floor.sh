@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # Builds terraform-provider-floor (go-floor/: the smallest go-plugin tfplugin6 provider, one resource type
-# `floor_data` shaped like terraform_data; the bench's floor for any plugin provider) into the filesystem mirror $1:
+# `floor_data` shaped like terraform_data, the bench's floor for any plugin provider; and, when the environment
+# variable FLOOR_DOMAIN_SCHEMA names a schema JSON file at provider start, `floor_domain`, an echo resource with
+# exactly virtseed_domain's schema, the floor for that schema) into the filesystem mirror $1:
 #   $1/registry.terraform.io/virtseed/floor/0.1.0/<os>_<arch>/terraform-provider-floor_v0.1.0
 # From Debian's packages only (installed with apt-get when missing): Go, go-plugin 1.0.1, gRPC, protoc and
-# protoc-gen-go 1.3 (golang/protobuf, its `plugins=grpc` writes the service too), built with GO111MODULE=off and
-# GOPATH=<temporary folder>:/usr/share/gocode. Go code is generated from provider/src/plugin/proto/tfplugin6.proto
+# protoc-gen-go 1.3 (golang/protobuf, its `plugins=grpc` writes the service too), go-cty 1.12 (floor_domain's
+# values; its /v4 and /v13 imports resolve in GOPATH mode by Go's minimal module compatibility, as Debian's
+# folders hold the go.mod naming them), built with GO111MODULE=off and GOPATH=<temporary folder>:/usr/share/gocode. Go code is generated from provider/src/plugin/proto/tfplugin6.proto
 # into the temporary GOPATH on every build (never committed); Go's build cache makes a rebuild quick.
 # Quiet on success; the last stdout line is the mirror folder. On failure, prints the failing tool's output.
 set -euo pipefail
@@ -25,7 +28,8 @@ quiet() { # runs "$@" with its output kept back, printed only when it fails
   fi
 }
 
-packages=(golang-go golang-github-hashicorp-go-plugin-dev golang-google-grpc-dev golang-goprotobuf-dev protobuf-compiler)
+packages=(golang-go golang-github-hashicorp-go-plugin-dev golang-google-grpc-dev golang-goprotobuf-dev protobuf-compiler
+  golang-github-zclconf-go-cty-dev)
 installed=$(dpkg-query -W -f='${Status}\n' "${packages[@]}" 2>/dev/null | grep -c '^install ok installed$' || true)
 if [ "$installed" != "${#packages[@]}" ]; then
   quiet apt-get update -qq

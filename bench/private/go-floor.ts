@@ -1,7 +1,10 @@
 /**
  * The Go plugin-provider floor (bench/anchors/go-floor): the smallest tfplugin6 provider served by HashiCorp's
  * go-plugin, built from Debian's packages by bench/anchors/build-go-floor.sh. The benches time it beside ours as
- * the floor any plugin provider pays on this machine (terraform_data starts no plugin at all).
+ * the floor any plugin provider pays on this machine (terraform_data starts no plugin at all). The same provider
+ * offers a second resource type, `floor_domain`, when its environment has FLOOR_DOMAIN_SCHEMA naming a JSON schema
+ * file (one resource of `terraform providers schema -json`): the terraform bench writes virtseed_domain's there, so
+ * floor_domain is an echo resource with exactly our schema, the floor a Go plugin pays in Terraform for it.
  */
 import { join } from 'node:path';
 import { terraformPlatform } from '../../cli/commands/provider-artifact';
