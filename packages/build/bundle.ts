@@ -20,6 +20,8 @@ export interface BundleOptions {
    * what that promise gives (the provider: everything up to the handshake line, then gRPC and the handlers).
    */
   readonly firstStage?: { readonly entry: string; readonly start: string };
+  /** The program's commands (first arguments) that each keep their own code cache (see codeCacheLoader). */
+  readonly cacheCommands?: readonly string[];
 }
 
 /** The two files of a bundled program, written side by side. */
@@ -72,7 +74,7 @@ export async function bundleWithCodeCache(root: string, options: BundleOptions):
     const script = await bundleText(root, options.firstStage.entry, { format: 'iife', globalName: FIRST_STAGE_GLOBAL });
     firstStage = { script, start: options.firstStage.start };
   }
-  const program = codeCacheLoader(text.slice(banner.length), options.cacheName, undefined, firstStage);
+  const program = codeCacheLoader(text.slice(banner.length), options.cacheName, undefined, firstStage, options.cacheCommands);
   return {
     executable: Buffer.from(`${banner}\n${program.loader}`, 'utf8'),
     source: Buffer.from(program.source, 'latin1'),

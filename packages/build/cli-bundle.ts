@@ -10,6 +10,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { CLI_COMMANDS } from '../../cli/commands/names';
 import { bundleWithCodeCache, type BundledProgram } from './bundle';
 import { repoRoot } from './repo';
 
@@ -20,7 +21,8 @@ if (+process.versions.node.split('.')[0] < 20) { process.stderr.write('virtseed 
 
 /** The CLI's executable (its code-cache loader) and the bundle of cli/main.ts it runs. */
 export function bundleCli(root: string): Promise<BundledProgram> {
-  return bundleWithCodeCache(root, { entry: 'cli/main.ts', banner: BANNER, cacheName: 'cli' });
+  // One code cache per command: each holds the bytecode its own command runs (issue #25).
+  return bundleWithCodeCache(root, { entry: 'cli/main.ts', banner: BANNER, cacheName: 'cli', cacheCommands: CLI_COMMANDS });
 }
 
 /** Writes the executable to `file` (mode 0755) and its bundle beside it (0644), each atomically, bundle first. */

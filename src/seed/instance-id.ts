@@ -13,11 +13,11 @@
  * format) gives a new id — which makes cloud-init re-run its per-instance modules. Inputs that do not reach the
  * guest (e.g. a local `source` path whose file content is unchanged) do not change it.
  */
-import { createHash } from 'node:crypto';
 import { ValidationError } from '../diagnostics';
 import { layoutFiles, type PendingSeedFile } from './layout';
 import type { SeedFormat, SeedSpec } from './model';
 import { utf8 } from './private/bytes';
+import { createSha256 } from './private/hash';
 import { byPath } from './private/order';
 import { checkSeed } from './validate';
 
@@ -26,7 +26,7 @@ export const DERIVED_INSTANCE_ID_PREFIX = 'iid-';
 
 /** The derived instance-id of seed files rendered without an instance-id (see the module docstring). Pure. */
 export function instanceIdFromFiles(format: SeedFormat, filesWithoutId: readonly PendingSeedFile[]): string {
-  const hash = createHash('sha256');
+  const hash = createSha256();
   hash.update(utf8(`virtseed-instance-id/v1\n${format}\n`));
   const sorted = [...filesWithoutId].sort(byPath);
   for (const f of sorted) {

@@ -107,4 +107,33 @@ describe('codeCacheLoader', () => {
     expect(r.stdout).toBe('other');
     expect(fs.existsSync(cache)).toBe(false);
   });
+
+  it('GIVEN commands WHEN runs start with one of them or another word THEN each command keeps its own cache, the rest share one', () => {
+    const cache = path.join(dir, 'cache');
+    const wrapped = codeCacheLoader("process.stdout.write(process.argv[2] ?? 'none');", 'cli', undefined, undefined, [
+      'seed',
+      'plan-summary',
+    ]);
+    fs.writeFileSync(path.join(dir, 'prog.js'), wrapped.loader);
+    fs.writeFileSync(path.join(dir, wrapped.sourceFile), wrapped.source);
+    for (const args of [['seed', 'build'], ['plan-summary'], ['--help'], []]) {
+      const r = spawnSync(process.execPath, [path.join(dir, 'prog.js'), ...args], {
+        encoding: 'utf8',
+        env: { ...process.env, VIRTSEED_CACHE_DIR: cache },
+      });
+      expect([r.status, r.stdout, r.stderr]).toEqual([0, args[0] ?? 'none', '']);
+    }
+    const names = fs.readdirSync(cache).map((f) => f.replace(/-[0-9a-f]{32}-.*$/, ''));
+    expect(names.sort()).toEqual(['cli', 'cli-plan-summary', 'cli-seed']);
+  });
+
+  it('GIVEN a command that is not lower-case letters and dashes WHEN wrapping THEN it throws naming it', () => {
+    expect(() => codeCacheLoader('1;', 'cli', undefined, undefined, ['Seed'])).toThrow(
+      'codeCacheLoader: commands must be lower-case letters and dashes, got "Seed"',
+    );
+  });
+
+  it('GIVEN no commands WHEN wrapping THEN the cache name is the one every earlier build used (provider artifact unchanged)', () => {
+    expect(codeCacheLoader('1;').loader).toMatch(/'provider-[0-9a-f]{32}-' \+ process\.version/);
+  });
 });

@@ -10,9 +10,11 @@
  * schemas are the project's own (draft-07; cloud-init 22.4 ships none). All validators are precompiled by
  * scripts/generate-seed-validators.ts (ajv standalone code; cloud-config's `deprecated` keyword generates code too,
  * src/seed/checks/cloud-init-ajv.ts), so neither the provider nor the CLI loads ajv or compiles a schema at run
- * time (start-up time, issue #15); only while the generated code is stale is ajv loaded and the schema compiled.
+ * time (start-up time, issue #15); only when the generated code is missing is ajv loaded and the schema compiled.
+ * That the generated code matches the schema files is held by a unit test (test/seed/validators-generated.test.ts,
+ * which names the command that regenerates it), not at every start: hashing the schemas cost each process node:crypto
+ * and a 76 KB JSON.stringify (issue #25).
  */
-import { createHash } from 'node:crypto';
 import type Ajv from 'ajv';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { error, warning, type AttributePath, type Diagnostic } from '../../diagnostics';
@@ -34,16 +36,13 @@ export const CLOUD_CONFIG_SCHEMA_SOURCE = (
   cloudConfigSchema as unknown as { 'x-virtseed-derived-from': { version: string; path: string } }
 )['x-virtseed-derived-from'];
 
-const sha256OfSchema = (schema: object) => createHash('sha256').update(JSON.stringify(schema)).digest('hex');
-
 let draft07: Ajv | undefined;
 let draft04: Ajv | undefined;
 const compiled = new Map<SchemaName, ValidateFunction>();
 
-/** ajv's standalone code for a network-config schema (scripts/generate-seed-validators.ts), when it was generated
- *  from the schema in use now; undefined when it is missing or stale (the schema changed without regeneration). */
+/** ajv's standalone code for a network-config schema (scripts/generate-seed-validators.ts); undefined when missing. */
 function precompiled(name: SchemaName): ValidateFunction | undefined {
-  let generated: { SCHEMA_SHA256: Record<string, string> } & Record<string, unknown>;
+  let generated: Record<string, unknown>;
   try {
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- optional generated code, loaded lazily (issue #15)
     generated = require('../schemas/validators.generated');
@@ -51,21 +50,18 @@ function precompiled(name: SchemaName): ValidateFunction | undefined {
     return undefined;
   }
   const id = name.replace(/-(\w)/g, (_m, c: string) => c.toUpperCase());
-  return generated.SCHEMA_SHA256[name] === sha256OfSchema(SCHEMAS[name]) ? (generated[id] as ValidateFunction) : undefined;
+  return generated[id] as ValidateFunction | undefined;
 }
 
 let generatedModules: Record<string, ValidateFunction> | null | undefined;
 
-/** The precompiled cloud-config module validators, when generated from the schema in use now (else undefined). */
+/** The precompiled cloud-config module validators (undefined when the generated code is missing). */
 function precompiledModule(module: string): ValidateFunction | undefined {
   if (generatedModules === undefined) {
     try {
       // eslint-disable-next-line @typescript-eslint/no-require-imports -- optional generated code, loaded lazily (issue #15)
-      const generated = require('../schemas/cloud-config.validators.generated') as {
-        SCHEMA_SHA256: string;
-        modules: Record<string, ValidateFunction>;
-      };
-      generatedModules = generated.SCHEMA_SHA256 === sha256OfSchema(SCHEMAS['cloud-config']) ? generated.modules : null;
+      const generated = require('../schemas/cloud-config.validators.generated') as { modules: Record<string, ValidateFunction> };
+      generatedModules = generated.modules;
     } catch {
       generatedModules = null;
     }
@@ -74,7 +70,7 @@ function precompiledModule(module: string): ValidateFunction | undefined {
 }
 
 function compiledModule(module: string): ValidateFunction {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy: only while the precompiled code is stale (issue #15)
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy: only when the precompiled code is missing (issue #15)
   const ajvModule = require('./cloud-init-ajv') as typeof import('./cloud-init-ajv');
   if (!draft04) {
     draft04 = ajvModule.cloudInitAjv();
@@ -93,7 +89,7 @@ const moduleValidators = new Map<string, ValidateFunction>();
  * cloud-init's schema is `allOf` one `$ref` per module (`#/$defs/cc_<module>`, and `base_config`), each an object
  * schema of that module's properties only. So a config object is validated against the modules whose properties it
  * uses (any other value against all of them, in order): the same errors as the whole schema. The module validators
- * are precompiled (scripts/generate-seed-validators.ts); while that code is stale each is compiled on first use.
+ * are precompiled (scripts/generate-seed-validators.ts); when that code is missing each is compiled on first use.
  * `deprecated` uses are appended to `context.deprecated`.
  */
 function cloudConfigErrors(value: unknown, context: DeprecationContext): ErrorObject[] {
@@ -115,7 +111,7 @@ function cloudConfigErrors(value: unknown, context: DeprecationContext): ErrorOb
 function validator(name: Exclude<SchemaName, 'cloud-config'>): ValidateFunction {
   let fn = compiled.get(name) ?? precompiled(name);
   if (!fn)
-    // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy: only while the precompiled code is stale (issue #15)
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy: only when the precompiled code is missing (issue #15)
     fn = (draft07 ??= new (require('ajv') as typeof import('ajv')).default({ allErrors: true, strict: false })).compile(SCHEMAS[name]);
   compiled.set(name, fn);
   return fn;
