@@ -1,10 +1,11 @@
 /**
  * Writes src/seed/schemas/validators.generated.ts: ajv "standalone" validation code for the seed's JSON Schemas
  * (src/seed/schemas/*.schema.json, whatever they currently are), so neither the provider nor `virtseed seed build`
- * loads ajv and compiles the schemas at run time (issue #15). Each validator carries the sha256 of the schema it was
- * generated from; src/seed/checks/schema.ts uses it only while that matches the current schema and compiles with
- * ajv otherwise, so a schema change without regeneration is slower, never wrong. A unit test fails while the
- * committed file is stale. Run: `npx tsx scripts/generate-seed-validators.ts`.
+ * loads ajv and compiles the schemas at run time (issue #15). Each file records the sha256 of the schemas it was
+ * generated from. src/seed/checks/schema.ts uses the generated code whenever it is there (hashing the schemas at
+ * every start cost each CLI process node:crypto and a 76 KB JSON.stringify, issue #25): the unit test
+ * test/seed/validators-generated.test.ts, part of the test command, fails while a committed file is stale.
+ * Run: `npx tsx scripts/generate-seed-validators.ts`.
  */
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
