@@ -17,7 +17,7 @@
  */
 import { Command, CommanderError, Option } from 'commander';
 import type { LocaldsArgs } from './commands/seed-localds';
-import { endQuietlyOnClosedPipe, processIo, type CliIo } from './io';
+import { processIo, type CliIo } from './io';
 import { packageVersion } from './version';
 
 /** Options of `seed build` as commander parses them. */
@@ -262,9 +262,8 @@ export async function mainAsync(argv: string[], io: CliIo = processIo): Promise<
   return result.pending ? result.pending : result.code;
 }
 
-/** Runs the CLI as this process: exit code into `process.exitCode`, a closed stdout/stderr ends quietly. */
+/** Runs the CLI as this process: exit code into `process.exitCode`, a closed stdout/stderr ends quietly (processIo). */
 export function run(argv: string[] = process.argv.slice(2)): void {
-  endQuietlyOnClosedPipe();
   void mainAsync(argv).then((code) => (process.exitCode = code));
 }
 

@@ -3,9 +3,17 @@
  * netmask ⇄ prefix length. The one place the project parses addresses: libvirt networks (src/network) and seed
  * network-config (src/seed) both use it. Pure.
  */
-import { isIPv4, isIPv6 } from 'node:net';
+import type * as Net from 'node:net';
 
-export { isIPv4, isIPv6 };
+let net: typeof Net | undefined;
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy: node:net (with its streams) costs every CLI start ~7 ms of CPU, and most seeds check no address (issue #25)
+const loadNet = (): typeof Net => (net ??= require('node:net') as typeof Net);
+
+/** True when `address` is an IPv4 address in dotted-decimal text form (node:net `isIPv4`). */
+export const isIPv4 = (address: string): boolean => loadNet().isIPv4(address);
+
+/** True when `address` is an IPv6 address in RFC 4291 text form (node:net `isIPv6`). */
+export const isIPv6 = (address: string): boolean => loadNet().isIPv6(address);
 
 export type IpFamily = 'ipv4' | 'ipv6';
 

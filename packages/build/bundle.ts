@@ -51,9 +51,36 @@ const ESBUILD_OPTIONS = {
   logLevel: 'silent',
 } as const satisfies esbuild.BuildOptions;
 
+/**
+ * commander requires node:child_process when it loads, for executable subcommands, which virtseed never uses; that
+ * require (with net and streams) cost every CLI start ~7 ms of CPU (issue #25). In the bundle, commander's
+ * node:child_process is a stand-in that loads the real module on first use.
+ */
+const lazyChildProcessForCommander: esbuild.Plugin = {
+  name: 'lazy-child-process-for-commander',
+  setup(build) {
+    build.onResolve({ filter: /^(node:)?child_process$/ }, (args) =>
+      /[\\/]node_modules[\\/]commander[\\/]/.test(args.importer) ? { path: 'child_process', namespace: 'lazy-builtin' } : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, () => ({
+      contents:
+        "let real; const load = () => (real ??= require('node:child_process'));\n" +
+        'module.exports = new Proxy({}, { get: (_t, key) => load()[key], has: (_t, key) => key in load() });\n',
+      loader: 'js',
+    }));
+  },
+};
+
 /** One bundled entry point's text. Throws `Error` when esbuild fails, or the text contains `root` or is not ASCII. */
 async function bundleText(root: string, entry: string, options: esbuild.BuildOptions): Promise<string> {
-  const result = await esbuild.build({ ...ESBUILD_OPTIONS, ...options, absWorkingDir: root, entryPoints: [entry], outfile: 'bundle.js' });
+  const result = await esbuild.build({
+    ...ESBUILD_OPTIONS,
+    plugins: [lazyChildProcessForCommander],
+    ...options,
+    absWorkingDir: root,
+    entryPoints: [entry],
+    outfile: 'bundle.js',
+  });
   const out = result.outputFiles?.[0];
   if (!out) throw new Error(`esbuild wrote no output for ${entry}`);
   const text = Buffer.from(out.contents).toString('utf8');
