@@ -366,25 +366,19 @@ export async function runTerraformBench(options: TerraformBenchOptions = {}): Pr
           anchor: mem.totalCpuMs - mem.providerCpuMs,
           load: usageLoad,
         });
-        if (floor) {
-          const floorUsage = medianUsage(3, () => planUsage(floor, base, false));
+        const floors: [Workdir | undefined, string][] = [
+          [floor, 'floor_data'],
+          [floorDomain, 'floor_domain'],
+        ];
+        for (const [w, type] of floors) {
+          if (!w) continue;
+          const floorUsage = medianUsage(3, () => planUsage(w, base, false));
           rows.push({
             name: `CPU per plan, ${n} domains: terraform + provider`,
             unit: 'ms',
             ours: mem.totalCpuMs,
-            anchorName: `${n} floor_data: terraform + Go plugin`,
+            anchorName: `${n} ${type}: terraform + Go plugin`,
             anchor: floorUsage.totalCpuMs,
-            load: usageLoad,
-          });
-        }
-        if (floorDomain) {
-          const floorDomainUsage = medianUsage(3, () => planUsage(floorDomain, base, false));
-          rows.push({
-            name: `CPU per plan, ${n} domains: terraform + provider`,
-            unit: 'ms',
-            ours: mem.totalCpuMs,
-            anchorName: `${n} floor_domain: terraform + Go plugin`,
-            anchor: floorDomainUsage.totalCpuMs,
             load: usageLoad,
           });
         }
@@ -418,29 +412,26 @@ export async function runTerraformBench(options: TerraformBenchOptions = {}): Pr
       }
       if (n >= (options.memoryFrom ?? 100) && applyFloorUsage) {
         // Who does the work of an apply (the first applies above): Terraform itself, the provider, libvirtd's defines.
-        const split = (name: string, ms: number) =>
+        const split = (name: string, ms: number, type = 'floor_data', anchor: PlanUsage = applyFloorUsage) =>
           rows.push({
             name,
             unit: 'ms',
             ours: ms,
-            anchorName: `${n} floor_data apply: terraform + Go plugin`,
-            anchor: applyFloorUsage.totalCpuMs,
+            anchorName: `${n} ${type} apply: terraform + Go plugin`,
+            anchor: anchor.totalCpuMs,
             load: applyLoad,
           });
         split(`CPU per apply, ${n} defined domains: terraform + provider`, applyOursUsage.totalCpuMs);
         split(`CPU per apply, ${n} defined domains: terraform itself`, applyOursUsage.totalCpuMs - applyOursUsage.providerCpuMs);
         split(`CPU per apply, ${n} defined domains: provider`, applyOursUsage.providerCpuMs);
         split(`CPU per apply, ${n} defined domains: libvirtd (defines)`, libvirtdApplyMs);
-        if (applyFloorDomainUsage) {
-          rows.push({
-            name: `CPU per apply, ${n} defined domains: terraform + provider`,
-            unit: 'ms',
-            ours: applyOursUsage.totalCpuMs,
-            anchorName: `${n} floor_domain apply: terraform + Go plugin`,
-            anchor: applyFloorDomainUsage.totalCpuMs,
-            load: applyLoad,
-          });
-        }
+        if (applyFloorDomainUsage)
+          split(
+            `CPU per apply, ${n} defined domains: terraform + provider`,
+            applyOursUsage.totalCpuMs,
+            'floor_domain',
+            applyFloorDomainUsage,
+          );
       }
       for (const line of formatGoalTable(rows.slice(added)).slice(2)) log(`  ${line}`); // progress, as measured
       tf(ours, ['destroy', '-auto-approve']);

@@ -15,28 +15,25 @@ export interface CliIo {
  *  and a closed one (`virtseed seed show x.iso | head`) then ends the process quietly with the status a process
  *  killed by SIGPIPE has (141), instead of an EPIPE stack trace. */
 export const processIo: CliIo = {
-  stdout: (t) => void guarded('stdout').write(t),
-  stderr: (t) => void guarded('stderr').write(t),
-  stdoutBytes: (d) => void guarded('stdout').write(d),
+  stdout: (t) => void guarded(process.stdout).write(t),
+  stderr: (t) => void guarded(process.stderr).write(t),
+  stdoutBytes: (d) => void guarded(process.stdout).write(d),
   stdin: () => new Uint8Array(readFileSync(0)),
 };
 
-const guardedStreams = new Set<'stdout' | 'stderr'>();
+const guardedStreams = new Set<NodeJS.WriteStream>();
 
-/** process.stdout or process.stderr, with the closed-pipe handler attached on first use. */
-function guarded(name: 'stdout' | 'stderr'): NodeJS.WriteStream {
-  const stream = process[name];
-  if (!guardedStreams.has(name)) {
-    guardedStreams.add(name);
-    stream.on('error', onStreamError(process));
+/** `stream` (process.stdout or process.stderr), with the closed-pipe handler attached on first use. */
+function guarded(stream: NodeJS.WriteStream): NodeJS.WriteStream {
+  if (!guardedStreams.has(stream)) {
+    guardedStreams.add(stream);
+    stream.on('error', endOnClosedPipe);
   }
   return stream;
 }
 
-/** A stream error handler: a closed pipe (EPIPE) ends `proc` with status 141, as SIGPIPE would; others rethrow. */
-function onStreamError(proc: NodeJS.Process): (e: NodeJS.ErrnoException) => void {
-  return (e) => {
-    if (e.code === 'EPIPE') proc.exit(141);
-    throw e;
-  };
+/** A closed pipe (EPIPE) ends the process with status 141, as SIGPIPE would; other stream errors are rethrown. */
+function endOnClosedPipe(e: NodeJS.ErrnoException): void {
+  if (e.code === 'EPIPE') process.exit(141);
+  throw e;
 }
