@@ -85,8 +85,12 @@ export type BaseImageSource =
  * stack and the next deploy destroys it.
  */
 export class BaseImage {
-  /** A local image file, uploaded into a shared base volume (see the class comment). */
+  /**
+   * A local image file, uploaded into a shared base volume (see the class comment).
+   * @throws ConstructPropsError when `path` is not a non-empty string.
+   */
   static fromFile(path: string, options: BaseImageOptions = {}): BaseImage {
+    checkLocation('BaseImage.fromFile path', path, "the image file's path, e.g. './debian-12-genericcloud-amd64.qcow2'");
     return new BaseImage({
       kind: 'upload',
       source: path,
@@ -99,10 +103,11 @@ export class BaseImage {
   /**
    * An http(s) URL, downloaded by the provider and uploaded into a shared base volume (see the class comment);
    * with `checksums` (and `signature`) verified against the distribution's signed checksum file first.
-   * @throws ConstructPropsError for `sha256` with `checksums`, a `signature` without `checksums`, or a checksum
+   * @throws ConstructPropsError for a `url` that is not a non-empty string, `sha256` with `checksums`, a `signature` without `checksums`, or a checksum
    *   algorithm other than sha256/sha512.
    */
   static fromUrl(url: string, options: UrlImageOptions = {}): BaseImage {
+    checkLocation('BaseImage.fromUrl url', url, "the image's http(s) URL, e.g. 'https://example.org/image.qcow2'");
     if (options.checksums && options.sha256 !== undefined)
       throw mutuallyExclusive(
         'BaseImage.fromUrl sha256',
@@ -135,6 +140,11 @@ export class BaseImage {
   }
 
   private constructor(readonly source: BaseImageSource) {}
+}
+
+/** A file path or URL must be a non-empty string (plain JavaScript callers can pass anything). */
+function checkLocation(prop: string, given: unknown, expected: string): void {
+  if (typeof given !== 'string' || given.trim() === '') throw invalidValue(prop, given, expected);
 }
 
 function guessFormat(location: string): VolumeFormat {

@@ -53,3 +53,19 @@ describe('BaseImage.fromUrl with checksums', () => {
     );
   });
 });
+
+describe('BaseImage location', () => {
+  test.each([
+    ['an empty path', ''],
+    ['a blank path', '  '],
+    ['undefined', undefined],
+  ])('GIVEN fromFile with %s WHEN made THEN it throws naming the property and the value', (_, given) => {
+    expect(() => BaseImage.fromFile(given as string)).toThrow(
+      /^BaseImage\.fromFile path: invalid value (''|'  '|undefined); expected the image file's path/,
+    );
+  });
+
+  test('GIVEN fromUrl with an empty URL WHEN made THEN it throws naming the property', () => {
+    expect(() => BaseImage.fromUrl('')).toThrow(/^BaseImage\.fromUrl url: invalid value ''; expected the image's http\(s\) URL/);
+  });
+});
