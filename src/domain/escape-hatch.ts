@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import type * as FastXml from 'fast-xml-parser';
 import { error, type AttributePath, type Diagnostic } from '../diagnostics';
 import { ATTR, TEXT, newBuilder, newParser, type XmlNode } from '../xml';
+import { wellFormedProblem } from './well-formed';
 
 /**
  * Keys of virtseed's `<metadata>` entries (../model.ts `DomainSpec.metadata`) that record a domain's escape hatch:
@@ -73,20 +74,13 @@ export function insertExtraDevices(xml: string, extra: string): string {
 
 /** The extra elements parsed inside a `<devices>` wrapper, or the reason they cannot be. */
 function parseFragment(extra: string): { devices: XmlNode } | { problem: string } {
-  // Wrapped on the same line, so the validator's line numbers are the user's.
+  // Checked as written (several top-level elements are fine), so the positions and names are the user's.
+  const problem = extra.trim() === '' ? undefined : wellFormedProblem(extra);
+  if (problem !== undefined) return { problem: `Not well-formed XML: ${problem}` };
   const wrapped = `<devices>${extra}</devices>`;
-  const validation = fxp().XMLValidator.validate(wrapped);
-  if (validation !== true) {
-    const { msg, line, col } = validation.err;
-    return { problem: `not well-formed XML at line ${line}, column ${line === 1 ? col - '<devices>'.length : col}: ${msg}` };
-  }
   const devices = (newParser().parse(wrapped, true) as XmlNode).devices;
   return { devices: devices !== null && typeof devices === 'object' ? (devices as XmlNode) : {} };
 }
-
-/** fast-xml-parser, loaded on first use (start-up time, issue #15). */
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy load, for start-up time (issue #15)
-const fxp = (): typeof FastXml => require('fast-xml-parser') as typeof FastXml;
 
 /** The element names of a parsed node (attributes, text and comments left out). */
 function elementNames(node: XmlNode): string[] {
@@ -100,7 +94,14 @@ function elementNames(node: XmlNode): string[] {
  */
 export function extraDevicesDiagnostics(extra: string, path: AttributePath): Diagnostic[] {
   const parsed = parseFragment(extra);
-  if ('problem' in parsed) return [error(path, 'Invalid device XML', `${parsed.problem}. Give one or more libvirt device elements.`)];
+  if ('problem' in parsed)
+    return [
+      error(
+        path,
+        'Invalid device XML',
+        `${parsed.problem}. Fix the XML and give one or more libvirt device elements, e.g. <sound model="ich9"/>.`,
+      ),
+    ];
   const out: Diagnostic[] = [];
   const text = parsed.devices[TEXT];
   if (typeof text === 'string' && text.trim() !== '')
@@ -149,6 +150,44 @@ function covers(actual: XmlNode, wanted: XmlNode): boolean {
   }
   return true;
 }
+
+/** One top-level element of an `extraDevices` value, for telling which of them a schema refuses. */
+export interface ExtraDeviceElement {
+  /** The element's name, e.g. `panic`. */
+  readonly name: string;
+  /** The element as XML (attributes in double quotes). */
+  readonly xml: string;
+  /** Each of its own attributes with the element's XML without that attribute. */
+  readonly attributes: readonly { readonly name: string; readonly value: string; readonly xmlWithout: string }[];
+}
+
+/** The top-level elements of `extra` in order (comments and text left out); empty when it is not well-formed. */
+export function extraDeviceElements(extra: string): ExtraDeviceElement[] {
+  if (wellFormedProblem(extra) !== undefined) return [];
+  const options = { preserveOrder: true, ignoreAttributes: false, attributeNamePrefix: ATTR, trimValues: false, parseTagValue: false };
+  const nodes = new (fxp().XMLParser)({ ...options, parseAttributeValue: false }).parse(extra) as XmlNode[];
+  const builder = new (fxp().XMLBuilder)({ ...options, suppressEmptyNode: true });
+  const build = (node: XmlNode): string => builder.build([node]) as string;
+  return nodes.flatMap((node) => {
+    const name = Object.keys(node).find((k) => !k.startsWith('#') && k !== ':@');
+    if (name === undefined) return [];
+    const attrs = (node[':@'] ?? {}) as Record<string, string>;
+    return [
+      {
+        name,
+        xml: build(node),
+        attributes: Object.keys(attrs).map((key) => {
+          const rest = Object.fromEntries(Object.entries(attrs).filter(([k]) => k !== key));
+          return { name: key.slice(ATTR.length), value: attrs[key], xmlWithout: build({ [name]: node[name], ':@': rest }) };
+        }),
+      },
+    ];
+  });
+}
+
+/** fast-xml-parser, loaded on first use (start-up time, issue #15). */
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy load, for start-up time (issue #15)
+const fxp = (): typeof FastXml => require('fast-xml-parser') as typeof FastXml;
 
 /** Where a read found the extra device elements. */
 export interface ExtraDevicesMatch {

@@ -6,13 +6,11 @@
  */
 import { error, type AttributePath, type Diagnostic } from '../diagnostics';
 import type * as XsltProcessor from 'xslt-processor';
-import type * as FastXml from 'fast-xml-parser';
+import { wellFormedProblem } from './well-formed';
 
-/** xslt-processor and fast-xml-parser, loaded on first use (start-up time, issue #15). */
+/** xslt-processor, loaded on first use (start-up time, issue #15). */
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy load, for start-up time (issue #15)
 const xsltModule = (): typeof XsltProcessor => require('xslt-processor') as typeof XsltProcessor;
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy load, for start-up time (issue #15)
-const fxp = (): typeof FastXml => require('fast-xml-parser') as typeof FastXml;
 
 const XSL_NAMESPACE = 'http://www.w3.org/1999/XSL/Transform';
 
@@ -29,11 +27,15 @@ export class XsltError extends Error {
  * `xsl:stylesheet`/`xsl:transform` of XSLT's namespace, or one that would load other files.
  */
 export function stylesheetDiagnostics(stylesheet: string, path: AttributePath): Diagnostic[] {
-  const validation = fxp().XMLValidator.validate(stylesheet);
-  if (validation !== true) {
-    const { msg, line, col } = validation.err;
-    return [error(path, 'Invalid XSLT stylesheet', `Not well-formed XML at line ${line}, column ${col}: ${msg}.`)];
-  }
+  const problem = wellFormedProblem(stylesheet, 'a stylesheet');
+  if (problem !== undefined)
+    return [
+      error(
+        path,
+        'Invalid XSLT stylesheet',
+        `Not well-formed XML: ${problem}. Fix the stylesheet's XML (line and column are the stylesheet's own).`,
+      ),
+    ];
   const root = /<([A-Za-z_][\w.-]*:)?(stylesheet|transform)\b[^>]*>/.exec(stylesheet);
   const prefix = root?.[1] ?? '';
   const declares =

@@ -4,6 +4,8 @@
  */
 import {
   definitionDigest,
+  extraDeviceElements,
+  extraDevicesDiagnostics,
   matchExtraDevices,
   parseDomainXml,
   renderDomainXml,
@@ -117,5 +119,43 @@ describe('XSLT', () => {
     const xslt =
       '<xsl:stylesheet version="1.0" xmlns:xsl="http://www.w3.org/1999/XSL/Transform"><xsl:template match="/">text</xsl:template></xsl:stylesheet>';
     await expect(transformDomainXml(renderDomainXml(BASE), xslt)).rejects.toThrow(XsltError);
+  });
+});
+
+describe('escape-hatch messages name what the user wrote', () => {
+  const XSL = 'xmlns:xsl="http://www.w3.org/1999/XSL/Transform"';
+
+  test('GIVEN extra devices with an unclosed element WHEN checked THEN the message names that element at its own line and column, once punctuated, and no wrapper', () => {
+    const [d] = extraDevicesDiagnostics('<sound model="ich9"/>\n<panic model="isa">', ['xml', 'devices']);
+    expect(d.detail).toBe(
+      'Not well-formed XML: <panic> opened at line 2, column 1 is never closed (the text ends at line 2, column 20). ' +
+        'Fix the XML and give one or more libvirt device elements, e.g. <sound model="ich9"/>.',
+    );
+  });
+
+  test('GIVEN extra devices with a mismatched closing tag WHEN checked THEN the message names both elements and no <devices>', () => {
+    const [d] = extraDevicesDiagnostics('<rng model="virtio"><backend model="random">/dev/urandom</rng>', ['xml', 'devices']);
+    expect(d.detail).toMatch(/^Not well-formed XML: <\/rng> at line 1, column 57 closes <backend>, opened at line 1, column 21\. Fix/);
+    expect(d.detail).not.toMatch(/devices'|\.\./);
+  });
+
+  test('GIVEN a stylesheet that is never closed WHEN checked THEN the message says so and where the text ends, not position 1:1 alone', () => {
+    const [d] = stylesheetDiagnostics(`<xsl:stylesheet version="1.0" ${XSL}>\n<xsl:template match="/"/>\n`, ['xml', 'xslt']);
+    expect(d.detail).toMatch(
+      /^Not well-formed XML: <xsl:stylesheet> opened at line 1, column 1 is never closed \(the text ends at line 3, column 1\)\. Fix/,
+    );
+    expect(d.detail).not.toMatch(/\.\./);
+  });
+
+  test('GIVEN a stylesheet followed by a second root element WHEN checked THEN it is refused naming both roots', () => {
+    const [d] = stylesheetDiagnostics(`<xsl:stylesheet version="1.0" ${XSL}/><extra/>`, ['xml', 'xslt']);
+    expect(d.detail).toMatch(/a stylesheet has one root element; found 2: <xsl:stylesheet>, <extra>/);
+  });
+
+  test('GIVEN extra devices WHEN split into elements THEN each element, and each attribute left out in turn, is given', () => {
+    expect(extraDeviceElements("<sound model='ich9'/>\n<!-- c --><panic model='bogus'/>")).toEqual([
+      { name: 'sound', xml: '<sound model="ich9"/>', attributes: [{ name: 'model', value: 'ich9', xmlWithout: '<sound/>' }] },
+      { name: 'panic', xml: '<panic model="bogus"/>', attributes: [{ name: 'model', value: 'bogus', xmlWithout: '<panic/>' }] },
+    ]);
   });
 });

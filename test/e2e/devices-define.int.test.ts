@@ -218,6 +218,18 @@ test('GIVEN extra devices libvirt schema refuses WHEN planned THEN an error on x
   expect(virshRun('list', '--all', '--name')).not.toContain(EVERY);
 });
 
+test('GIVEN a valid device and a <panic> with a model libvirt does not know WHEN planned THEN the error names that element, its place and attribute, and no line of XML the user never wrote', () => {
+  tf.write(config("<sound model='ich9'/><panic model='bogus'/>", TINY0));
+  const plan = tf.plan();
+  const out = plan.out.replace(/\s+/g, ' ');
+  expect({ code: plan.code, out }).toEqual({
+    code: 1,
+    out: expect.stringContaining(`<panic model="bogus"/> (element 2 of xml.devices): libvirt's schema does not accept model="bogus" on <panic>.`),
+  });
+  expect(out).not.toMatch(/line \d+|sound model="ich9"\/> \(element/);
+  expect(virshRun('list', '--all', '--name')).not.toContain(EVERY);
+});
+
 test('GIVEN every device kind and the escape hatch WHEN applied THEN libvirt holds each, its own schema validates the definition, and a plan finds no drift', () => {
   tf.write(config(EXTRA, TINY0));
   tf.apply();

@@ -10,6 +10,7 @@ import {
   VIRTSEED_XML_NAMESPACE,
   XsltError,
   definitionDigest,
+  extraDeviceElements,
   parseDomainXml,
   renderDomainXml,
   transformDomainXml,
@@ -136,7 +137,14 @@ export async function escapeHatchPlanDiagnostics(planned: DomainState, notes: Se
   try {
     xml = await finalDomainXml(toDomainSpec(planned, { disks: [] }), xsltOf(planned));
   } catch (err) {
-    if (err instanceof XsltError) return [error(['xml', 'xslt'], 'The stylesheet failed', `${err.message}.`)];
+    if (err instanceof XsltError)
+      return [
+        error(
+          ['xml', 'xslt'],
+          'The stylesheet failed',
+          `Applying xml.xslt to the domain XML failed: ${err.message.replace(/\.$/, '')}. Fix the stylesheet (XSLT 1.0; the message names the XPath expression or instruction at fault).`,
+        ),
+      ];
     return []; // the typed attributes' own problems are reported by validate
   }
   const xslt = xsltOf(planned);
@@ -158,13 +166,46 @@ export async function escapeHatchPlanDiagnostics(planned: DomainState, notes: Se
   }
   const devicesFail = before === undefined ? check.errors.length > 0 : before.checked && before.errors.length > 0;
   if (!check.errors.length && !devicesFail) return [];
+  const spec = toDomainSpec(planned, { disks: [] });
+  if (devicesFail && spec.extraDevices !== undefined) {
+    const blamed = await blameExtraDevices(spec, spec.extraDevices);
+    if (blamed.length) return blamed.map((detail) => error(['xml', 'devices'], "Not valid against libvirt's domain schema", detail));
+  }
   const path = devicesFail ? ['xml', 'devices'] : ['xml', 'xslt'];
   const errors = devicesFail && before?.checked ? before.errors : check.errors;
   return [
     error(
       path,
       "Not valid against libvirt's domain schema",
-      `The domain XML with ${devicesFail ? 'the extra devices' : "the stylesheet's result"} does not match libvirt's domain.rng (${libvirtSchemaDir()}):\n${errors.join('\n')}`,
+      `The domain XML with ${devicesFail ? 'the extra devices' : "the stylesheet's result"} does not match libvirt's domain.rng (${libvirtSchemaDir()}); xmllint's words, with line numbers of the domain XML virtseed renders (\`virsh dumpxml\` after an apply shows it):\n${errors.join('\n')}\nFix ${devicesFail ? 'the device elements in xml.devices' : 'the stylesheet in xml.xslt'} against https://libvirt.org/formatdomain.html.`,
     ),
   ];
+}
+
+/**
+ * Which of the extra device elements libvirt's schema refuses, each alone in the planned domain, and which of its
+ * attributes (the element without it is accepted): one sentence per refused element naming the element, its place
+ * in `xml.devices`, the attribute and value when one is to blame, and the fix. Empty when none is refused alone
+ * (or the schema cannot be checked): then the caller reports xmllint's own words.
+ */
+async function blameExtraDevices(spec: DomainSpec, devices: string): Promise<string[]> {
+  const elements = extraDeviceElements(devices);
+  const xmlWith = (fragment: string): Promise<string> => finalDomainXml({ ...spec, extraDevices: fragment }, undefined);
+  const alone = await Promise.all(elements.map(async (e) => checkDomainSchema(await xmlWith(e.xml))));
+  const out: string[] = [];
+  for (const [i, element] of elements.entries()) {
+    const result = alone[i];
+    if (!result.checked || !result.errors.length) continue;
+    const without = await Promise.all(element.attributes.map(async (a) => checkDomainSchema(await xmlWith(a.xmlWithout))));
+    const culprits = element.attributes.filter(
+      (_, j) => without[j].checked && !(without[j] as { errors: readonly string[] }).errors.length,
+    );
+    const where = `${element.xml} (element ${i + 1} of xml.devices)`;
+    out.push(
+      culprits.length
+        ? `${where}: libvirt's schema does not accept ${culprits.map((a) => `${a.name}=${JSON.stringify(a.value)}`).join(' or ')} on <${element.name}>. Give a value libvirt documents for <${element.name}> (https://libvirt.org/formatdomain.html) or leave the attribute out.`
+        : `${where}: libvirt's schema does not accept this <${element.name}> element (its attributes together, or a child element). Check it against https://libvirt.org/formatdomain.html.`,
+    );
+  }
+  return out;
 }
