@@ -151,7 +151,7 @@ function knownTopLevelKeys(schema: RootSchema): string[] {
  */
 export function cloudConfigSchemaDiagnostics(value: unknown, base: AttributePath, summary: string): Diagnostic[] {
   const context: DeprecationContext = { deprecated: [] };
-  const errors = errorDiagnostics(cloudConfigErrors(value, context), base, summary);
+  const errors = errorDiagnostics(cloudConfigErrors(value, context), value, base, summary);
   const seen = new Set<string>();
   const warnings: Diagnostic[] = [];
   for (const use of context.deprecated) {
@@ -177,20 +177,21 @@ export function cloudConfigSchemaDiagnostics(value: unknown, base: AttributePath
 export function schemaDiagnostics(name: SchemaName, value: unknown, base: AttributePath, summary: string): Diagnostic[] {
   return errorDiagnostics(
     name === 'cloud-config' ? cloudConfigErrors(value, { deprecated: [] }) : runValidator(validator(name), value),
+    value,
     base,
     summary,
   );
 }
 
-function errorDiagnostics(errors: ErrorObject[], base: AttributePath, summary: string): Diagnostic[] {
+function errorDiagnostics(errors: ErrorObject[], value: unknown, base: AttributePath, summary: string): Diagnostic[] {
   if (errors.length === 0) return [];
   const located = errors.map((e) => ({ e, path: instancePath(e) }));
-  const byPath = new Map<string, { path: AttributePath; types: string[]; messages: string[] }>();
+  const byPath = new Map<string, { path: AttributePath; types: string[]; messages: string[]; given: unknown }>();
   for (const { e, path } of located) {
     if (isAlternativeNoise(e) && located.some((o) => isStrictlyInside(o.path, path))) continue;
     const full = [...base, ...path];
     const key = JSON.stringify(full);
-    const entry = byPath.get(key) ?? { path: full, types: [], messages: [] };
+    const entry = byPath.get(key) ?? { path: full, types: [], messages: [], given: valueAt(value, path) };
     if (e.keyword === 'type') {
       for (const t of ([] as string[]).concat((e.params as { type: string | string[] }).type))
         if (!entry.types.includes(t)) entry.types.push(t);
@@ -200,7 +201,28 @@ function errorDiagnostics(errors: ErrorObject[], base: AttributePath, summary: s
     }
     byPath.set(key, entry);
   }
-  return [...byPath.values()].map((p) => error(p.path, summary, messageOf(p.types, p.messages)));
+  return [...byPath.values()].map((p) =>
+    error(p.path, summary, `${messageOf(p.types, p.messages)}${p.given === undefined ? '' : `; got ${shownValue(p.given)}`}`),
+  );
+}
+
+/** The value at `path` inside `root`, or undefined where there is none (a missing required property). */
+function valueAt(root: unknown, path: AttributePath): unknown {
+  let at: unknown = root;
+  for (const step of path) {
+    if (at === null || typeof at !== 'object') return undefined;
+    at = (at as Record<string | number, unknown>)[step];
+  }
+  return at;
+}
+
+/** Longest value shown in a schema error, in characters (the rest is cut, marked with `…`). */
+export const SHOWN_VALUE_MAX = 60;
+
+/** `value` as JSON for an error message, cut to {@link SHOWN_VALUE_MAX} characters. */
+function shownValue(value: unknown): string {
+  const json = JSON.stringify(value) ?? String(value);
+  return json.length > SHOWN_VALUE_MAX ? `${json.slice(0, SHOWN_VALUE_MAX - 1)}…` : json;
 }
 
 /** A type mismatch or a failed alternative: noise when an alternative failed deeper inside the same value. */
