@@ -27,7 +27,6 @@ import { DomainXmlParseError } from './errors';
 import { matchExtraDevices } from './escape-hatch';
 import {
   QEMU_AGENT_CHANNEL_NAME,
-  QEMU_XML_NAMESPACE,
   USER_METADATA_XML_NAMESPACE,
   VIRTSEED_XML_NAMESPACE,
   type DomainCpuMode,
@@ -41,7 +40,7 @@ import {
 } from './model';
 import { firmwareOf } from './private/firmware';
 import { domainName, domainRoot } from './private/root';
-import { takeUserNetdevArgs } from './private/user-netdev';
+import { mergeByIndex, namespacePrefix, readQemuArgs, takeUserNetdevArgs } from './private/user-netdev';
 import { toMiB } from './private/units';
 import { ATTR, attr, child, children, rawText, text, type XmlNode } from '../xml';
 
@@ -141,7 +140,7 @@ function readDomain(domain: XmlNode, options: ParseDomainOptions): DomainSpec {
     .map((e, i) => readFwCfgEntry(e, `domain/sysinfo/entry[${i}]`));
   if (fwCfg.length) spec.fwCfg = fwCfg;
   const { interfaces: restricted, rest } = takeUserNetdevArgs(readQemuArgs(domain));
-  spec.interfaces = mergeInterfaces(
+  spec.interfaces = mergeByIndex(
     children(devices, 'interface').map((n, i) => readInterface(n, `domain/devices/interface[${i}]`)),
     restricted,
   );
@@ -401,28 +400,6 @@ function readInterface(node: XmlNode, where: string): DomainInterface {
   return iface;
 }
 
-/** Puts the command-line interfaces back at their recorded positions; `<interface>` elements fill the gaps. */
-function mergeInterfaces(fromXml: DomainInterface[], fromArgs: { index: number; iface: DomainInterface }[]): DomainInterface[] {
-  const byIndex = new Map(fromArgs.map((r) => [r.index, r.iface]));
-  const result: DomainInterface[] = [];
-  const queue = [...fromXml];
-  while (queue.length || byIndex.size) {
-    const recorded = byIndex.get(result.length);
-    if (recorded) {
-      byIndex.delete(result.length);
-      result.push(recorded);
-    } else if (queue.length) {
-      result.push(queue.shift() as DomainInterface);
-    } else {
-      // Recorded positions beyond the end (interfaces removed from the XML): keep their order.
-      const next = Math.min(...byIndex.keys());
-      result.push(byIndex.get(next) as DomainInterface);
-      byIndex.delete(next);
-    }
-  }
-  return result;
-}
-
 function readFwCfgEntry(entry: XmlNode, where: string): DomainSysinfoFwCfgEntry {
   const name = attr(entry, 'name');
   const file = attr(entry, 'file');
@@ -430,14 +407,6 @@ function readFwCfgEntry(entry: XmlNode, where: string): DomainSysinfoFwCfgEntry 
     throw new DomainXmlParseError(where, 'fw_cfg entry without name or file (inline values are not supported)');
   }
   return { name, file };
-}
-
-function readQemuArgs(domain: XmlNode): string[] {
-  const prefix = namespacePrefix(domain, QEMU_XML_NAMESPACE);
-  if (prefix === undefined) return [];
-  return children(domain, `${prefix}commandline`)
-    .flatMap((c) => children(c, `${prefix}arg`))
-    .map((a) => attr(a, 'value') ?? '');
 }
 
 function readMetadata(metadata: XmlNode | undefined): Record<string, string> | undefined {
@@ -459,11 +428,3 @@ function readMetadata(metadata: XmlNode | undefined): Record<string, string> | u
 }
 
 /** `'qemu:'` when the element declares `xmlns:qemu` = `namespace`, `''` for a default namespace, else undefined. */
-function namespacePrefix(element: XmlNode, namespace: string): string | undefined {
-  for (const key of Object.keys(element)) {
-    if (element[key] !== namespace) continue;
-    if (key === `${ATTR}xmlns`) return '';
-    if (key.startsWith(`${ATTR}xmlns:`)) return `${key.slice(`${ATTR}xmlns:`.length)}:`;
-  }
-  return undefined;
-}

@@ -1,11 +1,13 @@
 /**
  * What any libvirt domain's XML says about it, read tolerantly (unlike parse.ts, which reads back what virtseed
- * defines and rejects forms its model does not cover): type, firmware, the sources of its disks and its NICs.
+ * defines and rejects forms its model does not cover): type, firmware, the sources of its disks and its NICs
+ * (`<interface>` elements and virtseed's restricted user-mode NICs in `<qemu:commandline>`, in the spec's order).
  * For reading domains virtseed did not make (the `virtseed_domain` data source). Pure.
  */
 import type { DomainFirmware } from './model';
 import { firmwareOf } from './private/firmware';
 import { domainName, domainRoot } from './private/root';
+import { mergeByIndex, readQemuArgs, takeUserNetdevArgs } from './private/user-netdev';
 import { attr, child, children, text, type XmlNode } from '../xml';
 
 /** One `<interface>`: its type (`network`, `bridge`, `user`, `direct`, …), MAC, and libvirt network when on one. */
@@ -43,12 +45,19 @@ export function summarizeDomainXml(xml: string): DomainSummary {
     type: attr(domain, 'type') ?? '',
     ...firmwareOf(child(domain, 'os')),
     disks: children(devices, 'disk').map((d) => diskSource(child(d, 'source'))),
-    interfaces: children(devices, 'interface').map((n) => {
-      const mac = attr(child(n, 'mac'), 'address');
-      const type = attr(n, 'type') ?? '';
-      const network = type === 'network' ? attr(child(n, 'source'), 'network') : undefined;
-      return { type, ...(mac !== undefined ? { mac } : {}), ...(network !== undefined ? { network } : {}) };
-    }),
+    interfaces: mergeByIndex(
+      children(devices, 'interface').map((n): DomainSummaryInterface => {
+        const mac = attr(child(n, 'mac'), 'address');
+        const type = attr(n, 'type') ?? '';
+        const network = type === 'network' ? attr(child(n, 'source'), 'network') : undefined;
+        return { type, ...(mac !== undefined ? { mac } : {}), ...(network !== undefined ? { network } : {}) };
+      }),
+      // Restricted user-mode NICs are QEMU command-line passthrough (./model.ts DomainInterfaceUser).
+      takeUserNetdevArgs(readQemuArgs(domain)).interfaces.map(({ index, iface }) => ({
+        index,
+        iface: { type: 'user', ...(iface.mac !== undefined ? { mac: iface.mac } : {}) },
+      })),
+    ),
   };
 }
 

@@ -1,5 +1,5 @@
 /** summarizeDomainXml (src/domain/summary.ts): the facts of any domain, including forms parseDomainXml rejects. */
-import { DomainXmlParseError, summarizeDomainXml } from '../../src/domain';
+import { DomainXmlParseError, renderDomainXml, summarizeDomainXml } from '../../src/domain';
 
 const XML = `<domain type='kvm'>
   <name>db1</name>
@@ -48,5 +48,35 @@ describe('summarizeDomainXml', () => {
 
   it('GIVEN a document without a name WHEN summarized THEN DomainXmlParseError', () => {
     expect(() => summarizeDomainXml("<domain type='qemu'/>")).toThrow(DomainXmlParseError);
+  });
+});
+
+describe('summarizeDomainXml with a restricted user-mode NIC', () => {
+  it('GIVEN a domain whose only NIC is restricted user-mode WHEN summarized THEN its MAC is listed', () => {
+    const xml = renderDomainXml({
+      name: 'vstest-summary-user',
+      type: 'qemu',
+      memoryMiB: 256,
+      vcpu: 1,
+      disks: [],
+      interfaces: [{ type: 'user', restrict: true, mac: '52:54:00:aa:bb:01' }],
+    });
+    expect(summarizeDomainXml(xml).interfaces).toEqual([{ type: 'user', mac: '52:54:00:aa:bb:01' }]);
+  });
+
+  it('GIVEN a restricted user-mode NIC between two network NICs WHEN summarized THEN the MACs keep the spec order', () => {
+    const xml = renderDomainXml({
+      name: 'vstest-summary-user',
+      type: 'qemu',
+      memoryMiB: 256,
+      vcpu: 1,
+      disks: [],
+      interfaces: [
+        { type: 'network', network: 'a', mac: '52:54:00:aa:bb:01' },
+        { type: 'user', restrict: true, mac: '52:54:00:aa:bb:02' },
+        { type: 'network', network: 'b', mac: '52:54:00:aa:bb:03' },
+      ],
+    });
+    expect(summarizeDomainXml(xml).interfaces.map((i) => i.mac)).toEqual(['52:54:00:aa:bb:01', '52:54:00:aa:bb:02', '52:54:00:aa:bb:03']);
   });
 });

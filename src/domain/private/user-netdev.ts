@@ -10,7 +10,8 @@
  * libvirt's devices, ours takes the next free slot. The N in the id keeps the interface's position among the
  * `<interface>` elements on a round trip.
  */
-import type { DomainInterfaceModel, DomainInterfaceUser } from '../model';
+import { QEMU_XML_NAMESPACE, type DomainInterfaceModel, type DomainInterfaceUser } from '../model';
+import { ATTR, attr, children, type XmlNode } from '../../xml';
 
 const DEVICE_BY_MODEL: Record<DomainInterfaceModel, string> = {
   virtio: 'virtio-net-pci',
@@ -77,4 +78,47 @@ function jsonObject(arg: string | undefined): Record<string, unknown> | undefine
 
 function sameKeys(object: Record<string, unknown>, allowed: string[]): boolean {
   return Object.keys(object).every((k) => allowed.includes(k));
+}
+
+/** The `<qemu:commandline>` arguments of a parsed `<domain>` element, in order (any namespace prefix). */
+export function readQemuArgs(domain: XmlNode): string[] {
+  const prefix = namespacePrefix(domain, QEMU_XML_NAMESPACE);
+  if (prefix === undefined) return [];
+  return children(domain, `${prefix}commandline`)
+    .flatMap((c) => children(c, `${prefix}arg`))
+    .map((a) => attr(a, 'value') ?? '');
+}
+
+/** The prefix (with its colon; '' for a default namespace) `element` declares for `namespace`, if any. */
+export function namespacePrefix(element: XmlNode, namespace: string): string | undefined {
+  for (const key of Object.keys(element)) {
+    if (element[key] !== namespace) continue;
+    if (key === `${ATTR}xmlns`) return '';
+    if (key.startsWith(`${ATTR}xmlns:`)) return `${key.slice(`${ATTR}xmlns:`.length)}:`;
+  }
+  return undefined;
+}
+
+/**
+ * Puts the command-line interfaces back at their recorded positions (`index`); the `<interface>` elements
+ * (`fromXml`, in order) fill the gaps.
+ */
+export function mergeByIndex<T>(fromXml: readonly T[], fromArgs: readonly { index: number; iface: T }[]): T[] {
+  const byIndex = new Map(fromArgs.map((r) => [r.index, r.iface]));
+  const result: T[] = [];
+  const queue = [...fromXml];
+  while (queue.length || byIndex.size) {
+    if (byIndex.has(result.length)) {
+      result.push(byIndex.get(result.length) as T);
+      byIndex.delete(result.length - 1);
+    } else if (queue.length) {
+      result.push(queue.shift() as T);
+    } else {
+      // Recorded positions beyond the end (interfaces removed from the XML): keep their order.
+      const next = Math.min(...byIndex.keys());
+      result.push(byIndex.get(next) as T);
+      byIndex.delete(next);
+    }
+  }
+  return result;
 }
