@@ -292,6 +292,12 @@ test('GIVEN an escape-hatch device removed outside Terraform WHEN planned THEN x
   if (plan.code !== 0) throw new Error(`the plan after restoring is not empty (exit ${plan.code}):\n${plan.out}`);
 });
 
+test('GIVEN a running domain created WHEN its live and persistent XML are read THEN neither holds the create-pending mark', () => {
+  expect(virsh('dumpxml', TINY)).toMatch(/<virtseed:instance/);
+  expect(virsh('dumpxml', TINY)).not.toMatch(/virtseed-create-pending/);
+  expect(virsh('dumpxml', '--inactive', TINY)).not.toMatch(/virtseed-create-pending/);
+});
+
 test('GIVEN a running domain with VNC and a TPM WHEN applied THEN display_uri names a localhost port that answers RFB 003.008 and swtpm keeps its state for the domain', async () => {
   const tiny = tf.resource('virtseed_domain.tiny') as { graphics: { display_uri: string }[] };
   const uri = tiny.graphics[0].display_uri;

@@ -23,6 +23,7 @@ import { resolveRefs } from './private/domain-refs';
 import { forgetDomainListing, lookupDomainByUuid } from './private/domain-directory';
 import {
   CREATE_PENDING_KEY,
+  clearLivePendingMark,
   defineDomain,
   domainExistsDiagnostic,
   interruptedState,
@@ -143,6 +144,7 @@ async function applyChange(
       return { newState: { ...planned, id: uuid, uuid, ...addresses, graphics: noDisplays(planned) }, diagnostics };
     }
     dom = await defineDomain(client, planned, bytesToUuid(dom.uuid));
+    await clearLivePendingMark(client, dom);
     if (planned.autostart === true) await client.domainSetAutostart(dom, true);
     waited.push(...(await keepSnapshotsTidy(client, dom, null, planned, true, ctx)));
   } else {

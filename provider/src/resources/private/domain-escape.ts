@@ -46,7 +46,7 @@ export interface RecordedEscapeHatch {
 }
 
 /** virtseed's metadata entries of a domain XML (any form libvirt returns), without parsing the domain model. */
-function virtseedEntries(xml: string): Record<string, string> {
+export function virtseedEntries(xml: string): Record<string, string> {
   const domain = child(newParser().parse(xml, true) as XmlNode, 'domain');
   return readNamespacedEntries(child(domain, 'metadata'), VIRTSEED_XML_NAMESPACE, 'instance') ?? {};
 }
@@ -103,6 +103,19 @@ function escapeText(value: string): string {
 export async function recordDefinitionDigest(client: LibvirtClient, dom: DomRef): Promise<void> {
   const xml = await client.domainGetXmlDesc(dom, DEFINITION_XML_FLAGS);
   const entries: Record<string, string> = { ...virtseedEntries(xml), [ESCAPE_HATCH_KEYS.digest]: definitionDigest(xml) };
+  await setVirtseedEntries(client, dom, entries, VIR_DOMAIN_AFFECT_CONFIG);
+}
+
+/**
+ * Replaces virtseed's `<metadata>` element of the domain with `entries` (virDomainSetMetadata), on the live domain
+ * and/or the persistent definition per `affect` (VIR_DOMAIN_AFFECT_LIVE, VIR_DOMAIN_AFFECT_CONFIG).
+ */
+export async function setVirtseedEntries(
+  client: LibvirtClient,
+  dom: DomRef,
+  entries: Readonly<Record<string, string>>,
+  affect: number,
+): Promise<void> {
   const body = Object.keys(entries)
     .sort()
     .map((k) => `<entry key="${escapeText(k)}">${escapeText(entries[k])}</entry>`)
@@ -113,7 +126,7 @@ export async function recordDefinitionDigest(client: LibvirtClient, dom: DomRef)
     `<instance>${body}</instance>`,
     'virtseed',
     VIRTSEED_XML_NAMESPACE,
-    VIR_DOMAIN_AFFECT_CONFIG,
+    affect,
   );
 }
 

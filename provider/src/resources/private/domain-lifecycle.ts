@@ -4,9 +4,9 @@
  * (./domain-changes.ts); this module does it.
  */
 import { Diagnostic, error, warning } from '../../../../src/diagnostics';
-import { VIR_DOMAIN_DEFINE_VALIDATE, VIR_DOMAIN_UNDEFINE_TPM } from '../../../../src/libvirt';
+import { VIR_DOMAIN_AFFECT_LIVE, VIR_DOMAIN_DEFINE_VALIDATE, VIR_DOMAIN_UNDEFINE_TPM } from '../../../../src/libvirt';
 import { usesEscapeHatch, xsltOf } from './domain-devices';
-import { finalDomainXml } from './domain-escape';
+import { finalDomainXml, setVirtseedEntries, virtseedEntries } from './domain-escape';
 import { DOMAIN_FIELDS } from '../../../../src/fields';
 import {
   LibvirtError,
@@ -44,6 +44,17 @@ import { leaseDiagnostics, startAndWait, startAndWaitForLease, waitDiagnostics }
  * check only passes because the domain still carries the mark; the create half of the replacement then removes it.
  */
 export const CREATE_PENDING_KEY = 'virtseed-create-pending';
+
+/**
+ * Removes the create-pending mark from the running domain (its live XML): a define after the create changed only
+ * the persistent definition, and the live one kept the mark it was started with. No-op when the live XML has none.
+ */
+export async function clearLivePendingMark(client: LibvirtClient, dom: DomRef): Promise<void> {
+  const entries = virtseedEntries(await client.domainGetXmlDesc(dom, 0));
+  if (!(CREATE_PENDING_KEY in entries)) return;
+  const { [CREATE_PENDING_KEY]: _pending, ...rest } = entries;
+  await setVirtseedEntries(client, dom, rest, VIR_DOMAIN_AFFECT_LIVE);
+}
 
 /** True for the libvirt domain states in which the guest runs (running, paused, blocked). */
 export function isActive(state: number): boolean {
