@@ -63,17 +63,31 @@ function isContainer(v: JsonValue | undefined): boolean {
   return isObject(v) || (Array.isArray(v) && v.some((x) => isObject(x) || Array.isArray(x)));
 }
 
-/** The keys to walk when both sides are walkable the same way (lists by index, objects by key), else undefined. */
-function keysToWalk(before: JsonValue | undefined, after: JsonValue | undefined): (string | number)[] | undefined {
-  if (!isContainer(before) && !isContainer(after)) return undefined;
+/** An `after_unknown` mirror to walk into: an object, or a list marking an element (`true`) or holding marks. */
+function isMarkContainer(v: JsonValue | undefined): boolean {
+  return isObject(v) || (Array.isArray(v) && v.some((x) => x === true || isObject(x) || Array.isArray(x)));
+}
+
+/**
+ * The keys to walk when both sides are walkable the same way (lists by index, objects by key), else undefined.
+ * `unknown` (the `after_unknown` mirror here) adds its keys: Terraform leaves a value known only after apply out of
+ * `after` and marks it there alone.
+ */
+function keysToWalk(
+  before: JsonValue | undefined,
+  after: JsonValue | undefined,
+  unknown: JsonValue | undefined,
+): (string | number)[] | undefined {
+  const marks = isObject(unknown) || Array.isArray(unknown) ? unknown : undefined;
+  if (!isContainer(before) && !isContainer(after) && !isMarkContainer(marks)) return undefined;
   const b = before ?? null;
   const a = after ?? null;
-  if ((Array.isArray(b) || b === null) && (Array.isArray(a) || a === null)) {
-    const n = Math.max(b?.length ?? 0, a?.length ?? 0);
+  if ((Array.isArray(b) || b === null) && (Array.isArray(a) || a === null) && (Array.isArray(marks) || marks === undefined)) {
+    const n = Math.max(b?.length ?? 0, a?.length ?? 0, marks?.length ?? 0);
     return Array.from({ length: n }, (_, i) => i);
   }
-  if ((isObject(b) || b === null) && (isObject(a) || a === null)) {
-    return [...new Set([...Object.keys(b ?? {}), ...Object.keys(a ?? {})])].sort();
+  if ((isObject(b) || b === null) && (isObject(a) || a === null) && (isObject(marks) || marks === undefined)) {
+    return [...new Set([...Object.keys(b ?? {}), ...Object.keys(a ?? {}), ...Object.keys(marks ?? {})])].sort();
   }
   return undefined;
 }
@@ -89,7 +103,7 @@ function walk(path: ValuePath, before: Side, after: Side, unknown: JsonValue | u
     out.push({ path, before: shown(before), after: { kind: 'unknown' } });
     return;
   }
-  const keys = before.sensitive === true || after.sensitive === true ? undefined : keysToWalk(before.value, after.value);
+  const keys = before.sensitive === true || after.sensitive === true ? undefined : keysToWalk(before.value, after.value, unknown);
   if (keys) {
     for (const k of keys) {
       walk(
