@@ -38,6 +38,11 @@ export class OwnLibvirtd {
     return `qemu+unix:///session?socket=${this.socket}`;
   }
 
+  /** What the daemon wrote to stderr (its log at the default level: errors and warnings), the last 20000 characters. */
+  get output(): string {
+    return this.log;
+  }
+
   get pid(): number | undefined {
     return this.child?.pid;
   }

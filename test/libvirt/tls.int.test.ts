@@ -10,8 +10,14 @@ import { LibvirtConnectError, connect } from '../../src/libvirt';
 import { OWN_UID, OwnLibvirtd } from '../faults/own-libvirtd';
 import { makeCa, makeCert } from '../helpers/pki';
 import { freePort } from './helpers/sshd';
+import { TfWorkdir } from '../helpers/terraform';
 
 jest.setTimeout(120_000);
+
+/** libvirtd's log lines of a connection that ended without a TLS close (gnutls: premature termination). */
+function failedReads(log: string): string[] {
+  return log.split('\n').filter((l) => /Cannot recv data|virNetSocketReadWire/.test(l));
+}
 
 describe('qemu+tls against our own libvirtd on 127.0.0.1', () => {
   const lvd = new OwnLibvirtd('tls');
@@ -77,6 +83,35 @@ describe('qemu+tls against our own libvirtd on 127.0.0.1', () => {
       expect(await c.connectGetUri()).toBe('qemu:///session');
     } finally {
       await c.close();
+    }
+  });
+
+  it('GIVEN ten TLS connections used and closed WHEN libvirtd logs THEN it logs no failed read for them (the client ends TLS cleanly)', async () => {
+    const before = lvd.output.length;
+    for (let i = 0; i < 10; i++) {
+      const c = await connect(`${base}?pkipath=${pki}/client`);
+      expect(await c.connectGetLibVersion()).toBeGreaterThan(0);
+      await c.close();
+    }
+    await new Promise((r) => setTimeout(r, 1000)); // libvirtd logs a failed read when it handles the socket's end
+    expect(failedReads(lvd.output.slice(before))).toEqual([]);
+  });
+
+  it("GIVEN terraform plans a data source read over TLS WHEN terraform is done THEN libvirtd logs no failed read for the provider's connections", async () => {
+    const tf = new TfWorkdir('tls-close');
+    try {
+      await lvd.createPool('vstest-tls-pool');
+      tf.write(
+        `data "virtseed_pool" "p" {\n  name = "vstest-tls-pool"\n}\noutput "t" {\n  value = data.virtseed_pool.p.type\n}\n`,
+        `provider "virtseed" {\n  uri = "${base}?pkipath=${pki}/client"\n}`,
+      );
+      tf.init();
+      const before = lvd.output.length;
+      for (let i = 0; i < 3; i++) tf.ok(['plan', '-input=false']);
+      await new Promise((r) => setTimeout(r, 1000));
+      expect(failedReads(lvd.output.slice(before))).toEqual([]);
+    } finally {
+      tf.dispose();
     }
   });
 
