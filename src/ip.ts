@@ -89,3 +89,11 @@ export function ipv6Netmask(prefix: number): string {
   }
   return groups.join(':');
 }
+
+/**
+ * True when the subnets `a` and `b` (`address/prefix` each, any address inside the subnet) share an address: same
+ * family, and the one with the shorter prefix holds the other's address.
+ */
+export function subnetsOverlap(a: { address: string; prefix: number }, b: { address: string; prefix: number }): boolean {
+  return inSubnet(b.address, a.address, Math.min(a.prefix, b.prefix));
+}

@@ -25,6 +25,7 @@ import type { ResourceSchema } from '../plugin/schema';
 import { replacePaths, schemaOf, valueDiagnostics, withTableDefaults } from './private/fields';
 import { networkByName, networkByRef, networkByUuid } from './private/lookups';
 import { isBeingReplaced, noteReplacement, reachableClient } from './private/plan-checks';
+import { subnetClashes, usedSubnets } from './private/network-subnets';
 import { stateFromNetwork, toNetworkSpec, validateNetworkState } from './private/network-state';
 import type { Blocks, NetworkDhcpHostState, NetworkDnsHostState, NetworkState } from './private/model';
 import { settleComputed } from './private/plan';
@@ -136,6 +137,15 @@ async function nameClash(ctx: HandlerContext<LibvirtClient>, name: string): Prom
   return client && (await networkByName(client, name)) ? [networkExistsDiagnostic(name)] : [];
 }
 
+/** Plan-time check of a new network's subnets against the host's (./private/network-subnets.ts); silent when the host cannot be reached. */
+async function subnetsInUse(ctx: HandlerContext<LibvirtClient>, planned: NetworkState, except: string[]): Promise<Diagnostic[]> {
+  if (!isWhollyKnown(planned.ip)) return [];
+  const client = await reachableClient(ctx);
+  if (!client) return [];
+  const cidrs = list(planned.ip).map((ip) => str(ip.address));
+  return subnetClashes(str(planned.name) ?? '', cidrs, await usedSubnets(client, ctx.uri, except));
+}
+
 export const network: ResourceHandler<NetworkState, LibvirtClient> = {
   typeName: 'virtseed_network',
   schema: NETWORK_SCHEMA,
@@ -156,6 +166,7 @@ export const network: ResourceHandler<NetworkState, LibvirtClient> = {
     if (replacing) {
       const name = str(planned.name);
       if (name && (!prior || prior.name !== name)) diagnostics.push(...(await nameClash(ctx, name)));
+      if (name && !diagnostics.length) diagnostics.push(...(await subnetsInUse(ctx, planned, [name, priorName ?? name])));
     }
     return { planned, requiresReplace, diagnostics };
   },

@@ -1,5 +1,5 @@
 /** changedValues (cli/plan-summary/values.ts): before and after walked with Terraform's mirror structures. */
-import { changedValues, formatValuePath } from '../../../cli/plan-summary/values';
+import { changedValues, formatValuePath, type ChangeValues } from '../../../cli/plan-summary/values';
 
 const rows = (change: Parameters<typeof changedValues>[0]) =>
   changedValues(change).map((c) => [formatValuePath(c.path), c.before.kind, c.after.kind]);
@@ -7,7 +7,7 @@ const rows = (change: Parameters<typeof changedValues>[0]) =>
 describe('changedValues and values known only after apply', () => {
   test('GIVEN a disk and a NIC added whose volume_id and network are unknown WHEN walked THEN both show as known after apply', () => {
     // As `terraform show -json` writes it: an unknown value is left out of `after` and marked in `after_unknown`.
-    const change = {
+    const change: ChangeValues = {
       before: { disk: [{ volume_id: 'a' }], network_interface: [{ network: 'n1', model: 'virtio' }] },
       after: { disk: [{ volume_id: 'a' }, {}], network_interface: [{ network: 'n1', model: 'virtio' }, { model: 'virtio' }] },
       after_unknown: { disk: [{}, { volume_id: true }], network_interface: [{}, { network: true }] },
