@@ -224,7 +224,9 @@ test('GIVEN a valid device and a <panic> with a model libvirt does not know WHEN
   const out = plan.out.replace(/\s+/g, ' ');
   expect({ code: plan.code, out }).toEqual({
     code: 1,
-    out: expect.stringContaining(`<panic model="bogus"/> (element 2 of xml.devices): libvirt's schema does not accept model="bogus" on <panic>.`),
+    out: expect.stringContaining(
+      `<panic model="bogus"/> (element 2 of xml.devices): libvirt's schema does not accept model="bogus" on <panic>.`,
+    ),
   });
   expect(out).not.toMatch(/line \d+: element|Relax-NG|sound model="ich9"\/> \(element/);
   expect(virshRun('list', '--all', '--name')).not.toContain(EVERY);

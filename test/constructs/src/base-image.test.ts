@@ -61,7 +61,7 @@ describe('BaseImage location', () => {
     ['undefined', undefined],
   ])('GIVEN fromFile with %s WHEN made THEN it throws naming the property and the value', (_, given) => {
     expect(() => BaseImage.fromFile(given as string)).toThrow(
-      /^BaseImage\.fromFile path: invalid value (''|'  '|undefined); expected the image file's path/,
+      /^BaseImage\.fromFile path: invalid value (''|' {2}'|undefined); expected the image file's path/,
     );
   });
 
