@@ -103,7 +103,9 @@ export function main(args: readonly string[], root: string): void {
     const updated = updateLanes(readLanes(root), timings, all);
     fs.writeFileSync(path.join(root, LANES_JSON), JSON.stringify(updated, null, 2) + '\n');
     const { seconds } = splitLanes(all, updated);
-    process.stdout.write(`test-lanes: ${LANES_JSON} rewritten; estimated heavy ${Math.round(seconds.heavy)} s, int ${Math.round(seconds.int)} s\n`);
+    process.stdout.write(
+      `test-lanes: ${LANES_JSON} rewritten; estimated heavy ${Math.round(seconds.heavy)} s, int ${Math.round(seconds.int)} s\n`,
+    );
   } else {
     throw new Error(`test-lanes: expected "split [FILE...]" or "update [timings.json]", got ${JSON.stringify(command)}`);
   }

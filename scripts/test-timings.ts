@@ -191,7 +191,8 @@ export function buildTimings(
         boots: own.filter((s) => !s.restore).length,
         restores: own.filter((s) => s.restore).length,
         passed: t.assertionResults.filter((a) => a.status === 'passed').length,
-        failed: t.assertionResults.filter((a) => a.status === 'failed').length + (t.status === 'failed' && !t.assertionResults.length ? 1 : 0),
+        failed:
+          t.assertionResults.filter((a) => a.status === 'failed').length + (t.status === 'failed' && !t.assertionResults.length ? 1 : 0),
         slowest: [...t.assertionResults]
           .filter((a) => typeof a.duration === 'number')
           .sort((a, b) => (b.duration as number) - (a.duration as number))
@@ -280,11 +281,14 @@ export function readQemuStarts(dir: string, sinceMs: number): QemuStart[] {
 
 /** Every `*.int.test.ts` under `dir` (relative to `root`, '/'-separated), sorted. */
 export function integrationFiles(root: string, dir: string): string[] {
-  return fs.readdirSync(path.join(root, dir), { withFileTypes: true }).flatMap((e) => {
-    const rel = path.posix.join(dir, e.name);
-    if (e.isDirectory()) return e.name === 'node_modules' ? [] : integrationFiles(root, rel);
-    return e.name.endsWith('.int.test.ts') ? [rel] : [];
-  }).sort();
+  return fs
+    .readdirSync(path.join(root, dir), { withFileTypes: true })
+    .flatMap((e) => {
+      const rel = path.posix.join(dir, e.name);
+      if (e.isDirectory()) return e.name === 'node_modules' ? [] : integrationFiles(root, rel);
+      return e.name.endsWith('.int.test.ts') ? [rel] : [];
+    })
+    .sort();
 }
 
 /** Reads the lane results in `resultsDir`, writes timings.md and timings.json there, prints the table. */

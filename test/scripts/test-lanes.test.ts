@@ -11,7 +11,9 @@ function timing(file: string, seconds: number, boots = 0, lane = 'int'): FileTim
 
 describe('splitLanes', () => {
   it('GIVEN measured files WHEN split THEN the longest goes first and each next one to the lane with less so far', () => {
-    const lanes: LanesFile = { files: { a: { seconds: 500 }, b: { seconds: 400 }, c: { seconds: 300 }, d: { seconds: 200 }, e: { seconds: 100 } } };
+    const lanes: LanesFile = {
+      files: { a: { seconds: 500 }, b: { seconds: 400 }, c: { seconds: 300 }, d: { seconds: 200 }, e: { seconds: 100 } },
+    };
     const { lane, seconds } = splitLanes(['e', 'd', 'c', 'b', 'a'], lanes);
     // a→heavy (500), b→int (400), c→int (700), d→heavy (700), e→heavy on a tie (800)
     expect(lane).toEqual({ a: 'heavy', b: 'int', c: 'int', d: 'heavy', e: 'heavy' });

@@ -1,4 +1,12 @@
-import { attributeStarts, buildTimings, JestFileResult, nameLiterals, parseQemuLog, QemuStart, renderTimings } from '../../scripts/test-timings';
+import {
+  attributeStarts,
+  buildTimings,
+  JestFileResult,
+  nameLiterals,
+  parseQemuLog,
+  QemuStart,
+  renderTimings,
+} from '../../scripts/test-timings';
 
 const ROOT = '/repo';
 const T0 = Date.parse('2026-11-28T10:00:00Z');
@@ -46,7 +54,8 @@ describe('parseQemuLog', () => {
 
 describe('nameLiterals', () => {
   it('GIVEN a test source WHEN its literals are read THEN the vstest-/virtseed- names come out once each', () => {
-    const src = "const PREFIX = 'vstest-rp';\nconst NAME = `${PREFIX}-vm`;\nconst LOG = '/var/log/libvirt/qemu/virtseed-basic-console.log'; 'vstest-rp'";
+    const src =
+      "const PREFIX = 'vstest-rp';\nconst NAME = `${PREFIX}-vm`;\nconst LOG = '/var/log/libvirt/qemu/virtseed-basic-console.log'; 'vstest-rp'";
     expect(nameLiterals(src).sort()).toEqual(['virtseed-basic-console.log', 'vstest-rp']);
   });
 });
@@ -93,15 +102,19 @@ describe('buildTimings and renderTimings', () => {
     {
       lane: 'unit',
       result: {
-        testResults: [
-          fileResult('test/u1.test.ts', 0, 2, [['u1 fast', 5]]),
-          fileResult('test/u2.test.ts', 0, 3, [['u2 fast', 7]]),
-        ],
+        testResults: [fileResult('test/u1.test.ts', 0, 2, [['u1 fast', 5]]), fileResult('test/u2.test.ts', 0, 3, [['u2 fast', 7]])],
       },
     },
     {
       lane: 'int',
-      result: { testResults: [fileResult('test/a.int.test.ts', 10, 100, [['a one', 30_000], ['a two', 50_000, 'failed']])] },
+      result: {
+        testResults: [
+          fileResult('test/a.int.test.ts', 10, 100, [
+            ['a one', 30_000],
+            ['a two', 50_000, 'failed'],
+          ]),
+        ],
+      },
     },
     {
       lane: 'heavy',
@@ -172,7 +185,14 @@ describe('buildTimings and renderTimings', () => {
 
   it('GIVEN a file that failed to run (no start time) WHEN built THEN it has 0 s and counts as one failure', () => {
     const broken = buildTimings(
-      [{ lane: 'int', result: { testResults: [{ name: `${ROOT}/test/x.int.test.ts`, startTime: 0, endTime: 0, status: 'failed', assertionResults: [] }] } }],
+      [
+        {
+          lane: 'int',
+          result: {
+            testResults: [{ name: `${ROOT}/test/x.int.test.ts`, startTime: 0, endTime: 0, status: 'failed', assertionResults: [] }],
+          },
+        },
+      ],
       [],
       literals,
       ROOT,
