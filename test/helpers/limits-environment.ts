@@ -8,7 +8,7 @@
 import type { EnvironmentContext, JestEnvironmentConfig } from '@jest/environment';
 import type { Circus } from '@jest/types';
 import { TestEnvironment } from 'jest-environment-node';
-import { maxFileMs, maxTestMs } from './limits';
+import { boundTimeout, maxFileMs, maxTestMs } from './limits';
 
 export default class LimitsEnvironment extends TestEnvironment {
   private readonly fileStart = Date.now();
@@ -23,15 +23,14 @@ export default class LimitsEnvironment extends TestEnvironment {
   /** The timeout (ms) for a test or hook that asked for `asked`; `teardown`: an afterAll/afterEach hook. */
   private bound(asked: number, teardown: boolean): number {
     const left = this.fileStart + maxFileMs() - Date.now();
-    const bound = Math.min(asked, maxTestMs());
-    if (teardown || left >= bound) return bound;
-    if (!this.told) {
+    const timeout = boundTimeout(asked, teardown, left, maxTestMs());
+    if (timeout < Math.min(asked, maxTestMs()) && !this.told) {
       this.told = true;
       process.stderr.write(
         `limits: ${this.testPath} has ${Math.max(0, Math.round(left / 1000))} s left of VIRTSEED_TEST_MAX_FILE_S (${maxFileMs() / 1000} s): its remaining tests and set-up hooks get no more\n`,
       );
     }
-    return Math.max(1000, left);
+    return timeout;
   }
 
   async handleTestEvent(event: Circus.Event, state: Circus.State): Promise<void> {

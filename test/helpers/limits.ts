@@ -34,6 +34,17 @@ export function maxFileMs(): number {
   return seconds('VIRTSEED_TEST_MAX_FILE_S', 1500) * 1000;
 }
 
+/**
+ * The timeout (ms) of a test or hook that asked for `askedMs`, when its file has `leftMs` left of its bound:
+ * at most `maxTestMs`; a test or set-up hook also at most what the file has left, but never under 1 s (it then fails
+ * with jest's timeout message); a teardown (`afterAll`, `afterEach`) keeps the per-test bound so it still runs.
+ */
+export function boundTimeout(askedMs: number, teardown: boolean, leftMs: number, maxTest: number): number {
+  const bound = Math.min(askedMs, maxTest);
+  if (teardown || leftMs >= bound) return bound;
+  return Math.max(1000, leftMs);
+}
+
 /** The last `n` lines of a file ('' when it cannot be read), CR removed. */
 export function lastLines(file: string, n = 40): string {
   try {
