@@ -69,7 +69,8 @@ export function splitLanes(files: readonly string[], lanes: LanesFile): { lane: 
  * dropped (the split comes from data from then on) and files no longer present are removed.
  */
 export function updateLanes(lanes: LanesFile, timings: Timings, allFiles: readonly string[]): LanesFile {
-  const measured = new Map(timings.files.filter((f) => f.lane === 'int' || f.lane === 'heavy').map((f) => [f.file, f]));
+  // A file that did not run (0 s: it failed to load) is not a measurement.
+  const measured = new Map(timings.files.filter((f) => (f.lane === 'int' || f.lane === 'heavy') && f.seconds > 0).map((f) => [f.file, f]));
   const complete = allFiles.every((f) => measured.has(f));
   const files: Record<string, LaneEntry> = {};
   const keys = complete ? [...allFiles] : [...new Set([...Object.keys(lanes.files), ...measured.keys()])];

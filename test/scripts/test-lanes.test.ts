@@ -52,8 +52,8 @@ describe('updateLanes', () => {
     });
   });
 
-  it('GIVEN a run of some files WHEN lanes.json is updated THEN those get their figures and every pin stays', () => {
-    const t: Timings = { files: [timing('b', 40), timing('new', 7)], lanes: [], unattributed: [] };
+  it('GIVEN a run of some files (one failed to load: 0 s) WHEN lanes.json is updated THEN the measured ones get their figures and every pin stays', () => {
+    const t: Timings = { files: [timing('b', 40), timing('new', 7), timing('a', 0, 0, 'heavy')], lanes: [], unattributed: [] };
     expect(updateLanes(seed, t, ['a', 'b', 'new']).files).toEqual({
       a: { seconds: null, lane: 'heavy' },
       b: { seconds: 40, boots: 0, restores: 0, lane: 'int' },
