@@ -15,7 +15,8 @@ module.exports = {
     },
     {
       displayName: 'integration',
-      testEnvironment: 'node',
+      // Node's environment with the bounds of test/helpers/limits.ts on every test and hook (issue #33).
+      testEnvironment: '<rootDir>/test/helpers/limits-environment.ts',
       transform,
       testMatch: ['<rootDir>/test/**/*.int.test.ts'],
       testPathIgnorePatterns: ['/node_modules/', '/dist/'],

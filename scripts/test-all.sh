@@ -1,10 +1,18 @@
 #!/usr/bin/env bash
 # The whole test suite, as CI runs it: installs what is missing, starts libvirtd and PostgreSQL if none answers
-# (and gives the tests the storage pool `default` they use), builds, type-checks everything including the tests
-# (`npm run typecheck`) and lints and format-checks it (`npm run lint`), builds (or reuses) the test guest image, installs the provider, then runs the unit tests and the
-# integration tests (real xorriso/isoinfo, cloud-init's datasource code, ignition-validate, libvirtd, PostgreSQL,
-# terraform, cdktf and real guest boots under TCG). A failed check fails the run (status 1) once everything else has
-# run. Ends with one line `tests: N passed, N failed`, after a line `checks: ...` naming failed checks.
+# (and gives the tests the storage pool `default` they use), builds, then runs the unit tests with the checks beside
+# them in the background (`npm run typecheck`: everything including the tests; `npm run lint`: eslint and prettier;
+# their output kept in test-results/ and shown at the end), builds (or reuses) the test guest image, installs the
+# provider, and runs the integration tests (real xorriso/isoinfo, cloud-init's datasource code, ignition-validate,
+# libvirtd, PostgreSQL, terraform, cdktf and real guest boots under TCG) in two lanes side by side. A failed check
+# fails the run (status 1) once everything else has run. Ends with the timing table (scripts/test-timings.ts: per
+# test file its lane, wall time, guest boots and slowest tests; also in test-results/timings.md and timings.json),
+# then a line `checks: ...` and, last, one line `tests: N passed, N failed`.
+#
+# test-results/ (gitignored) keeps every jest JSON result of the run (unit.json, int.json, heavy.json), the lanes'
+# and checks' output and the timings; it is emptied at the start of a run.
+# Arguments are passed to every jest run (e.g. `-t PATTERN`). VIRTSEED_TEST_ONLY="FILE ..." runs only those test
+# files (each in its project and lane; the checks still cover everything): for trying the test command itself.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export CHECKPOINT_DISABLE=1
@@ -15,44 +23,85 @@ bash scripts/ensure-test-pool.sh # the tests' own volumes go into pool `default`
 # tests' role and database made (they run the script again themselves, which is quick once this is done).
 bash scripts/ensure-postgres.sh --name vstest_gitops >/dev/null
 npm run --silent build
-# Tests are type-checked and linted like the code; a failure is reported at the end, after all tests have run.
+results=test-results
+rm -rf "$results"
+mkdir -p "$results"
 status=0
 failed_checks=()
-npm run --silent typecheck || { status=1; failed_checks+=(typecheck); }
-npm run --silent lint || { status=1; failed_checks+=(lint); }
-VIRTSEED_TEST_IMAGE_DIR=$(bash scripts/build-test-image.sh | tail -n 1)
-export VIRTSEED_TEST_IMAGE_DIR
-# The provider under test is installed into this checkout's own folder and terraform is pointed at it, so a
-# provider installed by another checkout (or the user's ~/.terraform.d) never stands in for this one.
-. scripts/test-env.sh
-VIRTSEED_SKIP_BUILD=1 VIRTSEED_MIRROR="$VIRTSEED_TEST_MIRROR" bash scripts/install-provider.sh
 
-results=$(mktemp -d)
-npx jest --selectProjects unit --json --outputFile="$results/unit.json" "$@" || status=1
+# The files to run: everything, or VIRTSEED_TEST_ONLY's files sorted into unit and integration ones.
+unit_args=()
+int_only=()
+if [ -n "${VIRTSEED_TEST_ONLY:-}" ]; then
+  read -r -a only <<<"$VIRTSEED_TEST_ONLY"
+  for f in "${only[@]}"; do
+    [ -e "$f" ] || { echo "VIRTSEED_TEST_ONLY: no file $f" >&2; exit 2; }
+    case "$f" in
+      *.int.test.ts) int_only+=("$f") ;;
+      *) unit_args+=("$f") ;;
+    esac
+  done
+  if ((${#unit_args[@]})); then unit_args=(--runTestsByPath "${unit_args[@]}"); fi
+fi
 
-# Integration tests run one file at a time in two jest processes side by side (two at most boot guests at once on a
-# 2-core machine): the guest-boot suites listed here in the second, everything else in the first. Each test owns its
-# `vstest-<name>` objects, so the two never meet. The list balances the two processes' wall times (measured in CI).
-heavy=(
-  test/e2e/reprovision.int.test.ts
-  test/e2e/seed-guest.int.test.ts
-  test/e2e/day2-live.int.test.ts
-  test/e2e/snapshot-before.int.test.ts
-  test/e2e/wait-for.int.test.ts
-  test/e2e/firmware-boot.int.test.ts
-)
-present=()
-ignore=()
-for f in "${heavy[@]}"; do
-  [ -e "$f" ] && present+=("$f")
-  ignore+=("$(basename "$f" | sed 's/\./\\./g')")
+# The checks run beside the unit tests (type check and lint use about one core each for a few minutes); their
+# output is kept and shown at the end, and a failure fails the run once everything else has run.
+npm run --silent typecheck >"$results/typecheck.log" 2>&1 &
+typecheck_pid=$!
+npm run --silent lint >"$results/lint.log" 2>&1 &
+lint_pid=$!
+ran=()
+if [ -z "${VIRTSEED_TEST_ONLY:-}" ] || ((${#unit_args[@]})); then
+  npx jest --selectProjects unit --json --outputFile="$results/unit.json" "${unit_args[@]}" "$@" || status=1
+  ran+=("$results/unit.json")
+fi
+wait "$typecheck_pid" || { status=1; failed_checks+=(typecheck); }
+wait "$lint_pid" || { status=1; failed_checks+=(lint); }
+
+if [ -z "${VIRTSEED_TEST_ONLY:-}" ] || ((${#int_only[@]})); then
+  VIRTSEED_TEST_IMAGE_DIR=$(bash scripts/build-test-image.sh | tail -n 1)
+  export VIRTSEED_TEST_IMAGE_DIR
+  # The provider under test is installed into this checkout's own folder and terraform is pointed at it, so a
+  # provider installed by another checkout (or the user's ~/.terraform.d) never stands in for this one.
+  . scripts/test-env.sh
+  VIRTSEED_SKIP_BUILD=1 VIRTSEED_MIRROR="$VIRTSEED_TEST_MIRROR" bash scripts/install-provider.sh
+
+  # Integration tests run one file at a time in two jest processes side by side (two at most boot guests at once on
+  # a 2-core machine). Each test owns its `vstest-<name>` objects, so the two never meet. Which file runs in which
+  # lane comes from the measured timings in test/lanes.json (scripts/test-lanes.ts: greedy, longest file first;
+  # `npm run test:lanes` rewrites it from a run's test-results/timings.json).
+  heavy=()
+  int=()
+  node dist/scripts/test-lanes.js split "${int_only[@]}" >"$results/lanes.txt"
+  while read -r lane file; do
+    if [ "$lane" = heavy ]; then heavy+=("$file"); else int+=("$file"); fi
+  done <"$results/lanes.txt"
+  heavy_pid=
+  if ((${#heavy[@]})); then
+    npx jest --selectProjects integration --runInBand --runTestsByPath "${heavy[@]}" --json --outputFile="$results/heavy.json" "$@" \
+      >"$results/heavy.log" 2>&1 &
+    heavy_pid=$!
+    ran+=("$results/heavy.json")
+  fi
+  if ((${#int[@]})); then
+    npx jest --selectProjects integration --runInBand --runTestsByPath "${int[@]}" --json --outputFile="$results/int.json" "$@" || status=1
+    ran+=("$results/int.json")
+  fi
+  if [ -n "$heavy_pid" ]; then
+    wait "$heavy_pid" || status=1
+    cat "$results/heavy.log"
+  fi
+fi
+
+echo
+node dist/scripts/test-timings.js "$results" || echo "timings: the table could not be made (see above)"
+echo "timings: $results/timings.md (and timings.json)"
+for check in typecheck lint; do
+  if [ -s "$results/$check.log" ]; then
+    echo "--- npm run $check:"
+    cat "$results/$check.log"
+  fi
 done
-npx jest --selectProjects integration --runInBand --runTestsByPath "${present[@]}" --json --outputFile="$results/heavy.json" > "$results/heavy.log" 2>&1 &
-heavy_pid=$!
-npx jest --selectProjects integration --runInBand --testPathIgnorePatterns '/node_modules/' '/dist/' "${ignore[@]}" \
-  --json --outputFile="$results/int.json" "$@" || status=1
-wait "$heavy_pid" || status=1
-cat "$results/heavy.log"
 if ((${#failed_checks[@]})); then echo "checks: ${failed_checks[*]} FAILED (see above)"; else echo 'checks: typecheck, lint passed'; fi
 node -e '
   let p = 0, f = 0;
@@ -61,6 +110,5 @@ node -e '
     catch { f += 1; }
   }
   console.log(`tests: ${p} passed, ${f} failed`);
-' "$results/unit.json" "$results/int.json" "$results/heavy.json"
-rm -rf "$results"
+' "${ran[@]/#/$PWD/}"
 exit $status

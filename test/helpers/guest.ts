@@ -5,6 +5,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { consoleSilenceMs, lastLines, maxTestMs } from './limits';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 
@@ -77,20 +78,41 @@ export function consoleSize(logPath: string): number {
   }
 }
 
+/** A console file's size and modification time: it changes whenever the guest writes (or libvirt truncates). */
+function consoleStamp(logPath: string): string {
+  try {
+    const st = fs.statSync(logPath);
+    return `${st.size}:${st.mtimeMs}`;
+  } catch {
+    return 'missing';
+  }
+}
+
 /**
- * Waits until the console log (from byte `from`) matches `pattern`; resolves with the text read. Rejects after
- * `timeoutMs` with the last console lines, so a failing boot shows why.
+ * Waits until the console log (from byte `from`) matches `pattern`; resolves with the text read. Fails when the
+ * console has written nothing for VIRTSEED_TEST_CONSOLE_SILENCE_S (150 s) — a stuck guest fails in minutes — or
+ * after `timeoutMs` (at most VIRTSEED_TEST_MAX_TEST_S), with the console's last 40 lines either way. A wait for a
+ * line that comes after a long silence on purpose must raise the silence bound for its run.
  */
 export async function waitForConsole(logPath: string, pattern: RegExp, timeoutMs = 420_000, from = 0): Promise<string> {
-  const deadline = Date.now() + timeoutMs;
+  const start = Date.now();
+  const cap = Math.min(timeoutMs, maxTestMs());
+  const silence = consoleSilenceMs();
+  let stamp = consoleStamp(logPath);
+  let changed = start;
   for (;;) {
     const text = readConsole(logPath, from);
     if (pattern.test(text)) return text;
-    if (Date.now() > deadline) {
-      throw new Error(
-        `console ${logPath} did not show ${pattern} within ${timeoutMs / 1000} s; last lines:\n${text.split('\n').slice(-40).join('\n')}`,
-      );
-    }
+    const now = Date.now();
+    const current = consoleStamp(logPath);
+    if (current !== stamp) [stamp, changed] = [current, now];
+    const why =
+      now - start > cap
+        ? `within ${cap / 1000} s`
+        : now - changed > silence
+          ? `: the console has written nothing for ${Math.round((now - changed) / 1000)} s (VIRTSEED_TEST_CONSOLE_SILENCE_S=${silence / 1000})`
+          : undefined;
+    if (why) throw new Error(`console ${logPath} did not show ${pattern} ${why}; last 40 lines:\n${lastLines(logPath, 40)}`);
     await new Promise((r) => setTimeout(r, 1000));
   }
 }

@@ -1,11 +1,15 @@
 /**
  * Real `terraform` in a temporary working directory, against the provider installed by scripts/install-provider.sh
- * (filesystem mirror + CLI config). For the e2e tests; every call is synchronous and bounded in time.
+ * (filesystem mirror + CLI config). For the e2e tests; every call is synchronous and bounded in time: by its
+ * timeout (at most VIRTSEED_TEST_MAX_TEST_S, limits.ts) and, while a guest it may be waiting on writes its console,
+ * by that console's silence (VIRTSEED_TEST_CONSOLE_SILENCE_S): a stuck boot stops the call in minutes, and the
+ * error has terraform's output and the console's last lines.
  */
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { consoleSilenceMs, consoleTails, maxTestMs } from './limits';
 
 export const PROVIDER_BLOCK = `terraform {
   required_providers {
@@ -67,10 +71,70 @@ export function plannedChange(plan: TfPlanJson, address: string): TfChange {
   return found;
 }
 
+/** The exit code of a terraform call the watchdog stopped (as timeout(1) has it). */
+export const STOPPED = 124;
+
+/**
+ * The watchdog (a Node child, since jest's thread blocks in spawnSync meanwhile): argv = silence ms, cap ms, the
+ * number of consoles, the consoles, the command. Runs the command in a process group of its own with the output
+ * passed through; every 2 s it looks at the consoles' modification times. A console counts once it was written
+ * after the call began (a guest this call started, restarted or shut down); when every such console has been
+ * silent for the bound, or the cap has passed, it says why on stderr, sends the group SIGINT (terraform's own
+ * graceful stop), SIGKILL 15 s later, and exits 124.
+ */
+const WATCHDOG = `
+const { spawn } = require('node:child_process');
+const fs = require('node:fs');
+const a = process.argv.slice(1);
+const silence = Number(a[0]), cap = Number(a[1]), n = Number(a[2]);
+const consoles = a.slice(3, 3 + n), cmd = a.slice(3 + n);
+const start = Date.now();
+const child = spawn(cmd[0], cmd.slice(1), { stdio: 'inherit', detached: true });
+let stopping = false;
+const kill = (sig) => { try { process.kill(-child.pid, sig); } catch {} };
+const stop = (why) => {
+  if (stopping) return;
+  stopping = true;
+  process.stderr.write('\\ntf-watchdog: ' + why + '; terraform stopped\\n');
+  kill('SIGINT');
+  setTimeout(() => kill('SIGKILL'), 15000).unref();
+};
+process.on('SIGTERM', () => stop('stopped by its caller'));
+const timer = setInterval(() => {
+  const now = Date.now();
+  if (now - start > cap) return stop('terraform ran longer than its bound of ' + cap / 1000 + ' s');
+  let latest = 0;
+  for (const c of consoles) { try { latest = Math.max(latest, fs.statSync(c).mtimeMs); } catch {} }
+  if (latest >= start && now - latest > silence)
+    stop('the guest console stayed silent for ' + Math.round((now - latest) / 1000) + ' s (bound ' + silence / 1000 +
+      ' s, VIRTSEED_TEST_CONSOLE_SILENCE_S) while terraform was still running');
+}, 2000);
+child.on('error', (e) => { clearInterval(timer); process.stderr.write('tf-watchdog: ' + e.message + '\\n'); process.exitCode = 127; });
+child.on('exit', (code) => {
+  clearInterval(timer);
+  if (stopping) kill('SIGKILL');
+  process.exitCode = stopping ? 124 : (code ?? 1);
+});
+`;
+
+/**
+ * The guest consoles a configuration may make terraform wait on: the default console log of every
+ * `virtseed_domain` whose name is a plain string (`/var/log/libvirt/qemu/<name>-console.log`, the provider's
+ * default for qemu:///system) and every absolute path ending in `.log` written in it (an explicit `console_log`).
+ */
+export function consolesOf(hcl: string): string[] {
+  const found = new Set<string>();
+  for (const m of hcl.matchAll(/resource\s+"virtseed_domain"\s+"[^"]+"\s*\{[^]*?\bname\s*=\s*"([^"$]+)"/g))
+    found.add(`/var/log/libvirt/qemu/${m[1]}-console.log`);
+  for (const m of hcl.matchAll(/"(\/[^"$]+\.log)"/g)) found.add(m[1]);
+  return [...found];
+}
+
 /** A terraform working directory under /tmp (`vstest-tf-<label>-*`), removed by `dispose()`. */
 export class TfWorkdir {
   readonly dir: string;
   private readonly env: NodeJS.ProcessEnv;
+  private readonly extraConsoles = new Set<string>();
 
   /** `env`: extra variables for terraform (e.g. `TF_LOG_PROVIDER: 'INFO'` to see the provider's INFO lines). */
   constructor(label: string, env: NodeJS.ProcessEnv = {}) {
@@ -86,10 +150,44 @@ export class TfWorkdir {
     fs.writeFileSync(path.join(this.dir, 'main.tf'), head + body);
   }
 
-  /** Runs terraform with args (adds -no-color); never throws. */
+  /** Guest consoles (files) to watch besides those found in the configuration (consolesOf). */
+  watchConsoles(...files: string[]): void {
+    for (const f of files) this.extraConsoles.add(f);
+  }
+
+  /** The consoles a call watches: those of the configuration's `.tf` files and those added by watchConsoles. */
+  consoles(): string[] {
+    const found = new Set(this.extraConsoles);
+    for (const f of fs.readdirSync(this.dir).filter((n) => n.endsWith('.tf')))
+      for (const c of consolesOf(fs.readFileSync(path.join(this.dir, f), 'utf8'))) found.add(c);
+    return [...found].sort();
+  }
+
+  /**
+   * Runs terraform with args (adds -no-color); never throws. Bounded by `timeoutMs` (at most VIRTSEED_TEST_MAX_TEST_S)
+   * and by the silence of the consoles() it may wait on: then the code is STOPPED and `out` ends with why and the
+   * consoles' last 40 lines.
+   */
   run(args: string[], timeoutMs = 600_000): TfResult {
-    const r = spawnSync('terraform', [...args, '-no-color'], { cwd: this.dir, env: this.env, encoding: 'utf8', timeout: timeoutMs });
-    return { code: r.status ?? -1, out: `${r.stdout ?? ''}${r.stderr ?? ''}${r.error ? `\n${r.error.message}` : ''}` };
+    const cap = Math.min(timeoutMs, maxTestMs());
+    const consoles = this.consoles();
+    const command = ['terraform', ...args, '-no-color'];
+    const r = consoles.length
+      ? spawnSync(
+          process.execPath,
+          ['-e', WATCHDOG, String(consoleSilenceMs()), String(cap), String(consoles.length), ...consoles, ...command],
+          {
+            cwd: this.dir,
+            env: this.env,
+            encoding: 'utf8',
+            timeout: cap + 60_000, // the watchdog's own cap comes first; this only catches a hung watchdog
+          },
+        )
+      : spawnSync(command[0], command.slice(1), { cwd: this.dir, env: this.env, encoding: 'utf8', timeout: cap });
+    const code = r.status ?? -1;
+    let out = `${r.stdout ?? ''}${r.stderr ?? ''}${r.error ? `\n${r.error.message}` : ''}`;
+    if (code === STOPPED || r.error) out += `\n${consoleTails(consoles.filter((c) => fs.existsSync(c)))}`;
+    return { code, out };
   }
 
   /** Runs terraform and throws with its output unless it exits 0. */

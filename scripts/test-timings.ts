@@ -1,0 +1,320 @@
+/**
+ * The test command's timing table (issue #33): per test file its lane, wall time, guest boots and slowest tests,
+ * sorted by wall time, with lane totals. scripts/test-all.sh keeps every jest `--json` result in `test-results/`
+ * (`unit.json`, `int.json`, `heavy.json`: the file name is the lane) and runs this at the end:
+ * `node dist/scripts/test-timings.js [test-results]` writes `test-results/timings.md` and `timings.json` and prints
+ * the table (the unit lane cut to its slowest files; timings.md has every row).
+ *
+ * Guest boots per file, without a hook in the product: libvirt writes a QEMU log per domain
+ * (`/var/log/libvirt/qemu/<domain>.log`, `$VIRTSEED_QEMU_LOG_DIR` to read another folder) and appends one
+ * `<UTC time>: starting up libvirt version: ...` line, followed by QEMU's command line, at every QEMU start. A start
+ * whose command line has `-incoming` restores a saved memory image (a snapshot revert or `virsh restore`): it is
+ * counted as a restore, not a boot. Each start is given to the integration test file that was running at that
+ * moment (jest's per-file start and end times in its JSON). The two integration lanes run side by side, so a start
+ * can fall in two files' windows: it goes to the file whose source names the domain — the longest `vstest-...` or
+ * `virtseed-...` literal of the file that the domain's name starts with (every test names its libvirt objects with
+ * a prefix of its own). A start that only one running file could have made, whose domain no integration test file
+ * names, goes to that file by time alone (a name built elsewhere). Anything else (another user of the machine,
+ * two files naming the same prefix) is listed as not attributed rather than guessed. Not counted: guests of the
+ * tests' private daemons (test/faults/own-libvirtd.ts, test/helpers/hosts.ts), whose logs live in their temporary
+ * folders.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+/** One test of jest's `--json` output (the parts read). `duration` in ms (null when the test did not run). */
+export interface JestAssertion {
+  readonly fullName: string;
+  readonly status: string;
+  readonly duration?: number | null;
+}
+
+/** One test file of jest's `--json` output: `name` is its absolute path; times in ms since the epoch. */
+export interface JestFileResult {
+  readonly name: string;
+  readonly startTime: number;
+  readonly endTime: number;
+  readonly status: string;
+  readonly assertionResults: readonly JestAssertion[];
+}
+
+/** jest's `--json` output (the parts read). */
+export interface JestJson {
+  readonly testResults: readonly JestFileResult[];
+}
+
+/** One lane's jest run: `lane` is `unit`, `int` or `heavy`. */
+export interface LaneRun {
+  readonly lane: string;
+  readonly result: JestJson;
+}
+
+/** One QEMU start from a libvirt QEMU log: `ms` since the epoch; `restore` when QEMU was started with `-incoming`. */
+export interface QemuStart {
+  readonly domain: string;
+  readonly ms: number;
+  readonly restore: boolean;
+}
+
+export interface SlowTest {
+  readonly name: string;
+  readonly seconds: number;
+}
+
+/** One row of the table. `file` relative to the checkout, '/'-separated; `seconds` is the file's wall time. */
+export interface FileTiming {
+  readonly lane: string;
+  readonly file: string;
+  readonly seconds: number;
+  readonly boots: number;
+  readonly restores: number;
+  readonly passed: number;
+  readonly failed: number;
+  readonly slowest: readonly SlowTest[];
+}
+
+/** A lane's totals: `seconds` sums its files, `wallSeconds` is its first file's start to its last file's end. */
+export interface LaneTotal {
+  readonly lane: string;
+  readonly files: number;
+  readonly seconds: number;
+  readonly wallSeconds: number;
+  readonly boots: number;
+  readonly restores: number;
+  readonly passed: number;
+  readonly failed: number;
+}
+
+/** What timings.json holds. */
+export interface Timings {
+  readonly files: readonly FileTiming[];
+  readonly lanes: readonly LaneTotal[];
+  /** QEMU starts during the integration lanes that no file could be given (see the module comment). */
+  readonly unattributed: readonly QemuStart[];
+}
+
+/** The lanes whose files may start guests (the unit lane never does). */
+export const GUEST_LANES: readonly string[] = ['int', 'heavy'];
+
+const START_LINE = /^(\d{4}-\d\d-\d\d) (\d\d:\d\d:\d\d(?:\.\d+)?)([+-]\d\d)(\d\d): starting up /;
+
+/**
+ * The QEMU starts in one libvirt QEMU log (`text`, the whole file) of domain `domain`: one per `starting up` line,
+ * a restore when the command line that follows (up to the next start) has an `-incoming` argument.
+ */
+export function parseQemuLog(domain: string, text: string): QemuStart[] {
+  const starts: { ms: number; restore: boolean }[] = [];
+  for (const line of text.split('\n')) {
+    const m = START_LINE.exec(line);
+    if (m) {
+      starts.push({ ms: Date.parse(`${m[1]}T${m[2]}${m[3]}:${m[4]}`), restore: false });
+    } else if (starts.length && /(^|\s)-incoming(\s|$)/.test(line)) {
+      starts[starts.length - 1].restore = true;
+    }
+  }
+  return starts.filter((s) => !Number.isNaN(s.ms)).map((s) => ({ domain, ...s }));
+}
+
+/** The `vstest-...`/`virtseed-...` literals in a test file's source (object-name prefixes, see the module comment). */
+export function nameLiterals(source: string): string[] {
+  return [...new Set(source.match(/\b(?:vstest|virtseed)-[A-Za-z0-9_.-]+/g) ?? [])];
+}
+
+/** Length of the longest of `literals` that `domain` starts with (0 when none). */
+function nameScore(domain: string, literals: readonly string[]): number {
+  return Math.max(0, ...literals.filter((l) => domain.startsWith(l)).map((l) => l.length));
+}
+
+/** A test file's run window (ms since the epoch) in a guest lane. */
+export interface FileWindow {
+  readonly file: string;
+  readonly startMs: number;
+  readonly endMs: number;
+}
+
+/**
+ * Gives each QEMU start to a file (rules in the module comment). `literals`: every integration test file's name
+ * literals (files of this run and the others), by relative path. Returns the starts per file and those left over.
+ */
+export function attributeStarts(
+  windows: readonly FileWindow[],
+  starts: readonly QemuStart[],
+  literals: ReadonlyMap<string, readonly string[]>,
+): { byFile: Map<string, QemuStart[]>; unattributed: QemuStart[] } {
+  const byFile = new Map<string, QemuStart[]>();
+  const unattributed: QemuStart[] = [];
+  const claimedAnywhere = (domain: string) => [...literals.values()].some((l) => nameScore(domain, l) > 0);
+  for (const s of [...starts].sort((a, b) => a.ms - b.ms)) {
+    const candidates = windows.filter((w) => w.startMs <= s.ms && s.ms <= w.endMs);
+    const scored = candidates.map((w) => ({ w, score: nameScore(s.domain, literals.get(w.file) ?? []) }));
+    const best = Math.max(0, ...scored.map((c) => c.score));
+    const top = scored.filter((c) => c.score === best);
+    let owner: string | undefined;
+    if (best > 0 && top.length === 1) owner = top[0].w.file;
+    else if (best === 0 && candidates.length === 1 && !claimedAnywhere(s.domain)) owner = candidates[0].file;
+    if (owner === undefined) unattributed.push(s);
+    else byFile.set(owner, [...(byFile.get(owner) ?? []), s]);
+  }
+  return { byFile, unattributed };
+}
+
+const round1 = (x: number) => Math.round(x * 10) / 10;
+
+/** The file's path relative to `root`, '/'-separated. */
+function relative(root: string, file: string): string {
+  return path.relative(root, file).split(path.sep).join('/');
+}
+
+/**
+ * The table's rows and totals. `root`: the checkout (jest reports absolute paths). Files sorted by wall time,
+ * longest first; lanes in the order of `runs`. A file that failed to run (no start time) has 0 s.
+ */
+export function buildTimings(
+  runs: readonly LaneRun[],
+  starts: readonly QemuStart[],
+  literals: ReadonlyMap<string, readonly string[]>,
+  root: string,
+): Timings {
+  const windows: FileWindow[] = runs
+    .filter((r) => GUEST_LANES.includes(r.lane))
+    .flatMap((r) => r.result.testResults.map((t) => ({ file: relative(root, t.name), startMs: t.startTime, endMs: t.endTime })))
+    .filter((w) => w.startMs > 0 && w.endMs >= w.startMs);
+  const { byFile, unattributed } = attributeStarts(windows, starts, literals);
+  const files: FileTiming[] = runs.flatMap((r) =>
+    r.result.testResults.map((t) => {
+      const file = relative(root, t.name);
+      const own = GUEST_LANES.includes(r.lane) ? (byFile.get(file) ?? []) : [];
+      return {
+        lane: r.lane,
+        file,
+        seconds: t.startTime > 0 && t.endTime >= t.startTime ? round1((t.endTime - t.startTime) / 1000) : 0,
+        boots: own.filter((s) => !s.restore).length,
+        restores: own.filter((s) => s.restore).length,
+        passed: t.assertionResults.filter((a) => a.status === 'passed').length,
+        failed:
+          t.assertionResults.filter((a) => a.status === 'failed').length + (t.status === 'failed' && !t.assertionResults.length ? 1 : 0),
+        slowest: [...t.assertionResults]
+          .filter((a) => typeof a.duration === 'number')
+          .sort((a, b) => (b.duration as number) - (a.duration as number))
+          .slice(0, 3)
+          .map((a) => ({ name: a.fullName, seconds: round1((a.duration as number) / 1000) })),
+      };
+    }),
+  );
+  files.sort((a, b) => b.seconds - a.seconds || a.file.localeCompare(b.file));
+  const lanes: LaneTotal[] = runs.map((r) => {
+    const mine = files.filter((f) => f.lane === r.lane);
+    const timed = r.result.testResults.filter((t) => t.startTime > 0);
+    const wall = timed.length ? Math.max(...timed.map((t) => t.endTime)) - Math.min(...timed.map((t) => t.startTime)) : 0;
+    const sum = (k: 'seconds' | 'boots' | 'restores' | 'passed' | 'failed') => mine.reduce((n, f) => n + f[k], 0);
+    return {
+      lane: r.lane,
+      files: mine.length,
+      seconds: round1(sum('seconds')),
+      wallSeconds: round1(wall / 1000),
+      boots: sum('boots'),
+      restores: sum('restores'),
+      passed: sum('passed'),
+      failed: sum('failed'),
+    };
+  });
+  return { files, lanes, unattributed };
+}
+
+/** A test name cut to `max` characters for the table (the whole name is in timings.json). */
+function shortName(name: string, max = 60): string {
+  const flat = name.replace(/\s+/g, ' ').replace(/\|/g, '\\|');
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+/**
+ * The table as Markdown: lane totals, then one row per file (longest first). `unitRows`: how many of the unit
+ * lane's files to show (all when undefined); the rest are counted in a line under the table.
+ */
+export function renderTimings(t: Timings, unitRows?: number): string {
+  const out: string[] = [];
+  out.push('| lane | files | sum of files (s) | lane wall (s) | boots | restores | passed | failed |');
+  out.push('|---|--:|--:|--:|--:|--:|--:|--:|');
+  for (const l of t.lanes)
+    out.push(`| ${l.lane} | ${l.files} | ${l.seconds} | ${l.wallSeconds} | ${l.boots} | ${l.restores} | ${l.passed} | ${l.failed} |`);
+  out.push('');
+  out.push('| lane | file | wall (s) | boots | restores | tests | slowest tests (s) |');
+  out.push('|---|---|--:|--:|--:|--:|---|');
+  let unitShown = 0;
+  let unitHidden = 0;
+  for (const f of t.files) {
+    if (f.lane === 'unit' && unitRows !== undefined && unitShown >= unitRows) {
+      unitHidden++;
+      continue;
+    }
+    if (f.lane === 'unit') unitShown++;
+    const slow = f.slowest.map((s) => `${s.seconds} ${shortName(s.name)}`).join('; ');
+    const tests = f.failed ? `${f.passed} passed, ${f.failed} failed` : `${f.passed}`;
+    out.push(`| ${f.lane} | ${f.file} | ${f.seconds} | ${f.boots} | ${f.restores} | ${tests} | ${slow} |`);
+  }
+  if (unitHidden) out.push(`\n(${unitHidden} more unit files: every row is in test-results/timings.md)`);
+  if (t.unattributed.length) {
+    const names = [...new Set(t.unattributed.map((s) => s.domain))].sort();
+    out.push(`\nQEMU starts not attributed to a file: ${t.unattributed.length} (${names.join(', ')})`);
+  }
+  return out.join('\n') + '\n';
+}
+
+/** The QEMU starts in `dir`'s logs (`*.log`) modified at or after `sinceMs`; none when the folder is missing. */
+export function readQemuStarts(dir: string, sinceMs: number): QemuStart[] {
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir).filter((n) => n.endsWith('.log'));
+  } catch {
+    return [];
+  }
+  return names.flatMap((n) => {
+    const file = path.join(dir, n);
+    try {
+      if (fs.statSync(file).mtimeMs < sinceMs) return [];
+      return parseQemuLog(n.slice(0, -'.log'.length), fs.readFileSync(file, 'utf8')).filter((s) => s.ms >= sinceMs);
+    } catch {
+      return [];
+    }
+  });
+}
+
+/** Every `*.int.test.ts` under `dir` (relative to `root`, '/'-separated), sorted. */
+export function integrationFiles(root: string, dir: string): string[] {
+  return fs
+    .readdirSync(path.join(root, dir), { withFileTypes: true })
+    .flatMap((e) => {
+      const rel = path.posix.join(dir, e.name);
+      if (e.isDirectory()) return e.name === 'node_modules' ? [] : integrationFiles(root, rel);
+      return e.name.endsWith('.int.test.ts') ? [rel] : [];
+    })
+    .sort();
+}
+
+/** Reads the lane results in `resultsDir`, writes timings.md and timings.json there, prints the table. */
+export function main(resultsDir: string, root: string): void {
+  const runs: LaneRun[] = ['unit', 'int', 'heavy'].flatMap((lane) => {
+    const file = path.join(resultsDir, `${lane}.json`);
+    if (!fs.existsSync(file)) return [];
+    try {
+      return [{ lane, result: JSON.parse(fs.readFileSync(file, 'utf8')) as JestJson }];
+    } catch (e) {
+      console.error(`test-timings: ${file} is not jest's JSON (${(e as Error).message}); lane ${lane} left out`);
+      return [];
+    }
+  });
+  const guestStarts = runs
+    .filter((r) => GUEST_LANES.includes(r.lane))
+    .flatMap((r) => r.result.testResults.map((t) => t.startTime))
+    .filter((ms) => ms > 0);
+  const since = guestStarts.length ? Math.min(...guestStarts) : Infinity;
+  const starts = Number.isFinite(since) ? readQemuStarts(process.env.VIRTSEED_QEMU_LOG_DIR ?? '/var/log/libvirt/qemu', since) : [];
+  const literals = new Map(integrationFiles(root, 'test').map((f) => [f, nameLiterals(fs.readFileSync(path.join(root, f), 'utf8'))]));
+  const timings = buildTimings(runs, starts, literals, root);
+  fs.writeFileSync(path.join(resultsDir, 'timings.json'), JSON.stringify(timings, null, 2) + '\n');
+  fs.writeFileSync(path.join(resultsDir, 'timings.md'), `# Test timings\n\n${renderTimings(timings)}`);
+  process.stdout.write(renderTimings(timings, 10));
+}
+
+// Run from the checkout (scripts/test-all.sh does): `node dist/scripts/test-timings.js [results folder]`.
+if (require.main === module) main(path.resolve(process.argv[2] ?? 'test-results'), process.cwd());

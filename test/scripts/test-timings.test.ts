@@ -1,0 +1,203 @@
+import {
+  attributeStarts,
+  buildTimings,
+  JestFileResult,
+  nameLiterals,
+  parseQemuLog,
+  QemuStart,
+  renderTimings,
+} from '../../scripts/test-timings';
+
+const ROOT = '/repo';
+const T0 = Date.parse('2026-11-28T10:00:00Z');
+const at = (s: number) => T0 + s * 1000;
+
+/** A libvirt QEMU log with a boot at 10:00:10.5 and a restore (`-incoming defer`) at 10:01:00. */
+const QEMU_LOG = `2026-11-28 10:00:10.500+0000: starting up libvirt version: 9.0.0, package: 9.0.0-4+deb12u2 (Debian), qemu version: 7.2.0Debian 1:7.2+dfsg-7+deb12u18, kernel: 6.1.0, hostname: ci
+LC_ALL=C \\
+PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin \\
+/usr/bin/qemu-system-x86_64 \\
+-name guest=vstest-rp-vm,debug-threads=on \\
+-S \\
+-msg timestamp=on
+char device redirected to /dev/pts/3 (label charserial0)
+2026-11-28 10:00:50.000+0000: shutting down, reason=shutdown
+2026-11-28 10:01:00.000+0000: starting up libvirt version: 9.0.0, package: 9.0.0-4+deb12u2 (Debian), qemu version: 7.2.0, kernel: 6.1.0, hostname: ci
+/usr/bin/qemu-system-x86_64 \\
+-name guest=vstest-rp-vm,debug-threads=on \\
+-incoming defer \\
+-msg timestamp=on
+`;
+
+function fileResult(name: string, start: number, end: number, tests: [string, number, string?][]): JestFileResult {
+  return {
+    name: `${ROOT}/${name}`,
+    startTime: at(start),
+    endTime: at(end),
+    status: tests.some((t) => t[2] === 'failed') ? 'failed' : 'passed',
+    assertionResults: tests.map(([fullName, ms, status]) => ({ fullName, duration: ms, status: status ?? 'passed' })),
+  };
+}
+
+describe('parseQemuLog', () => {
+  it('GIVEN a QEMU log with two starts WHEN parsed THEN each start has its UTC time and the one with -incoming is a restore', () => {
+    expect(parseQemuLog('vstest-rp-vm', QEMU_LOG)).toEqual([
+      { domain: 'vstest-rp-vm', ms: at(10.5), restore: false },
+      { domain: 'vstest-rp-vm', ms: at(60), restore: true },
+    ]);
+  });
+
+  it('GIVEN a log without a start line (a console log) WHEN parsed THEN it has no start', () => {
+    expect(parseQemuLog('x', 'Linux version 6.1.0\nstarting up the system\n')).toEqual([]);
+  });
+});
+
+describe('nameLiterals', () => {
+  it('GIVEN a test source WHEN its literals are read THEN the vstest-/virtseed- names come out once each', () => {
+    const src =
+      "const PREFIX = 'vstest-rp';\nconst NAME = `${PREFIX}-vm`;\nconst LOG = '/var/log/libvirt/qemu/virtseed-basic-console.log'; 'vstest-rp'";
+    expect(nameLiterals(src).sort()).toEqual(['virtseed-basic-console.log', 'vstest-rp']);
+  });
+});
+
+describe('attributeStarts', () => {
+  const literals = new Map<string, string[]>([
+    ['a.int.test.ts', ['vstest-aa']],
+    ['b.int.test.ts', ['vstest-bb', 'vstest-bb-x']],
+    ['c.int.test.ts', ['vstest-cc']],
+  ]);
+  const windows = [
+    { file: 'a.int.test.ts', startMs: at(0), endMs: at(100) },
+    { file: 'b.int.test.ts', startMs: at(50), endMs: at(200) },
+  ];
+  const start = (domain: string, s: number): QemuStart => ({ domain, ms: at(s), restore: false });
+
+  it('GIVEN two files running side by side WHEN a start falls in both windows THEN it goes to the file whose source names the domain', () => {
+    const { byFile, unattributed } = attributeStarts(windows, [start('vstest-bb-x-vm', 60), start('vstest-aa-vm', 70)], literals);
+    expect(byFile.get('a.int.test.ts')?.map((s) => s.domain)).toEqual(['vstest-aa-vm']);
+    expect(byFile.get('b.int.test.ts')?.map((s) => s.domain)).toEqual(['vstest-bb-x-vm']);
+    expect(unattributed).toEqual([]);
+  });
+
+  it('GIVEN one file running WHEN a domain no test names starts THEN it goes to that file by time', () => {
+    const { byFile } = attributeStarts(windows, [start('made-elsewhere', 10)], literals);
+    expect(byFile.get('a.int.test.ts')?.length).toBe(1);
+  });
+
+  it('GIVEN one file running WHEN a domain another test file names starts THEN it is not attributed (someone else runs that test)', () => {
+    const { byFile, unattributed } = attributeStarts(windows, [start('vstest-cc-vm', 10)], literals);
+    expect(byFile.size).toBe(0);
+    expect(unattributed.map((s) => s.domain)).toEqual(['vstest-cc-vm']);
+  });
+
+  it('GIVEN two files running WHEN a start names neither THEN it is not attributed; outside every window neither', () => {
+    const { byFile, unattributed } = attributeStarts(windows, [start('other', 60), start('vstest-aa-vm', 300)], literals);
+    expect(byFile.size).toBe(0);
+    expect(unattributed).toHaveLength(2);
+  });
+});
+
+describe('buildTimings and renderTimings', () => {
+  const runs = [
+    {
+      lane: 'unit',
+      result: {
+        testResults: [fileResult('test/u1.test.ts', 0, 2, [['u1 fast', 5]]), fileResult('test/u2.test.ts', 0, 3, [['u2 fast', 7]])],
+      },
+    },
+    {
+      lane: 'int',
+      result: {
+        testResults: [
+          fileResult('test/a.int.test.ts', 10, 100, [
+            ['a one', 30_000],
+            ['a two', 50_000, 'failed'],
+          ]),
+        ],
+      },
+    },
+    {
+      lane: 'heavy',
+      result: {
+        testResults: [
+          fileResult('test/b.int.test.ts', 10, 300, [
+            ['b one', 10_000],
+            ['b two', 90_000],
+            ['b three', 60_000],
+            ['b | four', 120_000],
+          ]),
+        ],
+      },
+    },
+  ];
+  const literals = new Map([
+    ['test/a.int.test.ts', ['vstest-aa']],
+    ['test/b.int.test.ts', ['vstest-bb']],
+  ]);
+  const starts: QemuStart[] = [
+    { domain: 'vstest-bb-vm', ms: at(20), restore: false },
+    { domain: 'vstest-bb-vm', ms: at(200), restore: true },
+    { domain: 'vstest-aa-vm', ms: at(50), restore: false },
+    { domain: 'vstest-aa-vm', ms: at(30), restore: false },
+  ];
+  const t = buildTimings(runs, starts, literals, ROOT);
+
+  it('GIVEN three lanes WHEN built THEN files are sorted by wall time with their boots, restores and 3 slowest tests', () => {
+    expect(t.files.map((f) => [f.lane, f.file, f.seconds, f.boots, f.restores, f.passed, f.failed])).toEqual([
+      ['heavy', 'test/b.int.test.ts', 290, 1, 1, 4, 0],
+      ['int', 'test/a.int.test.ts', 90, 2, 0, 1, 1],
+      ['unit', 'test/u2.test.ts', 3, 0, 0, 1, 0],
+      ['unit', 'test/u1.test.ts', 2, 0, 0, 1, 0],
+    ]);
+    expect(t.files[0].slowest).toEqual([
+      { name: 'b | four', seconds: 120 },
+      { name: 'b two', seconds: 90 },
+      { name: 'b three', seconds: 60 },
+    ]);
+  });
+
+  it('GIVEN three lanes WHEN built THEN each lane totals its files, and its wall time runs from first start to last end', () => {
+    expect(t.lanes).toEqual([
+      { lane: 'unit', files: 2, seconds: 5, wallSeconds: 3, boots: 0, restores: 0, passed: 2, failed: 0 },
+      { lane: 'int', files: 1, seconds: 90, wallSeconds: 90, boots: 2, restores: 0, passed: 1, failed: 1 },
+      { lane: 'heavy', files: 1, seconds: 290, wallSeconds: 290, boots: 1, restores: 1, passed: 4, failed: 0 },
+    ]);
+  });
+
+  it('GIVEN the timings WHEN rendered with one unit row THEN the table has the lane totals, the rows longest first and the hidden unit count', () => {
+    const md = renderTimings(t, 1);
+    const lines = md.split('\n');
+    expect(lines[0]).toBe('| lane | files | sum of files (s) | lane wall (s) | boots | restores | passed | failed |');
+    expect(lines).toContain('| heavy | 1 | 290 | 290 | 1 | 1 | 4 | 0 |');
+    const rows = lines.filter((l) => /^\| (unit|int|heavy) \| test\//.test(l));
+    expect(rows).toEqual([
+      '| heavy | test/b.int.test.ts | 290 | 1 | 1 | 4 | 120 b \\| four; 90 b two; 60 b three |',
+      '| int | test/a.int.test.ts | 90 | 2 | 0 | 1 passed, 1 failed | 50 a two; 30 a one |',
+      '| unit | test/u2.test.ts | 3 | 0 | 0 | 1 | 0 u2 fast |',
+    ]);
+    expect(md).toContain('(1 more unit files: every row is in test-results/timings.md)');
+  });
+
+  it('GIVEN a start no file can be given WHEN rendered THEN the table says so with the domain', () => {
+    const other = buildTimings(runs, [{ domain: 'someone-else', ms: at(50), restore: false }], literals, ROOT);
+    expect(renderTimings(other)).toContain('QEMU starts not attributed to a file: 1 (someone-else)');
+  });
+
+  it('GIVEN a file that failed to run (no start time) WHEN built THEN it has 0 s and counts as one failure', () => {
+    const broken = buildTimings(
+      [
+        {
+          lane: 'int',
+          result: {
+            testResults: [{ name: `${ROOT}/test/x.int.test.ts`, startTime: 0, endTime: 0, status: 'failed', assertionResults: [] }],
+          },
+        },
+      ],
+      [],
+      literals,
+      ROOT,
+    );
+    expect(broken.files[0]).toMatchObject({ seconds: 0, failed: 1 });
+    expect(broken.lanes[0]).toMatchObject({ wallSeconds: 0, failed: 1 });
+  });
+});
