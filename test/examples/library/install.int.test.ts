@@ -179,7 +179,7 @@ describe('examples/library built, packed, installed from its tarball and deploye
     npmInstall(project, [tarball('virtseed'), tarball('virtseed-cdktf'), packed.v1!, 'cdktf@0.21', 'constructs@10.4.2']);
     npmInstall(project, ['--save-dev', 'cdktf-cli@0.21', 'ts-node@10', 'typescript@5', '@types/node@20']);
     const mirror = path.join(tmp, 'mirror');
-    expect(run('npx', ['--no-install', 'virtseed', 'provider', 'install', '--mirror', mirror], project)).toContain('provider_installation');
+    expect(run('npx', ['--no-install', 'virtseed', 'provider', 'install', '--mirror', mirror], project)).toMatch(/^provider_installation \{/);
     const rc = path.join(tmp, 'terraformrc');
     fs.writeFileSync(
       rc,
