@@ -100,10 +100,11 @@ function validate(props: WebFleetProps): void {
       "1 to 40 lower-case letters, digits or '-', starting with a letter (e.g. 'shop-')",
     );
   }
-  if (props.pool !== undefined && !(props.pool instanceof StoragePool) && !(typeof props.pool === 'string' && POOL_NAME.test(props.pool))) {
+  const pool: unknown = props.pool;
+  if (pool !== undefined && !(pool instanceof StoragePool) && !(typeof pool === 'string' && POOL_NAME.test(pool))) {
     throw invalidProp(
       'WebFleet.pool',
-      props.pool instanceof Object ? `a ${props.pool.constructor.name}` : props.pool,
+      typeof pool === 'object' && pool !== null ? `a ${pool.constructor.name}` : pool,
       "a storage pool's name (letters, digits, '_', '.', '+', '-'; e.g. 'default') or a StoragePool of the stack",
     );
   }
