@@ -186,7 +186,9 @@ export function providerCommand(argv: string[], io: CliIo, env: NodeJS.ProcessEn
       io.stderr(installed);
       const note = mirrorNote(r.mirror, env);
       if (note) io.stderr(note);
-      io.stderr('terraform finds it with this CLI configuration (~/.terraformrc, or a file named by $TF_CLI_CONFIG_FILE), printed on stdout:\n');
+      io.stderr(
+        'terraform finds it with this CLI configuration (~/.terraformrc, or a file named by $TF_CLI_CONFIG_FILE), printed on stdout:\n',
+      );
       io.stdout(mirrorCliConfig(path.resolve(values.mirror)));
     }
     return 0;

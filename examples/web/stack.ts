@@ -6,7 +6,18 @@
  */
 import { TerraformOutput, TerraformStack } from 'cdktf';
 import { Construct } from 'constructs';
-import { BaseImage, bindings, CloudInit, Network, NetworkMode, Reprovision, Size, StoragePool, VirtualMachine, WaitFor } from '../../constructs';
+import {
+  BaseImage,
+  bindings,
+  CloudInit,
+  Network,
+  NetworkMode,
+  Reprovision,
+  Size,
+  StoragePool,
+  VirtualMachine,
+  WaitFor,
+} from '../../constructs';
 
 /** The address the network's DHCP server always gives the VM (a static lease for its MAC). */
 export const WEB_ADDRESS = '192.168.150.10';

@@ -219,7 +219,10 @@ function expectGuideSample(name: string, stdout: string): void {
   if (!m) throw new Error(`docs/guides/ci.md has no \`<!-- sample: ${name} -->\` line before a \`\`\`markdown block`);
   const shown = stdout.split(PREFIX).join(EXAMPLE_PREFIX).trimEnd();
   if (process.env.VIRTSEED_WRITE_SAMPLES === '1') {
-    fs.writeFileSync(GUIDE, guide.replace(SAMPLE(name), (_all, open: string, _old: string, close: string) => `${open}${shown}${close}`));
+    fs.writeFileSync(
+      GUIDE,
+      guide.replace(SAMPLE(name), (_all, open: string, _old: string, close: string) => `${open}${shown}${close}`),
+    );
     return;
   }
   expect(normalise(m[2]!)).toBe(normalise(stdout));

@@ -62,9 +62,10 @@ describe('WebFleet', () => {
     expect(resources(json, 'virtseed_pool')).toEqual([
       expect.objectContaining({ name: 'shop-pool', type: 'dir', path: '/var/lib/libvirt/images/shop-pool' }),
     ]);
-    const pools = [...resources<{ pool: string }>(json, 'virtseed_volume'), ...resources<{ pool: string }>(json, 'virtseed_cloudinit_seed')].map(
-      (r) => r.pool,
-    );
+    const pools = [
+      ...resources<{ pool: string }>(json, 'virtseed_volume'),
+      ...resources<{ pool: string }>(json, 'virtseed_cloudinit_seed'),
+    ].map((r) => r.pool);
     expect(pools.length).toBe(5); // base, 2 roots, 2 seeds
     expect([...new Set(pools)]).toEqual([expect.stringMatching(/^\$\{virtseed_pool\.fleet_Pool_\w+\.name\}$/)]);
   });

@@ -72,7 +72,11 @@ describe('startAndWait', () => {
     const r = await startAndWait(client, DOM, 'cloud-init', { timeoutS: 0.2, signal: never, log });
     expect(r).toMatchObject({ kind: 'timeout', lastLines: ['line one', 'line two'], bound: 'silent' });
     const [d] = waitDiagnostics('vm', 0.2, r, 'cloud-init');
-    expect(d).toMatchObject({ severity: 'error', path: ['wait_timeout'], summary: 'cloud-init did not finish on vm: no console output for 0.2 s' });
+    expect(d).toMatchObject({
+      severity: 'error',
+      path: ['wait_timeout'],
+      summary: 'cloud-init did not finish on vm: no console output for 0.2 s',
+    });
     expect(d.detail).toContain('  line two');
   });
 
@@ -100,7 +104,7 @@ describe('startAndWait', () => {
     expect({ kind: r.kind, bound: r.kind === 'timeout' ? r.bound : undefined }).toEqual({ kind: 'timeout', bound: 'too-long' });
     expect(elapsed).toBeGreaterThanOrEqual(1100); // far past wait_timeout = 200 ms: the guest was making progress
     const [d] = waitDiagnostics('vm', 0.2, r, 'cloud-init');
-    expect(d.summary).toBe("cloud-init did not finish on vm within 1.2 s");
+    expect(d.summary).toBe('cloud-init did not finish on vm within 1.2 s');
     expect(d.detail).toContain('kept printing');
   });
 
