@@ -147,7 +147,7 @@ function runReadmePath(name: InstallPath, cwd: string, env: NodeJS.ProcessEnv, a
     const t0 = process.hrtime.bigint();
     run({ cmd, args: cmd === 'npm' && args[0] === 'install' ? args.map(packed) : args, cwd, env });
     times.push([line, Number(process.hrtime.bigint() - t0) / 1e9]);
-    if (afterInit && cmd === 'npx' && args[1] === 'init') afterInit();
+    if (afterInit && cmd === 'npx' && args.includes('init')) afterInit();
   }
   console.log(`README install path ${name}:\n${times.map(([l, t]) => `  ${t.toFixed(1)} s  ${l}`).join('\n')}`);
   return times;

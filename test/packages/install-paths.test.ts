@@ -8,14 +8,14 @@ describe('installPaths', () => {
   it("GIVEN the README WHEN its install paths are read THEN each starts from the framework's init, installs the packages, the provider, and deploys with the lock step skipped", () => {
     const paths = installPaths(README);
     expect(paths.cdktf).toEqual([
-      expect.stringMatching(/^npx cdktf-cli@0\.21 init --template typescript --local /),
+      expect.stringMatching(/^npx --yes cdktf-cli@0\.21 init --template typescript --local /),
       'npm install --save-dev typescript@5',
       'npm install virtseed @virtseed/cdktf',
       'npm install --save-dev cdktf-cli@0.21',
       'npx virtseed provider install',
       expect.stringMatching(/^npx cdktf deploy .*--skip-provider-lock/),
     ]);
-    expect(paths.cdktn[0]).toMatch(/^npx cdktn-cli@0\.24 init --template typescript --local /);
+    expect(paths.cdktn[0]).toMatch(/^npx --yes cdktn-cli@0\.24 init --template typescript --local /);
     expect(paths.cdktn).toEqual(
       expect.arrayContaining([
         'npm install virtseed @virtseed/cdktn',

@@ -177,7 +177,7 @@ describe('examples/library built, packed, installed from its tarball and deploye
     // "A project made by cdktf init, as the README's cdktf path makes it": its lines up to the TypeScript pin.
     const readme = installPaths(README).cdktf;
     const initLines = readme.slice(0, readme.indexOf('npm install --save-dev typescript@5') + 1);
-    expect(initLines[0]).toMatch(/^npx cdktf-cli@0\.21 init /);
+    expect(initLines[0]).toMatch(/^npx --yes cdktf-cli@0\.21 init /);
     for (const line of initLines) runDocLine(line, project, env, ours);
     for (const line of docCommands(GUIDE, 'construct-library-install', 'construct-library.md')) runDocLine(line, project, env, ours);
     writeStack(project, image);
