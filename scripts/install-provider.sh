@@ -23,7 +23,8 @@ if [ ! -d "$root/dist/provider-artifact" ] || [ ! -f "$root/dist/virtseed.js" ];
   exit 1
 fi
 mirror="${VIRTSEED_MIRROR:-$HOME/.terraform.d/plugins}"
-installed=$(node "$root/bin/virtseed" provider install --mirror "$mirror")
+# stdout is the CLI configuration (this script writes its own below); stderr's first line says what was installed.
+installed=$(node "$root/bin/virtseed" provider install --mirror "$mirror" 2>&1 >/dev/null)
 echo "install-provider: ${installed%%$'\n'*}"
 
 if [ -n "${TF_CLI_CONFIG_FILE:-}" ]; then

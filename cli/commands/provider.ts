@@ -137,6 +137,14 @@ function mirrorNote(mirror: string, env: NodeJS.ProcessEnv): string | undefined 
 }
 
 /** `virtseed provider ...` with its arguments (after `provider`). Exit codes: 0 done, 1 install failed, 2 usage. */
+/** The CLI configuration (a `provider_installation` block) that makes Terraform take virtseed from mirror `root`. */
+export function mirrorCliConfig(root: string): string {
+  return (
+    `provider_installation {\n  filesystem_mirror {\n    path    = "${root}"\n    include = ["registry.terraform.io/virtseed/*"]\n  }\n` +
+    `  direct {\n    exclude = ["registry.terraform.io/virtseed/*"]\n  }\n}\n`
+  );
+}
+
 export function providerCommand(argv: string[], io: CliIo, env: NodeJS.ProcessEnv = process.env): number {
   const [command, ...rest] = argv;
   if (command === '--help' || command === '-h' || command === 'help') {
@@ -168,16 +176,20 @@ export function providerCommand(argv: string[], io: CliIo, env: NodeJS.ProcessEn
   }
   try {
     const r = installProvider({ mirror: values.mirror, from: values.from, platform: values.platform });
-    io.stdout(`installed terraform-provider-virtseed ${r.version} (${r.platform}): ${r.path}\n`);
-    const note = mirrorNote(r.mirror, env);
-    if (note) io.stderr(`${note}`);
-    if (values.mirror !== undefined) {
-      const root = path.resolve(values.mirror);
-      io.stdout(
-        `terraform finds it with this in its CLI config (~/.terraformrc or $TF_CLI_CONFIG_FILE):\n` +
-          `provider_installation {\n  filesystem_mirror {\n    path    = "${root}"\n    include = ["registry.terraform.io/virtseed/*"]\n  }\n` +
-          `  direct {\n    exclude = ["registry.terraform.io/virtseed/*"]\n  }\n}\n`,
+    const installed = `installed terraform-provider-virtseed ${r.version} (${r.platform}): ${r.path}\n`;
+    if (values.mirror === undefined) {
+      io.stdout(installed);
+      const note = mirrorNote(r.mirror, env);
+      if (note) io.stderr(note);
+    } else {
+      // stdout holds the CLI configuration alone (`> tf.rc` gives a file Terraform reads); the prose goes to stderr.
+      io.stderr(installed);
+      const note = mirrorNote(r.mirror, env);
+      if (note) io.stderr(note);
+      io.stderr(
+        'terraform finds it with this CLI configuration (~/.terraformrc, or a file named by $TF_CLI_CONFIG_FILE), printed on stdout:\n',
       );
+      io.stdout(mirrorCliConfig(path.resolve(values.mirror)));
     }
     return 0;
   } catch (e) {

@@ -193,8 +193,9 @@ export interface VirtualMachineProps {
    */
   readonly waitFor?: WaitFor;
   /**
-   * Seconds `waitFor` waits from the guest's start before the deploy fails (the guest keeps running). Changing it:
-   * no effect on the guest.
+   * Seconds of console silence `waitFor` allows before the deploy fails (the guest keeps running): `CLOUD_INIT`
+   * and `IGNITION` give up when the guest's serial console printed nothing for this long, or after 6 times this in
+   * all; `LEASE` gives up this long after the guest's start. Changing it: no effect on the guest.
    * @default 600
    */
   readonly waitTimeoutSeconds?: number;

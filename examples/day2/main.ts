@@ -10,7 +10,7 @@
  * (MiB, default 512), VIRTSEED_DB_VCPUS (default 1).
  */
 import { App, TerraformOutput, TerraformStack } from 'cdktf';
-import { BaseImage, bindings, CloudInit, NetworkAttachment, VirtualMachine } from '../../constructs';
+import { BaseImage, bindings, CloudInit, NetworkAttachment, StoragePool, VirtualMachine } from '../../constructs';
 import { basicPropsFromEnv } from '../basic/stack';
 
 /** A whole number from the environment variable `name`, else `fallback`. */
@@ -28,6 +28,8 @@ const prefix = process.env.VIRTSEED_PREFIX || 'virtseed-day2';
 const app = new App();
 const stack = new TerraformStack(app, 'day2');
 new bindings.provider.VirtseedProvider(stack, 'virtseed', { uri: env.uri });
+// Its own pool rather than libvirt's `default`, which a fresh host does not have.
+const pool = new StoragePool(stack, 'pool', { name: `${prefix}-pool`, path: `/var/lib/libvirt/images/${prefix}-pool` });
 const baseImage = BaseImage.fromFile(env.image, { volumeName: `${prefix}-base` });
 const machines = {
   web: { memoryMiB: numberFromEnv('VIRTSEED_WEB_MEMORY', 512), vcpus: 1 },
@@ -37,6 +39,7 @@ for (const [role, size] of Object.entries(machines)) {
   const vm = new VirtualMachine(stack, role, {
     name: `${prefix}-${role}`,
     baseImage,
+    pool,
     kernel: env.kernel,
     ...size,
     maxMemoryMiB: 1024,

@@ -1,12 +1,13 @@
 /**
  * The GitOps example's stack: Terraform state in PostgreSQL through Terraform's own `pg` backend (shared by every
- * pipeline run, with its locking), and the fleet of ./fleet.json: one isolated network (no forwarding: the guests
- * reach the host and each other, nothing else) and a virtual machine per entry, provisioned by cloud-init.
+ * pipeline run, with its locking), and the fleet of ./fleet.json: a storage pool of its own (so a host needs no
+ * pool named `default`), one isolated network (no forwarding: the guests reach the host and each other, nothing
+ * else) and a virtual machine per entry, provisioned by cloud-init.
  */
 import * as path from 'node:path';
 import { PgBackend, TerraformOutput, TerraformStack } from 'cdktf';
 import { Construct } from 'constructs';
-import { BaseImage, bindings, CloudInit, Network, VirtualMachine } from '../../constructs';
+import { BaseImage, bindings, CloudInit, Network, StoragePool, VirtualMachine } from '../../constructs';
 import { readFleet, type Fleet } from './fleet';
 
 /** Where the state lives: Terraform's `pg` backend settings. */
@@ -71,7 +72,8 @@ export function gitopsPropsFromEnv(env: NodeJS.ProcessEnv = process.env): GitOps
   };
 }
 
-/** The state backend, the provider, the fleet's network and its virtual machines, with their instance-ids and
+/** The state backend, the provider, the fleet's storage pool (a `dir` pool `<prefix>pool` in
+ *  /var/lib/libvirt/images/<prefix>pool, removed with the stack), its network and its virtual machines, with their instance-ids and
  *  UUIDs as outputs (values a plan's refresh does not change, so a drift check stays quiet). */
 export class GitOpsStack extends TerraformStack {
   readonly vms: VirtualMachine[];
@@ -82,6 +84,7 @@ export class GitOpsStack extends TerraformStack {
     new bindings.provider.VirtseedProvider(this, 'virtseed', { uri: props.uri });
 
     const { prefix } = props.fleet;
+    const pool = new StoragePool(this, 'pool', { name: `${prefix}pool`, path: `/var/lib/libvirt/images/${prefix}pool` });
     const network = new Network(this, 'net', { name: `${prefix}net`, subnets: [props.fleet.network] });
     const baseImage = BaseImage.fromFile(props.image, { volumeName: `${prefix}base` });
     this.vms = props.fleet.vms.map((vm) => {
@@ -89,6 +92,7 @@ export class GitOpsStack extends TerraformStack {
       const machine = new VirtualMachine(this, vm.name, {
         name,
         baseImage,
+        pool,
         memoryMiB: vm.memoryMiB,
         maxMemoryMiB: vm.maxMemoryMiB,
         vcpus: vm.vcpus,

@@ -8,7 +8,7 @@
  * domain without starting it).
  */
 import { App, TerraformOutput, TerraformStack } from 'cdktf';
-import { BaseImage, bindings, CloudInit, NetworkAttachment, Reprovision, VirtualMachine } from '../../constructs';
+import { BaseImage, bindings, CloudInit, NetworkAttachment, Reprovision, StoragePool, VirtualMachine } from '../../constructs';
 import { basicPropsFromEnv } from '../basic/stack';
 
 const POLICIES: Record<string, Reprovision> = {
@@ -24,8 +24,11 @@ if (!POLICIES[policy]) throw new Error(`VIRTSEED_REPROVISION is "${policy}"; exp
 const app = new App();
 const stack = new TerraformStack(app, 'reprovision');
 new bindings.provider.VirtseedProvider(stack, 'virtseed', { uri: env.uri });
+// Its own pool rather than libvirt's `default`, which a fresh host does not have.
+const pool = new StoragePool(stack, 'pool', { name: 'virtseed-reprovision', path: '/var/lib/libvirt/images/virtseed-reprovision' });
 const vm = new VirtualMachine(stack, 'vm', {
   name: 'virtseed-reprovision',
+  pool,
   baseImage: BaseImage.fromFile(env.image, { volumeName: 'virtseed-reprovision-base' }),
   kernel: env.kernel,
   networks: [NetworkAttachment.userMode()], // isolated: nothing leaves the host

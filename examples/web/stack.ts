@@ -6,7 +6,18 @@
  */
 import { TerraformOutput, TerraformStack } from 'cdktf';
 import { Construct } from 'constructs';
-import { BaseImage, bindings, CloudInit, Network, NetworkMode, Reprovision, Size, VirtualMachine, WaitFor } from '../../constructs';
+import {
+  BaseImage,
+  bindings,
+  CloudInit,
+  Network,
+  NetworkMode,
+  Reprovision,
+  Size,
+  StoragePool,
+  VirtualMachine,
+  WaitFor,
+} from '../../constructs';
 
 /** The address the network's DHCP server always gives the VM (a static lease for its MAC). */
 export const WEB_ADDRESS = '192.168.150.10';
@@ -26,9 +37,11 @@ export class WebStack extends TerraformStack {
       staticHosts: [{ mac, hostname: 'web1', ip: WEB_ADDRESS }],
       dnsHosts: [{ ip: WEB_ADDRESS, hostnames: ['web1.lab'] }],
     });
+    const pool = new StoragePool(this, 'pool', { name: 'web', path: '/var/lib/libvirt/images/web' }); // a fresh host has no pool
     this.vm = new VirtualMachine(this, 'web1', {
       name: 'web1',
       baseImage: BaseImage.fromFile(image),
+      pool,
       diskSize: Size.gibibytes(10),
       memoryMiB: 1024,
       vcpus: 2,

@@ -1,2 +1,3 @@
 export * from './console-lines';
 export * from './provisioning';
+export * from './wait-progress';

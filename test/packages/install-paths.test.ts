@@ -5,14 +5,17 @@ import { installBlock, installPaths } from '../../packages/build/install-paths';
 const README = fs.readFileSync(path.resolve(__dirname, '..', '..', 'README.md'), 'utf8');
 
 describe('installPaths', () => {
-  it('GIVEN the README WHEN its install paths are read THEN each installs the packages, the provider, and deploys with the lock step skipped', () => {
+  it("GIVEN the README WHEN its install paths are read THEN each starts from the framework's init, installs the packages, the provider, and deploys with the lock step skipped", () => {
     const paths = installPaths(README);
     expect(paths.cdktf).toEqual([
+      expect.stringMatching(/^npx --yes cdktf-cli@0\.21 init --template typescript --local /),
+      'npm install --save-dev typescript@5',
       'npm install virtseed @virtseed/cdktf',
       'npm install --save-dev cdktf-cli@0.21',
       'npx virtseed provider install',
       expect.stringMatching(/^npx cdktf deploy .*--skip-provider-lock/),
     ]);
+    expect(paths.cdktn[0]).toMatch(/^npx --yes cdktn-cli@0\.24 init --template typescript --local /);
     expect(paths.cdktn).toEqual(
       expect.arrayContaining([
         'npm install virtseed @virtseed/cdktn',

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Construct } from 'constructs';
-import { BaseImage, CloudInit, type CloudInitProps, Network, VirtualMachine } from '@virtseed/cdktf';
+import { BaseImage, CloudInit, type CloudInitProps, Network, StoragePool, VirtualMachine } from '@virtseed/cdktf';
 import { invalidCloudInit, invalidProp } from './errors';
 
 /** Memory of each virtual machine when `memoryMiB` is not given, in MiB. */
@@ -15,13 +15,21 @@ export type SharedCloudInit = Omit<CloudInitProps, 'hostname' | 'fqdn' | 'instan
 /** Properties of a {@link WebFleet}. */
 export interface WebFleetProps {
   /**
-   * Prefix of every libvirt object's name: the network `<namePrefix>net`, the virtual machines `<namePrefix>1` …
+   * Prefix of every libvirt object's name: the network `<namePrefix>net`, the storage pool `<namePrefix>pool` (when
+   * the fleet makes it), the virtual machines `<namePrefix>1` …
    * `<namePrefix>N` (also their hostnames) and their volumes. 1 to 40 lower-case letters, digits and `-`, starting
    * with a letter, e.g. `shop-`.
    */
   readonly namePrefix: string;
   /** The image every virtual machine's root disk is layered on (uploaded once, shared by the fleet). */
   readonly baseImage: BaseImage;
+  /**
+   * The storage pool of the fleet's volumes (base image, root disks, seeds): the name of a pool the host has, or a
+   * virtseed `StoragePool` of the stack.
+   * @default - the fleet makes its own `dir` pool `<namePrefix>pool` at `/var/lib/libvirt/images/<namePrefix>pool`
+   *   (created with the fleet, removed with it), so a host needs no pool of its own
+   */
+  readonly pool?: string | StoragePool;
   /**
    * Number of virtual machines, 1 to {@link MAX_REPLICAS}.
    * @default 2
@@ -65,6 +73,8 @@ export interface FleetMember {
 }
 
 const NAME_PREFIX = /^[a-z][a-z0-9-]{0,39}$/;
+/** A libvirt storage pool name the fleet accepts: no '/', no leading '.' or '-', printable. */
+const POOL_NAME = /^[A-Za-z0-9_][A-Za-z0-9_.+-]{0,63}$/;
 const SUBNET = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.0\/24$/;
 
 function isIntegerIn(v: unknown, min: number, max: number): boolean {
@@ -88,6 +98,14 @@ function validate(props: WebFleetProps): void {
       'WebFleet.namePrefix',
       props.namePrefix,
       "1 to 40 lower-case letters, digits or '-', starting with a letter (e.g. 'shop-')",
+    );
+  }
+  const pool: unknown = props.pool;
+  if (pool !== undefined && !(pool instanceof StoragePool) && !(typeof pool === 'string' && POOL_NAME.test(pool))) {
+    throw invalidProp(
+      'WebFleet.pool',
+      typeof pool === 'object' && pool !== null ? `a ${pool.constructor.name}` : pool,
+      "a storage pool's name (letters, digits, '_', '.', '+', '-'; e.g. 'default') or a StoragePool of the stack",
     );
   }
   if (props.replicas !== undefined && !isIntegerIn(props.replicas, 1, MAX_REPLICAS)) {
@@ -121,6 +139,8 @@ function validate(props: WebFleetProps): void {
 export class WebFleet extends Construct {
   /** The fleet's network. */
   readonly network: Network;
+  /** The pool of the fleet's volumes: `props.pool`, or the pool the fleet made. */
+  readonly pool: string | StoragePool;
   /** The virtual machines, in order, with their addresses. */
   readonly members: FleetMember[];
 
@@ -146,11 +166,15 @@ export class WebFleet extends Construct {
       subnets: [{ address: `${prefix}.1/24`, dhcpRanges: [{ start: `${prefix}.100`, end: `${prefix}.199` }] }],
       staticHosts: hosts.map((h) => ({ ip: h.ip, mac: h.mac, hostname: h.hostname })),
     });
+    this.pool =
+      props.pool ??
+      new StoragePool(this, 'Pool', { name: `${props.namePrefix}pool`, path: `/var/lib/libvirt/images/${props.namePrefix}pool` });
     this.members = hosts.map((h) => ({
       address: h.ip,
       vm: new VirtualMachine(this, `Vm${h.index}`, {
         name: h.hostname,
         baseImage: props.baseImage,
+        pool: this.pool,
         memoryMiB: props.memoryMiB ?? DEFAULT_MEMORY_MIB,
         vcpus: props.vcpus ?? 1,
         running: props.running ?? true,

@@ -12,15 +12,19 @@
  *   4. two deploys at once (the first held while it holds the state lock): a second with PIPELINE_LOCK_TIMEOUT=0s
  *      fails with Terraform's lock message (exit 4, nothing applied); a third with a timeout waits, and plans after
  *      the first's apply; no state is lost
- * No run prints the database password.
+ * No run prints the database password. The fleet brings its own storage pool (`<prefix>pool`): no pool `default` is
+ * needed. The plan summary of step 2 and the drift report of step 3 are the samples docs/guides/ci.md shows: a test
+ * compares them (names, instance-ids and hashes normalised; `VIRTSEED_WRITE_SAMPLES=1` writes this run's output
+ * into the guide instead).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { cleanupByPrefix, virshRun, volumeNames } from '../../helpers/guest';
+import { cleanupByPrefix, virshRun } from '../../helpers/guest';
 import { cleanupNetworksByPrefix, testSubnetOctet } from '../../helpers/network';
+import { cleanupPoolsByPrefix, poolVolumes } from '../../helpers/pool';
 import { dropSchema, ensurePostgres, pgPassword, psql, type PgDatabase } from '../../helpers/postgres';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
@@ -29,6 +33,10 @@ const PREFIX = 'vstest-gitops-pl-';
 /** This checkout's own state schema (the role and database are shared with other checkouts' runs of this file). */
 const SCHEMA = `vstest_gitops_${createHash('sha256').update(ROOT).digest('hex').slice(0, 8)}`;
 const OCTET = testSubnetOctet(`${PREFIX}net`);
+const POOL = `${PREFIX}pool`;
+const GUIDE = path.join(ROOT, 'docs', 'guides', 'ci.md');
+/** The example's own prefix (examples/gitops/fleet.json), which the guide's samples show. */
+const EXAMPLE_PREFIX = 'gitops-';
 
 jest.setTimeout(900_000);
 
@@ -184,6 +192,48 @@ function domainMemoryMiB(): number {
   return Number(kib) / 1024;
 }
 
+/**
+ * A summary with what differs between runs and checkouts made alike: this test's name prefix as the example's,
+ * instance-ids, full and shortened digests, the subnet's octet.
+ */
+function normalise(markdown: string): string {
+  return markdown
+    .split(PREFIX)
+    .join(EXAMPLE_PREFIX)
+    .replace(/iid-[0-9a-f]{16}/g, 'iid-…')
+    .replace(/\b[0-9a-f]{64}\b/g, 'SHA256')
+    .replace(/10\.213\.\d+\./g, '10.213.N.')
+    .trimEnd();
+}
+
+/** The ```markdown block after `<!-- sample: NAME -->` in docs/guides/ci.md. */
+const SAMPLE = (name: string) => new RegExp(`(<!-- sample: ${name} -->\\n\`\`\`markdown\\n)([\\s\\S]*?)(\\n\`\`\`)`);
+
+/**
+ * Compares the guide's sample `name` with this run's `stdout` (normalised); with VIRTSEED_WRITE_SAMPLES=1 writes
+ * the run's output (this test's prefix shown as the example's) into the guide instead.
+ */
+function expectGuideSample(name: string, stdout: string): void {
+  const guide = fs.readFileSync(GUIDE, 'utf8');
+  const m = SAMPLE(name).exec(guide);
+  if (!m) throw new Error(`docs/guides/ci.md has no \`<!-- sample: ${name} -->\` line before a \`\`\`markdown block`);
+  const shown = stdout.split(PREFIX).join(EXAMPLE_PREFIX).trimEnd();
+  if (process.env.VIRTSEED_WRITE_SAMPLES === '1') {
+    fs.writeFileSync(
+      GUIDE,
+      guide.replace(SAMPLE(name), (_all, open: string, _old: string, close: string) => `${open}${shown}${close}`),
+    );
+    return;
+  }
+  expect(normalise(m[2]!)).toBe(normalise(stdout));
+}
+
+function volumeNames(): string[] {
+  return poolVolumes(POOL)
+    .filter((v) => v.startsWith(PREFIX))
+    .sort();
+}
+
 function stateRows(): string[] {
   return psql(db, `SELECT name FROM "${SCHEMA}".states ORDER BY name`).split('\n').filter(Boolean);
 }
@@ -197,6 +247,7 @@ beforeAll(() => {
   password = pgPassword(db);
   dropSchema(db, SCHEMA);
   cleanupByPrefix(PREFIX);
+  cleanupPoolsByPrefix(PREFIX);
   cleanupNetworksByPrefix(PREFIX);
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'vstest-gitops-pl-'));
   const made = spawnSync('qemu-img', ['create', '-q', '-f', 'qcow2', path.join(tmp, 'base.qcow2'), '64M'], { encoding: 'utf8' });
@@ -219,6 +270,7 @@ afterAll(() => {
     }
   } finally {
     cleanupByPrefix(PREFIX);
+    cleanupPoolsByPrefix(PREFIX);
     cleanupNetworksByPrefix(PREFIX);
     if (db) dropSchema(db, SCHEMA);
     if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
@@ -232,7 +284,7 @@ describe('examples/gitops/pipeline.sh against libvirtd and PostgreSQL', () => {
     const r = pipeline('deploy', V1);
     expect({ code: r.code }).toEqual({ code: 0 });
     expect(r.stdout).toContain('### Plan summary');
-    expect(r.stdout).toContain('**5 to create**');
+    expect(r.stdout).toContain('**6 to create**');
     expect(fs.readFileSync(path.join(r.out, 'plan-summary.md'), 'utf8')).toBe(r.stdout);
     expect(r.stderr).toContain('pipeline: drift check: none');
     expect(stateRows()).toEqual(['default']);
@@ -260,11 +312,12 @@ describe('examples/gitops/pipeline.sh against libvirtd and PostgreSQL', () => {
     expect(r.stdout).toMatch(/\| `memory` \| `128` \| `192` \| none \(nothing happens to the guest now\) \|/);
     expect(r.stderr).toMatch(/pipeline: apply: terraform .* apply .*\/tfplan/);
     expect(domainMemoryMiB()).toBe(192);
+    expectGuideSample('plan summary', r.stdout);
   });
 
   test('GIVEN memory changed with virsh setmem --config and the seed volume deleted WHEN the drift check runs THEN it exits 2 with a report of both', () => {
     virshRun('setmem', `${PREFIX}web`, '100M', '--config');
-    virshRun('vol-delete', `${PREFIX}web-seed`, '--pool', 'default');
+    virshRun('vol-delete', `${PREFIX}web-seed`, '--pool', POOL);
     const r = pipeline('drift', V2);
     expect(r.code).toBe(2);
     expect(r.stdout).toContain('### Drift report');
@@ -273,6 +326,7 @@ describe('examples/gitops/pipeline.sh against libvirtd and PostgreSQL', () => {
     expect(r.stdout).toMatch(/\| `virtseed_cloudinit_seed\.web_Seed_\w+` \| deleted \| \| \| \|/);
     expect(fs.readFileSync(path.join(r.out, 'drift-report.md'), 'utf8')).toBe(r.stdout);
     expect(r.stderr).toContain('drift check: the infrastructure differs from the configuration');
+    expectGuideSample('drift report', r.stdout);
   });
 
   describe('two deploys at once', () => {
@@ -319,7 +373,7 @@ describe('examples/gitops/pipeline.sh against libvirtd and PostgreSQL', () => {
       expect(b.stdout).toContain('**No changes.**'); // planned from the state the first run left
       expect(stateRows()).toEqual(['default']);
       expect(domainMemoryMiB()).toBe(160);
-      expect(volumeNames(PREFIX)).toEqual([`${PREFIX}base`, `${PREFIX}web-root`, `${PREFIX}web-seed`]);
+      expect(volumeNames()).toEqual([`${PREFIX}base`, `${PREFIX}web-root`, `${PREFIX}web-seed`]);
       const plan = spawnSync(
         'terraform',
         [`-chdir=${lastStackDir}`, 'plan', '-detailed-exitcode', '-input=false', '-no-color', '-lock-timeout=60s'],

@@ -25,6 +25,17 @@ describe('examples/gitops stack', () => {
     expect(networks).toEqual([expect.objectContaining({ name: 'gitops-net', mode: 'none' })]);
   });
 
+  test('GIVEN the example WHEN synthesized THEN it makes its own storage pool and every volume and seed goes into it (no pool `default` needed)', () => {
+    expect(Object.values(synth.resource.virtseed_pool)).toEqual([
+      expect.objectContaining({ name: 'gitops-pool', type: 'dir', path: '/var/lib/libvirt/images/gitops-pool' }),
+    ]);
+    const pools = ['virtseed_volume', 'virtseed_cloudinit_seed'].flatMap((t) =>
+      Object.values(synth.resource[t] as Record<string, { pool: string }>).map((r) => r.pool),
+    );
+    expect(pools.length).toBe(3); // base, root, seed
+    expect([...new Set(pools)]).toEqual([expect.stringMatching(/^\$\{virtseed_pool\.pool_\w+\.name\}$/)]);
+  });
+
   test('GIVEN a PG_CONN_STR with a password WHEN the props are read THEN synth refuses it, naming PGPASSFILE', () => {
     const env = { ...ENV, PG_CONN_STR: 'postgres://team:s3cret@127.0.0.1:5432/team' };
     expect(() => gitopsPropsFromEnv(env)).toThrow(/PG_CONN_STR holds a password.*PGPASSFILE/);

@@ -1,22 +1,30 @@
 /**
- * Issue 24 item 3: examples/library as its author ships it and a team uses it. The library is copied out of the
- * repository, given @virtseed/cdktf from this checkout's packed tarball (`packages.js`, as `npm run package`),
- * built (tsc: JavaScript and .d.ts) and packed (`npm pack`); a fresh cdktf project outside the repository installs
- * virtseed, @virtseed/cdktf and the library from their tarballs, synthesizes and deploys a WebFleet against
- * libvirtd (defined, not started: no guest boots), upgrades to a second library version whose default memory
- * changed (`cdktf diff` shows 256 → 384 on each VM), and destroys everything it made.
+ * Issue 24 item 3 and issue 35: examples/library as its author ships it and a team uses it, following
+ * docs/guides/construct-library.md. The library is copied out of the repository, given @virtseed/cdktf from this
+ * checkout's packed tarball (`packages.js`, as `npm run package`), built (tsc: JavaScript and .d.ts) and packed
+ * (`npm pack`). The project is made as the guide's step 4 says: the README's cdktf path up to its TypeScript pin
+ * (the real `cdktf init`), then the guide's step-4 commands as the Markdown writes them (read from it, our packages
+ * from their tarballs), with a home folder of the test's own and no Terraform CLI configuration. It deploys a
+ * WebFleet without a `pool` (the fleet makes its own: the host's pool `default` is not used) against libvirtd
+ * (defined, not started: no guest boots), upgrades to a second library version whose default memory changed
+ * (`cdktf diff` shows 256 → 384 on each VM), and destroys everything it made.
  */
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { cleanupByPrefix, volumeNames } from '../../helpers/guest';
+import { installPaths } from '../../../packages/build/install-paths';
+import { docCommands } from '../../helpers/doc-paths';
 import { cleanupNetworksByPrefix, networkNames, testSubnetOctet } from '../../helpers/network';
+import { cleanupPoolsByPrefix, poolNames } from '../../helpers/pool';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 const VERSION = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).version as string;
 const PREFIX = 'vstest-gitops-lib-';
 const SUBNET = `10.213.${testSubnetOctet(`${PREFIX}net`)}.0/24`;
+const README = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+const GUIDE = fs.readFileSync(path.join(ROOT, 'docs', 'guides', 'construct-library.md'), 'utf8');
 
 jest.setTimeout(1_500_000);
 
@@ -51,6 +59,13 @@ function domains(): string[] {
     .sort();
 }
 
+/** Runs a documented command line in `cwd` as written; `npm install` words naming our packages become their tarballs. */
+function runDocLine(line: string, cwd: string, runEnv: NodeJS.ProcessEnv, tarballOf: Record<string, string>): void {
+  if (/["'$`|&;<>]/.test(line)) throw new Error(`"${line}" needs a shell; keep the documented lines plain commands`);
+  const [cmd, ...args] = line.split(/\s+/) as [string, ...string[]];
+  run(cmd, cmd === 'npm' && args[0] === 'install' ? args.map((w) => tarballOf[w] ?? w) : args, cwd, runEnv);
+}
+
 /** Packs the library copy (its prepack builds it); returns the tarball's path. */
 function pack(): string {
   const out = path.join(tmp, 'packed');
@@ -62,34 +77,8 @@ function pack(): string {
   return file;
 }
 
-/** A project as `cdktf init --template typescript` lays it out, using WebFleet in main.ts. */
-function writeProject(dir: string, image: string): void {
-  fs.mkdirSync(dir, { recursive: true });
-  const json = (file: string, value: unknown) => fs.writeFileSync(path.join(dir, file), `${JSON.stringify(value, null, 2)}\n`);
-  json('package.json', { name: `${PREFIX}app`, version: '1.0.0', main: 'main.js', types: 'main.ts', license: 'MPL-2.0', private: true });
-  json('cdktf.json', {
-    language: 'typescript',
-    app: 'npx ts-node main.ts',
-    projectId: `${PREFIX}project`,
-    sendCrashReports: 'false',
-    terraformProviders: [],
-    terraformModules: [],
-    context: {},
-  });
-  json('tsconfig.json', {
-    compilerOptions: {
-      target: 'ES2018',
-      module: 'CommonJS',
-      lib: ['es2018'],
-      strict: true,
-      declaration: true,
-      noUnusedLocals: true,
-      skipLibCheck: true,
-      experimentalDecorators: true,
-    },
-    include: ['**/*.ts'],
-    exclude: ['node_modules', 'cdktf.out'],
-  });
+/** The user's stack, written into main.ts of the project `cdktf init` made: a WebFleet without a pool. */
+function writeStack(dir: string, image: string): void {
   fs.writeFileSync(
     path.join(dir, 'main.ts'),
     `import { Construct } from 'constructs';
@@ -121,6 +110,7 @@ app.synth();
 
 beforeAll(() => {
   cleanupByPrefix(PREFIX);
+  cleanupPoolsByPrefix(PREFIX);
   cleanupNetworksByPrefix(PREFIX);
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'vstest-gitops-lib-'));
   const npmOut = path.join(tmp, 'npm');
@@ -144,6 +134,7 @@ afterAll(() => {
     }
   } finally {
     cleanupByPrefix(PREFIX);
+    cleanupPoolsByPrefix(PREFIX);
     cleanupNetworksByPrefix(PREFIX);
     if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
   }
@@ -171,32 +162,33 @@ describe('examples/library built, packed, installed from its tarball and deploye
     expect(manifest.peerDependencies).toEqual({ '@virtseed/cdktf': '^0.1.0', cdktf: '^0.21.0', constructs: '^10.4.2' });
   });
 
-  test('GIVEN a fresh project outside the repository WHEN it installs the tarballs, synthesizes and deploys THEN the fleet exists on the host', () => {
+  test("GIVEN an empty folder outside the repository WHEN the guide's step 4 runs as written, from the real cdktf init THEN the fleet exists on the host in a pool of its own", () => {
     const image = path.join(tmp, 'base.qcow2');
     run('qemu-img', ['create', '-q', '-f', 'qcow2', image, '64M'], tmp);
     project = path.join(tmp, 'app');
-    writeProject(project, image);
-    npmInstall(project, [tarball('virtseed'), tarball('virtseed-cdktf'), packed.v1!, 'cdktf@0.21', 'constructs@10.4.2']);
-    npmInstall(project, ['--save-dev', 'cdktf-cli@0.21', 'ts-node@10', 'typescript@5', '@types/node@20']);
-    const mirror = path.join(tmp, 'mirror');
-    expect(run('npx', ['--no-install', 'virtseed', 'provider', 'install', '--mirror', mirror], project)).toContain('provider_installation');
-    const rc = path.join(tmp, 'terraformrc');
-    fs.writeFileSync(
-      rc,
-      `provider_installation {\n  filesystem_mirror {\n    path    = "${mirror}"\n    include = ["registry.terraform.io/virtseed/*"]\n  }\n  direct {\n    exclude = ["registry.terraform.io/virtseed/*"]\n  }\n}\n`,
-    );
-    // CDKTF_DISABLE_PLUGIN_CACHE_ENV: cdktf would otherwise point TF_PLUGIN_CACHE_DIR at ~/.terraform.d/plugin-cache,
-    // shared by every checkout on the machine, and leave a link there to this test's temporary mirror.
-    env = { ...process.env, TF_CLI_CONFIG_FILE: rc, CHECKPOINT_DISABLE: '1', CDKTF_DISABLE_PLUGIN_CACHE_ENV: '1' };
-    delete env.TF_PLUGIN_CACHE_DIR;
+    fs.mkdirSync(project, { recursive: true });
+    // A fresh user: a home folder of its own (the provider goes into its ~/.terraform.d/plugins), no CLI config.
+    const home = path.join(tmp, 'home');
+    fs.mkdirSync(home);
+    const npmCache = run('npm', ['config', 'get', 'cache'], tmp).trim();
+    env = { ...process.env, HOME: home, npm_config_cache: npmCache, CHECKPOINT_DISABLE: '1' };
+    for (const k of ['TF_CLI_CONFIG_FILE', 'TF_PLUGIN_CACHE_DIR', 'TF_LOG', 'TF_LOG_PATH']) delete env[k];
+    const ours = { virtseed: tarball('virtseed'), '@virtseed/cdktf': tarball('virtseed-cdktf'), 'virtseed-web-fleet': packed.v1! };
+    // "A project made by cdktf init, as the README's cdktf path makes it": its lines up to the TypeScript pin.
+    const readme = installPaths(README).cdktf;
+    const initLines = readme.slice(0, readme.indexOf('npm install --save-dev typescript@5') + 1);
+    expect(initLines[0]).toMatch(/^npx --yes cdktf-cli@0\.21 init /);
+    for (const line of initLines) runDocLine(line, project, env, ours);
+    for (const line of docCommands(GUIDE, 'construct-library-install', 'construct-library.md')) runDocLine(line, project, env, ours);
+    writeStack(project, image);
+    for (const line of docCommands(GUIDE, 'construct-library-deploy', 'construct-library.md')) runDocLine(line, project, env, ours);
 
-    run('npx', ['--no-install', 'cdktf', 'synth'], project, env);
     const synth = JSON.parse(fs.readFileSync(path.join(project, 'cdktf.out', 'stacks', 'app', 'cdk.tf.json'), 'utf8'));
     const memories = Object.values(synth.resource.virtseed_domain as Record<string, { memory: number }>).map((d) => d.memory);
     expect(memories).toEqual([256, 256]);
 
-    run('npx', ['--no-install', 'cdktf', 'deploy', 'app', '--auto-approve', '--skip-provider-lock'], project, env);
     expect(domains()).toEqual([`${PREFIX}1`, `${PREFIX}2`]);
+    expect(poolNames(PREFIX)).toEqual([`${PREFIX}pool`]);
     expect(networkNames(PREFIX)).toEqual([`${PREFIX}net`]);
   });
 
@@ -222,9 +214,10 @@ describe('examples/library built, packed, installed from its tarball and deploye
 
   test('GIVEN the deployed fleet WHEN the project destroys it THEN no domain, volume or network of it is left', () => {
     run('npx', ['--no-install', 'cdktf', 'destroy', 'app', '--auto-approve', '--skip-provider-lock'], project, env);
-    expect({ domains: domains(), volumes: volumeNames(PREFIX), networks: networkNames(PREFIX) }).toEqual({
+    expect({ domains: domains(), volumes: volumeNames(PREFIX), pools: poolNames(PREFIX), networks: networkNames(PREFIX) }).toEqual({
       domains: [],
       volumes: [],
+      pools: [],
       networks: [],
     });
   });

@@ -2,7 +2,7 @@
 // constructs/): what it declares, and the synth-time errors naming the prop path. The package itself (built,
 // packed, installed from its tarball and deployed) is tested by install.int.test.ts beside this file.
 import { Testing, TerraformStack } from 'cdktf';
-import { BaseImage, ConstructPropsError } from '@virtseed/cdktf';
+import { BaseImage, ConstructPropsError, StoragePool } from '@virtseed/cdktf';
 import { DEFAULT_MEMORY_MIB, WebFleet, type WebFleetProps } from '../../../examples/library/src';
 
 const IMAGE = BaseImage.fromFile('/images/debian.qcow2', { volumeName: 'shop-base' });
@@ -57,6 +57,33 @@ describe('WebFleet', () => {
     expect(resources<NetworkJson>(json, 'virtseed_network')).toEqual([expect.objectContaining({ name: 'shop-net', mode: 'none' })]);
   });
 
+  test('GIVEN no pool WHEN synthesized THEN the fleet makes its own dir pool and puts every volume and seed in it', () => {
+    const { json } = synth();
+    expect(resources(json, 'virtseed_pool')).toEqual([
+      expect.objectContaining({ name: 'shop-pool', type: 'dir', path: '/var/lib/libvirt/images/shop-pool' }),
+    ]);
+    const pools = [
+      ...resources<{ pool: string }>(json, 'virtseed_volume'),
+      ...resources<{ pool: string }>(json, 'virtseed_cloudinit_seed'),
+    ].map((r) => r.pool);
+    expect(pools.length).toBe(5); // base, 2 roots, 2 seeds
+    expect([...new Set(pools)]).toEqual([expect.stringMatching(/^\$\{virtseed_pool\.fleet_Pool_\w+\.name\}$/)]);
+  });
+
+  test.each([
+    ['a pool name', 'default'],
+    ['a StoragePool', 'construct'],
+  ])('GIVEN %s WHEN synthesized THEN the volumes go there and the fleet makes no pool', (_what, kind) => {
+    const stack = new TerraformStack(Testing.app(), 'test');
+    const pool = kind === 'construct' ? new StoragePool(stack, 'p', { name: 'fleet-images', path: '/srv/fleet-images' }) : 'default';
+    const fleet = new WebFleet(stack, 'fleet', { namePrefix: 'shop-', baseImage: IMAGE, pool });
+    const json = JSON.parse(Testing.synth(stack)) as Synthesized;
+    expect(fleet.pool).toBe(pool);
+    expect(resources(json, 'virtseed_pool').length).toBe(kind === 'construct' ? 1 : 0);
+    const pools = [...new Set(resources<{ pool: string }>(json, 'virtseed_volume').map((r) => r.pool))];
+    expect(pools).toEqual([kind === 'construct' ? expect.stringMatching(/^\$\{virtseed_pool\.p_\w+\.name\}$/) : 'default']);
+  });
+
   test('GIVEN a subnet WHEN synthesized THEN each VM has a static lease .11, .12 with the MAC its NIC uses', () => {
     const { fleet, json } = synth({ subnet: '10.9.8.0/24' });
     expect(fleet.members.map((m) => m.address)).toEqual(['10.9.8.11', '10.9.8.12']);
@@ -81,6 +108,8 @@ describe('WebFleet', () => {
     [{ replicas: 0 }, 'WebFleet.replicas', 'WebFleet.replicas: invalid value 0; expected a whole number from 1 to 32'],
     [{ namePrefix: 'Shop_' }, 'WebFleet.namePrefix', "WebFleet.namePrefix: invalid value 'Shop_'"],
     [{ memoryMiB: 32 }, 'WebFleet.memoryMiB', 'expected a whole number of MiB, at least 64'],
+    [{ pool: 'my/pool' }, 'WebFleet.pool', "WebFleet.pool: invalid value 'my/pool'; expected a storage pool's name"],
+    [{ pool: '' }, 'WebFleet.pool', "expected a storage pool's name"],
     [{ subnet: '10.9.8.1/24' }, 'WebFleet.subnet', "expected an IPv4 /24 network address such as '10.231.0.0/24'"],
     [
       { cloudInit: { hostname: 'x' } as WebFleetProps['cloudInit'] },

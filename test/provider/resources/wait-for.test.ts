@@ -70,10 +70,42 @@ describe('startAndWait', () => {
   test('GIVEN a guest that never finishes WHEN the timeout passes THEN the result is a timeout with the last console lines', async () => {
     const client = fakeClient(['line one\n', 'line two\n'], { hang: true });
     const r = await startAndWait(client, DOM, 'cloud-init', { timeoutS: 0.2, signal: never, log });
-    expect(r).toMatchObject({ kind: 'timeout', lastLines: ['line one', 'line two'] });
+    expect(r).toMatchObject({ kind: 'timeout', lastLines: ['line one', 'line two'], bound: 'silent' });
     const [d] = waitDiagnostics('vm', 0.2, r, 'cloud-init');
-    expect(d).toMatchObject({ severity: 'error', path: ['wait_timeout'], summary: 'cloud-init did not finish on vm within 0.2 s' });
+    expect(d).toMatchObject({
+      severity: 'error',
+      path: ['wait_timeout'],
+      summary: 'cloud-init did not finish on vm: no console output for 0.2 s',
+    });
     expect(d.detail).toContain('  line two');
+  });
+
+  test('GIVEN a guest that keeps printing past wait_timeout WHEN waiting THEN the wait goes on, and ends only at the total bound', async () => {
+    // A line every 50 ms, wait_timeout 0.2 s: never 0.2 s of silence; the total bound is 6 × 0.2 s.
+    let resumed!: () => void;
+    const resumedP = new Promise<void>((r) => (resumed = r));
+    const ticking = {
+      async domainCreateWithFlags() {},
+      async domainResume() {
+        resumed();
+      },
+      async *domainOpenConsole(_d: DomRef, _dev: string | null, _flags: number, options: StreamOptions) {
+        options.onOpen?.();
+        await resumedP;
+        for (let i = 0; !options.signal?.aborted; i++) {
+          yield Buffer.from(`progress ${i}\n`);
+          await new Promise((r) => setTimeout(r, 50));
+        }
+      },
+    } as unknown as LibvirtClient;
+    const started = Date.now();
+    const r = await startAndWait(ticking, DOM, 'cloud-init', { timeoutS: 0.2, signal: never, log });
+    const elapsed = Date.now() - started;
+    expect({ kind: r.kind, bound: r.kind === 'timeout' ? r.bound : undefined }).toEqual({ kind: 'timeout', bound: 'too-long' });
+    expect(elapsed).toBeGreaterThanOrEqual(1100); // far past wait_timeout = 200 ms: the guest was making progress
+    const [d] = waitDiagnostics('vm', 0.2, r, 'cloud-init');
+    expect(d.summary).toBe('cloud-init did not finish on vm within 1.2 s');
+    expect(d.detail).toContain('kept printing');
   });
 
   test('GIVEN StopProvider WHEN waiting THEN the wait ends as interrupted', async () => {

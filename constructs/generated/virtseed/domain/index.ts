@@ -219,7 +219,7 @@ export interface DomainConfig extends cdktf.TerraformMetaArguments {
   */
   readonly waitFor?: string;
   /**
-  * Seconds `wait_for` waits from the guest's start before the apply fails (the guest keeps running). Default: `600`. Changing it: no effect on the guest.
+  * Seconds of silence `wait_for` allows: `cloud-init` and `ignition` give up when the guest's serial console printed nothing for `wait_timeout` seconds, or after 6 × `wait_timeout` in all (a guest that prints for ever); a slow boot that keeps printing (TCG on a busy host) is waited for. `lease` gives up `wait_timeout` seconds after the guest's start. The apply then fails with the last console lines; the guest keeps running. Default: `600`. Changing it: no effect on the guest.
   *
   * Docs: {@link ../../../../docs/resources/domain.md#wait_timeout Domain#wait_timeout}
   */

@@ -6,8 +6,10 @@
  * libvirt stream (virDomainOpenConsole; the chardev's `<log file>` keeps logging), then the CPUs are resumed. So the
  * stream holds this boot's console from its first byte, and no line of an earlier boot (an earlier instance-id) can
  * count: a re-provision by reboot is a new QEMU process whose cloud-init reads the new seed. The console lines go
- * through ProvisioningWatch (src/guest) until cloud-init's "finished" line (or Ignition's completion), the timeout,
- * the guest stopping, or StopProvider.
+ * through ProvisioningWatch (src/guest) until cloud-init's "finished" line (or Ignition's completion), the guest
+ * stopping, StopProvider, or the end of its progress: every console byte is progress, and the wait gives up after
+ * `wait_timeout` seconds without one, or after TOTAL_PER_SILENCE × `wait_timeout` in all (src/guest/wait-progress.ts),
+ * so a slow boot (TCG on a busy host) that keeps printing is not declared failed.
  *
  * `lease` polls the guest's addresses (the DHCP leases of its libvirt networks, and the QEMU guest agent when its
  * channel is connected; ./addresses) every second until one appears. A guest restarted with the same MAC may
@@ -17,7 +19,16 @@
  * guest puts the last lines into the diagnostic, for the user who owns the guest.
  */
 import { Diagnostic, error, warning } from '../../../../src/diagnostics';
-import { ConsoleLineSplitter, ProvisioningAgent, ProvisioningOutcome, ProvisioningWatch } from '../../../../src/guest';
+import {
+  ConsoleLineSplitter,
+  ProvisioningAgent,
+  ProvisioningOutcome,
+  ProvisioningWatch,
+  TOTAL_PER_SILENCE,
+  waitBounds,
+  waitVerdict,
+  type WaitVerdict,
+} from '../../../../src/guest';
 import { DomRef, LibvirtClient, VIR_DOMAIN_START_PAUSED } from '../../../../src/libvirt';
 import type { Logger } from '../../plugin/log';
 import { allAddresses, domainAddresses } from './addresses';
@@ -29,13 +40,19 @@ const LAST_LINES = 25;
 /** How a wait ended. `elapsedMs` counts from the resume of the CPUs; `finishedAtMs` is when the agent's line came. */
 export type WaitResult =
   | { readonly kind: 'finished'; readonly outcome: ProvisioningOutcome; readonly elapsedMs: number }
-  | { readonly kind: 'timeout'; readonly outcome: ProvisioningOutcome; readonly lastLines: readonly string[] }
+  | {
+      readonly kind: 'timeout';
+      readonly outcome: ProvisioningOutcome;
+      readonly lastLines: readonly string[];
+      /** Which bound ended it: the console's silence, or the total. */
+      readonly bound: 'silent' | 'too-long';
+    }
   | { readonly kind: 'stopped'; readonly outcome: ProvisioningOutcome; readonly lastLines: readonly string[]; readonly reason: string }
   | { readonly kind: 'interrupted'; readonly outcome: ProvisioningOutcome }
   | { readonly kind: 'no-console'; readonly reason: string };
 
 export interface WaitOptions {
-  /** Seconds from the start of the CPUs. */
+  /** `wait_timeout`: seconds of console silence (and, times TOTAL_PER_SILENCE, the whole wait from the start of the CPUs). */
   readonly timeoutS: number;
   /** StopProvider: ends the wait early (the guest keeps running). */
   readonly signal: AbortSignal;
@@ -70,12 +87,14 @@ export async function startAndWait(
     markOpen = resolve;
   });
   let timer: NodeJS.Timeout | undefined;
-  let timedOut = false;
+  let gaveUp: Exclude<WaitVerdict, { kind: 'wait' }> | undefined;
+  let lastOutputMs = 0;
   try {
     await client.domainCreateWithFlags(dom, VIR_DOMAIN_START_PAUSED);
     const reading = (async (): Promise<{ end: 'finished' | 'closed'; reason?: string }> => {
       try {
         for await (const chunk of client.domainOpenConsole(dom, null, 0, { signal: abort.signal, onOpen: markOpen })) {
+          if (chunk.length) lastOutputMs = Date.now();
           for (const line of splitter.push(chunk)) if (remember(line)) return { end: 'finished' };
         }
         if (remember(splitter.flush())) return { end: 'finished' };
@@ -92,10 +111,19 @@ export async function startAndWait(
     }
     await client.domainResume(dom);
     const started = Date.now();
-    timer = setTimeout(() => {
-      timedOut = true;
+    lastOutputMs = started;
+    const bounds = waitBounds(options.timeoutS);
+    const check = (): void => {
+      const now = Date.now();
+      const verdict = waitVerdict(bounds, started, lastOutputMs, now);
+      if (verdict.kind === 'wait') {
+        timer = setTimeout(check, Math.max(1, verdict.checkAtMs - now));
+        return;
+      }
+      gaveUp = verdict;
       abort.abort(new Error('timeout'));
-    }, options.timeoutS * 1000);
+    };
+    timer = setTimeout(check, options.timeoutS * 1000);
     const end = await reading;
     if (end.end === 'finished') {
       options.log.info(
@@ -103,7 +131,7 @@ export async function startAndWait(
       );
       return { kind: 'finished', outcome: watch.outcome, elapsedMs: Date.now() - started };
     }
-    if (timedOut) return { kind: 'timeout', outcome: watch.outcome, lastLines: [...last] };
+    if (gaveUp) return { kind: 'timeout', outcome: watch.outcome, lastLines: [...last], bound: gaveUp.kind };
     if (options.signal.aborted) return { kind: 'interrupted', outcome: watch.outcome };
     return { kind: 'stopped', outcome: watch.outcome, lastLines: [...last], reason: end.reason ?? '' };
   } finally {
@@ -217,12 +245,21 @@ export function waitDiagnostics(name: string, timeoutS: number, result: WaitResu
   }
   const tail = (lines: readonly string[]): string =>
     lines.length ? `\nLast console lines:\n${lines.map((l) => `  ${l}`).join('\n')}` : '\nThe console showed nothing.';
-  if (result.kind === 'timeout') {
+  if (result.kind === 'timeout' && result.bound === 'silent') {
     d.push(
       error(
         ['wait_timeout'],
-        `${who} did not finish on ${name} within ${timeoutS} s`,
-        `wait_for = "${agent}" gave up after wait_timeout = ${timeoutS} s; the domain keeps running and is kept in state.${tail(result.lastLines)}\nRaise wait_timeout for slow guests (TCG), or check that the image runs ${who}.`,
+        `${who} did not finish on ${name}: no console output for ${timeoutS} s`,
+        `wait_for = "${agent}" gave up: the guest's serial console printed nothing for wait_timeout = ${timeoutS} s (a guest that keeps printing is waited for). The domain keeps running and is kept in state.${tail(result.lastLines)}\nCheck that the image runs ${who} and prints to its serial console (console=ttyS0), or raise wait_timeout.`,
+      ),
+    );
+  } else if (result.kind === 'timeout') {
+    const totalS = Number(waitBounds(timeoutS).totalS.toFixed(3));
+    d.push(
+      error(
+        ['wait_timeout'],
+        `${who} did not finish on ${name} within ${totalS} s`,
+        `wait_for = "${agent}" gave up after ${totalS} s (${TOTAL_PER_SILENCE} × wait_timeout = ${timeoutS} s), though the guest's console kept printing (a boot loop?). The domain keeps running and is kept in state.${tail(result.lastLines)}\nRaise wait_timeout for a guest that needs longer, or check that the image runs ${who}.`,
       ),
     );
   } else if (result.kind === 'stopped') {
