@@ -20,6 +20,8 @@ if [ "${1:-}" != "--runtime-only" ]; then
   pkgs+=(xorriso genisoimage cloud-init ignition netplan.io libxml2-utils openssh-server netcat-openbsd gnutls-bin cloud-image-utils)
   # GNU time: peak memory in `npm run bench`.
   pkgs+=(time)
+  # qemu-user-static: runs the linux arm64 provider executable of the release (test/packages/release-registry).
+  pkgs+=(qemu-user-static)
   # PostgreSQL 15 for Terraform's pg state backend (examples/gitops; started by scripts/ensure-postgres.sh).
   pkgs+=(postgresql)
 fi
