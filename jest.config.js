@@ -11,14 +11,14 @@ module.exports = {
       transform,
       moduleNameMapper,
       testMatch: ['<rootDir>/test/**/*.test.ts'],
-      testPathIgnorePatterns: ['\\.int\\.test\\.ts$', '/node_modules/', '/dist/'],
+      testPathIgnorePatterns: ['\\.int\\.test\\.ts$', '/node_modules/', '<rootDir>/dist/'],
     },
     {
       displayName: 'integration',
       testEnvironment: 'node',
       transform,
       testMatch: ['<rootDir>/test/**/*.int.test.ts'],
-      testPathIgnorePatterns: ['/node_modules/', '/dist/'],
+      testPathIgnorePatterns: ['/node_modules/', '<rootDir>/dist/'],
     },
   ],
 };

@@ -13,7 +13,8 @@
  *   terraform-provider-virtseed_<v>_signing-key.asc    the public key
  *   registry/                                          a static registry (cli/commands/provider-registry.ts)
  * The bytes depend only on the commit, the pinned Node (sea.ts) and the key: signatures are deterministic for RSA
- * and EdDSA keys, and dated at the later of the commit's time and the key's creation (never the clock).
+ * and EdDSA keys (without openpgp's random salt notation), and dated at the later of the commit's time and the key's
+ * creation (never the clock).
  */
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -84,6 +85,8 @@ export async function signDetached(
     detached: true,
     format: 'binary',
     date: when,
+    // openpgp adds a random salt notation to each signature by default; a release signature is reproducible.
+    config: { nonDeterministicSignaturesViaNotation: false },
   });
   return { signature, publicKey: privateKey.toPublic().armor(), keyId: signingKey.getKeyID().toHex().toUpperCase() };
 }
