@@ -178,7 +178,14 @@ export async function runStartupBench(runs = 15, log: (line: string) => void = c
         [0, 'single executable without code cache'],
         [1, 'single executable (code cache)'],
       ] as const) {
-        rows.push({ name: `start → handshake, ${what}`, unit: 'ms', ours: samples[seaAt + i], anchorName: 'node printing the line', anchor: floorMs, load });
+        rows.push({
+          name: `start → handshake, ${what}`,
+          unit: 'ms',
+          ours: samples[seaAt + i],
+          anchorName: 'node printing the line',
+          anchor: floorMs,
+          load,
+        });
       }
     }
     if (goFloor.built) {

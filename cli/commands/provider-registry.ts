@@ -72,7 +72,8 @@ function compareVersions(a: string, b: string): number {
  * `<os>_<arch>`, or the key ID is not 16 hex digits.
  */
 export function registryFiles(release: RegistryRelease, existingVersions?: string): Map<string, string> {
-  if (!/^[0-9A-F]{16}$/.test(release.keyId)) throw new Error(`registry: key ID must be 16 upper-case hex digits, got ${JSON.stringify(release.keyId)}`);
+  if (!/^[0-9A-F]{16}$/.test(release.keyId))
+    throw new Error(`registry: key ID must be 16 upper-case hex digits, got ${JSON.stringify(release.keyId)}`);
   const platforms = [...release.zips.keys()].sort().map((p) => {
     const m = /^([a-z0-9]+)_([a-z0-9]+)$/.exec(p);
     if (!m) throw new Error(`registry: platform must be <os>_<arch>, got ${JSON.stringify(p)}`);
@@ -84,7 +85,11 @@ export function registryFiles(release: RegistryRelease, existingVersions?: strin
     if (!Array.isArray(parsed.versions)) throw new Error('registry: the existing versions document has no "versions" array');
     versions = (parsed.versions as VersionEntry[]).filter((v) => v.version !== release.version);
   }
-  versions.push({ version: release.version, protocols: [...release.protocols], platforms: platforms.map(({ os, arch }) => ({ os, arch })) });
+  versions.push({
+    version: release.version,
+    protocols: [...release.protocols],
+    platforms: platforms.map(({ os, arch }) => ({ os, arch })),
+  });
   versions.sort((a, b) => compareVersions(a.version, b.version));
 
   const files = new Map<string, string>();

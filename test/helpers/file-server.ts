@@ -55,7 +55,9 @@ export interface ServerTls {
 export async function serveFiles(root: string, tls?: ServerTls): Promise<FileServer> {
   const log = path.join(path.dirname(root), `${path.basename(root)}.requests.log`);
   fs.writeFileSync(log, '');
-  const child: ChildProcess = spawn(process.execPath, ['-e', PROGRAM, root, log, ...(tls ? [tls.cert, tls.key] : [])], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child: ChildProcess = spawn(process.execPath, ['-e', PROGRAM, root, log, ...(tls ? [tls.cert, tls.key] : [])], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const port = await new Promise<number>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('the test file server did not start within 10 s')), 10_000);
     child.stdout!.once('data', (d: Buffer) => {

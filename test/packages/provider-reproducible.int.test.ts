@@ -100,9 +100,7 @@ describe('provider artifact from two clones', () => {
       ]),
     );
     expect(list(b)).toEqual(files);
-    const differing = files.filter(
-      (f) => !fs.readFileSync(path.join(a, 'release', f)).equals(fs.readFileSync(path.join(b, 'release', f))),
-    );
+    const differing = files.filter((f) => !fs.readFileSync(path.join(a, 'release', f)).equals(fs.readFileSync(path.join(b, 'release', f))));
     expect(differing).toEqual([]);
   });
 

@@ -56,7 +56,8 @@ function spawn({ cmd, args, cwd, env }: Run): SpawnSyncReturns<string> {
 /** Runs a command; throws with its whole output when it fails. */
 function run(r: Run): string {
   const out = spawn(r);
-  if (out.status !== 0) throw new Error(`${r.cmd} ${r.args.join(' ')} (in ${r.cwd}) exited ${out.status ?? out.signal}:\n${out.stdout}\n${out.stderr}`);
+  if (out.status !== 0)
+    throw new Error(`${r.cmd} ${r.args.join(' ')} (in ${r.cwd}) exited ${out.status ?? out.signal}:\n${out.stdout}\n${out.stderr}`);
   return out.stdout;
 }
 
@@ -166,7 +167,8 @@ describe('the signed release from a static registry over HTTPS', () => {
     const which = spawnSync('/bin/sh', ['-c', 'command -v node'], { env, encoding: 'utf8' });
     expect({ found: which.status === 0, out: which.stdout }).toEqual({ found: false, out: '' });
     const dir = hclProject(path.join(tmp, 'nonode'), host, `${prefix}v.qcow2`);
-    const tf = (...args: string[]) => run({ cmd: path.join(bin, 'terraform'), args: [...args, '-no-color', '-input=false'], cwd: dir, env });
+    const tf = (...args: string[]) =>
+      run({ cmd: path.join(bin, 'terraform'), args: [...args, '-no-color', '-input=false'], cwd: dir, env });
 
     tf('init');
     expect(tf('plan')).toContain('virtseed_volume.v will be created');
@@ -189,7 +191,11 @@ describe('the signed release from a static registry over HTTPS', () => {
       fs.appendFileSync(path.join(dir, `terraform-provider-virtseed_${VERSION}_SHA256SUMS`), '\n');
     });
     const otherKey = await servedCopy('other-key', async (dir) => {
-      const { privateKey } = await openpgp.generateKey({ type: 'curve25519', userIDs: [{ name: 'vstest another key' }], format: 'armored' });
+      const { privateKey } = await openpgp.generateKey({
+        type: 'curve25519',
+        userIDs: [{ name: 'vstest another key' }],
+        format: 'armored',
+      });
       const sums = fs.readFileSync(path.join(dir, `terraform-provider-virtseed_${VERSION}_SHA256SUMS`));
       fs.writeFileSync(path.join(dir, signatureName(VERSION)), (await signDetached(sums, { armored: privateKey })).signature);
     });
