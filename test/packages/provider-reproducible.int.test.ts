@@ -41,10 +41,13 @@ const mirrorConfig = (mirror: string) =>
 
 beforeAll(() => {
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'vstest-clone-'));
+  // Both clones at one commit (a commit made while the first clone builds would otherwise date the second's signature).
+  const head = ok(spawnSync('git', ['rev-parse', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }), 'git rev-parse HEAD').trim();
   for (const rel of ['a', path.join('somewhere', 'much', 'deeper', 'b')]) {
     const dir = path.join(tmp, rel);
     fs.mkdirSync(path.dirname(dir), { recursive: true });
     ok(spawnSync('git', ['clone', '--quiet', '--no-hardlinks', ROOT, dir], { encoding: 'utf8' }), `git clone ${ROOT} ${dir}`);
+    ok(spawnSync('git', ['checkout', '--quiet', head], { cwd: dir, encoding: 'utf8' }), `git checkout ${head} in ${dir}`);
     fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'));
     ok(
       spawnSync(TSX, ['packages/build/provider-artifact.ts', '--out', 'artifact'], { cwd: dir, encoding: 'utf8' }),
