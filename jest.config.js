@@ -11,7 +11,7 @@ module.exports = {
       transform,
       moduleNameMapper,
       testMatch: ['<rootDir>/test/**/*.test.ts'],
-      testPathIgnorePatterns: ['\\.int\\.test\\.ts$', '/node_modules/', '/dist/'],
+      testPathIgnorePatterns: ['\\.int\\.test\\.ts$', '/node_modules/', '<rootDir>/dist/'],
     },
     {
       displayName: 'integration',
@@ -19,7 +19,7 @@ module.exports = {
       testEnvironment: '<rootDir>/test/helpers/limits-environment.ts',
       transform,
       testMatch: ['<rootDir>/test/**/*.int.test.ts'],
-      testPathIgnorePatterns: ['/node_modules/', '/dist/'],
+      testPathIgnorePatterns: ['/node_modules/', '<rootDir>/dist/'],
     },
   ],
 };

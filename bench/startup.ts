@@ -7,6 +7,8 @@
  * the user's cache folder, packages/build/code-cache-loader.ts) is timed with its cache warmed by one run, and
  * without a cache (VIRTSEED_CACHE_DIR unusable). Beside them, the Go plugin-provider floor (bench/private/go-floor.ts:
  * the smallest go-plugin tfplugin6 server, same environment) when it builds here; skipped with the reason otherwise.
+ * When dist/release holds a signed release (packages/build/release.ts), its single executable for this platform
+ * (Node embedded, packages/build/sea.ts) is timed too, with and without its code cache.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -86,6 +88,20 @@ export function artifactExecutable(work: string): string | undefined {
   return executable;
 }
 
+/** The single executable of this platform's zip in dist/release, extracted into `work`; undefined when not built. */
+export function releaseExecutable(work: string): string | undefined {
+  const dir = join(ROOT, 'dist', 'release');
+  const platform = terraformPlatform();
+  const zip = platform && existsSync(dir) ? readdirSync(dir).find((f) => f.endsWith(`_${platform}.zip`)) : undefined;
+  if (!zip) return undefined;
+  const [entry] = Object.entries(unzipSync(readFileSync(join(dir, zip))));
+  if (!entry) return undefined;
+  const file = join(work, `sea-${entry[0]}`);
+  writeFileSync(file, entry[1]);
+  chmodSync(file, 0o755);
+  return file;
+}
+
 export async function runStartupBench(runs = 15, log: (line: string) => void = console.log): Promise<GoalRow[]> {
   const work = mkdtempSync(join(tmpdir(), 'virtseed-bench-startup-'));
   try {
@@ -109,6 +125,15 @@ export async function runStartupBench(runs = 15, log: (line: string) => void = c
       variants.push(
         () => timeToFirstLine([bundle], uncached),
         () => timeToFirstLine([bundle], cached),
+      );
+    }
+    const sea = releaseExecutable(work);
+    const seaAt = variants.length;
+    if (sea) {
+      await timeToFirstLine([], cached, sea); // writes the code cache
+      variants.push(
+        () => timeToFirstLine([], uncached, sea),
+        () => timeToFirstLine([], cached, sea),
       );
     }
     const goFloor = buildGoFloor(join(work, 'go-floor'));
@@ -147,6 +172,21 @@ export async function runStartupBench(runs = 15, log: (line: string) => void = c
         goal: 1.25,
         load,
       });
+    }
+    if (sea) {
+      for (const [i, what] of [
+        [0, 'single executable without code cache'],
+        [1, 'single executable (code cache)'],
+      ] as const) {
+        rows.push({
+          name: `start → handshake, ${what}`,
+          unit: 'ms',
+          ours: samples[seaAt + i],
+          anchorName: 'node printing the line',
+          anchor: floorMs,
+          load,
+        });
+      }
     }
     if (goFloor.built) {
       const goMs = samples[goFloorAt];

@@ -20,6 +20,9 @@ if [ "${1:-}" != "--runtime-only" ]; then
   pkgs+=(xorriso genisoimage cloud-init ignition netplan.io libxml2-utils openssh-server netcat-openbsd gnutls-bin cloud-image-utils)
   # GNU time: peak memory in `npm run bench`.
   pkgs+=(time)
+  # qemu-user-static: runs the linux arm64 provider executable of the release (test/packages/release-registry), with
+  # arm64 glibc and libstdc++ as its -L prefix /usr/aarch64-linux-gnu (Debian's cross packages: no multiarch needed).
+  pkgs+=(qemu-user-static libc6-arm64-cross libstdc++6-arm64-cross libgcc-s1-arm64-cross)
   # PostgreSQL 15 for Terraform's pg state backend (examples/gitops; started by scripts/ensure-postgres.sh).
   pkgs+=(postgresql)
 fi

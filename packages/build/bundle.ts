@@ -33,7 +33,13 @@ export interface BundledProgram {
   readonly source: Uint8Array;
   /** The bundle's file name, beside the executable. */
   readonly sourceFile: string;
+  /** The same loader as the main script of a Node single executable application, the bundle being its asset
+   *  {@link SEA_BUNDLE_ASSET} (packages/build/sea.ts); no banner. */
+  readonly seaMain: string;
 }
+
+/** The asset key of the bundle in a single executable application. */
+export const SEA_BUNDLE_ASSET = 'bundle';
 
 /** esbuild's settings for our bundles: Node 20, minified whitespace and syntax, ASCII, no comments. */
 const ESBUILD_OPTIONS = {
@@ -102,7 +108,9 @@ export async function bundleWithCodeCache(root: string, options: BundleOptions):
     firstStage = { script, start: options.firstStage.start };
   }
   const program = codeCacheLoader(text.slice(banner.length), options.cacheName, undefined, firstStage, options.cacheCommands);
+  const sea = codeCacheLoader(text.slice(banner.length), options.cacheName, undefined, firstStage, options.cacheCommands, SEA_BUNDLE_ASSET);
   return {
+    seaMain: sea.loader,
     executable: Buffer.from(`${banner}\n${program.loader}`, 'utf8'),
     source: Buffer.from(program.source, 'latin1'),
     sourceFile: program.sourceFile,

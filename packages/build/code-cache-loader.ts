@@ -51,6 +51,10 @@ export interface CodeCacheProgram {
  * With `commands`, a run whose first argument (`process.argv[2]`) is one of them keeps its own cache,
  * `<name>-<command>-<sha256>-...`; runs with any other first argument share `<name>-<sha256>-...`.
  *
+ * With `seaAsset`, the loader is the main script of a Node single executable application (packages/build/sea.ts):
+ * the bundle is not a file but the executable's asset of that key (`node:sea` `getAsset`), and `__filename` is
+ * the executable; the code cache works as for a file.
+ *
  * With `firstStage`, the loader runs that script first and calls its `start()`; the bundle is read, compiled and
  * run only when the promise `start()` returns resolves, and its export `run` is then called with the value. A
  * rejection is printed to stderr and ends the process with status 1.
@@ -61,10 +65,13 @@ export function codeCacheLoader(
   sourceFile = `virtseed-${name}.bundle.js`,
   firstStage?: FirstStage,
   commands: readonly string[] = [],
+  seaAsset?: string,
 ): CodeCacheProgram {
   if (!/^[a-z-]+$/.test(name)) throw new Error(`codeCacheLoader: name must be lower-case letters and dashes, got ${JSON.stringify(name)}`);
   if (!/^[A-Za-z0-9_][A-Za-z0-9._-]*$/.test(sourceFile))
     throw new Error(`codeCacheLoader: sourceFile must be a plain file name, got ${JSON.stringify(sourceFile)}`);
+  if (seaAsset !== undefined && !/^[a-z][a-z-]*$/.test(seaAsset))
+    throw new Error(`codeCacheLoader: seaAsset must be lower-case letters and dashes, got ${JSON.stringify(seaAsset)}`);
   const badCommand = commands.find((c) => !/^[a-z][a-z-]*$/.test(c));
   if (badCommand !== undefined)
     throw new Error(`codeCacheLoader: commands must be lower-case letters and dashes, got ${JSON.stringify(badCommand)}`);
@@ -77,7 +84,11 @@ export function codeCacheLoader(
     ? `'${name}-' + (${JSON.stringify(commands)}.includes(process.argv[2]) ? process.argv[2] + '-' : '') + '${hash}-'`
     : `'${name}-${hash}-'`;
   const load = `const fs = require('fs'), os = require('os'), path = require('path'), vm = require('vm'), Module = require('module');
-const source = fs.readFileSync(path.join(__dirname, ${JSON.stringify(sourceFile)}), 'latin1');
+const source = ${
+    seaAsset === undefined
+      ? `fs.readFileSync(path.join(__dirname, ${JSON.stringify(sourceFile)}), 'latin1')`
+      : `Buffer.from(require('node:sea').getAsset(${JSON.stringify(seaAsset)})).toString('latin1')`
+  };
 let file, cachedData;
 try {
   if (source.length !== ${source.length}) throw new Error('not the bundle this loader was built with');

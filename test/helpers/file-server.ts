@@ -2,7 +2,8 @@
  * A static HTTP file server on 127.0.0.1 in a process of its own (tests run terraform with spawnSync, which blocks
  * their own event loop: a server inside the test process would never answer the provider). Serves the files of a
  * folder, with `Range: bytes=a-b` requests answered 206, and appends one line per request to a log
- * (`METHOD URL RANGE-or--`), so a test can count what was downloaded.
+ * (`METHOD URL RANGE-or--`), so a test can count what was downloaded. `.json` files are served as
+ * `application/json` (as static hosts do; Terraform's service discovery requires it), over HTTPS when asked.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -10,11 +11,10 @@ import * as path from 'node:path';
 
 /** The server's program, run by `node -e` (plain JavaScript: no build step). */
 const PROGRAM = `
-const http = require('node:http');
 const fs = require('node:fs');
 const path = require('node:path');
-const [root, log] = process.argv.slice(1);
-const server = http.createServer((req, res) => {
+const [root, log, cert, key] = process.argv.slice(1);
+const handle = (req, res) => {
   const range = req.headers.range || '-';
   fs.appendFileSync(log, req.method + ' ' + req.url + ' ' + range + '\\n');
   const file = path.join(root, decodeURIComponent(req.url.split('?')[0]));
@@ -27,25 +27,37 @@ const server = http.createServer((req, res) => {
     res.writeHead(206, { 'content-range': 'bytes ' + from + '-' + to + '/' + body.length, 'content-length': to - from + 1 });
     return void res.end(req.method === 'HEAD' ? undefined : body.subarray(from, to + 1));
   }
-  res.writeHead(200, { 'content-length': body.length });
+  res.writeHead(200, { 'content-length': body.length, ...(file.endsWith('.json') ? { 'content-type': 'application/json' } : {}) });
   res.end(req.method === 'HEAD' ? undefined : body);
-});
+};
+const server = cert
+  ? require('node:https').createServer({ cert: fs.readFileSync(cert), key: fs.readFileSync(key) }, handle)
+  : require('node:http').createServer(handle);
 server.listen(0, '127.0.0.1', () => process.stdout.write(server.address().port + '\\n'));
 `;
 
 export interface FileServer {
-  /** `http://127.0.0.1:PORT`. */
+  /** `http://127.0.0.1:PORT` (`https://` with `tls`). */
   readonly base: string;
+  readonly port: number;
   /** The requests so far: method, URL path, Range header (`-` without). */
   requests(): { method: string; url: string; range: string }[];
   stop(): void;
 }
 
-/** Starts serving `root` (absolute). Rejects when the server does not start within 10 s. */
-export async function serveFiles(root: string): Promise<FileServer> {
+/** A server certificate and its key (PEM files) to serve HTTPS with. */
+export interface ServerTls {
+  readonly cert: string;
+  readonly key: string;
+}
+
+/** Starts serving `root` (absolute), over HTTPS with `tls`. Rejects when the server does not start within 10 s. */
+export async function serveFiles(root: string, tls?: ServerTls): Promise<FileServer> {
   const log = path.join(path.dirname(root), `${path.basename(root)}.requests.log`);
   fs.writeFileSync(log, '');
-  const child: ChildProcess = spawn(process.execPath, ['-e', PROGRAM, root, log], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child: ChildProcess = spawn(process.execPath, ['-e', PROGRAM, root, log, ...(tls ? [tls.cert, tls.key] : [])], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const port = await new Promise<number>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('the test file server did not start within 10 s')), 10_000);
     child.stdout!.once('data', (d: Buffer) => {
@@ -55,7 +67,8 @@ export async function serveFiles(root: string): Promise<FileServer> {
     child.once('exit', (code) => reject(new Error(`the test file server exited (${code})`)));
   });
   return {
-    base: `http://127.0.0.1:${port}`,
+    base: `${tls ? 'https' : 'http'}://127.0.0.1:${port}`,
+    port,
     requests: () =>
       fs
         .readFileSync(log, 'utf8')

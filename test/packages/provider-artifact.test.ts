@@ -53,6 +53,7 @@ describe('provider artifact names and hashes', () => {
       executable: Buffer.from('#!/usr/bin/env node\nrequire("./b.js")\n'),
       source: Buffer.from('console.log(1)\n'),
       sourceFile: 'virtseed-provider.bundle.js',
+      seaMain: '',
     };
     const tz = process.env.TZ;
     try {

@@ -3,6 +3,8 @@
  * folders of different depth build it (packages/build/provider-artifact.ts, node_modules linked from this
  * checkout), the zips and SHA256SUMS are byte-identical, and a `.terraform.lock.hcl` made by `terraform init` with
  * one clone's packed mirror is accepted with the other's mirror and with an unpacked `virtseed provider install`.
+ * The signed release (packages/build/release.ts: the single executables, SHA256SUMS, its signature by the TEST key,
+ * the registry documents) is byte-identical from both clones too.
  */
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -13,7 +15,9 @@ const ROOT = path.resolve(__dirname, '..', '..');
 const VERSION = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).version as string;
 const TSX = path.join(ROOT, 'node_modules', '.bin', 'tsx');
 
-jest.setTimeout(300_000);
+jest.setTimeout(1_200_000);
+
+const TEST_KEY = path.join(__dirname, 'fixtures', 'release-test-key.asc');
 
 let tmp: string;
 const clones: string[] = [];
@@ -37,14 +41,21 @@ const mirrorConfig = (mirror: string) =>
 
 beforeAll(() => {
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'vstest-clone-'));
+  // Both clones at one commit (a commit made while the first clone builds would otherwise date the second's signature).
+  const head = ok(spawnSync('git', ['rev-parse', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }), 'git rev-parse HEAD').trim();
   for (const rel of ['a', path.join('somewhere', 'much', 'deeper', 'b')]) {
     const dir = path.join(tmp, rel);
     fs.mkdirSync(path.dirname(dir), { recursive: true });
     ok(spawnSync('git', ['clone', '--quiet', '--no-hardlinks', ROOT, dir], { encoding: 'utf8' }), `git clone ${ROOT} ${dir}`);
+    ok(spawnSync('git', ['checkout', '--quiet', head], { cwd: dir, encoding: 'utf8' }), `git checkout ${head} in ${dir}`);
     fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'));
     ok(
       spawnSync(TSX, ['packages/build/provider-artifact.ts', '--out', 'artifact'], { cwd: dir, encoding: 'utf8' }),
       `tsx packages/build/provider-artifact.ts in ${dir}`,
+    );
+    ok(
+      spawnSync(TSX, ['packages/build/release.ts', '--key', TEST_KEY, '--out', 'release'], { cwd: dir, encoding: 'utf8' }),
+      `tsx packages/build/release.ts in ${dir}`,
     );
     clones.push(dir);
   }
@@ -73,6 +84,27 @@ describe('provider artifact from two clones', () => {
       encoding: 'utf8',
     });
     expect({ status: sums.status, out: sums.stdout + sums.stderr }).toMatchObject({ status: 0 });
+  });
+
+  it('GIVEN two clones WHEN each builds the signed release THEN every file has the same bytes', () => {
+    const [a, b] = clones as [string, string];
+    const list = (d: string) =>
+      spawnSync('find', ['.', '-type', 'f'], { cwd: path.join(d, 'release'), encoding: 'utf8' })
+        .stdout.split('\n')
+        .filter(Boolean)
+        .sort();
+    const files = list(a);
+    expect(files).toEqual(
+      expect.arrayContaining([
+        `./terraform-provider-virtseed_${VERSION}_linux_amd64.zip`,
+        `./terraform-provider-virtseed_${VERSION}_linux_arm64.zip`,
+        `./terraform-provider-virtseed_${VERSION}_SHA256SUMS.sig`,
+        `./registry/v1/providers/virtseed/virtseed/${VERSION}/download/linux/arm64`,
+      ]),
+    );
+    expect(list(b)).toEqual(files);
+    const differing = files.filter((f) => !fs.readFileSync(path.join(a, 'release', f)).equals(fs.readFileSync(path.join(b, 'release', f))));
+    expect(differing).toEqual([]);
   });
 
   it('GIVEN a lock file made with clone a THEN terraform init accepts clone b packed and clone b installed unpacked', () => {
