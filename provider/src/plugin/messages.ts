@@ -37,6 +37,7 @@ export interface SchemaAttributeMsg {
   optional: boolean;
   computed: boolean;
   sensitive: boolean;
+  write_only: boolean;
   deprecated: boolean;
 }
 
