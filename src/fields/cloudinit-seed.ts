@@ -154,6 +154,7 @@ export const CLOUDINIT_SEED_FIELDS = {
       type: 'string',
       computed: true,
       sensitive: true,
+      secretDigest: true,
       spec: null,
       description:
         'With write-only inputs: `hmac-sha256:` + the HMAC-SHA256 (hex) of the ISO bytes under a random key of this resource kept in its private state, so a plan and a refresh tell a changed or drifted seed without the state holding a plain hash of its content (docs/write-only.md). Null otherwise.',

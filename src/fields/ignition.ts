@@ -44,6 +44,7 @@ export const IGNITION_FIELDS = {
       type: 'string',
       computed: true,
       sensitive: true,
+      secretDigest: true,
       description:
         'With `content_wo`: `hmac-sha256:` + the HMAC-SHA256 (hex) of the stored JSON under a random key of this resource kept in its private state (docs/write-only.md). Null otherwise.',
     },

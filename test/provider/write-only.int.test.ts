@@ -18,6 +18,7 @@ import { dropSchema, ensurePostgres, psql, type PgDatabase } from '../helpers/po
 jest.setTimeout(600_000);
 
 const PREFIX = 'vstest-wo-';
+const BIN = path.resolve(__dirname, '..', '..', 'bin', 'virtseed');
 const CANARIES = {
   passwordHash: 'CanaryWoHashQ8r7s6T5u4',
   plainPassword: 'CanaryWoPlain-3e9d',
@@ -190,6 +191,7 @@ describe('write-only secrets (local state)', () => {
   let emptyAfterChange: number;
   let refreshOnly: string;
   let driftPlan: { code: number; out: string };
+  let summaryText = '';
   const ids: { first?: string; changed?: string } = {};
   const onHost: { seed?: string; ignition?: string } = {};
 
@@ -215,7 +217,13 @@ describe('write-only secrets (local state)', () => {
     runs.file = CHANGED_FILE;
     runs.run(['plan', '-input=false', '-out=change.tfplan']);
     runs.record('change.tfplan (unzipped)', unzipped(path.join(runs.tf.dir, 'change.tfplan')));
-    changePlan = JSON.parse(runs.showJson('change.tfplan')) as TfPlanJson;
+    const changeJson = runs.showJson('change.tfplan');
+    changePlan = JSON.parse(changeJson) as TfPlanJson;
+    fs.writeFileSync(path.join(runs.tf.dir, 'change.json'), changeJson);
+    const summary = spawnSync(BIN, ['plan-summary', path.join(runs.tf.dir, 'change.json')], { encoding: 'utf8' });
+    if (summary.status !== 0) throw new Error(`virtseed plan-summary exited ${summary.status}: ${summary.stdout}${summary.stderr}`);
+    summaryText = summary.stdout;
+    runs.record('virtseed plan-summary', summaryText);
     runs.run(['apply', '-input=false', 'change.tfplan']);
     runs.record('terraform.tfstate');
     ids.changed = runs.run(['output', '-raw', 'instance_id']).out.trim();
@@ -281,6 +289,8 @@ describe('write-only secrets (local state)', () => {
     expect(change.after?.instance_id).toBe(ids.changed);
     expect(ids.changed).toMatch(/^iid-[0-9a-f]{16}$/);
     expect(ids.changed).not.toBe(ids.first);
+    expect(summaryText).toMatch(/`keyed_digest` \| \*\(secret\)\* \| \*\*secret changed\*\*/);
+    expect(summaryText).not.toMatch(/hmac-sha256:/);
     const ign = changePlan.resource_changes?.find((c) => c.address === 'virtseed_ignition.i');
     expect(ign?.change.actions).toEqual(['no-op']);
     expect(emptyAfterChange).toBe(0);
