@@ -4,7 +4,7 @@
  */
 import { Fn, Testing } from 'cdktf';
 import { CloudInit, CloudInitSeed, IgnitionConfig, secretVariable } from '../../../constructs';
-import { byName, synth } from '../synth-helpers';
+import { byName, synth, type Synth } from '../synth-helpers';
 
 Testing.setupJest();
 
@@ -21,7 +21,7 @@ describe('write-only secrets from the constructs', () => {
       });
       new IgnitionConfig(s, 'ign', { name: 'wo-ign', config: secretVariable(s, 'ignition').stringValue, writeOnly: true });
     });
-    const json = JSON.parse(out) as { variable: Record<string, { ephemeral?: boolean }> };
+    const json = JSON.parse(out) as Synth & { variable: Record<string, { ephemeral?: boolean }> };
     expect(json.variable.cloud_config?.ephemeral).toBe(true);
     expect(json.variable.ignition?.ephemeral).toBe(true);
     const seed = byName(json, 'virtseed_cloudinit_seed', 'wo-seed').body;
