@@ -137,3 +137,18 @@ export function markComputedUnknown<T>(block: BlockSchema, proposed: T): T {
   }
   return out as unknown as T;
 }
+
+/** The paths of the write-only attributes `value` sets (known or unknown), nested blocks included. */
+export function writeOnlyPathsSet(block: BlockSchema, value: unknown, at: (string | number)[] = []): (string | number)[][] {
+  if (value === null || value === undefined || value === UNKNOWN || typeof value !== 'object' || Array.isArray(value)) return [];
+  const v = value as Record<string, unknown>;
+  const out: (string | number)[][] = [];
+  for (const [name, a] of Object.entries(block.attributes))
+    if (a.writeOnly && v[name] !== null && v[name] !== undefined) out.push([...at, name]);
+  for (const [name, b] of Object.entries(block.blocks ?? {})) {
+    const inner = v[name];
+    if (Array.isArray(inner)) inner.forEach((e, i) => out.push(...writeOnlyPathsSet(b.block, e, [...at, name, i])));
+    else out.push(...writeOnlyPathsSet(b.block, inner, [...at, name]));
+  }
+  return out;
+}

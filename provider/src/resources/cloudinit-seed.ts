@@ -49,6 +49,21 @@ function twinDiagnostics(config: CloudinitSeedState): Diagnostic[] {
   return out;
 }
 
+/** `diagnostics` pointing at the `_wo` twin where the config gave the attribute's content through it (top level
+ *  and one block level deep, e.g. `file[0].content_wo`). */
+function atTwins(config: CloudinitSeedState, diagnostics: Diagnostic[]): Diagnostic[] {
+  const values = config as unknown as Record<string, unknown>;
+  const twinSet = (owner: unknown, name: unknown) =>
+    typeof name === 'string' && typeof owner === 'object' && owner !== null && (owner as Record<string, unknown>)[`${name}_wo`] != null;
+  return diagnostics.map((d) => {
+    const [a, i, b] = d.path;
+    if (twinSet(values, a)) return { ...d, path: [`${String(a)}_wo`, ...d.path.slice(1)] };
+    const element = typeof a === 'string' && typeof i === 'number' && Array.isArray(values[a]) ? (values[a] as unknown[])[i] : undefined;
+    if (element !== undefined && twinSet(element, b)) return { ...d, path: [a!, i!, `${String(b)}_wo`, ...d.path.slice(3)] };
+    return d;
+  });
+}
+
 /** The SeedSpec of a known config (its write-only twins read as their attributes), after the values the field
  *  table allows; diagnostics with attribute paths. */
 function specOf(config: CloudinitSeedState): ReturnType<typeof seedSpecFromConfig> | { spec?: undefined; diagnostics: Diagnostic[] } {
@@ -83,7 +98,7 @@ export const cloudinitSeed: ResourceHandler<CloudinitSeedState, LibvirtClient> =
 
   validate(config) {
     if (!isWhollyKnown(inputsOf(config))) return twinDiagnostics(config);
-    return check(config);
+    return atTwins(config, check(config));
   },
 
   async plan({ prior, proposed, config, priorPrivate }, ctx) {
@@ -97,7 +112,7 @@ export const cloudinitSeed: ResourceHandler<CloudinitSeedState, LibvirtClient> =
     const key = writeOnly ? keyOf(priorPrivate) : undefined;
     if (isWhollyKnown(inputsOf(config)) && (!writeOnly || key)) {
       const r = build(config, key);
-      diagnostics.push(...r.diagnostics);
+      diagnostics.push(...atTwins(config, r.diagnostics));
       if (!r.built) return { planned, requiresReplace: [], diagnostics };
       planned.instance_id = r.built.instanceId;
       planned.sha256 = key ? null : r.built.sha256;
