@@ -9,6 +9,7 @@ export * from './src/ignition-config';
 export * from './src/network';
 export * from './src/network-attachment';
 export * from './src/reprovision';
+export * from './src/secrets';
 export * from './src/size';
 export * from './src/snapshot';
 export * from './src/snapshot-before';

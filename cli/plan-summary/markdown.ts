@@ -114,7 +114,12 @@ function resourceDetails(r: ResourceSummary): string[] {
   const lines = ['', `#### ${code(r.address)} · ${r.action} · ${showImpact(r.impact)}`, ''];
   if (!r.changes.length) return [...lines, '*(no attribute changes known at plan)*'];
   lines.push('| attribute | before | after | impact |', '|---|---|---|---|');
-  for (const c of r.changes) lines.push(`| ${code(c.path)} | ${showValue(c.before)} | ${showValue(c.after)} | ${attributeImpact(c)} |`);
+  for (const c of r.changes)
+    lines.push(
+      c.secret_changed
+        ? `| ${code(c.path)} | *(secret)* | **secret changed** | ${attributeImpact(c)} |`
+        : `| ${code(c.path)} | ${showValue(c.before)} | ${showValue(c.after)} | ${attributeImpact(c)} |`,
+    );
   return lines;
 }
 

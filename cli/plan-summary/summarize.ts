@@ -45,6 +45,9 @@ export interface AttributeChange {
   readonly impact_reason?: string;
   /** This attribute is among the plan's `replace_paths`. */
   readonly forces_replacement?: true;
+  /** A keyed digest of write-only inputs changed (src/fields `secretDigest`): a secret changed. Its values stay
+   *  masked; the summary says "secret changed". */
+  readonly secret_changed?: true;
 }
 
 /** A domain's re-provision decision in this plan (docs/CONTRACTS.md: reprovision_action, previous_instance_id). */
@@ -209,6 +212,7 @@ function attributeChanges(
       impact,
       ...(reason ? { impact_reason: reason } : {}),
       ...(isReplacePath(rc, v.path) ? { forces_replacement: true as const } : {}),
+      ...(field && !('nesting' in field) && field.secretDigest ? { secret_changed: true as const } : {}),
     });
   }
   return out;

@@ -9,6 +9,33 @@ import { onSynth } from './private/on-synth';
 import { seedResourceConfig } from './private/seed-resource';
 import { poolRefOf } from './private/pool-ref';
 import type { StoragePool } from './storage-pool';
+import { secretReference } from './secrets';
+
+/**
+ * Seed documents given as write-only values (Terraform 1.11 and later; docs/write-only.md): each a Terraform
+ * reference (see ./secrets.ts), sent to the provider's `_wo` attribute, never written into `cdk.tf.json`, the plan
+ * or the state. Each is exclusive with the same content in the {@link CloudInit}.
+ */
+export interface CloudInitSecrets {
+  /** `cloud_config_wo`: cloud-config as JSON or YAML, merged after the generated parts. */
+  readonly cloudConfig?: string;
+  /** `user_data_wo`: raw user-data (`#cloud-config` YAML, a `#!` script, MIME). */
+  readonly userData?: string;
+  /** `user_data_base64_wo`: raw user-data as base64. */
+  readonly userDataBase64?: string;
+  /** `vendor_data_wo`: raw vendor-data. */
+  readonly vendorData?: string;
+  /** `network_config_wo`: raw network-config. */
+  readonly networkConfig?: string;
+}
+
+const SECRET_ATTRIBUTES = {
+  cloudConfig: 'cloudConfigWo',
+  userData: 'userDataWo',
+  userDataBase64: 'userDataBase64Wo',
+  vendorData: 'vendorDataWo',
+  networkConfig: 'networkConfigWo',
+} as const satisfies Record<keyof CloudInitSecrets, string>;
 
 /** Properties of a {@link CloudInitSeed}. */
 export interface CloudInitSeedProps {
@@ -26,6 +53,12 @@ export interface CloudInitSeedProps {
   readonly host?: string;
   /** The seed's content. */
   readonly cloudInit: CloudInit;
+  /**
+   * Seed documents given as write-only values; with any, the instance-id is the provider's (keyed) unless the
+   * {@link CloudInit} sets one.
+   * @default - none
+   */
+  readonly secrets?: CloudInitSecrets;
 }
 
 /**
@@ -58,15 +91,24 @@ export class CloudInitSeed extends Construct {
     checkName('CloudInitSeed.name', props.name);
     this.cloudInit = props.cloudInit;
 
+    const secrets: Record<string, string> = {};
+    for (const [key, attribute] of Object.entries(SECRET_ATTRIBUTES)) {
+      const value = props.secrets?.[key as keyof CloudInitSecrets];
+      if (value !== undefined) secrets[attribute] = secretReference(`${this.node.path} secrets.${key}`, value);
+    }
+    const spec = props.cloudInit.toSeedSpec();
     this.resource = new virtseed.cloudinitSeed.CloudinitSeed(this, 'Resource', {
       pool: poolRefOf(props.pool).ref,
       host: props.host,
       name: props.name,
-      ...seedResourceConfig(props.cloudInit.toSeedSpec()),
+      ...seedResourceConfig(spec),
+      ...secrets,
     });
     this.seedId = this.resource.id;
     this.instanceIdAttribute = this.resource.instanceId;
-    this.instanceId = props.cloudInit.knownInstanceId() ?? this.instanceIdAttribute;
+    // Write-only content is not known at synth: a derived id is the provider's.
+    const known = Object.keys(secrets).length ? spec.instance_id : props.cloudInit.knownInstanceId();
+    this.instanceId = known ?? this.instanceIdAttribute;
     this.path = this.resource.path;
     this.sha256 = this.resource.sha256;
 

@@ -9,6 +9,7 @@ import { stableJson } from '../../src/json';
 import { checkName } from './private/names';
 import { onSynth } from './private/on-synth';
 import { containsTokens } from './private/tokens';
+import { secretReference } from './secrets';
 import { poolRefOf } from './private/pool-ref';
 import type { StoragePool } from './storage-pool';
 
@@ -28,6 +29,13 @@ export interface IgnitionConfigProps {
   readonly host?: string;
   /** The Ignition config: typed (spec 3.x) or raw JSON text (3.x, or 2.x which is translated). */
   readonly config: IgnitionSpec | string;
+  /**
+   * Send `config` as the write-only `content_wo` (Terraform 1.11 and later; docs/write-only.md): `config` must then
+   * be a Terraform reference (`secretVariable(this, 'ign').stringValue`, `Fn.file(path)`), never written into
+   * `cdk.tf.json`, the plan or the state; the instance-id is the provider's (keyed).
+   * @default false
+   */
+  readonly writeOnly?: boolean;
 }
 
 /**
@@ -56,6 +64,20 @@ export class IgnitionConfig extends Construct {
     checkName('IgnitionConfig.name', props.name);
     const prop = `${this.node.path} config`;
 
+    if (props.writeOnly) {
+      const secret = secretReference(prop, typeof props.config === 'string' ? props.config : stableJson(props.config));
+      this.resource = new virtseed.ignition.Ignition(this, 'Resource', {
+        pool: poolRefOf(props.pool).ref,
+        host: props.host,
+        name: props.name,
+        contentWo: secret,
+      });
+      this.content = secret;
+      this.ignitionId = this.resource.id;
+      this.instanceIdAttribute = this.resource.instanceId;
+      this.instanceId = this.instanceIdAttribute;
+      return;
+    }
     let content = typeof props.config === 'string' ? props.config : stableJson(props.config);
     let known: string | undefined;
     let renderErrors: Diagnostic[] = [];

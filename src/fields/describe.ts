@@ -74,10 +74,17 @@ export function identitySentence(identity: readonly string[]): string {
   return `One is told from another by ${identity.map(code).join(', else ')}, not by its position: adding or removing one leaves the others as they are (a new order changes each one moved).`;
 }
 
+/** What a write-only attribute is, as the docs word it (docs/write-only.md). */
+export function writeOnlySentence(twinOf: string | undefined): string {
+  const twin = twinOf ? ` Carries the same content as ${code(twinOf)} and is exclusive with it.` : '';
+  return `Write-only (Terraform 1.11 and later): never stored in the plan or the state, accepts ephemeral values; the state keeps only a keyed digest to tell a change.${twin}`;
+}
+
 /** A field's whole description: the table's text, then the generated sentences on values, default and change. */
 export function describeField(field: Field, object: string): string {
   const parts = [field.description];
   if (!isBlock(field)) {
+    if (field.writeOnly) parts.push(writeOnlySentence(field.twinOf));
     if (field.values) parts.push(valuesSentence(field.values));
     if (field.default !== undefined) parts.push(defaultSentence(field.default));
   }

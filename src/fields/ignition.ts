@@ -15,11 +15,19 @@ export const IGNITION_FIELDS = {
     host: HOST_FIELD,
     content: {
       type: 'string',
-      required: true,
+      optional: true,
       sensitive: true,
       impact: 'next-boot',
       description:
-        "Ignition JSON (`jsonencode({...})`), spec 3.0.0–3.5.0; 2.x configs are translated to 3.3.0 where that is mechanical. Rewritten in place; its new `instance_id` re-provisions the guest by the domain's `reprovision` policy.",
+        "Ignition JSON (`jsonencode({...})`), spec 3.0.0–3.5.0; 2.x configs are translated to 3.3.0 where that is mechanical. Rewritten in place; its new `instance_id` re-provisions the guest by the domain's `reprovision` policy. One of `content`, `content_wo`.",
+    },
+    content_wo: {
+      type: 'string',
+      optional: true,
+      writeOnly: true,
+      twinOf: 'content',
+      impact: 'next-boot',
+      description: '`content` as a write-only value: `instance_id` is then keyed too (`ign-` + 16 hex digits of `keyed_digest`).',
     },
     version: { type: 'string', computed: true, description: 'Spec version of the stored config.' },
     instance_id: {
@@ -27,7 +35,19 @@ export const IGNITION_FIELDS = {
       computed: true,
       description: "`ign-` + 16 hex digits of the config's sha256: changes whenever the config does.",
     },
-    sha256: { type: 'string', computed: true, description: 'sha256 (hex) of the stored JSON.' },
+    sha256: {
+      type: 'string',
+      computed: true,
+      description: 'sha256 (hex) of the stored JSON; null with `content_wo` (then `keyed_digest` stands for it).',
+    },
+    keyed_digest: {
+      type: 'string',
+      computed: true,
+      sensitive: true,
+      secretDigest: true,
+      description:
+        'With `content_wo`: `hmac-sha256:` + the HMAC-SHA256 (hex) of the stored JSON under a random key of this resource kept in its private state (docs/write-only.md). Null otherwise.',
+    },
     path: { type: 'string', computed: true, description: 'Host path of the config file.' },
   },
 } as const satisfies ResourceFields;

@@ -3,6 +3,7 @@ export * from './map';
 export * from './rules';
 export * from './describe';
 export * from './changes';
+export * from './write-only';
 export * from './volume';
 export * from './cloudinit-seed';
 export * from './ignition';

@@ -103,6 +103,18 @@ export interface AttributeField extends FieldSpellings, ChangeRules {
   readonly computed?: true;
   /** Terraform hides the value in plan output. */
   readonly sensitive?: true;
+  /**
+   * Write-only (tfplugin6 `Schema.Attribute.write_only`, Terraform 1.11 and later): the value reaches the provider
+   * in the config at validate, plan and apply, and never the plan or the state (planned and new state hold null).
+   * It accepts ephemeral values. Only on optional, non-computed attributes (./write-only.ts). docs/write-only.md.
+   */
+  readonly writeOnly?: true;
+  /** For a write-only attribute: the attribute whose value it stands in for (its `_wo` twin is exclusive with it
+   *  and carries the same content; the handler reads the twin as that attribute, ./write-only.ts `mergeTwins`). */
+  readonly twinOf?: string;
+  /** A keyed digest of write-only inputs (e.g. `keyed_digest`): its change means a secret changed. Plan summaries
+   *  say "secret changed" there, never its value. */
+  readonly secretDigest?: true;
   /** The model holds a map; Terraform a JSON or YAML string of it. */
   readonly json?: true;
   /** Markdown: what the attribute is. The sentences on allowed values, default and change are generated. */

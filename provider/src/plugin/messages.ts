@@ -37,6 +37,7 @@ export interface SchemaAttributeMsg {
   optional: boolean;
   computed: boolean;
   sensitive: boolean;
+  write_only: boolean;
   deprecated: boolean;
 }
 
@@ -121,6 +122,8 @@ export interface ProviderConfigRequest {
 export interface ResourceConfigRequest {
   type_name: string;
   config?: DynamicValueMsg | null;
+  /** `ClientCapabilities`; `write_only_attributes_allowed` is true from Terraform 1.11. */
+  client_capabilities?: { deferral_allowed?: boolean; write_only_attributes_allowed?: boolean } | null;
 }
 
 /** `UpgradeResourceState.Request`. */

@@ -14,6 +14,9 @@ export interface AttributeSchema {
   readonly computed?: boolean;
   /** Terraform hides the value in plan output; the provider never logs values anyway. */
   readonly sensitive?: boolean;
+  /** tfplugin6 `write_only` (field 11; Terraform 1.11 and later): the value is in the config only; every value the
+   *  provider sends back (planned, new, read and imported state) holds null there (normalizeBlockValue). */
+  readonly writeOnly?: boolean;
   /** Markdown. */
   readonly description?: string;
   readonly deprecated?: boolean;
@@ -62,6 +65,7 @@ function toProtoBlock(block: BlockSchema, version: number): SchemaBlockMsg {
       computed: !!a.computed,
       sensitive: !!a.sensitive,
       deprecated: !!a.deprecated,
+      write_only: !!a.writeOnly,
     })),
     block_types: Object.entries(block.blocks ?? {}).map(([name, b]) => ({
       type_name: name,
@@ -94,17 +98,20 @@ export function assertValidSchema(block: BlockSchema, where = ''): void {
     const ok = a.required ? !a.optional && !a.computed : !!(a.optional || a.computed);
     if (!ok) throw new Error(`schema ${where}${name}: set exactly one of required, optional, computed (or optional+computed)`);
     if (block.blocks && name in block.blocks) throw new Error(`schema ${where}${name}: both an attribute and a block`);
+    if (a.writeOnly && (a.computed || !a.optional))
+      throw new Error(`schema ${where}${name}: a write-only attribute is optional and not computed`);
   }
   for (const [name, b] of Object.entries(block.blocks ?? {})) assertValidSchema(b.block, `${where}${name}.`);
 }
 
 /** Makes a handler's value fit the block: absent `list`/`set` blocks become `[]` (Terraform never has null
- *  block collections), nested blocks are normalized recursively. Null and unknown pass through. */
+ *  block collections), write-only attributes become null (a plan or state never holds them), nested blocks are
+ *  normalized recursively. Null and unknown pass through. */
 export function normalizeBlockValue(block: BlockSchema, value: unknown): unknown {
   if (value === null || value === undefined || value === UNKNOWN || typeof value !== 'object' || Array.isArray(value)) return value ?? null;
   const v = value as Record<string, unknown>;
   const out: Record<string, unknown> = {};
-  for (const name of Object.keys(block.attributes)) out[name] = v[name] === undefined ? null : v[name];
+  for (const [name, a] of Object.entries(block.attributes)) out[name] = v[name] === undefined || a.writeOnly ? null : v[name];
   for (const [name, b] of Object.entries(block.blocks ?? {})) {
     const inner = v[name];
     if (b.nesting === 'single') out[name] = normalizeBlockValue(b.block, inner);
@@ -129,4 +136,19 @@ export function markComputedUnknown<T>(block: BlockSchema, proposed: T): T {
     else if (inner && typeof inner === 'object') out[name] = markComputedUnknown(b.block, inner);
   }
   return out as unknown as T;
+}
+
+/** The paths of the write-only attributes `value` sets (known or unknown), nested blocks included. */
+export function writeOnlyPathsSet(block: BlockSchema, value: unknown, at: (string | number)[] = []): (string | number)[][] {
+  if (value === null || value === undefined || value === UNKNOWN || typeof value !== 'object' || Array.isArray(value)) return [];
+  const v = value as Record<string, unknown>;
+  const out: (string | number)[][] = [];
+  for (const [name, a] of Object.entries(block.attributes))
+    if (a.writeOnly && v[name] !== null && v[name] !== undefined) out.push([...at, name]);
+  for (const [name, b] of Object.entries(block.blocks ?? {})) {
+    const inner = v[name];
+    if (Array.isArray(inner)) inner.forEach((e, i) => out.push(...writeOnlyPathsSet(b.block, e, [...at, name, i])));
+    else out.push(...writeOnlyPathsSet(b.block, inner, [...at, name]));
+  }
+  return out;
 }

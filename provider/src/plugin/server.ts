@@ -4,7 +4,7 @@
  * message; it never rejects: exceptions become error diagnostics, so the plugin process never crashes on a
  * handler bug. DynamicValues are decoded and encoded with the handler's schema; private state bytes pass through.
  */
-import { Diagnostic, ValidationError } from '../../../src/diagnostics';
+import { Diagnostic, error, ValidationError } from '../../../src/diagnostics';
 import { providerHosts, ProviderHosts, validateProviderConfig } from '../host-config';
 import { HostConnections } from '../host-connections';
 import { Connection, describeHost, HostConfig, HostConnector, HostFacts, HostUnreachableError, TCG_ONLY, UnknownHostError } from '../host';
@@ -39,7 +39,7 @@ import type {
   UpgradeResourceStateResponse,
 } from './messages';
 import { nonEmpty, stateError, unknownType } from './private/rpc';
-import { assertValidSchema, impliedType, normalizeBlockValue, ResourceSchema, toProtoSchema } from './schema';
+import { assertValidSchema, impliedType, normalizeBlockValue, ResourceSchema, toProtoSchema, writeOnlyPathsSet } from './schema';
 import { PlanWarnings, validationErrorsOnly } from './warnings';
 
 export interface ProviderServerOptions<C extends Connection = Connection> {
@@ -261,6 +261,17 @@ export class ProviderServer<C extends Connection = Connection> {
   async ValidateResourceConfig(req: ResourceConfigRequest): Promise<DiagnosticsResponse> {
     return this.withResource('ValidateResourceConfig', req.type_name, async ({ handler, type, decode }) => {
       const config = decode(req.config);
+      // A Terraform without write-only support would store these values in its plan and state: refuse them.
+      if (!req.client_capabilities?.write_only_attributes_allowed) {
+        const refused = writeOnlyPathsSet(handler.schema, config).map((path) =>
+          error(
+            path,
+            'Write-only attribute needs Terraform 1.11',
+            `${String(path[path.length - 1])} is write-only: this Terraform does not support write-only attributes and would store its value in the plan and the state. Use Terraform 1.11 or later, or the attribute it stands in for.`,
+          ),
+        );
+        if (refused.length) return { diagnostics: this.diags(refused, type) };
+      }
       const diagnostics = handler.validate && config !== null ? handler.validate(config, this.context()) : [];
       return { diagnostics: this.diags(validationErrorsOnly(diagnostics), type) }; // warnings come from the plan (./warnings)
     });

@@ -4,12 +4,14 @@
  * Ignition has no instance-id; `instance_id` here is `ign-` + 16 hex of the config's sha256, so the domain's
  * re-provision policy treats a changed config like a changed cloud-init instance-id.
  */
-import { Diagnostic, hasErrors } from '../../../src/diagnostics';
+import { Diagnostic, error, hasErrors } from '../../../src/diagnostics';
 import { renderIgnition } from '../../../src/seed/ignition';
 import { parseIgnitionText, validateIgnition } from '../../../src/seed/ignition';
 import type { LibvirtClient } from '../../../src/libvirt';
 import type { ResourceHandler } from '../plugin/handler';
-import { IGNITION_FIELDS } from '../../../src/fields';
+import { IGNITION_FIELDS, mergeTwins, twinConflicts } from '../../../src/fields';
+import { keyedDigest, keyedDigestOfHex, keyedInstanceId, keyFor, keyOf, privateWithKey } from './private/keyed';
+import { isUnknown } from '../plugin/cty';
 import type { ResourceSchema } from '../plugin/schema';
 import { replacePaths, schemaOf } from './private/fields';
 import type { IgnitionState } from './private/model';
@@ -18,7 +20,7 @@ import { plannedVolumeChecks } from './private/plan-checks';
 import { mapDiagnostics } from './private/paths';
 import { applyRawVolume, readRawVolume } from './private/raw-volume';
 import { volumeExistsDiagnostic } from './private/storage';
-import { str, UNKNOWN } from './private/values';
+import { UNKNOWN } from './private/values';
 
 /** The provider schema, from the field table (src/fields/ignition.ts). */
 export const IGNITION_SCHEMA: ResourceSchema = schemaOf(IGNITION_FIELDS);
@@ -41,28 +43,63 @@ function render(content: string): { rendered?: ReturnType<typeof renderIgnition>
   return { rendered, diagnostics };
 }
 
+/** The config's Ignition text, read from `content_wo` when that is set (unknown: UNKNOWN; null: neither). */
+function contentOf(config: IgnitionState): string | null | typeof UNKNOWN {
+  const c = mergeTwins(IGNITION_FIELDS.fields, config).content;
+  return isUnknown(c) ? UNKNOWN : (c ?? null);
+}
+
+/** Errors for `content` and `content_wo` set together or both null. */
+function contentDiagnostics(config: IgnitionState): Diagnostic[] {
+  if (twinConflicts(IGNITION_FIELDS.fields, config).length)
+    return [
+      error(
+        ['content_wo'],
+        'Conflicting content_wo',
+        'Set content or content_wo, not both: content_wo carries the config as a write-only value.',
+      ),
+    ];
+  if (config.content === null && config.content_wo === null)
+    return [error(['content'], 'Missing content', 'virtseed_ignition needs content or content_wo (the Ignition JSON); got neither.')];
+  return [];
+}
+
+/** Ignition's keyed instance-id stand-in (with `content_wo`): `ign-` + 16 hex digits keyed by the resource's key. */
+function keyedIgnitionId(key: Buffer, sha256: string): string {
+  return keyedInstanceId('ign-', key, sha256);
+}
+
 export const ignition: ResourceHandler<IgnitionState, LibvirtClient> = {
   typeName: 'virtseed_ignition',
   schema: IGNITION_SCHEMA,
 
   validate(config) {
-    return typeof config.content === 'string' ? render(config.content).diagnostics : [];
+    const content = contentOf(config);
+    const own = contentDiagnostics(config);
+    return own.length ? own : typeof content === 'string' ? render(content).diagnostics : [];
   },
 
-  async plan({ prior, proposed }, ctx) {
+  async plan({ prior, proposed, config, priorPrivate }, ctx) {
     if (!proposed) return { planned: null, requiresReplace: [], diagnostics: [] };
     let planned: IgnitionState = { ...proposed };
     const diagnostics: Diagnostic[] = [];
-    if (typeof proposed.content === 'string') {
-      const r = render(proposed.content);
+    // content_wo: the state keeps a keyed digest under the prior private state's key; without one (a create), the
+    // key is made at apply and the keyed values are unknown until then (see cloudinit-seed.ts).
+    const writeOnly = config !== null && config.content_wo !== null;
+    const key = writeOnly ? keyOf(priorPrivate) : undefined;
+    const content = config ? contentOf(config) : proposed.content;
+    if (typeof content === 'string') {
+      const r = render(content);
       diagnostics.push(...r.diagnostics);
       if (!r.rendered) return { planned, requiresReplace: [], diagnostics };
       planned.version = r.rendered.version;
-      planned.sha256 = r.rendered.sha256;
-      planned.instance_id = ignitionInstanceId(r.rendered.sha256);
+      planned.sha256 = writeOnly ? null : r.rendered.sha256;
+      planned.keyed_digest = !writeOnly ? null : key ? keyedDigest(key, Buffer.from(r.rendered.json, 'utf8')) : UNKNOWN;
+      planned.instance_id = !writeOnly ? ignitionInstanceId(r.rendered.sha256) : key ? keyedIgnitionId(key, r.rendered.sha256) : UNKNOWN;
     } else {
       planned.version = UNKNOWN;
-      planned.sha256 = UNKNOWN;
+      planned.sha256 = writeOnly ? null : UNKNOWN;
+      planned.keyed_digest = writeOnly ? UNKNOWN : null;
       planned.instance_id = UNKNOWN;
     }
     const requiresReplace = prior ? replacePaths(IGNITION_FIELDS, prior, planned) : [];
@@ -79,19 +116,29 @@ export const ignition: ResourceHandler<IgnitionState, LibvirtClient> = {
     diagnostics.push(
       ...(await plannedVolumeChecks(ctx, 'Ignition config', prior, planned, requiresReplace.length > 0, volumeExistsDiagnostic)),
     );
-    return { planned, requiresReplace, diagnostics };
+    return { planned, requiresReplace, diagnostics, ...(key ? { plannedPrivate: privateWithKey(priorPrivate, key) } : {}) };
   },
 
-  apply({ prior, planned }, ctx) {
-    return applyRawVolume({ prior, planned }, ctx, (p) => {
-      const r = render(str(p.content) ?? '');
+  async apply({ prior, planned, config, plannedPrivate }, ctx) {
+    const writeOnly = config !== null && config.content_wo !== null;
+    const key = writeOnly ? keyFor(plannedPrivate) : undefined;
+    const res = await applyRawVolume({ prior, planned }, ctx, (p) => {
+      const content = config ? contentOf(config) : p.content;
+      const r = render(typeof content === 'string' ? content : '');
       if (!r.rendered) return { diagnostics: r.diagnostics };
       const { json, version, sha256 } = r.rendered;
-      return { bytes: Buffer.from(json, 'utf8'), computed: { version, sha256, instance_id: ignitionInstanceId(sha256) } };
+      const bytes = Buffer.from(json, 'utf8');
+      const computed = key
+        ? { version, sha256: null, keyed_digest: keyedDigest(key, bytes), instance_id: keyedIgnitionId(key, sha256) }
+        : { version, sha256, keyed_digest: null, instance_id: ignitionInstanceId(sha256) };
+      return { bytes, computed };
     });
+    return { ...res, ...(key ? { private: privateWithKey(plannedPrivate, key) } : {}) };
   },
 
-  read({ current }, ctx) {
+  read({ current, private: priv }, ctx) {
+    const key = current.keyed_digest !== null ? keyOf(priv) : undefined;
+    if (key) return readRawVolume(current, ctx, ({ path, sha256 }) => ({ path, keyed_digest: keyedDigestOfHex(sha256) }), key);
     return readRawVolume(current, ctx, ({ path, sha256 }) => ({ path, sha256 }));
   },
 };

@@ -15,11 +15,23 @@ export interface CloudinitSeedConfig extends cdktf.TerraformMetaArguments {
   */
   readonly cloudConfig?: string;
   /**
+  * `cloud_config` as a write-only value. Write-only (Terraform 1.11 and later): never stored in the plan or the state, accepts ephemeral values; the state keeps only a keyed digest to tell a change. Carries the same content as `cloud_config` and is exclusive with it. Changing it: takes effect at the guest's next boot.
+  *
+  * Docs: {@link ../../../../docs/resources/cloudinit_seed.md#cloud_config_wo CloudinitSeed#cloud_config_wo}
+  */
+  readonly cloudConfigWo?: string;
+  /**
   * Written to `/etc/cloud/environment` as `KEY=value` lines. Changing it: takes effect at the guest's next boot.
   *
   * Docs: {@link ../../../../docs/resources/cloudinit_seed.md#environment CloudinitSeed#environment}
   */
   readonly environment?: { [key: string]: string };
+  /**
+  * `environment` as a write-only value. Write-only (Terraform 1.11 and later): never stored in the plan or the state, accepts ephemeral values; the state keeps only a keyed digest to tell a change. Carries the same content as `environment` and is exclusive with it. Changing it: takes effect at the guest's next boot.
+  *
+  * Docs: {@link ../../../../docs/resources/cloudinit_seed.md#environment_wo CloudinitSeed#environment_wo}
+  */
+  readonly environmentWo?: { [key: string]: string };
   /**
   * Seed format. One of `nocloud` (NoCloud, volume label `cidata`; the default), `configdrive` (ConfigDrive v2, volume label `config-2`). Changing it: takes effect at the guest's next boot.
   *
@@ -75,6 +87,12 @@ export interface CloudinitSeedConfig extends cdktf.TerraformMetaArguments {
   */
   readonly networkConfig?: string;
   /**
+  * `network_config` as a write-only value. Write-only (Terraform 1.11 and later): never stored in the plan or the state, accepts ephemeral values; the state keeps only a keyed digest to tell a change. Carries the same content as `network_config` and is exclusive with it. Changing it: takes effect at the guest's next boot.
+  *
+  * Docs: {@link ../../../../docs/resources/cloudinit_seed.md#network_config_wo CloudinitSeed#network_config_wo}
+  */
+  readonly networkConfigWo?: string;
+  /**
   * Storage pool name. Changing it: replaces the seed.
   *
   * Docs: {@link ../../../../docs/resources/cloudinit_seed.md#pool CloudinitSeed#pool}
@@ -99,17 +117,35 @@ export interface CloudinitSeedConfig extends cdktf.TerraformMetaArguments {
   */
   readonly userDataBase64?: string;
   /**
+  * `user_data_base64` as a write-only value. Write-only (Terraform 1.11 and later): never stored in the plan or the state, accepts ephemeral values; the state keeps only a keyed digest to tell a change. Carries the same content as `user_data_base64` and is exclusive with it. Changing it: takes effect at the guest's next boot.
+  *
+  * Docs: {@link ../../../../docs/resources/cloudinit_seed.md#user_data_base64_wo CloudinitSeed#user_data_base64_wo}
+  */
+  readonly userDataBase64Wo?: string;
+  /**
   * gzip the user-data. Changing it: takes effect at the guest's next boot.
   *
   * Docs: {@link ../../../../docs/resources/cloudinit_seed.md#user_data_gzip CloudinitSeed#user_data_gzip}
   */
   readonly userDataGzip?: boolean | cdktf.IResolvable;
   /**
+  * `user_data` as a write-only value. Write-only (Terraform 1.11 and later): never stored in the plan or the state, accepts ephemeral values; the state keeps only a keyed digest to tell a change. Carries the same content as `user_data` and is exclusive with it. Changing it: takes effect at the guest's next boot.
+  *
+  * Docs: {@link ../../../../docs/resources/cloudinit_seed.md#user_data_wo CloudinitSeed#user_data_wo}
+  */
+  readonly userDataWo?: string;
+  /**
   * Raw vendor-data. Changing it: takes effect at the guest's next boot.
   *
   * Docs: {@link ../../../../docs/resources/cloudinit_seed.md#vendor_data CloudinitSeed#vendor_data}
   */
   readonly vendorData?: string;
+  /**
+  * `vendor_data` as a write-only value. Write-only (Terraform 1.11 and later): never stored in the plan or the state, accepts ephemeral values; the state keeps only a keyed digest to tell a change. Carries the same content as `vendor_data` and is exclusive with it. Changing it: takes effect at the guest's next boot.
+  *
+  * Docs: {@link ../../../../docs/resources/cloudinit_seed.md#vendor_data_wo CloudinitSeed#vendor_data_wo}
+  */
+  readonly vendorDataWo?: string;
   /**
   * file block
   *
@@ -155,6 +191,18 @@ export interface CloudinitSeedFile {
   */
   readonly contentBase64?: string;
   /**
+  * `content_base64` as a write-only value. Write-only (Terraform 1.11 and later): never stored in the plan or the state, accepts ephemeral values; the state keeps only a keyed digest to tell a change. Carries the same content as `content_base64` and is exclusive with it.
+  *
+  * Docs: {@link ../../../../docs/resources/cloudinit_seed.md#file.content_base64_wo CloudinitSeed#content_base64_wo}
+  */
+  readonly contentBase64Wo?: string;
+  /**
+  * `content` as a write-only value. Write-only (Terraform 1.11 and later): never stored in the plan or the state, accepts ephemeral values; the state keeps only a keyed digest to tell a change. Carries the same content as `content` and is exclusive with it.
+  *
+  * Docs: {@link ../../../../docs/resources/cloudinit_seed.md#file.content_wo CloudinitSeed#content_wo}
+  */
+  readonly contentWo?: string;
+  /**
   * Write the file in cloud-init's final stage, after users and packages exist. Default: `false`.
   *
   * Docs: {@link ../../../../docs/resources/cloudinit_seed.md#file.defer CloudinitSeed#defer}
@@ -195,6 +243,8 @@ export function cloudinitSeedFileToTerraform(struct?: CloudinitSeedFile | cdktf.
     append: cdktf.booleanToTerraform(struct!.append),
     content: cdktf.stringToTerraform(struct!.content),
     content_base64: cdktf.stringToTerraform(struct!.contentBase64),
+    content_base64_wo: cdktf.stringToTerraform(struct!.contentBase64Wo),
+    content_wo: cdktf.stringToTerraform(struct!.contentWo),
     defer: cdktf.booleanToTerraform(struct!.defer),
     owner: cdktf.stringToTerraform(struct!.owner),
     path: cdktf.stringToTerraform(struct!.path),
@@ -224,6 +274,18 @@ export function cloudinitSeedFileToHclTerraform(struct?: CloudinitSeedFile | cdk
     },
     content_base64: {
       value: cdktf.stringToHclTerraform(struct!.contentBase64),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "string",
+    },
+    content_base64_wo: {
+      value: cdktf.stringToHclTerraform(struct!.contentBase64Wo),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "string",
+    },
+    content_wo: {
+      value: cdktf.stringToHclTerraform(struct!.contentWo),
       isBlock: false,
       type: "simple",
       storageClassType: "string",
@@ -296,6 +358,14 @@ export class CloudinitSeedFileOutputReference extends cdktf.ComplexObject {
       hasAnyValues = true;
       internalValueResult.contentBase64 = this._contentBase64;
     }
+    if (this._contentBase64Wo !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.contentBase64Wo = this._contentBase64Wo;
+    }
+    if (this._contentWo !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.contentWo = this._contentWo;
+    }
     if (this._defer !== undefined) {
       hasAnyValues = true;
       internalValueResult.defer = this._defer;
@@ -326,6 +396,8 @@ export class CloudinitSeedFileOutputReference extends cdktf.ComplexObject {
       this._append = undefined;
       this._content = undefined;
       this._contentBase64 = undefined;
+      this._contentBase64Wo = undefined;
+      this._contentWo = undefined;
       this._defer = undefined;
       this._owner = undefined;
       this._path = undefined;
@@ -342,6 +414,8 @@ export class CloudinitSeedFileOutputReference extends cdktf.ComplexObject {
       this._append = value.append;
       this._content = value.content;
       this._contentBase64 = value.contentBase64;
+      this._contentBase64Wo = value.contentBase64Wo;
+      this._contentWo = value.contentWo;
       this._defer = value.defer;
       this._owner = value.owner;
       this._path = value.path;
@@ -396,6 +470,38 @@ export class CloudinitSeedFileOutputReference extends cdktf.ComplexObject {
   // Temporarily expose input value. Use with caution.
   public get contentBase64Input() {
     return this._contentBase64;
+  }
+
+  // content_base64_wo - computed: false, optional: true, required: false
+  private _contentBase64Wo?: string; 
+  public get contentBase64Wo() {
+    return this.getStringAttribute('content_base64_wo');
+  }
+  public set contentBase64Wo(value: string) {
+    this._contentBase64Wo = value;
+  }
+  public resetContentBase64Wo() {
+    this._contentBase64Wo = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get contentBase64WoInput() {
+    return this._contentBase64Wo;
+  }
+
+  // content_wo - computed: false, optional: true, required: false
+  private _contentWo?: string; 
+  public get contentWo() {
+    return this.getStringAttribute('content_wo');
+  }
+  public set contentWo(value: string) {
+    this._contentWo = value;
+  }
+  public resetContentWo() {
+    this._contentWo = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get contentWoInput() {
+    return this._contentWo;
   }
 
   // defer - computed: false, optional: true, required: false
@@ -1351,17 +1457,23 @@ export class CloudinitSeedNetworkOutputReference extends cdktf.ComplexObject {
 }
 export interface CloudinitSeedUserDataPart {
   /**
-  * The part's body (UTF-8 text), kept byte for byte.
+  * The part's body (UTF-8 text), kept byte for byte. One of `content`, `content_wo`.
   *
   * Docs: {@link ../../../../docs/resources/cloudinit_seed.md#user_data_part.content CloudinitSeed#content}
   */
-  readonly content: string;
+  readonly content?: string;
   /**
   * MIME type of the part, e.g. `text/x-shellscript`. Default: `text/plain` (cloud-init then detects the type from the first line, e.g. `#cloud-config` or `#!`).
   *
   * Docs: {@link ../../../../docs/resources/cloudinit_seed.md#user_data_part.content_type CloudinitSeed#content_type}
   */
   readonly contentType?: string;
+  /**
+  * The part's body as a write-only value. Write-only (Terraform 1.11 and later): never stored in the plan or the state, accepts ephemeral values; the state keeps only a keyed digest to tell a change. Carries the same content as `content` and is exclusive with it.
+  *
+  * Docs: {@link ../../../../docs/resources/cloudinit_seed.md#user_data_part.content_wo CloudinitSeed#content_wo}
+  */
+  readonly contentWo?: string;
   /**
   * The part's `Content-Disposition` file name. Default: `part-NNN` (1-based, 3 digits).
   *
@@ -1384,6 +1496,7 @@ export function cloudinitSeedUserDataPartToTerraform(struct?: CloudinitSeedUserD
   return {
     content: cdktf.stringToTerraform(struct!.content),
     content_type: cdktf.stringToTerraform(struct!.contentType),
+    content_wo: cdktf.stringToTerraform(struct!.contentWo),
     filename: cdktf.stringToTerraform(struct!.filename),
     merge_type: cdktf.stringToTerraform(struct!.mergeType),
   }
@@ -1404,6 +1517,12 @@ export function cloudinitSeedUserDataPartToHclTerraform(struct?: CloudinitSeedUs
     },
     content_type: {
       value: cdktf.stringToHclTerraform(struct!.contentType),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "string",
+    },
+    content_wo: {
+      value: cdktf.stringToHclTerraform(struct!.contentWo),
       isBlock: false,
       type: "simple",
       storageClassType: "string",
@@ -1454,6 +1573,10 @@ export class CloudinitSeedUserDataPartOutputReference extends cdktf.ComplexObjec
       hasAnyValues = true;
       internalValueResult.contentType = this._contentType;
     }
+    if (this._contentWo !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.contentWo = this._contentWo;
+    }
     if (this._filename !== undefined) {
       hasAnyValues = true;
       internalValueResult.filename = this._filename;
@@ -1471,6 +1594,7 @@ export class CloudinitSeedUserDataPartOutputReference extends cdktf.ComplexObjec
       this.resolvableValue = undefined;
       this._content = undefined;
       this._contentType = undefined;
+      this._contentWo = undefined;
       this._filename = undefined;
       this._mergeType = undefined;
     }
@@ -1483,18 +1607,22 @@ export class CloudinitSeedUserDataPartOutputReference extends cdktf.ComplexObjec
       this.resolvableValue = undefined;
       this._content = value.content;
       this._contentType = value.contentType;
+      this._contentWo = value.contentWo;
       this._filename = value.filename;
       this._mergeType = value.mergeType;
     }
   }
 
-  // content - computed: false, optional: false, required: true
+  // content - computed: false, optional: true, required: false
   private _content?: string; 
   public get content() {
     return this.getStringAttribute('content');
   }
   public set content(value: string) {
     this._content = value;
+  }
+  public resetContent() {
+    this._content = undefined;
   }
   // Temporarily expose input value. Use with caution.
   public get contentInput() {
@@ -1515,6 +1643,22 @@ export class CloudinitSeedUserDataPartOutputReference extends cdktf.ComplexObjec
   // Temporarily expose input value. Use with caution.
   public get contentTypeInput() {
     return this._contentType;
+  }
+
+  // content_wo - computed: false, optional: true, required: false
+  private _contentWo?: string; 
+  public get contentWo() {
+    return this.getStringAttribute('content_wo');
+  }
+  public set contentWo(value: string) {
+    this._contentWo = value;
+  }
+  public resetContentWo() {
+    this._contentWo = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get contentWoInput() {
+    return this._contentWo;
   }
 
   // filename - computed: false, optional: true, required: false
@@ -1622,7 +1766,9 @@ export class CloudinitSeed extends cdktf.TerraformResource {
       forEach: config.forEach
     });
     this._cloudConfig = config.cloudConfig;
+    this._cloudConfigWo = config.cloudConfigWo;
     this._environment = config.environment;
+    this._environmentWo = config.environmentWo;
     this._format = config.format;
     this._fqdn = config.fqdn;
     this._host = config.host;
@@ -1632,12 +1778,16 @@ export class CloudinitSeed extends cdktf.TerraformResource {
     this._metaData = config.metaData;
     this._name = config.name;
     this._networkConfig = config.networkConfig;
+    this._networkConfigWo = config.networkConfigWo;
     this._pool = config.pool;
     this._publicKeys = config.publicKeys;
     this._userData = config.userData;
     this._userDataBase64 = config.userDataBase64;
+    this._userDataBase64Wo = config.userDataBase64Wo;
     this._userDataGzip = config.userDataGzip;
+    this._userDataWo = config.userDataWo;
     this._vendorData = config.vendorData;
+    this._vendorDataWo = config.vendorDataWo;
     this._file.internalValue = config.file;
     this._mount.internalValue = config.mount;
     this._network.internalValue = config.network;
@@ -1664,6 +1814,22 @@ export class CloudinitSeed extends cdktf.TerraformResource {
     return this._cloudConfig;
   }
 
+  // cloud_config_wo - computed: false, optional: true, required: false
+  private _cloudConfigWo?: string; 
+  public get cloudConfigWo() {
+    return this.getStringAttribute('cloud_config_wo');
+  }
+  public set cloudConfigWo(value: string) {
+    this._cloudConfigWo = value;
+  }
+  public resetCloudConfigWo() {
+    this._cloudConfigWo = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get cloudConfigWoInput() {
+    return this._cloudConfigWo;
+  }
+
   // environment - computed: false, optional: true, required: false
   private _environment?: { [key: string]: string }; 
   public get environment() {
@@ -1678,6 +1844,22 @@ export class CloudinitSeed extends cdktf.TerraformResource {
   // Temporarily expose input value. Use with caution.
   public get environmentInput() {
     return this._environment;
+  }
+
+  // environment_wo - computed: false, optional: true, required: false
+  private _environmentWo?: { [key: string]: string }; 
+  public get environmentWo() {
+    return this.getStringMapAttribute('environment_wo');
+  }
+  public set environmentWo(value: { [key: string]: string }) {
+    this._environmentWo = value;
+  }
+  public resetEnvironmentWo() {
+    this._environmentWo = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get environmentWoInput() {
+    return this._environmentWo;
   }
 
   // format - computed: false, optional: true, required: false
@@ -1765,6 +1947,11 @@ export class CloudinitSeed extends cdktf.TerraformResource {
     return this._instanceId;
   }
 
+  // keyed_digest - computed: true, optional: false, required: false
+  public get keyedDigest() {
+    return this.getStringAttribute('keyed_digest');
+  }
+
   // merge_overwrite - computed: false, optional: true, required: false
   private _mergeOverwrite?: boolean | cdktf.IResolvable; 
   public get mergeOverwrite() {
@@ -1824,6 +2011,22 @@ export class CloudinitSeed extends cdktf.TerraformResource {
   // Temporarily expose input value. Use with caution.
   public get networkConfigInput() {
     return this._networkConfig;
+  }
+
+  // network_config_wo - computed: false, optional: true, required: false
+  private _networkConfigWo?: string; 
+  public get networkConfigWo() {
+    return this.getStringAttribute('network_config_wo');
+  }
+  public set networkConfigWo(value: string) {
+    this._networkConfigWo = value;
+  }
+  public resetNetworkConfigWo() {
+    this._networkConfigWo = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get networkConfigWoInput() {
+    return this._networkConfigWo;
   }
 
   // path - computed: true, optional: false, required: false
@@ -1902,6 +2105,22 @@ export class CloudinitSeed extends cdktf.TerraformResource {
     return this._userDataBase64;
   }
 
+  // user_data_base64_wo - computed: false, optional: true, required: false
+  private _userDataBase64Wo?: string; 
+  public get userDataBase64Wo() {
+    return this.getStringAttribute('user_data_base64_wo');
+  }
+  public set userDataBase64Wo(value: string) {
+    this._userDataBase64Wo = value;
+  }
+  public resetUserDataBase64Wo() {
+    this._userDataBase64Wo = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get userDataBase64WoInput() {
+    return this._userDataBase64Wo;
+  }
+
   // user_data_gzip - computed: false, optional: true, required: false
   private _userDataGzip?: boolean | cdktf.IResolvable; 
   public get userDataGzip() {
@@ -1918,6 +2137,22 @@ export class CloudinitSeed extends cdktf.TerraformResource {
     return this._userDataGzip;
   }
 
+  // user_data_wo - computed: false, optional: true, required: false
+  private _userDataWo?: string; 
+  public get userDataWo() {
+    return this.getStringAttribute('user_data_wo');
+  }
+  public set userDataWo(value: string) {
+    this._userDataWo = value;
+  }
+  public resetUserDataWo() {
+    this._userDataWo = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get userDataWoInput() {
+    return this._userDataWo;
+  }
+
   // vendor_data - computed: false, optional: true, required: false
   private _vendorData?: string; 
   public get vendorData() {
@@ -1932,6 +2167,22 @@ export class CloudinitSeed extends cdktf.TerraformResource {
   // Temporarily expose input value. Use with caution.
   public get vendorDataInput() {
     return this._vendorData;
+  }
+
+  // vendor_data_wo - computed: false, optional: true, required: false
+  private _vendorDataWo?: string; 
+  public get vendorDataWo() {
+    return this.getStringAttribute('vendor_data_wo');
+  }
+  public set vendorDataWo(value: string) {
+    this._vendorDataWo = value;
+  }
+  public resetVendorDataWo() {
+    this._vendorDataWo = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get vendorDataWoInput() {
+    return this._vendorDataWo;
   }
 
   // file - computed: false, optional: true, required: false
@@ -2005,7 +2256,9 @@ export class CloudinitSeed extends cdktf.TerraformResource {
   protected override synthesizeAttributes(): { [name: string]: any } {
     return {
       cloud_config: cdktf.stringToTerraform(this._cloudConfig),
+      cloud_config_wo: cdktf.stringToTerraform(this._cloudConfigWo),
       environment: cdktf.hashMapper(cdktf.stringToTerraform)(this._environment),
+      environment_wo: cdktf.hashMapper(cdktf.stringToTerraform)(this._environmentWo),
       format: cdktf.stringToTerraform(this._format),
       fqdn: cdktf.stringToTerraform(this._fqdn),
       host: cdktf.stringToTerraform(this._host),
@@ -2015,12 +2268,16 @@ export class CloudinitSeed extends cdktf.TerraformResource {
       meta_data: cdktf.stringToTerraform(this._metaData),
       name: cdktf.stringToTerraform(this._name),
       network_config: cdktf.stringToTerraform(this._networkConfig),
+      network_config_wo: cdktf.stringToTerraform(this._networkConfigWo),
       pool: cdktf.stringToTerraform(this._pool),
       public_keys: cdktf.listMapper(cdktf.stringToTerraform, false)(this._publicKeys),
       user_data: cdktf.stringToTerraform(this._userData),
       user_data_base64: cdktf.stringToTerraform(this._userDataBase64),
+      user_data_base64_wo: cdktf.stringToTerraform(this._userDataBase64Wo),
       user_data_gzip: cdktf.booleanToTerraform(this._userDataGzip),
+      user_data_wo: cdktf.stringToTerraform(this._userDataWo),
       vendor_data: cdktf.stringToTerraform(this._vendorData),
+      vendor_data_wo: cdktf.stringToTerraform(this._vendorDataWo),
       file: cdktf.listMapper(cloudinitSeedFileToTerraform, true)(this._file.internalValue),
       mount: cdktf.listMapper(cloudinitSeedMountToTerraform, true)(this._mount.internalValue),
       network: cloudinitSeedNetworkToTerraform(this._network.internalValue),
@@ -2036,8 +2293,20 @@ export class CloudinitSeed extends cdktf.TerraformResource {
         type: "simple",
         storageClassType: "string",
       },
+      cloud_config_wo: {
+        value: cdktf.stringToHclTerraform(this._cloudConfigWo),
+        isBlock: false,
+        type: "simple",
+        storageClassType: "string",
+      },
       environment: {
         value: cdktf.hashMapperHcl(cdktf.stringToHclTerraform)(this._environment),
+        isBlock: false,
+        type: "map",
+        storageClassType: "stringMap",
+      },
+      environment_wo: {
+        value: cdktf.hashMapperHcl(cdktf.stringToHclTerraform)(this._environmentWo),
         isBlock: false,
         type: "map",
         storageClassType: "stringMap",
@@ -2096,6 +2365,12 @@ export class CloudinitSeed extends cdktf.TerraformResource {
         type: "simple",
         storageClassType: "string",
       },
+      network_config_wo: {
+        value: cdktf.stringToHclTerraform(this._networkConfigWo),
+        isBlock: false,
+        type: "simple",
+        storageClassType: "string",
+      },
       pool: {
         value: cdktf.stringToHclTerraform(this._pool),
         isBlock: false,
@@ -2120,14 +2395,32 @@ export class CloudinitSeed extends cdktf.TerraformResource {
         type: "simple",
         storageClassType: "string",
       },
+      user_data_base64_wo: {
+        value: cdktf.stringToHclTerraform(this._userDataBase64Wo),
+        isBlock: false,
+        type: "simple",
+        storageClassType: "string",
+      },
       user_data_gzip: {
         value: cdktf.booleanToHclTerraform(this._userDataGzip),
         isBlock: false,
         type: "simple",
         storageClassType: "boolean",
       },
+      user_data_wo: {
+        value: cdktf.stringToHclTerraform(this._userDataWo),
+        isBlock: false,
+        type: "simple",
+        storageClassType: "string",
+      },
       vendor_data: {
         value: cdktf.stringToHclTerraform(this._vendorData),
+        isBlock: false,
+        type: "simple",
+        storageClassType: "string",
+      },
+      vendor_data_wo: {
+        value: cdktf.stringToHclTerraform(this._vendorDataWo),
         isBlock: false,
         type: "simple",
         storageClassType: "string",

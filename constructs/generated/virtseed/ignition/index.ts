@@ -9,11 +9,17 @@ import * as cdktf from 'cdktf';
 
 export interface IgnitionConfig extends cdktf.TerraformMetaArguments {
   /**
-  * Ignition JSON (`jsonencode({...})`), spec 3.0.0–3.5.0; 2.x configs are translated to 3.3.0 where that is mechanical. Rewritten in place; its new `instance_id` re-provisions the guest by the domain's `reprovision` policy. Changing it: takes effect at the guest's next boot.
+  * Ignition JSON (`jsonencode({...})`), spec 3.0.0–3.5.0; 2.x configs are translated to 3.3.0 where that is mechanical. Rewritten in place; its new `instance_id` re-provisions the guest by the domain's `reprovision` policy. One of `content`, `content_wo`. Changing it: takes effect at the guest's next boot.
   *
   * Docs: {@link ../../../../docs/resources/ignition.md#content Ignition#content}
   */
-  readonly content: string;
+  readonly content?: string;
+  /**
+  * `content` as a write-only value: `instance_id` is then keyed too (`ign-` + 16 hex digits of `keyed_digest`). Write-only (Terraform 1.11 and later): never stored in the plan or the state, accepts ephemeral values; the state keeps only a keyed digest to tell a change. Carries the same content as `content` and is exclusive with it. Changing it: takes effect at the guest's next boot.
+  *
+  * Docs: {@link ../../../../docs/resources/ignition.md#content_wo Ignition#content_wo}
+  */
+  readonly contentWo?: string;
   /**
   * The libvirt host: the `name` of one of the provider's `host` blocks (e.g. `virtseed_placement.x.host`); null (the default) is the provider's `uri`. Changing it: replaces the Ignition config.
   *
@@ -86,6 +92,7 @@ export class Ignition extends cdktf.TerraformResource {
       forEach: config.forEach
     });
     this._content = config.content;
+    this._contentWo = config.contentWo;
     this._host = config.host;
     this._name = config.name;
     this._pool = config.pool;
@@ -95,7 +102,7 @@ export class Ignition extends cdktf.TerraformResource {
   // ATTRIBUTES
   // ==========
 
-  // content - computed: false, optional: false, required: true
+  // content - computed: false, optional: true, required: false
   private _content?: string; 
   public get content() {
     return this.getStringAttribute('content');
@@ -103,9 +110,28 @@ export class Ignition extends cdktf.TerraformResource {
   public set content(value: string) {
     this._content = value;
   }
+  public resetContent() {
+    this._content = undefined;
+  }
   // Temporarily expose input value. Use with caution.
   public get contentInput() {
     return this._content;
+  }
+
+  // content_wo - computed: false, optional: true, required: false
+  private _contentWo?: string; 
+  public get contentWo() {
+    return this.getStringAttribute('content_wo');
+  }
+  public set contentWo(value: string) {
+    this._contentWo = value;
+  }
+  public resetContentWo() {
+    this._contentWo = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get contentWoInput() {
+    return this._contentWo;
   }
 
   // host - computed: false, optional: true, required: false
@@ -132,6 +158,11 @@ export class Ignition extends cdktf.TerraformResource {
   // instance_id - computed: true, optional: false, required: false
   public get instanceId() {
     return this.getStringAttribute('instance_id');
+  }
+
+  // keyed_digest - computed: true, optional: false, required: false
+  public get keyedDigest() {
+    return this.getStringAttribute('keyed_digest');
   }
 
   // name - computed: false, optional: false, required: true
@@ -182,6 +213,7 @@ export class Ignition extends cdktf.TerraformResource {
   protected override synthesizeAttributes(): { [name: string]: any } {
     return {
       content: cdktf.stringToTerraform(this._content),
+      content_wo: cdktf.stringToTerraform(this._contentWo),
       host: cdktf.stringToTerraform(this._host),
       name: cdktf.stringToTerraform(this._name),
       pool: cdktf.stringToTerraform(this._pool),
@@ -192,6 +224,12 @@ export class Ignition extends cdktf.TerraformResource {
     const attrs = {
       content: {
         value: cdktf.stringToHclTerraform(this._content),
+        isBlock: false,
+        type: "simple",
+        storageClassType: "string",
+      },
+      content_wo: {
+        value: cdktf.stringToHclTerraform(this._contentWo),
         isBlock: false,
         type: "simple",
         storageClassType: "string",

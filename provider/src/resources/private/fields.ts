@@ -19,6 +19,7 @@ import {
   type FieldType,
   type ResourceFields,
   type Scalar,
+  assertWriteOnlyRules,
 } from '../../../../src/fields';
 import { t, type CtyType, type Unknown } from '../../plugin/cty';
 import type { Path } from '../../plugin/handler';
@@ -39,6 +40,7 @@ function attributeSchema(f: AttributeField, object: string): AttributeSchema {
     ...(f.optional ? { optional: true } : {}),
     ...(f.computed ? { computed: true } : {}),
     ...(f.sensitive ? { sensitive: true } : {}),
+    ...(f.writeOnly ? { writeOnly: true } : {}),
     description: describeField(f, object),
   };
 }
@@ -55,6 +57,7 @@ function blockSchema(fields: FieldTable, object: string, description?: string): 
 
 /** The provider schema of a resource's field table. */
 export function schemaOf(resource: ResourceFields): ResourceSchema {
+  assertWriteOnlyRules(resource.fields);
   return { version: resource.version, ...blockSchema(resource.fields, resource.object, resource.description) };
 }
 

@@ -56,15 +56,16 @@ export async function applyRawVolume<S extends RawVolumeAttrs>(
 }
 
 /** The volume's facts merged into `current` by `merge`, or null when the volume is gone (`current` unchanged while
- *  its pool is stopped). */
+ *  its pool is stopped). With `hmacKey`, `found.sha256` is the HMAC-SHA256 of the bytes under it (./keyed.ts). */
 export async function readRawVolume<S extends RawVolumeAttrs>(
   current: S,
   ctx: HandlerContext<LibvirtClient>,
   merge: (found: { path: string; size: number; sha256: string }) => Partial<S>,
+  hmacKey?: Buffer,
 ): Promise<{ newState: S | null; diagnostics: Diagnostic[] }> {
   const key = str(current.id);
   const client = await ctx.client();
-  const found = key ? await inspectRawVolume(client, key, { signal: ctx.signal }) : null;
+  const found = key ? await inspectRawVolume(client, key, { signal: ctx.signal }, hmacKey) : null;
   if (found) return { newState: { ...current, ...merge(found) }, diagnostics: [] };
   // A stopped pool hides its volumes: keep the state (the pool's own resource starts it again).
   const pool = str(current.pool);

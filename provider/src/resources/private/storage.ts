@@ -2,7 +2,7 @@
  * Storage pool and volume operations the resources share, over the libvirt client (libvirt formatstorage).
  * Volume ids in Terraform state are libvirt volume keys (the file path for `dir` pools).
  */
-import { createHash } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import { DomRef, LibvirtClient, PoolRef, VolRef, VIR_CONNECT_LIST_DOMAINS_ACTIVE, VIR_STORAGE_POOL_RUNNING } from '../../../../src/libvirt';
 import type { CallOptions } from '../../../../src/libvirt';
 import { Diagnostic, error } from '../../../../src/diagnostics';
@@ -228,6 +228,7 @@ export async function inspectRawVolume(
   client: LibvirtClient,
   key: string,
   options?: CallOptions,
+  hmacKey?: Buffer,
 ): Promise<{ path: string; size: number; sha256: string } | null> {
   const vol = await volumeByKey(client, key, options);
   if (!vol) return null;
@@ -235,8 +236,24 @@ export async function inspectRawVolume(
   return {
     path: await client.storageVolGetPath(vol, options),
     size: info.capacity,
-    sha256: await volumeSha256(client, vol, info.capacity, options),
+    sha256: hmacKey
+      ? await volumeHmacSha256(client, vol, hmacKey, info.capacity, options)
+      : await volumeSha256(client, vol, info.capacity, options),
   };
+}
+
+/** HMAC-SHA256 (hex) under `hmacKey` of a volume's first `length` bytes: a volume holding write-only content
+ *  compared without a plain hash of it (./keyed.ts). */
+export async function volumeHmacSha256(
+  client: LibvirtClient,
+  vol: VolRef,
+  hmacKey: Buffer,
+  length: number,
+  options?: CallOptions,
+): Promise<string> {
+  const mac = createHmac('sha256', hmacKey);
+  for await (const chunk of client.storageVolDownloadStream(vol, 0, length, options)) mac.update(chunk);
+  return mac.digest('hex');
 }
 
 /** A running domain with a volume attached, and the disk's target there (e.g. `vdb`). */
