@@ -16,7 +16,7 @@ import { SEED_PATHS, seedSpecFromConfig } from './private/seed-spec';
 import { applyRawVolume, readRawVolume } from './private/raw-volume';
 import type { CloudinitSeedState } from './private/model';
 import { settleComputed } from './private/plan';
-import { plannedVolumeChecks } from './private/plan-checks';
+import { plannedPrivateOf, plannedVolumeChecks, withoutReplaceMark } from './private/plan-checks';
 import { volumeExistsDiagnostic } from './private/storage';
 import { isWhollyKnown, str, UNKNOWN } from './private/values';
 
@@ -65,7 +65,7 @@ export const cloudinitSeed: ResourceHandler<CloudinitSeedState, LibvirtClient> =
     return check(config);
   },
 
-  async plan({ prior, proposed, config }, ctx) {
+  async plan({ prior, proposed, config, priorPrivate }, ctx) {
     if (!proposed || !config) return { planned: null, requiresReplace: [], diagnostics: [] };
     let planned: CloudinitSeedState = { ...proposed };
     const diagnostics: Diagnostic[] = [];
@@ -104,18 +104,20 @@ export const cloudinitSeed: ResourceHandler<CloudinitSeedState, LibvirtClient> =
         );
       }
     }
-    diagnostics.push(...(await plannedVolumeChecks(ctx, 'Seed', prior, planned, requiresReplace.length > 0, volumeExistsDiagnostic)));
-    return { planned, requiresReplace, diagnostics };
+    diagnostics.push(...(await plannedVolumeChecks(ctx, 'Seed', { prior, priorPrivate }, planned, volumeExistsDiagnostic)));
+    const plannedPrivate = plannedPrivateOf(ctx, 'volume', str(prior?.id), priorPrivate, requiresReplace.length > 0);
+    return { planned, requiresReplace, diagnostics, plannedPrivate };
   },
 
-  apply({ prior, planned, config }, ctx) {
-    return applyRawVolume({ prior, planned }, ctx, (p) => {
+  async apply({ prior, planned, config, plannedPrivate }, ctx) {
+    const applied = await applyRawVolume({ prior, planned }, ctx, (p) => {
       const r = build(config ?? p);
       if (!r.built) return { diagnostics: r.diagnostics };
       const { iso, instanceId, sha256 } = r.built;
       ctx.log.info(`seed ${String(p.name)}: ${iso.length} bytes, instance-id ${instanceId}`);
       return { bytes: iso, computed: { instance_id: instanceId, sha256, size: iso.length } };
     });
+    return { ...applied, private: withoutReplaceMark(plannedPrivate) };
   },
 
   read({ current }, ctx) {

@@ -14,7 +14,7 @@ import type { ResourceSchema } from '../plugin/schema';
 import { replacePaths, schemaOf } from './private/fields';
 import type { IgnitionState } from './private/model';
 import { settleComputed } from './private/plan';
-import { plannedVolumeChecks } from './private/plan-checks';
+import { plannedPrivateOf, plannedVolumeChecks, withoutReplaceMark } from './private/plan-checks';
 import { mapDiagnostics } from './private/paths';
 import { applyRawVolume, readRawVolume } from './private/raw-volume';
 import { volumeExistsDiagnostic } from './private/storage';
@@ -49,7 +49,7 @@ export const ignition: ResourceHandler<IgnitionState, LibvirtClient> = {
     return typeof config.content === 'string' ? render(config.content).diagnostics : [];
   },
 
-  async plan({ prior, proposed }, ctx) {
+  async plan({ prior, proposed, priorPrivate }, ctx) {
     if (!proposed) return { planned: null, requiresReplace: [], diagnostics: [] };
     let planned: IgnitionState = { ...proposed };
     const diagnostics: Diagnostic[] = [];
@@ -76,19 +76,19 @@ export const ignition: ResourceHandler<IgnitionState, LibvirtClient> = {
           detail: `The config's id changes from ${String(prior.instance_id)} to ${planned.instance_id}. Ignition runs on first boot only; the domain's reprovision policy decides how the guest gets it.`,
         });
     }
-    diagnostics.push(
-      ...(await plannedVolumeChecks(ctx, 'Ignition config', prior, planned, requiresReplace.length > 0, volumeExistsDiagnostic)),
-    );
-    return { planned, requiresReplace, diagnostics };
+    diagnostics.push(...(await plannedVolumeChecks(ctx, 'Ignition config', { prior, priorPrivate }, planned, volumeExistsDiagnostic)));
+    const plannedPrivate = plannedPrivateOf(ctx, 'volume', str(prior?.id), priorPrivate, requiresReplace.length > 0);
+    return { planned, requiresReplace, diagnostics, plannedPrivate };
   },
 
-  apply({ prior, planned }, ctx) {
-    return applyRawVolume({ prior, planned }, ctx, (p) => {
+  async apply({ prior, planned, plannedPrivate }, ctx) {
+    const applied = await applyRawVolume({ prior, planned }, ctx, (p) => {
       const r = render(str(p.content) ?? '');
       if (!r.rendered) return { diagnostics: r.diagnostics };
       const { json, version, sha256 } = r.rendered;
       return { bytes: Buffer.from(json, 'utf8'), computed: { version, sha256, instance_id: ignitionInstanceId(sha256) } };
     });
+    return { ...applied, private: withoutReplaceMark(plannedPrivate) };
   },
 
   read({ current }, ctx) {

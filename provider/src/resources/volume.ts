@@ -11,7 +11,7 @@ import type { ResourceSchema } from '../plugin/schema';
 import { isValueOf, replacePaths, schemaOf, valueDiagnostics } from './private/fields';
 import { volumeByKey, volumeByName } from './private/lookups';
 import { inspectSource, isLocalSource, SourceReadError } from './private/image-source';
-import { plannedVolumeChecks } from './private/plan-checks';
+import { noteManaged, plannedPrivateOf, plannedVolumeChecks, withoutReplaceMark } from './private/plan-checks';
 import { ChecksumMismatchError, createVolumeFromSource, isSha256Hex } from './private/upload';
 import {
   activePool,
@@ -73,13 +73,14 @@ export const volume: ResourceHandler<VolumeState, LibvirtClient> = {
     return validateConfig(config);
   },
 
-  async plan({ prior, proposed, config }, ctx) {
+  async plan({ prior, proposed, config, priorPrivate }, ctx) {
     if (!proposed || !config) return { planned: null, requiresReplace: [], diagnostics: [] };
     const diagnostics = validateConfig(config);
     let planned: VolumeState = { ...proposed };
     const requiresReplace = prior ? replacePaths(VOLUME_FIELDS, prior, planned) : [];
     const replacing = !prior || requiresReplace.length > 0;
-    diagnostics.push(...(await plannedVolumeChecks(ctx, 'Volume', prior, planned, requiresReplace.length > 0, volumeTakenDiagnostic)));
+    diagnostics.push(...(await plannedVolumeChecks(ctx, 'Volume', { prior, priorPrivate }, planned, volumeTakenDiagnostic)));
+    const plannedPrivate = plannedPrivateOf(ctx, 'volume', str(prior?.id), priorPrivate, requiresReplace.length > 0);
     planned = settleComputed(planned, prior, replacing, ['id', 'path', 'allocation', 'digest']);
     if (config.checksum_url === null) planned.digest = null;
     if (replacing) {
@@ -122,79 +123,11 @@ export const volume: ResourceHandler<VolumeState, LibvirtClient> = {
         );
       if (after !== before) planned.allocation = UNKNOWN;
     }
-    return { planned, requiresReplace, diagnostics };
+    return { planned, requiresReplace, diagnostics, plannedPrivate };
   },
 
-  async apply({ prior, planned }, ctx) {
-    if (!planned) {
-      const done = await destroyVolume(ctx, prior);
-      const digest = str(prior?.digest);
-      const pool = str(prior?.pool);
-      if (digest && pool) await releaseCache(await ctx.client(), pool, digest, ctx);
-      return done;
-    }
-    const client = await ctx.client();
-    const opts = { signal: ctx.signal };
-    const priorKey = str(prior?.id);
-    if (prior && priorKey && priorKey === planned.id) {
-      const vol = await volumeByKey(client, priorKey, opts);
-      if (vol) {
-        const cap = num(planned.capacity);
-        if (cap !== undefined && cap !== num(prior.capacity)) await grow(client, vol, cap, ctx);
-        return { newState: await describe(client, vol, planned), diagnostics: [] };
-      }
-    }
-    const poolName = str(planned.pool) ?? '';
-    const name = str(planned.name) ?? '';
-    const pool = await activePool(client, poolName, opts);
-    if (await removeInterrupted(client, pool, name, opts))
-      ctx.log.info(`volume ${poolName}/${name}: removed what an interrupted create left`);
-    if (await volumeByName(client, pool, name, opts)) return { newState: null, diagnostics: [volumeTakenDiagnostic(poolName, name)] };
-    const source = str(planned.source);
-    const backingRef = str(planned.backing_volume);
-    let format: VolumeFormat = known(planned.format) ?? 'qcow2';
-    let capacity = num(planned.capacity);
-    let backing: { path: string; format: string } | undefined;
-    if (backingRef) {
-      const base = (await volumeByKey(client, backingRef, opts)) ?? (await client.storageVolLookupByPath(backingRef, opts));
-      const baseXml = await client.storageVolGetXmlDesc(base, 0, opts);
-      const baseInfo = await client.storageVolGetInfo(base, opts);
-      backing = { path: await client.storageVolGetPath(base, opts), format: volumeFormatFromXml(baseXml) ?? 'raw' };
-      capacity ??= baseInfo.capacity;
-      format = 'qcow2';
-    }
-    const from = checksumSource(planned);
-    if (source && from) {
-      const made = await createVerifiedVolume(
-        client,
-        pool,
-        { name, source, from, capacity: num(planned.capacity), plannedDigest: str(planned.digest) },
-        ctx,
-      );
-      if ('diagnostics' in made) return { newState: null, diagnostics: made.diagnostics };
-      return { newState: await describe(client, made.vol, { ...planned, format: 'qcow2', digest: made.digest }), diagnostics: [] };
-    }
-    if (source) {
-      try {
-        const made = await createVolumeFromSource(
-          client,
-          pool,
-          { name, source, format: known(planned.format), capacity: num(planned.capacity), sha256: str(planned.sha256) },
-          ctx,
-        );
-        return { newState: await describe(client, made.vol, { ...planned, format: made.format }), diagnostics: [] };
-      } catch (err) {
-        if (err instanceof ChecksumMismatchError)
-          return { newState: null, diagnostics: [error(['sha256'], 'Source does not match sha256', err.message)] };
-        if (err instanceof SourceReadError) return { newState: null, diagnostics: [sourceDiagnostic(planned, source, err)] };
-        throw err;
-      }
-    }
-    if (capacity === undefined) throw new Error('capacity is unknown');
-    // Created under a pending marker: a create cut short is never mistaken for a good volume.
-    const xml = volumeXml({ name, capacity, format, backing });
-    const vol = await createMarked(client, pool, name, xml, async () => undefined, opts);
-    return { newState: await describe(client, vol, { ...planned, format }), diagnostics: [] };
+  async apply(req, ctx) {
+    return { ...(await applyVolume(req, ctx)), private: withoutReplaceMark(req.plannedPrivate) };
   },
 
   async read({ current }, ctx) {
@@ -206,6 +139,7 @@ export const volume: ResourceHandler<VolumeState, LibvirtClient> = {
       const pool = str(current.pool);
       return { newState: pool && (await isPoolInactive(client, pool, { signal: ctx.signal })) ? current : null, diagnostics: [] };
     }
+    noteManaged(ctx, 'volume', vol.key);
     return { newState: await describe(client, vol, current), diagnostics: [] };
   },
 
@@ -242,6 +176,82 @@ export const volume: ResourceHandler<VolumeState, LibvirtClient> = {
     return [await describe(client, vol, base)];
   },
 };
+
+/** ApplyResourceChange of a volume: destroy, grow in place, or create (empty, overlay, uploaded or verified). */
+async function applyVolume(
+  { prior, planned }: { prior: VolumeState | null; planned: VolumeState | null },
+  ctx: HandlerContext<LibvirtClient>,
+): Promise<{ newState: VolumeState | null; diagnostics: Diagnostic[] }> {
+  if (!planned) {
+    const done = await destroyVolume(ctx, prior);
+    const digest = str(prior?.digest);
+    const pool = str(prior?.pool);
+    if (digest && pool) await releaseCache(await ctx.client(), pool, digest, ctx);
+    return done;
+  }
+  const client = await ctx.client();
+  const opts = { signal: ctx.signal };
+  const priorKey = str(prior?.id);
+  if (prior && priorKey && priorKey === planned.id) {
+    const vol = await volumeByKey(client, priorKey, opts);
+    if (vol) {
+      const cap = num(planned.capacity);
+      if (cap !== undefined && cap !== num(prior.capacity)) await grow(client, vol, cap, ctx);
+      return { newState: await describe(client, vol, planned), diagnostics: [] };
+    }
+  }
+  const poolName = str(planned.pool) ?? '';
+  const name = str(planned.name) ?? '';
+  const pool = await activePool(client, poolName, opts);
+  if (await removeInterrupted(client, pool, name, opts))
+    ctx.log.info(`volume ${poolName}/${name}: removed what an interrupted create left`);
+  if (await volumeByName(client, pool, name, opts)) return { newState: null, diagnostics: [volumeTakenDiagnostic(poolName, name)] };
+  const source = str(planned.source);
+  const backingRef = str(planned.backing_volume);
+  let format: VolumeFormat = known(planned.format) ?? 'qcow2';
+  let capacity = num(planned.capacity);
+  let backing: { path: string; format: string } | undefined;
+  if (backingRef) {
+    const base = (await volumeByKey(client, backingRef, opts)) ?? (await client.storageVolLookupByPath(backingRef, opts));
+    const baseXml = await client.storageVolGetXmlDesc(base, 0, opts);
+    const baseInfo = await client.storageVolGetInfo(base, opts);
+    backing = { path: await client.storageVolGetPath(base, opts), format: volumeFormatFromXml(baseXml) ?? 'raw' };
+    capacity ??= baseInfo.capacity;
+    format = 'qcow2';
+  }
+  const from = checksumSource(planned);
+  if (source && from) {
+    const made = await createVerifiedVolume(
+      client,
+      pool,
+      { name, source, from, capacity: num(planned.capacity), plannedDigest: str(planned.digest) },
+      ctx,
+    );
+    if ('diagnostics' in made) return { newState: null, diagnostics: made.diagnostics };
+    return { newState: await describe(client, made.vol, { ...planned, format: 'qcow2', digest: made.digest }), diagnostics: [] };
+  }
+  if (source) {
+    try {
+      const made = await createVolumeFromSource(
+        client,
+        pool,
+        { name, source, format: known(planned.format), capacity: num(planned.capacity), sha256: str(planned.sha256) },
+        ctx,
+      );
+      return { newState: await describe(client, made.vol, { ...planned, format: made.format }), diagnostics: [] };
+    } catch (err) {
+      if (err instanceof ChecksumMismatchError)
+        return { newState: null, diagnostics: [error(['sha256'], 'Source does not match sha256', err.message)] };
+      if (err instanceof SourceReadError) return { newState: null, diagnostics: [sourceDiagnostic(planned, source, err)] };
+      throw err;
+    }
+  }
+  if (capacity === undefined) throw new Error('capacity is unknown');
+  // Created under a pending marker: a create cut short is never mistaken for a good volume.
+  const xml = volumeXml({ name, capacity, format, backing });
+  const vol = await createMarked(client, pool, name, xml, async () => undefined, opts);
+  return { newState: await describe(client, vol, { ...planned, format }), diagnostics: [] };
+}
 
 /**
  * Grows a volume to `capacity` bytes. Attached to a running domain, QEMU grows it (virDomainBlockResize): the
