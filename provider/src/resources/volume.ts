@@ -9,10 +9,16 @@ import type { HandlerContext, ResourceHandler } from '../plugin/handler';
 import { VOLUME_FIELDS } from '../../../src/fields';
 import type { ResourceSchema } from '../plugin/schema';
 import { isValueOf, replacePaths, schemaOf, valueDiagnostics } from './private/fields';
-import { volumeByKey, volumeByName } from './private/lookups';
+import { volumeByKey, volumeByName, volumeByPath } from './private/lookups';
 import { inspectSource, isLocalSource, SourceReadError } from './private/image-source';
-import { noteManaged, plannedPrivateOf, plannedVolumeChecks, withoutReplaceMark } from './private/plan-checks';
-import { ChecksumMismatchError, createVolumeFromSource, isSha256Hex } from './private/upload';
+import { noteManaged, plannedPrivateOf, plannedVolumeChecks, reachableClient, withoutReplaceMark } from './private/plan-checks';
+import {
+  CapacityBelowSourceError,
+  ChecksumMismatchError,
+  createVolumeFromSource,
+  isSha256Hex,
+  UploadVerificationError,
+} from './private/upload';
 import {
   activePool,
   backingPathFromXml,
@@ -87,11 +93,19 @@ export const volume: ResourceHandler<VolumeState, LibvirtClient> = {
       if (config.format === null) planned.format = UNKNOWN;
       if (config.capacity === null) planned.capacity = UNKNOWN;
       const source = str(config.source);
-      if (source && (config.format === null || isLocalSource(source))) {
+      const wanted = num(config.capacity);
+      if (source && (config.format === null || isLocalSource(source) || wanted !== undefined)) {
         try {
           const info = await inspectSource(source, ctx.signal);
           if (config.format === null) planned.format = info.format;
           if (config.format === null && config.capacity === null) planned.capacity = info.virtualSize ?? UNKNOWN;
+          // The size the volume gets from its source: an image's virtual size (also under a verified overlay), else
+          // its length; unknown for a URL served without a length (checked after the upload then).
+          const size = checksumSource(config) || (str(config.format) ?? info.format) === 'qcow2' ? info.virtualSize : info.length;
+          if (wanted !== undefined && size !== undefined && wanted < size)
+            diagnostics.push(
+              capacityBelowDiagnostic(`Volume ${str(planned.pool) ?? '?'}/${str(planned.name) ?? '?'}`, wanted, size, 'source'),
+            );
         } catch (err) {
           if (!(err instanceof SourceReadError)) throw err;
           diagnostics.push(sourceDiagnostic(planned, source, err));
@@ -100,6 +114,16 @@ export const volume: ResourceHandler<VolumeState, LibvirtClient> = {
         planned.format = 'qcow2';
       }
       if (!source && config.format === null && str(config.backing_volume) !== undefined) planned.format = 'qcow2';
+      const backingRef = str(config.backing_volume);
+      const client = backingRef && wanted !== undefined ? await reachableClient(ctx) : null;
+      const base = client && backingRef ? await backingVolume(client, backingRef, { signal: ctx.signal }) : null;
+      if (client && base && wanted !== undefined) {
+        const size = (await client.storageVolGetInfo(base, { signal: ctx.signal })).capacity;
+        if (wanted < size)
+          diagnostics.push(
+            capacityBelowDiagnostic(`Volume ${str(planned.pool) ?? '?'}/${str(planned.name) ?? '?'}`, wanted, size, 'backing volume'),
+          );
+      }
       const from = checksumSource(config);
       if (from && source) {
         // An overlay on the verified image; its digest comes from the checksum file, checked here already.
@@ -215,6 +239,12 @@ async function applyVolume(
     const base = (await volumeByKey(client, backingRef, opts)) ?? (await client.storageVolLookupByPath(backingRef, opts));
     const baseXml = await client.storageVolGetXmlDesc(base, 0, opts);
     const baseInfo = await client.storageVolGetInfo(base, opts);
+    // Known only now when the backing volume was made in this apply: refused before anything is created.
+    if (capacity !== undefined && capacity < baseInfo.capacity)
+      return {
+        newState: null,
+        diagnostics: [capacityBelowDiagnostic(`Volume ${poolName}/${name}`, capacity, baseInfo.capacity, 'backing volume')],
+      };
     backing = { path: await client.storageVolGetPath(base, opts), format: volumeFormatFromXml(baseXml) ?? 'raw' };
     capacity ??= baseInfo.capacity;
     format = 'qcow2';
@@ -243,6 +273,10 @@ async function applyVolume(
       if (err instanceof ChecksumMismatchError)
         return { newState: null, diagnostics: [error(['sha256'], 'Source does not match sha256', err.message)] };
       if (err instanceof SourceReadError) return { newState: null, diagnostics: [sourceDiagnostic(planned, source, err)] };
+      if (err instanceof CapacityBelowSourceError)
+        return { newState: null, diagnostics: [capacityBelowDiagnostic(`Volume ${poolName}/${name}`, err.capacity, err.size, 'source')] };
+      if (err instanceof UploadVerificationError)
+        return { newState: null, diagnostics: [error(['source'], 'Upload not verified', err.message)] };
       throw err;
     }
   }
@@ -268,6 +302,27 @@ async function grow(client: LibvirtClient, vol: VolRef, capacity: number, ctx: H
   }
   // The pool reads the new size from the image.
   await client.storagePoolRefresh(await client.storagePoolLookupByName(vol.pool), 0, { signal: ctx.signal });
+}
+
+/** The volume a `backing_volume` names (its key, else its path), or null. */
+async function backingVolume(client: LibvirtClient, ref: string, opts: { signal?: AbortSignal }): Promise<VolRef | null> {
+  return (await volumeByKey(client, ref, opts)) ?? (await volumeByPath(client, ref, opts));
+}
+
+/**
+ * The diagnostic for a `capacity` below the size of what the volume is made from (`label`: `Volume POOL/NAME`): its
+ * source's virtual size, or its backing volume's capacity. Both sizes and the fix.
+ */
+function capacityBelowDiagnostic(label: string, capacity: number, size: number, from: 'source' | 'backing volume'): Diagnostic {
+  const what =
+    from === 'source'
+      ? `its source's virtual size is ${size} bytes: a volume cannot be smaller than the image it holds`
+      : `its backing volume's capacity is ${size} bytes: an overlay smaller than its backing volume truncates the disk`;
+  return error(
+    ['capacity'],
+    'Capacity below the source',
+    `${label}: capacity is ${capacity} bytes, but ${what}. Remove capacity (the volume takes the ${from}'s size) or set capacity to at least ${size}.`,
+  );
 }
 
 /** The diagnostic for a `virtseed_volume` whose name another volume of the pool has. */
