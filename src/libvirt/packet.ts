@@ -72,21 +72,9 @@ export class PacketError extends Error {
 }
 
 /** Encodes one packet: length word + header + payload. Throws PacketError when the payload exceeds PAYLOAD_MAX. */
-/** The length word and header of a packet whose payload (of `payloadLength` bytes) is sent separately, so a large
- *  payload is written to the socket as it is, not copied into one buffer with its header. */
-export function encodePacketHead(header: PacketHeader, payloadLength: number): Buffer {
-  if (payloadLength > PAYLOAD_MAX) throw new PacketError(`payload of ${payloadLength} bytes exceeds ${PAYLOAD_MAX}`);
-  const out = Buffer.alloc(LENGTH_WORD_SIZE + HEADER_SIZE);
-  out.writeUInt32BE(LENGTH_WORD_SIZE + HEADER_SIZE + payloadLength, 0);
-  const w = new XdrWriter(HEADER_SIZE);
-  w.uint(header.program).uint(header.version).int(header.procedure).enum(header.type).uint(header.serial).enum(header.status);
-  w.finish().copy(out, LENGTH_WORD_SIZE);
-  return out;
-}
-
 export function encodePacket(header: PacketHeader, payload: Uint8Array = new Uint8Array(0)): Buffer {
   if (payload.length > PAYLOAD_MAX) throw new PacketError(`payload of ${payload.length} bytes exceeds ${PAYLOAD_MAX}`);
-  const out = Buffer.alloc(LENGTH_WORD_SIZE + HEADER_SIZE + payload.length);
+  const out = Buffer.allocUnsafe(LENGTH_WORD_SIZE + HEADER_SIZE + payload.length); // every byte is written below
   out.writeUInt32BE(out.length, 0);
   const w = new XdrWriter(HEADER_SIZE);
   w.uint(header.program).uint(header.version).int(header.procedure).enum(header.type).uint(header.serial).enum(header.status);

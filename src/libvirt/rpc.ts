@@ -27,7 +27,7 @@ import {
   REMOTE_PROGRAM,
   REMOTE_PROTOCOL_VERSION,
 } from './packet';
-import { encodePacket, encodePacketHead } from './packet';
+import { encodePacket } from './packet';
 import { LibvirtError, VIR_ERR_ERROR, VIR_ERR_RPC, VIR_ERR_SYSTEM_ERROR, VIR_FROM_RPC, decodeRemoteError } from './errors';
 import { Channel } from './private/channel';
 import { rechunk } from './private/rechunk';
@@ -54,6 +54,11 @@ export interface UploadOptions extends CallOptions {
   sparse?: boolean;
   /** Called after each packet with the bytes sent so far (holes count with their length). */
   onProgress?: (bytes: number) => void;
+  /**
+   * Called with what each packet carries, in stream order, once it is written: the packet's own copy of the data
+   * (not the source's memory), or a hole's length. Lets a caller hash exactly what went on the wire.
+   */
+  onSent?: (segment: Uint8Array | { readonly hole: number }) => void;
 }
 
 /** Options of a read stream. */
@@ -70,13 +75,6 @@ export const DEFAULT_STREAM_CHUNK_SIZE = 256 * 1024;
 /** Uploads wait for the socket to drain once this many bytes wait in its user-space buffer: a few packets stay
  *  queued, so the kernel's socket buffer never runs dry while the next chunk is read from the source. */
 const UPLOAD_QUEUE_BYTES = 2 * 1024 * 1024;
-
-/**
- * When `upload` asks its source for the next chunk, at most this many bytes of the chunks yielded before are still
- * referenced (queued in the socket, not yet handed to the kernel). A source may therefore reuse a buffer once more
- * than this many bytes have been yielded after it (e.g. a ring of read buffers: no allocation per chunk).
- */
-export const UPLOAD_RETAINED_BYTES = UPLOAD_QUEUE_BYTES;
 
 /** Downloads pause reading the socket when this many received bytes wait for the consumer. */
 const DOWNLOAD_HIGH_WATER = 8 * 1024 * 1024;
@@ -192,8 +190,11 @@ export class RpcConnection {
    * packets of at most `streamChunkSize` bytes, waiting for the socket to drain between packets (backpressure),
    * and finishes with an empty STREAM OK packet, resolving when the daemon confirms. Errors from the daemon
    * reject with LibvirtError; a failing source or an abort sends a stream abort (STREAM ERROR) and rethrows.
-   * Chunks are written without copying: a source must not modify a chunk until more than UPLOAD_RETAINED_BYTES
-   * have been yielded after it (Node streams never reuse buffers).
+   * Each data packet is copied whole into a buffer the socket owns before the next chunk is asked for, so a
+   * source may reuse a chunk's memory as soon as it is asked for the next one (a file reader with one buffer). The
+   * socket may hold packets long after they were written (a busy daemon, other streams on the connection), and
+   * holes let a sparse source run ahead of the socket by any length: a packet must never be a view of the
+   * source's memory (issue #31.1: handing views to the socket corrupted concurrent sparse uploads).
    * With `options.sparse`, zero runs travel as STREAM_HOLE packets (status CONTINUE, payload `virNetStreamHole`).
    */
   async upload(procedure: number, args: Uint8Array, source: AsyncIterable<Uint8Array>, options: UploadOptions = {}): Promise<void> {
@@ -218,9 +219,10 @@ export class RpcConnection {
         channel.throwIfFailed();
         if (isHole(segment)) {
           this.send({ ...header(MessageStatus.Continue), type: MessageType.StreamHole }, encodeStreamHole(segment.hole));
+          options.onSent?.(segment);
           sent += segment.hole;
         } else {
-          await this.sendAndDrain(header(MessageStatus.Continue), segment, channel);
+          await this.sendAndDrain(header(MessageStatus.Continue), segment, channel, options.onSent);
           sent += segment.length;
         }
         options.onProgress?.(sent);
@@ -310,12 +312,18 @@ export class RpcConnection {
     }
   }
 
-  /** Writes a packet (header and payload as two writes: the payload is not copied); when more than
+  /** Writes a packet (header and payload copied into one buffer the socket owns: see `upload`); when more than
    *  UPLOAD_QUEUE_BYTES wait in the socket's buffer, waits for 'drain' (or the stream's failure). */
-  private async sendAndDrain(header: PacketHeader, payload: Uint8Array, channel: Channel): Promise<void> {
+  private async sendAndDrain(
+    header: PacketHeader,
+    payload: Uint8Array,
+    channel: Channel,
+    onSent?: (data: Uint8Array) => void,
+  ): Promise<void> {
     if (this.lost) throw this.lost;
-    this.socket.write(encodePacketHead(header, payload.length));
-    this.socket.write(payload);
+    const packet = encodePacket(header, payload);
+    this.socket.write(packet);
+    onSent?.(packet.subarray(packet.length - payload.length));
     if (this.socket.writableLength <= UPLOAD_QUEUE_BYTES) return;
     let done = (): void => undefined;
     await Promise.race([

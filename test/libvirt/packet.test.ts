@@ -6,7 +6,6 @@ import {
   PacketError,
   REMOTE_PROGRAM,
   encodePacket,
-  encodePacketHead,
 } from '../../src/libvirt/packet';
 
 const header = { program: REMOTE_PROGRAM, version: 1, procedure: 157, type: MessageType.Call, serial: 7, status: MessageStatus.Ok };
@@ -46,13 +45,5 @@ describe('PacketDecoder', () => {
 
   it('GIVEN a length word above 16 MiB WHEN pushed THEN PacketError is thrown', () => {
     expect(() => new PacketDecoder().push(Buffer.from('7fffffff', 'hex'))).toThrow(/invalid packet length/);
-  });
-});
-
-describe('encodePacketHead', () => {
-  it('GIVEN a header and a payload WHEN the head is written before the payload THEN the bytes are those of encodePacket', () => {
-    const stream = { ...header, procedure: 209, type: MessageType.Stream, status: MessageStatus.Continue };
-    const payload = Buffer.from('stream data of a volume upload');
-    expect(Buffer.concat([encodePacketHead(stream, payload.length), payload]).equals(encodePacket(stream, payload))).toBe(true);
   });
 });

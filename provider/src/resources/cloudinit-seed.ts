@@ -17,7 +17,7 @@ import { SEED_PATHS, seedSpecFromConfig } from './private/seed-spec';
 import { applyRawVolume, readRawVolume } from './private/raw-volume';
 import type { CloudinitSeedState } from './private/model';
 import { settleComputed } from './private/plan';
-import { plannedVolumeChecks } from './private/plan-checks';
+import { plannedPrivateOf, plannedVolumeChecks, withoutReplaceMark } from './private/plan-checks';
 import { volumeExistsDiagnostic } from './private/storage';
 import { isWhollyKnown, str, UNKNOWN } from './private/values';
 
@@ -153,8 +153,10 @@ export const cloudinitSeed: ResourceHandler<CloudinitSeedState, LibvirtClient> =
         );
       }
     }
-    diagnostics.push(...(await plannedVolumeChecks(ctx, 'Seed', prior, planned, requiresReplace.length > 0, volumeExistsDiagnostic)));
-    return { planned, requiresReplace, diagnostics, ...(key ? { plannedPrivate: privateWithKey(priorPrivate, key) } : {}) };
+    diagnostics.push(...(await plannedVolumeChecks(ctx, 'Seed', { prior, priorPrivate }, planned, volumeExistsDiagnostic)));
+    const basePrivate = key ? privateWithKey(priorPrivate, key) : priorPrivate;
+    const plannedPrivate = plannedPrivateOf(ctx, 'volume', str(prior?.id), basePrivate, requiresReplace.length > 0);
+    return { planned, requiresReplace, diagnostics, plannedPrivate };
   },
 
   async apply({ prior, planned, config, plannedPrivate }, ctx) {
@@ -168,7 +170,8 @@ export const cloudinitSeed: ResourceHandler<CloudinitSeedState, LibvirtClient> =
       const digests = key ? { sha256: null, keyed_digest: keyedDigest(key, iso) } : { sha256, keyed_digest: null };
       return { bytes: iso, computed: { instance_id: instanceId, ...digests, size: iso.length } };
     });
-    return { ...res, ...(key ? { private: privateWithKey(plannedPrivate, key) } : {}) };
+    const kept = withoutReplaceMark(plannedPrivate);
+    return { ...res, private: key ? privateWithKey(kept, key) : kept };
   },
 
   read({ current, private: priv }, ctx) {

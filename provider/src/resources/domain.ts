@@ -53,7 +53,7 @@ import {
   snapshotPlanDiagnostics,
   snapshotPlanOf,
 } from './private/domain-snapshots';
-import { domainHostChecks, noteReplacement, reachableClient } from './private/plan-checks';
+import { domainHostChecks, noteManaged, plannedPrivateOf, reachableClient, withoutReplaceMark } from './private/plan-checks';
 import { settleComputed } from './private/plan';
 import { known, list, messageOf, num, str, UNKNOWN } from './private/values';
 
@@ -215,7 +215,7 @@ export const domain: ResourceHandler<DomainState, LibvirtClient> = {
     return validateDomainConfig(config);
   },
 
-  async plan({ prior, proposed, config }, ctx) {
+  async plan({ prior, proposed, config, priorPrivate }, ctx) {
     if (!proposed || !config) return { planned: null, requiresReplace: [], diagnostics: [] };
     const diagnostics = validateDomainConfig(config);
     const planned = withDefaults(proposed, prior, ctx.uri, config);
@@ -223,7 +223,7 @@ export const domain: ResourceHandler<DomainState, LibvirtClient> = {
     if (!prior) {
       // Also the create half of a `recreate` replacement: Terraform plans it with no prior state, again at apply
       // after the old domain is gone, so the decision shows as the replacement (replace_paths and the warning).
-      diagnostics.push(...(await domainHostChecks(ctx, planned, true)));
+      diagnostics.push(...(await domainHostChecks(ctx, planned, true, priorPrivate)));
       diagnostics.push(...(await escapeHatchPlanDiagnostics(planned, ctx.notes, true)));
       return {
         planned: {
@@ -257,7 +257,6 @@ export const domain: ResourceHandler<DomainState, LibvirtClient> = {
     const settled = settleComputed(planned, prior, replacing, ['id', 'uuid']);
     // Addresses stay as they are unless this apply may change them (or the state predates them).
     const withAddresses = settleComputed(settled, prior, decision.touchesGuest || moving, ADDRESS_ATTRS);
-    if (replacing) noteReplacement(ctx, 'domain', str(prior.name) ?? '');
     diagnostics.push(...(await domainHostChecks(ctx, planned, prior.name !== planned.name)));
     diagnostics.push(...(await escapeHatchPlanDiagnostics(planned, ctx.notes, decision.changes.length > 0)));
     const starts = replacing || decision.restart || prior.running === false;
@@ -275,10 +274,12 @@ export const domain: ResourceHandler<DomainState, LibvirtClient> = {
       },
       requiresReplace,
       diagnostics,
+      plannedPrivate: plannedPrivateOf(ctx, 'domain', str(prior.uuid), priorPrivate, replacing),
     };
   },
 
-  async apply({ prior, planned, plannedPrivate }, ctx) {
+  async apply({ prior, planned, plannedPrivate: marked }, ctx) {
+    const plannedPrivate = withoutReplaceMark(marked);
     const applied = await applyChange({ prior, planned }, ctx);
     const state = applied.newState;
     const uuid = state ? str(state.uuid) : undefined;
@@ -300,6 +301,7 @@ export const domain: ResourceHandler<DomainState, LibvirtClient> = {
       ? await refreshDomain(client, dom, current, priv).catch((err) => (isNoDomain(err) ? null : Promise.reject(err)))
       : null;
     if (!read) return { newState: null, diagnostics: [] }; // gone (undefined outside Terraform)
+    noteManaged(ctx, 'domain', uuid);
     return { newState: read.state, private: read.private, diagnostics: [] };
   },
 

@@ -16,11 +16,11 @@ import type { ResourceSchema } from '../plugin/schema';
 import { replacePaths, schemaOf } from './private/fields';
 import type { IgnitionState } from './private/model';
 import { settleComputed } from './private/plan';
-import { plannedVolumeChecks } from './private/plan-checks';
+import { plannedPrivateOf, plannedVolumeChecks, withoutReplaceMark } from './private/plan-checks';
 import { mapDiagnostics } from './private/paths';
 import { applyRawVolume, readRawVolume } from './private/raw-volume';
 import { volumeExistsDiagnostic } from './private/storage';
-import { UNKNOWN } from './private/values';
+import { str, UNKNOWN } from './private/values';
 
 /** The provider schema, from the field table (src/fields/ignition.ts). */
 export const IGNITION_SCHEMA: ResourceSchema = schemaOf(IGNITION_FIELDS);
@@ -113,10 +113,10 @@ export const ignition: ResourceHandler<IgnitionState, LibvirtClient> = {
           detail: `The config's id changes from ${String(prior.instance_id)} to ${planned.instance_id}. Ignition runs on first boot only; the domain's reprovision policy decides how the guest gets it.`,
         });
     }
-    diagnostics.push(
-      ...(await plannedVolumeChecks(ctx, 'Ignition config', prior, planned, requiresReplace.length > 0, volumeExistsDiagnostic)),
-    );
-    return { planned, requiresReplace, diagnostics, ...(key ? { plannedPrivate: privateWithKey(priorPrivate, key) } : {}) };
+    diagnostics.push(...(await plannedVolumeChecks(ctx, 'Ignition config', { prior, priorPrivate }, planned, volumeExistsDiagnostic)));
+    const basePrivate = key ? privateWithKey(priorPrivate, key) : priorPrivate;
+    const plannedPrivate = plannedPrivateOf(ctx, 'volume', str(prior?.id), basePrivate, requiresReplace.length > 0);
+    return { planned, requiresReplace, diagnostics, plannedPrivate };
   },
 
   async apply({ prior, planned, config, plannedPrivate }, ctx) {
@@ -133,7 +133,8 @@ export const ignition: ResourceHandler<IgnitionState, LibvirtClient> = {
         : { version, sha256, keyed_digest: null, instance_id: ignitionInstanceId(sha256) };
       return { bytes, computed };
     });
-    return { ...res, ...(key ? { private: privateWithKey(plannedPrivate, key) } : {}) };
+    const kept = withoutReplaceMark(plannedPrivate);
+    return { ...res, private: key ? privateWithKey(kept, key) : kept };
   },
 
   read({ current, private: priv }, ctx) {

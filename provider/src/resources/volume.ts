@@ -9,10 +9,16 @@ import type { HandlerContext, ResourceHandler } from '../plugin/handler';
 import { VOLUME_FIELDS } from '../../../src/fields';
 import type { ResourceSchema } from '../plugin/schema';
 import { isValueOf, replacePaths, schemaOf, valueDiagnostics } from './private/fields';
-import { volumeByKey, volumeByName } from './private/lookups';
+import { volumeByKey, volumeByName, volumeByPath } from './private/lookups';
 import { inspectSource, isLocalSource, SourceReadError } from './private/image-source';
-import { plannedVolumeChecks } from './private/plan-checks';
-import { ChecksumMismatchError, createVolumeFromSource, isSha256Hex } from './private/upload';
+import { noteManaged, plannedPrivateOf, plannedVolumeChecks, reachableClient, withoutReplaceMark } from './private/plan-checks';
+import {
+  CapacityBelowSourceError,
+  ChecksumMismatchError,
+  createVolumeFromSource,
+  isSha256Hex,
+  UploadVerificationError,
+} from './private/upload';
 import {
   activePool,
   backingPathFromXml,
@@ -73,24 +79,33 @@ export const volume: ResourceHandler<VolumeState, LibvirtClient> = {
     return validateConfig(config);
   },
 
-  async plan({ prior, proposed, config }, ctx) {
+  async plan({ prior, proposed, config, priorPrivate }, ctx) {
     if (!proposed || !config) return { planned: null, requiresReplace: [], diagnostics: [] };
     const diagnostics = validateConfig(config);
     let planned: VolumeState = { ...proposed };
     const requiresReplace = prior ? replacePaths(VOLUME_FIELDS, prior, planned) : [];
     const replacing = !prior || requiresReplace.length > 0;
-    diagnostics.push(...(await plannedVolumeChecks(ctx, 'Volume', prior, planned, requiresReplace.length > 0, volumeTakenDiagnostic)));
+    diagnostics.push(...(await plannedVolumeChecks(ctx, 'Volume', { prior, priorPrivate }, planned, volumeTakenDiagnostic)));
+    const plannedPrivate = plannedPrivateOf(ctx, 'volume', str(prior?.id), priorPrivate, requiresReplace.length > 0);
     planned = settleComputed(planned, prior, replacing, ['id', 'path', 'allocation', 'digest']);
     if (config.checksum_url === null) planned.digest = null;
     if (replacing) {
       if (config.format === null) planned.format = UNKNOWN;
       if (config.capacity === null) planned.capacity = UNKNOWN;
       const source = str(config.source);
-      if (source && (config.format === null || isLocalSource(source))) {
+      const wanted = num(config.capacity);
+      if (source && (config.format === null || isLocalSource(source) || wanted !== undefined)) {
         try {
           const info = await inspectSource(source, ctx.signal);
           if (config.format === null) planned.format = info.format;
           if (config.format === null && config.capacity === null) planned.capacity = info.virtualSize ?? UNKNOWN;
+          // The size the volume gets from its source: an image's virtual size (also under a verified overlay), else
+          // its length; unknown for a URL served without a length (checked after the upload then).
+          const size = checksumSource(config) || (str(config.format) ?? info.format) === 'qcow2' ? info.virtualSize : info.length;
+          if (wanted !== undefined && size !== undefined && wanted < size)
+            diagnostics.push(
+              capacityBelowDiagnostic(`Volume ${str(planned.pool) ?? '?'}/${str(planned.name) ?? '?'}`, wanted, size, 'source'),
+            );
         } catch (err) {
           if (!(err instanceof SourceReadError)) throw err;
           diagnostics.push(sourceDiagnostic(planned, source, err));
@@ -99,6 +114,16 @@ export const volume: ResourceHandler<VolumeState, LibvirtClient> = {
         planned.format = 'qcow2';
       }
       if (!source && config.format === null && str(config.backing_volume) !== undefined) planned.format = 'qcow2';
+      const backingRef = str(config.backing_volume);
+      const client = backingRef && wanted !== undefined ? await reachableClient(ctx) : null;
+      const base = client && backingRef ? await backingVolume(client, backingRef, { signal: ctx.signal }) : null;
+      if (client && base && wanted !== undefined) {
+        const size = (await client.storageVolGetInfo(base, { signal: ctx.signal })).capacity;
+        if (wanted < size)
+          diagnostics.push(
+            capacityBelowDiagnostic(`Volume ${str(planned.pool) ?? '?'}/${str(planned.name) ?? '?'}`, wanted, size, 'backing volume'),
+          );
+      }
       const from = checksumSource(config);
       if (from && source) {
         // An overlay on the verified image; its digest comes from the checksum file, checked here already.
@@ -122,79 +147,11 @@ export const volume: ResourceHandler<VolumeState, LibvirtClient> = {
         );
       if (after !== before) planned.allocation = UNKNOWN;
     }
-    return { planned, requiresReplace, diagnostics };
+    return { planned, requiresReplace, diagnostics, plannedPrivate };
   },
 
-  async apply({ prior, planned }, ctx) {
-    if (!planned) {
-      const done = await destroyVolume(ctx, prior);
-      const digest = str(prior?.digest);
-      const pool = str(prior?.pool);
-      if (digest && pool) await releaseCache(await ctx.client(), pool, digest, ctx);
-      return done;
-    }
-    const client = await ctx.client();
-    const opts = { signal: ctx.signal };
-    const priorKey = str(prior?.id);
-    if (prior && priorKey && priorKey === planned.id) {
-      const vol = await volumeByKey(client, priorKey, opts);
-      if (vol) {
-        const cap = num(planned.capacity);
-        if (cap !== undefined && cap !== num(prior.capacity)) await grow(client, vol, cap, ctx);
-        return { newState: await describe(client, vol, planned), diagnostics: [] };
-      }
-    }
-    const poolName = str(planned.pool) ?? '';
-    const name = str(planned.name) ?? '';
-    const pool = await activePool(client, poolName, opts);
-    if (await removeInterrupted(client, pool, name, opts))
-      ctx.log.info(`volume ${poolName}/${name}: removed what an interrupted create left`);
-    if (await volumeByName(client, pool, name, opts)) return { newState: null, diagnostics: [volumeTakenDiagnostic(poolName, name)] };
-    const source = str(planned.source);
-    const backingRef = str(planned.backing_volume);
-    let format: VolumeFormat = known(planned.format) ?? 'qcow2';
-    let capacity = num(planned.capacity);
-    let backing: { path: string; format: string } | undefined;
-    if (backingRef) {
-      const base = (await volumeByKey(client, backingRef, opts)) ?? (await client.storageVolLookupByPath(backingRef, opts));
-      const baseXml = await client.storageVolGetXmlDesc(base, 0, opts);
-      const baseInfo = await client.storageVolGetInfo(base, opts);
-      backing = { path: await client.storageVolGetPath(base, opts), format: volumeFormatFromXml(baseXml) ?? 'raw' };
-      capacity ??= baseInfo.capacity;
-      format = 'qcow2';
-    }
-    const from = checksumSource(planned);
-    if (source && from) {
-      const made = await createVerifiedVolume(
-        client,
-        pool,
-        { name, source, from, capacity: num(planned.capacity), plannedDigest: str(planned.digest) },
-        ctx,
-      );
-      if ('diagnostics' in made) return { newState: null, diagnostics: made.diagnostics };
-      return { newState: await describe(client, made.vol, { ...planned, format: 'qcow2', digest: made.digest }), diagnostics: [] };
-    }
-    if (source) {
-      try {
-        const made = await createVolumeFromSource(
-          client,
-          pool,
-          { name, source, format: known(planned.format), capacity: num(planned.capacity), sha256: str(planned.sha256) },
-          ctx,
-        );
-        return { newState: await describe(client, made.vol, { ...planned, format: made.format }), diagnostics: [] };
-      } catch (err) {
-        if (err instanceof ChecksumMismatchError)
-          return { newState: null, diagnostics: [error(['sha256'], 'Source does not match sha256', err.message)] };
-        if (err instanceof SourceReadError) return { newState: null, diagnostics: [sourceDiagnostic(planned, source, err)] };
-        throw err;
-      }
-    }
-    if (capacity === undefined) throw new Error('capacity is unknown');
-    // Created under a pending marker: a create cut short is never mistaken for a good volume.
-    const xml = volumeXml({ name, capacity, format, backing });
-    const vol = await createMarked(client, pool, name, xml, async () => undefined, opts);
-    return { newState: await describe(client, vol, { ...planned, format }), diagnostics: [] };
+  async apply(req, ctx) {
+    return { ...(await applyVolume(req, ctx)), private: withoutReplaceMark(req.plannedPrivate) };
   },
 
   async read({ current }, ctx) {
@@ -206,6 +163,7 @@ export const volume: ResourceHandler<VolumeState, LibvirtClient> = {
       const pool = str(current.pool);
       return { newState: pool && (await isPoolInactive(client, pool, { signal: ctx.signal })) ? current : null, diagnostics: [] };
     }
+    noteManaged(ctx, 'volume', vol.key);
     return { newState: await describe(client, vol, current), diagnostics: [] };
   },
 
@@ -243,6 +201,92 @@ export const volume: ResourceHandler<VolumeState, LibvirtClient> = {
   },
 };
 
+/** ApplyResourceChange of a volume: destroy, grow in place, or create (empty, overlay, uploaded or verified). */
+async function applyVolume(
+  { prior, planned }: { prior: VolumeState | null; planned: VolumeState | null },
+  ctx: HandlerContext<LibvirtClient>,
+): Promise<{ newState: VolumeState | null; diagnostics: Diagnostic[] }> {
+  if (!planned) {
+    const done = await destroyVolume(ctx, prior);
+    const digest = str(prior?.digest);
+    const pool = str(prior?.pool);
+    if (digest && pool) await releaseCache(await ctx.client(), pool, digest, ctx);
+    return done;
+  }
+  const client = await ctx.client();
+  const opts = { signal: ctx.signal };
+  const priorKey = str(prior?.id);
+  if (prior && priorKey && priorKey === planned.id) {
+    const vol = await volumeByKey(client, priorKey, opts);
+    if (vol) {
+      const cap = num(planned.capacity);
+      if (cap !== undefined && cap !== num(prior.capacity)) await grow(client, vol, cap, ctx);
+      return { newState: await describe(client, vol, planned), diagnostics: [] };
+    }
+  }
+  const poolName = str(planned.pool) ?? '';
+  const name = str(planned.name) ?? '';
+  const pool = await activePool(client, poolName, opts);
+  if (await removeInterrupted(client, pool, name, opts))
+    ctx.log.info(`volume ${poolName}/${name}: removed what an interrupted create left`);
+  if (await volumeByName(client, pool, name, opts)) return { newState: null, diagnostics: [volumeTakenDiagnostic(poolName, name)] };
+  const source = str(planned.source);
+  const backingRef = str(planned.backing_volume);
+  let format: VolumeFormat = known(planned.format) ?? 'qcow2';
+  let capacity = num(planned.capacity);
+  let backing: { path: string; format: string } | undefined;
+  if (backingRef) {
+    const base = (await volumeByKey(client, backingRef, opts)) ?? (await client.storageVolLookupByPath(backingRef, opts));
+    const baseXml = await client.storageVolGetXmlDesc(base, 0, opts);
+    const baseInfo = await client.storageVolGetInfo(base, opts);
+    // Known only now when the backing volume was made in this apply: refused before anything is created.
+    if (capacity !== undefined && capacity < baseInfo.capacity)
+      return {
+        newState: null,
+        diagnostics: [capacityBelowDiagnostic(`Volume ${poolName}/${name}`, capacity, baseInfo.capacity, 'backing volume')],
+      };
+    backing = { path: await client.storageVolGetPath(base, opts), format: volumeFormatFromXml(baseXml) ?? 'raw' };
+    capacity ??= baseInfo.capacity;
+    format = 'qcow2';
+  }
+  const from = checksumSource(planned);
+  if (source && from) {
+    const made = await createVerifiedVolume(
+      client,
+      pool,
+      { name, source, from, capacity: num(planned.capacity), plannedDigest: str(planned.digest) },
+      ctx,
+    );
+    if ('diagnostics' in made) return { newState: null, diagnostics: made.diagnostics };
+    return { newState: await describe(client, made.vol, { ...planned, format: 'qcow2', digest: made.digest }), diagnostics: [] };
+  }
+  if (source) {
+    try {
+      const made = await createVolumeFromSource(
+        client,
+        pool,
+        { name, source, format: known(planned.format), capacity: num(planned.capacity), sha256: str(planned.sha256) },
+        ctx,
+      );
+      return { newState: await describe(client, made.vol, { ...planned, format: made.format }), diagnostics: [] };
+    } catch (err) {
+      if (err instanceof ChecksumMismatchError)
+        return { newState: null, diagnostics: [error(['sha256'], 'Source does not match sha256', err.message)] };
+      if (err instanceof SourceReadError) return { newState: null, diagnostics: [sourceDiagnostic(planned, source, err)] };
+      if (err instanceof CapacityBelowSourceError)
+        return { newState: null, diagnostics: [capacityBelowDiagnostic(`Volume ${poolName}/${name}`, err.capacity, err.size, 'source')] };
+      if (err instanceof UploadVerificationError)
+        return { newState: null, diagnostics: [error(['source'], 'Upload not verified', err.message)] };
+      throw err;
+    }
+  }
+  if (capacity === undefined) throw new Error('capacity is unknown');
+  // Created under a pending marker: a create cut short is never mistaken for a good volume.
+  const xml = volumeXml({ name, capacity, format, backing });
+  const vol = await createMarked(client, pool, name, xml, async () => undefined, opts);
+  return { newState: await describe(client, vol, { ...planned, format }), diagnostics: [] };
+}
+
 /**
  * Grows a volume to `capacity` bytes. Attached to a running domain, QEMU grows it (virDomainBlockResize): the
  * guest sees the larger disk at once, and the storage driver could not write an image QEMU holds anyway; else
@@ -258,6 +302,27 @@ async function grow(client: LibvirtClient, vol: VolRef, capacity: number, ctx: H
   }
   // The pool reads the new size from the image.
   await client.storagePoolRefresh(await client.storagePoolLookupByName(vol.pool), 0, { signal: ctx.signal });
+}
+
+/** The volume a `backing_volume` names (its key, else its path), or null. */
+async function backingVolume(client: LibvirtClient, ref: string, opts: { signal?: AbortSignal }): Promise<VolRef | null> {
+  return (await volumeByKey(client, ref, opts)) ?? (await volumeByPath(client, ref, opts));
+}
+
+/**
+ * The diagnostic for a `capacity` below the size of what the volume is made from (`label`: `Volume POOL/NAME`): its
+ * source's virtual size, or its backing volume's capacity. Both sizes and the fix.
+ */
+function capacityBelowDiagnostic(label: string, capacity: number, size: number, from: 'source' | 'backing volume'): Diagnostic {
+  const what =
+    from === 'source'
+      ? `its source's virtual size is ${size} bytes: a volume cannot be smaller than the image it holds`
+      : `its backing volume's capacity is ${size} bytes: an overlay smaller than its backing volume truncates the disk`;
+  return error(
+    ['capacity'],
+    'Capacity below the source',
+    `${label}: capacity is ${capacity} bytes, but ${what}. Remove capacity (the volume takes the ${from}'s size) or set capacity to at least ${size}.`,
+  );
 }
 
 /** The diagnostic for a `virtseed_volume` whose name another volume of the pool has. */

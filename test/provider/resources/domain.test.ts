@@ -139,9 +139,10 @@ describe('virtseed_domain plan', () => {
   test('GIVEN the old domain still exists WHEN Terraform plans the create half of a recreate THEN the action is none (the same at apply, when it is gone)', async () => {
     const prior = await created({ reprovision: 'recreate' });
     const ctx = ctxWith(fakeClient({ existingInstanceId: 'iid-1' })); // one provider process plans both halves
-    await planFrom(prior, { reprovision: 'recreate', instance_id: 'iid-2' }, ctx); // the replace half records the name
+    // Terraform hands the replace half's planned private state to the create half, which names the old domain.
+    const first = await planFrom(prior, { reprovision: 'recreate', instance_id: 'iid-2' }, ctx);
     const c = config({ reprovision: 'recreate', instance_id: 'iid-2' });
-    const r = await domain.plan({ prior: null, proposed: c, config: c }, ctx);
+    const r = await domain.plan({ prior: null, proposed: c, config: c, priorPrivate: first.plannedPrivate }, ctx);
     expect(r.diagnostics).toEqual([]);
     expect(r.planned).toMatchObject({ reprovision_action: 'none', previous_instance_id: null });
   });

@@ -7,9 +7,11 @@ import type { HandlerContext } from '../../../provider/src/plugin/handler';
 import {
   newDomainChecks,
   newVolumeChecks,
+  noteManaged,
   notePlannedPool,
-  noteReplacement,
   planHost,
+  plannedPrivateOf,
+  withoutReplaceMark,
 } from '../../../provider/src/resources/private/plan-checks';
 import { error } from '../../../src/diagnostics';
 import { renderDomainXml } from '../../../src/domain';
@@ -94,10 +96,48 @@ describe('newVolumeChecks', () => {
     expect(await newVolumeChecks(host(['vstest-pc-s'], {}, false), 'Volume', { pool: 'default', name: 'vstest-pc-s' }, taken)).toEqual([]);
   });
 
-  test('GIVEN the volume is being replaced in this plan WHEN its create half is checked THEN no clash', async () => {
+  test('GIVEN a replacement (its first plan marked the private state) WHEN its create half is checked THEN the replaced volume is no clash', async () => {
     const ctx = host(['vstest-pc-c']);
-    noteReplacement(ctx, 'volume', 'default/vstest-pc-c');
-    expect(await newVolumeChecks(ctx, 'Volume', { pool: 'default', name: 'vstest-pc-c' }, taken)).toEqual([]);
+    const marked = plannedPrivateOf(ctx, 'volume', '/pool/vstest-pc-c', undefined, false);
+    expect(await newVolumeChecks(ctx, 'Volume', { pool: 'default', name: 'vstest-pc-c' }, taken, marked)).toEqual([]);
+  });
+
+  test('GIVEN a mark naming another volume WHEN a create of that name is checked THEN the clash stands', async () => {
+    const ctx = host(['vstest-pc-f']);
+    const marked = plannedPrivateOf(ctx, 'volume', '/pool/vstest-pc-other', undefined, true);
+    expect(await newVolumeChecks(ctx, 'Volume', { pool: 'default', name: 'vstest-pc-f' }, taken, marked)).toEqual([
+      taken('default', 'vstest-pc-f'),
+    ]);
+  });
+
+  test('GIVEN a tainted volume (read from the state, no plan keeps it) WHEN its replacement is checked THEN no clash', async () => {
+    const ctx = host(['vstest-pc-t']);
+    noteManaged(ctx, 'volume', '/pool/vstest-pc-t');
+    expect(await newVolumeChecks(ctx, 'Volume', { pool: 'default', name: 'vstest-pc-t' }, taken)).toEqual([]);
+  });
+
+  test('GIVEN a volume in the state that a plan keeps WHEN another resource creates that name THEN the clash stands', async () => {
+    const ctx = host(['vstest-pc-k']);
+    noteManaged(ctx, 'volume', '/pool/vstest-pc-k');
+    plannedPrivateOf(ctx, 'volume', '/pool/vstest-pc-k', undefined, false);
+    expect(await newVolumeChecks(ctx, 'Volume', { pool: 'default', name: 'vstest-pc-k' }, taken)).toEqual([
+      taken('default', 'vstest-pc-k'),
+    ]);
+  });
+});
+
+describe('replacement mark in the private state', () => {
+  test('GIVEN a private state with other keys WHEN marked and unmarked THEN the other keys stay and the mark goes', () => {
+    const ctx = host([]);
+    const marked = plannedPrivateOf(ctx, 'domain', 'abc', Buffer.from('{"xml":"d"}'), true);
+    expect(JSON.parse(marked!.toString())).toEqual({ xml: 'd', 'virtseed-replaces': 'abc' });
+    expect(withoutReplaceMark(marked)?.toString()).toBe('{"xml":"d"}');
+    expect(withoutReplaceMark(plannedPrivateOf(ctx, 'volume', 'k', undefined, true))?.length).toBe(0);
+  });
+
+  test('GIVEN no prior state WHEN planned THEN the prior private state passes as it is', () => {
+    const priv = Buffer.from('{"a":1}');
+    expect(plannedPrivateOf(host([]), 'volume', undefined, priv, false)).toBe(priv);
   });
 });
 
@@ -106,6 +146,12 @@ describe('newDomainChecks', () => {
     expect(await newDomainChecks(host([], { 'vstest-pc-d': {} }), 'vstest-pc-d', 'pending', domainTaken)).toEqual([
       domainTaken('vstest-pc-d', '00000000-0000-0000-0000-000000000000'),
     ]);
+  });
+
+  test('GIVEN the tainted domain itself (read from the state) WHEN its replacement is checked THEN no clash', async () => {
+    const ctx = host([], { 'vstest-pc-g': {} });
+    noteManaged(ctx, 'domain', '00000000-0000-0000-0000-000000000000');
+    expect(await newDomainChecks(ctx, 'vstest-pc-g', 'pending', domainTaken)).toEqual([]);
   });
 
   test('GIVEN a domain of that name carrying the pending key WHEN checked THEN no clash: apply replaces it', async () => {

@@ -1,6 +1,6 @@
 /**
- * uploadSource against the real libvirtd (pool `default`, volume `vstest-upsrc-*`): a local file read through the
- * ring of reused buffers arrives byte for byte (the buffers are not overwritten while the socket still holds them).
+ * uploadSource against the real libvirtd (pool `default`, volume `vstest-upsrc-*`): a local file read through one
+ * reused buffer arrives byte for byte, and the upload reports that it verified what it sent and read back.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -44,7 +44,7 @@ describe('uploadSource from a local file', () => {
       `<volume><name>${NAME}</name><capacity unit='bytes'>${data.length}</capacity><allocation>0</allocation><target><format type='raw'/></target></volume>`,
     );
     const lines: string[] = [];
-    const sent = await uploadSource(client, vol, file, {
+    const { bytes: sent, sha256: digest } = await uploadSource(client, vol, file, {
       sha256,
       length: data.length,
       sparse: true,
@@ -52,8 +52,12 @@ describe('uploadSource from a local file', () => {
       label: 'volume default/x',
     });
     expect(sent).toBe(data.length);
-    expect(lines.at(-1)).toMatch(
+    expect(digest).toBe(sha256);
+    expect(lines.at(-2)).toMatch(
       new RegExp(`^volume default/x: uploaded ${data.length} of ${data.length} bytes \\(100%\\), [\\d.]+ MB/s$`),
+    );
+    expect(lines.at(-1)).toMatch(
+      new RegExp(`^volume default/x: verified, sha256 ${sha256} \\(sent and read back; read-back [\\d.]+ s\\)$`),
     );
     const back = createHash('sha256');
     for await (const chunk of client.storageVolDownloadStream(vol, 0, data.length)) back.update(chunk);

@@ -10,7 +10,6 @@
  */
 import { promises as fs } from 'node:fs';
 import { Readable } from 'node:stream';
-import { UPLOAD_RETAINED_BYTES } from '../../../../src/libvirt';
 
 /** What a source is: its byte length (when the server tells it) and, for qcow2, the virtual disk size. */
 export interface SourceInfo {
@@ -170,9 +169,9 @@ export async function inspectSource(source: string, signal?: AbortSignal): Promi
 const FILE_CHUNK = 1 << 20;
 
 /**
- * The source's bytes as a stream of chunks: an http(s) body as it arrives, a local file in 1 MiB reads. File reads
- * go into a ring of buffers that are reused (no allocation, hence no garbage collection, per chunk): a chunk stays
- * intact until more than UPLOAD_RETAINED_BYTES have been yielded after it, which is what RpcConnection.upload needs.
+ * The source's bytes as a stream of chunks: an http(s) body as it arrives, a local file in 1 MiB reads into one
+ * buffer reused for every read (no allocation, hence no garbage collection, per chunk): a chunk is valid until the
+ * next one is asked for, which is what RpcConnection.upload needs (it copies each packet before asking).
  */
 export async function openSource(source: string, signal?: AbortSignal): Promise<AsyncIterable<Uint8Array>> {
   if (isUrl(source)) {
@@ -183,29 +182,19 @@ export async function openSource(source: string, signal?: AbortSignal): Promise<
   const fh = await fs.open(source, 'r').catch((err: NodeJS.ErrnoException) => {
     throw new SourceReadError(`cannot read ${source}: ${err.code ?? err.message}`);
   });
-  return readRing(fh, FILE_CHUNK, ringSize(FILE_CHUNK, UPLOAD_RETAINED_BYTES), signal);
+  return readReused(fh, FILE_CHUNK, signal);
 }
 
-/** Buffers a ring needs so that a buffer is reused only after more than `retained` bytes were yielded after it. */
-export function ringSize(chunk: number, retained: number): number {
-  return Math.floor(retained / chunk) + 2;
-}
-
-/** Reads `fh` to its end into `count` reused buffers of `chunk` bytes, yielding each filled part; closes `fh`. */
-async function* readRing(
-  fh: fs.FileHandle,
-  chunk: number,
-  count: number,
-  signal?: AbortSignal,
-): AsyncGenerator<Uint8Array, void, undefined> {
-  const ring = Array.from({ length: count }, () => Buffer.allocUnsafeSlow(chunk));
+/** Reads `fh` to its end in reads of `chunk` bytes into one reused buffer, yielding each filled part; closes `fh`. */
+async function* readReused(fh: fs.FileHandle, chunk: number, signal?: AbortSignal): AsyncGenerator<Uint8Array, void, undefined> {
+  const buffer = Buffer.allocUnsafeSlow(chunk);
   try {
-    for (let position = 0, i = 0; ; i = (i + 1) % count) {
+    for (let position = 0; ;) {
       signal?.throwIfAborted();
-      const { bytesRead } = await fh.read(ring[i], 0, chunk, position);
+      const { bytesRead } = await fh.read(buffer, 0, chunk, position);
       if (bytesRead === 0) return;
       position += bytesRead;
-      yield ring[i].subarray(0, bytesRead);
+      yield buffer.subarray(0, bytesRead);
     }
   } finally {
     await fh.close();

@@ -7,6 +7,7 @@ import type { Diagnostic } from '../../../../src/diagnostics';
 import type { LibvirtClient } from '../../../../src/libvirt';
 import type { HandlerContext } from '../../plugin/handler';
 import type { Val } from './model';
+import { noteManaged } from './plan-checks';
 import { deleteOrRelease } from './release';
 import { inspectRawVolume, isPoolInactive, storeRawVolume, volumeExistsDiagnostic } from './storage';
 import { str } from './values';
@@ -66,7 +67,10 @@ export async function readRawVolume<S extends RawVolumeAttrs>(
   const key = str(current.id);
   const client = await ctx.client();
   const found = key ? await inspectRawVolume(client, key, { signal: ctx.signal }, hmacKey) : null;
-  if (found) return { newState: { ...current, ...merge(found) }, diagnostics: [] };
+  if (found) {
+    noteManaged(ctx, 'volume', key);
+    return { newState: { ...current, ...merge(found) }, diagnostics: [] };
+  }
   // A stopped pool hides its volumes: keep the state (the pool's own resource starts it again).
   const pool = str(current.pool);
   return { newState: pool && (await isPoolInactive(client, pool, { signal: ctx.signal })) ? current : null, diagnostics: [] };

@@ -3,14 +3,14 @@
  * the pending-marker create in storage.ts removes the volume), zero blocks sent as holes for raw targets
  * (sparse), and progress logged at INFO. Logs name the volume, never the source (a URL may carry credentials).
  */
-import { createHash } from 'node:crypto';
+import { createHash, type Hash } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type { LibvirtClient, PoolRef, VolRef } from '../../../../src/libvirt';
 import type { Logger } from '../../plugin/log';
 import type { VolumeFormat } from './model';
 import type { DigestAlgorithm, ExpectedDigest } from './checksums';
 import { inspectSource, openSource } from './image-source';
-import { createMarked, isFilePool, volumeXml } from './storage';
+import { createMarked, isFilePool, volumeSha256, volumeXml } from './storage';
 
 /** Thrown when the uploaded bytes' digest is not the expected one: the pinned sha256, or a checksum file's entry. */
 export class ChecksumMismatchError extends Error {
@@ -39,6 +39,47 @@ export function checksumMismatchMessage(expected: string, actual: string): strin
     `the source's sha256 is ${actual}, but sha256 pins ${expected}. The source changed or is not the image you meant; ` +
     'no volume was kept. Fix sha256 or the source.'
   );
+}
+
+/**
+ * Thrown when an upload is not what its source gave: the bytes sent, or the volume read back, have another sha256
+ * than the source's bytes (the volume is deleted then).
+ */
+export class UploadVerificationError extends Error {
+  constructor(label: string, what: 'sent' | 'read back', source: string, actual: string) {
+    super(
+      `${label}: the bytes ${what === 'sent' ? 'sent to libvirt' : 'read back from the volume'} have sha256 ${actual}, but the source's bytes have ${source}. ` +
+        'The upload was not stored byte for byte, so no volume was kept. Apply again; if it happens again, report it with the provider log (TF_LOG_PROVIDER=INFO).',
+    );
+    this.name = 'UploadVerificationError';
+  }
+}
+
+/** Thrown when a volume's wanted capacity is below its source's size (before anything is created when known). */
+export class CapacityBelowSourceError extends Error {
+  constructor(
+    readonly capacity: number,
+    readonly size: number,
+  ) {
+    super(`capacity ${capacity} is below the source's ${size} bytes`);
+    this.name = 'CapacityBelowSourceError';
+  }
+}
+
+/** Passes `source` through, feeding every chunk to `hash` before it is passed on. */
+async function* hashing(source: AsyncIterable<Uint8Array>, hash: Hash): AsyncGenerator<Uint8Array, void, undefined> {
+  for await (const chunk of source) {
+    hash.update(chunk);
+    yield chunk;
+  }
+}
+
+/** Zero bytes fed to a hash for a hole (never written). */
+const ZEROS = Buffer.alloc(1 << 20);
+
+/** Feeds `length` zero bytes to `hash`. */
+function hashZeros(hash: Hash, length: number): void {
+  for (let left = length; left > 0; left -= ZEROS.length) hash.update(left >= ZEROS.length ? ZEROS : ZEROS.subarray(0, left));
 }
 
 /** True for a sha256 in hex (64 hex digits, either case). */
@@ -128,14 +169,25 @@ export interface UploadSourceOptions {
 }
 
 /**
- * Uploads `source` (a local file or http(s) URL) into `vol` from byte 0. Returns the number of bytes sent.
- * Throws ChecksumMismatchError (the stream is aborted) when the pinned sha256 differs, LibvirtError from the
- * daemon, or Error naming the source when it cannot be read.
+ * Uploads `source` (a local file or http(s) URL) into `vol` from byte 0, verified (issue #31.1): the sha256 of the
+ * bytes the packets carried (holes as zeros) must equal the sha256 of the source's bytes as read, and the volume's
+ * first bytes read back (virStorageVolDownload) must have it too. The read-back costs one more pass over the
+ * volume's bytes (a download as long as the upload, holes included); both digests cost CPU only. Returns the number
+ * of bytes sent and the source's sha256. Throws ChecksumMismatchError (the stream is aborted) when the pinned
+ * sha256 differs, UploadVerificationError when a check fails, LibvirtError from the daemon, or Error naming the
+ * source when it cannot be read.
  */
-export async function uploadSource(client: LibvirtClient, vol: VolRef, source: string, options: UploadSourceOptions): Promise<number> {
+export async function uploadSource(
+  client: LibvirtClient,
+  vol: VolRef,
+  source: string,
+  options: UploadSourceOptions,
+): Promise<{ bytes: number; sha256: string }> {
   const progress = progressLogger(options.log, options.label, options.length);
   let sent = 0;
-  const bytes = await openSource(source, options.signal);
+  const read = createHash('sha256');
+  const wire = createHash('sha256');
+  const bytes = hashing(await openSource(source, options.signal), read);
   const verified = options.entry
     ? verifyDigest(bytes, options.entry.algorithm, options.entry.digest, options.entry)
     : verifySha256(bytes, options.sha256);
@@ -146,9 +198,19 @@ export async function uploadSource(client: LibvirtClient, vol: VolRef, source: s
       sent = bytes;
       progress.update(bytes);
     },
+    onSent: (segment) => (segment instanceof Uint8Array ? wire.update(segment) : hashZeros(wire, segment.hole)),
   });
   progress.done(sent);
-  return sent;
+  const [sourceSha256, sentSha256] = [read.digest('hex'), wire.digest('hex')];
+  if (sentSha256 !== sourceSha256) throw new UploadVerificationError(options.label, 'sent', sourceSha256, sentSha256);
+  if (sent > 0) {
+    const start = performance.now();
+    const back = await volumeSha256(client, vol, sent, { signal: options.signal });
+    if (back !== sourceSha256) throw new UploadVerificationError(options.label, 'read back', sourceSha256, back);
+    const seconds = ((performance.now() - start) / 1000).toFixed(1);
+    options.log.info(`${options.label}: verified, sha256 ${sourceSha256} (sent and read back; read-back ${seconds} s)`);
+  }
+  return { bytes: sent, sha256: sourceSha256 };
 }
 
 /** What to create from a source. */
@@ -181,6 +243,8 @@ export async function createVolumeFromSource(
   const opts = { signal: ctx.signal };
   const info = await inspectSource(spec.source, ctx.signal);
   const format = spec.format ?? info.format;
+  const size = format === 'qcow2' ? info.virtualSize : info.length;
+  if (spec.capacity !== undefined && size !== undefined && spec.capacity < size) throw new CapacityBelowSourceError(spec.capacity, size);
   const sparse = format === 'raw' && (await isFilePool(client, pool, opts));
   const xml = volumeXml({ name: spec.name, capacity: info.length ?? 0, format, allocation: sparse ? 0 : undefined });
   const vol = await createMarked(
@@ -189,6 +253,7 @@ export async function createVolumeFromSource(
     spec.name,
     xml,
     async (v) => {
+      // Verified before any resize: a qcow2 grown below changes its header.
       await uploadSource(client, v, spec.source, {
         sha256: spec.sha256,
         entry: spec.entry,
@@ -198,9 +263,10 @@ export async function createVolumeFromSource(
         label: `volume ${pool.name}/${spec.name}`,
         signal: ctx.signal,
       });
-      if (spec.capacity !== undefined && spec.capacity > (await client.storageVolGetInfo(v, opts)).capacity) {
-        await client.storageVolResize(v, spec.capacity, 0, opts);
-      }
+      const uploaded = (await client.storageVolGetInfo(v, opts)).capacity;
+      // A source of unknown length is measured only now (the volume is deleted).
+      if (spec.capacity !== undefined && spec.capacity < uploaded) throw new CapacityBelowSourceError(spec.capacity, uploaded);
+      if (spec.capacity !== undefined && spec.capacity > uploaded) await client.storageVolResize(v, spec.capacity, 0, opts);
     },
     opts,
   );

@@ -14,7 +14,7 @@ import { cacheVolumeName, ChecksumFileError, expectedDigest, type ChecksumSource
 import { poolByName, volumeByName } from './lookups';
 import type { VolumeState } from './model';
 import { backingPathFromXml, createMarked, removeInterrupted, volumeFormatFromXml, volumeXml } from './storage';
-import { ChecksumMismatchError, createVolumeFromSource } from './upload';
+import { ChecksumMismatchError, createVolumeFromSource, UploadVerificationError } from './upload';
 import { known, str } from './values';
 
 /** The checksum settings of a (wholly known) state or config, or undefined without `checksum_url`. */
@@ -160,6 +160,7 @@ export async function createVerifiedVolume(
   } catch (err) {
     if (err instanceof ChecksumMismatchError)
       return { diagnostics: [error(['source'], 'Image does not match its checksum file', `${label}: ${err.message}`)] };
+    if (err instanceof UploadVerificationError) return { diagnostics: [error(['source'], 'Upload not verified', err.message)] };
     throw err;
   }
   const opts = { signal: ctx.signal };
@@ -168,6 +169,16 @@ export async function createVerifiedVolume(
     client.storageVolGetPath(cache, opts),
     client.storageVolGetXmlDesc(cache, 0, opts),
   ]);
+  if (spec.capacity !== undefined && spec.capacity < info.capacity)
+    return {
+      diagnostics: [
+        error(
+          ['capacity'],
+          'Capacity below the source',
+          `${label}: capacity is ${spec.capacity} bytes, but its source's virtual size is ${info.capacity} bytes: a volume cannot be smaller than the image it holds. Remove capacity (the volume takes the source's size) or set capacity to at least ${info.capacity}.`,
+        ),
+      ],
+    };
   const capacity = Math.max(spec.capacity ?? 0, info.capacity);
   const overlay = volumeXml({ name: spec.name, capacity, format: 'qcow2', backing: { path, format: volumeFormatFromXml(xml) ?? 'raw' } });
   const vol = await createMarked(client, pool, spec.name, overlay, async () => undefined, opts);
