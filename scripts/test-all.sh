@@ -34,11 +34,10 @@ npx jest --selectProjects unit --json --outputFile="$results/unit.json" "$@" || 
 # 2-core machine): the guest-boot suites listed here in the second, everything else in the first. Each test owns its
 # `vstest-<name>` objects, so the two never meet. The list balances the two processes' wall times (measured in CI).
 heavy=(
-  test/e2e/reprovision.int.test.ts
+  test/e2e/provision-cycle.int.test.ts
   test/e2e/seed-guest.int.test.ts
   test/e2e/day2-live.int.test.ts
   test/e2e/snapshot-before.int.test.ts
-  test/e2e/wait-for.int.test.ts
   test/e2e/firmware-boot.int.test.ts
 )
 present=()
