@@ -1,26 +1,21 @@
 /**
- * The test image boots the way cloud images boot, through real Terraform and real guests (QEMU user networking with
- * restrict=on), one guest at a time so their boot times can be compared:
+ * The test image boots the way cloud images boot under UEFI, through real Terraform and real guests (NoCloud seed,
+ * QEMU user networking with restrict=on):
  *   - UEFI: OVMF → GRUB x86_64-efi (\EFI\BOOT\BOOTX64.EFI on the image's ESP) → cloud-init finished, with the
  *     domain's NVRAM file present while it lives and gone after it is destroyed;
- *   - direct kernel boot of the same disk (kernel, initrd and cmdline from the host) → cloud-init finished; this
- *     guest's seed is a ConfigDrive, and its create proves `wait_for = "cloud-init"` on that datasource: the apply
- *     returns after cloud-init's "finished" line from DataSourceConfigDrive (a timestamping `tail -F` child,
- *     ConsoleCapture, tells when that line appeared relative to the apply);
- *   - UEFI secure boot (Microsoft's keys enrolled): OVMF refuses the image's unsigned GRUB, so secure boot is on.
+ *   - UEFI secure boot (Microsoft's keys enrolled): OVMF refuses the image's unsigned GRUB, so secure boot is on
+ *     (firmware only: no system boots).
  * The UEFI guest is first applied with `running = false` (volumes, seed, domain defined), then started by a second
  * apply with `wait_for = "cloud-init"`, whose duration is the boot time printed (domain start → cloud-init finished,
- * plus about a second of Terraform). GRUB's own line on the console tells which boot path ran. The BIOS path
- * (SeaBIOS → GRUB i386-pc) is the boot of test/e2e/provision-cycle.int.test.ts's guest.
+ * plus about a second of Terraform). GRUB's own line on the console tells which boot path ran. The other boot paths
+ * are proved by guests booted for other facts: BIOS (SeaBIOS → GRUB i386-pc) by test/e2e/provision-cycle.int.test.ts,
+ * direct kernel boot (kernel, initrd and cmdline from the host) by test/e2e/seed-guest.int.test.ts's ConfigDrive guest.
  */
 import * as fs from 'node:fs';
-import { ConsoleCapture } from '../helpers/console-capture';
 import {
-  CLOUD_INIT_FINISHED,
   cleanupByPrefix,
   imageVolumesHcl,
   domainExists,
-  kernelBootHcl,
   readConsole,
   testImage,
   TestImage,
@@ -33,7 +28,7 @@ jest.setTimeout(1_800_000);
 
 const PREFIX = 'vstest-fwboot-';
 
-type Boot = 'efi' | 'kernel' | 'secureboot';
+type Boot = 'efi' | 'secureboot';
 
 let img: TestImage;
 let tf: TfWorkdir;
@@ -50,15 +45,15 @@ resource "virtseed_cloudinit_seed" "seed" {
   name         = "${name(boot)}-seed.iso"
   hostname     = "fwboot-${boot}"
   instance_id  = "iid-fwboot-${boot}"
-${boot === 'kernel' ? '  format       = "configdrive"\n' : ''}  cloud_config = <<-EOT
-    {"runcmd": ["echo VSTEST-IID $(cat /var/lib/cloud/data/instance-id) > /dev/ttyS0", "echo VSTEST-FWBOOT-${boot} > /dev/ttyS0"]}
+  cloud_config = <<-EOT
+    {"runcmd": ["echo VSTEST-FWBOOT-${boot} > /dev/ttyS0"]}
   EOT
 }
 resource "virtseed_domain" "vm" {
   name     = "${name(boot)}"
   memory   = 512
-  firmware = "${boot === 'kernel' ? 'bios' : 'efi'}"
-${boot === 'secureboot' ? '  secure_boot = true\n' : ''}${boot === 'kernel' ? kernelBootHcl(img) : ''}  disk { volume_id = virtseed_volume.root.id }
+  firmware = "efi"
+${boot === 'secureboot' ? '  secure_boot = true\n' : ''}  disk { volume_id = virtseed_volume.root.id }
   cloudinit_seed_id = virtseed_cloudinit_seed.seed.id
   instance_id       = virtseed_cloudinit_seed.seed.instance_id
   running           = ${running}
@@ -126,38 +121,6 @@ test('GIVEN firmware = "efi" WHEN started with wait_for = "cloud-init" THEN OVMF
   apply('efi: remove the guest');
   expect(domainExists(name('efi'))).toBe(false);
   expect(fs.existsSync(nvram as string)).toBe(false);
-});
-
-test('GIVEN kernel, initrd and cmdline from the host and a ConfigDrive seed WHEN a new guest is applied with wait_for = "cloud-init" THEN the same disk boots without its boot loader, and apply returns after cloud-init finished from ConfigDrive', async () => {
-  const capture = new ConsoleCapture(consoleLog('kernel'));
-  try {
-    tf.write(config('kernel', true));
-    const started = Date.now();
-    const r = tf.run(['apply', '-auto-approve', '-input=false'], 1_200_000);
-    const ended = Date.now();
-    const text = readConsole(consoleLog('kernel'));
-    if (r.code !== 0)
-      throw new Error(
-        `terraform apply (kernel: create, wait for cloud-init) exited ${r.code}:\n${r.out}\nconsole:\n${text.split('\n').slice(-40).join('\n')}`,
-      );
-    expect(text).not.toMatch(/virtseed-image: GRUB/);
-    expect(text).toMatch(new RegExp(`Command line: ${img.cmdline.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
-    // The log as terraform exited: cloud-init had finished there, from the config-2 drive, after the runcmd marker.
-    expect(text).toMatch(/VSTEST-FWBOOT-kernel[\s\S]*Cloud-init v\. \S+ finished at .*Datasource DataSourceConfigDrive/);
-    await new Promise((res) => setTimeout(res, 300)); // the tail's poll interval
-    const lines = capture.since(started);
-    const fin = lines.filter((l) => CLOUD_INIT_FINISHED.test(l.text));
-    expect(fin).toHaveLength(1);
-    const marker = lines.find((l) => l.text.includes('VSTEST-FWBOOT-kernel'));
-    expect(marker?.ms).toBeLessThanOrEqual(fin[0].ms);
-    expect(lines.flatMap((l) => [...l.text.matchAll(/VSTEST-IID (\S+)/g)].map((m) => m[1]))).toEqual(['iid-fwboot-kernel']);
-    console.log(
-      `firmware-boot kernel (configdrive create): apply start → cloud-init finished ${((fin[0].ms - started) / 1000).toFixed(1)} s; apply start → apply end ${((ended - started) / 1000).toFixed(1)} s; overhead ${((ended - fin[0].ms) / 1000).toFixed(2)} s`,
-    );
-    expect(tf.plan().code).toBe(0);
-  } finally {
-    capture.dispose();
-  }
 });
 
 test("GIVEN secure_boot = true WHEN the guest starts THEN OVMF runs with enrolled keys and refuses the image's unsigned GRUB", async () => {
