@@ -4,11 +4,25 @@
  * - NoCloud guest: user `alice` with an ssh key, `file` blocks (mode 0600, owner, defer), `environment`
  *   (/etc/cloud/environment), a static IPv4 `network` (v2, matched by MAC) on QEMU user networking, explicit
  *   instance-id and public_keys.
- * - ConfigDrive guest: hostname, a runcmd marker and the derived instance-id.
+ * - ConfigDrive guest: hostname, a runcmd marker and the derived instance-id. Its domain also carries two facts
+ *   whose firmware and seed paths are free here: it boots directly from the host's kernel, initrd and cmdline (the
+ *   same disk boots without its boot loader), and it has `wait_for = "cloud-init"`, so the apply returns only after
+ *   cloud-init's "finished" line from DataSourceConfigDrive is on its console (the log read the moment terraform
+ *   exits; a timestamping `tail -F` child, ConsoleCapture, tells when that line appeared relative to the apply).
  * Both guests boot in ONE apply (512 MiB each, restricted user networking: they never reach the real network).
  * Each fact is printed by runcmd to /dev/ttyS0 as `VSM-<key>: <line>` and read from the domain's console log.
  */
-import { CLOUD_INIT_FINISHED, cleanupByPrefix, imageVolumesHcl, readConsole, testImage, waitForConsole } from '../helpers/guest';
+import { ConsoleCapture } from '../helpers/console-capture';
+import {
+  CLOUD_INIT_FINISHED,
+  cleanupByPrefix,
+  imageVolumesHcl,
+  kernelBootHcl,
+  readConsole,
+  testImage,
+  TestImage,
+  waitForConsole,
+} from '../helpers/guest';
 import { TfWorkdir } from '../helpers/terraform';
 import { teardown } from '../helpers/teardown';
 
@@ -17,6 +31,7 @@ const MAC = '52:54:00:aa:bb:01';
 const ALICE_KEY = 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIAliceKeyForVirtseedE2eTest0000000000000000 alice@vstest';
 const META_KEY = 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIMetaKeyForVirtseedE2eTest00000000000000000 meta@vstest';
 const NOCLOUD_IID = 'vstest-sg-nocloud-1';
+const CD_LOG = `/var/log/libvirt/qemu/${PREFIX}cd-console.log`;
 
 /** A runcmd entry printing `cmd`'s output (stdout+stderr), line by line, as `VSM-<key>: <line>` on the console. */
 const fact = (key: string, cmd: string) => `(${cmd}) 2>&1 | sed 's/^/VSM-${key}: /' > /dev/ttyS0`;
@@ -56,8 +71,7 @@ function heredoc(value: unknown): string {
   return `<<-EOT\n${json}\nEOT`;
 }
 
-function hcl(): string {
-  const img = testImage();
+function hcl(img: TestImage): string {
   return `
 ${imageVolumesHcl(img, `${PREFIX}base.qcow2`, { root_nc: `${PREFIX}nc-root.qcow2`, root_cd: `${PREFIX}cd-root.qcow2` })}
 resource "virtseed_cloudinit_seed" "nc" {
@@ -111,6 +125,8 @@ resource "virtseed_domain" "nc" {
 resource "virtseed_domain" "cd" {
   name   = "${PREFIX}cd"
   memory = 512
+${kernelBootHcl(img)}  wait_for     = "cloud-init"
+  wait_timeout = 900
   disk { volume_id = virtseed_volume.root_cd.id }
   cloudinit_seed_id = virtseed_cloudinit_seed.cd.id
   instance_id       = virtseed_cloudinit_seed.cd.instance_id
@@ -128,19 +144,30 @@ function facts(consoleText: string, key: string): string[] {
 
 jest.setTimeout(900_000);
 
+let img: TestImage;
 let tf: TfWorkdir;
+let capture: ConsoleCapture;
 let nc: { text: string; seconds: number };
 let cd: { text: string; seconds: number };
 let cdInstanceId: string;
+/** The apply: when it started and ended (epoch ms), and the ConfigDrive guest's console log as terraform exited. */
+let applied: { startMs: number; endMs: number; cdAtEnd: string };
 
 beforeAll(async () => {
+  img = testImage();
   cleanupByPrefix(PREFIX);
+  capture = new ConsoleCapture(CD_LOG);
   tf = new TfWorkdir('seed-guest');
-  tf.write(hcl());
+  tf.write(hcl(img));
   tf.init();
   const start = Date.now();
-  tf.apply();
-  const applySeconds = (Date.now() - start) / 1000;
+  const r = tf.run(['apply', '-auto-approve', '-input=false'], 1_200_000);
+  applied = { startMs: start, endMs: Date.now(), cdAtEnd: readConsole(CD_LOG) };
+  if (r.code !== 0)
+    throw new Error(
+      `terraform apply exited ${r.code}:\n${r.out}\nconfigdrive console:\n${applied.cdAtEnd.split('\n').slice(-40).join('\n')}`,
+    );
+  const applySeconds = (applied.endMs - start) / 1000;
   const ncLog = tf.resource('virtseed_domain.nc').console_log as string;
   const cdLog = tf.resource('virtseed_domain.cd').console_log as string;
   cdInstanceId = tf.resource('virtseed_cloudinit_seed.cd').instance_id as string;
@@ -155,7 +182,7 @@ beforeAll(async () => {
   );
 });
 
-afterAll(() => teardown({ tf, prefix: PREFIX, destroy: true }));
+afterAll(() => teardown({ tf, prefix: PREFIX, destroy: true, also: () => capture?.dispose() }));
 
 describe('NoCloud seed in a real guest', () => {
   test('GIVEN cloud_config users with an ssh key WHEN the guest boots THEN alice exists with that key', () => {
@@ -208,5 +235,26 @@ describe('ConfigDrive seed in a real guest', () => {
   test('GIVEN a runcmd marker WHEN the guest boots from the config-2 drive THEN the marker appears', () => {
     expect(cd.text).toContain('VSM-CD-MARKER');
     expect(facts(cd.text, 'DS').join('\n')).toMatch(/configdrive|openstack/i);
+  });
+
+  test('GIVEN wait_for = "cloud-init" WHEN the new ConfigDrive guest is applied THEN apply returns after cloud-init\'s finished line of this boot from DataSourceConfigDrive, after the marker', async () => {
+    expect(applied.cdAtEnd).toMatch(/VSM-CD-MARKER[\s\S]*Cloud-init v\. \S+ finished at .*Datasource DataSourceConfigDrive/);
+    await new Promise((res) => setTimeout(res, 300)); // the tail's poll interval
+    const lines = capture.since(applied.startMs);
+    const fin = lines.filter((l) => CLOUD_INIT_FINISHED.test(l.text));
+    expect(fin).toHaveLength(1);
+    const marker = lines.find((l) => l.text.includes('VSM-CD-MARKER'));
+    expect(marker?.ms).toBeLessThanOrEqual(fin[0].ms);
+    expect(facts(lines.map((l) => l.text).join('\n'), 'IID')).toEqual([cdInstanceId]);
+    console.log(
+      `seed-guest configdrive: apply start → cloud-init finished ${((fin[0].ms - applied.startMs) / 1000).toFixed(1)} s; apply start → apply end ${((applied.endMs - applied.startMs) / 1000).toFixed(1)} s; overhead ${((applied.endMs - fin[0].ms) / 1000).toFixed(2)} s`,
+    );
+    expect(tf.resource('virtseed_domain.cd').wait_for).toBe('cloud-init');
+  });
+
+  test('GIVEN kernel, initrd and cmdline from the host WHEN the guest boots THEN the same disk boots without its boot loader and cloud-init finishes', () => {
+    expect(cd.text).not.toMatch(/virtseed-image: GRUB/);
+    expect(cd.text).toMatch(new RegExp(`Command line: ${img.cmdline.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+    expect(cd.text).toMatch(/VSM-CD-MARKER[\s\S]*Cloud-init v\. \S+ finished at/);
   });
 });

@@ -1,6 +1,6 @@
 /**
  * wait_for's control flow with a fake libvirt client (the real console stream is tested against libvirtd in
- * test/libvirt/console.int.test.ts and with guests in test/e2e/wait-for*.int.test.ts): the order start paused →
+ * test/libvirt/console.int.test.ts and with guests in test/e2e/provision-cycle.int.test.ts and test/e2e/firmware-boot.int.test.ts): the order start paused →
  * open console → resume, and how each ending becomes diagnostics.
  */
 import type { Logger } from '../../../provider/src/plugin/log';
