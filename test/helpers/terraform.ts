@@ -2,7 +2,7 @@
  * Real `terraform` in a temporary working directory, against the provider installed by scripts/install-provider.sh
  * (filesystem mirror + CLI config). For the e2e tests; every call is synchronous and bounded in time.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -90,6 +90,19 @@ export class TfWorkdir {
   run(args: string[], timeoutMs = 600_000): TfResult {
     const r = spawnSync('terraform', [...args, '-no-color'], { cwd: this.dir, env: this.env, encoding: 'utf8', timeout: timeoutMs });
     return { code: r.status ?? -1, out: `${r.stdout ?? ''}${r.stderr ?? ''}${r.error ? `\n${r.error.message}` : ''}` };
+  }
+
+  /** Runs terraform with args (adds -no-color) without blocking the event loop (for runs side by side); never
+   *  rejects. */
+  runAsync(args: string[], timeoutMs = 600_000): Promise<TfResult> {
+    return new Promise((resolve) => {
+      const child = spawn('terraform', [...args, '-no-color'], { cwd: this.dir, env: this.env, timeout: timeoutMs });
+      let out = '';
+      child.stdout.on('data', (b: Buffer) => (out += b.toString()));
+      child.stderr.on('data', (b: Buffer) => (out += b.toString()));
+      child.on('error', (e) => (out += `\n${e.message}`));
+      child.on('close', (code) => resolve({ code: code ?? -1, out }));
+    });
   }
 
   /** Runs terraform and throws with its output unless it exits 0. */
