@@ -54,6 +54,8 @@ const OFFSET = rng.int(1000);
 const KNOWN_FAILURES: Readonly<Record<string, string>> = {
   'virtseed_volume/import':
     'a volume uploaded from `source` (with `sha256`) plans a replacement after `terraform import`: import cannot know the source, which forces replacement; only `-replace`-free workaround is `lifecycle { ignore_changes = [source, sha256] }`',
+  'virtseed_domain/import':
+    'a NIC whose `network` the configuration gives as `virtseed_network.x.id` (the UUID, as the docs advise) is read back by name after `terraform import`: the plan after import updates `network_interface[n].network` from the name to the UUID (left out of the import comparison by DOMAIN_KIND.importIgnore)',
   'virtseed_volume/replace': 'issue 31 defect 2: `-replace`/`taint` fail at plan with "Volume exists already" (branch upload fixes it)',
   'virtseed_cloudinit_seed/replace': 'issue 31 defect 2: "exists already" at plan on -replace/taint (branch upload fixes it)',
   'virtseed_ignition/replace': 'issue 31 defect 2: "exists already" at plan on -replace/taint (branch upload fixes it)',

@@ -34,16 +34,17 @@ export function stateValues(tf: TfWorkdir): Record<string, TfValues> {
 }
 
 /** The differences between two values, as `path: before → after` lines (none when equal). `ignore` names
- *  top-level attributes to leave out. */
+ *  attributes to leave out: top-level names, or nested paths without list indices (`graphics.password`). */
 export function valueDiff(before: unknown, after: unknown, ignore: readonly string[] = [], at = ''): string[] {
+  if (ignore.includes(at.replace(/\[\d+\]/g, ''))) return [];
   if (JSON.stringify(before) === JSON.stringify(after)) return [];
   const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
   if (isObj(before) && isObj(after)) {
     const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])].sort();
-    return keys.filter((k) => !(at === '' && ignore.includes(k))).flatMap((k) => valueDiff(before[k], after[k], [], at ? `${at}.${k}` : k));
+    return keys.flatMap((k) => valueDiff(before[k], after[k], ignore, at ? `${at}.${k}` : k));
   }
   if (Array.isArray(before) && Array.isArray(after) && before.length === after.length)
-    return before.flatMap((b, i) => valueDiff(b, after[i], [], `${at}[${i}]`));
+    return before.flatMap((b, i) => valueDiff(b, after[i], ignore, `${at}[${i}]`));
   return [`${at || '(value)'}: ${JSON.stringify(before)} → ${JSON.stringify(after)}`];
 }
 
@@ -104,8 +105,14 @@ export function expectImportSame(
       const ign = ignoredOf(c.address);
       return !(c.change.actions.join() === 'update' && valueDiff(c.change.before, c.change.after, ign).length === 0);
     });
-    if (unexpected.length)
-      throw new Error(`importing ${targets.map((t) => t.address).join(', ')} plans more than the import:\n${planText}`);
+    if (unexpected.length) {
+      const what = unexpected.map(
+        (c) => `${c.address}: ${c.change.actions.join('+')} ${valueDiff(c.change.before, c.change.after, ignoredOf(c.address)).join('; ')}`,
+      );
+      throw new Error(
+        `importing ${targets.map((t) => t.address).join(', ')} plans more than the import:\n${what.join('\n')}\n--- plan:\n${planText}`,
+      );
+    }
     other.ok(['apply', '-input=false', 'tfplan']);
     const imported = stateValues(other);
     const diffs = targets.flatMap((t) =>
