@@ -245,7 +245,9 @@ test('GIVEN the applied objects WHEN each updatable attribute is changed alone T
           if (next === undefined) continue;
           const attrs = { ...x.attrs, [name]: next };
           x.kind.fix(attrs, ctx, x.i);
-          if (JSON.stringify(attrs[name]) !== JSON.stringify(next)) continue; // another attribute forbids it here
+          // Another attribute forbids the value here, or the value needs another attribute changed too: not alone.
+          if (JSON.stringify(attrs[name]) !== JSON.stringify(next)) continue;
+          if (JSON.stringify({ ...attrs, [name]: null }) !== JSON.stringify({ ...x.attrs, [name]: null })) continue;
           x.attrs = attrs;
           changes.set(addr, name);
           done.add(`${x.kind.type}.${name}`);

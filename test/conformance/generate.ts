@@ -96,7 +96,10 @@ export function address(kind: KindSpec, i: number): string {
 function hashOf(s: string): number {
   let h = 2166136261;
   for (const c of s) h = Math.imul(h ^ c.charCodeAt(0), 16777619) >>> 0;
-  return h;
+  // FNV-1a's low bits follow the input's low bits: mix them (murmur3's finalizer) before taking a remainder.
+  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b) >>> 0;
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35) >>> 0;
+  return (h ^ (h >>> 16)) >>> 0;
 }
 
 /** True when an attribute is one a configuration sets (not computed only). */
@@ -124,7 +127,8 @@ function walk(kind: KindSpec, table: FieldTable, at: string, ctx: Context, i: nu
       continue;
     }
     if (kind.skip[p] !== undefined) continue;
-    const turn = i + offset + (hashOf(p) % 7);
+    // A hash of path, instance and offset: no two attributes stay in step, and another seed mixes them anew.
+    const turn = hashOf(`${p}/${i}/${offset}`);
     if (isBlock(field)) {
       if (field.nesting === 'single') {
         if ((turn + index) % 2 === 0) out[name] = walk(kind, field.fields, p, ctx, i, offset, {});
@@ -212,7 +216,10 @@ export function updatable(kind: KindSpec): string[] {
 
 function hclValue(v: Value, indent: string): string {
   if (isExpr(v)) return v.expr;
-  if (typeof v === 'string') return JSON.stringify(v).replace(/\$\{/g, '$${').replace(/%\{/g, '%%{');
+  if (typeof v === 'string')
+    return JSON.stringify(v)
+      .replace(/\$\{/g, () => '$${')
+      .replace(/%\{/g, () => '%%{');
   if (typeof v === 'number' || typeof v === 'boolean') return String(v);
   if (Array.isArray(v)) return `[${v.map((x: Value) => hclValue(x, indent)).join(', ')}]`;
   const entries = Object.entries(v as Record<string, Value>);

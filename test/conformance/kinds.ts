@@ -444,5 +444,14 @@ export const SNAPSHOT_KIND: KindSpec = {
   importId: (v) => `${str(v.domain_id)}/${str(v.name)}`,
 };
 
+/** Allowed values the repairs never let through (`type.path=value`), each with why; a unit test checks that every
+ *  other allowed value and block is generated. */
+export const NOT_GENERATED: Readonly<Record<string, string>> = {
+  'virtseed_domain.cpu_mode=host-passthrough': 'needs KVM; refused at plan for `type = "qemu"` (the only type here)',
+  'virtseed_domain.cpu_mode=custom': 'needs a CPU model, which the table has no attribute for',
+  'virtseed_domain.disk.cache=default': 'known failure: read back as null, so the plan never settles (see the suite)',
+  'virtseed_domain.channel.type=spicevmc': 'needs SPICE graphics with its agent channel; not generated yet',
+};
+
 /** Every resource kind, in the order their instances are written. */
 export const KINDS: readonly KindSpec[] = [POOL_KIND, VOLUME_KIND, SEED_KIND, IGNITION_KIND, NETWORK_KIND, DOMAIN_KIND, SNAPSHOT_KIND];
