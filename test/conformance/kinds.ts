@@ -360,6 +360,14 @@ export const DOMAIN_KIND: KindSpec = {
         nic.direct_mode = 'bridge';
         delete nic.mtu; // libvirt refuses an MTU on a direct NIC (only at apply: a defect the suite found)
       }
+      const bw = nic.bandwidth as Attrs | undefined;
+      if (bw) {
+        // Peaks and bursts need their average (refused at plan otherwise); an empty block is refused too.
+        for (const dir of ['inbound', 'outbound'])
+          if ((bw[`${dir}_peak`] !== undefined || bw[`${dir}_burst`] !== undefined) && bw[`${dir}_average`] === undefined)
+            bw[`${dir}_average`] = 1000;
+        if (bw.inbound_average === undefined && bw.outbound_average === undefined) bw.inbound_average = 1000;
+      }
       if (nic.mac !== undefined) nic.mac = `52:54:00:c2:${i.toString(16).padStart(2, '0')}:${(16 + k).toString(16)}`;
     });
     // At most one graphics of each type; a socket or a listen address, not both.
