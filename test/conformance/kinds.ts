@@ -48,7 +48,8 @@ export const POOL_KIND: KindSpec = {
     if (type !== 'logical') a.path = `/var/lib/libvirt/images/${objectName(ctx, 'p', i)}`;
     else delete a.path;
     if (type !== 'dir') a.active = false; // no LVM volume group or NFS server on the test machine
-    if (type === 'netfs') Object.assign(a, { source_host: '127.0.0.1', source_dir: '/srv/vstest', source_format: 'nfs' });
+    if (type === 'netfs')
+      Object.assign(a, { source_host: '127.0.0.1', source_dir: `/srv/${objectName(ctx, 'nfs', i)}`, source_format: 'nfs' });
     if (type === 'logical') Object.assign(a, { source_name: objectName(ctx, 'vg', i), source_format: 'lvm2' });
   },
   importId: (v) => str(v.name),
@@ -324,6 +325,7 @@ export const DOMAIN_KIND: KindSpec = {
       if (k === 0) {
         // Domain 0 carries the snapshot: its writable disk is the qcow2 volume c0.
         d.volume_id = expr(`virtseed_volume.c${i === 0 ? 0 : 1 + (i % 3)}.id`);
+        if (i === 0) d.readonly = false;
         delete d.file;
       } else {
         d.file = ctx.fixtures.diskFile ?? '';
