@@ -376,6 +376,7 @@ export const DOMAIN_KIND: KindSpec = {
     const g = (a.graphics as Attrs[] | undefined) ?? [];
     g.forEach((e, k) => {
       e.type = k === 0 ? 'vnc' : 'spice';
+      delete e.socket; // known failure: a socket is read back as null on a shut-off domain (see the suite)
       if (e.socket !== undefined) {
         delete e.listen;
         delete e.port;
@@ -460,6 +461,7 @@ export const NOT_GENERATED: Readonly<Record<string, string>> = {
   'virtseed_domain.cpu_mode=host-passthrough': 'needs KVM; refused at plan for `type = "qemu"` (the only type here)',
   'virtseed_domain.cpu_mode=custom': 'needs a CPU model, which the table has no attribute for',
   'virtseed_domain.disk.cache=default': 'known failure: read back as null, so the plan never settles (see the suite)',
+  'virtseed_domain.graphics.socket': 'known failure: read back as null on a shut-off domain, so the plan never settles',
   'virtseed_domain.channel.type=spicevmc': 'needs SPICE graphics with its agent channel; not generated yet',
 };
 
