@@ -11,6 +11,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { plannedChange, TfWorkdir } from '../helpers/terraform';
+import { expectPlanEmpty } from '../helpers/steps';
 import { cleanupByPrefix, domainExists, domainUuid, virshRun } from '../helpers/guest';
 import { teardown } from '../helpers/teardown';
 
@@ -47,11 +48,6 @@ resource "virtseed_domain" "vm" {
 `;
 }
 
-function expectNoChanges(): void {
-  const r = tf.plan();
-  if (r.code !== 0) throw new Error(`plan is not empty (exit ${r.code}):\n${r.out}`);
-}
-
 beforeAll(() => {
   cleanupByPrefix(PREFIX);
   tf = new TfWorkdir('lifecycle');
@@ -69,7 +65,7 @@ test('GIVEN running = false WHEN applied THEN the domain is defined but shut off
   expect(uuid).toMatch(/^[0-9a-f-]{36}$/);
   expect(virshRun('domstate', NAME).trim()).toBe('shut off');
   expect(tf.resource('virtseed_domain.vm').uuid).toBe(uuid);
-  expectNoChanges();
+  expectPlanEmpty(tf);
 });
 
 /** The keys of the private state Terraform keeps for virtseed_domain.vm. */
@@ -89,14 +85,14 @@ test('GIVEN an apply WHEN its state is saved THEN it keeps the digest of the new
 test('(g) GIVEN a saved refresh (the read kept the XML digest) WHEN memory is changed with virsh THEN the plan shows it', () => {
   tf.ok(['apply', '-refresh-only', '-auto-approve', '-input=false']);
   expect(privateKeys()).toContain('xml');
-  expectNoChanges(); // the unchanged definition, not parsed again
+  expectPlanEmpty(tf); // the unchanged definition, not parsed again
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'vstest-lc-')), 'vm.xml');
   fs.writeFileSync(file, virshRun('dumpxml', '--inactive', NAME).replace(/>262144</g, '>524288<'));
   virshRun('define', file);
   const dom = plannedChange(tf.planJson(), 'virtseed_domain.vm');
   expect([dom.actions, dom.before?.memory, dom.after?.memory]).toEqual([['update'], 512, 256]);
   tf.apply();
-  expectNoChanges();
+  expectPlanEmpty(tf);
 });
 
 test('(c) GIVEN reprovision = "recreate" WHEN the instance_id changes THEN the domain is replaced (new UUID)', () => {
@@ -119,7 +115,7 @@ test('(c) GIVEN reprovision = "recreate" WHEN the instance_id changes THEN the d
   expect(now).not.toBe(uuid);
   expect(tf.resource('virtseed_domain.vm').uuid).toBe(now);
   uuid = now;
-  expectNoChanges();
+  expectPlanEmpty(tf);
 });
 
 test('(d) GIVEN the domain was removed with virsh WHEN planning THEN it is planned as create and apply recreates it', () => {
@@ -132,21 +128,21 @@ test('(d) GIVEN the domain was removed with virsh WHEN planning THEN it is plann
   expect(domainExists(NAME)).toBe(true);
   uuid = domainUuid(NAME);
   expect(tf.resource('virtseed_domain.vm').uuid).toBe(uuid);
-  expectNoChanges();
+  expectPlanEmpty(tf);
 });
 
 test('(e) GIVEN the domain exists WHEN imported by name THEN a plan shows no changes', () => {
   tf.ok(['state', 'rm', 'virtseed_domain.vm']);
   tf.ok(['import', '-input=false', 'virtseed_domain.vm', NAME]);
   expect(tf.resource('virtseed_domain.vm').uuid).toBe(uuid);
-  expectNoChanges();
+  expectPlanEmpty(tf);
 });
 
 test('(e) GIVEN the domain exists WHEN imported by UUID THEN a plan shows no changes', () => {
   tf.ok(['state', 'rm', 'virtseed_domain.vm']);
   tf.ok(['import', '-input=false', 'virtseed_domain.vm', uuid]);
   expect(tf.resource('virtseed_domain.vm').name).toBe(NAME);
-  expectNoChanges();
+  expectPlanEmpty(tf);
 });
 
 test('(e) GIVEN the root volume exists WHEN imported by POOL/NAME THEN a plan shows no changes', () => {
@@ -154,5 +150,5 @@ test('(e) GIVEN the root volume exists WHEN imported by POOL/NAME THEN a plan sh
   tf.ok(['state', 'rm', 'virtseed_volume.root']);
   tf.ok(['import', '-input=false', 'virtseed_volume.root', `default/${PREFIX}-root.qcow2`]);
   expect(tf.resource('virtseed_volume.root').id).toBe(id);
-  expectNoChanges();
+  expectPlanEmpty(tf);
 });

@@ -6,6 +6,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { plannedChange, stringValue, TfWorkdir } from '../helpers/terraform';
+import { expectPlanEmpty } from '../helpers/steps';
 import { cleanupNetworksByPrefix, networkNames } from '../helpers/network';
 import { teardown } from '../helpers/teardown';
 
@@ -61,11 +62,6 @@ output "bridge" { value = virtseed_network.lan.bridge }
 `;
 }
 
-function expectNoChanges(dir = tf): void {
-  const r = dir.plan();
-  if (r.code !== 0) throw new Error(`plan is not empty (exit ${r.code}):\n${r.out}`);
-}
-
 beforeAll(() => {
   cleanupNetworksByPrefix(PREFIX);
   tf = new TfWorkdir('network');
@@ -92,7 +88,7 @@ test('GIVEN an isolated network with DHCP, a static host and a DNS host WHEN app
   expect(xml).toContain("<host mac='52:54:00:21:30:01' name='vm1' ip='10.213.30.10'/>");
   expect(xml).toContain('<hostname>db</hostname>');
   expect(xml).toContain("<domain name='lan.test' localOnly='yes'/>");
-  expectNoChanges();
+  expectPlanEmpty(tf);
 });
 
 test('GIVEN a second static DHCP host and no DNS host WHEN planned and applied THEN it is an in-place update of the running network (same UUID)', () => {
@@ -106,7 +102,7 @@ test('GIVEN a second static DHCP host and no DNS host WHEN planned and applied T
     expect(xml).toContain("<host mac='52:54:00:21:30:02' name='vm2' ip='10.213.30.11'/>");
     expect(xml).not.toContain('<hostname>db</hostname>');
   }
-  expectNoChanges();
+  expectPlanEmpty(tf);
 });
 
 test('GIVEN a static host added with virsh WHEN planned THEN the drift shows as an in-place update that removes it', () => {
@@ -117,7 +113,7 @@ test('GIVEN a static host added with virsh WHEN planned THEN the drift shows as 
   expect(r.out).toContain('10.213.30.99');
   tf.apply();
   expect(virsh('net-dumpxml', '--inactive', NAME)).not.toContain('10.213.30.99');
-  expectNoChanges();
+  expectPlanEmpty(tf);
 });
 
 test('GIVEN mode nat WHEN planned THEN mode forces replacement; applied THEN a new network forwards with NAT', () => {
@@ -131,7 +127,7 @@ test('GIVEN mode nat WHEN planned THEN mode forces replacement; applied THEN a n
   expect(newUuid).not.toBe(uuid);
   expect(virsh('net-dumpxml', NAME)).toContain("<forward mode='nat'");
   uuid = newUuid;
-  expectNoChanges();
+  expectPlanEmpty(tf);
 });
 
 test('GIVEN the network removed with virsh WHEN planned THEN it is created again', () => {
@@ -141,7 +137,7 @@ test('GIVEN the network removed with virsh WHEN planned THEN it is created again
   expect(plannedChange(plan, 'virtseed_network.lan').actions).toEqual(['create']);
   tf.apply();
   expect(networkNames(NAME)).toEqual([NAME]);
-  expectNoChanges();
+  expectPlanEmpty(tf);
 });
 
 test('GIVEN the network WHEN imported by name and by UUID into new state THEN a plan with the same config is empty', () => {
@@ -153,7 +149,7 @@ test('GIVEN the network WHEN imported by name and by UUID into new state THEN a 
       other.init();
       other.ok(['import', '-input=false', 'virtseed_network.lan', ref]);
       expect(other.resource('virtseed_network.lan').id).toBe(id);
-      expectNoChanges(other);
+      expectPlanEmpty(other);
     } finally {
       other.ok(['state', 'rm', 'virtseed_network.lan']);
       other.dispose();
@@ -192,7 +188,7 @@ resource "virtseed_network" "bridge" {
     expect(virsh('net-dumpxml', `${PREFIX}-open`)).toContain("<forward mode='open'/>");
     expect(virsh('net-dumpxml', `${PREFIX}-bridge`)).toContain("<forward mode='bridge'/>");
     expect(virsh('net-info', `${PREFIX}-bridge`)).toMatch(/Autostart:\s+no/);
-    expectNoChanges(other);
+    expectPlanEmpty(other);
     other.destroy();
     expect(networkNames(`${PREFIX}-`).filter((n) => n !== NAME)).toEqual([]);
   } finally {

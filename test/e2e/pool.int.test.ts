@@ -8,6 +8,7 @@
 import * as fs from 'node:fs';
 import { cleanupPoolsByPrefix, poolInfo, poolNames, poolVolumes, testPoolDir, virshOk } from '../helpers/pool';
 import { TfWorkdir } from '../helpers/terraform';
+import { expectPlanEmpty } from '../helpers/steps';
 
 jest.setTimeout(600_000);
 
@@ -33,11 +34,6 @@ resource "virtseed_volume" "v" {
   capacity = 1048576
 }
 `;
-
-function expectNoChanges(dir: TfWorkdir): void {
-  const r = dir.plan();
-  if (r.code !== 0) throw new Error(`plan is not empty (exit ${r.code}):\n${r.out}`);
-}
 
 interface Change {
   actions: string[];
@@ -77,7 +73,7 @@ test('GIVEN a new dir pool and a volume naming it WHEN applied THEN the pool run
   expect(state).toMatchObject({ name: NAME, type: 'dir', path: DIR, active: true, autostart: true, source_format: null });
   expect(state.id).toBe(virshOk('pool-uuid', NAME).trim());
   expect(state.capacity).toBe(Number(info.Capacity));
-  expectNoChanges(tf!);
+  expectPlanEmpty(tf!);
 });
 
 test('GIVEN the pool stopped with virsh WHEN planned THEN active goes back to true in place; applied THEN it runs again', () => {
@@ -87,7 +83,7 @@ test('GIVEN the pool stopped with virsh WHEN planned THEN active goes back to tr
   expect([c.before?.active, c.after?.active]).toEqual([false, true]);
   tf!.apply();
   expect(poolInfo(NAME).State).toBe('running');
-  expectNoChanges(tf!);
+  expectPlanEmpty(tf!);
 });
 
 test('GIVEN a volume Terraform does not manage in the pool WHEN destroyed THEN the apply fails naming it, the managed volume is gone and the pool kept', () => {
@@ -116,7 +112,7 @@ test('GIVEN the pool deleted with virsh after an apply WHEN planned THEN it is c
   expect(change(tf!.planJson(), 'virtseed_pool.p').actions).toEqual(['create']);
   tf!.apply();
   expect(poolInfo(NAME).State).toBe('running');
-  expectNoChanges(tf!);
+  expectPlanEmpty(tf!);
   tf!.destroy();
   expect(fs.existsSync(DIR)).toBe(false);
 });
@@ -139,7 +135,7 @@ resource "virtseed_pool" "i" {
     imp.init();
     imp.ok(['import', '-input=false', 'virtseed_pool.i', name]);
     expect(imp.resource('virtseed_pool.i')).toMatchObject({ name, path: dir, type: 'dir', active: true, autostart: true });
-    expectNoChanges(imp);
+    expectPlanEmpty(imp);
     imp.destroy();
     expect(poolNames(name)).toEqual([]);
     expect(fs.existsSync(dir)).toBe(true);
@@ -185,7 +181,7 @@ resource "virtseed_pool" "nfs" {
     expect(nfsXml).toContain("<format type='nfs'/>");
     expect(poolInfo(lvm)).toMatchObject({ State: 'inactive', Autostart: 'no' });
     expect(poolInfo(nfs)).toMatchObject({ State: 'inactive', Autostart: 'yes' });
-    expectNoChanges(defs);
+    expectPlanEmpty(defs);
     defs.destroy();
     expect(poolNames(PREFIX)).toEqual([]);
   } finally {

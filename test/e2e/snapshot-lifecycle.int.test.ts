@@ -6,6 +6,7 @@
  */
 import { cleanupByPrefix, virshRun, volumeNames } from '../helpers/guest';
 import { TfWorkdir } from '../helpers/terraform';
+import { expectPlanEmpty } from '../helpers/steps';
 import { teardown } from '../helpers/teardown';
 
 jest.setTimeout(900_000);
@@ -65,11 +66,6 @@ function change(plan: { resource_changes?: PlannedChange[] }, address: string): 
   return (plan.resource_changes ?? []).find((c) => c.address === address)?.change;
 }
 
-function expectNoChanges(): void {
-  const r = tf.plan();
-  if (r.code !== 0) throw new Error(`plan is not empty (exit ${r.code}):\n${r.out}`);
-}
-
 beforeAll(() => {
   cleanupByPrefix(PREFIX);
   tf = new TfWorkdir('snapshot-lc');
@@ -97,7 +93,7 @@ test('GIVEN shut-off BIOS and UEFI domains WHEN snapshots are applied THEN each 
     expect(virshRun('snapshot-list', domain, '--name').trim()).toBe('s1');
   }
   expect(volumeNames(PREFIX)).toEqual(expect.arrayContaining([`${BIOS}.s1.seed`, `${EFI}.s1.seed`]));
-  expectNoChanges();
+  expectPlanEmpty(tf);
 });
 
 test('GIVEN a new description WHEN planned and applied THEN the snapshot is updated in place and keeps its creation time', () => {
@@ -108,7 +104,7 @@ test('GIVEN a new description WHEN planned and applied THEN the snapshot is upda
   const after = tf.resource('virtseed_snapshot.bios');
   expect([after.description, after.creation_time]).toEqual(['two', before.creation_time]);
   expect(virshRun('snapshot-dumpxml', BIOS, 's1')).toContain('<description>two</description>');
-  expectNoChanges();
+  expectPlanEmpty(tf);
 });
 
 test('GIVEN the snapshot deleted outside Terraform WHEN planned THEN it is planned as create, and apply takes it again', () => {
@@ -117,7 +113,7 @@ test('GIVEN the snapshot deleted outside Terraform WHEN planned THEN it is plann
   expect(change(tf.planJson(), 'virtseed_snapshot.bios')?.actions).toEqual(['create']);
   tf.ok(['apply', '-input=false', 'tfplan']);
   expect(virshRun('snapshot-list', BIOS, '--name').trim()).toBe('s1');
-  expectNoChanges();
+  expectPlanEmpty(tf);
 });
 
 test('GIVEN the snapshot in libvirt WHEN imported as DOMAIN/SNAPSHOT THEN a plan shows no changes', () => {
@@ -125,7 +121,7 @@ test('GIVEN the snapshot in libvirt WHEN imported as DOMAIN/SNAPSHOT THEN a plan
   tf.ok(['state', 'rm', 'virtseed_snapshot.bios']);
   tf.ok(['import', '-input=false', 'virtseed_snapshot.bios', `${BIOS}/s1`]);
   expect(tf.resource('virtseed_snapshot.bios').id).toBe(id);
-  expectNoChanges();
+  expectPlanEmpty(tf);
 });
 
 test('GIVEN memory = true for a shut-off domain WHEN planned and applied THEN the plan warns, the apply fails naming memory, nothing is created', () => {

@@ -5,7 +5,7 @@
  * by that console's silence (VIRTSEED_TEST_CONSOLE_SILENCE_S): a stuck boot stops the call in minutes, and the
  * error has terraform's output and the console's last lines.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -188,6 +188,19 @@ export class TfWorkdir {
     let out = `${r.stdout ?? ''}${r.stderr ?? ''}${r.error ? `\n${r.error.message}` : ''}`;
     if (code === STOPPED || r.error) out += `\n${consoleTails(consoles.filter((c) => fs.existsSync(c)))}`;
     return { code, out };
+  }
+
+  /** Runs terraform with args (adds -no-color) without blocking the event loop (for runs side by side); never
+   *  rejects. */
+  runAsync(args: string[], timeoutMs = 600_000): Promise<TfResult> {
+    return new Promise((resolve) => {
+      const child = spawn('terraform', [...args, '-no-color'], { cwd: this.dir, env: this.env, timeout: timeoutMs });
+      let out = '';
+      child.stdout.on('data', (b: Buffer) => (out += b.toString()));
+      child.stderr.on('data', (b: Buffer) => (out += b.toString()));
+      child.on('error', (e) => (out += `\n${e.message}`));
+      child.on('close', (code) => resolve({ code: code ?? -1, out }));
+    });
   }
 
   /** Runs terraform and throws with its output unless it exits 0. */
