@@ -2,9 +2,11 @@
  * Issue 31, concurrency of volumes: in each round one `terraform apply` at default parallelism creates 8
  * `virtseed_volume`s of mixed kinds in pool `default` — raw sparse, raw dense and qcow2 images, each from a local
  * file and from a 127.0.0.1 HTTP server — whose data and holes start and end at and around the 1 MiB chunk edges
- * of the upload (and 4 KiB block edges, and odd lengths); every pool file's sha256 must equal its source's. Then
- * `terraform destroy`. Sizes and holes come from a seeded generator: a failure prints the seed, the round and the
- * configuration. `VIRTSEED_VOLUME_SEED` replays a seed, `VIRTSEED_VOLUME_ROUNDS` sets the rounds (default 20).
+ * of the upload (and 4 KiB block edges, and odd lengths); every pool file's sha256 must equal its source's. Each
+ * round's apply also deletes the previous round's volumes (their names carry the round), so deletes and uploads
+ * overlap; an empty configuration removes the last round's. Sizes and holes come from a seeded generator: a failure
+ * prints the seed, the round and the configuration. `VIRTSEED_VOLUME_SEED` replays a seed, `VIRTSEED_VOLUME_ROUNDS`
+ * sets the rounds (default 20).
  */
 import { execFileSync } from 'node:child_process';
 import { createHash, randomInt } from 'node:crypto';
@@ -98,7 +100,7 @@ function roundVolumes(rng: Rng, dir: string, base: string, round: number): Volum
       fs.writeFileSync(file, bytes);
     }
     const source = via === 'file' ? file : `${base}/round-${round}/${fileName}`;
-    out.push({ name: `${PREFIX}${kind}-${via}.${format}`, file, source, format });
+    out.push({ name: `${PREFIX}r${round}-${kind}-${via}.${format}`, file, source, format });
   };
   for (const via of ['file', 'http'] as const) {
     add('sparse', sparseImage(rng), 'raw', via);
@@ -155,10 +157,12 @@ test(`GIVEN 8 volumes of mixed kinds and sources with holes at chunk edges WHEN 
       .filter(({ want, got }) => want !== got)
       .map(({ v, want, got }) => `${v.name} (from ${v.source}): sha256 ${got}, its source's ${want}`);
     if (wrong.length) throw new Error(`${wrong.length} volume(s) differ from their source at ${replay}\n${wrong.join('\n')}\n${r.out}`);
-    tf.write('');
-    tf.ok(['apply', '-auto-approve', '-input=false']);
-    expect(volumeNames(PREFIX)).toEqual([]);
-    fs.rmSync(dir, { recursive: true, force: true });
+    // The next round's apply deletes this round's volumes while it uploads its own (names carry the round).
+    expect(volumeNames(PREFIX)).toEqual(volumes.map((v) => v.name).sort());
+    if (round > 1) fs.rmSync(path.join(files, `round-${round - 1}`), { recursive: true, force: true });
   }
+  tf.write('');
+  tf.ok(['apply', '-auto-approve', '-input=false']);
+  expect(volumeNames(PREFIX)).toEqual([]);
   process.stdout.write(`${ROUNDS} rounds of 8 volumes (seed ${SEED}) in ${Number(process.hrtime.bigint() - started) / 1e9} s\n`);
 });

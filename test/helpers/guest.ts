@@ -90,7 +90,7 @@ function consoleStamp(logPath: string): string {
 
 /**
  * Waits until the console log (from byte `from`) matches `pattern`; resolves with the text read. Fails when the
- * console has written nothing for VIRTSEED_TEST_CONSOLE_SILENCE_S (150 s) — a stuck guest fails in minutes — or
+ * console has written nothing for VIRTSEED_TEST_CONSOLE_SILENCE_S (240 s) — a stuck guest fails in minutes — or
  * after `timeoutMs` (at most VIRTSEED_TEST_MAX_TEST_S), with the console's last 40 lines either way. A wait for a
  * line that comes after a long silence on purpose must raise the silence bound for its run.
  */

@@ -2,11 +2,11 @@
  * How long the integration tests may wait (issue #33: a stuck guest fails its test in minutes, with the console's
  * last lines, instead of holding a lane for 40–60 minutes). Every bound can be raised for a slow machine through
  * the environment; the defaults hold on a 2-core machine with another guest booting beside:
- * - VIRTSEED_TEST_CONSOLE_SILENCE_S (150): a wait on a guest fails once its console has written nothing for this
+ * - VIRTSEED_TEST_CONSOLE_SILENCE_S (240): a wait on a guest fails once its console has written nothing for this
  *   long (waitForConsole; a terraform call that has a guest's console growing is stopped, terraform.ts);
- * - VIRTSEED_TEST_MAX_TEST_S (900): no test or hook runs longer (limits-environment.ts clamps jest's timeouts, and
+ * - VIRTSEED_TEST_MAX_TEST_S (1200): no test or hook runs longer (limits-environment.ts clamps jest's timeouts, and
  *   every terraform call is bounded by it, since a blocking call would hold the lane past jest's timeout);
- * - VIRTSEED_TEST_MAX_FILE_S (1500): once a file has run this long its remaining tests and set-up hooks fail at once
+ * - VIRTSEED_TEST_MAX_FILE_S (2400): once a file has run this long its remaining tests and set-up hooks fail at once
  *   (its afterAll teardown still runs).
  */
 import * as fs from 'node:fs';
@@ -21,17 +21,17 @@ function seconds(name: string, fallback: number): number {
 
 /** Console silence (ms) after which a wait on a guest fails. */
 export function consoleSilenceMs(): number {
-  return seconds('VIRTSEED_TEST_CONSOLE_SILENCE_S', 150) * 1000;
+  return seconds('VIRTSEED_TEST_CONSOLE_SILENCE_S', 240) * 1000;
 }
 
 /** Longest a test, a hook or one terraform call may run (ms). */
 export function maxTestMs(): number {
-  return seconds('VIRTSEED_TEST_MAX_TEST_S', 900) * 1000;
+  return seconds('VIRTSEED_TEST_MAX_TEST_S', 1200) * 1000;
 }
 
 /** Longest a test file may run before its remaining tests fail at once (ms). */
 export function maxFileMs(): number {
-  return seconds('VIRTSEED_TEST_MAX_FILE_S', 1500) * 1000;
+  return seconds('VIRTSEED_TEST_MAX_FILE_S', 2400) * 1000;
 }
 
 /**
