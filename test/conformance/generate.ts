@@ -102,9 +102,11 @@ function hashOf(s: string): number {
   return (h ^ (h >>> 16)) >>> 0;
 }
 
-/** True when an attribute is one a configuration sets (not computed only). */
+/** True when an attribute is one a configuration sets (not computed only). A write-only twin (`_wo`) is not: it
+ *  carries the same content as its attribute, never reaches plan or state, and has its own test
+ *  (test/provider/write-only.int.test.ts), so the generator always writes the attribute it stands in for. */
 export function configurable(f: AttributeField): boolean {
-  return f.required === true || f.optional === true;
+  return (f.required === true || f.optional === true) && f.writeOnly !== true;
 }
 
 /**
@@ -139,29 +141,37 @@ function walk(kind: KindSpec, table: FieldTable, at: string, ctx: Context, i: nu
       continue;
     }
     if (!configurable(field)) continue;
-    const v = pick(kind, field, p, ctx, i, turn);
+    const v = pick(kind, field, field.required === true, p, ctx, i, turn);
     if (v !== undefined) out[name] = v;
   }
   return out;
 }
 
 /** The value instance `i` gets for one attribute; undefined: left out (its default). */
-function pick(kind: KindSpec, field: AttributeField, p: string, ctx: Context, i: number, turn: number): Value | undefined {
+function pick(
+  kind: KindSpec,
+  field: AttributeField,
+  required: boolean,
+  p: string,
+  ctx: Context,
+  i: number,
+  turn: number,
+): Value | undefined {
   const sample = kind.samples[p];
   if (sample) {
     const xs = sample(ctx, i);
-    const n = field.required ? xs.length : xs.length + 1;
+    const n = required ? xs.length : xs.length + 1;
     const k = turn % n;
     return k < xs.length ? xs[k] : undefined;
   }
   if (field.values) {
     const xs = Object.keys(field.values);
-    const n = field.required ? xs.length : xs.length + 1;
+    const n = required ? xs.length : xs.length + 1;
     const k = turn % n;
     return k < xs.length ? xs[k] : undefined;
   }
   if (field.type === 'bool') return [true, false, undefined][turn % 3];
-  if (field.required) throw new Error(`${kind.type}.${p} is required and has no sample value (add one to the kind's samples)`);
+  if (required) throw new Error(`${kind.type}.${p} is required and has no sample value (add one to the kind's samples)`);
   return undefined;
 }
 

@@ -160,6 +160,9 @@ export const SEED_KIND: KindSpec = {
       if (f.content !== undefined) delete f.content_base64;
       else if (f.content_base64 === undefined) f.content = 'x\n';
     }
+    // A part's `content` or its write-only twin must be given (the generator never writes a twin).
+    for (const part of (a.user_data_part as Attrs[] | undefined) ?? [])
+      if (part.content === undefined) part.content = '#cloud-config\n{}\n';
     for (const m of (a.mount as Attrs[] | undefined) ?? [])
       if (m.mount_point === undefined && m.symlink === undefined) m.mount_point = '/mnt/x';
     const net = a.network as Attrs | undefined;
@@ -181,7 +184,11 @@ export const IGNITION_KIND: KindSpec = {
     ],
   },
   skip: { host: HOST_SKIP },
-  fix: () => undefined,
+  fix: (a, _ctx, i) => {
+    // `content` or its write-only twin must be given (the generator never writes a twin).
+    if (a.content === undefined)
+      a.content = expr(`jsonencode({ ignition = { version = "3.3.0" }, passwd = { users = [{ name = "c${i}" }] } })`);
+  },
 };
 
 export const NETWORK_KIND: KindSpec = {
