@@ -31,6 +31,7 @@ import {
   TestImage,
   virshRun,
 } from '../helpers/guest';
+import { expectPlanEmpty } from '../helpers/steps';
 import { teardown } from '../helpers/teardown';
 
 jest.setTimeout(1_800_000);
@@ -148,12 +149,6 @@ function domid(): string {
   return virshRun('domid', NAME).trim();
 }
 
-/** Asserts that a fresh plan has nothing to do (exit code 0). */
-function expectNoChanges(): void {
-  const r = tf.plan();
-  if (r.code !== 0) throw new Error(`second plan is not empty (exit ${r.code}):\n${r.out}`);
-}
-
 /** Reports the wait's overhead: apply start → cloud-init's "finished" line vs apply start → apply end. */
 function report(label: string, r: Timed, finished: StampedLine): void {
   console.log(
@@ -215,7 +210,7 @@ test('GIVEN wait_for = "cloud-init" WHEN a new guest is applied THEN apply retur
   lastDomid = domid();
   uuid = domainUuid(NAME);
   expect(tf.resource('virtseed_domain.vm').uuid).toBe(uuid);
-  expectNoChanges();
+  expectPlanEmpty(tf);
 });
 
 test('GIVEN the test image and firmware = "bios" WHEN the guest was created THEN it booted through its own GRUB (i386-pc), not OVMF', () => {
@@ -240,7 +235,7 @@ test('(a) GIVEN a fixed instance_id WHEN user-data changes THEN the seed is upda
   expect(after).not.toMatch(BANNER);
   expect(after).not.toMatch(/VSTEST-M2/);
   expect(domid()).toBe(lastDomid);
-  expectNoChanges();
+  expectPlanEmpty(tf);
 });
 
 test('(b) GIVEN reprovision = "reboot" WHEN instance_id changes THEN the plan says so, the guest restarts cleanly, cloud-init runs again on the same disk, and apply returns after cloud-init finished on the new instance-id', async () => {
@@ -283,7 +278,7 @@ test('(b) GIVEN reprovision = "reboot" WHEN instance_id changes THEN the plan sa
   expect(domainUuid(NAME)).toBe(uuid);
   expect(domid()).not.toBe(lastDomid);
   expect(tf.resource('virtseed_domain.vm').instance_id).toBe('iid-cycle-2');
-  expectNoChanges();
+  expectPlanEmpty(tf);
   lastDomid = domid();
 });
 
@@ -296,7 +291,7 @@ test('GIVEN a seed whose runcmd fails WHEN re-provisioned with wait_for = "cloud
   expect(r.consoleAtEnd).toMatch(/VSTEST-M4[\s\S]*Cloud-init v\. \S+ finished at/);
   expect(tf.resource('virtseed_domain.vm').instance_id).toBe('iid-cycle-3');
   // The domain is in state and up to date: nothing left to do until the seed changes.
-  expectNoChanges();
+  expectPlanEmpty(tf);
   bootId = await currentBootId(r.startMs);
   expect(bootIds(r.consoleAtEnd)).toContain(bootId);
   lastDomid = domid();
@@ -316,7 +311,7 @@ test('GIVEN reprovision = "next-boot" WHEN instance_id changes THEN the running 
   expect(after).not.toMatch(BANNER);
   expect(after).not.toMatch(/VSTEST-M5/);
   expect(domid()).toBe(lastDomid);
-  expectNoChanges();
+  expectPlanEmpty(tf);
 });
 
 test('GIVEN a running guest WHEN memory and vcpu change THEN the domain is updated in place (same UUID) with a clean restart', async () => {
@@ -339,5 +334,5 @@ test('GIVEN a running guest WHEN memory and vcpu change THEN the domain is updat
   expect(info).toMatch(/CPU\(s\):\s+2/);
   expect(info).toMatch(/Max memory:\s+655360 KiB/);
   expect(info).toMatch(/State:\s+running/);
-  expectNoChanges();
+  expectPlanEmpty(tf);
 });
