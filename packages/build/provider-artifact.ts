@@ -96,9 +96,11 @@ export async function buildProviderArtifact(root: string = repoRoot()): Promise<
   return { version, files };
 }
 
-/** Writes the artifact folder `outDir` (replacing it). @returns the files written, relative, sorted. */
-export async function writeProviderArtifact(outDir: string, root: string = repoRoot()): Promise<string[]> {
-  const { files } = await buildProviderArtifact(root);
+/**
+ * Writes `files` (relative path → bytes) as folder `outDir`, replacing it whole: written beside it first, then renamed,
+ * so a failed write leaves the old folder. @returns the files written, relative, sorted.
+ */
+export function writeFolder(outDir: string, files: ReadonlyMap<string, Uint8Array>): string[] {
   const tmp = `${outDir}.tmp`;
   fs.rmSync(tmp, { recursive: true, force: true });
   for (const [rel, data] of files) {
@@ -109,6 +111,11 @@ export async function writeProviderArtifact(outDir: string, root: string = repoR
   fs.rmSync(outDir, { recursive: true, force: true });
   fs.renameSync(tmp, outDir);
   return [...files.keys()].sort();
+}
+
+/** Writes the artifact folder `outDir` (replacing it). @returns the files written, relative, sorted. */
+export async function writeProviderArtifact(outDir: string, root: string = repoRoot()): Promise<string[]> {
+  return writeFolder(outDir, (await buildProviderArtifact(root)).files);
 }
 
 if (require.main === module) {

@@ -23,7 +23,7 @@ import { zipSync } from 'fflate';
 import * as openpgp from 'openpgp';
 import { executableName, formatSums, sha256Hex, sumsName, zipName } from '../../cli/commands/provider-artifact';
 import { registryFiles, releasePath, signatureName } from '../../cli/commands/provider-registry';
-import { bundleProvider } from './provider-artifact';
+import { bundleProvider, writeFolder } from './provider-artifact';
 import { repoRoot, repoVersion } from './repo';
 import { seaExecutables } from './sea';
 
@@ -125,17 +125,7 @@ export async function buildRelease(key: SigningKey, root: string = repoRoot()): 
 
 /** Writes the release folder `outDir` (replacing it). @returns the files written, relative, sorted. */
 export async function writeRelease(outDir: string, key: SigningKey, root: string = repoRoot()): Promise<string[]> {
-  const { files } = await buildRelease(key, root);
-  const tmp = `${outDir}.tmp`;
-  fs.rmSync(tmp, { recursive: true, force: true });
-  for (const [rel, data] of files) {
-    const target = path.join(tmp, rel);
-    fs.mkdirSync(path.dirname(target), { recursive: true });
-    fs.writeFileSync(target, data);
-  }
-  fs.rmSync(outDir, { recursive: true, force: true });
-  fs.renameSync(tmp, outDir);
-  return [...files.keys()].sort();
+  return writeFolder(outDir, (await buildRelease(key, root)).files);
 }
 
 if (require.main === module) {
