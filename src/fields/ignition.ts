@@ -1,6 +1,7 @@
 /** `virtseed_ignition`'s fields (see ./model.ts). */
 import { HOST_FIELD } from './host-field';
 import type { ResourceFields } from './model';
+import { writeOnlyTwin } from './write-only';
 
 export const IGNITION_FIELDS = {
   version: 0,
@@ -21,14 +22,10 @@ export const IGNITION_FIELDS = {
       description:
         "Ignition JSON (`jsonencode({...})`), spec 3.0.0–3.5.0; 2.x configs are translated to 3.3.0 where that is mechanical. Rewritten in place; its new `instance_id` re-provisions the guest by the domain's `reprovision` policy. One of `content`, `content_wo`.",
     },
-    content_wo: {
-      type: 'string',
-      optional: true,
-      writeOnly: true,
-      twinOf: 'content',
+    content_wo: writeOnlyTwin('content', 'string', {
       impact: 'next-boot',
       description: '`content` as a write-only value: `instance_id` is then keyed too (`ign-` + 16 hex digits of `keyed_digest`).',
-    },
+    }),
     version: { type: 'string', computed: true, description: 'Spec version of the stored config.' },
     instance_id: {
       type: 'string',

@@ -5,9 +5,18 @@
  * write-only attribute null (what plans and state hold). Pure; values are Terraform-spelled objects whose blocks
  * are arrays (`list`) or objects/null (`single`). docs/write-only.md.
  */
-import { isBlock, type FieldTable } from './model';
+import { isBlock, type AttributeField, type FieldTable, type FieldType } from './model';
 
 type Values = Record<string, unknown>;
+
+/**
+ * The write-only twin (`<of>_wo`) of attribute `of`: of type `type`, optional, write-only, standing in for `of`;
+ * described as "`of` as a write-only value" unless `extra` says otherwise. `extra` adds the table's other rules
+ * (impact, spec spelling).
+ */
+export function writeOnlyTwin(of: string, type: FieldType, extra: Partial<AttributeField> = {}): AttributeField {
+  return { type, optional: true, writeOnly: true, twinOf: of, description: `\`${of}\` as a write-only value.`, ...extra };
+}
 /** An attribute path: names and list indexes. */
 export type FieldPath = (string | number)[];
 
