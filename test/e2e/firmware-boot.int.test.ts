@@ -23,6 +23,7 @@ import {
   waitForConsole,
 } from '../helpers/guest';
 import { TfWorkdir } from '../helpers/terraform';
+import { teardown } from '../helpers/teardown';
 
 jest.setTimeout(1_800_000);
 
@@ -99,13 +100,7 @@ beforeAll(() => {
   tf.init();
 });
 
-afterAll(() => {
-  try {
-    tf?.dispose();
-  } finally {
-    cleanupByPrefix(PREFIX);
-  }
-});
+afterAll(() => teardown({ tf, prefix: PREFIX }));
 
 test('GIVEN firmware = "efi" WHEN started with wait_for = "cloud-init" THEN OVMF boots GRUB (x86_64-efi) from the ESP, cloud-init finishes, and the domain has its own NVRAM until it is destroyed', () => {
   const { console: text } = bootGuest('efi');

@@ -8,6 +8,7 @@
  */
 import { cleanupByPrefix, domainExists } from '../helpers/guest';
 import { TfWorkdir } from '../helpers/terraform';
+import { teardown } from '../helpers/teardown';
 
 jest.setTimeout(600_000);
 
@@ -47,13 +48,7 @@ resource "virtseed_domain" "d" {
   tf.init();
 });
 
-afterAll(() => {
-  try {
-    tf?.dispose();
-  } finally {
-    cleanupByPrefix(PREFIX);
-  }
-});
+afterAll(() => teardown({ tf, prefix: PREFIX }));
 
 test('GIVEN a guest whose console keeps printing but never finishes cloud-init WHEN wait_timeout = 5 THEN the wait outlives 5 s and gives up at 6 × 5 s, naming the total bound', () => {
   const r = tf.run(['apply', '-auto-approve', '-input=false']);
