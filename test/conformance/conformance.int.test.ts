@@ -61,10 +61,6 @@ const KNOWN_FAILURES: Readonly<Record<string, string>> = {
     'a volume uploaded from `source` (with `sha256`) plans a replacement after `terraform import`: import cannot know the source, which forces replacement; only `-replace`-free workaround is `lifecycle { ignore_changes = [source, sha256] }`',
   'virtseed_domain/import':
     'a NIC whose `network` the configuration gives as `virtseed_network.x.id` (the UUID, as the docs advise) is read back by name after `terraform import`: the plan after import updates `network_interface[n].network` from the name to the UUID (left out of the import comparison by DOMAIN_KIND.importIgnore)',
-  'virtseed_pool/replace':
-    '`-replace`/`taint` fail at plan with "Storage pool exists already": the create half of the replacement counts the pool it replaces (pools note a replacement only when an attribute forces it, provider/src/resources/private/plan-checks.ts noteReplacement; volumes and domains note what Terraform manages at ReadResource)',
-  'virtseed_network/replace': '`-replace`/`taint` fail at plan with "Network exists already" (as virtseed_pool/replace)',
-  'virtseed_snapshot/replace': '`-replace`/`taint` fail at plan with "Snapshot exists already" (as virtseed_pool/replace)',
   'virtseed_volume/update capacity':
     'growing a qcow2 volume that has internal snapshots (a virtseed_snapshot, or snapshot_before, of a domain using it) fails at apply with "qemu-img: Can\'t resize a v2 image which has snapshots": the plan should refuse it (or replace the volume) instead',
   'virtseed_ignition/update content':

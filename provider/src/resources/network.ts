@@ -24,7 +24,7 @@ import { NETWORK_FIELDS } from '../../../src/fields';
 import type { ResourceSchema } from '../plugin/schema';
 import { replacePaths, schemaOf, valueDiagnostics, withTableDefaults } from './private/fields';
 import { networkByName, networkByRef, networkByUuid } from './private/lookups';
-import { isBeingReplaced, noteReplacement, reachableClient } from './private/plan-checks';
+import { isReplacedObject, noteManaged, plannedPrivateOf, reachableClient, withoutReplaceMark } from './private/plan-checks';
 import { subnetClashes, usedSubnets } from './private/network-subnets';
 import { stateFromNetwork, toNetworkSpec, validateNetworkState } from './private/network-state';
 import type { Blocks, NetworkDhcpHostState, NetworkDnsHostState, NetworkState } from './private/model';
@@ -131,10 +131,14 @@ export function networkExistsDiagnostic(name: string): Diagnostic {
   );
 }
 
-/** Plan-time check of a new network's name against the host; silent when the host cannot be reached. */
-async function nameClash(ctx: HandlerContext<LibvirtClient>, name: string): Promise<Diagnostic[]> {
-  const client = isBeingReplaced(ctx, 'network', name) ? null : await reachableClient(ctx);
-  return client && (await networkByName(client, name)) ? [networkExistsDiagnostic(name)] : [];
+/**
+ * Plan-time check of a new network's name against the host: the network this create replaces does not count
+ * (isReplacedObject; `priorPrivate`: the plan's prior private state). Silent when the host cannot be reached.
+ */
+async function nameClash(ctx: HandlerContext<LibvirtClient>, name: string, priorPrivate: Buffer | undefined): Promise<Diagnostic[]> {
+  const client = await reachableClient(ctx);
+  const found = client ? await networkByName(client, name) : null;
+  return found && !isReplacedObject(ctx, 'network', bytesToUuid(found.uuid), priorPrivate) ? [networkExistsDiagnostic(name)] : [];
 }
 
 /** Plan-time check of a new network's subnets against the host's (./private/network-subnets.ts); silent when the host cannot be reached. */
@@ -146,6 +150,76 @@ async function subnetsInUse(ctx: HandlerContext<LibvirtClient>, planned: Network
   return subnetClashes(str(planned.name) ?? '', cidrs, await usedSubnets(client, ctx.uri, except));
 }
 
+/** ApplyResourceChange of a network: destroy, update in place, or create. */
+async function applyNetwork(
+  { prior, planned }: { prior: NetworkState | null; planned: NetworkState | null },
+  ctx: HandlerContext<LibvirtClient>,
+): Promise<{ newState: NetworkState | null; diagnostics: Diagnostic[] }> {
+  const client = await ctx.client();
+  const priorUuid = str(prior?.uuid);
+  if (!planned) {
+    const net = priorUuid ? await networkByUuid(client, priorUuid) : null;
+    if (net) {
+      if (await client.networkIsActive(net)) await client.networkDestroy(net);
+      await client.networkUndefine(net);
+    }
+    return { newState: null, diagnostics: [] };
+  }
+  const name = str(planned.name) ?? '';
+  if (prior && priorUuid && priorUuid === planned.uuid) {
+    const net = await networkByUuid(client, priorUuid);
+    if (!net)
+      return {
+        newState: null,
+        diagnostics: [
+          error(
+            [],
+            `Network ${name} is gone`,
+            `libvirt no longer has network ${name} (deleted outside Terraform). Run terraform apply again to create it.`,
+          ),
+        ],
+      };
+    await updateHosts(client, net, prior, planned);
+    if (prior.autostart !== planned.autostart) await client.networkSetAutostart(net, planned.autostart === true);
+    if (!(await client.networkIsActive(net))) await client.networkCreate(net);
+    return {
+      newState: { ...planned, ...(await describe(client, net, ctx.hostName)), dhcp_host: planned.dhcp_host, dns_host: planned.dns_host },
+      diagnostics: [],
+    };
+  }
+  if (await networkByName(client, name)) return { newState: null, diagnostics: [networkExistsDiagnostic(name)] };
+  const { spec } = toNetworkSpec(planned);
+  const net = await client.networkDefineXml(renderNetworkXml(spec));
+  try {
+    await client.networkCreate(net);
+  } catch (err) {
+    await client.networkUndefine(net).catch(() => undefined);
+    return {
+      newState: null,
+      diagnostics: [
+        error(
+          [],
+          `Cannot start network ${name}`,
+          `libvirt defined the network but could not start it: ${messageOf(err)}. Nothing was kept. Check that its subnet and bridge are not used by another network or host interface (virsh net-list --all; ip addr), and for mode "bridge" that the host bridge exists.`,
+        ),
+      ],
+    };
+  }
+  if (planned.autostart !== false) await client.networkSetAutostart(net, true);
+  const described = await describe(client, net, ctx.hostName);
+  return {
+    newState: {
+      ...planned,
+      ...described,
+      dhcp_host: planned.dhcp_host,
+      dns_host: planned.dns_host,
+      id: bytesToUuid(net.uuid),
+      uuid: bytesToUuid(net.uuid),
+    },
+    diagnostics: [],
+  };
+}
+
 export const network: ResourceHandler<NetworkState, LibvirtClient> = {
   typeName: 'virtseed_network',
   schema: NETWORK_SCHEMA,
@@ -154,87 +228,25 @@ export const network: ResourceHandler<NetworkState, LibvirtClient> = {
     return validateConfig(config);
   },
 
-  async plan({ prior, proposed, config }, ctx) {
+  async plan({ prior, proposed, config, priorPrivate }, ctx) {
     if (!proposed || !config) return { planned: null, requiresReplace: [], diagnostics: [] };
     const diagnostics = validateConfig(config);
     let planned = withTableDefaults(NETWORK_FIELDS, proposed, config);
     const requiresReplace = prior ? replacePaths(NETWORK_FIELDS, prior, planned) : [];
     const priorName = str(prior?.name);
-    if (requiresReplace.length && priorName) noteReplacement(ctx, 'network', priorName);
+    const plannedPrivate = plannedPrivateOf(ctx, 'network', str(prior?.uuid), priorPrivate, requiresReplace.length > 0);
     const replacing = !prior || requiresReplace.length > 0;
     planned = settleComputed(planned, prior, replacing, config.bridge === null ? ['id', 'uuid', 'bridge'] : ['id', 'uuid']);
     if (replacing) {
       const name = str(planned.name);
-      if (name && (!prior || prior.name !== name)) diagnostics.push(...(await nameClash(ctx, name)));
+      if (name && (!prior || prior.name !== name)) diagnostics.push(...(await nameClash(ctx, name, priorPrivate)));
       if (name && !diagnostics.length) diagnostics.push(...(await subnetsInUse(ctx, planned, [name, priorName ?? name])));
     }
-    return { planned, requiresReplace, diagnostics };
+    return { planned, requiresReplace, diagnostics, plannedPrivate };
   },
 
-  async apply({ prior, planned }, ctx) {
-    const client = await ctx.client();
-    const priorUuid = str(prior?.uuid);
-    if (!planned) {
-      const net = priorUuid ? await networkByUuid(client, priorUuid) : null;
-      if (net) {
-        if (await client.networkIsActive(net)) await client.networkDestroy(net);
-        await client.networkUndefine(net);
-      }
-      return { newState: null, diagnostics: [] };
-    }
-    const name = str(planned.name) ?? '';
-    if (prior && priorUuid && priorUuid === planned.uuid) {
-      const net = await networkByUuid(client, priorUuid);
-      if (!net)
-        return {
-          newState: null,
-          diagnostics: [
-            error(
-              [],
-              `Network ${name} is gone`,
-              `libvirt no longer has network ${name} (deleted outside Terraform). Run terraform apply again to create it.`,
-            ),
-          ],
-        };
-      await updateHosts(client, net, prior, planned);
-      if (prior.autostart !== planned.autostart) await client.networkSetAutostart(net, planned.autostart === true);
-      if (!(await client.networkIsActive(net))) await client.networkCreate(net);
-      return {
-        newState: { ...planned, ...(await describe(client, net, ctx.hostName)), dhcp_host: planned.dhcp_host, dns_host: planned.dns_host },
-        diagnostics: [],
-      };
-    }
-    if (await networkByName(client, name)) return { newState: null, diagnostics: [networkExistsDiagnostic(name)] };
-    const { spec } = toNetworkSpec(planned);
-    const net = await client.networkDefineXml(renderNetworkXml(spec));
-    try {
-      await client.networkCreate(net);
-    } catch (err) {
-      await client.networkUndefine(net).catch(() => undefined);
-      return {
-        newState: null,
-        diagnostics: [
-          error(
-            [],
-            `Cannot start network ${name}`,
-            `libvirt defined the network but could not start it: ${messageOf(err)}. Nothing was kept. Check that its subnet and bridge are not used by another network or host interface (virsh net-list --all; ip addr), and for mode "bridge" that the host bridge exists.`,
-          ),
-        ],
-      };
-    }
-    if (planned.autostart !== false) await client.networkSetAutostart(net, true);
-    const described = await describe(client, net, ctx.hostName);
-    return {
-      newState: {
-        ...planned,
-        ...described,
-        dhcp_host: planned.dhcp_host,
-        dns_host: planned.dns_host,
-        id: bytesToUuid(net.uuid),
-        uuid: bytesToUuid(net.uuid),
-      },
-      diagnostics: [],
-    };
+  async apply(req, ctx) {
+    return { ...(await applyNetwork(req, ctx)), private: withoutReplaceMark(req.plannedPrivate) };
   },
 
   async read({ current }, ctx) {
@@ -242,6 +254,7 @@ export const network: ResourceHandler<NetworkState, LibvirtClient> = {
     const uuid = str(current.uuid);
     const net = uuid ? await networkByUuid(client, uuid) : null;
     if (!net) return { newState: null, diagnostics: [] };
+    noteManaged(ctx, 'network', uuid);
     return { newState: keepOrder(current, await describe(client, net, ctx.hostName)), diagnostics: [] };
   },
 

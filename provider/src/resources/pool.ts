@@ -28,7 +28,7 @@ import { replacePaths, schemaOf, valueDiagnostics, withTableDefaults } from './p
 import { poolByName, poolByRef, poolByUuid } from './private/lookups';
 import type { PoolState } from './private/model';
 import { settleComputed } from './private/plan';
-import { isBeingReplaced, noteReplacement, notePlannedPool, planHost } from './private/plan-checks';
+import { isReplacedObject, noteManaged, notePlannedPool, planHost, plannedPrivateOf, withoutReplaceMark } from './private/plan-checks';
 import { describePool } from './private/pool-read';
 import { toPoolSpec, validatePoolState, withPlannedDefinition } from './private/pool-state';
 import { isWhollyKnown, list, messageOf, str, UNKNOWN } from './private/values';
@@ -133,18 +133,26 @@ export function poolExistsDiagnostic(name: string): Diagnostic {
 }
 
 /**
- * Plan-time checks of a new pool against the host: no pool of that name (unless it is being replaced), and no
- * other pool on the same target path (libvirt refuses a second pool on one directory). Silent when the host cannot
- * be reached (one warning per process, from planHost).
+ * Plan-time checks of a new pool against the host: no pool of that name, and no other pool on the same target path
+ * (libvirt refuses a second pool on one directory); the pool this create replaces counts for neither
+ * (isReplacedObject; `priorPrivate`: the plan's prior private state). Silent when the host cannot be reached (one
+ * warning per process, from planHost).
  */
-async function newPoolChecks(ctx: HandlerContext<LibvirtClient>, planned: PoolState): Promise<Diagnostic[]> {
+async function newPoolChecks(
+  ctx: HandlerContext<LibvirtClient>,
+  planned: PoolState,
+  priorPrivate: Buffer | undefined,
+): Promise<Diagnostic[]> {
   const name = str(planned.name);
   const { client, diagnostics } = await planHost(ctx);
-  if (!client || !name || isBeingReplaced(ctx, 'pool', name)) return diagnostics;
-  if (await poolByName(client, name)) return [poolExistsDiagnostic(name)];
+  if (!client || !name) return diagnostics;
+  const replaced = (pool: PoolRef) => isReplacedObject(ctx, 'pool', bytesToUuid(pool.uuid), priorPrivate);
+  const same = await poolByName(client, name);
+  if (same && !replaced(same)) return [poolExistsDiagnostic(name)];
   const path = str(planned.path);
   if (!path || planned.type === 'logical') return [];
   for (const pool of await client.connectListAllStoragePools(0)) {
+    if (replaced(pool)) continue;
     let other;
     try {
       other = parsePoolXml(await client.storagePoolGetXmlDesc(pool, VIR_STORAGE_XML_INACTIVE));
@@ -231,15 +239,12 @@ export const pool: ResourceHandler<PoolState, LibvirtClient> = {
     return validateConfig(config);
   },
 
-  async plan({ prior, proposed, config }, ctx) {
+  async plan({ prior, proposed, config, priorPrivate }, ctx) {
     if (!proposed || !config) return { planned: null, requiresReplace: [], diagnostics: [] };
     const diagnostics = validateConfig(config);
     let planned = withPlannedDefinition(withTableDefaults(POOL_FIELDS, proposed, config), config);
     const requiresReplace = prior ? replacePaths(POOL_FIELDS, prior, planned) : [];
-    if (prior && requiresReplace.length) {
-      const priorName = str(prior.name);
-      if (priorName) noteReplacement(ctx, 'pool', priorName);
-    }
+    const plannedPrivate = plannedPrivateOf(ctx, 'pool', str(prior?.uuid), priorPrivate, requiresReplace.length > 0);
     const replacing = !prior || requiresReplace.length > 0;
     planned = settleComputed(planned, prior, replacing, ['id', 'uuid']);
     if (replacing) {
@@ -248,18 +253,18 @@ export const pool: ResourceHandler<PoolState, LibvirtClient> = {
       for (const a of SIZES) planned[a] = UNKNOWN;
       const name = str(planned.name);
       if (name) notePlannedPool(ctx, name);
-      if (name && (!prior || prior.name !== name)) diagnostics.push(...(await newPoolChecks(ctx, planned)));
+      if (name && (!prior || prior.name !== name)) diagnostics.push(...(await newPoolChecks(ctx, planned, priorPrivate)));
     } else if (prior && planned.active !== prior.active) {
       for (const a of SIZES) planned[a] = UNKNOWN;
     } else if (prior) {
       for (const a of SIZES) planned[a] = prior[a];
     }
-    return { planned, requiresReplace, diagnostics };
+    return { planned, requiresReplace, diagnostics, plannedPrivate };
   },
 
   async apply({ prior, planned, plannedPrivate }, ctx) {
     const client = await ctx.client();
-    const priv = readPrivate(plannedPrivate);
+    const priv = readPrivate(withoutReplaceMark(plannedPrivate));
     if (!planned) return prior ? destroyPool(client, prior, priv, ctx) : { newState: null, diagnostics: [] };
     const name = str(planned.name) ?? '';
     const priorUuid = str(prior?.uuid);
@@ -328,6 +333,7 @@ export const pool: ResourceHandler<PoolState, LibvirtClient> = {
     const uuid = str(current.uuid);
     const found = uuid ? await poolByUuid(client, uuid) : null;
     if (!found) return { newState: null, diagnostics: [] };
+    noteManaged(ctx, 'pool', uuid);
     return { newState: keepEmptyDevices(current, await describePool(client, found, ctx.hostName)), diagnostics: [] };
   },
 

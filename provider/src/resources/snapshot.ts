@@ -18,13 +18,13 @@ import {
 } from '../../../src/ops/snapshots';
 import { isUuid } from '../../../src/uuid';
 import { SNAPSHOT_FIELDS } from '../../../src/fields';
-import type { ResourceHandler } from '../plugin/handler';
+import type { HandlerContext, ResourceHandler } from '../plugin/handler';
 import type { ResourceSchema } from '../plugin/schema';
 import { lookupDomainByUuid } from './private/domain-directory';
 import { replacePaths, schemaOf } from './private/fields';
 import { isNoDomain } from './private/lookups';
 import type { SnapshotState } from './private/model';
-import { planHost } from './private/plan-checks';
+import { isReplacedObject, noteManaged, planHost, plannedPrivateOf, withoutReplaceMark } from './private/plan-checks';
 import { settleComputed } from './private/plan';
 import { bool, str, UNKNOWN } from './private/values';
 
@@ -103,6 +103,56 @@ function refusedDetail(err: SnapshotRefusedError): string {
   return `Domain ${err.domain}: ${err.problem}. To take it: ${err.fix}. Nothing was created.`;
 }
 
+/** ApplyResourceChange of a snapshot: delete, redescribe in place, or take. */
+async function applySnapshot(
+  { prior, planned, config }: { prior: SnapshotState | null; planned: SnapshotState | null; config: SnapshotState | null },
+  ctx: HandlerContext<LibvirtClient>,
+): Promise<{ newState: SnapshotState | null; diagnostics: Diagnostic[] }> {
+  const client = await ctx.client();
+  const opts = { signal: ctx.signal };
+  if (!planned) {
+    const dom = prior ? await lookupDomain(client, str(prior.domain_id) ?? '') : null;
+    if (dom && prior) await deleteSnapshot(client, dom, str(prior.name) ?? '', opts);
+    return { newState: null, diagnostics: [] };
+  }
+  const domainRef = str(planned.domain_id) ?? '';
+  const name = str(planned.name) ?? '';
+  const dom = await lookupDomain(client, domainRef);
+  if (!dom) return { newState: prior, diagnostics: [domainMissingDiagnostic(domainRef)] };
+  if (prior && prior.id === planned.id && planned.id !== UNKNOWN) {
+    const info = await findSnapshot(client, dom, name, opts);
+    if (!info)
+      return {
+        newState: prior,
+        diagnostics: [
+          error([], 'Snapshot gone', `Domain ${dom.name} has no snapshot ${name} any more. Run terraform apply again to take it again.`),
+        ],
+      };
+    const description = str(planned.description) ?? null;
+    const updated = (info.description ?? null) === description ? info : await setSnapshotDescription(client, dom, name, description, opts);
+    return { newState: stateOf(dom, updated, planned), diagnostics: [] };
+  }
+  if (await findSnapshot(client, dom, name, opts)) return { newState: null, diagnostics: [existsDiagnostic(dom.name, name)] };
+  try {
+    const memory = bool(config?.memory);
+    const { info } = await takeSnapshot(client, dom, { name, description: str(planned.description), memory, signal: ctx.signal });
+    ctx.log.info(`domain ${dom.name}: snapshot ${name} taken (${info.state})`);
+    return { newState: stateOf(dom, info, planned), diagnostics: [] };
+  } catch (err) {
+    if (err instanceof SnapshotRefusedError)
+      return {
+        newState: null,
+        diagnostics: [error(err.problem.includes('memory') ? ['memory'] : [], 'Cannot take the snapshot', refusedDetail(err))],
+      };
+    if (err instanceof LibvirtError)
+      return {
+        newState: null,
+        diagnostics: [error([], 'Cannot take the snapshot', `Domain ${dom.name}: libvirt refused the snapshot: ${err.message}`)],
+      };
+    throw err;
+  }
+}
+
 export const snapshot: ResourceHandler<SnapshotState, LibvirtClient> = {
   typeName: 'virtseed_snapshot',
   schema: SNAPSHOT_SCHEMA,
@@ -111,10 +161,11 @@ export const snapshot: ResourceHandler<SnapshotState, LibvirtClient> = {
     return validateConfig(config);
   },
 
-  async plan({ prior, proposed, config }, ctx) {
+  async plan({ prior, proposed, config, priorPrivate }, ctx) {
     if (!proposed || !config) return { planned: null, requiresReplace: [], diagnostics: [] };
     const diagnostics = validateConfig(config);
     const requiresReplace = prior ? replacePaths(SNAPSHOT_FIELDS, prior, proposed) : [];
+    const plannedPrivate = plannedPrivateOf(ctx, 'snapshot', str(prior?.id), priorPrivate, requiresReplace.length > 0);
     const replacing = !prior || requiresReplace.length > 0;
     let planned = settleComputed(proposed, prior, replacing, TAKEN_ATTRS);
     if (config.memory === null) planned = { ...planned, memory: replacing ? UNKNOWN : (prior?.memory ?? UNKNOWN) };
@@ -124,8 +175,15 @@ export const snapshot: ResourceHandler<SnapshotState, LibvirtClient> = {
       const { client, diagnostics: unreachable } = await planHost(ctx);
       diagnostics.push(...unreachable);
       const dom = client ? await lookupDomain(client, domainRef) : null;
-      // A replacement plans the create while the old snapshot is still there: only a new name can clash.
-      if (client && dom && !(prior && prior.name === name && prior.domain_id === domainRef) && (await findSnapshot(client, dom, name)))
+      // A replacement plans the create while the old snapshot is still there: it does not count (isReplacedObject).
+      const replaced = () => isReplacedObject(ctx, 'snapshot', `${bytesToUuid(dom!.uuid)}/${name}`, priorPrivate);
+      if (
+        client &&
+        dom &&
+        !(prior && prior.name === name && prior.domain_id === domainRef) &&
+        (await findSnapshot(client, dom, name)) &&
+        !replaced()
+      )
         diagnostics.push(existsDiagnostic(dom.name, name));
       // The domain as it is now: this plan may still start or stop it, so a refusal is a warning, not an error.
       const decision = client && dom ? snapshotKind(await snapshotSubject(client, dom), bool(config.memory)) : null;
@@ -138,54 +196,11 @@ export const snapshot: ResourceHandler<SnapshotState, LibvirtClient> = {
           ),
         );
     }
-    return { planned, requiresReplace, diagnostics };
+    return { planned, requiresReplace, diagnostics, plannedPrivate };
   },
 
-  async apply({ prior, planned, config }, ctx) {
-    const client = await ctx.client();
-    const opts = { signal: ctx.signal };
-    if (!planned) {
-      const dom = prior ? await lookupDomain(client, str(prior.domain_id) ?? '') : null;
-      if (dom && prior) await deleteSnapshot(client, dom, str(prior.name) ?? '', opts);
-      return { newState: null, diagnostics: [] };
-    }
-    const domainRef = str(planned.domain_id) ?? '';
-    const name = str(planned.name) ?? '';
-    const dom = await lookupDomain(client, domainRef);
-    if (!dom) return { newState: prior, diagnostics: [domainMissingDiagnostic(domainRef)] };
-    if (prior && prior.id === planned.id && planned.id !== UNKNOWN) {
-      const info = await findSnapshot(client, dom, name, opts);
-      if (!info)
-        return {
-          newState: prior,
-          diagnostics: [
-            error([], 'Snapshot gone', `Domain ${dom.name} has no snapshot ${name} any more. Run terraform apply again to take it again.`),
-          ],
-        };
-      const description = str(planned.description) ?? null;
-      const updated =
-        (info.description ?? null) === description ? info : await setSnapshotDescription(client, dom, name, description, opts);
-      return { newState: stateOf(dom, updated, planned), diagnostics: [] };
-    }
-    if (await findSnapshot(client, dom, name, opts)) return { newState: null, diagnostics: [existsDiagnostic(dom.name, name)] };
-    try {
-      const memory = bool(config?.memory);
-      const { info } = await takeSnapshot(client, dom, { name, description: str(planned.description), memory, signal: ctx.signal });
-      ctx.log.info(`domain ${dom.name}: snapshot ${name} taken (${info.state})`);
-      return { newState: stateOf(dom, info, planned), diagnostics: [] };
-    } catch (err) {
-      if (err instanceof SnapshotRefusedError)
-        return {
-          newState: null,
-          diagnostics: [error(err.problem.includes('memory') ? ['memory'] : [], 'Cannot take the snapshot', refusedDetail(err))],
-        };
-      if (err instanceof LibvirtError)
-        return {
-          newState: null,
-          diagnostics: [error([], 'Cannot take the snapshot', `Domain ${dom.name}: libvirt refused the snapshot: ${err.message}`)],
-        };
-      throw err;
-    }
+  async apply(req, ctx) {
+    return { ...(await applySnapshot(req, ctx)), private: withoutReplaceMark(req.plannedPrivate) };
   },
 
   async read({ current }, ctx) {
@@ -193,6 +208,7 @@ export const snapshot: ResourceHandler<SnapshotState, LibvirtClient> = {
     const dom = await lookupDomain(client, str(current.domain_id) ?? '');
     const info = dom ? await findSnapshot(client, dom, str(current.name) ?? '', { signal: ctx.signal }) : null;
     if (!dom || !info) return { newState: null, diagnostics: [] }; // deleted outside Terraform, or with its domain
+    noteManaged(ctx, 'snapshot', `${bytesToUuid(dom.uuid)}/${info.name}`);
     return { newState: stateOf(dom, info, current), diagnostics: [] };
   },
 

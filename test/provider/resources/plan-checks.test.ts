@@ -5,6 +5,7 @@
 import { HostUnreachableError } from '../../../provider/src/host';
 import type { HandlerContext } from '../../../provider/src/plugin/handler';
 import {
+  isReplacedObject,
   newDomainChecks,
   newVolumeChecks,
   noteManaged,
@@ -134,6 +135,25 @@ describe('replacement mark in the private state', () => {
     expect(withoutReplaceMark(marked)?.toString()).toBe('{"xml":"d"}');
     expect(withoutReplaceMark(plannedPrivateOf(ctx, 'volume', 'k', undefined, true))?.length).toBe(0);
   });
+
+  test.each(['pool', 'network', 'snapshot'] as const)(
+    'GIVEN a %s WHEN -replace (marked), tainted (read, not kept) or kept by a plan THEN only the first two count as the object replaced',
+    (kind) => {
+      const ctx = host([]);
+      const [replaced, tainted, kept] = [
+        '11111111-1111-1111-1111-111111111111',
+        '22222222-2222-2222-2222-222222222222',
+        '33333333-3333-3333-3333-333333333333',
+      ];
+      expect(isReplacedObject(ctx, kind, replaced, plannedPrivateOf(ctx, kind, replaced, undefined, false))).toBe(true);
+      noteManaged(ctx, kind, tainted);
+      expect(isReplacedObject(ctx, kind, tainted.toUpperCase(), undefined)).toBe(true);
+      noteManaged(ctx, kind, kept);
+      plannedPrivateOf(ctx, kind, kept, undefined, false);
+      expect(isReplacedObject(ctx, kind, kept, undefined)).toBe(false);
+      expect(isReplacedObject(ctx, kind, '44444444-4444-4444-4444-444444444444', undefined)).toBe(false);
+    },
+  );
 
   test('GIVEN no prior state WHEN planned THEN the prior private state passes as it is', () => {
     const priv = Buffer.from('{"a":1}');

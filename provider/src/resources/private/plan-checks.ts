@@ -6,9 +6,8 @@
  * wait silently.
  *
  * The object a plan replaces still exists while its replacement is planned, so a "name already taken" check must
- * not count it (while any other object of that name still counts): see {@link isReplacedObject}. Pools and networks
- * note a replacement by name ({@link noteReplacement}); volumes and domains by their identity (volume key, domain
- * UUID).
+ * not count it (while any other object of that name still counts): see {@link isReplacedObject}. Every resource
+ * notes it by the object's identity (volume key; domain, pool or network UUID; snapshot `DOMAIN-UUID/NAME`).
  */
 import { Diagnostic, error } from '../../../../src/diagnostics';
 import { bytesToUuid, LibvirtClient, LibvirtError, VIR_ERR_NO_STORAGE_POOL } from '../../../../src/libvirt';
@@ -21,21 +20,11 @@ import type { DomainState } from './model';
 import { missingNetworkDiagnostics } from './network-refs';
 import { pendingMarkerName } from './storage';
 
-const replacingKey = (kind: string, name: string) => `replacing\u0000${kind}\u0000${name}`;
 const WARNED_UNREACHABLE = 'warned-unreachable';
 
-/** Records that `kind` object `name` is being replaced in this plan. */
-export function noteReplacement(ctx: HandlerContext<Connection>, kind: string, name: string): void {
-  ctx.notes.add(replacingKey(kind, name));
-}
-
-/** True when `kind` object `name` was planned for replacement by this provider process. */
-export function isBeingReplaced(ctx: HandlerContext<Connection>, kind: string, name: string): boolean {
-  return ctx.notes.has(replacingKey(kind, name));
-}
-
-/** What a volume or domain is known by across plans: its volume key, or its domain UUID (lower case). */
-export type ObjectKind = 'volume' | 'domain';
+/** What an object is known by across plans: a volume's key; a domain's, pool's or network's UUID; a snapshot's
+ *  `DOMAIN-UUID/NAME` (compared in lower case). */
+export type ObjectKind = 'volume' | 'domain' | 'pool' | 'network' | 'snapshot';
 
 const managedKey = (kind: ObjectKind, id: string) => `managed\u0000${kind}\u0000${id.toLowerCase()}`;
 const keptKey = (kind: ObjectKind, id: string) => `kept\u0000${kind}\u0000${id.toLowerCase()}`;
