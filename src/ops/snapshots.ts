@@ -8,7 +8,7 @@
  * it in place when its content changes. A guest reverted to a snapshot of its shut-off disks boots and reads the
  * seed again; to boot on the instance-id it had, it must read the seed it had. So a `disk` snapshot of a domain with
  * a seed volume gets a copy of that seed: the raw volume `<domain>.<snapshot>.seed` in the seed's pool (see
- * seedCopyName), written back into the seed volume (in place) by a revert and deleted with the snapshot. A `memory`
+ * seedCopyName), written back into the seed volume (./volume-bytes.ts) by a revert and deleted with the snapshot. A `memory`
  * snapshot needs none: its revert resumes the guest, which read its seed long before (docs/FACTS.md "Snapshots:
  * cloud-init reads the seed at boot, and per-instance modules follow the instance-id").
  */
@@ -44,9 +44,7 @@ import {
   type SnapshotKind,
   type SnapshotSubject,
 } from '../snapshot';
-
-/** virStorageVolResizeFlags: VIR_STORAGE_VOL_RESIZE_SHRINK. */
-const VIR_STORAGE_VOL_RESIZE_SHRINK = 4;
+import { writeVolumeBytes } from './volume-bytes';
 
 /** A snapshot virtseed will not or cannot take (see snapshotKind): `problem` says why, `fix` what to do. */
 export class SnapshotRefusedError extends Error {
@@ -122,17 +120,9 @@ async function poolVolume(
   }
 }
 
-/** Writes `bytes` into volume `to` in place (same file: a QEMU that has it open keeps its inode), resized to fit. */
-export async function writeVolumeBytes(client: LibvirtClient, to: VolRef, bytes: Uint8Array, options?: CallOptions): Promise<void> {
-  const info = await client.storageVolGetInfo(to, options);
-  if (info.capacity !== bytes.length)
-    await client.storageVolResize(to, bytes.length, bytes.length < info.capacity ? VIR_STORAGE_VOL_RESIZE_SHRINK : 0, options);
-  await client.storageVolUpload(to, bytes, 0, bytes.length, options);
-}
-
-/** Writes the bytes of `from` into `to` in place. */
-export async function copyVolumeContent(client: LibvirtClient, from: VolRef, to: VolRef, options?: CallOptions): Promise<void> {
-  await writeVolumeBytes(client, to, await client.storageVolDownload(from, 0, 0, options), options);
+/** Writes the bytes of `from` into `to` (./volume-bytes.ts writeVolumeBytes); returns the volume written. */
+export async function copyVolumeContent(client: LibvirtClient, from: VolRef, to: VolRef, options?: CallOptions): Promise<VolRef> {
+  return writeVolumeBytes(client, to, await client.storageVolDownload(from, 0, 0, options), options);
 }
 
 /** Copies volume `from` into a new raw volume `name` of `pool` (one left from before is replaced). */
@@ -346,8 +336,7 @@ export async function revertSnapshot(
     const seed = seedDisk(await definition(client, dom, opts));
     const target = seed ? await poolVolume(client, seed.source.pool, seed.source.volume, opts) : null;
     if (target?.vol) {
-      await copyVolumeContent(client, copy, target.vol, opts);
-      seedRestored = target.vol;
+      seedRestored = await copyVolumeContent(client, copy, target.vol, opts);
     }
   }
   let running = isActiveState((await client.domainGetState(dom, opts)).state);

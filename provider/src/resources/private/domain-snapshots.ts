@@ -26,8 +26,8 @@ import {
   snapshotSubject,
   SnapshotRefusedError,
   takeSnapshot,
-  writeVolumeBytes,
 } from '../../../../src/ops/snapshots';
+import { writeVolumeBytes } from '../../../../src/ops/volume-bytes';
 import { plannedSnapshot, snapshotKind, type SnapshotPlan } from '../../../../src/snapshot';
 import type { HandlerContext } from '../../plugin/handler';
 import type { DomainChangeDecision } from './domain-changes';

@@ -6,10 +6,8 @@ import { createHash, createHmac } from 'node:crypto';
 import { DomRef, LibvirtClient, PoolRef, VolRef, VIR_CONNECT_LIST_DOMAINS_ACTIVE, VIR_STORAGE_POOL_RUNNING } from '../../../../src/libvirt';
 import type { CallOptions } from '../../../../src/libvirt';
 import { Diagnostic, error } from '../../../../src/diagnostics';
+import { writeVolumeBytes } from '../../../../src/ops/volume-bytes';
 import { isNotFound, volumeByKey, volumeByName } from './lookups';
-
-/** virStorageVolResizeFlags: VIR_STORAGE_VOL_RESIZE_SHRINK. */
-const VIR_STORAGE_VOL_RESIZE_SHRINK = 4;
 
 /** Looks up a pool by name and starts it when inactive. Throws LibvirtError (49 when missing). */
 export async function activePool(client: LibvirtClient, name: string, options?: CallOptions): Promise<PoolRef> {
@@ -162,18 +160,6 @@ export async function createRawVolumeWith(
   );
 }
 
-/**
- * Replaces the content of a raw volume in place (same file, so a running QEMU keeps reading the same inode):
- * resizes it to `bytes.length` (shrinking when needed), then uploads.
- */
-export async function rewriteRawVolume(client: LibvirtClient, vol: VolRef, bytes: Uint8Array, options?: CallOptions): Promise<void> {
-  const info = await client.storageVolGetInfo(vol, options);
-  if (info.capacity !== bytes.length) {
-    await client.storageVolResize(vol, bytes.length, bytes.length < info.capacity ? VIR_STORAGE_VOL_RESIZE_SHRINK : 0, options);
-  }
-  await client.storageVolUpload(vol, bytes, 0, bytes.length, options);
-}
-
 /** sha256 (hex) of a volume's first `length` bytes (its whole capacity when absent). */
 export async function volumeSha256(client: LibvirtClient, vol: VolRef, length?: number, options?: CallOptions): Promise<string> {
   const hash = createHash('sha256');
@@ -202,8 +188,8 @@ export function volumeExistsDiagnostic(pool: string, name: string): Diagnostic {
 }
 
 /**
- * Stores `bytes` (a seed ISO, an Ignition JSON) as a raw volume: rewritten in place when the volume `key` still
- * exists, else created as `name` in `pool`. Returns the volume and its host path, or null when `pool` already has a
+ * Stores `bytes` (a seed ISO, an Ignition JSON) as a raw volume: rewritten (writeVolumeBytes: in place unless it
+ * shrinks below its allocation, then created again under its name) when the volume `key` still exists, else created as `name` in `pool`. Returns the volume and its host path, or null when `pool` already has a
  * volume `name` that is not ours (nothing is overwritten; report `volumeExistsDiagnostic`).
  */
 export async function storeRawVolume(
@@ -213,7 +199,7 @@ export async function storeRawVolume(
   options?: CallOptions,
 ): Promise<{ vol: VolRef; path: string } | null> {
   let vol = target.key ? await volumeByKey(client, target.key, options) : null;
-  if (vol) await rewriteRawVolume(client, vol, bytes, options);
+  if (vol) vol = await writeVolumeBytes(client, vol, bytes, options);
   else {
     const pool = await activePool(client, target.pool, options);
     await removeInterrupted(client, pool, target.name, options);
