@@ -11,6 +11,7 @@ import type { ResourceSchema } from '../plugin/schema';
 import { isValueOf, replacePaths, schemaOf, valueDiagnostics } from './private/fields';
 import { volumeByKey, volumeByName, volumeByPath } from './private/lookups';
 import { inspectSource, isLocalSource, SourceReadError } from './private/image-source';
+import { qcow2GrowBlocker } from './private/qcow2-snapshots';
 import { noteManaged, plannedPrivateOf, plannedVolumeChecks, reachableClient, withoutReplaceMark } from './private/plan-checks';
 import {
   CapacityBelowSourceError,
@@ -146,6 +147,10 @@ export const volume: ResourceHandler<VolumeState, LibvirtClient> = {
           ),
         );
       if (after !== before) planned.allocation = UNKNOWN;
+      const client = before !== undefined && after !== undefined && after > before ? await reachableClient(ctx) : null;
+      const vol = client && str(prior.id) ? await volumeByKey(client, str(prior.id)!, { signal: ctx.signal }) : null;
+      const blocked = client && vol ? await qcow2GrowBlocker(client, vol, before!, after!, { signal: ctx.signal }) : null;
+      if (blocked) diagnostics.push(blocked);
     }
     return { planned, requiresReplace, diagnostics, plannedPrivate };
   },

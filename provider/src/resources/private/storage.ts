@@ -33,6 +33,8 @@ export async function isPoolInactive(client: LibvirtClient, name: string, option
 /**
  * Volume XML (formatstorage "Storage volume XML"): name, capacity in bytes, target format, optional backing store,
  * optional allocation in bytes (absent: libvirt allocates the whole capacity of a raw file up front; 0: a sparse file).
+ * A qcow2 volume is version 3 (`<compat>1.1</compat>`; libvirt's default is 0.10), which QEMU grows also while it
+ * holds internal snapshots (./qcow2-snapshots.ts).
  */
 export function volumeXml(v: {
   name: string;
@@ -48,7 +50,7 @@ export function volumeXml(v: {
   const allocation = v.allocation === undefined ? '' : `<allocation unit='bytes'>${v.allocation}</allocation>`;
   return (
     `<volume><name>${esc(v.name)}</name><capacity unit='bytes'>${v.capacity}</capacity>${allocation}` +
-    `<target><format type='${esc(v.format)}'/></target>${backing}</volume>`
+    `<target><format type='${esc(v.format)}'/>${v.format === 'qcow2' ? '<compat>1.1</compat>' : ''}</target>${backing}</volume>`
   );
 }
 
