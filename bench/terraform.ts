@@ -27,6 +27,12 @@
  * without (Terraform's own share of the devices row, the floor of its 1.1x); the size of terraform.tfstate per
  * resource after apply (ours, floor_domain, floor_data); from `memoryFrom` on, the CPU time of our plan and apply
  * (Terraform + provider) against floor_domain's (Terraform + Go plugin).
+ *
+ * From `variantsFrom` (300) domains on, the schema-variant table (issue #38): floor_domain with variants of our
+ * schema that differ in one respect each (bench/private/schema-variants.ts: nested attributes instead of blocks,
+ * fewer computed attributes, empty collections instead of nulls, fewer attributes), applied and planned beside
+ * floor_domain and floor_data; Terraform + Go plugin CPU and wall time per plan and state bytes per resource, what
+ * drives Terraform's own cost of the schema (docs/performance.md says which savings keep user configs working).
  */
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -35,7 +41,8 @@ import { run } from './private/command';
 import { terraformEnv, tf, workdir, type Workdir } from './private/terraform-workdir';
 import { buildGoFloor, GO_FLOOR_SOURCE, GO_FLOOR_VERSION } from './private/go-floor';
 import { DOMAIN_DEVICE_SET, NO_DEVICE_SET } from './private/device-set';
-import { alternate, formatGoalTable, GoalRow, loadNow, loadRange } from './private/rows';
+import { alternate, formatGoalTable, GoalRow, loadNow, loadRange, median } from './private/rows';
+import { attributeCount, schemaVariants, type JsonSchema } from './private/schema-variants';
 
 const ROOT = join(__dirname, '..', '..');
 const PREFIX = 'vsbench-';
@@ -170,6 +177,98 @@ export interface TerraformBenchOptions {
   /** The device set of the devices row, from this many domains on. @default DOMAIN_DEVICE_SET, from 1000 */
   readonly deviceSet?: Readonly<Record<string, unknown>>;
   readonly devicesFrom?: number;
+  /** The schema-variant table (floor_domain variants, bench/private/schema-variants.ts) from this many domains on.
+   *  @default 300 */
+  readonly variantsFrom?: number;
+}
+
+/** One row of the schema-variant table: a floor_domain schema's plan (refresh, no changes) and state. */
+interface VariantRow {
+  readonly name: string;
+  readonly differs: string;
+  readonly attributes: number;
+  readonly planMs: number;
+  readonly planCpuMs: number;
+  readonly stateBytes: number;
+}
+
+/**
+ * The schema-variant table at `n`: floor_domain with each variant of our schema (and floor_domain, floor_data
+ * themselves, the anchors) applied, then planned `runs` times in alternation; medians of wall and CPU time
+ * (terraform + Go plugin). `schemaFile` is our schema (writeDomainSchema's). Destroys what it applied.
+ */
+function variantTable(
+  n: number,
+  runs: number,
+  base: string,
+  env: NodeJS.ProcessEnv,
+  schemaFile: string,
+  anchors: { floorDomain: Workdir; floor: Workdir },
+): VariantRow[] {
+  const schema = JSON.parse(readFileSync(schemaFile, 'utf8')) as JsonSchema;
+  const configs: { name: string; differs: string; attributes: number; w: Workdir; own: boolean }[] = [
+    {
+      name: 'floor_domain',
+      differs: "virtseed_domain's schema (the anchor)",
+      attributes: attributeCount(schema.block),
+      w: anchors.floorDomain,
+      own: false,
+    },
+    { name: 'floor_data', differs: 'id and input only', attributes: 2, w: anchors.floor, own: false },
+  ];
+  for (const v of schemaVariants(schema)) {
+    const file = join(base, `variant-${v.name}.schema.json`);
+    writeFileSync(file, JSON.stringify(v.schema));
+    const w = workdir(base, `variant-${v.name}-${n}`, floorDomainConfig(n), { ...env, FLOOR_DOMAIN_SCHEMA: file, ...v.env });
+    tf(w, ['apply', '-auto-approve']);
+    configs.push({ name: v.name, differs: v.differs, attributes: attributeCount(v.schema.block), w, own: true });
+  }
+  const usages = configs.map(() => [] as PlanUsage[]);
+  for (let i = 0; i < runs; i++) configs.forEach((c, j) => usages[j].push(planUsage(c.w, base, false)));
+  const rows = configs.map((c, j) => ({
+    name: c.name,
+    differs: c.differs,
+    attributes: c.attributes,
+    planMs: median(usages[j].map((u) => u.ms)),
+    planCpuMs: median(usages[j].map((u) => u.totalCpuMs)),
+    stateBytes: statePerResource(c.w, n),
+  }));
+  for (const c of configs) if (c.own) tf(c.w, ['destroy', '-auto-approve']);
+  return rows;
+}
+
+/** The schema-variant table as text lines: each variant's plan beside floor_domain's and floor_data's. */
+function formatVariantTable(n: number, rows: readonly VariantRow[]): string[] {
+  const anchor = rows.find((r) => r.name === 'floor_domain')!;
+  const data = rows.find((r) => r.name === 'floor_data')!;
+  const x = (a: number, b: number) => `${(a / b).toFixed(2)}x`;
+  const table = [
+    [
+      'variant',
+      'differs from floor_domain in',
+      'attrs',
+      'plan wall ms',
+      'plan CPU ms',
+      'CPU/floor_domain',
+      'CPU/floor_data',
+      'state B/res',
+    ],
+    ...rows.map((r) => [
+      r.name,
+      r.differs,
+      String(r.attributes),
+      r.planMs.toFixed(0),
+      r.planCpuMs.toFixed(0),
+      x(r.planCpuMs, anchor.planCpuMs),
+      x(r.planCpuMs, data.planCpuMs),
+      r.stateBytes.toFixed(0),
+    ]),
+  ];
+  const widths = table[0].map((_, i) => Math.max(...table.map((row) => row[i].length)));
+  return [
+    `schema variants: plan (refresh, no changes) of ${n} floor_domain with each schema, terraform + Go plugin (median of alternating runs)`,
+    ...table.map((row) => row.map((cell, i) => cell.padEnd(widths[i])).join('  ')),
+  ];
 }
 
 export async function runTerraformBench(options: TerraformBenchOptions = {}): Promise<GoalRow[]> {
@@ -180,6 +279,7 @@ export async function runTerraformBench(options: TerraformBenchOptions = {}): Pr
   if (!goFloor.built) log(`  Go plugin floor skipped (bench/anchors/build-go-floor.sh failed):\n${goFloor.reason}`);
   const rows: GoalRow[] = [];
   let floorDomainEnv: NodeJS.ProcessEnv | undefined; // env plus FLOOR_DOMAIN_SCHEMA, once our schema is written
+  const variantTables: string[] = [];
   cleanupDomains();
   try {
     for (const n of options.sizes ?? [1, 1000]) {
@@ -433,6 +533,21 @@ export async function runTerraformBench(options: TerraformBenchOptions = {}): Pr
             applyFloorDomainUsage,
           );
       }
+      if (floor && floorDomain && floorDomainEnv?.FLOOR_DOMAIN_SCHEMA && n >= (options.variantsFrom ?? 300)) {
+        const variants = variantTable(n, runs, base, env, floorDomainEnv.FLOOR_DOMAIN_SCHEMA, { floorDomain, floor });
+        const anchorCpu = variants[0].planCpuMs;
+        for (const v of variants.slice(2))
+          rows.push({
+            name: `CPU per plan, ${n} floor_domain variant ${v.name}`,
+            unit: 'ms',
+            ours: v.planCpuMs,
+            anchorName: `${n} floor_domain`,
+            anchor: anchorCpu,
+            load: loadRange([loadNow()]),
+          });
+        variantTables.push(...formatVariantTable(n, variants));
+        for (const line of variantTables.slice(-variants.length - 2)) log(`  ${line}`);
+      }
       for (const line of formatGoalTable(rows.slice(added)).slice(2)) log(`  ${line}`); // progress, as measured
       tf(ours, ['destroy', '-auto-approve']);
       tf(anchor, ['destroy', '-auto-approve']);
@@ -449,5 +564,6 @@ export async function runTerraformBench(options: TerraformBenchOptions = {}): Pr
     'terraform plan/apply at scale (plan: median of alternating runs with refresh, no changes; apply: one run; real terraform + provider)',
   );
   for (const line of formatGoalTable(rows)) log(line);
+  for (const line of variantTables) log(line);
   return rows;
 }

@@ -5,7 +5,9 @@ package main
 // plugin. The schema is read at start from the JSON file named by FLOOR_DOMAIN_SCHEMA: one resource's entry of
 // `terraform providers schema -json` ({"version":..,"block":{"attributes":{..},"block_types":{..}}}). Without the
 // variable the type is not offered. Values go through go-cty (Debian's golang-github-zclconf-go-cty-dev), which
-// reads any msgpack extension as an unknown value, so refined unknowns need no code here.
+// reads any msgpack extension as an unknown value, so refined unknowns need no code here. The schema may use
+// protocol-6 nested attributes ("nested_type"), and FLOOR_DOMAIN_EMPTY_COLLECTIONS=1 makes the plan fill null
+// computed lists, sets and maps with empty ones: the bench's schema variants (bench/private/schema-variants.ts).
 
 import (
 	"encoding/json"
@@ -27,6 +29,9 @@ const domainTypeName = "floor_domain"
 type domainResource struct {
 	schema *tfplugin6.Schema
 	ty     cty.Type
+	// emptyComputed: the computed top-level list, set and map attributes a plan makes empty collections when they
+	// are null (FLOOR_DOMAIN_EMPTY_COLLECTIONS=1, the bench's "empty lists instead of nulls" variant), else none.
+	emptyComputed map[string]cty.Type
 }
 
 // The parts of `terraform providers schema -json` a schema needs (descriptions are dropped).
@@ -40,10 +45,18 @@ type jsonBlock struct {
 	BlockTypes map[string]jsonBlockType `json:"block_types"`
 }
 
-// jsonAttribute: encoding/json matches the lower-case keys (required, optional, ...) to these fields.
+// jsonAttribute: encoding/json matches the lower-case keys (required, optional, ...) to these fields. An attribute
+// has a type or, for a protocol-6 nested attribute, a nested_type.
 type jsonAttribute struct {
 	Type                                                json.RawMessage `json:"type"`
+	NestedType                                          *jsonNestedType `json:"nested_type"`
 	Required, Optional, Computed, Sensitive, Deprecated bool
+}
+
+// jsonNestedType: a nested attribute's object (`terraform providers schema -json`'s "nested_type").
+type jsonNestedType struct {
+	Attributes  map[string]jsonAttribute `json:"attributes"`
+	NestingMode string                   `json:"nesting_mode"`
 }
 
 type jsonBlockType struct {
@@ -71,7 +84,60 @@ func loadDomainResource() (*domainResource, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", path, err)
 	}
-	return &domainResource{schema: &tfplugin6.Schema{Version: s.Version, Block: block}, ty: ty}, nil
+	d := &domainResource{schema: &tfplugin6.Schema{Version: s.Version, Block: block}, ty: ty, emptyComputed: map[string]cty.Type{}}
+	if os.Getenv("FLOOR_DOMAIN_EMPTY_COLLECTIONS") == "1" {
+		for _, a := range block.Attributes {
+			aty := ty.AttributeType(a.Name)
+			if a.Computed && (aty.IsListType() || aty.IsSetType() || aty.IsMapType()) {
+				d.emptyComputed[a.Name] = aty
+			}
+		}
+	}
+	return d, nil
+}
+
+// convertAttribute maps one attribute to tfplugin6 and gives its type (a nested attribute's: its object, or a list,
+// set or map of it, as Terraform's configschema implies).
+func convertAttribute(name string, a jsonAttribute) (*tfplugin6.Schema_Attribute, cty.Type, error) {
+	out := &tfplugin6.Schema_Attribute{
+		Name: name, Required: a.Required, Optional: a.Optional, Computed: a.Computed, Sensitive: a.Sensitive,
+		Deprecated: a.Deprecated,
+	}
+	if a.NestedType == nil {
+		ty, err := ctyjson.UnmarshalType(a.Type)
+		if err != nil {
+			return nil, cty.NilType, fmt.Errorf("attribute %s: %v", name, err)
+		}
+		out.Type = a.Type
+		return out, ty, nil
+	}
+	object := &tfplugin6.Schema_Object{}
+	types := map[string]cty.Type{}
+	for _, inner := range sortedKeys(a.NestedType.Attributes) {
+		attr, ty, err := convertAttribute(inner, a.NestedType.Attributes[inner])
+		if err != nil {
+			return nil, cty.NilType, fmt.Errorf("attribute %s: %v", name, err)
+		}
+		types[inner] = ty
+		object.Attributes = append(object.Attributes, attr)
+	}
+	mode, ok := tfplugin6.Schema_Object_NestingMode_value[strings.ToUpper(a.NestedType.NestingMode)]
+	if !ok {
+		return nil, cty.NilType, fmt.Errorf("attribute %s: nesting mode %q", name, a.NestedType.NestingMode)
+	}
+	object.Nesting = tfplugin6.Schema_Object_NestingMode(mode)
+	out.NestedType = object
+	ety := cty.Object(types)
+	switch object.Nesting {
+	case tfplugin6.Schema_Object_SINGLE:
+		return out, ety, nil
+	case tfplugin6.Schema_Object_LIST:
+		return out, cty.List(ety), nil
+	case tfplugin6.Schema_Object_SET:
+		return out, cty.Set(ety), nil
+	default:
+		return out, cty.Map(ety), nil
+	}
 }
 
 // convertBlock maps one block to tfplugin6 and builds its implied object type (attributes, then one attribute per
@@ -80,16 +146,12 @@ func convertBlock(b jsonBlock) (*tfplugin6.Schema_Block, cty.Type, error) {
 	out := &tfplugin6.Schema_Block{}
 	types := map[string]cty.Type{}
 	for _, name := range sortedKeys(b.Attributes) {
-		a := b.Attributes[name]
-		ty, err := ctyjson.UnmarshalType(a.Type)
+		attr, ty, err := convertAttribute(name, b.Attributes[name])
 		if err != nil {
-			return nil, cty.NilType, fmt.Errorf("attribute %s: %v", name, err)
+			return nil, cty.NilType, err
 		}
 		types[name] = ty
-		out.Attributes = append(out.Attributes, &tfplugin6.Schema_Attribute{
-			Name: name, Type: a.Type, Required: a.Required, Optional: a.Optional, Computed: a.Computed,
-			Sensitive: a.Sensitive, Deprecated: a.Deprecated,
-		})
+		out.Attributes = append(out.Attributes, attr)
 	}
 	for _, name := range sortedKeys(b.BlockTypes) {
 		bt := b.BlockTypes[name]
@@ -161,6 +223,22 @@ func (d *domainResource) plan(r *tfplugin6.PlanResourceChange_Request) (*tfplugi
 			id = prior.GetAttr("id")
 		}
 		proposed = withID(proposed, id)
+		if len(d.emptyComputed) > 0 {
+			attrs := proposed.AsValueMap()
+			for name, aty := range d.emptyComputed {
+				if attrs[name].IsNull() {
+					switch {
+					case aty.IsListType():
+						attrs[name] = cty.ListValEmpty(aty.ElementType())
+					case aty.IsSetType():
+						attrs[name] = cty.SetValEmpty(aty.ElementType())
+					default:
+						attrs[name] = cty.MapValEmpty(aty.ElementType())
+					}
+				}
+			}
+			proposed = cty.ObjectVal(attrs)
+		}
 	}
 	b, err := msgpack.Marshal(proposed, d.ty)
 	return &tfplugin6.DynamicValue{Msgpack: b}, err

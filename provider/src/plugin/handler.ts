@@ -58,9 +58,14 @@ export interface ResourceHandler<State, C extends Connection = Connection> {
   readonly hostAttribute?: 'location' | 'output';
   /** ValidateResourceConfig: only the errors reach Terraform; warnings belong to `plan` (./warnings). */
   validate?(config: State, ctx: HandlerContext<C>): Diagnostic[];
-  /** PlanResourceChange. Each warning reaches Terraform once per resource and plan (./warnings). */
+  /**
+   * PlanResourceChange. Each warning reaches Terraform once per resource and plan (./warnings). `validated`, when
+   * present, is what `validate(config)` returned for this very config (warnings included, a copy the handler may
+   * extend): the server's memo of the ValidateResourceConfig Terraform sends before each plan (./config-memo.ts),
+   * so the plan need not check the config again.
+   */
   plan(
-    req: { prior: State | null; proposed: State | null; config: State | null; priorPrivate?: Buffer },
+    req: { prior: State | null; proposed: State | null; config: State | null; priorPrivate?: Buffer; validated?: Diagnostic[] },
     ctx: HandlerContext<C>,
   ): Promise<{ planned: State | null; requiresReplace: Path[]; diagnostics: Diagnostic[]; plannedPrivate?: Buffer }>;
   apply(

@@ -13,6 +13,8 @@ export interface Logger {
   info(msg: string): void;
   warn(msg: string): void;
   error(msg: string): void;
+  /** Whether lines of `level` are written (a caller may skip building a line that would be dropped). */
+  enabled?(level: LogLevel): boolean;
 }
 
 /** The level named by the environment (see module doc). */
@@ -27,5 +29,6 @@ export function createLogger(level: LogLevel = levelFromEnv(), write: (line: str
   const at = (l: LogLevel) => (msg: string) => {
     if (RANK[l] >= RANK[level]) write(`[${l.toUpperCase()}] virtseed: ${msg}\n`);
   };
-  return { trace: at('trace'), debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
+  const enabled = (l: LogLevel) => RANK[l] >= RANK[level];
+  return { trace: at('trace'), debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error'), enabled };
 }

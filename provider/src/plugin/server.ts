@@ -8,6 +8,7 @@ import { Diagnostic, error, ValidationError } from '../../../src/diagnostics';
 import { providerHosts, ProviderHosts, validateProviderConfig } from '../host-config';
 import { HostConnections } from '../host-connections';
 import { Connection, describeHost, HostConfig, HostConnector, HostFacts, HostUnreachableError, TCG_ONLY, UnknownHostError } from '../host';
+import { ConfigMemo, configKey } from './config-memo';
 import { conform, CtyConversionError, CtyType, decodeJson, decodeMsgpack, encodeMsgpack, isUnknown, UNKNOWN } from './cty';
 import { hostUnreachable, internalError, toAttributePath, toProtoDiagnostic } from './diagnostics';
 import type { DataSourceHandler, HandlerContext, ResourceHandler } from './handler';
@@ -137,6 +138,8 @@ export class ProviderServer<C extends Connection = Connection> {
   private readonly planWarnings = new PlanWarnings();
   /** The handlers' notes (HandlerContext.notes), new at each ConfigureProvider. */
   private notes = new Set<string>();
+  /** `validate`'s diagnostics by config bytes: ValidateResourceConfig's, served to the PlanResourceChange after it. */
+  private readonly validated = new ConfigMemo<readonly Diagnostic[]>();
 
   /** Throws `Error` when a schema is malformed or two handlers of a kind share a type name. */
   constructor(private readonly options: ProviderServerOptions<C>) {
@@ -272,7 +275,7 @@ export class ProviderServer<C extends Connection = Connection> {
         );
         if (refused.length) return { diagnostics: this.diags(refused, type) };
       }
-      const diagnostics = handler.validate && config !== null ? handler.validate(config, this.context()) : [];
+      const diagnostics = config !== null ? (this.validateOnce(handler, req.config, config) ?? []) : [];
       return { diagnostics: this.diags(validationErrorsOnly(diagnostics), type) }; // warnings come from the plan (./warnings)
     });
   }
@@ -350,7 +353,12 @@ export class ProviderServer<C extends Connection = Connection> {
       this.log.trace(
         `PlanResourceChange ${req.type_name}: prior ${prior === null ? 'null' : 'set'}, proposed ${proposed === null ? 'null' : 'set'}`,
       );
-      const res = await handler.plan({ prior, proposed, config, priorPrivate }, this.context(host));
+      // The config's own checks, when ValidateResourceConfig just did them for these bytes (the handler's, else).
+      const validated = config !== null && handler.validate ? this.validated.peek(configKey(handler.typeName, req.config)) : undefined;
+      const res = await handler.plan(
+        { prior, proposed, config, priorPrivate, ...(validated ? { validated: [...validated] } : {}) },
+        this.context(host),
+      );
       return {
         planned_state: encode(res.planned),
         requires_replace: (res.requiresReplace ?? []).map((p) => toAttributePath(p, type)),
@@ -438,6 +446,17 @@ export class ProviderServer<C extends Connection = Connection> {
   }
 
   // ---- helpers -----------------------------------------------------------------------------------------------
+
+  /** The handler's `validate(config)` (undefined when it has none), computed once per config bytes `dv`. */
+  private validateOnce(
+    handler: ResourceHandler<unknown, C>,
+    dv: DynamicValueMsg | null | undefined,
+    config: unknown,
+  ): readonly Diagnostic[] | undefined {
+    const validate = handler.validate;
+    if (!validate) return undefined;
+    return this.validated.get(configKey(handler.typeName, dv), () => validate.call(handler, config, this.context()));
+  }
 
   private diags(diagnostics: readonly Diagnostic[] | undefined, type?: CtyType): DiagnosticMsg[] {
     return (diagnostics ?? []).map((d) => toProtoDiagnostic(d, type));

@@ -215,9 +215,9 @@ export const domain: ResourceHandler<DomainState, LibvirtClient> = {
     return validateDomainConfig(config);
   },
 
-  async plan({ prior, proposed, config, priorPrivate }, ctx) {
+  async plan({ prior, proposed, config, priorPrivate, validated }, ctx) {
     if (!proposed || !config) return { planned: null, requiresReplace: [], diagnostics: [] };
-    const diagnostics = validateDomainConfig(config);
+    const diagnostics = validated ?? validateDomainConfig(config); // validated: the server's memo (same config bytes)
     const planned = withDefaults(proposed, prior, ctx.uri, config);
     if (planned.type === null) planned.type = known(prior?.type) ?? ctx.host.domainType(ctx.uri);
     if (!prior) {
