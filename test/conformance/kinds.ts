@@ -327,8 +327,8 @@ export const DOMAIN_KIND: KindSpec = {
     if (a.cpu_mode === 'custom') delete a.cpu_mode; // needs a CPU model the table has no attribute for
     if (a.cpu_mode === 'host-passthrough') a.cpu_mode = 'maximum'; // needs KVM (refused at plan for `qemu`)
     if (i === 0 && a.disk === undefined) a.disk = [{}];
-    // Only domain 0 has a writable qcow2 disk: snapshot_before elsewhere passes plan and is refused at the first apply
-    // that changes the domain (libvirt: "nothing selected for snapshot"; KNOWN_FAILURES 'virtseed_domain/refused-at-apply').
+    // Only domain 0 has a writable qcow2 disk: snapshot_before elsewhere is refused at plan (no writable disk) or at the
+    // first plan that changes the domain (a writable raw disk).
     if (i !== 0) delete a.snapshot_before;
     // One disk per element kind: the first a volume, others a file; targets unique.
     ((a.disk as Attrs[] | undefined) ?? []).forEach((d, k) => {
@@ -370,7 +370,7 @@ export const DOMAIN_KIND: KindSpec = {
         delete nic.network;
         nic.direct = 'eth0';
         nic.direct_mode = 'bridge';
-        delete nic.mtu; // libvirt refuses an MTU on a direct NIC (only at apply: a defect the suite found)
+        delete nic.mtu; // libvirt refuses an MTU on a direct NIC (refused at plan: src/domain/devices/validate.ts)
       }
       const bw = nic.bandwidth as Attrs | undefined;
       if (bw) {
