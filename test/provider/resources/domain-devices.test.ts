@@ -200,6 +200,24 @@ describe('read', () => {
     expect(mergeObserved(current, observed).graphics).toEqual(current.graphics);
   });
 
+  test('GIVEN disks libvirt keeps in target order, one with cache "default" (libvirt writes none) WHEN merged THEN the state keeps its order and spelling', () => {
+    const vdd = diskState({ file: '/srv/d.img', target: 'vdd', bus: 'virtio', readonly: false, cache: 'default' });
+    const vdb = diskState({ file: '/srv/b.img', target: 'vdb', bus: 'virtio', readonly: false });
+    const current = everyDevice({ disk: [vdd, vdb] });
+    expect(mergeObserved(current, { ...current, disk: [vdb, { ...vdd, cache: null }] }).disk).toEqual([vdd, vdb]);
+  });
+
+  test("GIVEN a disk whose cache libvirt changed (drift) WHEN merged THEN libvirt's value shows", () => {
+    const disk = diskState({ file: '/srv/d.img', target: 'vda', bus: 'virtio', readonly: false, cache: 'default' });
+    const current = everyDevice({ disk: [disk] });
+    expect(mergeObserved(current, { ...current, disk: [{ ...disk, cache: 'none' }] }).disk).toEqual([{ ...disk, cache: 'none' }]);
+  });
+
+  test('GIVEN an empty xml {} block (libvirt records no escape hatch) WHEN merged THEN no drift', () => {
+    const current = everyDevice({ xml: { devices: null, xslt: null } });
+    expect(mergeObserved(current, { ...current, xml: null }).xml).toEqual({ devices: null, xslt: null });
+  });
+
   test('GIVEN boot_devices null in libvirt (its default, hd) and ["hd"] in the state WHEN merged THEN no drift', () => {
     const current = everyDevice({ boot_devices: ['hd'] });
     expect(mergeObserved(current, { ...current, boot_devices: null }).boot_devices).toEqual(['hd']);
