@@ -11,7 +11,8 @@
  *   supported"); a writable disk that is not qcow2 ("internal snapshot for disk vdb unsupported for storage type
  *   raw"); the disks alone of a running guest (libvirt makes those external: overlay files the domain's disks are
  *   re-pointed at, which libvirt 9.0 cannot revert); the memory of a running guest with a virtiofs share (QEMU:
- *   "cannot migrate domain: non-migratable device: …/vhost-user-fs"; its disks can be taken while it is shut off).
+ *   "cannot migrate domain: non-migratable device: …/vhost-user-fs"; its disks can be taken while it is shut off);
+ *   a domain with no writable disk ("nothing selected for snapshot": the snapshot would hold nothing).
  *   Read-only disks and cdroms (the cloud-init seed) are left out.
  */
 
@@ -37,6 +38,18 @@ export type KindDecision =
  * The snapshot `subject` allows. `memory`: true asks for the guest's memory (needs it running), false for its disks
  * only (needs it shut off), undefined for whatever its state gives.
  */
+/** The refusal of a snapshot of a domain whose disks are all read-only (or that has none). */
+export const NO_WRITABLE_DISK = {
+  ok: false,
+  problem: 'it has no writable disk, and a snapshot holds the writable disks (libvirt: "nothing selected for snapshot")',
+  fix: 'give it a writable qcow2 disk (readonly = false)',
+} as const satisfies KindDecision;
+
+/** True when `disks` hold a writable disk (not a cdrom, not read-only), which a snapshot can hold. */
+export function hasWritableDisk(disks: readonly { readonly: boolean; device: 'disk' | 'cdrom' }[]): boolean {
+  return disks.some((d) => d.device === 'disk' && !d.readonly);
+}
+
 export function snapshotKind(subject: SnapshotSubject, memory?: boolean): KindDecision {
   const raw = subject.disks.find((d) => d.device === 'disk' && !d.readonly && d.format !== 'qcow2');
   if (raw)
@@ -45,6 +58,7 @@ export function snapshotKind(subject: SnapshotSubject, memory?: boolean): KindDe
       problem: `disk ${raw.target} is ${raw.format ?? 'of unknown format'}: libvirt takes internal snapshots of qcow2 disks only, and every writable disk is part of one`,
       fix: `use a qcow2 volume for ${raw.target}, or attach it read-only (readonly = true), which leaves it out of snapshots`,
     };
+  if (!hasWritableDisk(subject.disks)) return NO_WRITABLE_DISK;
   if (memory === true && !subject.running)
     return {
       ok: false,

@@ -86,6 +86,8 @@ export interface KindSpec {
   readonly importId?: (values: Record<string, unknown>) => string;
   /** Attributes import cannot know (libvirt does not keep them), left out of the import comparison. */
   readonly importIgnore?: readonly string[];
+  /** What import cannot know of the configuration's spelling (see ImportTarget.asWritten in test/helpers/steps.ts). */
+  readonly importAsWritten?: (config: Record<string, unknown>, imported: Record<string, unknown>) => Record<string, unknown>;
 }
 
 /** The Terraform resource name of instance `i` of a kind, e.g. `virtseed_volume.c3`. */

@@ -13,6 +13,8 @@ import {
   SNAPSHOT_FIELDS,
   VOLUME_FIELDS,
 } from '../../src/fields';
+import { asWritten } from '../../provider/src/resources/private/domain-as-written';
+import type { DomainState } from '../../provider/src/resources/private/model';
 import { expr, type Attrs, type Context, type KindSpec } from './generate';
 
 const HOST_SKIP = "needs the provider's `host` blocks (placement tests cover it)";
@@ -278,7 +280,7 @@ export const DOMAIN_KIND: KindSpec = {
     'cpu_topology.threads': () => [1],
     'cpu_topology.dies': () => [1],
     'graphics.listen': () => ['127.0.0.1'],
-    'graphics.socket': (ctx, i) => [`/var/lib/libvirt/qemu/${ctx.prefix}-g${i}.sock`],
+    'graphics.socket': (ctx, i) => [`/tmp/${ctx.prefix}-g${i}.sock`],
     'graphics.port': (_ctx, i) => [5990 + i],
     'graphics.password': () => ['s3cret'],
     'filesystem.source': (ctx) => [ctx.fixtures.shareDir ?? '/tmp'],
@@ -327,8 +329,8 @@ export const DOMAIN_KIND: KindSpec = {
     if (a.cpu_mode === 'custom') delete a.cpu_mode; // needs a CPU model the table has no attribute for
     if (a.cpu_mode === 'host-passthrough') a.cpu_mode = 'maximum'; // needs KVM (refused at plan for `qemu`)
     if (i === 0 && a.disk === undefined) a.disk = [{}];
-    // Only domain 0 has a writable qcow2 disk: snapshot_before elsewhere passes plan and is refused at the first apply
-    // that changes the domain (libvirt: "nothing selected for snapshot"; KNOWN_FAILURES 'virtseed_domain/refused-at-apply').
+    // Only domain 0 has a writable qcow2 disk: snapshot_before elsewhere is refused at plan (no writable disk) or at the
+    // first plan that changes the domain (a writable raw disk).
     if (i !== 0) delete a.snapshot_before;
     // One disk per element kind: the first a volume, others a file; targets unique.
     ((a.disk as Attrs[] | undefined) ?? []).forEach((d, k) => {
@@ -342,12 +344,10 @@ export const DOMAIN_KIND: KindSpec = {
         delete d.volume_id;
         d.readonly = true;
       }
-      // libvirt refuses a read-only sata disk (only at apply: a defect the suite found, see its report).
+      // libvirt refuses a read-only sata disk (refused at plan: src/domain/devices/validate.ts).
       if (d.readonly === true && d.bus === 'sata') d.bus = 'scsi';
-      // Targets given to all disks or none: a list whose targets libvirt sorts differently never settles (known failure).
-      if (a.disk && (a.disk as Attrs[]).some((x) => x.target !== undefined))
-        d.target = `${d.bus === 'virtio' || d.bus === undefined ? 'vd' : 'sd'}${'cd'[k]}`;
-      if (d.cache === 'default') d.cache = 'writeback'; // known failure: `default` is read back as null
+      // Given targets in the reverse of libvirt's order (it keeps disks in target order), beside derived ones.
+      if (d.target !== undefined) d.target = `${d.bus === 'virtio' || d.bus === undefined ? 'vd' : 'sd'}${'dc'[k]}`;
       if (d.io === 'native') d.cache = 'none';
       if (d.bus !== undefined && d.bus !== 'virtio') delete d.serial;
     });
@@ -370,7 +370,7 @@ export const DOMAIN_KIND: KindSpec = {
         delete nic.network;
         nic.direct = 'eth0';
         nic.direct_mode = 'bridge';
-        delete nic.mtu; // libvirt refuses an MTU on a direct NIC (only at apply: a defect the suite found)
+        delete nic.mtu; // libvirt refuses an MTU on a direct NIC (refused at plan: src/domain/devices/validate.ts)
       }
       const bw = nic.bandwidth as Attrs | undefined;
       if (bw) {
@@ -386,11 +386,11 @@ export const DOMAIN_KIND: KindSpec = {
     const g = (a.graphics as Attrs[] | undefined) ?? [];
     g.forEach((e, k) => {
       e.type = k === 0 ? 'vnc' : 'spice';
-      delete e.socket; // known failure: a socket is read back as null on a shut-off domain (see the suite)
       if (e.socket !== undefined) {
         delete e.listen;
         delete e.port;
-        e.socket = `/var/lib/libvirt/qemu/${ctx.prefix}-g${i}-${k}.sock`;
+        // Not under /var/lib/libvirt/qemu/: libvirt drops a VNC socket there (refused at plan).
+        e.socket = `/tmp/${ctx.prefix}-g${i}-${k}.sock`;
       }
       if (e.port !== undefined) e.port = 5990 + i * 2 + k;
     });
@@ -405,8 +405,6 @@ export const DOMAIN_KIND: KindSpec = {
       }
     }
     ((a.filesystem as Attrs[] | undefined) ?? []).forEach((f, k) => (f.target = `share${i}x${k}`));
-    const xml = a.xml as Attrs | undefined;
-    if (xml && xml.devices === undefined && xml.xslt === undefined) xml.devices = "<sound model='ich6'/>"; // known failure: `xml {}`
     const rng = a.rng as Attrs | undefined;
     if (rng && rng.rate_bytes === undefined) delete rng.rate_period;
     const wd = a.watchdog as Attrs | undefined;
@@ -439,8 +437,12 @@ export const DOMAIN_KIND: KindSpec = {
     if ((a.input as Attrs[]).length === 0) delete a.input;
   },
   importId: (v) => str(v.name),
+  // Disks in libvirt's target order and `cache = "default"` read back as null: what import cannot know of the
+  // configuration (documented: docs/resources/domain.md "Import"); a read after an apply keeps the state's spelling.
+  importAsWritten: (config, imported) => asWritten(config as DomainState, imported as DomainState),
   // What libvirt does not keep (the provider's own settings; passwords libvirt shows only to secure reads), and
-  // a NIC's network named by UUID in the configuration, read back by name (KNOWN_FAILURES 'virtseed_domain/import').
+  // a NIC's network named by UUID in the configuration, read back by name: what import cannot know (documented:
+  // docs/resources/domain.md "Import").
   importIgnore: [
     'shutdown_timeout',
     'wait_timeout',
@@ -470,8 +472,6 @@ export const SNAPSHOT_KIND: KindSpec = {
 export const NOT_GENERATED: Readonly<Record<string, string>> = {
   'virtseed_domain.cpu_mode=host-passthrough': 'needs KVM; refused at plan for `type = "qemu"` (the only type here)',
   'virtseed_domain.cpu_mode=custom': 'needs a CPU model, which the table has no attribute for',
-  'virtseed_domain.disk.cache=default': 'known failure: read back as null, so the plan never settles (see the suite)',
-  'virtseed_domain.graphics.socket': 'known failure: read back as null on a shut-off domain, so the plan never settles',
   'virtseed_domain.channel.type=spicevmc': 'needs SPICE graphics with its agent channel; not generated yet',
 };
 

@@ -70,6 +70,9 @@ export interface ImportTarget {
   readonly id: string;
   /** Attributes import cannot know (e.g. a sensitive input libvirt never shows back): left out of the comparison. */
   readonly ignore?: readonly string[];
+  /** What import cannot know of how the configuration spells a value (e.g. a list's order): `imported` spelled as
+   *  `config` where they mean the same, applied before comparing. */
+  readonly asWritten?: (config: Record<string, unknown>, imported: Record<string, unknown>) => Record<string, unknown>;
 }
 
 /**
@@ -100,14 +103,20 @@ export function expectImportSame(
     const wrong = (plan.resource_changes ?? []).filter((c) => !c.change.actions.every((a) => a === 'no-op' || a === 'read'));
     const planText = other.run(['show', 'tfplan']).out;
     const ignoredOf = (a: string) => targets.find((t) => t.address === a)?.ignore ?? [];
+    const spelled = (a: string, config: unknown, imported: unknown) => {
+      const as = targets.find((t) => t.address === a)?.asWritten;
+      return as && config && imported ? as(config as Record<string, unknown>, imported as Record<string, unknown>) : imported;
+    };
     const unexpected = wrong.filter((c) => {
       if (opts.planEmpty !== false) return true;
       const ign = ignoredOf(c.address);
-      return !(c.change.actions.join() === 'update' && valueDiff(c.change.before, c.change.after, ign).length === 0);
+      const before = spelled(c.address, c.change.after, c.change.before);
+      return !(c.change.actions.join() === 'update' && valueDiff(before, c.change.after, ign).length === 0);
     });
     if (unexpected.length) {
       const what = unexpected.map(
-        (c) => `${c.address}: ${c.change.actions.join('+')} ${valueDiff(c.change.before, c.change.after, ignoredOf(c.address)).join('; ')}`,
+        (c) =>
+          `${c.address}: ${c.change.actions.join('+')} ${valueDiff(spelled(c.address, c.change.after, c.change.before), c.change.after, ignoredOf(c.address)).join('; ')}`,
       );
       throw new Error(
         `importing ${targets.map((t) => t.address).join(', ')} plans more than the import:\n${what.join('\n')}\n--- plan:\n${planText}`,
@@ -116,7 +125,9 @@ export function expectImportSame(
     other.ok(['apply', '-input=false', 'tfplan']);
     const imported = stateValues(other);
     const diffs = targets.flatMap((t) =>
-      valueDiff(original[t.address], imported[t.address], [...VOLATILE, ...(t.ignore ?? [])]).map((d) => `${t.address}: ${d}`),
+      valueDiff(original[t.address], spelled(t.address, original[t.address], imported[t.address]), [...VOLATILE, ...(t.ignore ?? [])]).map(
+        (d) => `${t.address}: ${d}`,
+      ),
     );
     if (diffs.length)
       throw new Error(

@@ -1,4 +1,4 @@
-import { snapshotKind, type SnapshotSubject } from '../../src/snapshot';
+import { NO_WRITABLE_DISK, snapshotKind, type SnapshotSubject } from '../../src/snapshot';
 
 const root = { target: 'vda', format: 'qcow2', readonly: false, device: 'disk' as const };
 const seed = { target: 'sda', format: 'raw', readonly: true, device: 'cdrom' as const };
@@ -10,6 +10,13 @@ const subject = (over: Partial<SnapshotSubject> = {}): SnapshotSubject => ({
 });
 
 describe('snapshotKind (libvirt 9.0, internal snapshots)', () => {
+  it.each([true, false])(
+    'GIVEN only read-only disks and the seed cdrom (running: %s) WHEN asked THEN it is refused: nothing selected for snapshot',
+    (running) => {
+      expect(snapshotKind(subject({ running, disks: [{ ...root, readonly: true }, seed] }))).toBe(NO_WRITABLE_DISK);
+    },
+  );
+
   it('GIVEN a running BIOS guest on qcow2 with a raw seed cdrom WHEN asked THEN it takes memory and disks', () => {
     expect(snapshotKind(subject())).toEqual({ ok: true, kind: 'memory' });
   });

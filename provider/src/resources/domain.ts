@@ -46,6 +46,7 @@ import type { DomainState } from './private/model';
 import { missingNetworkDiagnostics } from './private/network-refs';
 import {
   keepSnapshotsTidy,
+  notePlannedDisks,
   removeAutoSnapshots,
   revertAfterFailure,
   snapshotBeforeApply,
@@ -219,6 +220,7 @@ export const domain: ResourceHandler<DomainState, LibvirtClient> = {
     if (!proposed || !config) return { planned: null, requiresReplace: [], diagnostics: [] };
     const diagnostics = validated ?? validateDomainConfig(config); // validated: the server's memo (same config bytes)
     const planned = withDefaults(proposed, prior, ctx.uri, config);
+    notePlannedDisks(ctx, planned);
     if (planned.type === null) planned.type = known(prior?.type) ?? ctx.host.domainType(ctx.uri);
     if (!prior) {
       // Also the create half of a `recreate` replacement: Terraform plans it with no prior state, again at apply

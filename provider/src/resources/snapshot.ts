@@ -7,7 +7,14 @@
 import { Diagnostic, error, warning } from '../../../src/diagnostics';
 import { parseDomainXml } from '../../../src/domain';
 import { bytesToUuid, LibvirtError, type DomRef, type LibvirtClient } from '../../../src/libvirt';
-import { hasMemory, SNAPSHOT_NAME_PATTERN, snapshotKind, type SnapshotInfo } from '../../../src/snapshot';
+import {
+  hasMemory,
+  hasWritableDisk,
+  NO_WRITABLE_DISK,
+  SNAPSHOT_NAME_PATTERN,
+  snapshotKind,
+  type SnapshotInfo,
+} from '../../../src/snapshot';
 import {
   deleteSnapshot,
   findSnapshot,
@@ -21,6 +28,7 @@ import { SNAPSHOT_FIELDS } from '../../../src/fields';
 import type { HandlerContext, ResourceHandler } from '../plugin/handler';
 import type { ResourceSchema } from '../plugin/schema';
 import { lookupDomainByUuid } from './private/domain-directory';
+import { plannedWritableDisk } from './private/domain-snapshots';
 import { replacePaths, schemaOf } from './private/fields';
 import { isNoDomain } from './private/lookups';
 import type { SnapshotState } from './private/model';
@@ -185,9 +193,20 @@ export const snapshot: ResourceHandler<SnapshotState, LibvirtClient> = {
         !replaced()
       )
         diagnostics.push(existsDiagnostic(dom.name, name));
-      // The domain as it is now: this plan may still start or stop it, so a refusal is a warning, not an error.
-      const decision = client && dom ? snapshotKind(await snapshotSubject(client, dom), bool(config.memory)) : null;
-      if (decision && !decision.ok)
+      // The domain as it is now: this plan may still start or stop it, so a refusal is a warning, not an error; but its
+      // disks as its plan leaves them (or, when Terraform does not plan it, as they are) must hold a writable one.
+      const subject = client && dom ? await snapshotSubject(client, dom) : null;
+      const writable = dom ? (plannedWritableDisk(ctx, dom.name) ?? (subject ? hasWritableDisk(subject.disks) : true)) : true;
+      if (!writable)
+        diagnostics.push(
+          error(
+            ['domain_id'],
+            'Nothing to snapshot',
+            `Got domain_id = "${domainRef}" (domain ${dom!.name}): ${NO_WRITABLE_DISK.problem}. Expected a domain with a writable disk: ${NO_WRITABLE_DISK.fix} on it.`,
+          ),
+        );
+      const decision = subject && writable ? snapshotKind(subject, bool(config.memory)) : null;
+      if (decision && !decision.ok && decision !== NO_WRITABLE_DISK)
         diagnostics.push(
           warning(
             decision.problem.includes('memory') ? ['memory'] : [],

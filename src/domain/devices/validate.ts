@@ -17,6 +17,8 @@ const CHANNEL_NAME_RE = /^[A-Za-z0-9._-]+$/;
 export const VNC_PASSWORD_MAX = 8;
 
 const GRAPHICS_TYPES = ['vnc', 'spice'];
+/** libvirt's QEMU state directory (qemu:///system): a VNC socket path under it counts as libvirt's own. */
+const LIBVIRT_QEMU_STATE_DIR = '/var/lib/libvirt/qemu/';
 const VIDEO_MODELS = ['vga', 'cirrus', 'virtio', 'qxl', 'bochs', 'ramfb', 'none'];
 const WATCHDOG_MODELS = ['i6300esb', 'ib700', 'itco'];
 const WATCHDOG_ACTIONS = ['reset', 'shutdown', 'poweroff', 'pause', 'none', 'dump', 'inject-nmi'];
@@ -193,6 +195,14 @@ function validateGraphics(spec: DomainSpec, out: Diagnostic[]): void {
         );
     } else if (g.listen?.type === 'socket') {
       checkAbsolutePath([...path, 'socket'], g.listen.socket, 'socket path', out);
+      if (g.type === 'vnc' && typeof g.listen.socket === 'string' && g.listen.socket.startsWith(LIBVIRT_QEMU_STATE_DIR))
+        out.push(
+          error(
+            [...path, 'socket'],
+            "VNC socket in libvirt's own directory",
+            `Got ${JSON.stringify(g.listen.socket)}; libvirt 9.0 takes a VNC socket under ${LIBVIRT_QEMU_STATE_DIR} for one it made itself and drops it from the definition (the display then listens on a TCP port). Expected a path in another directory QEMU may write, e.g. /run/vnc/<domain>.sock.`,
+          ),
+        );
       if (g.port !== undefined)
         out.push(error([...path, 'port'], 'Port with a socket', 'A display on a unix socket has no TCP port; drop the port.'));
     } else {
@@ -319,6 +329,14 @@ function validateHostdevs(spec: DomainSpec, out: Diagnostic[]): void {
 
 /** A disk's driver options and serial (for ../validate.ts's disk loop). */
 export function validateDiskOptions(disk: DomainDisk, path: AttributePath, out: Diagnostic[]): void {
+  if (disk.device === 'disk' && disk.readonly === true && disk.bus === 'sata')
+    out.push(
+      error(
+        [...path, 'readonly'],
+        'Read-only SATA disk',
+        "Got readonly true on bus 'sata'; libvirt 9.0 refuses it (\"readonly sata disks are not supported\"). Expected bus 'virtio' or 'scsi' for a read-only disk, or readonly false.",
+      ),
+    );
   if (disk.cache !== undefined) checkOneOf([...path, 'cache'], disk.cache, CACHES, 'cache mode', out);
   if (disk.io !== undefined) checkOneOf([...path, 'io'], disk.io, IOS, 'io mode', out);
   if (disk.discard !== undefined) checkOneOf([...path, 'discard'], disk.discard, ['unmap', 'ignore'], 'discard mode', out);
@@ -372,6 +390,14 @@ export function validateInterfaceOptions(iface: DomainInterface, path: Attribute
       ),
     );
   if (iface.type === 'direct') {
+    if (iface.mtu !== undefined)
+      out.push(
+        error(
+          [...path, 'mtu'],
+          'MTU on a direct NIC',
+          `Got mtu ${JSON.stringify(iface.mtu)} on a direct (macvtap) NIC; libvirt 9.0 refuses it ("setting MTU on interface type direct is not supported yet"): the NIC has the MTU of host interface ${JSON.stringify(iface.dev)}. Expected no mtu, or a NIC on a libvirt network.`,
+        ),
+      );
     if (typeof iface.dev !== 'string' || !/^[A-Za-z0-9._-]{1,15}$/.test(iface.dev))
       out.push(
         error([...path, 'dev'], 'Invalid host interface', `Got ${JSON.stringify(iface.dev)}; expected a host NIC name such as 'eth0'.`),

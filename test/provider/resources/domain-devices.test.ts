@@ -10,7 +10,8 @@ import { decideDomainChange } from '../../../provider/src/resources/private/doma
 import { mergeObserved } from '../../../provider/src/resources/private/domain-read';
 import type { DomainState } from '../../../provider/src/resources/private/model';
 import type { DomRef, LibvirtClient } from '../../../src/libvirt';
-import { createdDomainState, domainState, nicState } from '../fixtures/domain';
+import { UNKNOWN } from '../../../provider/src/resources/private/values';
+import { createdDomainState, diskState, domainState, nicState } from '../fixtures/domain';
 
 /** A created domain with every device of the field table, defaults filled as a plan fills them. */
 function everyDevice(over: Partial<DomainState> = {}): DomainState {
@@ -123,6 +124,27 @@ describe('config checks', () => {
       { network_interface: [nicState({ network: 'n', direct: 'eth0' })] },
       ['network_interface', 0, 'direct'],
     ],
+    [
+      'a read-only sata disk on a volume the plan creates (unknown)',
+      { disk: [diskState({ volume_id: UNKNOWN, bus: 'sata', readonly: true })] },
+      ['disk', 0, 'readonly'],
+    ],
+    [
+      'an MTU on a macvtap NIC beside a network the plan creates (unknown)',
+      { network_interface: [nicState({ network: UNKNOWN }), nicState({ direct: 'eth0', mtu: 1400 })] },
+      ['network_interface', 1, 'mtu'],
+    ],
+    [
+      "a VNC socket in libvirt's own directory",
+      { graphics: [{ type: 'vnc', listen: null, socket: '/var/lib/libvirt/qemu/x.sock', port: null, password: null, display_uri: null }] },
+      ['graphics', 0, 'socket'],
+    ],
+    [
+      'snapshot_before with read-only disks only',
+      { snapshot_before: 'disruptive', disk: [diskState({ file: '/srv/a.img', readonly: true })] },
+      ['snapshot_before'],
+    ],
+    ['snapshot_before with no disk', { snapshot_before: 'always', disk: [] }, ['snapshot_before']],
   ])('GIVEN %s WHEN validated THEN an error has that attribute path', (_, over, path) => {
     const config = domainState({ name: 'vstest-devices-cfg', memory: 128, ...over });
     expect(validateDomainConfig(config)).toEqual(expect.arrayContaining([expect.objectContaining({ severity: 'error', path })]));
@@ -176,6 +198,24 @@ describe('read', () => {
     const current = everyDevice();
     const observed = { ...current, graphics: [{ ...(current.graphics as object[])[0], password: null }] } as DomainState;
     expect(mergeObserved(current, observed).graphics).toEqual(current.graphics);
+  });
+
+  test('GIVEN disks libvirt keeps in target order, one with cache "default" (libvirt writes none) WHEN merged THEN the state keeps its order and spelling', () => {
+    const vdd = diskState({ file: '/srv/d.img', target: 'vdd', bus: 'virtio', readonly: false, cache: 'default' });
+    const vdb = diskState({ file: '/srv/b.img', target: 'vdb', bus: 'virtio', readonly: false });
+    const current = everyDevice({ disk: [vdd, vdb] });
+    expect(mergeObserved(current, { ...current, disk: [vdb, { ...vdd, cache: null }] }).disk).toEqual([vdd, vdb]);
+  });
+
+  test("GIVEN a disk whose cache libvirt changed (drift) WHEN merged THEN libvirt's value shows", () => {
+    const disk = diskState({ file: '/srv/d.img', target: 'vda', bus: 'virtio', readonly: false, cache: 'default' });
+    const current = everyDevice({ disk: [disk] });
+    expect(mergeObserved(current, { ...current, disk: [{ ...disk, cache: 'none' }] }).disk).toEqual([{ ...disk, cache: 'none' }]);
+  });
+
+  test('GIVEN an empty xml {} block (libvirt records no escape hatch) WHEN merged THEN no drift', () => {
+    const current = everyDevice({ xml: { devices: null, xslt: null } });
+    expect(mergeObserved(current, { ...current, xml: null }).xml).toEqual({ devices: null, xslt: null });
   });
 
   test('GIVEN boot_devices null in libvirt (its default, hd) and ["hd"] in the state WHEN merged THEN no drift', () => {

@@ -20,6 +20,7 @@ import type { DomRef, LibvirtClient } from '../../../../src/libvirt';
 import { isUuid } from '../../../../src/uuid';
 import { children, child, newParser, type XmlNode } from '../../../../src/xml';
 import { addressAttributes, domainAddresses, type AddressAttributes } from './addresses';
+import { asWritten } from './domain-as-written';
 import { isActive } from './domain-lifecycle';
 import { DEFINITION_XML_FLAGS, recordedEscapeHatch, unchangedSinceApply, type RecordedEscapeHatch } from './domain-escape';
 import { stateFromDomain } from './domain-refs';
@@ -263,9 +264,10 @@ function keepPasswords(current: DomainState, observed: DomainState): DomainState
     : observed.graphics;
 }
 
-/** Keeps `current`'s value for every attribute libvirt agrees with, takes libvirt's where it differs (drift). */
+/** Keeps `current`'s value for every attribute libvirt agrees with (also in another spelling: ./domain-as-written.ts),
+ *  takes libvirt's where it differs (drift). */
 export function mergeObserved(current: DomainState, seen: DomainState): DomainState {
-  const observed: DomainState = { ...seen, graphics: keepPasswords(current, seen) };
+  const observed: DomainState = { ...asWritten(current, seen), graphics: keepPasswords(current, seen) };
   const out = { ...current };
   for (const key of OBSERVED_ATTRS) if (!deepEqual(current[key], observed[key])) take(out, observed, key);
   for (const key of OBSERVED_BLOCKS) if (!sameBlocks(list<object>(current[key]), list<object>(observed[key]))) take(out, observed, key);

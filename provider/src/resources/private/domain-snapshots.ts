@@ -28,7 +28,7 @@ import {
   takeSnapshot,
 } from '../../../../src/ops/snapshots';
 import { writeVolumeBytes } from '../../../../src/ops/volume-bytes';
-import { plannedSnapshot, snapshotKind, type SnapshotPlan } from '../../../../src/snapshot';
+import { hasWritableDisk, plannedSnapshot, snapshotKind, type SnapshotPlan } from '../../../../src/snapshot';
 import type { HandlerContext } from '../../plugin/handler';
 import type { DomainChangeDecision } from './domain-changes';
 import { isActive, startDomain, stopDiagnostic, stopGuest } from './domain-lifecycle';
@@ -69,6 +69,26 @@ export function snapshotPlanOf(prior: DomainState, planned: DomainState, decisio
     firmware: known(planned.firmware),
     virtiofs: list(prior.filesystem).some((f) => (known(f.driver) ?? DOMAIN_FIELDS.fields.filesystem.fields.driver.default) === 'virtiofs'),
   });
+}
+
+const plannedDisksKey = (name: string, writable: boolean) => `planned-disks\u0000${name}\u0000${writable ? 'writable' : 'read-only'}`;
+
+/**
+ * Records whether domain `planned.name` has a writable disk once this plan is applied, for the `virtseed_snapshot`
+ * plans that follow in this provider process (Terraform plans a domain before the snapshots that refer to it).
+ */
+export function notePlannedDisks(ctx: HandlerContext<LibvirtClient>, planned: DomainState): void {
+  const name = typeof planned.name === 'string' ? planned.name : undefined;
+  if (!name || !Array.isArray(planned.disk) || planned.disk.some((d) => typeof d.readonly !== 'boolean')) return;
+  const writable = hasWritableDisk(planned.disk.map((d) => ({ device: 'disk' as const, readonly: d.readonly === true })));
+  ctx.notes.delete(plannedDisksKey(name, !writable));
+  ctx.notes.add(plannedDisksKey(name, writable));
+}
+
+/** Whether domain `name` has a writable disk once this plan is applied, when its plan said so ({@link notePlannedDisks}). */
+export function plannedWritableDisk(ctx: HandlerContext<LibvirtClient>, name: string): boolean | undefined {
+  if (ctx.notes.has(plannedDisksKey(name, true))) return true;
+  return ctx.notes.has(plannedDisksKey(name, false)) ? false : undefined;
 }
 
 /**

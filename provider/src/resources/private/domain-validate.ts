@@ -1,12 +1,14 @@
 /**
  * `virtseed_domain`'s config checks (pure), at ValidateResourceConfig and again at plan: the values the field
- * table allows, the rules between attributes, and — once the config is wholly known — the shared domain model's
- * own validation (src/domain `validateDomainSpec`) with its paths in Terraform's names. One diagnostic per path:
- * the model's check of an attribute the table already reported is left out.
+ * table allows, the rules between attributes, and — once the config is known but for its references to objects
+ * created by the same plan (volumes, seed, Ignition config, networks: the model's checks do not read them) — the
+ * shared domain model's own validation (src/domain `validateDomainSpec`) with its paths in Terraform's names. One
+ * diagnostic per path: the model's check of an attribute the table already reported is left out.
  */
 import { Diagnostic, error } from '../../../../src/diagnostics';
 import { stylesheetDiagnostics, validateDomainSpec } from '../../../../src/domain';
 import { DOMAIN_FIELDS } from '../../../../src/fields';
+import { hasWritableDisk, NO_WRITABLE_DISK } from '../../../../src/snapshot';
 import { toDomainSpec, withDefaults } from './domain-state';
 import { valueDiagnostics } from './fields';
 import type { DomainState } from './model';
@@ -199,6 +201,38 @@ function settingDiagnostics(c: DomainState): Diagnostic[] {
   return d;
 }
 
+/** A reference not known yet, in the model's checks (which never read it: toDomainSpec resolves references at apply). */
+const PLACEHOLDER = 'known-after-apply';
+
+/** `c` with its references to other objects that the plan does not know yet as a placeholder. */
+function withReferencePlaceholders(c: DomainState): DomainState {
+  const p = <T>(v: T) => (v === UNKNOWN ? PLACEHOLDER : v);
+  return {
+    ...c,
+    cloudinit_seed_id: p(c.cloudinit_seed_id),
+    ignition_id: p(c.ignition_id),
+    disk: Array.isArray(c.disk) ? c.disk.map((x) => ({ ...x, volume_id: p(x.volume_id) })) : c.disk,
+    network_interface: Array.isArray(c.network_interface)
+      ? c.network_interface.map((n) => ({ ...n, network: p(n.network) }))
+      : c.network_interface,
+  };
+}
+
+/** `snapshot_before` on a domain whose disks a snapshot cannot hold (src/snapshot NO_WRITABLE_DISK). */
+function snapshotBeforeDiagnostics(c: DomainState): Diagnostic[] {
+  const policy = str(c.snapshot_before);
+  if (policy === undefined || policy === 'none' || (c.disk !== null && !Array.isArray(c.disk))) return [];
+  const disks = list(c.disk).map((x) => ({ device: 'disk' as const, readonly: x.readonly === true }));
+  if (hasWritableDisk(disks)) return [];
+  return [
+    error(
+      ['snapshot_before'],
+      'snapshot_before without a writable disk',
+      `Got snapshot_before = "${policy}" on a domain whose disks are all read-only (or that has none): ${NO_WRITABLE_DISK.problem}, so the first apply that changes the guest would fail. Expected snapshot_before = "none", or ${NO_WRITABLE_DISK.fix}.`,
+    ),
+  ];
+}
+
 /** Every problem of a domain's config, with its attribute path. */
 export function validateDomainConfig(c: DomainState): Diagnostic[] {
   const d = valueDiagnostics(DOMAIN_FIELDS, c);
@@ -223,10 +257,11 @@ export function validateDomainConfig(c: DomainState): Diagnostic[] {
         `snapshot_keep is ${keep}; expected a whole number ≥ 0 (0: no automatic snapshot is kept after the apply).`,
       ),
     );
-  d.push(...waitForDiagnostics(c), ...deviceDiagnostics(c), ...settingDiagnostics(c));
-  if (isWhollyKnown(c) && str(c.name) && num(c.memory) !== undefined) {
+  d.push(...waitForDiagnostics(c), ...deviceDiagnostics(c), ...settingDiagnostics(c), ...snapshotBeforeDiagnostics(c));
+  const k = withReferencePlaceholders(c);
+  if (isWhollyKnown(k) && str(k.name) && num(k.memory) !== undefined) {
     const reported = new Set(d.map((x) => JSON.stringify(x.path)));
-    const spec = toDomainSpec(withDefaults(c, null), { disks: [] });
+    const spec = toDomainSpec(withDefaults(k, null), { disks: [] });
     d.push(...mapDiagnostics(validateDomainSpec(spec).map(rewritePath), SPEC_PATHS).filter((x) => !reported.has(JSON.stringify(x.path))));
   }
   return d;
