@@ -2,12 +2,15 @@ import {
   autoSnapshotNumber,
   autoSnapshotsToPrune,
   nextAutoSnapshotName,
+  notePlannedDisks,
+  plannedWritableDisk,
   snapshotPlanDiagnostics,
   snapshotPlanOf,
 } from '../../../provider/src/resources/private/domain-snapshots';
 import { decideDomainChange } from '../../../provider/src/resources/private/domain-changes';
 import type { DomainState } from '../../../provider/src/resources/private/model';
-import { createdDomainState } from '../fixtures/domain';
+import { handlerContext } from '../fixtures/context';
+import { createdDomainState, diskState } from '../fixtures/domain';
 
 /** A running BIOS guest with a seed, snapshot_before = "disruptive". */
 const before = (over: Partial<DomainState> = {}): DomainState =>
@@ -113,5 +116,17 @@ describe('snapshot_before at plan', () => {
     const planned = before({ instance_id: 'iid-b', reprovision: 'recreate' });
     const decision = decideDomainChange(prior, planned);
     expect(snapshotPlanOf(prior, planned, decision)).toMatchObject({ taken: false, reason: expect.stringContaining('replaced') });
+  });
+});
+
+describe('planned disks for the snapshot plans that follow', () => {
+  it('GIVEN a domain planned with read-only disks only, then planned again with a writable one WHEN asked THEN false, then true; unplanned: unknown', () => {
+    const ctx = handlerContext();
+    const ro = diskState({ file: '/srv/a.img', readonly: true });
+    notePlannedDisks(ctx as never, createdDomainState({ name: 'vm', disk: [ro] }));
+    expect(plannedWritableDisk(ctx as never, 'vm')).toBe(false);
+    notePlannedDisks(ctx as never, createdDomainState({ name: 'vm', disk: [ro, diskState({ file: '/srv/b.img', readonly: false })] }));
+    expect(plannedWritableDisk(ctx as never, 'vm')).toBe(true);
+    expect(plannedWritableDisk(ctx as never, 'other')).toBeUndefined();
   });
 });
