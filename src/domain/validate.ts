@@ -4,7 +4,7 @@
  */
 import { error, type AttributePath, type Diagnostic } from '../diagnostics';
 import { isUuid } from '../uuid';
-import { validateDevices, validateDiskOptions, validateInterfaceOptions } from './devices/validate';
+import { validateDevices, validateDiskOptions, validateInterfaceOptions } from './validate-devices';
 import type { DomainDisk, DomainInterface, DomainSpec } from './model';
 
 /** Longest domain name virtseed accepts (characters). */
@@ -26,7 +26,7 @@ export const MAX_VCPU = 255;
  * (whole MiB), vcpu 1..255, cpu mode/model pairing, direct-boot paths, firmware (secure boot only with efi),
  * disk sources/targets (unique, `vdX` on virtio and `sdX` on sata/scsi), cdroms read-only and not on virtio, MAC addresses (unicast), fw_cfg names
  * (`opt/` prefix, ≤ 55 characters, unique), absolute host paths and no control characters in XML values; the
- * devices and settings of ./devices/model.ts by ./devices/validate.ts.
+ * devices and settings of ./devices/model.ts by ./validate-devices.ts.
  */
 export function validateDomainSpec(spec: DomainSpec): Diagnostic[] {
   const out: Diagnostic[] = [];

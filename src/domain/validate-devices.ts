@@ -1,11 +1,11 @@
 /**
- * The checks of ./model.ts's devices and settings, for ../validate.ts `validateDomainSpec`: what libvirt 9.0 or
+ * The checks of ./devices/model.ts's devices and settings, for ./validate.ts `validateDomainSpec`: what libvirt 9.0 or
  * QEMU would refuse at define or start (or silently change), with paths in the spec's own keys. Pure.
  */
-import { error, type AttributePath, type Diagnostic } from '../../diagnostics';
-import { isIp } from '../../ip';
-import { extraDevicesDiagnostics } from '../escape-hatch';
-import type { DomainDisk, DomainInterface, DomainSpec } from '../model';
+import { error, type AttributePath, type Diagnostic } from '../diagnostics';
+import { isIp } from '../ip';
+import { extraDevicesDiagnostics } from './escape-hatch';
+import type { DomainDisk, DomainInterface, DomainSpec } from './model';
 import type { DomainBandwidthLimit, DomainChannel, DomainCharSource } from './model';
 
 const CONTROL_RE = /[\u0000-\u001f\u007f]/;
@@ -14,7 +14,7 @@ const TEXT_CONTROL_RE = /[\u0000-\u0008\u000b-\u001f\u007f]/;
 const DISK_SERIAL_RE = /^[A-Za-z0-9_ .+-]{1,20}$/;
 const CHANNEL_NAME_RE = /^[A-Za-z0-9._-]+$/;
 /** QEMU's VNC authentication takes at most 8 characters of a password (VNC's DES key); more would be cut. */
-export const VNC_PASSWORD_MAX = 8;
+const VNC_PASSWORD_MAX = 8;
 
 const GRAPHICS_TYPES = ['vnc', 'spice'];
 const VIDEO_MODELS = ['vga', 'cirrus', 'virtio', 'qxl', 'bochs', 'ramfb', 'none'];

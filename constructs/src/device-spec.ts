@@ -4,9 +4,9 @@
  * plan) are left out: the provider checks them then.
  */
 import { Token } from 'cdktf';
-import { parsePciAddress, parseUsbAddress, type DomainInterface, type DomainSpec } from '../../../src/domain';
-import type { AttributePath } from '../../../src/diagnostics';
-import type { VirtualMachineProps } from '../virtual-machine';
+import { parsePciAddress, parseUsbAddress, type DomainInterface, type DomainSpec } from '../../src/domain';
+import type { AttributePath } from '../../src/diagnostics';
+import type { VirtualMachineProps } from './virtual-machine-props';
 
 /** The value, or undefined when it is a token. */
 function known<T>(v: T | undefined): T | undefined {
