@@ -6,6 +6,7 @@
 import { Token } from 'cdktf';
 import { parsePciAddress, parseUsbAddress, type DomainInterface, type DomainSpec } from '../../src/domain';
 import type { AttributePath } from '../../src/diagnostics';
+import { DOMAIN_FIELDS } from '../../src/fields';
 import type { VirtualMachineProps } from './virtual-machine-props';
 
 /** The value, or undefined when it is a token. */
@@ -43,7 +44,7 @@ const PROPS: Record<string, string> = {
 
 /** The spec of the props' devices, and the prop a diagnostic path names. */
 export function deviceSpecOf(props: VirtualMachineProps): { spec: DomainSpec; propOf: (path: AttributePath) => string } {
-  const vcpu = known(props.vcpus) ?? 1;
+  const vcpu = known(props.vcpus) ?? DOMAIN_FIELDS.fields.vcpu.default;
   const spec: DomainSpec = {
     name: 'placeholder',
     type: 'qemu',

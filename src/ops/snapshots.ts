@@ -131,7 +131,7 @@ export async function writeVolumeBytes(client: LibvirtClient, to: VolRef, bytes:
 }
 
 /** Writes the bytes of `from` into `to` in place. */
-export async function copyVolumeContent(client: LibvirtClient, from: VolRef, to: VolRef, options?: CallOptions): Promise<void> {
+async function copyVolumeContent(client: LibvirtClient, from: VolRef, to: VolRef, options?: CallOptions): Promise<void> {
   await writeVolumeBytes(client, to, await client.storageVolDownload(from, 0, 0, options), options);
 }
 
@@ -150,7 +150,7 @@ async function cloneVolume(client: LibvirtClient, pool: PoolRef, name: string, f
  * snapshot, so that snapshot's seed copy must come from here. No snapshot's seed copy (`<domain>.<snapshot>.seed`)
  * can have this name.
  */
-export function bootedSeedName(domain: string): string {
+function bootedSeedName(domain: string): string {
   return `${domain}.booted-seed`;
 }
 

@@ -61,7 +61,7 @@ export interface GrpcServerOptions {
  * before the provider sees it; sizes are judged by the resources instead (e.g. the seed size rule), with a
  * diagnostic on the attribute.
  */
-export const GRPC_SERVER_OPTIONS: grpc.ServerOptions = {
+const GRPC_SERVER_OPTIONS: grpc.ServerOptions = {
   'grpc.max_receive_message_length': -1,
   'grpc.max_send_message_length': -1,
 };

@@ -14,7 +14,7 @@ import { DOMAIN_FIELDS } from '../../../src/fields';
 import { bytesToUuid, DomRef, LibvirtClient, uuidToBytes } from '../../../src/libvirt';
 import { isUuid } from '../../../src/uuid';
 import type { Diagnostic } from '../../../src/diagnostics';
-import type { HandlerContext, ResourceHandler } from '../plugin/handler';
+import type { HandlerContext, ResourceHandler } from '../handler';
 import type { ResourceSchema } from '../plugin/schema';
 import type { AddressAttributes } from './private/addresses';
 import { changeWarning, decideDomainChange } from './private/domain-changes';

@@ -27,11 +27,11 @@ type HostdevState = Element<DomainState['hostdev']>;
 type BandwidthState = Exclude<DomainInterfaceState['bandwidth'], symbol | null>;
 
 /** The listen address a display gets unless it listens on a socket: this host only. */
-export const DEFAULT_GRAPHICS_LISTEN = '127.0.0.1';
+const DEFAULT_GRAPHICS_LISTEN = '127.0.0.1';
 /** The display adapter a domain with graphics gets unless `video` says otherwise. */
-export const DEFAULT_VIDEO_WITH_GRAPHICS = 'vga';
+const DEFAULT_VIDEO_WITH_GRAPHICS = 'vga';
 /** The address a tcp serial port or console listens on unless `host` says otherwise. */
-export const DEFAULT_CHAR_HOST = '127.0.0.1';
+const DEFAULT_CHAR_HOST = '127.0.0.1';
 
 /** Fills the derived defaults of the device fields (the table's constant ones are filled already). */
 export function withDeviceDefaults(out: DomainState, config: DomainState | null): void {

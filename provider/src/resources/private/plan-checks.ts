@@ -14,7 +14,7 @@ import { Diagnostic, error } from '../../../../src/diagnostics';
 import { bytesToUuid, LibvirtClient, LibvirtError, VIR_ERR_NO_STORAGE_POOL } from '../../../../src/libvirt';
 import { Connection, describeHost, HostUnreachableError } from '../../host';
 import { hostUnreachable } from '../../plugin/diagnostics';
-import type { HandlerContext } from '../../plugin/handler';
+import type { HandlerContext } from '../../handler';
 import { CREATE_PENDING_KEY, domainExistsDiagnostic } from './domain-lifecycle';
 import { domainByName, volumeByName } from './lookups';
 import type { DomainState } from './model';
@@ -97,7 +97,7 @@ export function withoutReplaceMark(priv: Buffer | undefined): Buffer | undefined
  * of this provider process found in the state ({@link noteManaged}) that no plan keeps. An object Terraform does
  * not manage is neither. (With `terraform plan -refresh=false` a tainted object is not read: its plan still refuses.)
  */
-export function isReplacedObject(ctx: HandlerContext<Connection>, kind: ObjectKind, id: string, priorPrivate: Buffer | undefined): boolean {
+function isReplacedObject(ctx: HandlerContext<Connection>, kind: ObjectKind, id: string, priorPrivate: Buffer | undefined): boolean {
   const named = privateObject(priorPrivate)?.[REPLACES];
   if (typeof named === 'string' && named.toLowerCase() === id.toLowerCase()) return true;
   return ctx.notes.has(managedKey(kind, id)) && !ctx.notes.has(keptKey(kind, id));
@@ -114,7 +114,7 @@ export function notePlannedPool(ctx: HandlerContext<Connection>, name: string): 
 }
 
 /** True when a `virtseed_pool` named `name` is created by this plan. */
-export function isPoolPlanned(ctx: HandlerContext<Connection>, name: string): boolean {
+function isPoolPlanned(ctx: HandlerContext<Connection>, name: string): boolean {
   return ctx.notes.has(plannedPoolKey(name));
 }
 
@@ -140,7 +140,7 @@ export async function planHost<C extends Connection>(ctx: HandlerContext<C>): Pr
 }
 
 /** The warning for a host that could not be reached at plan. */
-export function notCheckedWarning(err: HostUnreachableError): Diagnostic {
+function notCheckedWarning(err: HostUnreachableError): Diagnostic {
   const d = hostUnreachable(err.uri, err.cause, err.host);
   return {
     ...d,
@@ -151,7 +151,7 @@ export function notCheckedWarning(err: HostUnreachableError): Diagnostic {
 }
 
 /** Diagnostic of a storage pool the host does not have, on attribute `pool`. */
-export function poolMissingDiagnostic(resource: string, pool: string): Diagnostic {
+function poolMissingDiagnostic(resource: string, pool: string): Diagnostic {
   return error(
     ['pool'],
     'Storage pool not found',
