@@ -102,7 +102,7 @@ function layer(file: string): string {
 const MAY_IMPORT: Readonly<Record<string, (target: string) => boolean>> = {
   ground: () => false,
   fields: () => false,
-  model: (t) => t === 'ground',
+  model: (t) => t === 'ground' || t === 'fields',
   ops: (t) => t === 'ground' || t.startsWith('model:') || t === 'fields',
   // The tfplugin6 layer is generic: nothing of the provider's hosts, resources or libvirt (ProviderHosting is its door).
   plugin: (t) => t === 'ground',

@@ -4,7 +4,7 @@
  * plan) are left out: the provider checks them then.
  */
 import { Token } from 'cdktf';
-import { parsePciAddress, parseUsbAddress, type DomainInterface, type DomainSpec } from '../../src/domain';
+import { DISK_OPTION_ENTRIES, parsePciAddress, parseUsbAddress, type DomainInterface, type DomainSpec } from '../../src/domain';
 import type { AttributePath } from '../../src/diagnostics';
 import { DOMAIN_FIELDS } from '../../src/fields';
 import type { VirtualMachineProps } from './virtual-machine-props';
@@ -151,10 +151,9 @@ export function deviceSpecOf(props: VirtualMachineProps): { spec: DomainSpec; pr
         target: 'vda',
         bus: 'virtio',
         device: 'disk',
-        ...(d.cache ? { cache: d.cache } : {}),
-        ...(d.io ? { io: d.io } : {}),
-        ...(d.discard ? { discard: d.discard } : {}),
-        ...(known(d.serial) !== undefined ? { serial: d.serial } : {}),
+        ...Object.fromEntries(
+          DISK_OPTION_ENTRIES.flatMap(([key]) => (known(d[key]) !== undefined && d[key] !== '' ? [[key, d[key]]] : [])),
+        ),
       },
     ];
   }

@@ -4,7 +4,8 @@
  */
 import { error, type AttributePath, type Diagnostic } from '../diagnostics';
 import { isUuid } from '../uuid';
-import { validateDevices, validateDiskOptions, validateInterfaceOptions } from './validate-devices';
+import { validateDiskOptions } from './disk-options';
+import { validateDevices, validateInterfaceOptions } from './validate-devices';
 import type { DomainDisk, DomainInterface, DomainSpec } from './model';
 
 /** Longest domain name virtseed accepts (characters). */

@@ -3,7 +3,14 @@
  * (src/domain `DomainSpec`), pure: the derived defaults a plan fills in, the spec fields of a state, and the
  * state attributes of a spec libvirt describes. ./domain-state.ts calls these for the rest of the domain.
  */
-import { formatPciAddress, parsePciAddress, parseUsbAddress } from '../../../../src/domain';
+import {
+  DISK_OPTION_ENTRIES,
+  DISK_OPTIONS,
+  formatPciAddress,
+  parsePciAddress,
+  parseUsbAddress,
+  type DomainDiskOptions,
+} from '../../../../src/domain';
 import type {
   DomainBandwidth,
   DomainBandwidthLimit,
@@ -18,6 +25,9 @@ import type {
 import { DOMAIN_FIELDS } from '../../../../src/fields';
 import type { DomainDiskState, DomainInterfaceState, DomainState } from './model';
 import { known, list, num, str } from './values';
+
+/** The state attributes of the disk options. */
+type DiskOptionAttribute = (typeof DISK_OPTIONS)[keyof typeof DISK_OPTIONS]['attribute'];
 
 const F = DOMAIN_FIELDS.fields;
 
@@ -105,20 +115,22 @@ function bandwidthState(b: DomainBandwidth | undefined): BandwidthState | null {
   };
 }
 
-/** A disk block's driver options and serial, as model fields. */
-export function diskOptionsSpec(d: DomainDiskState): Pick<DomainDisk, 'cache' | 'io' | 'discard' | 'serial'> {
-  const [cache, io, discard, serial] = [known(d.cache), known(d.io), known(d.discard), str(d.serial)];
-  return {
-    ...(cache ? { cache } : {}),
-    ...(io ? { io } : {}),
-    ...(discard ? { discard } : {}),
-    ...(serial !== undefined ? { serial } : {}),
-  };
+/** A disk block's options (src/domain/disk-options.ts `DISK_OPTIONS`), as model fields: the known, non-null ones. */
+export function diskOptionsSpec(d: DomainDiskState): DomainDiskOptions {
+  const state = d as unknown as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const [key, o] of DISK_OPTION_ENTRIES) {
+    const value = o.number ? num(state[o.attribute]) : str(state[o.attribute]);
+    if (value !== undefined && !(o.values && value === '')) out[key] = value;
+  }
+  return out as DomainDiskOptions;
 }
 
-/** A disk's driver options and serial, as state attributes. */
-export function diskOptionsState(d: DomainDisk): Pick<DomainDiskState, 'cache' | 'io' | 'discard' | 'serial'> {
-  return { cache: d.cache ?? null, io: d.io ?? null, discard: d.discard ?? null, serial: d.serial ?? null };
+/** A disk's options, as state attributes (null when the disk has none). */
+export function diskOptionsState(d: DomainDisk): Pick<DomainDiskState, DiskOptionAttribute> {
+  const out: Record<string, unknown> = {};
+  for (const [key, o] of DISK_OPTION_ENTRIES) out[o.attribute] = d[key] ?? null;
+  return out as Pick<DomainDiskState, DiskOptionAttribute>;
 }
 
 /** A NIC block's MTU, VLAN and bandwidth, as model fields. */
