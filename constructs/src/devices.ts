@@ -362,6 +362,11 @@ export interface DiskOptions {
    * @default - none
    */
   readonly serial?: string;
+  /**
+   * Rotation rate the guest sees: `1` for a solid-state disk, else 1025 to 65534 rpm (sata and scsi buses only).
+   * @default - none reported
+   */
+  readonly rotationRate?: number;
 }
 
 /**

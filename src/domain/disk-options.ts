@@ -34,6 +34,18 @@ export const DISK_OPTIONS = {
     element: 'serial',
     check: (v: string): string | undefined => (DISK_SERIAL_RE.test(v) ? undefined : "1 to 20 letters, digits, spaces or '_ . + -'"),
   },
+  rotationRate: {
+    attribute: 'rotation_rate',
+    element: 'target',
+    xml: 'rotation_rate',
+    number: true,
+    check: (v: number, disk: DiskContext): string | undefined =>
+      disk.bus !== 'sata' && disk.bus !== 'scsi'
+        ? `a disk on the sata or scsi bus (QEMU reports no rotation rate on ${disk.bus ?? 'this bus'})`
+        : v === 1 || (v >= 1025 && v <= 65534)
+          ? undefined
+          : '1 (solid-state) or 1025 to 65534 rpm',
+  },
 } as const;
 
 type Options = typeof DISK_OPTIONS;

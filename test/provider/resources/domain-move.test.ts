@@ -16,6 +16,7 @@ const disk = (volume_id: Disk['volume_id'], file: string | null = null): Disk =>
   io: null,
   discard: null,
   serial: null,
+  rotation_rate: null,
 });
 
 describe('domain moves', () => {
