@@ -257,7 +257,7 @@ export function main(argv: string[], io: CliIo = processIo): number {
 }
 
 /** Runs the CLI with argv (without node and script) and resolves the exit code, once the command has finished. */
-export async function mainAsync(argv: string[], io: CliIo = processIo): Promise<number> {
+async function mainAsync(argv: string[], io: CliIo = processIo): Promise<number> {
   const result = dispatch(argv, io);
   return result.pending ? result.pending : result.code;
 }

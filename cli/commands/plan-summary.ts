@@ -18,7 +18,7 @@ export const FAIL_ON = ['restart', 'replace'] as const;
 export const FORMATS = ['markdown', 'json'] as const;
 
 /** Exit code when the plan holds a change at or above `--fail-on`. */
-export const EXIT_FAIL_ON = 3;
+const EXIT_FAIL_ON = 3;
 
 export interface PlanSummaryArgs {
   /** A file, or `-` for stdin. */

@@ -13,7 +13,7 @@
 import { PROVIDER_TYPE, sumsName, zipName } from './provider-artifact';
 
 /** The namespace of the provider's source address in a registry. */
-export const REGISTRY_NAMESPACE = 'virtseed';
+const REGISTRY_NAMESPACE = 'virtseed';
 
 /** One release as the registry documents describe it. */
 export interface RegistryRelease {
@@ -34,7 +34,7 @@ interface VersionEntry {
 }
 
 /** `/v1/providers/virtseed/virtseed/`: the provider's folder in the registry. */
-export const REGISTRY_PROVIDER_PATH = `v1/providers/${REGISTRY_NAMESPACE}/${PROVIDER_TYPE}`;
+const REGISTRY_PROVIDER_PATH = `v1/providers/${REGISTRY_NAMESPACE}/${PROVIDER_TYPE}`;
 
 /** `releases/<v>/`: where a version's files live in the registry folder. */
 export function releasePath(version: string): string {

@@ -28,13 +28,13 @@ import {
   zipName,
 } from './provider-artifact';
 
-export const PROVIDER_USAGE =
+const PROVIDER_USAGE =
   'usage: virtseed provider install [--mirror DIR] [--from ARTIFACT_DIR] [--platform OS_ARCH]\n' +
   '  installs terraform-provider-virtseed into the filesystem mirror DIR (default ~/.terraform.d/plugins)';
 
 /** Where this installation's artifact folder is: `dist/provider-artifact` above this module (the checkout after
  *  `npm run build`, or the installed `virtseed` package). Undefined when there is none. */
-export function findArtifactDir(start: string = __dirname): string | undefined {
+function findArtifactDir(start: string = __dirname): string | undefined {
   let dir = start;
   for (;;) {
     const candidate = path.join(dir, 'dist', 'provider-artifact');
@@ -59,7 +59,7 @@ export interface ProviderInstallOptions {
  * @throws Error naming the file and the problem: no artifact, no zip for the platform, a checksum mismatch, a zip
  *   without the executable.
  */
-export function installProvider(opts: ProviderInstallOptions = {}): { path: string; version: string; platform: string; mirror: string } {
+function installProvider(opts: ProviderInstallOptions = {}): { path: string; version: string; platform: string; mirror: string } {
   const from = opts.from ?? findArtifactDir();
   if (from === undefined) throw new Error('no provider artifact found next to this virtseed (in a checkout, run `npm run build` first)');
   const sumsFile = fs.existsSync(from) ? fs.readdirSync(from).find((f) => versionOfSumsName(f) !== undefined) : undefined;
@@ -138,7 +138,7 @@ function mirrorNote(mirror: string, env: NodeJS.ProcessEnv): string | undefined 
 
 /** `virtseed provider ...` with its arguments (after `provider`). Exit codes: 0 done, 1 install failed, 2 usage. */
 /** The CLI configuration (a `provider_installation` block) that makes Terraform take virtseed from mirror `root`. */
-export function mirrorCliConfig(root: string): string {
+function mirrorCliConfig(root: string): string {
   return (
     `provider_installation {\n  filesystem_mirror {\n    path    = "${root}"\n    include = ["registry.terraform.io/virtseed/*"]\n  }\n` +
     `  direct {\n    exclude = ["registry.terraform.io/virtseed/*"]\n  }\n}\n`

@@ -48,7 +48,7 @@ export function seedBuild(args: { spec: string; output: string; format?: string 
 
 /** One `path: message` line per diagnostic (warnings prefixed `warning: `); `whole` names the input when the
  *  path is empty. */
-export function printDiagnostics(diagnostics: readonly Diagnostic[], io: CliIo, whole = '(spec)'): void {
+function printDiagnostics(diagnostics: readonly Diagnostic[], io: CliIo, whole = '(spec)'): void {
   for (const d of diagnostics) {
     const where = d.path.length ? formatPath(d.path) : whole;
     io.stderr(`${d.severity === 'warning' ? 'warning: ' : ''}${where}: ${d.summary}: ${d.detail}\n`);

@@ -45,7 +45,7 @@ export interface LocaldsArgs {
 }
 
 /** cloud-localds's instance-id when it writes the meta-data. */
-export const LOCALDS_INSTANCE_ID = 'iid-local01';
+const LOCALDS_INSTANCE_ID = 'iid-local01';
 const DSMODES = ['local', 'net', 'pass', 'disabled'];
 const TAR_FORMATS = ['tar', 'tar-seed-local', 'tar-seed-net'];
 
@@ -104,7 +104,7 @@ function readInput(file: string, what: string, io: CliIo): Uint8Array {
 }
 
 /** The files cloud-localds puts on the image, in its order. Throws LocaldsError. */
-export function localdsFiles(args: LocaldsArgs, io: CliIo): SeedFile[] {
+function localdsFiles(args: LocaldsArgs, io: CliIo): SeedFile[] {
   if (args.metaData !== undefined && (args.interfaces !== undefined || args.hostname !== undefined || args.dsmode !== undefined)) {
     throw new LocaldsError(
       'META-DATA is incompatible with -i/--interfaces, -H/--hostname and -m/--dsmode: put those keys into the meta-data file',

@@ -9,7 +9,7 @@ import type { ValuePath } from './values';
 /** What a change does to a running guest, least to most disruptive: the field tables' impacts, then `delete` (the
  *  object is destroyed). */
 export type Level = Impact | 'delete';
-export const LEVELS: readonly Level[] = [...FIELD_IMPACTS, 'delete'];
+const LEVELS: readonly Level[] = [...FIELD_IMPACTS, 'delete'];
 
 /** A level, or `unknown` when the plan does not know it yet (e.g. `change_impact` known only after apply). */
 export type ImpactVerdict = Level | 'unknown';
@@ -17,13 +17,13 @@ export type ImpactVerdict = Level | 'unknown';
 /** Where a resource's impact was read: the planned state (`change_impact`), the field tables, or the action. */
 export type ImpactSource = 'plan' | 'field-table' | 'action';
 
-export function isLevel(s: unknown): s is Level {
+function isLevel(s: unknown): s is Level {
   return typeof s === 'string' && (LEVELS as readonly string[]).includes(s);
 }
 
 /** The position of a verdict in {@link LEVELS}; `unknown` ranks as `restart` (the worst an update can be without a
  *  replacement, which the plan's actions would show). */
-export function rank(v: ImpactVerdict): number {
+function rank(v: ImpactVerdict): number {
   return LEVELS.indexOf(v === 'unknown' ? 'restart' : v);
 }
 

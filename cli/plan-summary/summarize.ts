@@ -96,7 +96,7 @@ export interface PlanSummary {
 }
 
 /** The one-word action of Terraform's action list. */
-export function actionOf(actions: readonly string[]): Action {
+function actionOf(actions: readonly string[]): Action {
   const key = actions.join(',');
   switch (key) {
     case 'create':

@@ -44,7 +44,7 @@ function below(mirror: JsonValue | undefined, key: string | number): JsonValue |
 }
 
 /** Deep equality of JSON values. */
-export function jsonEqual(a: JsonValue | undefined, b: JsonValue | undefined): boolean {
+function jsonEqual(a: JsonValue | undefined, b: JsonValue | undefined): boolean {
   if (a === b) return true;
   if (a === undefined || b === undefined || a === null || b === null) return false;
   if (Array.isArray(a) || Array.isArray(b)) {
@@ -160,7 +160,7 @@ export function formatValuePath(path: ValuePath): string {
 }
 
 /** Stands for a value known only after apply, where src/fields reads plan values (its rules take any symbol so). */
-export const UNKNOWN_VALUE: unique symbol = Symbol('known after apply');
+const UNKNOWN_VALUE: unique symbol = Symbol('known after apply');
 
 /**
  * `after` with every position `after_unknown` marks (`true`) set to {@link UNKNOWN_VALUE}: the planned values as

@@ -7,7 +7,7 @@ import { invalidCloudInit } from './errors';
 import { checkName } from './private/names';
 import { onSynth } from './private/on-synth';
 import { seedResourceConfig } from './private/seed-resource';
-import { poolRefOf } from './private/pool-ref';
+import { poolRefOf } from './pool-ref';
 import type { StoragePool } from './storage-pool';
 import { secretReference } from './secrets';
 

@@ -3,6 +3,7 @@
  * enums: each renders one block (or attribute) of `virtseed_domain` (its field table is src/fields/domain.ts; the
  * libvirt XML each stands for is in docs/devices.md). Create them with the static factories.
  */
+import type { DomainDiskOptions } from '../../src/domain';
 
 /** What happens on a guest event (libvirt formatdomain "Events configuration"). Changing it: live (no restart). */
 export enum LifecycleAction {
@@ -336,28 +337,36 @@ export class HostDevice {
   ) {}
 }
 
-/** Host cache, I/O and discard options and the serial number of a disk. Changing them: restarts a running guest. */
+/**
+ * Host cache, I/O and discard options and the serial number of a disk (src/domain/disk-options.ts `DISK_OPTIONS`:
+ * one prop per option, its values the field table's). Changing them: restarts a running guest.
+ */
 export interface DiskOptions {
   /**
    * Host cache mode.
    * @default - QEMU's (writeback)
    */
-  readonly cache?: 'default' | 'none' | 'writethrough' | 'writeback' | 'directsync' | 'unsafe';
+  readonly cache?: DomainDiskOptions['cache'];
   /**
    * I/O backend (`native` needs cache `none` or `directsync`).
    * @default - QEMU's (threads)
    */
-  readonly io?: 'threads' | 'native' | 'io_uring';
+  readonly io?: DomainDiskOptions['io'];
   /**
    * Whether the guest's discard (TRIM) frees space in the image.
    * @default - QEMU's (ignore)
    */
-  readonly discard?: 'unmap' | 'ignore';
+  readonly discard?: DomainDiskOptions['discard'];
   /**
    * Serial number the guest sees (at most 20 letters, digits, spaces or `_ . + -`).
    * @default - none
    */
   readonly serial?: string;
+  /**
+   * Rotation rate the guest sees: `1` for a solid-state disk, else 1025 to 65534 rpm (sata and scsi buses only).
+   * @default - none reported
+   */
+  readonly rotationRate?: number;
 }
 
 /**

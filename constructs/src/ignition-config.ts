@@ -10,7 +10,7 @@ import { checkName } from './private/names';
 import { onSynth } from './private/on-synth';
 import { containsTokens } from './private/tokens';
 import { secretReference } from './secrets';
-import { poolRefOf } from './private/pool-ref';
+import { poolRefOf } from './pool-ref';
 import type { StoragePool } from './storage-pool';
 
 /** Properties of an {@link IgnitionConfig}. */

@@ -2,68 +2,9 @@ import { Construct } from 'constructs';
 import { Token } from 'cdktf';
 import * as virtseed from '../generated/virtseed';
 import { invalidNumber, invalidValue, mutuallyExclusive } from './errors';
-import type { ImageChecksums, ImageSignature } from './base-image';
+import type { VolumeProps } from './volume-props';
 import { checkName } from './private/names';
-import { poolRefOf } from './private/pool-ref';
-import type { StoragePool } from './storage-pool';
-import { Size } from './size';
-
-/** Disk image format of a volume. */
-export type VolumeFormat = 'qcow2' | 'raw';
-
-/** Properties of a {@link Volume}. */
-export interface VolumeProps {
-  /** Volume name in the pool, e.g. `web-root`. Changing it: replaces the volume. */
-  readonly name: string;
-  /**
-   * Storage pool holding the volume: a pool's name, or a {@link StoragePool} of the stack (the volume then refers to
-   * it, so Terraform creates the pool first and deletes the volume before the pool).
-   * @default 'default'
-   */
-  readonly pool?: string | StoragePool;
-  /**
-   * The libvirt host (a {@link HostPool} host's name, or a placement's host).
-   * @default - the provider's default host (`uri`)
-   */
-  readonly host?: string;
-  /**
-   * Image format.
-   * @default 'qcow2'
-   */
-  readonly format?: VolumeFormat;
-  /**
-   * Virtual size. Growing it later resizes in place; shrinking is refused by the provider.
-   * @default - the size of `source` or of `backingVolume`
-   */
-  readonly capacity?: Size;
-  /**
-   * Key/path of a base volume: the new volume is a qcow2 overlay on it (copy-on-write).
-   * @default - no backing volume
-   */
-  readonly backingVolume?: string;
-  /**
-   * Local file path or http(s) URL of an image uploaded into the volume.
-   * @default - an empty volume
-   */
-  readonly source?: string;
-  /**
-   * sha256 (64 hex digits) of `source`'s bytes: the provider verifies it while uploading and fails the deploy,
-   * keeping no volume, when it differs. Changing it: replaces the volume.
-   * @default - not verified
-   */
-  readonly sha256?: string;
-  /**
-   * Verify `source` against its distribution's checksum file: the volume is then a qcow2 overlay on the pool's
-   * verified cache of the image (see {@link BaseImage.fromUrl}). Exclusive with `sha256`.
-   * @default - not verified
-   */
-  readonly checksums?: ImageChecksums;
-  /**
-   * With `checksums`: the OpenPGP signature of the checksum file and the key it must verify with.
-   * @default - the checksum file is not signature-checked
-   */
-  readonly signature?: ImageSignature;
-}
+import { poolRefOf } from './pool-ref';
 
 /**
  * A storage volume in a libvirt pool (Terraform `virtseed_volume`): empty, uploaded from a local file or URL, or a

@@ -11,7 +11,7 @@ import { DEFAULT_URI, HostConfig } from './host';
 const HOST_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$/;
 
 /** Checks a libvirt URI of the provider block (null and unknown pass). */
-export function validateUri(uri: unknown): Diagnostic[] {
+function validateUri(uri: unknown): Diagnostic[] {
   if (uri === null || uri === undefined || isUnknown(uri)) return [];
   if (typeof uri !== 'string' || !/^[a-z][a-z0-9+.-]*:\/\//i.test(uri)) {
     return [

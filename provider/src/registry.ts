@@ -10,7 +10,7 @@ import { hostData } from './resources/data-host';
 import { networkData } from './resources/data-network';
 import { poolData } from './resources/data-pool';
 import { volumeData } from './resources/data-volume';
-import type { DataSourceHandler, ResourceHandler } from './plugin/handler';
+import type { DataSourceHandler, ResourceHandler } from './handler';
 import { cloudinitSeed } from './resources/cloudinit-seed';
 import { domain } from './resources/domain';
 import { ignition } from './resources/ignition';

@@ -6,6 +6,7 @@
  */
 import { PROVIDER_SCHEMA } from './config';
 import type { HostFacts } from './host';
+import { libvirtHosting } from './hosting';
 import { serveStarted } from './plugin/serve';
 import type { StartedPlugin } from './plugin/start';
 import type * as Registry from './registry';
@@ -20,7 +21,9 @@ export function run(started: StartedPlugin): void {
     providerSchema: PROVIDER_SCHEMA,
     resources: () => registry().resourceHandlers(),
     dataSources: () => registry().dataSourceHandlers(),
-    connector: { connect: (uri) => registry().hostConnector().connect(uri) },
-    host: { domainType: (uri) => (facts ??= registry().hostFacts()).domainType(uri) },
+    hosting: libvirtHosting({
+      connector: { connect: (uri) => registry().hostConnector().connect(uri) },
+      host: { domainType: (uri) => (facts ??= registry().hostFacts()).domainType(uri) },
+    }),
   });
 }

@@ -14,7 +14,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { PROVIDER_SCHEMA } from '../../provider/src/config';
-import { ProviderServer } from '../../provider/src/plugin/server';
+import { LibvirtProviderServer } from '../../provider/src/hosting';
 import { dataSourceHandlers, resourceHandlers } from '../../provider/src/registry';
 import { renderDocs, type ProviderSchemaResponse, type ResourceExamples } from './render';
 
@@ -33,7 +33,11 @@ export function repoRoot(): string {
 
 /** The provider's schema exactly as its GetProviderSchema RPC returns it. */
 export async function servedSchema(): Promise<ProviderSchemaResponse> {
-  const server = new ProviderServer({ providerSchema: PROVIDER_SCHEMA, resources: resourceHandlers(), dataSources: dataSourceHandlers() });
+  const server = new LibvirtProviderServer({
+    providerSchema: PROVIDER_SCHEMA,
+    resources: resourceHandlers(),
+    dataSources: dataSourceHandlers(),
+  });
   return server.GetProviderSchema();
 }
 

@@ -23,7 +23,7 @@ export const ESCAPE_HATCH_KEYS = { devices: 'xml-devices', xslt: 'xml-xslt', dig
  * The elements libvirt 9.0 accepts inside `<devices>` (domaincommon.rng "devices"). Others are refused at plan
  * (they would be rejected by libvirt's schema anyway, with a less precise message).
  */
-export const LIBVIRT_DEVICE_ELEMENTS: readonly string[] = [
+const LIBVIRT_DEVICE_ELEMENTS: readonly string[] = [
   'disk',
   'controller',
   'lease',

@@ -4,6 +4,7 @@
  * (`DomainDisk` = `<domain><devices><disk>`); unions are tagged variants whose XML `type` attribute is derived
  * when rendering. Pure data, no I/O.
  */
+import type { DOMAIN_FIELDS } from '../fields';
 import type {
   DomainBandwidth,
   DomainBootDevice,
@@ -12,9 +13,6 @@ import type {
   DomainConsole,
   DomainCpuTopology,
   DomainDirectMode,
-  DomainDiskCache,
-  DomainDiskDiscard,
-  DomainDiskIo,
   DomainFilesystem,
   DomainGraphics,
   DomainHostdev,
@@ -27,14 +25,20 @@ import type {
   DomainVideo,
   DomainWatchdog,
 } from './devices/model';
+import type { DomainDiskOptions } from './disk-options';
+
+/** The domain's field table: the allowed values of its fields are the unions below (src/fields/domain.ts). */
+type F = (typeof DOMAIN_FIELDS)['fields'];
+/** The allowed values of a field of the table, as a union. */
+type ValuesOf<T extends { values: object }> = keyof T['values'] & string;
 
 export type * from './devices/model';
 
 /** `<domain type=...>`: `kvm` (hardware virtualisation) or `qemu` (TCG emulation). */
-export type DomainType = 'kvm' | 'qemu';
+export type DomainType = ValuesOf<F['type']>;
 
 /** `<cpu mode=...>` (formatdomain "CPU model and topology"). `custom` needs `DomainSpec.cpuModel`. */
-export type DomainCpuMode = 'host-passthrough' | 'host-model' | 'maximum' | 'custom';
+export type DomainCpuMode = ValuesOf<F['cpu_mode']>;
 
 /**
  * `<os firmware=...>` (formatdomain "BIOS bootloader"): `bios` is SeaBIOS (libvirt's default, no attribute);
@@ -43,7 +47,7 @@ export type DomainCpuMode = 'host-passthrough' | 'host-model' | 'maximum' | 'cus
  * variables template (/var/lib/libvirt/qemu/nvram/NAME_VARS.fd) and removed by an undefine with
  * VIR_DOMAIN_UNDEFINE_NVRAM.
  */
-export type DomainFirmware = 'bios' | 'efi';
+export type DomainFirmware = ValuesOf<F['firmware']>;
 
 /** `<os>` direct kernel boot (formatdomain "Direct kernel boot"). Host paths, absolute. */
 export interface DomainOs {
@@ -70,7 +74,7 @@ export interface DomainDiskSourceVolume {
 export type DomainDiskSource = DomainDiskSourceFile | DomainDiskSourceVolume;
 
 /** `<disk><target bus=...>`. */
-export type DomainDiskBus = 'virtio' | 'sata' | 'scsi';
+export type DomainDiskBus = ValuesOf<F['disk']['fields']['bus']>;
 
 /** `<disk device=...>`. */
 export type DomainDiskDevice = 'disk' | 'cdrom';
@@ -78,8 +82,8 @@ export type DomainDiskDevice = 'disk' | 'cdrom';
 /** `<disk><driver name='qemu' type=...>`: the image format. */
 export type DomainDiskFormat = 'qcow2' | 'raw';
 
-/** `<domain><devices><disk>`. */
-export interface DomainDisk {
+/** `<domain><devices><disk>`; its options (cache, serial, ...) are ./disk-options.ts `DISK_OPTIONS`. */
+export interface DomainDisk extends DomainDiskOptions {
   source: DomainDiskSource;
   /** `<target dev=...>`: `vdX` on the virtio bus, `sdX` on sata/scsi. */
   target: string;
@@ -89,22 +93,13 @@ export interface DomainDisk {
   format?: DomainDiskFormat;
   /** `<readonly/>`; required (true) for cdroms. */
   readonly?: boolean;
-  /** `<driver cache=...>`. @default - QEMU's (writeback) */
-  cache?: DomainDiskCache;
-  /** `<driver io=...>`. @default - QEMU's (threads) */
-  io?: DomainDiskIo;
-  /** `<driver discard=...>`. @default - QEMU's (ignore) */
-  discard?: DomainDiskDiscard;
-  /** `<serial>`: the serial number the guest sees (at most 20 characters: letters, digits, space, `_ . + -`).
-   *  @default - none */
-  serial?: string;
 }
 
 /** `<interface><model type=...>`. */
-export type DomainInterfaceModel = 'virtio' | 'e1000' | 'rtl8139';
+export type DomainInterfaceModel = ValuesOf<F['network_interface']['fields']['model']>;
 
 /** `<interface><link state=...>` (formatdomain "Modifying virtual link state"). */
-export type DomainInterfaceLinkState = 'up' | 'down';
+export type DomainInterfaceLinkState = ValuesOf<F['network_interface']['fields']['link_state']>;
 
 /** Fields every `<interface>` variant has. */
 export interface DomainInterfaceCommon {

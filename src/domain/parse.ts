@@ -23,6 +23,7 @@ import {
   readVlan,
   readWatchdog,
 } from './devices/parse';
+import { readDiskOptions } from './disk-options';
 import { DomainXmlParseError } from './errors';
 import { matchExtraDevices } from './escape-hatch';
 import {
@@ -328,24 +329,7 @@ function readDisk(disk: XmlNode, where: string): DomainDisk {
     result.format = format;
   }
   if (child(disk, 'readonly')) result.readonly = true;
-  const driver = child(disk, 'driver');
-  const cache = attr(driver, 'cache');
-  if (cache !== undefined) result.cache = oneOf(DISK_CACHES, cache, `${where}/driver/@cache`, 'cache mode');
-  const io = attr(driver, 'io');
-  if (io !== undefined) result.io = oneOf(DISK_IOS, io, `${where}/driver/@io`, 'io mode');
-  const discard = attr(driver, 'discard');
-  if (discard !== undefined) result.discard = oneOf(['unmap', 'ignore'] as const, discard, `${where}/driver/@discard`, 'discard mode');
-  const serial = text(child(disk, 'serial'));
-  if (serial) result.serial = serial;
-  return result;
-}
-
-const DISK_CACHES = ['default', 'none', 'writethrough', 'writeback', 'directsync', 'unsafe'] as const;
-const DISK_IOS = ['threads', 'native', 'io_uring'] as const;
-
-function oneOf<T extends string>(values: readonly T[], value: string, where: string, what: string): T {
-  if ((values as readonly string[]).includes(value)) return value as T;
-  throw new DomainXmlParseError(where, `unsupported ${what} '${value}' (expected ${values.join(', ')})`);
+  return { ...result, ...readDiskOptions(disk, where) };
 }
 
 function readDiskSource(disk: XmlNode, where: string): DomainDiskSource {

@@ -18,6 +18,7 @@ import {
   videoElement,
   watchdogElement,
 } from './devices/render';
+import { renderDiskOptions } from './disk-options';
 import { insertExtraDevices } from './escape-hatch';
 import {
   QEMU_AGENT_CHANNEL_NAME,
@@ -196,17 +197,13 @@ function diskElement(disk: DomainDisk): XmlNode {
   const isFile = 'file' in disk.source;
   const element: XmlNode = { [`${ATTR}type`]: isFile ? 'file' : 'volume', [`${ATTR}device`]: disk.device };
   element.driver = { [`${ATTR}name`]: 'qemu', ...(disk.format ? { [`${ATTR}type`]: disk.format } : {}) };
-  for (const key of ['cache', 'io', 'discard'] as const) {
-    const value = disk[key];
-    if (value !== undefined) (element.driver as XmlNode)[`${ATTR}${key}`] = value;
-  }
   element.source =
     'file' in disk.source
       ? { [`${ATTR}file`]: disk.source.file }
       : { [`${ATTR}pool`]: disk.source.pool, [`${ATTR}volume`]: disk.source.volume };
   element.target = { [`${ATTR}dev`]: disk.target, [`${ATTR}bus`]: disk.bus };
   if (disk.readonly) element.readonly = '';
-  if (disk.serial !== undefined) element.serial = disk.serial;
+  renderDiskOptions(disk, element);
   return element;
 }
 

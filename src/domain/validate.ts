@@ -4,7 +4,8 @@
  */
 import { error, type AttributePath, type Diagnostic } from '../diagnostics';
 import { isUuid } from '../uuid';
-import { validateDevices, validateDiskOptions, validateInterfaceOptions } from './devices/validate';
+import { validateDiskOptions } from './disk-options';
+import { validateDevices, validateInterfaceOptions } from './validate-devices';
 import type { DomainDisk, DomainInterface, DomainSpec } from './model';
 
 /** Longest domain name virtseed accepts (characters). */
@@ -26,7 +27,7 @@ export const MAX_VCPU = 255;
  * (whole MiB), vcpu 1..255, cpu mode/model pairing, direct-boot paths, firmware (secure boot only with efi),
  * disk sources/targets (unique, `vdX` on virtio and `sdX` on sata/scsi), cdroms read-only and not on virtio, MAC addresses (unicast), fw_cfg names
  * (`opt/` prefix, ≤ 55 characters, unique), absolute host paths and no control characters in XML values; the
- * devices and settings of ./devices/model.ts by ./devices/validate.ts.
+ * devices and settings of ./devices/model.ts by ./validate-devices.ts.
  */
 export function validateDomainSpec(spec: DomainSpec): Diagnostic[] {
   const out: Diagnostic[] = [];
@@ -218,6 +219,14 @@ function validateDisks(disks: DomainDisk[], out: Diagnostic[]): void {
       out.push(error([...path, 'format'], 'Invalid disk format', `Got ${JSON.stringify(disk.format)}; expected 'qcow2' or 'raw'.`));
     }
     validateDiskOptions(disk, path, out);
+    if (disk.device === 'disk' && disk.readonly === true && disk.bus === 'sata')
+      out.push(
+        error(
+          [...path, 'readonly'],
+          'Read-only SATA disk',
+          "Got readonly true on bus 'sata'; libvirt 9.0 refuses it (\"readonly sata disks are not supported\"). Expected bus 'virtio' or 'scsi' for a read-only disk, or readonly false.",
+        ),
+      );
     if (disk.device === 'cdrom') {
       if (disk.readonly !== true) {
         out.push(error([...path, 'readonly'], 'cdrom must be read-only', 'Set readonly: true on cdrom devices.'));

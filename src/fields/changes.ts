@@ -40,7 +40,7 @@ export interface FieldChange {
 }
 
 /** True for a value that is not known yet (the provider's unknown marker), anywhere inside. */
-export function isUnknownValue(v: unknown): boolean {
+function isUnknownValue(v: unknown): boolean {
   if (typeof v === 'symbol') return true;
   if (Array.isArray(v)) return v.some(isUnknownValue);
   if (v && typeof v === 'object' && !(v instanceof Uint8Array)) return Object.values(v).some(isUnknownValue);
@@ -151,7 +151,7 @@ function collect(
  * Whether two elements of a list block are the same element by `identity` (./model.ts `BlockField.identity`):
  * the first of its fields whose value is known (not null, not unknown) in both decides; undefined when none is.
  */
-export function sameElement(a: unknown, b: unknown, identity: readonly string[]): boolean | undefined {
+function sameElement(a: unknown, b: unknown, identity: readonly string[]): boolean | undefined {
   const va = asValues(a);
   const vb = asValues(b);
   for (const key of identity) {

@@ -20,7 +20,7 @@ function code(v: unknown): string {
 }
 
 /** What an impact means, as the docs word it. `object` names what the resource manages (e.g. `domain`). */
-export function impactWords(impact: Impact, object: string): string {
+function impactWords(impact: Impact, object: string): string {
   switch (impact) {
     case 'live':
       return 'live (no restart)';
@@ -70,12 +70,12 @@ export function valuesSentence(values: { readonly [value: string]: string }): st
 /** How a list block tells its elements apart (./model.ts `BlockField.identity`), e.g. "One is told from another by
  *  `target`, else `volume_id`, else `file`, not by its position: adding or removing one leaves the others as
  *  they are (a new order changes each one moved)." */
-export function identitySentence(identity: readonly string[]): string {
+function identitySentence(identity: readonly string[]): string {
   return `One is told from another by ${identity.map(code).join(', else ')}, not by its position: adding or removing one leaves the others as they are (a new order changes each one moved).`;
 }
 
 /** What a write-only attribute is, as the docs word it (docs/write-only.md). */
-export function writeOnlySentence(twinOf: string | undefined): string {
+function writeOnlySentence(twinOf: string | undefined): string {
   const twin = twinOf ? ` Carries the same content as ${code(twinOf)} and is exclusive with it.` : '';
   return `Write-only (Terraform 1.11 and later): never stored in the plan or the state, accepts ephemeral values; the state keeps only a keyed digest to tell a change.${twin}`;
 }

@@ -335,6 +335,13 @@ export const DOMAIN_FIELDS = {
           impact: 'restart',
           description: 'Serial number the guest sees (`/dev/disk/by-id/virtio-<serial>`): at most 20 letters, digits, spaces or `_ . + -`.',
         },
+        rotation_rate: {
+          type: 'number',
+          optional: true,
+          impact: 'restart',
+          description:
+            'Rotation rate the guest sees (libvirt `<target rotation_rate>`): `1` for a solid-state disk, else 1025 to 65534 rpm; on the `sata` and `scsi` buses only. Null: none reported.',
+        },
       },
     },
     network_interface: {

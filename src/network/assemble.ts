@@ -35,13 +35,6 @@ export interface AssembledNetwork {
   readonly placement: readonly ([number, number] | undefined)[];
 }
 
-const FORWARD_MODES: readonly NetworkForwardMode[] = ['nat', 'route', 'open', 'bridge'];
-
-/** True for the modes that forward (libvirt `<forward mode=...>`). */
-export function isForwardMode(mode: string): mode is NetworkForwardMode {
-  return FORWARD_MODES.some((m) => m === mode);
-}
-
 /** Assembles `input` into a NetworkSpec (not validated: run validateNetworkSpec on `spec`). MACs are lowercased. */
 export function assembleNetworkSpec(input: NetworkInput): AssembledNetwork {
   const ips: NetworkIp[] = [];

@@ -140,7 +140,7 @@ async function cloneVolume(client: LibvirtClient, pool: PoolRef, name: string, f
  * snapshot, so that snapshot's seed copy must come from here. No snapshot's seed copy (`<domain>.<snapshot>.seed`)
  * can have this name.
  */
-export function bootedSeedName(domain: string): string {
+function bootedSeedName(domain: string): string {
   return `${domain}.booted-seed`;
 }
 

@@ -7,8 +7,8 @@ import { validateNameAndUuid } from '../object-identity';
 import type { PoolSpec, PoolType } from './model';
 
 export const POOL_TYPES = ['dir', 'logical', 'netfs'] as const satisfies readonly PoolType[];
-export const NETFS_FORMATS = ['auto', 'nfs', 'glusterfs', 'cifs'] as const;
-export const LOGICAL_FORMATS = ['lvm2'] as const;
+const NETFS_FORMATS = ['auto', 'nfs', 'glusterfs', 'cifs'] as const;
+const LOGICAL_FORMATS = ['lvm2'] as const;
 
 /** A DNS name (RFC 1123 labels) or an IPv4/IPv6 address. */
 const HOST_RE =

@@ -62,7 +62,7 @@ export interface GrpcServerOptions {
  * diagnostic on the attribute. Channelz off: its per-call and per-session bookkeeping (call counts, traces) is for
  * a channelz service this server does not offer, and it showed in the profile of a plan of 300 domains (issue 38).
  */
-export const GRPC_SERVER_OPTIONS: grpc.ServerOptions = {
+const GRPC_SERVER_OPTIONS: grpc.ServerOptions = {
   'grpc.max_receive_message_length': -1,
   'grpc.max_send_message_length': -1,
   'grpc.enable_channelz': 0,

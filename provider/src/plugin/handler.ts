@@ -1,40 +1,20 @@
 /**
- * The interfaces resource and data source handlers implement (docs/CONTRACTS.md, "Provider"). The protocol layer
- * decodes DynamicValues with the handler's schema, calls these methods, and encodes their results.
+ * The interfaces resource and data source handlers implement (docs/CONTRACTS.md, "Provider"), and the one the
+ * provider itself implements (`ProviderHosting`). The protocol layer decodes DynamicValues with the handler's
+ * schema, calls these methods, and encodes their results; it knows nothing of libvirt or of the provider's hosts.
  */
 import type { Diagnostic } from '../../../src/diagnostics';
-import type { Connection, HostConfig, HostFacts } from '../host';
 import type { Logger } from './log';
 import type { ResourceSchema } from './schema';
 
 /** An attribute path from the resource's root: attribute and map keys as strings, list indexes as numbers. */
 export type Path = (string | number)[];
 
-/** What every handler call gets. `C` is the host connection type the server was given (the libvirt client). */
-export interface HandlerContext<C extends Connection = Connection> {
-  /**
-   * The libvirt client of a host, connected on first call and reused (one connection per URI and provider
-   * process). Without `host`: the resource's own host — the `host` attribute of the value the call is about (the
-   * planned value of a plan or apply, else the prior state; the current state of a read), null when the resource
-   * has none. `host`: a provider `host` block's name, or null for the provider's `uri`. Rejects before
-   * ConfigureProvider, with UnknownHostError for a name no host block has or a host whose URI is not known yet,
-   * and with HostUnreachableError when the host cannot be reached; after a failed connect, every later call of the
-   * process for that host rejects at once with the same HostUnreachableError (per URI, issue 27.2).
-   */
-  client(host?: string | null): Promise<C>;
-  /** The URI of the resource's host ('' before ConfigureProvider, or while the resource's host is unknown). */
-  readonly uri: string;
-  /** The resource's host: a provider `host` block's name, or null (the provider's `uri`, or not known yet). */
-  readonly hostName: string | null;
-  /** The provider's host named `host` (null: the default host, the provider's `uri`); undefined when no host block has that name. */
-  hostConfig(host: string | null): HostConfig | undefined;
-  /** The provider's `host` blocks, in configuration order. */
-  readonly hosts: readonly HostConfig[];
+/** What every handler call gets from the protocol layer; the provider's context (`Ctx`) adds its own. */
+export interface BaseContext {
   /** Aborted when Terraform calls StopProvider (e.g. Ctrl-C): long operations should stop early. */
   readonly signal: AbortSignal;
   readonly log: Logger;
-  /** Facts about the host (e.g. whether KVM runs guests), for plans to use without touching libvirt. */
-  readonly host: HostFacts;
   /**
    * What earlier calls of this provider process noted for later ones, kept from ConfigureProvider until the
    * process ends (Terraform starts one process per command): e.g. that a plan replaces an object whose create half
@@ -43,10 +23,37 @@ export interface HandlerContext<C extends Connection = Connection> {
   readonly notes: Set<string>;
 }
 
+/**
+ * What a provider gives the protocol layer beside its handlers: what its provider block means, where each object
+ * lives and the context of each call. The layer knows only that an object may name its location by a `host`
+ * attribute (a string, null for the default, or UNKNOWN from ./cty); what a location is stays the provider's.
+ */
+export interface ProviderHosting<Ctx> {
+  /** The checks of the provider block's config (ValidateProviderConfig, and ConfigureProvider before it applies). */
+  validateConfig(config: Record<string, unknown> | null): Diagnostic[];
+  /** ConfigureProvider with a config that passed `validateConfig`; returns what to log of it (one line). */
+  configure(config: Record<string, unknown> | null): string;
+  /** The context of a call about an object at `location` (its `host` attribute's value; null when it has none). */
+  context(base: BaseContext, location: unknown): Ctx;
+  /** True when `location` names a place the configured provider knows (false before ConfigureProvider). */
+  knows(location: string): boolean;
+  /** Why `location` is no place the provider knows (for an "Unknown host" error on `host`). */
+  unknownMessage(location: string): string;
+  /** A diagnostic for an error a handler threw that the provider explains (e.g. its host does not answer), or undefined. */
+  explain(err: unknown): Diagnostic | undefined;
+  /**
+   * For an error a read threw because the object's place does not answer: the place (one warning per place and
+   * process), the warning, and the log line; undefined for any other error (the read then fails).
+   */
+  unreachable(err: unknown): { place: string; warning: Diagnostic; message: string } | undefined;
+  /** Closes what the provider opened (best effort, for Shutdown). */
+  close(): Promise<void>;
+}
+
 /** A managed resource type. `State` is the typed value of the schema's implied object type, decoded once from the
  *  DynamicValue by the server and encoded once from the handler's result (unknown values are the `UNKNOWN` symbol
- *  from ./cty); null means "no object" (create's prior, destroy's planned/new). `C` is the host connection type. */
-export interface ResourceHandler<State, C extends Connection = Connection> {
+ *  from ./cty); null means "no object" (create's prior, destroy's planned/new). `Ctx` is the provider's call context. */
+export interface ResourceHandler<State, Ctx extends BaseContext = BaseContext> {
   readonly typeName: string;
   readonly schema: ResourceSchema;
   /**
@@ -57,7 +64,7 @@ export interface ResourceHandler<State, C extends Connection = Connection> {
    */
   readonly hostAttribute?: 'location' | 'output';
   /** ValidateResourceConfig: only the errors reach Terraform; warnings belong to `plan` (./warnings). */
-  validate?(config: State, ctx: HandlerContext<C>): Diagnostic[];
+  validate?(config: State, ctx: Ctx): Diagnostic[];
   /**
    * PlanResourceChange. Each warning reaches Terraform once per resource and plan (./warnings). `validated`, when
    * present, is what `validate(config)` returned for this very config (warnings included, a copy the handler may
@@ -66,19 +73,19 @@ export interface ResourceHandler<State, C extends Connection = Connection> {
    */
   plan(
     req: { prior: State | null; proposed: State | null; config: State | null; priorPrivate?: Buffer; validated?: Diagnostic[] },
-    ctx: HandlerContext<C>,
+    ctx: Ctx,
   ): Promise<{ planned: State | null; requiresReplace: Path[]; diagnostics: Diagnostic[]; plannedPrivate?: Buffer }>;
   apply(
     req: { prior: State | null; planned: State | null; config: State | null; plannedPrivate?: Buffer },
-    ctx: HandlerContext<C>,
+    ctx: Ctx,
   ): Promise<{ newState: State | null; diagnostics: Diagnostic[]; private?: Buffer }>;
   /** `newState: null` = the object is gone (deleted outside Terraform). `private`: the private state to keep
    *  (default: the one given). */
   read(
     req: { current: State; private?: Buffer },
-    ctx: HandlerContext<C>,
+    ctx: Ctx,
   ): Promise<{ newState: State | null; diagnostics: Diagnostic[]; private?: Buffer }>;
-  importState?(id: string, ctx: HandlerContext<C>): Promise<State[]>;
+  importState?(id: string, ctx: Ctx): Promise<State[]>;
   /** Turns the stored JSON state of schema `version` (< schema.version) into the current shape. */
   upgrade?(rawJson: unknown, version: number): State;
 }
@@ -90,10 +97,10 @@ export interface ResourceHandler<State, C extends Connection = Connection> {
  * apply); `state` is the config with every computed attribute filled in. An object that does not exist is an error
  * diagnostic on the attribute that names it (the state is then null).
  */
-export interface DataSourceHandler<State, C extends Connection = Connection> {
+export interface DataSourceHandler<State, Ctx extends BaseContext = BaseContext> {
   readonly typeName: string;
   readonly schema: ResourceSchema;
   /** Checks of the config alone (no host access); unknown values are the `UNKNOWN` symbol and must pass. */
-  validate?(config: State, ctx: HandlerContext<C>): Diagnostic[];
-  read(req: { config: State }, ctx: HandlerContext<C>): Promise<{ state: State | null; diagnostics: Diagnostic[] }>;
+  validate?(config: State, ctx: Ctx): Diagnostic[];
+  read(req: { config: State }, ctx: Ctx): Promise<{ state: State | null; diagnostics: Diagnostic[] }>;
 }

@@ -9,8 +9,8 @@ import * as path from 'node:path';
 /** The magic cookie Terraform sets for its providers (key and value as in Terraform's plugin client). */
 export const MAGIC_COOKIE_KEY = 'TF_PLUGIN_MAGIC_COOKIE';
 export const MAGIC_COOKIE_VALUE = 'd602bf8f470bc67ca7faa0386276bbdd4330efaf76d1a219cb4d6991ca9872b2';
-export const CORE_PROTOCOL_VERSION = 1;
-export const APP_PROTOCOL_VERSION = 6;
+const CORE_PROTOCOL_VERSION = 1;
+const APP_PROTOCOL_VERSION = 6;
 
 /** Checks that Terraform started us. Returns a human message explaining the problem, or null when all is well. */
 export function checkPluginEnvironment(env: NodeJS.ProcessEnv): string | null {

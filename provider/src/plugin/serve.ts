@@ -9,28 +9,27 @@
 import * as grpc from '@grpc/grpc-js';
 import { createGrpcServer } from './grpc';
 import { createLogger, levelFromEnv, Logger } from './log';
-import type { Connection } from '../host';
-import type { DataSourceHandler, ResourceHandler } from './handler';
+import type { BaseContext, DataSourceHandler, ResourceHandler } from './handler';
 import { ProviderServer, ProviderServerOptions } from './server';
 import { startPlugin, type StartedPlugin } from './start';
 
 export { protectStdout } from './start';
 
-export interface ServeOptions<C extends Connection = Connection> extends Omit<
-  ProviderServerOptions<C>,
+export interface ServeOptions<Ctx extends BaseContext = BaseContext> extends Omit<
+  ProviderServerOptions<Ctx>,
   'log' | 'resources' | 'dataSources'
 > {
   /** The handlers, or a function that loads them (called once, after the handshake line is written). */
-  readonly resources: readonly ResourceHandler<unknown, C>[] | (() => readonly ResourceHandler<unknown, C>[]);
+  readonly resources: readonly ResourceHandler<unknown, Ctx>[] | (() => readonly ResourceHandler<unknown, Ctx>[]);
   /** The data source handlers, or a function that loads them (called once, with the resources). */
-  readonly dataSources?: readonly DataSourceHandler<unknown, C>[] | (() => readonly DataSourceHandler<unknown, C>[]);
+  readonly dataSources?: readonly DataSourceHandler<unknown, Ctx>[] | (() => readonly DataSourceHandler<unknown, Ctx>[]);
   readonly env?: NodeJS.ProcessEnv;
   readonly log?: Logger;
 }
 
 /** Both stages in one: serves until Shutdown. Without Terraform's magic cookie, prints a message to stderr and exits
  *  with status 1. Handlers given as a list are checked before the handshake (a bad schema never reaches Terraform). */
-export async function serve<C extends Connection>(options: ServeOptions<C>): Promise<void> {
+export async function serve<Ctx extends BaseContext>(options: ServeOptions<Ctx>): Promise<void> {
   const env = options.env ?? process.env;
   const log = options.log ?? createLogger(levelFromEnv(env));
   const { resources, dataSources } = options;
@@ -46,7 +45,11 @@ export async function serve<C extends Connection>(options: ServeOptions<C>): Pro
  * handlers given as a function), synchronously, so it exists before any call is dispatched. `provider` is one made
  * earlier from the same options.
  */
-export function serveStarted<C extends Connection>(started: StartedPlugin, options: ServeOptions<C>, provider?: ProviderServer<C>): void {
+export function serveStarted<Ctx extends BaseContext>(
+  started: StartedPlugin,
+  options: ServeOptions<Ctx>,
+  provider?: ProviderServer<Ctx>,
+): void {
   const { log, listener, tls } = started;
   let exiting = false;
   const exit = (code: number) => {
@@ -63,7 +66,7 @@ export function serveStarted<C extends Connection>(started: StartedPlugin, optio
     }, 300).unref();
     setTimeout(() => process.exit(code), 1000).unref();
   };
-  let current: ProviderServer<C> | undefined = provider;
+  let current: ProviderServer<Ctx> | undefined = provider;
   const server = createGrpcServer({ provider: () => current!, log, onShutdown: () => exit(0) });
   process.on('SIGINT', () => log.debug('SIGINT ignored; waiting for Terraform to stop us'));
   process.on('SIGTERM', () => exit(0));

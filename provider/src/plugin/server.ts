@@ -5,13 +5,10 @@
  * handler bug. DynamicValues are decoded and encoded with the handler's schema; private state bytes pass through.
  */
 import { Diagnostic, error, ValidationError } from '../../../src/diagnostics';
-import { providerHosts, ProviderHosts, validateProviderConfig } from '../host-config';
-import { HostConnections } from '../host-connections';
-import { Connection, describeHost, HostConfig, HostConnector, HostFacts, HostUnreachableError, TCG_ONLY, UnknownHostError } from '../host';
+import { conform, CtyConversionError, CtyType, decodeJson, decodeMsgpack, encodeMsgpack } from './cty';
+import { internalError, toAttributePath, toProtoDiagnostic } from './diagnostics';
+import type { BaseContext, DataSourceHandler, ProviderHosting, ResourceHandler } from './handler';
 import { ConfigMemo, configKey } from './config-memo';
-import { conform, CtyConversionError, CtyType, decodeJson, decodeMsgpack, encodeMsgpack, isUnknown, UNKNOWN } from './cty';
-import { hostUnreachable, internalError, toAttributePath, toProtoDiagnostic } from './diagnostics';
-import type { DataSourceHandler, HandlerContext, ResourceHandler } from './handler';
 import { createLogger, Logger } from './log';
 import type {
   ApplyResourceChangeRequest,
@@ -43,17 +40,14 @@ import { nonEmpty, stateError, unknownType } from './private/rpc';
 import { assertValidSchema, impliedType, normalizeBlockValue, ResourceSchema, toProtoSchema, writeOnlyPathsSet } from './schema';
 import { PlanWarnings, validationErrorsOnly } from './warnings';
 
-export interface ProviderServerOptions<C extends Connection = Connection> {
-  /** The provider block's schema: an optional string attribute `uri` selects the default libvirt host, `host`
-   *  blocks `{ name, uri, ... }` name others (see ../config.ts). */
+export interface ProviderServerOptions<Ctx extends BaseContext = BaseContext> {
+  /** The provider block's schema (what it means is the hosting's). */
   readonly providerSchema: ResourceSchema;
-  readonly resources: readonly ResourceHandler<unknown, C>[];
+  readonly resources: readonly ResourceHandler<unknown, Ctx>[];
   /** The data sources (none when absent). */
-  readonly dataSources?: readonly DataSourceHandler<unknown, C>[];
-  /** Opens the libvirt connection on first `ctx.client()`; absent = handlers may not use the host. */
-  readonly connector?: HostConnector<C>;
-  /** Host facts handed to handlers (`ctx.host`); default: TCG only. */
-  readonly host?: HostFacts;
+  readonly dataSources?: readonly DataSourceHandler<unknown, Ctx>[];
+  /** Makes the provider's hosting (its provider block, locations and call contexts), given the server's logger. */
+  readonly hosting: (log: Logger) => ProviderHosting<Ctx>;
   readonly log?: Logger;
 }
 
@@ -66,14 +60,14 @@ interface Typed {
   encode(value: unknown): DynamicValueMsg;
 }
 
-interface Registered<C extends Connection> extends Typed {
-  readonly handler: ResourceHandler<unknown, C>;
+interface Registered<Ctx extends BaseContext> extends Typed {
+  readonly handler: ResourceHandler<unknown, Ctx>;
   /** True when the handler's `host` attribute is where its objects live (ResourceHandler.hostAttribute). */
   readonly located: boolean;
 }
 
-interface RegisteredDataSource<C extends Connection> extends Typed {
-  readonly handler: DataSourceHandler<unknown, C>;
+interface RegisteredDataSource<Ctx extends BaseContext> extends Typed {
+  readonly handler: DataSourceHandler<unknown, Ctx>;
   /** True when the data source has a `host` attribute: the host it reads. */
   readonly located: boolean;
 }
@@ -97,7 +91,7 @@ function typed(schema: ResourceSchema): Typed {
  * Decodes a DynamicValue (msgpack preferred, else JSON; absent or empty = null). Throws MalformedValueError for
  * bytes that do not decode, values of the wrong type and attributes the schema does not have.
  */
-export function decodeDynamicValue(dv: DynamicValueMsg | null | undefined, type: CtyType): unknown {
+function decodeDynamicValue(dv: DynamicValueMsg | null | undefined, type: CtyType): unknown {
   if (!dv) return null;
   try {
     if (dv.msgpack && dv.msgpack.length) return decodeMsgpack(dv.msgpack, type, true);
@@ -120,20 +114,21 @@ export class MalformedValueError extends Error {
 }
 
 /** Encodes a value as a msgpack DynamicValue. */
-export function encodeDynamicValue(value: unknown, type: CtyType): DynamicValueMsg {
+function encodeDynamicValue(value: unknown, type: CtyType): DynamicValueMsg {
   return { msgpack: encodeMsgpack(value, type) };
 }
 
-export class ProviderServer<C extends Connection = Connection> {
-  private readonly resources = new Map<string, Registered<C>>();
-  private readonly dataSources = new Map<string, RegisteredDataSource<C>>();
+export class ProviderServer<Ctx extends BaseContext = BaseContext> {
+  private readonly resources = new Map<string, Registered<Ctx>>();
+  private readonly dataSources = new Map<string, RegisteredDataSource<Ctx>>();
   private readonly providerType: CtyType;
   private readonly log: Logger;
   private readonly stop = new AbortController();
   private configured = false;
-  private hosts: ProviderHosts = providerHosts(null);
-  private readonly connections: HostConnections<C>;
-  /** Hosts whose refresh failure was reported (once per host and provider process). */
+  /** What the hosting said of the last config it took (logged at each ConfigureProvider). */
+  private lastConfigured = 'not configured';
+  private readonly hosting: ProviderHosting<Ctx>;
+  /** Places whose refresh failure was reported (once per place and provider process). */
   private readonly unreachableOnRead = new Set<string>();
   private readonly planWarnings = new PlanWarnings();
   /** The handlers' notes (HandlerContext.notes), new at each ConfigureProvider. */
@@ -142,11 +137,11 @@ export class ProviderServer<C extends Connection = Connection> {
   private readonly validated = new ConfigMemo<readonly Diagnostic[]>();
 
   /** Throws `Error` when a schema is malformed or two handlers of a kind share a type name. */
-  constructor(private readonly options: ProviderServerOptions<C>) {
+  constructor(private readonly options: ProviderServerOptions<Ctx>) {
     this.log = options.log ?? createLogger();
     assertValidSchema(options.providerSchema, 'provider.');
     this.providerType = impliedType(options.providerSchema);
-    this.connections = new HostConnections(options.connector, this.log);
+    this.hosting = options.hosting(this.log);
     for (const handler of options.resources) {
       if (this.resources.has(handler.typeName)) throw new Error(`duplicate resource type ${handler.typeName}`);
       assertValidSchema(handler.schema, `${handler.typeName}.`);
@@ -159,45 +154,19 @@ export class ProviderServer<C extends Connection = Connection> {
     }
   }
 
-  /** The provider's host named `name` (null: the default host); undefined when there is none of that name. */
-  private hostConfig(name: string | null): HostConfig | undefined {
-    if (!this.configured) return undefined;
-    return name === null ? this.hosts.default : this.hosts.named.find((h) => h.name === name);
+  /** The context handed to a handler for an object at `location` (its `host` attribute; null when it has none). */
+  private context(location: unknown = null): Ctx {
+    return this.hosting.context({ signal: this.stop.signal, log: this.log, notes: this.notes }, location);
   }
 
-  /**
-   * The context handed to a handler for a resource on `host` (the `host` attribute of the value the call is about:
-   * a host block's name, null for the default host, UNKNOWN while Terraform does not know it).
-   */
-  private context(host: unknown = null): HandlerContext<C> {
-    const name = typeof host === 'string' ? host : null;
-    const own = isUnknown(host) ? undefined : this.hostConfig(name);
-    return {
-      client: (h?: string | null) => (h === undefined ? this.clientOf(isUnknown(host) ? UNKNOWN : name) : this.clientOf(h)),
-      uri: own?.uri ?? '',
-      hostName: name,
-      hostConfig: (h) => this.hostConfig(h),
-      hosts: this.hosts.named,
-      signal: this.stop.signal,
-      log: this.log,
-      host: this.options.host ?? TCG_ONLY,
-      notes: this.notes,
-    };
+  /** True when `location` is a name the configured provider does not know. */
+  private unknown(location: unknown): location is string {
+    return typeof location === 'string' && this.configured && !this.hosting.knows(location);
   }
 
-  private clientOf(host: string | null | typeof UNKNOWN): Promise<C> {
-    if (!this.configured) return Promise.reject(new Error('the provider is not configured yet (its uri is unknown)'));
-    if (isUnknown(host)) return Promise.reject(new UnknownHostError(null, "the resource's host is not known yet"));
-    const config = this.hostConfig(host);
-    if (!config) return Promise.reject(new UnknownHostError(host, unknownHostMessage(host, this.hosts)));
-    if (!config.uri)
-      return Promise.reject(new UnknownHostError(host, `the URI of ${host === null ? 'the provider' : `host ${host}`} is not known yet`));
-    return this.connections.client(config.uri, host);
-  }
-
-  /** Closes the libvirt clients opened (best effort, for Shutdown). */
+  /** Closes what the provider opened (best effort, for Shutdown). */
   async close(): Promise<void> {
-    await this.connections.close();
+    await this.hosting.close();
   }
 
   // ---- information -------------------------------------------------------------------------------------------
@@ -240,21 +209,21 @@ export class ProviderServer<C extends Connection = Connection> {
   async ValidateProviderConfig(req: ProviderConfigRequest): Promise<DiagnosticsResponse> {
     return this.guard('ValidateProviderConfig', this.providerType, async () => {
       const config = decodeDynamicValue(req.config, this.providerType) as Record<string, unknown> | null;
-      return { diagnostics: this.diags(validateProviderConfig(config), this.providerType) };
+      return { diagnostics: this.diags(this.hosting.validateConfig(config), this.providerType) };
     });
   }
 
   async ConfigureProvider(req: ProviderConfigRequest): Promise<DiagnosticsResponse> {
     return this.guard('ConfigureProvider', this.providerType, async () => {
       const config = decodeDynamicValue(req.config, this.providerType) as Record<string, unknown> | null;
-      const diagnostics = validateProviderConfig(config);
+      const diagnostics = this.hosting.validateConfig(config);
+      let described = this.lastConfigured;
       if (!diagnostics.some((d) => d.severity === 'error')) {
-        this.hosts = providerHosts(config);
+        described = this.lastConfigured = this.hosting.configure(config);
         this.configured = true;
       }
       this.notes = new Set();
-      const named = this.hosts.named.map((h) => `, host ${h.name} ${h.uri || '(unknown)'}`).join('');
-      this.log.info(`configured (terraform ${req.terraform_version || '?'}), uri ${this.hosts.default.uri || '(unknown)'}${named}`);
+      this.log.info(`configured (terraform ${req.terraform_version || '?'}), ${described}`);
       return { diagnostics: this.diags(diagnostics, this.providerType) };
     });
   }
@@ -316,15 +285,16 @@ export class ProviderServer<C extends Connection = Connection> {
       try {
         res = await handler.read({ current, private: priv }, this.context(located ? hostOf(current) : null));
       } catch (err) {
-        if (!(err instanceof HostUnreachableError)) throw err;
+        const down = this.hosting.unreachable(err);
+        if (!down) throw err;
         // One host down must not stop the plan of everything else: the object keeps its last known state.
-        const first = !this.unreachableOnRead.has(err.uri);
-        this.unreachableOnRead.add(err.uri);
-        this.log.warn(`ReadResource (${handler.typeName}): ${err.message}; keeping the last known state`);
+        const first = !this.unreachableOnRead.has(down.place);
+        this.unreachableOnRead.add(down.place);
+        this.log.warn(`ReadResource (${handler.typeName}): ${down.message}; keeping the last known state`);
         return {
           new_state: encode(current),
           private: priv ?? Buffer.alloc(0),
-          diagnostics: first ? this.diags([unreachableOnRead(err)]) : [],
+          diagnostics: first ? this.diags([down.warning]) : [],
         };
       }
       return {
@@ -340,11 +310,11 @@ export class ProviderServer<C extends Connection = Connection> {
       const [prior, proposed, config] = [decode(req.prior_state), decode(req.proposed_new_state), decode(req.config)];
       const priorPrivate = nonEmpty(req.prior_private);
       const host = located ? hostOf(proposed ?? prior) : null;
-      if (located && proposed !== null && typeof host === 'string' && this.configured && !this.hostConfig(host))
+      if (located && proposed !== null && this.unknown(host))
         return {
           planned_state: encode(proposed),
           diagnostics: this.diags(
-            [{ severity: 'error', summary: 'Unknown host', detail: unknownHostMessage(host, this.hosts), path: ['host'] }],
+            [{ severity: 'error', summary: 'Unknown host', detail: this.hosting.unknownMessage(host), path: ['host'] }],
             type,
           ),
         };
@@ -390,7 +360,7 @@ export class ProviderServer<C extends Connection = Connection> {
       // `<host>:<id>` imports from a host block's host (host names have no ':'; the default host takes the id as is).
       const given = String(req.id ?? '');
       const colon = given.indexOf(':');
-      const named = located && colon > 0 && this.hostConfig(given.slice(0, colon)) ? given.slice(0, colon) : null;
+      const named = located && colon > 0 && this.configured && this.hosting.knows(given.slice(0, colon)) ? given.slice(0, colon) : null;
       const id = named === null ? given : given.slice(colon + 1);
       const states = await handler.importState(id, this.context(named));
       return {
@@ -423,10 +393,10 @@ export class ProviderServer<C extends Connection = Connection> {
       const config = decode(req.config);
       if (config === null) return { state: encode(null), diagnostics: [] };
       const host = located ? hostOf(config) : null;
-      if (typeof host === 'string' && this.configured && !this.hostConfig(host))
+      if (this.unknown(host))
         return {
           diagnostics: this.diags(
-            [{ severity: 'error', summary: 'Unknown host', detail: unknownHostMessage(host, this.hosts), path: ['host'] }],
+            [{ severity: 'error', summary: 'Unknown host', detail: this.hosting.unknownMessage(host), path: ['host'] }],
             type,
           ),
         };
@@ -449,7 +419,7 @@ export class ProviderServer<C extends Connection = Connection> {
 
   /** The handler's `validate(config)` (undefined when it has none), computed once per config bytes `dv`. */
   private validateOnce(
-    handler: ResourceHandler<unknown, C>,
+    handler: ResourceHandler<unknown, Ctx>,
     dv: DynamicValueMsg | null | undefined,
     config: unknown,
   ): readonly Diagnostic[] | undefined {
@@ -472,13 +442,10 @@ export class ProviderServer<C extends Connection = Connection> {
       return await fn();
     } catch (err) {
       if (err instanceof ValidationError) return { diagnostics: this.diags(err.diagnostics, type) };
-      if (err instanceof HostUnreachableError) {
-        this.log.error(`${rpc}: ${err.message}`);
-        return { diagnostics: this.diags([hostUnreachable(err.uri, err.cause, err.host)]) };
-      }
-      if (err instanceof UnknownHostError) {
-        this.log.error(`${rpc}: ${err.message}`);
-        return { diagnostics: this.diags([{ severity: 'error', summary: 'Unknown host', detail: `${err.message}.`, path: [] }]) };
+      const explained = this.hosting.explain(err);
+      if (explained) {
+        this.log.error(`${rpc}: ${err instanceof Error ? err.message : String(err)}`);
+        return { diagnostics: this.diags([explained]) };
       }
       if (err instanceof MalformedValueError) {
         this.log.error(`${rpc}: malformed value at ${err.path.join('.') || '(root)'}`);
@@ -504,7 +471,7 @@ export class ProviderServer<C extends Connection = Connection> {
   private withResource<R extends DiagnosticsResponse>(
     rpc: string,
     typeName: string,
-    fn: (r: Registered<C>) => Promise<R>,
+    fn: (r: Registered<Ctx>) => Promise<R>,
   ): Promise<R | DiagnosticsResponse> {
     const r = this.resources.get(typeName);
     this.log.debug(`${rpc} ${typeName}`);
@@ -515,7 +482,7 @@ export class ProviderServer<C extends Connection = Connection> {
   private withDataSource<R extends DiagnosticsResponse>(
     rpc: string,
     typeName: string,
-    fn: (d: RegisteredDataSource<C>) => Promise<R>,
+    fn: (d: RegisteredDataSource<Ctx>) => Promise<R>,
   ): Promise<R | DiagnosticsResponse> {
     const d = this.dataSources.get(typeName);
     this.log.debug(`${rpc} data.${typeName}`);
@@ -529,20 +496,4 @@ function hostOf(value: unknown): unknown {
   if (value === null || typeof value !== 'object' || !('host' in value)) return null;
   const host = (value as { host: unknown }).host;
   return host === undefined ? null : host;
-}
-
-function unknownHostMessage(host: string | null, hosts: ProviderHosts): string {
-  const names = hosts.named.map((h) => h.name);
-  return `host ${JSON.stringify(host)} is none of the provider's host blocks (${names.length ? names.join(', ') : 'it has none'}). Add a host block { name = ${JSON.stringify(host)}, uri = "..." } to the provider, or name one of its hosts`;
-}
-
-/** The warning for a refresh whose host did not answer: the object keeps its last known state. */
-function unreachableOnRead(err: HostUnreachableError): Diagnostic {
-  const d = hostUnreachable(err.uri, err.cause, err.host);
-  return {
-    severity: 'warning',
-    summary: `Not refreshed: ${describeHost({ name: err.host, uri: err.uri })} does not answer`,
-    detail: `${d.detail} The objects on this host keep their last known state in this plan; applying a change to one of them needs the host.`,
-    path: [],
-  };
 }

@@ -7,7 +7,7 @@
 import { Diagnostic, error, hasErrors, warning } from '../../../src/diagnostics';
 import { deriveInstanceId, DERIVED_INSTANCE_ID_PREFIX, tryBuildSeedIso, validateSeed, type BuiltSeedIso } from '../../../src/seed';
 import type { LibvirtClient } from '../../../src/libvirt';
-import type { ResourceHandler } from '../plugin/handler';
+import type { ResourceHandler } from '../handler';
 import { CLOUDINIT_SEED_FIELDS, mergeTwins, setsWriteOnly, twinConflicts } from '../../../src/fields';
 import { keyedDigest, keyedDigestOfHex, keyedInstanceId, keyFor, keyOf, privateWithKey } from './private/keyed';
 import type { ResourceSchema } from '../plugin/schema';

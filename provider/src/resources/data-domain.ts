@@ -6,7 +6,7 @@ import { error } from '../../../src/diagnostics';
 import { DomainXmlParseError, summarizeDomainXml } from '../../../src/domain';
 import { DOMAIN_DATA_FIELDS } from '../../../src/fields';
 import { VIR_DOMAIN_XML_INACTIVE, type DomRef, type LibvirtClient } from '../../../src/libvirt';
-import type { DataSourceHandler } from '../plugin/handler';
+import type { DataSourceHandler } from '../handler';
 import { addressAttributes, domainAddresses } from './private/addresses';
 import { isNoDomain } from './private/lookups';
 import { schemaOf } from './private/fields';
@@ -15,7 +15,7 @@ import type { DomainData } from './private/data-model';
 import { notFound } from './private/not-found';
 
 /** virDomainState as `virsh dominfo` words it, by value. */
-export const DOMAIN_STATE_NAMES = ['no state', 'running', 'idle', 'paused', 'in shutdown', 'shut off', 'crashed', 'pmsuspended'];
+const DOMAIN_STATE_NAMES = ['no state', 'running', 'idle', 'paused', 'in shutdown', 'shut off', 'crashed', 'pmsuspended'];
 
 async function lookup(client: LibvirtClient, name: string): Promise<DomRef | null> {
   try {

@@ -6,7 +6,7 @@
 import { HOST_DATA_FIELDS } from '../../../src/fields';
 import { availableFirmware, parseFirmwareCapabilities, parseHostCapabilities, versionString } from '../../../src/host';
 import type { LibvirtClient } from '../../../src/libvirt';
-import type { DataSourceHandler } from '../plugin/handler';
+import type { DataSourceHandler } from '../handler';
 import { schemaOf } from './private/fields';
 import type { HostData } from './private/data-model';
 

@@ -3,7 +3,7 @@ import { error } from '../../../src/diagnostics';
 import { NETWORK_DATA_FIELDS } from '../../../src/fields';
 import { VIR_NETWORK_XML_INACTIVE, type LibvirtClient } from '../../../src/libvirt';
 import { NetworkXmlParseError, parseNetworkXml } from '../../../src/network';
-import type { DataSourceHandler } from '../plugin/handler';
+import type { DataSourceHandler } from '../handler';
 import { networkByName } from './private/lookups';
 import { schemaOf } from './private/fields';
 import { str } from './private/values';

@@ -3,7 +3,7 @@ import { POOL_DATA_FIELDS } from '../../../src/fields';
 import type { LibvirtClient } from '../../../src/libvirt';
 import { PoolXmlParseError } from '../../../src/pool';
 import { error } from '../../../src/diagnostics';
-import type { DataSourceHandler } from '../plugin/handler';
+import type { DataSourceHandler } from '../handler';
 import { schemaOf } from './private/fields';
 import { poolByName } from './private/lookups';
 import { describePool } from './private/pool-read';

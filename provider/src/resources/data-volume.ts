@@ -2,7 +2,7 @@
 import { error } from '../../../src/diagnostics';
 import { VOLUME_DATA_FIELDS } from '../../../src/fields';
 import type { LibvirtClient } from '../../../src/libvirt';
-import type { DataSourceHandler } from '../plugin/handler';
+import type { DataSourceHandler } from '../handler';
 import { schemaOf } from './private/fields';
 import { poolByName, volumeByName } from './private/lookups';
 import { backingPathFromXml, volumeFormatFromXml } from './private/storage';

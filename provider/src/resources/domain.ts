@@ -14,7 +14,7 @@ import { DOMAIN_FIELDS } from '../../../src/fields';
 import { bytesToUuid, DomRef, LibvirtClient, uuidToBytes } from '../../../src/libvirt';
 import { isUuid } from '../../../src/uuid';
 import type { Diagnostic } from '../../../src/diagnostics';
-import type { HandlerContext, ResourceHandler } from '../plugin/handler';
+import type { HandlerContext, ResourceHandler } from '../handler';
 import type { ResourceSchema } from '../plugin/schema';
 import type { AddressAttributes } from './private/addresses';
 import { changeWarning, decideDomainChange } from './private/domain-changes';
@@ -81,123 +81,159 @@ export const DOMAIN_SCHEMA: ResourceSchema = schemaOf(DOMAIN_FIELDS);
 const ADDRESS_ATTRS = ['addresses', 'ip_address'] as const;
 const NO_ADDRESSES: AddressAttributes = { addresses: [], ip_address: null };
 
-/** ApplyResourceChange of a domain (see the module docstring). */
+/** What a create or update path ends with: the domain and the notes of its wait, or the result, when it ends early. */
+type PathEnd = { done: ApplyResult } | { dom: DomRef; waited: Diagnostic[] };
+type ApplyResult = { newState: DomainState | null; diagnostics: Diagnostic[] };
+
+/** ApplyResourceChange of a domain (see the module docstring): the delete, create or update path, then `finish`. */
 async function applyChange(
   { prior, planned }: { prior: DomainState | null; planned: DomainState | null },
   ctx: HandlerContext<LibvirtClient>,
-): Promise<{ newState: DomainState | null; diagnostics: Diagnostic[] }> {
+): Promise<ApplyResult> {
   const client = await ctx.client();
   forgetDomainListing(client);
   const priorUuid = str(prior?.uuid);
-  if (!planned) {
-    const dom = priorUuid ? await domainByUuid(client, priorUuid) : null;
-    if (dom) {
-      if (isActive((await client.domainGetState(dom)).state)) await client.domainDestroy(dom);
-      await removeAutoSnapshots(client, dom);
-      await removeDomain(client, dom);
-    }
-    return { newState: null, diagnostics: [] };
-  }
-  const name = str(planned.name) ?? '';
+  if (!planned) return deletePath(client, priorUuid);
   const missing = await missingNetworkDiagnostics(client, planned);
   if (missing.length) return { newState: prior, diagnostics: missing }; // nothing changed
-  const timeout = num(planned.shutdown_timeout) ?? DOMAIN_FIELDS.fields.shutdown_timeout.default;
-  let waited: Diagnostic[] = [];
   // A move planned as an update: the guest goes to the new host first (live, or cold when it no longer runs).
   const moved = !!prior && !!priorUuid && priorUuid === planned.uuid && isMove(prior, planned);
   if (moved) await moveDomain(ctx, prior, planned);
-  let dom = priorUuid && priorUuid === planned.uuid ? await domainByUuid(client, priorUuid) : null;
-  if (!dom || !prior || !priorUuid) {
-    const existing = await domainByName(client, name, CREATE_PENDING_KEY);
-    if (existing && !existing.interrupted)
-      return { newState: null, diagnostics: [domainExistsDiagnostic(name, bytesToUuid(existing.dom.uuid))] };
-    if (existing) {
-      ctx.log.info(`domain ${name}: removing what an interrupted create left`);
-      await removeDomain(client, existing.dom);
-    }
-    if (planned.running === false) {
-      // Defined and never started: nothing follows the define, so no pending mark and no addresses to ask for.
-      const defined = await defineDomain(client, planned);
-      if (planned.autostart === true) await client.domainSetAutostart(defined, true);
-      if (usesEscapeHatch(planned)) await recordDefinitionDigest(client, defined);
-      const uuid = bytesToUuid(defined.uuid);
-      return { newState: { ...planned, id: uuid, uuid, ...NO_ADDRESSES, graphics: noDisplays(planned) }, diagnostics: [] };
-    }
-    // Defined with the pending mark, started (and waited for), then defined again without it. A failure after the
-    // first define still returns the domain, so Terraform records it (tainted) and the next apply replaces it; the
-    // domain keeps the mark (see CREATE_PENDING_KEY), else the next plan would take it for someone else's.
-    dom = await defineDomain(client, planned, undefined, true);
-    const tainted = `The domain is recorded as tainted; the next terraform apply replaces it.`;
-    try {
-      waited = await startDomain(client, dom, planned, ctx, true);
-    } catch (err) {
-      const uuid = bytesToUuid(dom.uuid);
-      return {
+  const dom = priorUuid && priorUuid === planned.uuid ? await domainByUuid(client, priorUuid) : null;
+  const end =
+    !dom || !prior || !priorUuid
+      ? await createPath(client, planned, ctx)
+      : await updatePath(client, dom, prior, priorUuid, planned, moved, ctx);
+  return 'done' in end ? end.done : finish(client, end.dom, planned, end.waited);
+}
+
+/** The delete path: the domain (stopped first), its automatic snapshots and what virtseed made for it go. */
+async function deletePath(client: LibvirtClient, priorUuid: string | undefined): Promise<ApplyResult> {
+  const dom = priorUuid ? await domainByUuid(client, priorUuid) : null;
+  if (dom) {
+    if (isActive((await client.domainGetState(dom)).state)) await client.domainDestroy(dom);
+    await removeAutoSnapshots(client, dom);
+    await removeDomain(client, dom);
+  }
+  return { newState: null, diagnostics: [] };
+}
+
+/** The create path: defined (and started and waited for, unless `running = false`). */
+async function createPath(client: LibvirtClient, planned: DomainState, ctx: HandlerContext<LibvirtClient>): Promise<PathEnd> {
+  const name = str(planned.name) ?? '';
+  let waited: Diagnostic[] = [];
+  const existing = await domainByName(client, name, CREATE_PENDING_KEY);
+  if (existing && !existing.interrupted)
+    return { done: { newState: null, diagnostics: [domainExistsDiagnostic(name, bytesToUuid(existing.dom.uuid))] } };
+  if (existing) {
+    ctx.log.info(`domain ${name}: removing what an interrupted create left`);
+    await removeDomain(client, existing.dom);
+  }
+  if (planned.running === false) {
+    // Defined and never started: nothing follows the define, so no pending mark and no addresses to ask for.
+    const defined = await defineDomain(client, planned);
+    if (planned.autostart === true) await client.domainSetAutostart(defined, true);
+    if (usesEscapeHatch(planned)) await recordDefinitionDigest(client, defined);
+    const uuid = bytesToUuid(defined.uuid);
+    return { done: { newState: { ...planned, id: uuid, uuid, ...NO_ADDRESSES, graphics: noDisplays(planned) }, diagnostics: [] } };
+  }
+  // Defined with the pending mark, started (and waited for), then defined again without it. A failure after the
+  // first define still returns the domain, so Terraform records it (tainted) and the next apply replaces it; the
+  // domain keeps the mark (see CREATE_PENDING_KEY), else the next plan would take it for someone else's.
+  let dom = await defineDomain(client, planned, undefined, true);
+  const tainted = `The domain is recorded as tainted; the next terraform apply replaces it.`;
+  try {
+    waited = await startDomain(client, dom, planned, ctx, true);
+  } catch (err) {
+    const uuid = bytesToUuid(dom.uuid);
+    return {
+      done: {
         newState: { ...planned, id: uuid, uuid, ...NO_ADDRESSES, graphics: noDisplays(planned) },
         diagnostics: [error([], `Domain ${name} was defined but not finished`, `${messageOf(err)}. ${tainted}`)],
-      };
-    }
-    if (hasErrors(waited)) {
-      // The wait failed (agent error, timeout, guest stopped, StopProvider, console lost with the connection).
-      const uuid = bytesToUuid(dom.uuid);
-      const addresses = await currentAddresses(client, dom, planned).catch(() => NO_ADDRESSES);
-      const diagnostics = waited.map((d) => (d.severity === 'error' ? { ...d, detail: `${d.detail}\n${tainted}` } : d));
-      return { newState: { ...planned, id: uuid, uuid, ...addresses, graphics: noDisplays(planned) }, diagnostics };
-    }
-    dom = await defineDomain(client, planned, bytesToUuid(dom.uuid));
-    await clearLivePendingMark(client, dom);
-    if (planned.autostart === true) await client.domainSetAutostart(dom, true);
-    waited.push(...(await keepSnapshotsTidy(client, dom, null, planned, true, ctx)));
-  } else {
-    const decision = decideDomainChange(prior, moved ? unmoved(prior, planned) : planned);
-    // snapshot_before: a snapshot of the guest as it is, before any change (./private/domain-snapshots).
-    const before = await snapshotBeforeApply(client, dom, prior, planned, decision, timeout, ctx);
-    if ('stop' in before) return { newState: prior, diagnostics: before.stop };
-    const taken = before.taken;
-    waited.push(...before.notes);
-    const active = isActive((await client.domainGetState(dom)).state);
-    const refs = await resolveRefs(client, planned);
-    if (active && planned.running !== false && !decision.restart) {
-      // Live changes first, on the running guest and its definition together; then the whole planned definition.
-      for (const step of liveSteps(client, dom, prior, planned, decision.changes, refs)) {
-        ctx.log.info(`domain ${name}: ${step.what}`);
-        await step.run();
-      }
-    }
-    dom = await defineDomain(client, planned, priorUuid, false, refs);
-    if (typeof planned.autostart === 'boolean' && planned.autostart !== prior.autostart)
-      await client.domainSetAutostart(dom, planned.autostart);
-    let stopped: StopResult | undefined;
-    let started = false;
-    if (planned.running === false) {
-      if (active) stopped = await stopGuest(client, dom, timeout, ctx);
-      if (stopped?.state === 'off') waited.push(stopDiagnostic(name, 'was stopped', stopped, timeout));
-    } else if (!active) {
-      waited.push(...(await startDomain(client, dom, planned, ctx, false)));
-      started = true;
-    } else if (decision.restart) {
-      ctx.log.info(`domain ${name}: restarting (${decision.reprovisionNow ? 're-provision' : 'definition changed'})`);
-      stopped = await stopGuest(client, dom, timeout, ctx);
-      if (stopped.state === 'off') {
-        waited.push(stopDiagnostic(name, 'was restarted', stopped, timeout), ...(await startDomain(client, dom, planned, ctx, false)));
-        started = true;
-      }
-    }
-    if (stopped?.state === 'interrupted')
-      return interruptedState({ ...planned, graphics: noDisplays(planned) }, prior, bytesToUuid(dom.uuid), decision.reprovisionNow);
-    if (taken && hasErrors(waited)) {
-      // The wait failed: back to the snapshot; Terraform keeps the prior state (./private/domain-snapshots).
-      const diagnostics = await revertAfterFailure(client, dom, taken, prior, planned, waited, ctx);
-      diagnostics.push(...(await keepSnapshotsTidy(client, dom, prior, prior, false, ctx)));
-      const uuid = bytesToUuid(dom.uuid);
-      // The reverted definition is the prior one (its escape-hatch digest included); QEMU picked new display ports.
-      const graphics = list(prior.graphics).length
-        ? await withDisplayUris(client, dom, { ...prior, running: isActive((await client.domainGetState(dom)).state) })
-        : prior.graphics;
-      return { newState: { ...prior, id: uuid, uuid, ...(await currentAddresses(client, dom, prior)), graphics }, diagnostics };
-    }
-    if (!hasErrors(waited)) waited.push(...(await keepSnapshotsTidy(client, dom, prior, planned, started, ctx)));
+      },
+    };
   }
+  if (hasErrors(waited)) {
+    // The wait failed (agent error, timeout, guest stopped, StopProvider, console lost with the connection).
+    const uuid = bytesToUuid(dom.uuid);
+    const addresses = await currentAddresses(client, dom, planned).catch(() => NO_ADDRESSES);
+    const diagnostics = waited.map((d) => (d.severity === 'error' ? { ...d, detail: `${d.detail}\n${tainted}` } : d));
+    return { done: { newState: { ...planned, id: uuid, uuid, ...addresses, graphics: noDisplays(planned) }, diagnostics } };
+  }
+  dom = await defineDomain(client, planned, bytesToUuid(dom.uuid));
+  await clearLivePendingMark(client, dom);
+  if (planned.autostart === true) await client.domainSetAutostart(dom, true);
+  waited.push(...(await keepSnapshotsTidy(client, dom, null, planned, true, ctx)));
+  return { dom, waited };
+}
+
+/** The update path: a snapshot if asked, live changes, the new definition, then stop, start or restart. */
+async function updatePath(
+  client: LibvirtClient,
+  found: DomRef,
+  prior: DomainState,
+  priorUuid: string,
+  planned: DomainState,
+  moved: boolean,
+  ctx: HandlerContext<LibvirtClient>,
+): Promise<PathEnd> {
+  const name = str(planned.name) ?? '';
+  const timeout = num(planned.shutdown_timeout) ?? DOMAIN_FIELDS.fields.shutdown_timeout.default;
+  const waited: Diagnostic[] = [];
+  let dom = found;
+  const decision = decideDomainChange(prior, moved ? unmoved(prior, planned) : planned);
+  // snapshot_before: a snapshot of the guest as it is, before any change (./private/domain-snapshots).
+  const before = await snapshotBeforeApply(client, dom, prior, planned, decision, timeout, ctx);
+  if ('stop' in before) return { done: { newState: prior, diagnostics: before.stop } };
+  const taken = before.taken;
+  waited.push(...before.notes);
+  const active = isActive((await client.domainGetState(dom)).state);
+  const refs = await resolveRefs(client, planned);
+  if (active && planned.running !== false && !decision.restart) {
+    // Live changes first, on the running guest and its definition together; then the whole planned definition.
+    for (const step of liveSteps(client, dom, prior, planned, decision.changes, refs)) {
+      ctx.log.info(`domain ${name}: ${step.what}`);
+      await step.run();
+    }
+  }
+  dom = await defineDomain(client, planned, priorUuid, false, refs);
+  if (typeof planned.autostart === 'boolean' && planned.autostart !== prior.autostart)
+    await client.domainSetAutostart(dom, planned.autostart);
+  let stopped: StopResult | undefined;
+  let started = false;
+  if (planned.running === false) {
+    if (active) stopped = await stopGuest(client, dom, timeout, ctx);
+    if (stopped?.state === 'off') waited.push(stopDiagnostic(name, 'was stopped', stopped, timeout));
+  } else if (!active) {
+    waited.push(...(await startDomain(client, dom, planned, ctx, false)));
+    started = true;
+  } else if (decision.restart) {
+    ctx.log.info(`domain ${name}: restarting (${decision.reprovisionNow ? 're-provision' : 'definition changed'})`);
+    stopped = await stopGuest(client, dom, timeout, ctx);
+    if (stopped.state === 'off') {
+      waited.push(stopDiagnostic(name, 'was restarted', stopped, timeout), ...(await startDomain(client, dom, planned, ctx, false)));
+      started = true;
+    }
+  }
+  if (stopped?.state === 'interrupted')
+    return { done: interruptedState({ ...planned, graphics: noDisplays(planned) }, prior, bytesToUuid(dom.uuid), decision.reprovisionNow) };
+  if (taken && hasErrors(waited)) {
+    // The wait failed: back to the snapshot; Terraform keeps the prior state (./private/domain-snapshots).
+    const diagnostics = await revertAfterFailure(client, dom, taken, prior, planned, waited, ctx);
+    diagnostics.push(...(await keepSnapshotsTidy(client, dom, prior, prior, false, ctx)));
+    const uuid = bytesToUuid(dom.uuid);
+    // The reverted definition is the prior one (its escape-hatch digest included); QEMU picked new display ports.
+    const graphics = list(prior.graphics).length
+      ? await withDisplayUris(client, dom, { ...prior, running: isActive((await client.domainGetState(dom)).state) })
+      : prior.graphics;
+    return { done: { newState: { ...prior, id: uuid, uuid, ...(await currentAddresses(client, dom, prior)), graphics }, diagnostics } };
+  }
+  if (!hasErrors(waited)) waited.push(...(await keepSnapshotsTidy(client, dom, prior, planned, started, ctx)));
+  return { dom, waited };
+}
+
+/** After a create or update: the escape hatch's digest, the display URIs and the addresses of the domain. */
+async function finish(client: LibvirtClient, dom: DomRef, planned: DomainState, waited: Diagnostic[]): Promise<ApplyResult> {
   const uuid = bytesToUuid(dom.uuid);
   // The digest of the definition as the apply leaves it (after a start, which may complete it).
   if (usesEscapeHatch(planned)) await recordDefinitionDigest(client, dom);

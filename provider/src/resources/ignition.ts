@@ -8,7 +8,7 @@ import { Diagnostic, error, hasErrors } from '../../../src/diagnostics';
 import { renderIgnition } from '../../../src/seed/ignition';
 import { parseIgnitionText, validateIgnition } from '../../../src/seed/ignition';
 import type { LibvirtClient } from '../../../src/libvirt';
-import type { ResourceHandler } from '../plugin/handler';
+import type { ResourceHandler } from '../handler';
 import { IGNITION_FIELDS, mergeTwins, twinConflicts } from '../../../src/fields';
 import { keyedDigest, keyedDigestOfHex, keyedInstanceId, keyFor, keyOf, privateWithKey } from './private/keyed';
 import { isUnknown } from '../plugin/cty';
@@ -26,7 +26,7 @@ import { str, UNKNOWN } from './private/values';
 export const IGNITION_SCHEMA: ResourceSchema = schemaOf(IGNITION_FIELDS);
 
 /** Ignition's instance-id stand-in for a config's sha256. */
-export function ignitionInstanceId(sha256: string): string {
+function ignitionInstanceId(sha256: string): string {
   return `ign-${sha256.slice(0, 16)}`;
 }
 

@@ -19,7 +19,7 @@ import {
   bytesToUuid,
 } from '../../../src/libvirt';
 import { parseNetworkXml, renderDhcpHostXml, renderDnsHostXml, renderNetworkXml } from '../../../src/network';
-import type { HandlerContext, ResourceHandler } from '../plugin/handler';
+import type { HandlerContext, ResourceHandler } from '../handler';
 import { NETWORK_FIELDS } from '../../../src/fields';
 import type { ResourceSchema } from '../plugin/schema';
 import { replacePaths, schemaOf, valueDiagnostics, withTableDefaults } from './private/fields';
@@ -32,7 +32,7 @@ import { settleComputed } from './private/plan';
 import { isWhollyKnown, list, messageOf, str } from './private/values';
 
 /** The provider schema, from the field table (src/fields/network.ts). */
-export const NETWORK_SCHEMA: ResourceSchema = schemaOf(NETWORK_FIELDS);
+const NETWORK_SCHEMA: ResourceSchema = schemaOf(NETWORK_FIELDS);
 
 /** The state of a network libvirt describes, on `host` (a provider host name; null: the provider's uri). */
 async function describe(client: LibvirtClient, net: NetRef, host: string | null): Promise<NetworkState> {
@@ -123,7 +123,7 @@ function validateConfig(c: NetworkState): Diagnostic[] {
 }
 
 /** The diagnostic for a create that would take over a network virtseed did not make. */
-export function networkExistsDiagnostic(name: string): Diagnostic {
+function networkExistsDiagnostic(name: string): Diagnostic {
   return error(
     ['name'],
     'Network exists already',

@@ -9,15 +9,15 @@ import { PLACEMENT_FIELDS } from '../../../src/fields';
 import type { LibvirtClient } from '../../../src/libvirt';
 import type { PlacementPolicy, PlacementRequest } from '../../../src/placement';
 import { describeHost, HostUnreachableError } from '../host';
-import type { HandlerContext, ResourceHandler } from '../plugin/handler';
+import type { HandlerContext, ResourceHandler } from '../handler';
 import type { ResourceSchema } from '../plugin/schema';
-import { schemaOf, valueDiagnostics, withTableDefaults } from './private/fields';
+import { replacePaths, schemaOf, valueDiagnostics, withTableDefaults } from './private/fields';
 import { inventory } from './private/inventory';
 import type { PlacementState } from './private/model';
 import { isWhollyKnown, list, num, str, UNKNOWN } from './private/values';
 
 /** The provider schema, from the field table (src/fields/placement.ts). */
-export const PLACEMENT_SCHEMA: ResourceSchema = schemaOf(PLACEMENT_FIELDS);
+const PLACEMENT_SCHEMA: ResourceSchema = schemaOf(PLACEMENT_FIELDS);
 
 /** Hosts reported down in this process (one warning per host). */
 const warnedDown = new Set<string>();
@@ -81,7 +81,7 @@ function requestOf(planned: PlacementState, ctx: HandlerContext<LibvirtClient>):
   return {
     name: str(planned.name) ?? '',
     memoryMiB: num(planned.memory) ?? 0,
-    vcpu: num(planned.vcpu) ?? 1,
+    vcpu: num(planned.vcpu) ?? PLACEMENT_FIELDS.fields.vcpu.default,
     policy: (str(planned.policy) ?? PLACEMENT_FIELDS.fields.policy.default) as PlacementPolicy,
     hosts,
     ...(group !== undefined ? { antiAffinity: group } : {}),
@@ -163,7 +163,7 @@ export const placement: ResourceHandler<PlacementState, LibvirtClient> = {
       host: prior?.host ?? UNKNOWN,
       reason: prior?.reason ?? UNKNOWN,
     };
-    const requiresReplace = prior && prior.name !== planned.name ? [['name']] : [];
+    const requiresReplace = prior ? replacePaths(PLACEMENT_FIELDS, prior, planned) : [];
     if (diagnostics.some((d) => d.severity === 'error')) return { planned, requiresReplace, diagnostics };
     const cause = requiresReplace.length ? 'new' : decisionCause(prior, planned);
     if (cause) {

@@ -22,7 +22,7 @@ import {
   bytesToUuid,
 } from '../../../src/libvirt';
 import { parsePoolXml, renderPoolXml } from '../../../src/pool';
-import type { HandlerContext, ResourceHandler } from '../plugin/handler';
+import type { HandlerContext, ResourceHandler } from '../handler';
 import type { ResourceSchema } from '../plugin/schema';
 import { replacePaths, schemaOf, valueDiagnostics, withTableDefaults } from './private/fields';
 import { poolByName, poolByRef, poolByUuid } from './private/lookups';
@@ -34,7 +34,7 @@ import { toPoolSpec, validatePoolState, withPlannedDefinition } from './private/
 import { isWhollyKnown, list, messageOf, str, UNKNOWN } from './private/values';
 
 /** The provider schema, from the field table (src/fields/pool.ts). */
-export const POOL_SCHEMA: ResourceSchema = schemaOf(POOL_FIELDS);
+const POOL_SCHEMA: ResourceSchema = schemaOf(POOL_FIELDS);
 
 /** The definition attributes libvirt completes when the config leaves them null. */
 const DEFINITION_COMPUTED = ['path', 'source_format', 'source_name'] as const;
@@ -124,7 +124,7 @@ function startFailed(name: string, err: PoolStartError, kept: string): Diagnosti
 }
 
 /** The diagnostic for a create that would take over a pool virtseed did not make. */
-export function poolExistsDiagnostic(name: string): Diagnostic {
+function poolExistsDiagnostic(name: string): Diagnostic {
   return error(
     ['name'],
     'Storage pool exists already',

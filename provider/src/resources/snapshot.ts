@@ -25,7 +25,7 @@ import {
 } from '../../../src/ops/snapshots';
 import { isUuid } from '../../../src/uuid';
 import { SNAPSHOT_FIELDS } from '../../../src/fields';
-import type { HandlerContext, ResourceHandler } from '../plugin/handler';
+import type { HandlerContext, ResourceHandler } from '../handler';
 import type { ResourceSchema } from '../plugin/schema';
 import { lookupDomainByUuid } from './private/domain-directory';
 import { plannedWritableDisk } from './private/domain-snapshots';
@@ -37,7 +37,7 @@ import { settleComputed } from './private/plan';
 import { bool, str, UNKNOWN } from './private/values';
 
 /** The provider schema, from the field table (src/fields/snapshot.ts). */
-export const SNAPSHOT_SCHEMA: ResourceSchema = schemaOf(SNAPSHOT_FIELDS);
+const SNAPSHOT_SCHEMA: ResourceSchema = schemaOf(SNAPSHOT_FIELDS);
 
 /** Attributes libvirt fills in when the snapshot is taken. */
 const TAKEN_ATTRS = ['id', 'state', 'creation_time', 'instance_id', 'disks'] as const;

@@ -5,7 +5,7 @@
  */
 import { Diagnostic, error } from '../../../src/diagnostics';
 import { VIR_DOMAIN_BLOCK_RESIZE_BYTES, type LibvirtClient, type VolRef } from '../../../src/libvirt';
-import type { HandlerContext, ResourceHandler } from '../plugin/handler';
+import type { HandlerContext, ResourceHandler } from '../handler';
 import { VOLUME_FIELDS } from '../../../src/fields';
 import type { ResourceSchema } from '../plugin/schema';
 import { isValueOf, replacePaths, schemaOf, valueDiagnostics } from './private/fields';
@@ -37,7 +37,7 @@ import { checksumSource, createVerifiedVolume, planDigest, releaseCache, verific
 import { known, num, str, UNKNOWN } from './private/values';
 
 /** The provider schema, from the field table (src/fields/volume.ts). */
-export const VOLUME_SCHEMA: ResourceSchema = schemaOf(VOLUME_FIELDS);
+const VOLUME_SCHEMA: ResourceSchema = schemaOf(VOLUME_FIELDS);
 
 function validateConfig(c: VolumeState): Diagnostic[] {
   const d = valueDiagnostics(VOLUME_FIELDS, c);

@@ -6,9 +6,15 @@
  * Normal form (what parsing returns, so that parse(render(s)) deep-equals s): optional fields that are at their
  * default are left out, as each field's `@default` says.
  */
+import type { DOMAIN_FIELDS } from '../../fields';
+
+/** The domain's field table: the allowed values of its fields are the unions below (src/fields/domain.ts). */
+type F = (typeof DOMAIN_FIELDS)['fields'];
+/** The allowed values of a field of the table, as a union. */
+type ValuesOf<T extends { values: object }> = keyof T['values'] & string;
 
 /** `<graphics type=...>` (formatdomain "Graphical framebuffers"). */
-export type DomainGraphicsType = 'vnc' | 'spice';
+export type DomainGraphicsType = ValuesOf<F['graphics']['fields']['type']>;
 
 /** `<graphics><listen type='address' address=...>`: a TCP address on the host, e.g. `127.0.0.1`. */
 export interface DomainGraphicsListenAddress {
@@ -37,7 +43,7 @@ export interface DomainGraphics {
 }
 
 /** `<video><model type=...>` (formatdomain "Video devices"); `none` is a domain without a display adapter. */
-export type DomainVideoModel = 'vga' | 'cirrus' | 'virtio' | 'qxl' | 'bochs' | 'ramfb' | 'none';
+export type DomainVideoModel = ValuesOf<F['video']>;
 
 /** `<devices><video>`: the guest's display adapter. libvirt fills in `vram`/`heads` defaults; they are not read. */
 export interface DomainVideo {
@@ -45,10 +51,10 @@ export interface DomainVideo {
 }
 
 /** `<tpm model=...>` (formatdomain "TPM device"): CRB (TPM 2.0 only) or TIS. */
-export type DomainTpmModel = 'tpm-crb' | 'tpm-tis';
+export type DomainTpmModel = ValuesOf<F['tpm']['fields']['model']>;
 
 /** `<tpm><backend version=...>`. */
-export type DomainTpmVersion = '2.0' | '1.2';
+export type DomainTpmVersion = ValuesOf<F['tpm']['fields']['version']>;
 
 /**
  * `<devices><tpm><backend type='emulator'>`: a TPM emulated by swtpm (Debian packages `swtpm`, `swtpm-tools` on
@@ -61,7 +67,7 @@ export interface DomainTpm {
 }
 
 /** `<filesystem accessmode=...>` of a 9p share: how guest file ownership maps to the host. */
-export type DomainFilesystemAccessMode = 'passthrough' | 'mapped' | 'squash';
+export type DomainFilesystemAccessMode = ValuesOf<F['filesystem']['fields']['access_mode']>;
 
 /**
  * `<filesystem type='mount'><driver type='virtiofs'>`: a host directory shared through virtiofsd (Debian's
@@ -110,10 +116,10 @@ export interface DomainRng {
 }
 
 /** `<watchdog model=...>` (formatdomain "Watchdog devices"): `itco` needs the q35 machine. */
-export type DomainWatchdogModel = 'i6300esb' | 'ib700' | 'itco';
+export type DomainWatchdogModel = ValuesOf<F['watchdog']['fields']['model']>;
 
 /** `<watchdog action=...>`: what happens when the guest stops feeding it. */
-export type DomainWatchdogAction = 'reset' | 'shutdown' | 'poweroff' | 'pause' | 'none' | 'dump' | 'inject-nmi';
+export type DomainWatchdogAction = ValuesOf<F['watchdog']['fields']['action']>;
 
 /** `<devices><watchdog>`. */
 export interface DomainWatchdog {
@@ -176,10 +182,10 @@ export interface DomainChannel {
 
 /** `<input type=...>` (formatdomain "Input devices"). The PS/2 mouse and keyboard every x86 domain has are
  *  libvirt's and not listed. */
-export type DomainInputType = 'tablet' | 'mouse' | 'keyboard';
+export type DomainInputType = ValuesOf<F['input']['fields']['type']>;
 
 /** `<input bus=...>`. */
-export type DomainInputBus = 'usb' | 'virtio';
+export type DomainInputBus = ValuesOf<F['input']['fields']['bus']>;
 
 /** `<devices><input>`. */
 export interface DomainInput {
@@ -237,19 +243,10 @@ export interface DomainBootMenu {
 
 /** `<on_poweroff>`, `<on_reboot>`, `<on_crash>` (formatdomain "Events configuration") as QEMU supports them:
  *  `preserve` and the coredump actions only on crash. */
-export type DomainLifecycleAction = 'destroy' | 'restart' | 'preserve' | 'coredump-destroy' | 'coredump-restart';
-
-/** `<driver cache=...>` of a disk (formatdomain "Hard drives, floppy disks, CDROMs"). */
-export type DomainDiskCache = 'default' | 'none' | 'writethrough' | 'writeback' | 'directsync' | 'unsafe';
-
-/** `<driver io=...>`: QEMU's asynchronous I/O backend. `native` needs cache `none` or `directsync`. */
-export type DomainDiskIo = 'threads' | 'native' | 'io_uring';
-
-/** `<driver discard=...>`: whether the guest's discard (TRIM) requests free space in the image. */
-export type DomainDiskDiscard = 'unmap' | 'ignore';
+export type DomainLifecycleAction = ValuesOf<F['on_crash']>;
 
 /** `<interface type='direct'><source mode=...>`: the macvtap mode. */
-export type DomainDirectMode = 'vepa' | 'bridge' | 'private' | 'passthrough';
+export type DomainDirectMode = ValuesOf<F['network_interface']['fields']['direct_mode']>;
 
 /** `<bandwidth><inbound|outbound average= peak= burst=>`: average and peak in KiB/s, burst in KiB. */
 export interface DomainBandwidthLimit {

@@ -32,7 +32,7 @@ export interface DeprecationContext {
 }
 
 /** ajv options for the cloud-config schema (`code` added by the standalone generator). */
-export const CLOUD_INIT_AJV_OPTIONS = { allErrors: true, strict: false, validateSchema: false, passContext: true } as const;
+const CLOUD_INIT_AJV_OPTIONS = { allErrors: true, strict: false, validateSchema: false, passContext: true } as const;
 
 /** The key the whole cloud-config schema is added under; module validators reference `cloud-config#/$defs/<module>`. */
 export const CLOUD_CONFIG_KEY = 'cloud-config';

@@ -32,9 +32,9 @@ const SCHEMAS: Record<SchemaName, object> = {
 };
 
 /** Where cloud-config's schema comes from (recorded by scripts/derive-cloud-init-schema.ts). */
-export const CLOUD_CONFIG_SCHEMA_SOURCE = (
-  cloudConfigSchema as unknown as { 'x-virtseed-derived-from': { version: string; path: string } }
-)['x-virtseed-derived-from'];
+const CLOUD_CONFIG_SCHEMA_SOURCE = (cloudConfigSchema as unknown as { 'x-virtseed-derived-from': { version: string; path: string } })[
+  'x-virtseed-derived-from'
+];
 
 let draft07: Ajv | undefined;
 let draft04: Ajv | undefined;
@@ -118,7 +118,7 @@ function validator(name: Exclude<SchemaName, 'cloud-config'>): ValidateFunction 
 }
 
 /** Top-level keys cloud-init's schema knows: the properties of every schema its root `allOf` references. */
-export const KNOWN_CLOUD_CONFIG_KEYS: ReadonlySet<string> = new Set(knownTopLevelKeys(cloudConfigSchema as unknown as RootSchema));
+const KNOWN_CLOUD_CONFIG_KEYS: ReadonlySet<string> = new Set(knownTopLevelKeys(cloudConfigSchema as unknown as RootSchema));
 
 /** Each module schema the root `allOf` references, with its top-level property names. */
 const MODULE_PROPERTIES: ReadonlyArray<[string, ReadonlySet<string>]> = ((cloudConfigSchema as unknown as RootSchema).allOf ?? []).flatMap(
@@ -217,7 +217,7 @@ function valueAt(root: unknown, path: AttributePath): unknown {
 }
 
 /** Longest value shown in a schema error, in characters (the rest is cut, marked with `…`). */
-export const SHOWN_VALUE_MAX = 60;
+const SHOWN_VALUE_MAX = 60;
 
 /** `value` as JSON for an error message, cut to {@link SHOWN_VALUE_MAX} characters. */
 function shownValue(value: unknown): string {

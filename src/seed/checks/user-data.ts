@@ -10,7 +10,7 @@ import { rawUserData } from '../user-data/raw';
 import { cloudConfigSchemaDiagnostics, unknownKeyWarnings } from './schema';
 
 /** Schema errors, unknown-key warnings and key checks of one cloud-config object. */
-export function validateCloudConfigObject(config: unknown, base: AttributePath): Diagnostic[] {
+function validateCloudConfigObject(config: unknown, base: AttributePath): Diagnostic[] {
   if (!isPlainObject(config)) return [error(base, 'Invalid cloud-config', 'cloud-config must be a map of module keys.')];
   const out = [
     ...cloudConfigSchemaDiagnostics(config, base, 'Invalid cloud-config'),
@@ -44,7 +44,7 @@ export function keyList(keys: unknown, path: AttributePath): Diagnostic[] {
 }
 
 /** Cloud-config YAML text (starting with `#cloud-config`): syntax (line/column), map shape, schema. */
-export function validateCloudConfigText(text: string, base: AttributePath): Diagnostic[] {
+function validateCloudConfigText(text: string, base: AttributePath): Diagnostic[] {
   const parsed = parseYaml(text);
   if (parsed.problems.length > 0) {
     return parsed.problems.map((p) => error(base, 'Invalid YAML in cloud-config', `Line ${p.line}, column ${p.col}: ${p.message}`));

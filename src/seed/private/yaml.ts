@@ -80,7 +80,7 @@ export function parseYaml(text: string): { value?: unknown; problems: YamlProble
 
 /** A parse error of the yaml library as a YamlProblem: its own 1-based position, the message without the
  *  position suffix and the source excerpt that `prettyErrors` appends. */
-export function problemOf(e: YamlLib.YAMLError): YamlProblem {
+function problemOf(e: YamlLib.YAMLError): YamlProblem {
   const first = (e.message.split('\n')[0] ?? e.message).replace(/ at line \d+, column \d+:?$/, '');
   return { message: first, line: e.linePos?.[0]?.line ?? 1, col: e.linePos?.[0]?.col ?? 1 };
 }

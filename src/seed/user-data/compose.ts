@@ -101,7 +101,7 @@ export function effectiveGeneratedParts(spec: SeedSpec): { kept: GeneratedPart[]
 
 /** The cloud-config sources in merge order, named by SeedSpec key: the generated parts that reach the guest, then the
  *  user's. The raw user-data must already be valid YAML. */
-export function cloudConfigSources(spec: SeedSpec): CloudConfigSource[] {
+function cloudConfigSources(spec: SeedSpec): CloudConfigSource[] {
   return [...effectiveGeneratedParts(spec).kept.map((p) => ({ name: p.name, config: p.config })), ...userSources(spec)];
 }
 

@@ -37,8 +37,3 @@ export function rawUserData(spec: SeedSpec): RawUserData | undefined {
   }
   return undefined;
 }
-
-/** The kind of the raw user-data of a spec (`empty` when there is none). */
-export function rawUserDataKind(spec: SeedSpec): UserDataKind {
-  return rawUserData(spec)?.kind ?? 'empty';
-}

@@ -41,7 +41,7 @@ describe('VirtualMachine maxima and autostart', () => {
 });
 
 describe('VirtualMachine prop docs', () => {
-  const source = fs.readFileSync(path.join(__dirname, '../../../constructs/src/virtual-machine.ts'), 'utf8');
+  const source = fs.readFileSync(path.join(__dirname, '../../../constructs/src/virtual-machine-props.ts'), 'utf8');
   const props = source.slice(source.indexOf('export interface VirtualMachineProps'), source.indexOf('export class VirtualMachine'));
   /** Each doc comment right before a `readonly <prop>?: <type>` in VirtualMachineProps, lines joined. */
   const DOC = /\/\*\*((?:(?!\*\/)[\s\S])*)\*\/\s*readonly (\w+)\??: (\w+)/g;

@@ -1,10 +1,10 @@
 import { PROVIDER_SCHEMA } from '../../../provider/src/config';
 import { ConfigMemo, configKey } from '../../../provider/src/plugin/config-memo';
 import { encodeMsgpack } from '../../../provider/src/plugin/cty';
-import type { ResourceHandler } from '../../../provider/src/plugin/handler';
+import type { ResourceHandler } from '../../../provider/src/handler';
 import { createLogger } from '../../../provider/src/plugin/log';
 import { impliedType, normalizeBlockValue } from '../../../provider/src/plugin/schema';
-import { ProviderServer } from '../../../provider/src/plugin/server';
+import { LibvirtProviderServer as ProviderServer } from '../../../provider/src/hosting';
 import { warning } from '../../../src/diagnostics';
 import type { Diagnostic } from '../../../src/diagnostics';
 import { Thing, THING_SCHEMA, thingHandler } from '../fixtures/thing';

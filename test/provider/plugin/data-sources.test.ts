@@ -5,10 +5,10 @@
  */
 import { PROVIDER_SCHEMA } from '../../../provider/src/config';
 import { decodeMsgpack, encodeMsgpack, t, UNKNOWN } from '../../../provider/src/plugin/cty';
-import type { DataSourceHandler } from '../../../provider/src/plugin/handler';
+import type { DataSourceHandler } from '../../../provider/src/handler';
 import { createLogger } from '../../../provider/src/plugin/log';
 import { impliedType, normalizeBlockValue, type ResourceSchema } from '../../../provider/src/plugin/schema';
-import { ProviderServer } from '../../../provider/src/plugin/server';
+import { LibvirtProviderServer as ProviderServer } from '../../../provider/src/hosting';
 
 interface Lookup {
   name: string | typeof UNKNOWN;

@@ -8,7 +8,7 @@ import { encodeMsgpack, t } from '../../../provider/src/plugin/cty';
 import { createLogger } from '../../../provider/src/plugin/log';
 import type { DiagnosticsResponse } from '../../../provider/src/plugin/messages';
 import { impliedType } from '../../../provider/src/plugin/schema';
-import { ProviderServer } from '../../../provider/src/plugin/server';
+import { LibvirtProviderServer as ProviderServer } from '../../../provider/src/hosting';
 import { resourceHandlers } from '../../../provider/src/registry';
 import { encode as msgpackEncode } from '@msgpack/msgpack';
 

@@ -6,10 +6,10 @@
 import { PROVIDER_SCHEMA } from '../../../provider/src/config';
 import { HostUnreachableError } from '../../../provider/src/host';
 import { encodeMsgpack, t, UNKNOWN } from '../../../provider/src/plugin/cty';
-import type { DataSourceHandler, HandlerContext, ResourceHandler } from '../../../provider/src/plugin/handler';
+import type { DataSourceHandler, HandlerContext, ResourceHandler } from '../../../provider/src/handler';
 import { createLogger } from '../../../provider/src/plugin/log';
 import { impliedType, normalizeBlockValue } from '../../../provider/src/plugin/schema';
-import { ProviderServer } from '../../../provider/src/plugin/server';
+import { LibvirtProviderServer as ProviderServer } from '../../../provider/src/hosting';
 
 const quiet = createLogger('error', () => undefined);
 const PROVIDER_TYPE = impliedType(PROVIDER_SCHEMA);

@@ -3,11 +3,11 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { PROVIDER_SCHEMA } from '../../../provider/src/config';
 import { decodeMsgpack, encodeMsgpack, t, UNKNOWN } from '../../../provider/src/plugin/cty';
-import type { HandlerContext, ResourceHandler } from '../../../provider/src/plugin/handler';
+import type { HandlerContext, ResourceHandler } from '../../../provider/src/handler';
 import type { DynamicValueMsg } from '../../../provider/src/plugin/messages';
 import { createLogger } from '../../../provider/src/plugin/log';
 import { impliedType, normalizeBlockValue } from '../../../provider/src/plugin/schema';
-import { ProviderServer } from '../../../provider/src/plugin/server';
+import { LibvirtProviderServer as ProviderServer } from '../../../provider/src/hosting';
 import { Thing, THING_SCHEMA, thingHandler } from '../fixtures/thing';
 
 const TYPE = impliedType(THING_SCHEMA);

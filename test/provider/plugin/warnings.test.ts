@@ -4,10 +4,10 @@ import * as path from 'node:path';
 import { warning } from '../../../src/diagnostics';
 import { PROVIDER_SCHEMA } from '../../../provider/src/config';
 import { encodeMsgpack } from '../../../provider/src/plugin/cty';
-import type { ResourceHandler } from '../../../provider/src/plugin/handler';
+import type { ResourceHandler } from '../../../provider/src/handler';
 import { createLogger } from '../../../provider/src/plugin/log';
 import { impliedType, normalizeBlockValue } from '../../../provider/src/plugin/schema';
-import { ProviderServer } from '../../../provider/src/plugin/server';
+import { LibvirtProviderServer as ProviderServer } from '../../../provider/src/hosting';
 import { PlanWarnings } from '../../../provider/src/plugin/warnings';
 import { Thing, THING_SCHEMA, thingHandler } from '../fixtures/thing';
 

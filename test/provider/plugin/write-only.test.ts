@@ -7,7 +7,7 @@ import { PROVIDER_SCHEMA } from '../../../provider/src/config';
 import { encodeMsgpack } from '../../../provider/src/plugin/cty';
 import { createLogger } from '../../../provider/src/plugin/log';
 import { impliedType, normalizeBlockValue, writeOnlyPathsSet } from '../../../provider/src/plugin/schema';
-import { ProviderServer } from '../../../provider/src/plugin/server';
+import { LibvirtProviderServer as ProviderServer } from '../../../provider/src/hosting';
 import { cloudinitSeed, CLOUDINIT_SEED_SCHEMA } from '../../../provider/src/resources/cloudinit-seed';
 
 const TYPE = impliedType(CLOUDINIT_SEED_SCHEMA);

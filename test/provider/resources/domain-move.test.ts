@@ -1,5 +1,5 @@
 import { isMove, planMove, unmoved } from '../../../provider/src/resources/private/domain-move';
-import type { HandlerContext } from '../../../provider/src/plugin/handler';
+import type { HandlerContext } from '../../../provider/src/handler';
 import { VIR_DOMAIN_RUNNING, type LibvirtClient } from '../../../src/libvirt';
 import type { DomainState } from '../../../provider/src/resources/private/model';
 import { UNKNOWN } from '../../../provider/src/plugin/cty';
@@ -16,6 +16,7 @@ const disk = (volume_id: Disk['volume_id'], file: string | null = null): Disk =>
   io: null,
   discard: null,
   serial: null,
+  rotation_rate: null,
 });
 
 describe('domain moves', () => {

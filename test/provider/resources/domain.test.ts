@@ -4,7 +4,7 @@
  */
 import { UNKNOWN } from '../../../provider/src/plugin/cty';
 import { TCG_ONLY } from '../../../provider/src/host';
-import type { HandlerContext } from '../../../provider/src/plugin/handler';
+import type { HandlerContext } from '../../../provider/src/handler';
 import type { DomainState } from '../../../provider/src/resources/private/model';
 import { domain } from '../../../provider/src/resources/domain';
 import { stopDomain } from '../../../provider/src/resources/private/domain-lifecycle';

@@ -5,7 +5,7 @@
  */
 import { TCG_ONLY, type HostConfig } from '../../../provider/src/host';
 import type * as HostModule from '../../../provider/src/host';
-import type { HandlerContext, ResourceHandler } from '../../../provider/src/plugin/handler';
+import type { HandlerContext, ResourceHandler } from '../../../provider/src/handler';
 import type { PlacementState } from '../../../provider/src/resources/private/model';
 import { renderDomainXml } from '../../../src/domain';
 

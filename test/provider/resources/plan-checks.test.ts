@@ -3,7 +3,7 @@
  * objects count as a clash, and what an unreachable host gives.
  */
 import { HostUnreachableError } from '../../../provider/src/host';
-import type { HandlerContext } from '../../../provider/src/plugin/handler';
+import type { HandlerContext } from '../../../provider/src/handler';
 import {
   isReplacedObject,
   newDomainChecks,

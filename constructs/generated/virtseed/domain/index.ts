@@ -944,6 +944,12 @@ export interface DomainDisk {
   */
   readonly readonly?: boolean | cdktf.IResolvable;
   /**
+  * Rotation rate the guest sees (libvirt `<target rotation_rate>`): `1` for a solid-state disk, else 1025 to 65534 rpm; on the `sata` and `scsi` buses only. Null: none reported. Changing it: restarts a running guest.
+  *
+  * Docs: {@link ../../../../docs/resources/domain.md#disk.rotation_rate Domain#rotation_rate}
+  */
+  readonly rotationRate?: number;
+  /**
   * Serial number the guest sees (`/dev/disk/by-id/virtio-<serial>`): at most 20 letters, digits, spaces or `_ . + -`. Changing it: restarts a running guest.
   *
   * Docs: {@link ../../../../docs/resources/domain.md#disk.serial Domain#serial}
@@ -975,6 +981,7 @@ export function domainDiskToTerraform(struct?: DomainDisk | cdktf.IResolvable): 
     file: cdktf.stringToTerraform(struct!.file),
     io: cdktf.stringToTerraform(struct!.io),
     readonly: cdktf.booleanToTerraform(struct!.readonly),
+    rotation_rate: cdktf.numberToTerraform(struct!.rotationRate),
     serial: cdktf.stringToTerraform(struct!.serial),
     target: cdktf.stringToTerraform(struct!.target),
     volume_id: cdktf.stringToTerraform(struct!.volumeId),
@@ -1023,6 +1030,12 @@ export function domainDiskToHclTerraform(struct?: DomainDisk | cdktf.IResolvable
       isBlock: false,
       type: "simple",
       storageClassType: "boolean",
+    },
+    rotation_rate: {
+      value: cdktf.numberToHclTerraform(struct!.rotationRate),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "number",
     },
     serial: {
       value: cdktf.stringToHclTerraform(struct!.serial),
@@ -1092,6 +1105,10 @@ export class DomainDiskOutputReference extends cdktf.ComplexObject {
       hasAnyValues = true;
       internalValueResult.readonly = this._readonly;
     }
+    if (this._rotationRate !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.rotationRate = this._rotationRate;
+    }
     if (this._serial !== undefined) {
       hasAnyValues = true;
       internalValueResult.serial = this._serial;
@@ -1117,6 +1134,7 @@ export class DomainDiskOutputReference extends cdktf.ComplexObject {
       this._file = undefined;
       this._io = undefined;
       this._readonly = undefined;
+      this._rotationRate = undefined;
       this._serial = undefined;
       this._target = undefined;
       this._volumeId = undefined;
@@ -1134,6 +1152,7 @@ export class DomainDiskOutputReference extends cdktf.ComplexObject {
       this._file = value.file;
       this._io = value.io;
       this._readonly = value.readonly;
+      this._rotationRate = value.rotationRate;
       this._serial = value.serial;
       this._target = value.target;
       this._volumeId = value.volumeId;
@@ -1234,6 +1253,22 @@ export class DomainDiskOutputReference extends cdktf.ComplexObject {
   // Temporarily expose input value. Use with caution.
   public get readonlyInput() {
     return this._readonly;
+  }
+
+  // rotation_rate - computed: false, optional: true, required: false
+  private _rotationRate?: number; 
+  public get rotationRate() {
+    return this.getNumberAttribute('rotation_rate');
+  }
+  public set rotationRate(value: number) {
+    this._rotationRate = value;
+  }
+  public resetRotationRate() {
+    this._rotationRate = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get rotationRateInput() {
+    return this._rotationRate;
   }
 
   // serial - computed: false, optional: true, required: false

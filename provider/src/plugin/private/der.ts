@@ -4,7 +4,7 @@
  */
 
 /** Tag, definite length (short form below 128, long form above: X.690 §8.1.3) and content. */
-export function tlv(tag: number, content: Uint8Array): Buffer {
+function tlv(tag: number, content: Uint8Array): Buffer {
   const n = content.length;
   let len: number[];
   if (n < 0x80) len = [n];

@@ -113,7 +113,7 @@ export function entryFor(
 }
 
 /** True when `text` is an OpenPGP cleartext signed message (RFC 9580 section 7). */
-export function isClearsigned(text: string): boolean {
+function isClearsigned(text: string): boolean {
   return text.trimStart().startsWith('-----BEGIN PGP SIGNED MESSAGE-----');
 }
 

@@ -16,7 +16,7 @@ import {
   type FieldTable,
   type Impact,
 } from '../../../../src/fields';
-import type { Path } from '../../plugin/handler';
+import type { Path } from '../../handler';
 import type { DomainState } from './model';
 import { decideReprovision, type ReprovisionDecision } from './reprovision';
 
@@ -43,7 +43,7 @@ export interface DomainChangeDecision {
 }
 
 /** `impact` or `impact: reason`, as `change_impacts` and the warning write it. */
-export function impactText(c: FieldChange): string {
+function impactText(c: FieldChange): string {
   return c.reason ? `${c.impact}: ${c.reason}` : c.impact;
 }
 
@@ -115,7 +115,7 @@ function elementIdentity(block: string, element: unknown): string {
  * One change as the plan's warning words it: `memory 1024 → 2048 MiB (live)`, `disk[1] (target vdb) added
  * (live: …)`. An element removed is named by its index in the prior list, any other by its index in the plan.
  */
-export function changeWords(c: FieldChange, unit?: string): string {
+function changeWords(c: FieldChange, unit?: string): string {
   const how = `(${impactText(c)})`;
   const element = typeof c.path[c.path.length - 1] === 'number';
   if (element && c.from === null) return `${c.name}${elementIdentity(String(c.path[0]), c.to)} added ${how}`;

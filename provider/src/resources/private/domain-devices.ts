@@ -3,7 +3,14 @@
  * (src/domain `DomainSpec`), pure: the derived defaults a plan fills in, the spec fields of a state, and the
  * state attributes of a spec libvirt describes. ./domain-state.ts calls these for the rest of the domain.
  */
-import { formatPciAddress, parsePciAddress, parseUsbAddress } from '../../../../src/domain';
+import {
+  DISK_OPTION_ENTRIES,
+  DISK_OPTIONS,
+  formatPciAddress,
+  parsePciAddress,
+  parseUsbAddress,
+  type DomainDiskOptions,
+} from '../../../../src/domain';
 import type {
   DomainBandwidth,
   DomainBandwidthLimit,
@@ -19,6 +26,9 @@ import { DOMAIN_FIELDS } from '../../../../src/fields';
 import type { DomainDiskState, DomainInterfaceState, DomainState } from './model';
 import { known, list, num, str } from './values';
 
+/** The state attributes of the disk options. */
+type DiskOptionAttribute = (typeof DISK_OPTIONS)[keyof typeof DISK_OPTIONS]['attribute'];
+
 const F = DOMAIN_FIELDS.fields;
 
 type Element<B> = B extends (infer E)[] ? E : never;
@@ -27,11 +37,11 @@ type HostdevState = Element<DomainState['hostdev']>;
 type BandwidthState = Exclude<DomainInterfaceState['bandwidth'], symbol | null>;
 
 /** The listen address a display gets unless it listens on a socket: this host only. */
-export const DEFAULT_GRAPHICS_LISTEN = '127.0.0.1';
+const DEFAULT_GRAPHICS_LISTEN = '127.0.0.1';
 /** The display adapter a domain with graphics gets unless `video` says otherwise. */
-export const DEFAULT_VIDEO_WITH_GRAPHICS = 'vga';
+const DEFAULT_VIDEO_WITH_GRAPHICS = 'vga';
 /** The address a tcp serial port or console listens on unless `host` says otherwise. */
-export const DEFAULT_CHAR_HOST = '127.0.0.1';
+const DEFAULT_CHAR_HOST = '127.0.0.1';
 
 /** Fills the derived defaults of the device fields (the table's constant ones are filled already). */
 export function withDeviceDefaults(out: DomainState, config: DomainState | null): void {
@@ -105,20 +115,22 @@ function bandwidthState(b: DomainBandwidth | undefined): BandwidthState | null {
   };
 }
 
-/** A disk block's driver options and serial, as model fields. */
-export function diskOptionsSpec(d: DomainDiskState): Pick<DomainDisk, 'cache' | 'io' | 'discard' | 'serial'> {
-  const [cache, io, discard, serial] = [known(d.cache), known(d.io), known(d.discard), str(d.serial)];
-  return {
-    ...(cache ? { cache } : {}),
-    ...(io ? { io } : {}),
-    ...(discard ? { discard } : {}),
-    ...(serial !== undefined ? { serial } : {}),
-  };
+/** A disk block's options (src/domain/disk-options.ts `DISK_OPTIONS`), as model fields: the known, non-null ones. */
+export function diskOptionsSpec(d: DomainDiskState): DomainDiskOptions {
+  const state = d as unknown as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const [key, o] of DISK_OPTION_ENTRIES) {
+    const value = o.number ? num(state[o.attribute]) : str(state[o.attribute]);
+    if (value !== undefined && !(o.values && value === '')) out[key] = value;
+  }
+  return out as DomainDiskOptions;
 }
 
-/** A disk's driver options and serial, as state attributes. */
-export function diskOptionsState(d: DomainDisk): Pick<DomainDiskState, 'cache' | 'io' | 'discard' | 'serial'> {
-  return { cache: d.cache ?? null, io: d.io ?? null, discard: d.discard ?? null, serial: d.serial ?? null };
+/** A disk's options, as state attributes (null when the disk has none). */
+export function diskOptionsState(d: DomainDisk): Pick<DomainDiskState, DiskOptionAttribute> {
+  const out: Record<string, unknown> = {};
+  for (const [key, o] of DISK_OPTION_ENTRIES) out[o.attribute] = d[key] ?? null;
+  return out as Pick<DomainDiskState, DiskOptionAttribute>;
 }
 
 /** A NIC block's MTU, VLAN and bandwidth, as model fields. */

@@ -11,7 +11,7 @@ import { bytesToUuid, uuidToBytes, type DomRef, type LibvirtClient } from '../..
 import { domainByUuid } from './lookups';
 
 /** How long one listing answers new lookups. */
-export const LISTING_TTL_MS = 2000;
+const LISTING_TTL_MS = 2000;
 
 interface Listing {
   readonly takenAt: number;

@@ -22,7 +22,7 @@ import {
   type DomRef,
   type LibvirtClient,
 } from '../../../../src/libvirt';
-import type { HandlerContext } from '../../plugin/handler';
+import type { HandlerContext } from '../../handler';
 import { agentConnected } from './addresses';
 import { resolveRefs } from './domain-refs';
 import { toDomainSpec, type ResolvedRefs } from './domain-state';
@@ -166,7 +166,7 @@ export async function defineDomain(
 }
 
 /** First libvirt version with VIR_DOMAIN_UNDEFINE_TPM (8.9.0); older ones remove a TPM's state by default. */
-export const LIBVIRT_UNDEFINE_TPM_VERSION = 8_009_000;
+const LIBVIRT_UNDEFINE_TPM_VERSION = 8_009_000;
 
 /**
  * Removes a domain: powered off when running, then undefined with its managed save, snapshots, NVRAM and
@@ -185,7 +185,7 @@ export async function removeDomain(client: LibvirtClient, dom: DomRef): Promise<
 }
 
 /** The keys of the volumes a domain's definition uses (disks and files that are volumes). */
-export async function usedVolumeKeys(client: LibvirtClient, dom: DomRef): Promise<string[]> {
+async function usedVolumeKeys(client: LibvirtClient, dom: DomRef): Promise<string[]> {
   const { files, volumes } = usedSources(await client.domainGetXmlDesc(dom, 0));
   const keys: string[] = [];
   for (const f of files) {

@@ -9,7 +9,7 @@
  * handler defines the whole planned definition afterwards, so libvirt's persistent definition is exactly the plan's.
  */
 import { renderDiskXml, renderGraphicsXml, renderInterfaceXml, USER_METADATA_XML_NAMESPACE } from '../../../../src/domain';
-import type { FieldChange } from '../../../../src/fields';
+import { DOMAIN_FIELDS, type FieldChange } from '../../../../src/fields';
 import {
   VIR_DOMAIN_AFFECT_CONFIG,
   VIR_DOMAIN_AFFECT_LIVE,
@@ -101,7 +101,7 @@ export function liveSteps(
       const mib = num(planned.memory) ?? 0;
       rest.push({ what: `memory → ${mib} MiB (balloon)`, run: () => client.domainSetMemoryFlags(dom, mib * 1024, BOTH) });
     } else if (attr === 'vcpu') {
-      const n = num(planned.vcpu) ?? 1;
+      const n = num(planned.vcpu) ?? DOMAIN_FIELDS.fields.vcpu.default;
       rest.push({ what: `vcpu → ${n} (hot-plug)`, run: () => client.domainSetVcpusFlags(dom, n, BOTH) });
     } else if ((attr === 'disk' || attr === 'network_interface') && typeof index === 'number' && field === undefined) {
       const xml = (spec: typeof after) => (attr === 'disk' ? renderDiskXml(spec.disks[index]) : renderInterfaceXml(spec.interfaces[index]));

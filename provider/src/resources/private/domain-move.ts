@@ -26,7 +26,7 @@ import {
   type LibvirtClient,
 } from '../../../../src/libvirt';
 import { describeHost } from '../../host';
-import type { HandlerContext } from '../../plugin/handler';
+import type { HandlerContext } from '../../handler';
 import { xsltOf } from './domain-devices';
 import { finalDomainXml } from './domain-escape';
 import { defineDomain, isActive, removeDomain } from './domain-lifecycle';
@@ -180,7 +180,7 @@ async function copyFlag(
  * defined as the guest runs (the caller redefines it from `planned`). Rejects with libvirt's error when the
  * migration fails (the guest then still runs on the old host, which still has its copies).
  */
-export async function migrateLive(ctx: HandlerContext<LibvirtClient>, prior: DomainState, planned: DomainState): Promise<DomRef> {
+async function migrateLive(ctx: HandlerContext<LibvirtClient>, prior: DomainState, planned: DomainState): Promise<DomRef> {
   const source = await ctx.client(typeof prior.host === 'string' ? prior.host : null);
   const target = await ctx.client();
   const uuid = str(prior.uuid) ?? '';

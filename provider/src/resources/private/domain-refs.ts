@@ -52,7 +52,7 @@ async function keyOfPath(client: LibvirtClient, path: string): Promise<string | 
 }
 
 /** The volume keys of a described domain's sources (a missing pool volume keeps `pool/volume` as its key). */
-export async function observeRefs(client: LibvirtClient, spec: DomainSpec): Promise<ObservedRefs> {
+async function observeRefs(client: LibvirtClient, spec: DomainSpec): Promise<ObservedRefs> {
   const disks: { key: string | null; file: string | null }[] = [];
   for (const d of spec.disks) {
     if ('pool' in d.source) {

@@ -29,14 +29,14 @@ import {
 } from '../../../../src/ops/snapshots';
 import { writeVolumeBytes } from '../../../../src/ops/volume-bytes';
 import { hasWritableDisk, plannedSnapshot, snapshotKind, type SnapshotPlan } from '../../../../src/snapshot';
-import type { HandlerContext } from '../../plugin/handler';
+import type { HandlerContext } from '../../handler';
 import type { DomainChangeDecision } from './domain-changes';
 import { isActive, startDomain, stopDiagnostic, stopGuest } from './domain-lifecycle';
 import type { DomainState } from './model';
 import { known, list, messageOf, num, str } from './values';
 
 /** Automatic snapshots are named this plus a number that grows with each one (`virtseed-auto-1`, `-2`, …). */
-export const AUTO_SNAPSHOT_PREFIX = 'virtseed-auto-';
+const AUTO_SNAPSHOT_PREFIX = 'virtseed-auto-';
 
 /** The number of an automatic snapshot's name, or null for any other name. */
 export function autoSnapshotNumber(name: string): number | null {
@@ -112,7 +112,7 @@ export function snapshotPlanDiagnostics(planned: DomainState, plan: SnapshotPlan
     warning(
       ['snapshot_before'],
       `A snapshot of ${name} is taken before this apply`,
-      `snapshot_before = "${policy}": ${plan.reason}. ${revert} Automatic snapshots kept: the newest ${num(planned.snapshot_keep) ?? 1} (snapshot_keep).`,
+      `snapshot_before = "${policy}": ${plan.reason}. ${revert} Automatic snapshots kept: the newest ${num(planned.snapshot_keep) ?? DOMAIN_FIELDS.fields.snapshot_keep.default} (snapshot_keep).`,
     ),
   ];
 }
@@ -144,7 +144,7 @@ export type AutoSnapshot = { readonly name: string; readonly notes: Diagnostic[]
  * `memory` needs it running), with the booted seed as its seed copy. Refusals come back as diagnostics (nothing
  * was taken).
  */
-export async function takeAutoSnapshot(
+async function takeAutoSnapshot(
   client: LibvirtClient,
   dom: DomRef,
   prior: DomainState,
@@ -325,7 +325,7 @@ export async function keepSnapshotsTidy(
       if (was !== 'none') await dropBootedSeed(client, dom);
       return [];
     }
-    const keep = num(planned.snapshot_keep) ?? 1;
+    const keep = num(planned.snapshot_keep) ?? DOMAIN_FIELDS.fields.snapshot_keep.default;
     ctx.log.info(`domain ${dom.name}: tidying automatic snapshots (snapshot_keep = ${keep})`);
     const names = (await listSnapshots(client, dom)).map((s) => s.name);
     for (const old of autoSnapshotsToPrune(names, keep)) {

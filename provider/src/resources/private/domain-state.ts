@@ -29,12 +29,12 @@ const NIC = F.network_interface.fields;
 export const IGNITION_FW_CFG_KEY = 'opt/com.coreos/config';
 
 /** The serial console log file virtseed gives a domain (virtlogd writes it). */
-export function consoleLogPath(name: string): string {
+function consoleLogPath(name: string): string {
   return `/var/log/libvirt/qemu/${name}-console.log`;
 }
 
 /** `vda`, `vdb`, … for the i-th virtio disk. */
-export function diskTarget(index: number, bus: string): string {
+function diskTarget(index: number, bus: string): string {
   const prefix = bus === 'virtio' ? 'vd' : 'sd';
   let n = index;
   let suffix = '';
@@ -46,7 +46,7 @@ export function diskTarget(index: number, bus: string): string {
 }
 
 /** A stable MAC for the i-th interface of a named domain: QEMU's 52:54:00 prefix + 3 bytes of sha256(name/i). */
-export function derivedMac(domainName: string, index: number): string {
+function derivedMac(domainName: string, index: number): string {
   const h = createHash('sha256').update(`${domainName}/${index}`).digest();
   return ['52', '54', '00', ...[h[0], h[1], h[2]].map((b) => b.toString(16).padStart(2, '0'))].join(':');
 }
@@ -170,7 +170,7 @@ export interface ResolvedRefs {
 export const LIBVIRT_FWCFG_SYSINFO_VERSION = 6_005_000;
 
 /** QEMU arguments passing a host file as the Ignition fw_cfg blob (for libvirt < 6.5). */
-export function ignitionFwCfgArgs(file: string): string[] {
+function ignitionFwCfgArgs(file: string): string[] {
   return ['-fw_cfg', `name=${IGNITION_FW_CFG_KEY},file=${file}`];
 }
 

@@ -22,7 +22,7 @@ import {
   assertWriteOnlyRules,
 } from '../../../../src/fields';
 import { t, type CtyType, type Unknown } from '../../plugin/cty';
-import type { Path } from '../../plugin/handler';
+import type { Path } from '../../handler';
 import type { AttributeSchema, BlockSchema, NestedBlockSchema, ResourceSchema } from '../../plugin/schema';
 
 const CTY: Readonly<Record<FieldType, CtyType>> = {
@@ -96,7 +96,7 @@ function isValues(v: unknown): v is Values {
 
 /** The value of a constant or conditional default for the object (or block element) `values`; undefined for a
  *  default the handler derives. */
-export function defaultValue(d: FieldDefault, values: Readonly<Values>): Scalar | undefined {
+function defaultValue(d: FieldDefault, values: Readonly<Values>): Scalar | undefined {
   if (isDerivedDefault(d)) return undefined;
   if (isConditionalDefault(d)) return holds(d.if, { values, value: undefined }) ? d.then : d.else;
   return d;

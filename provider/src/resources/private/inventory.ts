@@ -15,11 +15,11 @@ import { parseDomainFootprint, METADATA_KEYS } from '../../../../src/domain';
 import type { LibvirtClient } from '../../../../src/libvirt';
 import { choosePlacement, type Guest, type HostView, type PlacementRequest, type PlacementResult } from '../../../../src/placement';
 import { HostUnreachableError, type HostConfig } from '../../host';
-import type { HandlerContext } from '../../plugin/handler';
+import type { HandlerContext } from '../../handler';
 import { messageOf } from './values';
 
 /** vCPUs a host may commit per physical CPU when its host block sets no `max_vcpu` (OpenStack Nova's default ratio 4.0). */
-export const VCPU_PER_CPU = 4;
+const VCPU_PER_CPU = 4;
 
 /** One host as read: its view, and the error that made it count as down. */
 interface Observed {

@@ -8,7 +8,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 
 /** The `keyed_digest` attribute's prefix. */
-export const KEYED_DIGEST_PREFIX = 'hmac-sha256:';
+const KEYED_DIGEST_PREFIX = 'hmac-sha256:';
 const KEY_BYTES = 32;
 
 /** The key a private state holds, or undefined (no private state, or one without a key). */
@@ -42,7 +42,7 @@ export function privateWithKey(priv: Buffer | undefined, key: Buffer): Buffer {
 }
 
 /** HMAC-SHA256 (hex) of `data` under `key`. */
-export function hmacHex(key: Buffer, data: Uint8Array | string): string {
+function hmacHex(key: Buffer, data: Uint8Array | string): string {
   return createHmac('sha256', key).update(data).digest('hex');
 }
 

@@ -28,7 +28,7 @@ export function isNoDomain(err: unknown): boolean {
 }
 
 /** True when `err` is libvirt's "no such network". */
-export function isNoNetwork(err: unknown): boolean {
+function isNoNetwork(err: unknown): boolean {
   return err instanceof LibvirtError && err.code === VIR_ERR_NO_NETWORK;
 }
 
@@ -89,7 +89,7 @@ export async function networkByRef(client: LibvirtClient, ref: string): Promise<
 }
 
 /** True when `err` is libvirt's "no such storage pool". */
-export function isNoPool(err: unknown): boolean {
+function isNoPool(err: unknown): boolean {
   return err instanceof LibvirtError && err.code === VIR_ERR_NO_STORAGE_POOL;
 }
 

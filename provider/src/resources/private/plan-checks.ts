@@ -13,7 +13,7 @@ import { Diagnostic, error } from '../../../../src/diagnostics';
 import { bytesToUuid, LibvirtClient, LibvirtError, VIR_ERR_NO_STORAGE_POOL } from '../../../../src/libvirt';
 import { Connection, describeHost, HostUnreachableError } from '../../host';
 import { hostUnreachable } from '../../plugin/diagnostics';
-import type { HandlerContext } from '../../plugin/handler';
+import type { HandlerContext } from '../../handler';
 import { CREATE_PENDING_KEY, domainExistsDiagnostic } from './domain-lifecycle';
 import { domainByName, volumeByName } from './lookups';
 import type { DomainState } from './model';
@@ -103,7 +103,7 @@ export function notePlannedPool(ctx: HandlerContext<Connection>, name: string): 
 }
 
 /** True when a `virtseed_pool` named `name` is created by this plan. */
-export function isPoolPlanned(ctx: HandlerContext<Connection>, name: string): boolean {
+function isPoolPlanned(ctx: HandlerContext<Connection>, name: string): boolean {
   return ctx.notes.has(plannedPoolKey(name));
 }
 
@@ -129,7 +129,7 @@ export async function planHost<C extends Connection>(ctx: HandlerContext<C>): Pr
 }
 
 /** The warning for a host that could not be reached at plan. */
-export function notCheckedWarning(err: HostUnreachableError): Diagnostic {
+function notCheckedWarning(err: HostUnreachableError): Diagnostic {
   const d = hostUnreachable(err.uri, err.cause, err.host);
   return {
     ...d,
@@ -140,7 +140,7 @@ export function notCheckedWarning(err: HostUnreachableError): Diagnostic {
 }
 
 /** Diagnostic of a storage pool the host does not have, on attribute `pool`. */
-export function poolMissingDiagnostic(resource: string, pool: string): Diagnostic {
+function poolMissingDiagnostic(resource: string, pool: string): Diagnostic {
   return error(
     ['pool'],
     'Storage pool not found',

@@ -5,7 +5,7 @@
  */
 import type { Diagnostic } from '../../../../src/diagnostics';
 import type { LibvirtClient } from '../../../../src/libvirt';
-import type { HandlerContext } from '../../plugin/handler';
+import type { HandlerContext } from '../../handler';
 import type { Val } from './model';
 import { noteManaged } from './plan-checks';
 import { deleteOrRelease } from './release';

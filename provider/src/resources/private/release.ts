@@ -36,7 +36,7 @@ export function usedSources(xml: string): { files: Set<string>; volumes: Set<str
 }
 
 /** True when a running domain of this host uses the volume (as a disk, a backing image or a file). */
-export async function inUseByRunningDomain(client: LibvirtClient, vol: VolRef, path: string, options?: CallOptions): Promise<boolean> {
+async function inUseByRunningDomain(client: LibvirtClient, vol: VolRef, path: string, options?: CallOptions): Promise<boolean> {
   const running = await client.connectListAllDomains(VIR_CONNECT_LIST_DOMAINS_ACTIVE, options);
   const xmls = await Promise.all(running.map((d) => client.domainGetXmlDesc(d, 0, options).catch(() => '')));
   return xmls.some((xml) => {

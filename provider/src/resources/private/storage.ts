@@ -86,13 +86,13 @@ export function pendingMarkerName(name: string): string {
 }
 
 /** Creates the marker of `name` (an empty raw volume; one left from before is kept). */
-export async function markPending(client: LibvirtClient, pool: PoolRef, name: string, options?: CallOptions): Promise<void> {
+async function markPending(client: LibvirtClient, pool: PoolRef, name: string, options?: CallOptions): Promise<void> {
   if (await volumeByName(client, pool, pendingMarkerName(name), options)) return;
   await client.storageVolCreateXml(pool, volumeXml({ name: pendingMarkerName(name), capacity: 0, format: 'raw' }), 0, options);
 }
 
 /** Deletes the marker of `name`, if any. */
-export async function clearPending(client: LibvirtClient, pool: PoolRef, name: string, options?: CallOptions): Promise<void> {
+async function clearPending(client: LibvirtClient, pool: PoolRef, name: string, options?: CallOptions): Promise<void> {
   const marker = await volumeByName(client, pool, pendingMarkerName(name), options);
   if (marker)
     await client.storageVolDelete(marker, 0, options).catch((err) => {
@@ -145,7 +145,7 @@ export async function createMarked(
  * Creates a raw volume holding exactly `bytes` (a seed ISO, an Ignition JSON), under a pending marker. Throws
  * when a volume of that name exists already (nothing is overwritten).
  */
-export async function createRawVolumeWith(
+async function createRawVolumeWith(
   client: LibvirtClient,
   pool: PoolRef,
   name: string,
@@ -167,17 +167,6 @@ export async function volumeSha256(client: LibvirtClient, vol: VolRef, length?: 
   const hash = createHash('sha256');
   for await (const chunk of client.storageVolDownloadStream(vol, 0, length ?? 0, options)) hash.update(chunk);
   return hash.digest('hex');
-}
-
-/** Deletes a volume; a volume already gone is not an error. */
-export async function deleteVolume(client: LibvirtClient, key: string, options?: CallOptions): Promise<void> {
-  const vol = await volumeByKey(client, key, options);
-  if (!vol) return;
-  try {
-    await client.storageVolDelete(vol, 0, options);
-  } catch (err) {
-    if (!isNotFound(err)) throw err;
-  }
 }
 
 /** The diagnostic for a create that would overwrite a volume virtseed did not make. */

@@ -26,7 +26,7 @@ export class ChecksumMismatchError extends Error {
 }
 
 /** The message for an image whose digest is `actual` while its checksum file's entry says otherwise. */
-export function entryMismatchMessage(entry: ExpectedDigest, actual: string): string {
+function entryMismatchMessage(entry: ExpectedDigest, actual: string): string {
   return (
     `${entry.fileName}'s ${entry.algorithm} is ${actual}, but the checksum file lists ${entry.digest} for it. The download ` +
     'is not the image its publisher signed off (changed on the server, or altered on the way); no volume was kept.'

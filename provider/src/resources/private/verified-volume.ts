@@ -9,7 +9,7 @@
  */
 import { error, type Diagnostic } from '../../../../src/diagnostics';
 import type { LibvirtClient, PoolRef, VolRef } from '../../../../src/libvirt';
-import type { HandlerContext } from '../../plugin/handler';
+import type { HandlerContext } from '../../handler';
 import { cacheVolumeName, ChecksumFileError, expectedDigest, type ChecksumSource, type ExpectedDigest } from './checksums';
 import { poolByName, volumeByName } from './lookups';
 import type { VolumeState } from './model';
@@ -30,7 +30,7 @@ export function checksumSource(s: VolumeState): ChecksumSource | undefined {
 }
 
 /** The `digest` attribute of an entry: `<algorithm>:<hex>`. */
-export function digestAttribute(e: { algorithm: string; digest: string }): string {
+function digestAttribute(e: { algorithm: string; digest: string }): string {
   return `${e.algorithm}:${e.digest}`;
 }
 
@@ -79,7 +79,7 @@ export function verificationDiagnostics(c: VolumeState): Diagnostic[] {
 }
 
 /** The diagnostic of a checksum file or signature that gives no trusted digest, on the attribute at fault. */
-export function checksumFileDiagnostic(label: string, err: ChecksumFileError): Diagnostic {
+function checksumFileDiagnostic(label: string, err: ChecksumFileError): Diagnostic {
   return err.part === 'signature'
     ? error(['signature_key'], 'Checksum file signature not valid', `${label}: ${err.message}. Nothing was created.`)
     : error(['checksum_url'], 'No verified digest for the image', `${label}: ${err.message} Nothing was created.`);

@@ -28,7 +28,7 @@ export function schemaDiagnostics(config: unknown, version: IgnitionVersion): Di
 }
 
 /** `/storage/files/2/path` → `['storage', 'files', 2, 'path']`, numbers where the data holds an array. */
-export function pointerToPath(pointer: string, root: unknown): AttributePath {
+function pointerToPath(pointer: string, root: unknown): AttributePath {
   if (pointer === '') return [];
   const out: AttributePath = [];
   let node: unknown = root;

@@ -5,7 +5,7 @@ const verification = obj({ hash: nullableStr });
 // In 3.0 config references and CAs have only source + verification; file contents add compression.
 const configReference = obj({ source: nullableStr, verification }, ['source']);
 const caReference: Schema = { ...obj({ source: str, verification }, ['source']), type: ['object', 'null'] };
-export const fileContents = obj({ source: nullableStr, compression: nullableStr, verification });
+const fileContents = obj({ source: nullableStr, compression: nullableStr, verification });
 
 const owner = obj({ id: nullableInt, name: nullableStr });
 const node = { path: str, overwrite: nullableBool, user: owner, group: owner };

@@ -6,7 +6,7 @@ import { extend, list, nullableBool, nullableInt, nullableStr, obj, str, strList
 import * as v31 from './v3_1';
 
 export const tang = obj({ url: str, thumbprint: nullableStr });
-export const clevisCustom = obj({ pin: nullableStr, config: nullableStr, needsNetwork: nullableBool });
+const clevisCustom = obj({ pin: nullableStr, config: nullableStr, needsNetwork: nullableBool });
 export const clevis = obj({ custom: clevisCustom, tpm2: nullableBool, tang: list(tang), threshold: nullableInt });
 export const luks = obj(
   {

@@ -1,4 +1,4 @@
-import { baseImageKey, defaultBaseVolumeName } from '../../../../constructs/src/private/shared-base';
+import { baseImageKey, defaultBaseVolumeName } from '../../../constructs/src/shared-base';
 
 const KEY = '0123456789abcdef'.repeat(4);
 

@@ -6,12 +6,12 @@
 import { createHash } from 'node:crypto';
 import { Lazy, TerraformStack, Token, type TerraformResource } from 'cdktf';
 import { Construct } from 'constructs';
-import { invalidValue } from '../errors';
-import type { ImageChecksums, ImageSignature } from '../base-image';
-import { Volume, VolumeFormat } from '../volume';
-import { checkName } from './names';
+import { invalidValue } from './errors';
+import type { ImageChecksums, ImageSignature, VolumeFormat } from './volume-props';
+import { Volume } from './volume';
+import { checkName } from './private/names';
 import { poolRefOf } from './pool-ref';
-import type { StoragePool } from '../storage-pool';
+import type { StoragePool } from './storage-pool';
 
 /** An uploaded base image, as `BaseImage` describes it. */
 export interface SharedImage {

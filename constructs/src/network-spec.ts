@@ -3,9 +3,9 @@
  * rules as the provider (validateNetworkSpec), and diagnostic paths turned back into prop paths
  * (`ips[0].dhcpRanges[1]` → `subnets[0].dhcpRanges[1]`, a subnet's `dhcpHosts[j]` → `staticHosts[k]`).
  */
-import { Diagnostic, error } from '../../../src/diagnostics';
-import { assembleNetworkSpec, validateNetworkSpec, type AssembledNetwork } from '../../../src/network';
-import type { VirtualNetworkProps } from '../network';
+import { Diagnostic, error } from '../../src/diagnostics';
+import { assembleNetworkSpec, validateNetworkSpec, type AssembledNetwork } from '../../src/network';
+import type { VirtualNetworkProps } from './network-props';
 
 /** Every problem of `props` (empty when valid), with paths in the props' own names. Props must hold no tokens. */
 export function validateNetworkProps(props: VirtualNetworkProps): Diagnostic[] {

@@ -1,5 +1,5 @@
 /** The `pool?: string | StoragePool` props of Volume and VirtualMachine. */
-import { StoragePool } from '../storage-pool';
+import { StoragePool } from './storage-pool';
 
 /** A pool as a `pool` prop takes it: its name now (for names and keys) and the value for the resources. */
 export interface PoolRef {

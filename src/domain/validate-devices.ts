@@ -1,32 +1,31 @@
 /**
- * The checks of ./model.ts's devices and settings, for ../validate.ts `validateDomainSpec`: what libvirt 9.0 or
+ * The checks of ./devices/model.ts's devices and settings, for ./validate.ts `validateDomainSpec`: what libvirt 9.0 or
  * QEMU would refuse at define or start (or silently change), with paths in the spec's own keys. Pure.
  */
-import { error, type AttributePath, type Diagnostic } from '../../diagnostics';
-import { isIp } from '../../ip';
-import { extraDevicesDiagnostics } from '../escape-hatch';
-import type { DomainDisk, DomainInterface, DomainSpec } from '../model';
+import { error, type AttributePath, type Diagnostic } from '../diagnostics';
+import { DOMAIN_FIELDS } from '../fields';
+import { isIp } from '../ip';
+import { extraDevicesDiagnostics } from './escape-hatch';
+import type { DomainInterface, DomainSpec } from './model';
 import type { DomainBandwidthLimit, DomainChannel, DomainCharSource } from './model';
 
 const CONTROL_RE = /[\u0000-\u001f\u007f]/;
 const TEXT_CONTROL_RE = /[\u0000-\u0008\u000b-\u001f\u007f]/;
-/** libvirt's check of a disk `<serial>` (virDomainDiskDefParseXML), and QEMU's 20-byte limit of virtio-blk. */
-const DISK_SERIAL_RE = /^[A-Za-z0-9_ .+-]{1,20}$/;
 const CHANNEL_NAME_RE = /^[A-Za-z0-9._-]+$/;
 /** QEMU's VNC authentication takes at most 8 characters of a password (VNC's DES key); more would be cut. */
-export const VNC_PASSWORD_MAX = 8;
+const VNC_PASSWORD_MAX = 8;
 
-const GRAPHICS_TYPES = ['vnc', 'spice'];
+/** The allowed values of the domain's fields: the table's own (src/fields/domain.ts), never spelled again here. */
+const F = DOMAIN_FIELDS.fields;
 /** libvirt's QEMU state directory (qemu:///system): a VNC socket path under it counts as libvirt's own. */
 const LIBVIRT_QEMU_STATE_DIR = '/var/lib/libvirt/qemu/';
-const VIDEO_MODELS = ['vga', 'cirrus', 'virtio', 'qxl', 'bochs', 'ramfb', 'none'];
-const WATCHDOG_MODELS = ['i6300esb', 'ib700', 'itco'];
-const WATCHDOG_ACTIONS = ['reset', 'shutdown', 'poweroff', 'pause', 'none', 'dump', 'inject-nmi'];
+const GRAPHICS_TYPES = Object.keys(F.graphics.fields.type.values);
+const VIDEO_MODELS = Object.keys(F.video.values);
+const WATCHDOG_MODELS = Object.keys(F.watchdog.fields.model.values);
+const WATCHDOG_ACTIONS = Object.keys(F.watchdog.fields.action.values);
 const BOOT_DEVICES = ['hd', 'cdrom', 'network', 'fd'];
-const CRASH_ACTIONS = ['destroy', 'restart', 'preserve', 'coredump-destroy', 'coredump-restart'];
-const CACHES = ['default', 'none', 'writethrough', 'writeback', 'directsync', 'unsafe'];
-const IOS = ['threads', 'native', 'io_uring'];
-const DIRECT_MODES = ['vepa', 'bridge', 'private', 'passthrough'];
+const CRASH_ACTIONS = Object.keys(F.on_crash.values);
+const DIRECT_MODES = Object.keys(F.network_interface.fields.direct_mode.values);
 
 const quoted = (values: readonly string[]) => values.map((v) => `'${v}'`).join(', ');
 
@@ -328,36 +327,6 @@ function validateHostdevs(spec: DomainSpec, out: Diagnostic[]): void {
 }
 
 /** A disk's driver options and serial (for ../validate.ts's disk loop). */
-export function validateDiskOptions(disk: DomainDisk, path: AttributePath, out: Diagnostic[]): void {
-  if (disk.device === 'disk' && disk.readonly === true && disk.bus === 'sata')
-    out.push(
-      error(
-        [...path, 'readonly'],
-        'Read-only SATA disk',
-        "Got readonly true on bus 'sata'; libvirt 9.0 refuses it (\"readonly sata disks are not supported\"). Expected bus 'virtio' or 'scsi' for a read-only disk, or readonly false.",
-      ),
-    );
-  if (disk.cache !== undefined) checkOneOf([...path, 'cache'], disk.cache, CACHES, 'cache mode', out);
-  if (disk.io !== undefined) checkOneOf([...path, 'io'], disk.io, IOS, 'io mode', out);
-  if (disk.discard !== undefined) checkOneOf([...path, 'discard'], disk.discard, ['unmap', 'ignore'], 'discard mode', out);
-  if (disk.io === 'native' && disk.cache !== 'none' && disk.cache !== 'directsync')
-    out.push(
-      error(
-        [...path, 'io'],
-        'Native I/O needs direct access',
-        `QEMU's native AIO works only with O_DIRECT: set cache to 'none' or 'directsync' (got ${disk.cache === undefined ? 'the default' : `'${disk.cache}'`}), or use io 'threads' or 'io_uring'.`,
-      ),
-    );
-  if (disk.serial !== undefined && (typeof disk.serial !== 'string' || !DISK_SERIAL_RE.test(disk.serial)))
-    out.push(
-      error(
-        [...path, 'serial'],
-        'Invalid disk serial',
-        `Got ${JSON.stringify(disk.serial)}; expected 1 to 20 letters, digits, spaces or '_ . + -'.`,
-      ),
-    );
-}
-
 function checkLimit(path: AttributePath, l: DomainBandwidthLimit | undefined, out: Diagnostic[]): void {
   if (!l) return;
   checkWhole([...path, 'average'], l.average, 1, 2 ** 32 - 1, 'average rate', out);

@@ -4,9 +4,10 @@
  * plan) are left out: the provider checks them then.
  */
 import { Token } from 'cdktf';
-import { parsePciAddress, parseUsbAddress, type DomainInterface, type DomainSpec } from '../../../src/domain';
-import type { AttributePath } from '../../../src/diagnostics';
-import type { VirtualMachineProps } from '../virtual-machine';
+import { DISK_OPTION_ENTRIES, parsePciAddress, parseUsbAddress, type DomainInterface, type DomainSpec } from '../../src/domain';
+import type { AttributePath } from '../../src/diagnostics';
+import { DOMAIN_FIELDS } from '../../src/fields';
+import type { VirtualMachineProps } from './virtual-machine-props';
 
 /** The value, or undefined when it is a token. */
 function known<T>(v: T | undefined): T | undefined {
@@ -43,7 +44,7 @@ const PROPS: Record<string, string> = {
 
 /** The spec of the props' devices, and the prop a diagnostic path names. */
 export function deviceSpecOf(props: VirtualMachineProps): { spec: DomainSpec; propOf: (path: AttributePath) => string } {
-  const vcpu = known(props.vcpus) ?? 1;
+  const vcpu = known(props.vcpus) ?? DOMAIN_FIELDS.fields.vcpu.default;
   const spec: DomainSpec = {
     name: 'placeholder',
     type: 'qemu',
@@ -150,10 +151,9 @@ export function deviceSpecOf(props: VirtualMachineProps): { spec: DomainSpec; pr
         target: 'vda',
         bus: 'virtio',
         device: 'disk',
-        ...(d.cache ? { cache: d.cache } : {}),
-        ...(d.io ? { io: d.io } : {}),
-        ...(d.discard ? { discard: d.discard } : {}),
-        ...(known(d.serial) !== undefined ? { serial: d.serial } : {}),
+        ...Object.fromEntries(
+          DISK_OPTION_ENTRIES.flatMap(([key]) => (known(d[key]) !== undefined && d[key] !== '' ? [[key, d[key]]] : [])),
+        ),
       },
     ];
   }

@@ -1,0 +1,51 @@
+/**
+ * Every enum of the constructs against the field table it stands for: the same set of values, so the constructs
+ * cannot offer a value the provider refuses nor miss one it takes (the table's `values` is the one spelling).
+ */
+import {
+  BootDevice,
+  type DiskOptions,
+  Firmware,
+  LifecycleAction,
+  NetworkMode,
+  SnapshotBefore,
+  StoragePoolType,
+  VideoModel,
+  WaitFor,
+  WatchdogAction,
+} from '../../../constructs';
+import { DISK_OPTIONS, type DiskOptionKey } from '../../../src/domain';
+import { DOMAIN_FIELDS, NETWORK_FIELDS, POOL_FIELDS } from '../../../src/fields';
+
+const D = DOMAIN_FIELDS.fields;
+const sorted = (values: Iterable<string>): string[] => [...values].sort();
+
+describe('construct enums and the field tables', () => {
+  test.each<[string, Record<string, string>, { readonly [value: string]: string }]>([
+    ['LifecycleAction (on_crash)', LifecycleAction, D.on_crash.values],
+    ['VideoModel (video)', VideoModel, D.video.values],
+    ['WatchdogAction (watchdog.action)', WatchdogAction, D.watchdog.fields.action.values],
+    ['Firmware (firmware)', Firmware, D.firmware.values],
+    ['SnapshotBefore (snapshot_before)', SnapshotBefore, D.snapshot_before.values],
+    ['WaitFor (wait_for)', WaitFor, D.wait_for.values],
+    ['NetworkMode (virtseed_network.mode)', NetworkMode, NETWORK_FIELDS.fields.mode.values],
+    ['StoragePoolType (virtseed_pool.type)', StoragePoolType, POOL_FIELDS.fields.type.values],
+  ])('GIVEN the enum %s WHEN its values are listed THEN they are the table values', (_, enumType, values) => {
+    expect(sorted(Object.values(enumType))).toEqual(sorted(Object.keys(values)));
+  });
+
+  test('GIVEN BootDevice WHEN listed THEN each is a boot device the table names (boot_devices has no values list)', () => {
+    for (const d of Object.values(BootDevice)) expect(D.boot_devices.description).toContain(`\`${d}\``);
+  });
+});
+
+describe('DiskOptions and DISK_OPTIONS', () => {
+  /** A compile-time check: DiskOptions has exactly the props of DISK_OPTIONS (true only when both key sets match). */
+  type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+  const sameKeys: Same<keyof DiskOptions, DiskOptionKey> = true;
+
+  test('GIVEN DiskOptions WHEN its props are compared with DISK_OPTIONS THEN each option has one prop (checked by tsc)', () => {
+    expect(sameKeys).toBe(true);
+    expect(Object.keys(DISK_OPTIONS).length).toBeGreaterThan(0);
+  });
+});
