@@ -10,3 +10,4 @@ export * from './xslt';
 export { livePort, readGraphics, readNamespacedEntries } from './devices/parse';
 export * from './devices/address';
 export * from './summary';
+export * from './keep-addresses';
