@@ -11,3 +11,4 @@ export { livePort, readGraphics, readNamespacedEntries } from './devices/parse';
 export * from './devices/address';
 export * from './summary';
 export * from './disk-options';
+export * from './keep-addresses';

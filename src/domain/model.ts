@@ -202,7 +202,8 @@ export interface DomainSpec {
   os?: DomainOs;
   disks: DomainDisk[];
   interfaces: DomainInterface[];
-  /** Serial console (pty) logged to this absolute host file (`<serial><log file=... append='off'>`).
+  /** Serial console (pty) logged to this absolute host file (`<serial><log file=... append='on'>`: each start adds
+   *  to it, so the previous boot's output stays; virtlogd rolls it over at its max_size, 2 MiB by default).
    *  @default - a pty serial console without log */
   serialLogFile?: string;
   /** A QEMU guest agent channel: `<channel type='unix'><target type='virtio' name='org.qemu.guest_agent.0'/>`

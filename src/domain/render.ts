@@ -169,7 +169,7 @@ function devicesElement(spec: DomainSpec): XmlNode {
   if (interfaces.length) devices.interface = interfaces;
   const serial: XmlNode = { [`${ATTR}type`]: 'pty' };
   if (spec.serialLogFile !== undefined) {
-    serial.log = { [`${ATTR}file`]: spec.serialLogFile, [`${ATTR}append`]: 'off' };
+    serial.log = { [`${ATTR}file`]: spec.serialLogFile, [`${ATTR}append`]: 'on' };
   }
   serial.target = { [`${ATTR}port`]: '0' };
   const serials = (spec.serials ?? []).map((s, i) => serialElement(s.source, i + 1));

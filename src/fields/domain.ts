@@ -175,7 +175,7 @@ export const DOMAIN_FIELDS = {
       type: 'string',
       computed: true,
       description:
-        'Host path of the serial console log (null on a per-user session daemon, `.../session`, whose QEMU cannot write the system log folder).',
+        "Host path of the serial console log (null on a per-user session daemon, `.../session`, whose QEMU cannot write the system log folder). Each start of the guest appends to it, so the previous boots' output (a shutdown's included) stays; libvirt's virtlogd bounds it: at 2 MiB it renames the file to `<path>.1` (older ones to `.2`, `.3`; the oldest is deleted) and starts a new one, so at most 8 MiB per domain (virtlogd.conf `max_size` and `max_backups`, defaults 2097152 and 3).",
     },
     wait_for: {
       type: 'string',

@@ -36,9 +36,16 @@ import {
 import {
   escapeXml,
   hasMemory,
+  parseQcow2Header,
+  parseQcow2Snapshots,
   parseSnapshotXml,
+  QCOW2_HEADER_BYTES,
   renderSnapshotRequest,
+  sameL1Table,
+  snapshotDeletion,
   snapshotKind,
+  type Qcow2Header,
+  type Qcow2Snapshot,
   withSnapshotDescription,
   type SnapshotInfo,
   type SnapshotKind,
@@ -46,14 +53,18 @@ import {
 } from '../snapshot';
 import { writeVolumeBytes } from './volume-bytes';
 
-/** A snapshot virtseed will not or cannot take (see snapshotKind): `problem` says why, `fix` what to do. */
+/**
+ * A snapshot virtseed will not or cannot take (see snapshotKind) or delete now (snapshotDeletion): `problem` says
+ * why, `fix` what to do; `doing` what was refused (default: `snapshot domain <domain>`).
+ */
 export class SnapshotRefusedError extends Error {
   constructor(
     readonly domain: string,
     readonly problem: string,
     readonly fix: string,
+    doing = `snapshot domain ${domain}`,
   ) {
-    super(`Cannot snapshot domain ${domain}: ${problem}. ${fix[0].toUpperCase()}${fix.slice(1)}.`);
+    super(`Cannot ${doing}: ${problem}. ${fix[0].toUpperCase()}${fix.slice(1)}.`);
     this.name = 'SnapshotRefusedError';
   }
 }
@@ -92,6 +103,22 @@ export async function snapshotSubject(client: LibvirtClient, dom: DomRef, option
   };
 }
 
+/**
+ * The disks of a snapshot (or a definition) disagree with what libvirt says: a snapshot libvirt deleted still in a
+ * qcow2, a name a disk holds twice or not at all, a revert that did not restore the snapshot's table. `disk`: the
+ * target (`vda`).
+ */
+export class SnapshotDiskError extends Error {
+  constructor(
+    readonly domain: string,
+    readonly disk: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'SnapshotDiskError';
+  }
+}
+
 /** The pool volume a definition's cdrom (the cloud-init seed) is, if it has one. */
 function seedDisk(spec: DomainSpec | null): (DomainDisk & { source: { pool: string; volume: string } }) | undefined {
   return spec?.disks.find(
@@ -118,6 +145,61 @@ async function poolVolume(
     if (isMissing(err, VIR_ERR_NO_STORAGE_VOL)) return { pool: p, vol: null };
     throw err;
   }
+}
+
+/** The writable qcow2 disks of a definition, each with its volume (a file source by its path), in order. */
+async function qcow2Disks(
+  client: LibvirtClient,
+  spec: DomainSpec | null,
+  options?: CallOptions,
+): Promise<{ target: string; vol: VolRef }[]> {
+  const out: { target: string; vol: VolRef }[] = [];
+  for (const d of spec?.disks ?? []) {
+    if (d.device !== 'disk' || d.readonly || d.format !== 'qcow2') continue;
+    const vol =
+      'pool' in d.source
+        ? ((await poolVolume(client, d.source.pool, d.source.volume, options))?.vol ?? null)
+        : await client.storageVolLookupByPath(d.source.file, options).catch((err) => {
+            if (isMissing(err, VIR_ERR_NO_STORAGE_VOL)) return null;
+            throw err;
+          });
+    if (vol) out.push({ target: d.target, vol });
+  }
+  return out;
+}
+
+/** The header and snapshot table of a qcow2 volume, read from its bytes (src/snapshot/qcow2). */
+async function readQcow2(
+  client: LibvirtClient,
+  vol: VolRef,
+  options?: CallOptions,
+): Promise<{ header: Qcow2Header; snapshots: Qcow2Snapshot[] }> {
+  const header = parseQcow2Header(await client.storageVolDownload(vol, 0, QCOW2_HEADER_BYTES, options));
+  if (header.nbSnapshots === 0) return { header, snapshots: [] };
+  for (let length = Math.max(4096, header.nbSnapshots * 128); ; length *= 2) {
+    const snapshots = parseQcow2Snapshots(
+      await client.storageVolDownload(vol, header.snapshotsOffset, length, options),
+      header.nbSnapshots,
+    );
+    if (snapshots) return { header, snapshots };
+    if (length > 64 * 2 ** 20) throw new Error(`the snapshot table of volume ${vol.name} is not readable (over 64 MiB)`);
+  }
+}
+
+/**
+ * The internal snapshots each writable qcow2 disk of the domain's persistent definition holds on disk (its qcow2
+ * snapshot table, not libvirt's record), by target.
+ */
+export async function diskSnapshots(client: LibvirtClient, dom: DomRef, options?: CallOptions): Promise<Map<string, Qcow2Snapshot[]>> {
+  const out = new Map<string, Qcow2Snapshot[]>();
+  for (const d of await qcow2Disks(client, await definition(client, dom, options), options))
+    out.set(d.target, (await readQcow2(client, d.vol, options)).snapshots);
+  return out;
+}
+
+/** Every snapshot name a disk of the domain holds (libvirt's record aside), each once. */
+export async function diskSnapshotNames(client: LibvirtClient, dom: DomRef, options?: CallOptions): Promise<string[]> {
+  return [...new Set([...(await diskSnapshots(client, dom, options)).values()].flat().map((s) => s.name))];
 }
 
 /** Writes the bytes of `from` into `to` (./volume-bytes.ts writeVolumeBytes); returns the volume written. */
@@ -194,7 +276,8 @@ export interface TakeSnapshotOptions extends CallOptions {
 /**
  * Takes an internal snapshot of `dom` (kinds: ./kinds), with a seed copy for a `disk` snapshot of a domain whose
  * cdrom is a pool volume. Returns what libvirt recorded.
- * @throws SnapshotRefusedError when snapshotKind refuses (nothing is created); LibvirtError from libvirt (e.g.
+ * @throws SnapshotRefusedError when snapshotKind refuses (nothing is created); SnapshotDiskError when a disk already
+ *   holds a snapshot of that name (libvirt would add a second); LibvirtError from libvirt (e.g.
  *   VIR_ERR_OPERATION_FAILED when the name is taken; the seed copy is removed again).
  */
 export async function takeSnapshot(
@@ -205,6 +288,15 @@ export async function takeSnapshot(
   const [spec, subject] = await Promise.all([definition(client, dom, opts), snapshotSubject(client, dom, opts)]);
   const decision = snapshotKind(subject, opts.memory);
   if (!decision.ok) throw new SnapshotRefusedError(dom.name, decision.problem, decision.fix);
+  for (const [target, held] of await diskSnapshots(client, dom, opts)) {
+    const same = held.filter((s) => s.name === opts.name);
+    if (same.length)
+      throw new SnapshotDiskError(
+        dom.name,
+        target,
+        `Cannot snapshot domain ${dom.name} as ${opts.name}: disk ${target} already holds a snapshot of that name (qcow2 id ${same.map((s) => s.id).join(', ')}), and a revert of a name held twice restores the older one. Choose another name, or remove the old one while the domain is shut off (qemu-img snapshot -d ${same[0].id} <image>).`,
+      );
+  }
   let copy: VolRef | null = null;
   const seed = decision.kind === 'disk' ? seedDisk(spec) : undefined;
   if (seed) {
@@ -285,8 +377,10 @@ async function seedCopyOf(client: LibvirtClient, dom: DomRef, info: SnapshotInfo
 }
 
 /**
- * Deletes snapshot `name` of `dom` (its data in the qcow2 disks too) and its seed copy. Returns false when the
- * domain has no such snapshot.
+ * Deletes snapshot `name` of `dom` (its data in the qcow2 disks too, verified there) and its seed copy. Returns false
+ * when the domain has no such snapshot.
+ * @throws SnapshotRefusedError when libvirt would not delete it from the disks now (snapshotDeletion: a running
+ *   UEFI guest; nothing is deleted); SnapshotDiskError when a disk still holds it after libvirt's delete.
  */
 export async function deleteSnapshot(client: LibvirtClient, dom: DomRef, name: string, options?: CallOptions): Promise<boolean> {
   let snap: SnapRef;
@@ -296,13 +390,81 @@ export async function deleteSnapshot(client: LibvirtClient, dom: DomRef, name: s
     if (isMissing(err, VIR_ERR_NO_DOMAIN_SNAPSHOT)) return false;
     throw err;
   }
-  const copy = await seedCopyOf(client, dom, await describeSnapshot(client, snap, options), options);
+  const can = snapshotDeletion(await snapshotSubject(client, dom, options));
+  if (!can.ok) throw new SnapshotRefusedError(dom.name, can.problem, can.fix, `delete snapshot ${name} of domain ${dom.name} now`);
+  const info = await describeSnapshot(client, snap, options);
+  const copy = await seedCopyOf(client, dom, info, options);
   await client.domainSnapshotDelete(snap, 0, options);
+  const internal = new Set(info.disks.filter((d) => d.snapshot === 'internal').map((d) => d.name));
+  for (const [target, held] of await diskSnapshots(client, dom, options)) {
+    const left = held.filter((s) => s.name === name);
+    if (internal.has(target) && left.length > 0)
+      throw new SnapshotDiskError(
+        dom.name,
+        target,
+        `libvirt deleted its record of snapshot ${name} of domain ${dom.name}, but disk ${target} still holds it (qcow2 id ${left.map((s) => s.id).join(', ')}); remove it while the domain is shut off: qemu-img snapshot -d ${left[0].id} <image>`,
+      );
+  }
   if (copy)
     await client.storageVolDelete(copy, 0, options).catch((err) => {
       if (!isMissing(err, VIR_ERR_NO_STORAGE_VOL)) throw err;
     });
   return true;
+}
+
+/** Each qcow2 disk the snapshot holds, with its one entry of the snapshot in that disk's table. */
+async function snapshotImages(
+  client: LibvirtClient,
+  dom: DomRef,
+  info: SnapshotInfo,
+  options?: CallOptions,
+): Promise<{ target: string; vol: VolRef; entry: Qcow2Snapshot }[]> {
+  const internal = new Set(info.disks.filter((d) => d.snapshot === 'internal').map((d) => d.name));
+  let spec: DomainSpec | null = null;
+  try {
+    spec = info.domainXml ? parseDomainXml(info.domainXml) : await definition(client, dom, options);
+  } catch {
+    spec = await definition(client, dom, options);
+  }
+  const out: { target: string; vol: VolRef; entry: Qcow2Snapshot }[] = [];
+  for (const d of await qcow2Disks(client, spec, options)) {
+    if (!internal.has(d.target)) continue;
+    const held = (await readQcow2(client, d.vol, options)).snapshots.filter((s) => s.name === info.name);
+    if (held.length !== 1)
+      throw new SnapshotDiskError(
+        dom.name,
+        d.target,
+        held.length === 0
+          ? `Cannot revert domain ${dom.name} to snapshot ${info.name}: disk ${d.target} does not hold it (libvirt's record and the qcow2 disagree); nothing was reverted.`
+          : `Cannot revert domain ${dom.name} to snapshot ${info.name}: disk ${d.target} holds ${held.length} snapshots of that name (qcow2 ids ${held.map((s) => s.id).join(', ')}), and a revert would restore the oldest, not necessarily the one libvirt describes; nothing was reverted. Remove the stale ones while the domain is shut off (qemu-img snapshot -d <id> <image>).`,
+      );
+    out.push({ ...d, entry: held[0] });
+  }
+  return out;
+}
+
+/** After a revert that left the domain shut off: each disk's active L1 table is its snapshot's (QEMU copies it). */
+async function checkReverted(
+  client: LibvirtClient,
+  dom: DomRef,
+  name: string,
+  disks: readonly { target: string; vol: VolRef; entry: Qcow2Snapshot }[],
+  options?: CallOptions,
+): Promise<void> {
+  for (const d of disks) {
+    const { header } = await readQcow2(client, d.vol, options);
+    if (header.l1Size === 0 && d.entry.l1Size === 0) continue; // (a length of 0 downloads the whole volume)
+    const [active, saved] = await Promise.all([
+      client.storageVolDownload(d.vol, header.l1TableOffset, header.l1Size * 8, options),
+      client.storageVolDownload(d.vol, d.entry.l1TableOffset, d.entry.l1Size * 8, options),
+    ]);
+    if (header.l1Size !== d.entry.l1Size || !sameL1Table(active, saved))
+      throw new SnapshotDiskError(
+        dom.name,
+        d.target,
+        `The revert of domain ${dom.name} to snapshot ${name} did not restore disk ${d.target} to it (its active L1 table is not the snapshot's, qcow2 id ${d.entry.id}).`,
+      );
+  }
 }
 
 /** What revertSnapshot did. */
@@ -319,7 +481,11 @@ export interface RevertResult {
  * and, for a snapshot with memory, the running guest. A snapshot of a shut-off guest leaves it shut off; with
  * `start` it is started after its seed copy (if any) was written back into its seed volume, so it boots on the
  * instance-id it had. `restoreSeed: false` leaves the seed volume as it is.
- * @throws LibvirtError (VIR_ERR_NO_DOMAIN_SNAPSHOT when there is no such snapshot).
+ * The disks are checked before and after: each disk in the snapshot must hold exactly one qcow2 snapshot of that
+ * name (a name held twice would restore the oldest), and after a revert that leaves the domain shut off each disk's
+ * active L1 table is the snapshot's (what QEMU's revert copies), so the disks are exactly as the snapshot holds them.
+ * @throws LibvirtError (VIR_ERR_NO_DOMAIN_SNAPSHOT when there is no such snapshot); SnapshotDiskError when a disk
+ *   does not hold the snapshot once (nothing was reverted) or after the revert is not as the snapshot holds it.
  */
 export async function revertSnapshot(
   client: LibvirtClient,
@@ -330,7 +496,9 @@ export async function revertSnapshot(
   const snap = await client.domainSnapshotLookupByName(dom, name, opts);
   const info = await describeSnapshot(client, snap, opts);
   const copy = opts.restoreSeed === false ? null : await seedCopyOf(client, dom, info, opts);
+  const disks = await snapshotImages(client, dom, info, opts);
   await client.domainRevertToSnapshot(snap, 0, opts);
+  if (!isActiveState((await client.domainGetState(dom, opts)).state)) await checkReverted(client, dom, name, disks, opts);
   let seedRestored: VolRef | null = null;
   if (copy && !hasMemory(info)) {
     const seed = seedDisk(await definition(client, dom, opts));

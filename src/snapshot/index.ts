@@ -3,3 +3,4 @@ export * from './render';
 export * from './parse';
 export * from './kinds';
 export * from './policy';
+export * from './qcow2';

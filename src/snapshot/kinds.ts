@@ -88,3 +88,22 @@ export function snapshotKind(subject: SnapshotSubject, memory?: boolean): KindDe
     };
   return { ok: true, kind: subject.running ? 'memory' : 'disk' };
 }
+
+/**
+ * Whether libvirt really deletes an internal snapshot of `subject` now: not while a UEFI guest runs (libvirt 9.0 with
+ * QEMU 7.2 drops its record, yet the snapshot stays in the qcow2 disks: docs/FACTS.md "Snapshots: a running UEFI
+ * guest's snapshot delete leaves the data in the qcow2"). A shut-off domain's (qemu-img) and a running BIOS guest's
+ * deletes reach the disks.
+ */
+export function snapshotDeletion(
+  subject: Pick<SnapshotSubject, 'running' | 'firmware'>,
+): { ok: true } | { ok: false; problem: string; fix: string } {
+  if (subject.running && subject.firmware === 'efi')
+    return {
+      ok: false,
+      problem:
+        'libvirt 9.0 does not delete an internal snapshot of a running UEFI guest from its disks (it drops its own record and the snapshot stays in the qcow2)',
+      fix: 'delete it while the guest is shut off (running = false on the domain)',
+    };
+  return { ok: true };
+}

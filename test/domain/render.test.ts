@@ -108,7 +108,7 @@ describe('renderDomainXml', () => {
       'serial console logged to a file',
       fixtureSpec,
       [
-        '<serial type="pty"><log file="/var/log/libvirt/qemu/vstest-fixture-serial.log" append="off"/><target port="0"/></serial>',
+        '<serial type="pty"><log file="/var/log/libvirt/qemu/vstest-fixture-serial.log" append="on"/><target port="0"/></serial>',
         '<console type="pty"><target type="serial" port="0"/></console>',
       ],
     ],

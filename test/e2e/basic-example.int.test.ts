@@ -9,7 +9,16 @@
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { CLOUD_INIT_FINISHED, domainExists, readConsole, testImage, virshRun, volumeNames, waitForConsole } from '../helpers/guest';
+import {
+  CLOUD_INIT_FINISHED,
+  consoleSize,
+  domainExists,
+  readConsole,
+  testImage,
+  virshRun,
+  volumeNames,
+  waitForConsole,
+} from '../helpers/guest';
 import { cloudInitErrors, readGuestFiles } from '../helpers/guest-disk';
 import { networkNames } from '../helpers/network';
 import { poolInfo, poolNames, poolVolumes } from '../helpers/pool';
@@ -50,6 +59,9 @@ describe('examples/basic with cdktf', () => {
 
   test('GIVEN the basic example WHEN cdktf deploy THEN the guest runs cloud-init from our seed, and destroy removes everything', async () => {
     const started = Date.now();
+    const log = '/var/log/libvirt/qemu/virtseed-basic-console.log';
+    // Each start appends to the console log: this boot's output begins where the file ends now.
+    const from = consoleSize(log);
     const deployed = cdktf('deploy', env);
     if (deployed.code !== 0) throw new Error(`cdktf deploy basic failed:\n${deployed.out}`);
     expect(deployed.out).toMatch(/console_log = \/var\/log\/libvirt\/qemu\/virtseed-basic-console\.log/);
@@ -59,14 +71,13 @@ describe('examples/basic with cdktf', () => {
     expect(fs.statSync(BASIC_POOL_DIR).isDirectory()).toBe(true);
     expect(poolVolumes(NAME)).toEqual([`${NAME}-base`, `${NAME}-root`, `${NAME}-seed`]);
 
-    const log = '/var/log/libvirt/qemu/virtseed-basic-console.log';
     // The deploy waited for cloud-init (WaitFor.CLOUD_INIT): the finished line is there the moment it returned.
-    expect(readConsole(log)).toMatch(CLOUD_INIT_FINISHED);
+    expect(readConsole(log, from)).toMatch(CLOUD_INIT_FINISHED);
     // The guest's DHCP lease on the example's isolated network is its address output.
     const ip = /ip_address = "?(10\.213\.99\.\d+)"?/.exec(deployed.out)?.[1];
     expect({ ip, out: ip ? '' : deployed.out }).toEqual({ ip: expect.stringMatching(/^10\.213\.99\.1\d\d$/), out: '' });
     expect(virshRun('net-dhcp-leases', NAME)).toContain(ip);
-    const text = await waitForConsole(log, CLOUD_INIT_FINISHED, 600_000);
+    const text = await waitForConsole(log, CLOUD_INIT_FINISHED, 600_000, from);
     process.stdout.write(`basic example: deploy start to cloud-init finished: ${Math.round((Date.now() - started) / 1000)} s\n`);
     expect(text).toMatch(/VIRTSEED_BASIC_OK virtseed-basic/);
     expect(text).toMatch(/Datasource DataSourceNoCloud/);

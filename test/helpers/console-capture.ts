@@ -1,6 +1,6 @@
 /**
- * A timestamped copy of a domain's console log for e2e tests: a `tail -F` child follows the log through libvirt's
- * truncation at every domain start and stamps each line with the host's wall clock (ms), so a test can tell when
+ * A timestamped copy of a domain's console log for e2e tests: a `tail -F` child follows the log (appended to at
+ * every domain start, renamed by virtlogd when it rolls over at 2 MiB) and stamps each line with the host's wall clock (ms), so a test can tell when
  * a line appeared relative to a terraform run (jest blocks in spawnSync meanwhile, so the stamping is a child).
  */
 import { ChildProcess, spawn } from 'node:child_process';
@@ -22,7 +22,7 @@ export class ConsoleCapture {
     this.dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vstest-capture-'));
     this.file = path.join(this.dir, 'console.txt');
     // Only what is written from now on: a log left by an earlier run would otherwise be read whenever the child
-    // gets to run (late, on a loaded host) and stamped as new. After libvirt truncates the log, tail reads it whole.
+    // gets to run (late, on a loaded host) and stamped as new. When virtlogd rolls it over, tail reads the new file whole.
     let existing = 0;
     try {
       existing = fs.statSync(logPath).size;

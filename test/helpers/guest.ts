@@ -136,6 +136,24 @@ export function cleanupByPrefix(prefix: string): void {
     virsh('undefine', name, '--nvram', '--snapshots-metadata');
   }
   for (const name of volumeNames(prefix)) virsh('vol-delete', name, '--pool', 'default');
+  removeConsoleLogs(prefix);
+}
+
+/**
+ * Deletes the console logs (and virtlogd's rolled-over `.1`…) of the prefix's domains in libvirt's log folder. Each
+ * start appends to a console log (docs/resources/domain.md `console_log`), so a test that reads its guest's log
+ * from byte 0 would read an earlier run's boots too; removed with the test's objects, a log holds this run's only.
+ */
+export function removeConsoleLogs(prefix: string): void {
+  if (!prefix.startsWith('vstest-')) throw new Error('removeConsoleLogs only removes vstest- logs');
+  const dir = '/var/log/libvirt/qemu';
+  let names: string[] = [];
+  try {
+    names = fs.readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const n of names) if (n.startsWith(prefix) && /-console\.log(\.\d+)?$/.test(n)) fs.rmSync(path.join(dir, n), { force: true });
 }
 
 /** Names of the `default` pool's volumes that start with `prefix` (after a pool refresh), sorted. */

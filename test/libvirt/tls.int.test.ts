@@ -6,6 +6,7 @@
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import * as tls from 'node:tls';
 import { LibvirtConnectError, connect } from '../../src/libvirt';
 import { OWN_UID, OwnLibvirtd } from '../faults/own-libvirtd';
 import { makeCa, makeCert } from '../helpers/pki';
@@ -86,6 +87,28 @@ describe('qemu+tls against our own libvirtd on 127.0.0.1', () => {
     }
   });
 
+  it('GIVEN a TLS connection dropped without a TLS close WHEN libvirtd logs THEN it logs the failed read (what the checks below look for)', async () => {
+    const before = lvd.output.length;
+    const socket = tls.connect({
+      host: '127.0.0.1',
+      port,
+      ca: fs.readFileSync(path.join(pki, 'client', 'cacert.pem')),
+      cert: fs.readFileSync(path.join(pki, 'client', 'clientcert.pem')),
+      key: fs.readFileSync(path.join(pki, 'client', 'clientkey.pem')),
+      servername: '127.0.0.1',
+    });
+    await new Promise<void>((resolve, reject) => socket.once('secureConnect', resolve).once('error', reject));
+    // libvirt's TLS handshake ends with the server's one-byte check; then the socket is closed without close_notify.
+    await new Promise((r) => setTimeout(r, 500));
+    socket.destroy();
+    const end = Date.now() + 5000;
+    while (!failedReads(lvd.output.slice(before)).length && Date.now() < end) await new Promise((r) => setTimeout(r, 200));
+    expect({ lines: failedReads(lvd.output.slice(before)).length, log: lvd.output.slice(before) }).toEqual({
+      lines: 1,
+      log: expect.any(String),
+    });
+  });
+
   it('GIVEN ten TLS connections used and closed WHEN libvirtd logs THEN it logs no failed read for them (the client ends TLS cleanly)', async () => {
     const before = lvd.output.length;
     for (let i = 0; i < 10; i++) {
@@ -108,6 +131,26 @@ describe('qemu+tls against our own libvirtd on 127.0.0.1', () => {
       tf.init();
       const before = lvd.output.length;
       for (let i = 0; i < 3; i++) tf.ok(['plan', '-input=false']);
+      await new Promise((r) => setTimeout(r, 1000));
+      expect(failedReads(lvd.output.slice(before))).toEqual([]);
+    } finally {
+      tf.dispose();
+    }
+  });
+
+  it("GIVEN terraform applies and destroys a volume over TLS WHEN terraform is done THEN libvirtd logs no failed read for the provider's connections", async () => {
+    const tf = new TfWorkdir('tls-apply');
+    try {
+      // The pool of the test before (one directory holds one pool); made here when this test runs alone.
+      await lvd.createPool('vstest-tls-pool').catch(() => undefined);
+      tf.write(
+        `resource "virtseed_volume" "v" {\n  pool     = "vstest-tls-pool"\n  name     = "vstest-tls-v.raw"\n  format   = "raw"\n  capacity = 1048576\n}\n`,
+        `provider "virtseed" {\n  uri = "${base}?pkipath=${pki}/client"\n}`,
+      );
+      tf.init();
+      const before = lvd.output.length;
+      tf.ok(['apply', '-auto-approve', '-input=false']);
+      tf.ok(['destroy', '-auto-approve', '-input=false']);
       await new Promise((r) => setTimeout(r, 1000));
       expect(failedReads(lvd.output.slice(before))).toEqual([]);
     } finally {

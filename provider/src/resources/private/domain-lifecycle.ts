@@ -4,7 +4,13 @@
  * (./domain-changes.ts); this module does it.
  */
 import { Diagnostic, error, warning } from '../../../../src/diagnostics';
-import { VIR_DOMAIN_AFFECT_LIVE, VIR_DOMAIN_DEFINE_VALIDATE, VIR_DOMAIN_UNDEFINE_TPM } from '../../../../src/libvirt';
+import { keepDeviceAddresses } from '../../../../src/domain';
+import {
+  VIR_DOMAIN_AFFECT_LIVE,
+  VIR_DOMAIN_DEFINE_VALIDATE,
+  VIR_DOMAIN_UNDEFINE_TPM,
+  VIR_DOMAIN_XML_INACTIVE,
+} from '../../../../src/libvirt';
 import { usesEscapeHatch, xsltOf } from './domain-devices';
 import { finalDomainXml, setVirtseedEntries, virtseedEntries } from './domain-escape';
 import { DOMAIN_FIELDS } from '../../../../src/fields';
@@ -26,7 +32,7 @@ import type { HandlerContext } from '../../handler';
 import { agentConnected } from './addresses';
 import { resolveRefs } from './domain-refs';
 import { toDomainSpec, type ResolvedRefs } from './domain-state';
-import { volumeByName, volumeByPath } from './lookups';
+import { domainByUuid, volumeByName, volumeByPath } from './lookups';
 import { releaseVolumes, usedSources } from './release';
 import type { DomainState } from './model';
 import { messageOf, num, str } from './values';
@@ -162,7 +168,20 @@ export async function defineDomain(
   const spec = toDomainSpec(s, refs, uuid);
   if (pending) spec.metadata = { ...spec.metadata, [CREATE_PENDING_KEY]: '1' };
   const xml = await finalDomainXml(spec, xsltOf(s));
-  return client.domainDefineXml(xml, usesEscapeHatch(s) ? VIR_DOMAIN_DEFINE_VALIDATE : 0);
+  return client.domainDefineXml(await withCurrentAddresses(client, xml, uuid), usesEscapeHatch(s) ? VIR_DOMAIN_DEFINE_VALIDATE : 0);
+}
+
+/**
+ * `xml` with the guest addresses the domain's NICs and disks have now (live, then persistent; src/domain
+ * keepDeviceAddresses), when a domain of `uuid` exists on this host: a device attached live keeps its address at
+ * the next start, and a restart moves no device.
+ */
+async function withCurrentAddresses(client: LibvirtClient, xml: string, uuid: string | undefined): Promise<string> {
+  const dom = uuid ? await domainByUuid(client, uuid) : null;
+  if (!dom) return xml;
+  const current = [await client.domainGetXmlDesc(dom, VIR_DOMAIN_XML_INACTIVE)];
+  if (isActive((await client.domainGetState(dom)).state)) current.unshift(await client.domainGetXmlDesc(dom, 0));
+  return keepDeviceAddresses(xml, current);
 }
 
 /** First libvirt version with VIR_DOMAIN_UNDEFINE_TPM (8.9.0); older ones remove a TPM's state by default. */

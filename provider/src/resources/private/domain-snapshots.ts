@@ -18,6 +18,7 @@ import { type DomRef, type LibvirtClient } from '../../../../src/libvirt';
 import {
   bootedSeed,
   deleteSnapshot,
+  diskSnapshotNames,
   domainSeedVolume,
   dropBootedSeed,
   keepBootedSeed,
@@ -28,7 +29,7 @@ import {
   takeSnapshot,
 } from '../../../../src/ops/snapshots';
 import { writeVolumeBytes } from '../../../../src/ops/volume-bytes';
-import { hasWritableDisk, plannedSnapshot, snapshotKind, type SnapshotPlan } from '../../../../src/snapshot';
+import { hasWritableDisk, plannedSnapshot, snapshotDeletion, snapshotKind, type SnapshotPlan } from '../../../../src/snapshot';
 import type { HandlerContext } from '../../handler';
 import type { DomainChangeDecision } from './domain-changes';
 import { isActive, startDomain, stopDiagnostic, stopGuest } from './domain-lifecycle';
@@ -44,7 +45,10 @@ export function autoSnapshotNumber(name: string): number | null {
   return m ? Number(m[1]) : null;
 }
 
-/** The name of the next automatic snapshot among the domain's snapshot names (one above the highest). */
+/**
+ * The name of the next automatic snapshot among the domain's snapshot names (one above the highest): libvirt's and
+ * those its disks hold, so no name is taken twice on a disk (a revert of a name held twice restores the oldest).
+ */
 export function nextAutoSnapshotName(existing: readonly string[]): string {
   const numbers = existing.map(autoSnapshotNumber).filter((n): n is number => n !== null);
   return `${AUTO_SNAPSHOT_PREFIX}${Math.max(0, ...numbers) + 1}`;
@@ -153,7 +157,7 @@ async function takeAutoSnapshot(
   ctx: HandlerContext<LibvirtClient>,
 ): Promise<AutoSnapshot> {
   const names = (await listSnapshots(client, dom, { signal: ctx.signal })).map((s) => s.name);
-  const name = nextAutoSnapshotName(names);
+  const name = nextAutoSnapshotName([...names, ...(await diskSnapshotNames(client, dom, { signal: ctx.signal }))]);
   const notes: Diagnostic[] = [];
   const booted = await bootedSeed(client, dom);
   const reprovisions = known(prior.instance_id) !== known(planned.instance_id);
@@ -233,6 +237,10 @@ export async function snapshotBeforeApply(
     if (shutDown) await client.domainCreate(dom);
     return { stop: auto.refused };
   }
+  // While the guest is shut off, older automatic snapshots can be deleted from the disks (snapshotDeletion: not
+  // while a UEFI guest runs, which is when keepSnapshotsTidy runs); the new one stays for the revert.
+  if (plan.kind === 'disk')
+    notes.push(...(await pruneAutoSnapshots(client, dom, planned, Math.max(1, num(planned.snapshot_keep) ?? 1), ctx)));
   return { taken: auto.name, notes: [...notes, ...auto.notes] };
 }
 
@@ -327,13 +335,49 @@ export async function keepSnapshotsTidy(
     }
     const keep = num(planned.snapshot_keep) ?? DOMAIN_FIELDS.fields.snapshot_keep.default;
     ctx.log.info(`domain ${dom.name}: tidying automatic snapshots (snapshot_keep = ${keep})`);
-    const names = (await listSnapshots(client, dom)).map((s) => s.name);
-    for (const old of autoSnapshotsToPrune(names, keep)) {
-      await deleteSnapshot(client, dom, old);
-      ctx.log.info(`domain ${dom.name}: snapshot ${old} deleted (snapshot_keep = ${keep})`);
-    }
+    const pruned = await pruneAutoSnapshots(client, dom, planned, keep, ctx);
+    if (pruned.length) return pruned;
     if (started || was === 'none' || !(await bootedSeed(client, dom))) await keepBootedSeed(client, dom);
     ctx.log.info(`domain ${dom.name}: automatic snapshots tidied`);
+    return [];
+  } catch (err) {
+    return [
+      warning(
+        ['snapshot_keep'],
+        `Automatic snapshots of ${str(planned.name) ?? ''} not tidied`,
+        `${messageOf(err)}. The next apply tries again.`,
+      ),
+    ];
+  }
+}
+
+/**
+ * Deletes the automatic snapshots of `dom` beyond the newest `keep`, when libvirt deletes them from the disks now
+ * (snapshotDeletion): a running UEFI guest's are left for the next time it is shut off (the next apply that
+ * snapshots it, or destroy), logged. Returns a warning when a delete failed (the next apply tries again).
+ */
+async function pruneAutoSnapshots(
+  client: LibvirtClient,
+  dom: DomRef,
+  planned: DomainState,
+  keep: number,
+  ctx: HandlerContext<LibvirtClient>,
+): Promise<Diagnostic[]> {
+  try {
+    const old = autoSnapshotsToPrune(
+      (await listSnapshots(client, dom)).map((s) => s.name),
+      keep,
+    );
+    if (!old.length) return [];
+    const can = snapshotDeletion(await snapshotSubject(client, dom));
+    if (!can.ok) {
+      ctx.log.info(`domain ${dom.name}: ${old.join(', ')} kept until the guest is shut off: ${can.problem}`);
+      return [];
+    }
+    for (const name of old) {
+      await deleteSnapshot(client, dom, name);
+      ctx.log.info(`domain ${dom.name}: snapshot ${name} deleted (snapshot_keep = ${keep})`);
+    }
     return [];
   } catch (err) {
     return [
