@@ -114,6 +114,12 @@ export const VOLUME_FIELDS = {
       unit: 'bytes',
       description: "With `restore_from`: the bytes of the chain's files for the disk (what the restore reads). Known at plan.",
     },
+    restore_taken_at: {
+      type: 'string',
+      computed: true,
+      description:
+        "With `restore_from`: when the backup's point in time was taken (RFC 3339, UTC, from its manifest): what was written after it is not in the volume. Known at plan.",
+    },
     restore_instance_id: {
       type: 'string',
       computed: true,

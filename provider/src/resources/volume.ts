@@ -110,10 +110,12 @@ export const volume: ResourceHandler<VolumeState, LibvirtClient> = {
       planned.restore_chain = prior.restore_chain;
       planned.restore_bytes = prior.restore_bytes;
       planned.restore_instance_id = prior.restore_instance_id;
+      planned.restore_taken_at = prior.restore_taken_at;
     } else {
       planned.restore_chain = null;
       planned.restore_bytes = null;
       planned.restore_instance_id = null;
+      planned.restore_taken_at = null;
     }
     const restoreFrom = str(config.restore_from);
     if (replacing && restoreFrom) {
@@ -123,6 +125,7 @@ export const volume: ResourceHandler<VolumeState, LibvirtClient> = {
         planned.restore_chain = r.chain;
         planned.restore_bytes = r.bytes;
         planned.restore_instance_id = r.instanceId;
+        planned.restore_taken_at = r.takenAt;
         if (config.format === null) planned.format = 'qcow2';
         const wanted = num(config.capacity);
         if (config.capacity === null) planned.capacity = r.virtualSize ?? UNKNOWN;
@@ -245,6 +248,7 @@ export const volume: ResourceHandler<VolumeState, LibvirtClient> = {
       restore_chain: null,
       restore_bytes: null,
       restore_instance_id: null,
+      restore_taken_at: null,
       backing_volume: backingPathFromXml(xml) ?? null,
       path: null,
       allocation: null,

@@ -23,6 +23,7 @@ const config = (c: Partial<VolumeState>): VolumeState => ({
   restore_chain: null,
   restore_bytes: null,
   restore_instance_id: null,
+  restore_taken_at: null,
   path: null,
   allocation: null,
   ...c,

@@ -25,6 +25,8 @@ export interface RestorePlan {
   /** The disk's virtual size (bytes), from the full backup's image. */
   readonly virtualSize: number | undefined;
   readonly instanceId: string | null;
+  /** When the backup's point in time was taken (its manifest's `takenAt`). */
+  readonly takenAt: string;
 }
 
 /** A `restore_from` (or `restore_disk`) the plan cannot follow: `attribute` names which. */
@@ -82,6 +84,7 @@ export async function planRestore(restoreFrom: string, disk: string | undefined)
     bytes,
     virtualSize,
     instanceId: top.domain.instanceId,
+    takenAt: top.takenAt,
   };
 }
 
