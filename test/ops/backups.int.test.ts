@@ -18,11 +18,13 @@ import {
 } from '../../src/libvirt';
 import { createBackup, pruneBackups, readBackups, restoreDisk, verifyBackups } from '../../src/ops/backups';
 import { deleteVolumes } from '../helpers/libvirt';
+import { createRestoredVolume, planRestore } from '../../provider/src/resources/private/restore';
 
 jest.setTimeout(300_000);
 
 const PREFIX = 'vstest-bkup-ops';
 const VOLUME = `${PREFIX}.qcow2`;
+const RESTORED = `${PREFIX}-restored.qcow2`;
 
 function domainXml(): string {
   return `<domain type='qemu'><name>${PREFIX}</name><memory unit='MiB'>64</memory><vcpu>1</vcpu>
@@ -76,7 +78,7 @@ describe('backups of a running domain on libvirt 9.0', () => {
     client = await connect('qemu:///system');
     await removeDomain(client);
     pool = await client.storagePoolLookupByName('default');
-    await deleteVolumes(client, pool, [VOLUME]);
+    await deleteVolumes(client, pool, [VOLUME, RESTORED]);
     const vol = await client.storageVolCreateXml(
       pool,
       `<volume><name>${VOLUME}</name><capacity unit='MiB'>64</capacity><allocation>0</allocation><target><format type='qcow2'/><compat>1.1</compat></target></volume>`,
@@ -89,7 +91,7 @@ describe('backups of a running domain on libvirt 9.0', () => {
   afterAll(async () => {
     if (!client) return;
     await removeDomain(client);
-    await deleteVolumes(client, pool, [VOLUME]);
+    await deleteVolumes(client, pool, [VOLUME, RESTORED]);
     await client.close();
     rmSync(root, { recursive: true, force: true });
   });
@@ -126,6 +128,18 @@ describe('backups of a running domain on libvirt 9.0', () => {
     expect(r.chain).toEqual(['0001-full', '0002-incremental']);
     sh('qemu-img', ['compare', diskPath, out]);
     rmSync(out);
+  });
+
+  it('GIVEN the chain WHEN virtseed_volume.restore_from plans and creates a volume THEN the plan names chain, bytes and size, and the volume equals the disk', async () => {
+    const plan = await planRestore(path.join(root, PREFIX, '0002-incremental'), undefined);
+    const backups = await readBackups(root, PREFIX);
+    expect(plan).toMatchObject({ disk: 'vda', chain: ['0001-full', '0002-incremental'], virtualSize: 64 * 1048576, instanceId: null });
+    expect(plan.bytes).toBe(backups.reduce((n, m) => n + m.files.find((f) => f.role === 'disk')!.bytes, 0));
+    await expect(planRestore(path.join(root, PREFIX, '0002-incremental'), 'vdb')).rejects.toThrow(
+      'restore_disk is "vdb"; expected one of the disks of backup 0002-incremental: vda',
+    );
+    const vol = await createRestoredVolume(client, pool, { name: RESTORED, plan }, { log: { info: () => undefined } });
+    sh('qemu-img', ['compare', diskPath, await client.storageVolGetPath(vol)]);
   });
 
   it('GIVEN intact backups WHEN verified THEN nothing differs; GIVEN a corrupted byte THEN verify names the file and restore refuses', async () => {
