@@ -12,6 +12,7 @@
  *   virtseed provider install [--mirror DIR] ...                        (cli/commands/provider.ts parses its own)
  *   virtseed snapshot list [--uri URI] [--json] DOMAIN                  a domain's snapshots on a libvirt host
  *   virtseed snapshot revert [--uri URI] [--start] DOMAIN SNAPSHOT      the explicit revert (never a plan's)
+ *   virtseed backup create|list|verify|prune|restore-disk ...            backups to a host directory (commands/backup.ts)
  * Commands that talk to libvirt finish asynchronously: their action leaves its exit code's promise in
  * `result.pending`, which mainAsync (and so the process) waits for.
  */
@@ -190,6 +191,75 @@ function program(io: CliIo, result: ActionResult): Command {
       // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy: a command loads its module when it runs (issue #15)
       const { snapshotRevert } = require('./commands/snapshot') as typeof import('./commands/snapshot');
       result.pending = snapshotRevert({ domain, snapshot: name, uri: opts.uri, start: !!opts.start }, io);
+    });
+
+  const backup = root
+    .command('backup')
+    .description(
+      "a running domain's disks, definition, seed and NVRAM backed up to a directory on its host, full or incremental (docs/backups.md)",
+    )
+    .helpCommand(false);
+  const lazy = (): typeof import('./commands/backup') =>
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy: a command loads its module when it runs (issue #15)
+    require('./commands/backup') as typeof import('./commands/backup');
+  const dirOption = ['--dir <dir>', 'the backup directory on the libvirt host (one folder per domain in it)'] as const;
+
+  backup
+    .command('create')
+    .description('take the next backup of a running domain: incremental since the last one when its checkpoint is still there, else full')
+    .argument('<domain>', 'domain name or UUID')
+    .requiredOption(...dirOption)
+    .option('--uri <uri>', "libvirt connection URI, as the provider's uri (default qemu:///system)")
+    .option('--full', 'a full backup even when an incremental could be taken')
+    .option('--json', 'print the manifest as JSON')
+    .action((domain: string, opts: { dir: string; uri?: string; full?: boolean; json?: boolean }) => {
+      result.pending = lazy().backupCreate({ domain, ...opts }, io);
+    });
+
+  backup
+    .command('list')
+    .description("list a domain's backups: id, parent, time, consistency, size, instance-id")
+    .argument('<domain>', 'domain name')
+    .requiredOption(...dirOption)
+    .option('--json', 'print the manifests as a JSON array')
+    .action((domain: string, opts: { dir: string; json?: boolean }) => {
+      result.pending = lazy().backupList({ domain, ...opts }, io);
+    });
+
+  backup
+    .command('verify')
+    .description("recompute the sha256 of every file of a domain's backups and check their chains; exit 1 when one differs")
+    .argument('<domain>', 'domain name')
+    .requiredOption(...dirOption)
+    .option('--backup <id>', 'only this backup (e.g. 0002-incremental)')
+    .option('--json', 'print the result as JSON')
+    .action((domain: string, opts: { dir: string; backup?: string; json?: boolean }) => {
+      result.pending = lazy().backupVerify({ domain, ...opts }, io);
+    });
+
+  backup
+    .command('prune')
+    .description('keep the N latest backups (and the full and incremental backups they need); remove the rest')
+    .argument('<domain>', 'domain name or UUID')
+    .requiredOption(...dirOption)
+    .requiredOption('--keep <n>', 'how many of the latest backups to keep')
+    .option('--uri <uri>', "also delete the removed backups' checkpoints on the domain at this libvirt URI")
+    .action((domain: string, opts: { dir: string; keep: string; uri?: string }) => {
+      result.pending = lazy().backupPrune({ domain, ...opts }, io);
+    });
+
+  backup
+    .command('restore-disk')
+    .description(
+      'write one disk as it was at a backup (its full backup plus increments) to a new qcow2 file, checked against the manifests',
+    )
+    .argument('<domain>', 'domain name')
+    .requiredOption(...dirOption)
+    .requiredOption('--backup <id>', 'the backup to restore (virtseed backup list DOMAIN)')
+    .requiredOption('--disk <target>', 'the disk target, e.g. vda')
+    .requiredOption('--output <file>', 'the qcow2 file to write')
+    .action((domain: string, opts: { dir: string; backup: string; disk: string; output: string }) => {
+      result.pending = lazy().backupRestoreDisk({ domain, ...opts }, io);
     });
 
   return root;

@@ -5,7 +5,8 @@ import type { ResourceFields } from './model';
 
 export const VOLUME_FIELDS = {
   version: 0,
-  description: 'A storage volume in a libvirt storage pool: empty, a qcow2 overlay on a backing volume, or uploaded from a file or URL.',
+  description:
+    'A storage volume in a libvirt storage pool: empty, a qcow2 overlay on a backing volume, uploaded from a file or URL, or restored from a backup (`restore_from`).',
   object: 'volume',
   whenUnknown: 'wait',
   fields: {
@@ -86,6 +87,43 @@ export const VOLUME_FIELDS = {
       type: 'string',
       computed: true,
       description: 'With `checksum_url`: the verified image digest, `<algorithm>:<hex>` (known at plan: read from the checksum file).',
+    },
+    restore_from: {
+      type: 'string',
+      optional: true,
+      replace: true,
+      description:
+        "Path of a backup's folder written by `virtseed backup create` (`DIR/<domain>/<id>`, e.g. `/srv/backups/web-1/0002-incremental`), on the machine that runs terraform: the volume holds the disk `restore_disk` as it was at that backup, made from the chain's full backup and each incremental up to it (every file checked against its manifest's sha256 first, the result compared with the chain by `qemu-img compare`), as one qcow2 image uploaded into the pool. The plan shows the chain (`restore_chain`), the bytes read (`restore_bytes`) and the backed-up guest's instance-id (`restore_instance_id`): give the guest's seed that instance-id and cloud-init does not provision it again (docs/backups.md).",
+    },
+    restore_disk: {
+      type: 'string',
+      optional: true,
+      computed: true,
+      replace: true,
+      default: { derived: "the backup's only disk" },
+      description: 'With `restore_from`: the disk target in the backup (e.g. `vda`).',
+    },
+    restore_chain: {
+      type: 'list(string)',
+      computed: true,
+      description: 'With `restore_from`: the backups the volume is made from, oldest (the full backup) first. Known at plan.',
+    },
+    restore_bytes: {
+      type: 'number',
+      computed: true,
+      unit: 'bytes',
+      description: "With `restore_from`: the bytes of the chain's files for the disk (what the restore reads). Known at plan.",
+    },
+    restore_taken_at: {
+      type: 'string',
+      computed: true,
+      description:
+        "With `restore_from`: when the backup's point in time was taken (RFC 3339, UTC, from its manifest): what was written after it is not in the volume. Known at plan.",
+    },
+    restore_instance_id: {
+      type: 'string',
+      computed: true,
+      description: "With `restore_from`: the cloud-init instance-id the backed-up guest had (from the backup's manifest). Known at plan.",
     },
     path: { type: 'string', computed: true, description: 'Host path of the volume.' },
     allocation: { type: 'number', computed: true, description: 'Bytes allocated on the host.' },

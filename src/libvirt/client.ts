@@ -6,9 +6,9 @@
  * domain does not exist) and, if its optional last `options.signal` aborts, with the signal's reason.
  */
 import type { CallOptions, StreamOptions, UploadOptions } from './rpc';
-import type { DomRef, NetRef, PoolRef, SnapRef, TypedParam, VolRef } from './protocol';
+import type { CheckpointRef, DomRef, NetRef, PoolRef, ReadTypedParam, SnapRef, TypedParam, VolRef } from './protocol';
 
-export type { DomRef, NetRef, PoolRef, SnapRef, TypedParam, VolRef } from './protocol';
+export type { CheckpointRef, DomRef, NetRef, PoolRef, ReadTypedParam, SnapRef, TypedParam, VolRef } from './protocol';
 export type { CallOptions, StreamOptions, UploadOptions } from './rpc';
 
 /** `virStoragePoolInfo`: state is virStoragePoolState (0 inactive, 1 building, 2 running, 3 degraded, 4 inaccessible); sizes in bytes. */
@@ -170,6 +170,30 @@ export const VIR_DOMAIN_INTERFACE_ADDRESSES_SRC_ARP = 2;
 /** virIPAddrType. */
 export const VIR_IP_ADDR_TYPE_IPV4 = 0;
 export const VIR_IP_ADDR_TYPE_IPV6 = 1;
+
+/** virDomainCheckpointCreateFlags (formatcheckpoint). */
+export const VIR_DOMAIN_CHECKPOINT_CREATE_REDEFINE = 1;
+export const VIR_DOMAIN_CHECKPOINT_CREATE_QUIESCE = 2;
+/** virDomainCheckpointDeleteFlags: CHILDREN deletes the checkpoint's descendants too. */
+export const VIR_DOMAIN_CHECKPOINT_DELETE_CHILDREN = 1;
+export const VIR_DOMAIN_CHECKPOINT_DELETE_METADATA_ONLY = 2;
+
+/** virDomainGetJobStatsFlags: the statistics of the domain's last completed (or failed) job instead of the running one. */
+export const VIR_DOMAIN_JOB_STATS_COMPLETED = 1;
+/** virDomainJobType: what virDomainGetJobStats says of the job. */
+export const VIR_DOMAIN_JOB_NONE = 0;
+export const VIR_DOMAIN_JOB_BOUNDED = 1;
+export const VIR_DOMAIN_JOB_UNBOUNDED = 2;
+export const VIR_DOMAIN_JOB_COMPLETED = 3;
+export const VIR_DOMAIN_JOB_FAILED = 4;
+export const VIR_DOMAIN_JOB_CANCELLED = 5;
+
+/** A domain job's statistics (virDomainGetJobStats): its virDomainJobType and its typed parameters
+ *  (VIR_DOMAIN_JOB_* fields, e.g. `operation`, `data_total`, `errmsg`). */
+export interface DomainJobStats {
+  type: number;
+  params: ReadTypedParam[];
+}
 
 /** virDomainSnapshotCreateFlags (formatsnapshot; `virDomainSnapshotCreateXML`). */
 export const VIR_DOMAIN_SNAPSHOT_CREATE_REDEFINE = 1;
@@ -435,6 +459,33 @@ export interface LibvirtClient {
   domainRevertToSnapshot(snap: SnapRef, flags?: number, options?: CallOptions): Promise<void>;
   /** Deletes the snapshot and its data (VIR_DOMAIN_SNAPSHOT_DELETE_* `flags`). */
   domainSnapshotDelete(snap: SnapRef, flags?: number, options?: CallOptions): Promise<void>;
+
+  // backups (formatbackup), checkpoints (formatcheckpoint), file system freeze
+  /**
+   * Starts a backup job described by `<domainbackup>` XML (push mode: QEMU writes each disk's copy to the named
+   * file; `<incremental>` copies only what changed since that checkpoint) and, with `checkpointXml`, creates that
+   * checkpoint at the same instant. Returns when the job started; it runs on (see domainGetJobStats). The domain
+   * must be running (VIR_ERR_OPERATION_INVALID). virDomainBackupBegin.
+   */
+  domainBackupBegin(dom: DomRef, backupXml: string, checkpointXml: string | null, flags?: number, options?: CallOptions): Promise<void>;
+  /** The running backup job's `<domainbackup>` XML; VIR_ERR_NO_DOMAIN_BACKUP when none runs. */
+  domainBackupGetXmlDesc(dom: DomRef, flags?: number, options?: CallOptions): Promise<string>;
+  /** The statistics of the domain's current job, or (VIR_DOMAIN_JOB_STATS_COMPLETED) its last completed one. */
+  domainGetJobStats(dom: DomRef, flags?: number, options?: CallOptions): Promise<DomainJobStats>;
+  /** Creates a checkpoint (`<domaincheckpoint>` XML) of a running domain's qcow2 disks (dirty bitmaps). */
+  domainCheckpointCreateXml(dom: DomRef, xml: string, flags?: number, options?: CallOptions): Promise<CheckpointRef>;
+  /** Fails with VIR_ERR_NO_DOMAIN_CHECKPOINT when the domain has no checkpoint of that name. */
+  domainCheckpointLookupByName(dom: DomRef, name: string, options?: CallOptions): Promise<CheckpointRef>;
+  domainCheckpointGetXmlDesc(checkpoint: CheckpointRef, flags?: number, options?: CallOptions): Promise<string>;
+  /** The domain's checkpoints (virDomainCheckpointListFlags `flags`, 0 = all). */
+  domainListAllCheckpoints(dom: DomRef, flags?: number, options?: CallOptions): Promise<CheckpointRef[]>;
+  /** Deletes the checkpoint (its bitmaps merge into its parent's); VIR_DOMAIN_CHECKPOINT_DELETE_* `flags`. */
+  domainCheckpointDelete(checkpoint: CheckpointRef, flags?: number, options?: CallOptions): Promise<void>;
+  /** Freezes the guest's file systems through the QEMU guest agent (all of them when `mountpoints` is empty);
+   *  returns how many were frozen. Fails with VIR_ERR_AGENT_UNRESPONSIVE when no agent answers. */
+  domainFsFreeze(dom: DomRef, mountpoints: readonly string[], flags?: number, options?: CallOptions): Promise<number>;
+  /** Thaws what domainFsFreeze froze; returns how many were thawed. */
+  domainFsThaw(dom: DomRef, mountpoints: readonly string[], flags?: number, options?: CallOptions): Promise<number>;
 
   // networks (formatnetwork)
   /** All networks matching virConnectListAllNetworksFlags `flags` (0 = all). */

@@ -31,6 +31,8 @@ export const VIR_ERR_STORAGE_POOL_BUILT = 76;
 export const VIR_ERR_OPERATION_ABORTED = 78;
 export const VIR_ERR_OPERATION_UNSUPPORTED = 84;
 export const VIR_ERR_AGENT_UNRESPONSIVE = 86;
+export const VIR_ERR_NO_DOMAIN_CHECKPOINT = 102;
+export const VIR_ERR_NO_DOMAIN_BACKUP = 104;
 
 // virErrorDomain (subset)
 export const VIR_FROM_NONE = 0;

@@ -2,7 +2,7 @@
  * Facts of libvirt's remote program (`src/remote/remote_protocol.x`): procedure numbers and the XDR layout of
  * the object references every call passes. Only the procedures this client uses are listed.
  */
-import { XdrReader, XdrWriter } from './xdr';
+import { XdrError, XdrReader, XdrWriter } from './xdr';
 
 /** `enum remote_procedure` (subset). Numbers are stable: libvirt never renumbers procedures. */
 export const RemoteProcedure = {
@@ -111,6 +111,17 @@ export const RemoteProcedure = {
   // migration between hosts (a live move: peer to peer)
   DOMAIN_ABORT_JOB: 164,
   DOMAIN_MIGRATE_PERFORM3_PARAMS: 305,
+  // backups (formatbackup) and checkpoints (formatcheckpoint); guest file system freeze; a job's statistics
+  DOMAIN_GET_JOB_STATS: 298,
+  DOMAIN_FSFREEZE: 335,
+  DOMAIN_FSTHAW: 336,
+  DOMAIN_CHECKPOINT_CREATE_XML: 411,
+  DOMAIN_CHECKPOINT_GET_XML_DESC: 412,
+  DOMAIN_LIST_ALL_CHECKPOINTS: 413,
+  DOMAIN_CHECKPOINT_LOOKUP_BY_NAME: 415,
+  DOMAIN_CHECKPOINT_DELETE: 417,
+  DOMAIN_BACKUP_BEGIN: 421,
+  DOMAIN_BACKUP_GET_XML_DESC: 422,
 } as const;
 
 /** `REMOTE_STRING_MAX` of current libvirt (4 MiB; 1 MiB before libvirt 1.2.x). Decoding accepts up to this. */
@@ -191,6 +202,20 @@ export function readSnap(r: XdrReader): SnapRef {
   return { name: r.string(REMOTE_STRING_MAX), dom: readDom(r) };
 }
 
+/** A domain checkpoint (`remote_nonnull_domain_checkpoint`): its name and its domain. */
+export interface CheckpointRef {
+  readonly name: string;
+  readonly dom: DomRef;
+}
+
+export function writeCheckpoint(w: XdrWriter, c: CheckpointRef): void {
+  w.string(c.name);
+  writeDom(w, c.dom);
+}
+export function readCheckpoint(r: XdrReader): CheckpointRef {
+  return { name: r.string(REMOTE_STRING_MAX), dom: readDom(r) };
+}
+
 /** `virTypedParameterType` values (the discriminant of `remote_typed_param_value`). */
 export const VIR_TYPED_PARAM_INT = 1;
 export const VIR_TYPED_PARAM_UINT = 2;
@@ -228,6 +253,37 @@ export function writeTypedParam(w: XdrWriter, p: TypedParam): void {
     case 'boolean':
       w.union(VIR_TYPED_PARAM_BOOLEAN, (x) => x.int(p.value ? 1 : 0));
       break;
+  }
+}
+
+/** A typed parameter as the daemon returns it (e.g. a job's statistics): numbers as JS numbers (64-bit ones may
+ *  lose precision above 2^53), booleans as booleans. */
+export interface ReadTypedParam {
+  readonly field: string;
+  readonly value: number | string | boolean;
+}
+
+/** Reads one `remote_typed_param`. @throws XdrError on an unknown type discriminant. */
+export function readTypedParam(r: XdrReader): ReadTypedParam {
+  const field = r.string(REMOTE_STRING_MAX);
+  const type = r.int();
+  switch (type) {
+    case VIR_TYPED_PARAM_INT:
+      return { field, value: r.int() };
+    case VIR_TYPED_PARAM_UINT:
+      return { field, value: r.uint() };
+    case VIR_TYPED_PARAM_LLONG:
+      return { field, value: Number(r.hyper()) };
+    case VIR_TYPED_PARAM_ULLONG:
+      return { field, value: Number(r.uhyper()) };
+    case VIR_TYPED_PARAM_DOUBLE:
+      return { field, value: r.fixedOpaque(8).readDoubleBE(0) };
+    case VIR_TYPED_PARAM_BOOLEAN:
+      return { field, value: r.int() !== 0 };
+    case VIR_TYPED_PARAM_STRING:
+      return { field, value: r.string(REMOTE_STRING_MAX) };
+    default:
+      throw new XdrError(`typed parameter ${field}: unknown type ${type}`);
   }
 }
 

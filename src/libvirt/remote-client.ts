@@ -4,6 +4,7 @@
  */
 import { VIR_STORAGE_VOL_UPLOAD_SPARSE_STREAM } from './client';
 import type {
+  DomainJobStats,
   DomainInfo,
   DomainInterfaceAddresses,
   DomainStateInfo,
@@ -25,11 +26,15 @@ import {
   SnapRef,
   TypedParam,
   VolRef,
+  CheckpointRef,
+  readCheckpoint,
   readDom,
   readNet,
   readPool,
   readSnap,
+  readTypedParam,
   readVol,
+  writeCheckpoint,
   writeDom,
   writeNet,
   writeOptionalString,
@@ -644,6 +649,76 @@ export class RemoteLibvirtClient implements LibvirtClient {
   }
   domainSnapshotDelete(snap: SnapRef, flags = 0, options?: CallOptions): Promise<void> {
     return this.callVoid(P.DOMAIN_SNAPSHOT_DELETE, (w) => (writeSnap(w, snap), w.uint(flags)), options);
+  }
+
+  // backups and checkpoints
+
+  domainBackupBegin(dom: DomRef, backupXml: string, checkpointXml: string | null, flags = 0, options?: CallOptions): Promise<void> {
+    // remote_domain_backup_begin_args: { dom; remote_nonnull_string backup_xml; remote_string checkpoint_xml; flags }
+    return this.callVoid(
+      P.DOMAIN_BACKUP_BEGIN,
+      (w) => (writeDom(w, dom), w.string(backupXml), writeOptionalString(w, checkpointXml), w.uint(flags)),
+      options,
+    );
+  }
+  domainBackupGetXmlDesc(dom: DomRef, flags = 0, options?: CallOptions): Promise<string> {
+    return this.call(
+      P.DOMAIN_BACKUP_GET_XML_DESC,
+      (w) => (writeDom(w, dom), w.uint(flags)),
+      (r) => r.string(REMOTE_STRING_MAX),
+      options,
+    );
+  }
+  domainGetJobStats(dom: DomRef, flags = 0, options?: CallOptions): Promise<DomainJobStats> {
+    // remote_domain_get_job_stats_ret: { int type; remote_typed_param params<>; }
+    return this.call(
+      P.DOMAIN_GET_JOB_STATS,
+      (w) => (writeDom(w, dom), w.uint(flags)),
+      (r) => ({ type: r.int(), params: r.array(readTypedParam) }),
+      options,
+    );
+  }
+  domainCheckpointCreateXml(dom: DomRef, xml: string, flags = 0, options?: CallOptions): Promise<CheckpointRef> {
+    return this.call(P.DOMAIN_CHECKPOINT_CREATE_XML, (w) => (writeDom(w, dom), w.string(xml).uint(flags)), readCheckpoint, options);
+  }
+  domainCheckpointLookupByName(dom: DomRef, name: string, options?: CallOptions): Promise<CheckpointRef> {
+    return this.call(P.DOMAIN_CHECKPOINT_LOOKUP_BY_NAME, (w) => (writeDom(w, dom), w.string(name).uint(0)), readCheckpoint, options);
+  }
+  domainCheckpointGetXmlDesc(checkpoint: CheckpointRef, flags = 0, options?: CallOptions): Promise<string> {
+    return this.call(
+      P.DOMAIN_CHECKPOINT_GET_XML_DESC,
+      (w) => (writeCheckpoint(w, checkpoint), w.uint(flags)),
+      (r) => r.string(REMOTE_STRING_MAX),
+      options,
+    );
+  }
+  domainListAllCheckpoints(dom: DomRef, flags = 0, options?: CallOptions): Promise<CheckpointRef[]> {
+    // remote_domain_list_all_checkpoints_ret: { checkpoints<>; int ret; }
+    return this.call(
+      P.DOMAIN_LIST_ALL_CHECKPOINTS,
+      (w) => (writeDom(w, dom), w.int(1).uint(flags)),
+      (r) => listWithCount(r, readCheckpoint),
+      options,
+    );
+  }
+  domainCheckpointDelete(checkpoint: CheckpointRef, flags = 0, options?: CallOptions): Promise<void> {
+    return this.callVoid(P.DOMAIN_CHECKPOINT_DELETE, (w) => (writeCheckpoint(w, checkpoint), w.uint(flags)), options);
+  }
+  domainFsFreeze(dom: DomRef, mountpoints: readonly string[], flags = 0, options?: CallOptions): Promise<number> {
+    return this.call(
+      P.DOMAIN_FSFREEZE,
+      (w) => (writeDom(w, dom), w.array(mountpoints, (x, m) => x.string(m)), w.uint(flags)),
+      (r) => r.int(),
+      options,
+    );
+  }
+  domainFsThaw(dom: DomRef, mountpoints: readonly string[], flags = 0, options?: CallOptions): Promise<number> {
+    return this.call(
+      P.DOMAIN_FSTHAW,
+      (w) => (writeDom(w, dom), w.array(mountpoints, (x, m) => x.string(m)), w.uint(flags)),
+      (r) => r.int(),
+      options,
+    );
   }
 
   // networks

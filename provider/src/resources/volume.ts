@@ -1,7 +1,8 @@
 /**
  * `virtseed_volume`: a storage volume in a libvirt pool (formatstorage): empty with a capacity, a qcow2 overlay on
  * a backing volume, or uploaded from a local file or http(s) URL by stream; with `checksum_url`, a qcow2 overlay on
- * the pool's verified cache of the image (private/verified-volume.ts). Capacity grows in place.
+ * the pool's verified cache of the image (private/verified-volume.ts); or restored from a backup chain
+ * (`restore_from`, private/restore.ts). Capacity grows in place.
  */
 import { Diagnostic, error } from '../../../src/diagnostics';
 import { VIR_DOMAIN_BLOCK_RESIZE_BYTES, type LibvirtClient, type VolRef } from '../../../src/libvirt';
@@ -35,6 +36,7 @@ import { settleComputed } from './private/plan';
 import { destroyVolume } from './private/raw-volume';
 import { checksumSource, createVerifiedVolume, planDigest, releaseCache, verificationDiagnostics } from './private/verified-volume';
 import { known, num, str, UNKNOWN } from './private/values';
+import { createRestoredVolume, planRestore, RestorePlanError, type RestorePlan } from './private/restore';
 
 /** The provider schema, from the field table (src/fields/volume.ts). */
 const VOLUME_SCHEMA: ResourceSchema = schemaOf(VOLUME_FIELDS);
@@ -44,8 +46,23 @@ function validateConfig(c: VolumeState): Diagnostic[] {
   const format = str(c.format);
   if (str(c.source) && str(c.backing_volume))
     d.push(error(['source'], 'Conflicting attributes', 'Set either source or backing_volume, not both.'));
-  if (c.capacity === null && c.source === null && c.backing_volume === null)
-    d.push(error(['capacity'], 'Missing capacity', 'An empty volume needs capacity (bytes); or give source or backing_volume.'));
+  const restoreFrom = str(c.restore_from);
+  if (restoreFrom && (str(c.source) || str(c.backing_volume)))
+    d.push(error(['restore_from'], 'Conflicting attributes', 'Set one of restore_from, source and backing_volume, not several.'));
+  if (restoreFrom && str(c.format) === 'raw')
+    d.push(error(['format'], 'Invalid format', 'A volume restored from a backup (restore_from) is qcow2; format must be qcow2 or unset.'));
+  if (str(c.restore_disk) && c.restore_from === null)
+    d.push(
+      error(
+        ['restore_disk'],
+        'restore_disk without restore_from',
+        'restore_disk picks a disk of the backup restore_from names; set restore_from too, or remove restore_disk.',
+      ),
+    );
+  if (c.capacity === null && c.source === null && c.backing_volume === null && c.restore_from === null)
+    d.push(
+      error(['capacity'], 'Missing capacity', 'An empty volume needs capacity (bytes); or give source, backing_volume or restore_from.'),
+    );
   const cap = num(c.capacity);
   if (cap !== undefined && (!Number.isInteger(cap) || cap <= 0))
     d.push(error(['capacity'], 'Invalid capacity', `capacity is ${cap}; expected a positive whole number of bytes.`));
@@ -90,6 +107,39 @@ export const volume: ResourceHandler<VolumeState, LibvirtClient> = {
     const plannedPrivate = plannedPrivateOf(ctx, 'volume', str(prior?.id), priorPrivate, requiresReplace.length > 0);
     planned = settleComputed(planned, prior, replacing, ['id', 'path', 'allocation', 'digest']);
     if (config.checksum_url === null) planned.digest = null;
+    if (!replacing && prior) {
+      planned.restore_chain = prior.restore_chain;
+      planned.restore_bytes = prior.restore_bytes;
+      planned.restore_instance_id = prior.restore_instance_id;
+      planned.restore_taken_at = prior.restore_taken_at;
+    } else {
+      planned.restore_chain = null;
+      planned.restore_bytes = null;
+      planned.restore_instance_id = null;
+      planned.restore_taken_at = null;
+    }
+    const restoreFrom = str(config.restore_from);
+    if (replacing && restoreFrom) {
+      try {
+        const r = await planRestore(restoreFrom, str(config.restore_disk));
+        planned.restore_disk = r.disk;
+        planned.restore_chain = r.chain;
+        planned.restore_bytes = r.bytes;
+        planned.restore_instance_id = r.instanceId;
+        planned.restore_taken_at = r.takenAt;
+        if (config.format === null) planned.format = 'qcow2';
+        const wanted = num(config.capacity);
+        if (config.capacity === null) planned.capacity = r.virtualSize ?? UNKNOWN;
+        else if (wanted !== undefined && r.virtualSize !== undefined && wanted < r.virtualSize)
+          diagnostics.push(
+            capacityBelowDiagnostic(`Volume ${str(planned.pool) ?? '?'}/${str(planned.name) ?? '?'}`, wanted, r.virtualSize, 'source'),
+          );
+      } catch (err) {
+        if (!(err instanceof RestorePlanError)) throw err;
+        diagnostics.push(error([err.attribute], 'Cannot restore from the backup', err.message));
+      }
+      return { planned, requiresReplace, diagnostics, plannedPrivate };
+    } else if (restoreFrom === undefined && config.restore_disk === null) planned.restore_disk = null;
     if (replacing) {
       if (config.format === null) planned.format = UNKNOWN;
       if (config.capacity === null) planned.capacity = UNKNOWN;
@@ -198,6 +248,12 @@ export const volume: ResourceHandler<VolumeState, LibvirtClient> = {
       signature_url: null,
       signature_key: null,
       digest: null,
+      restore_from: null,
+      restore_disk: null,
+      restore_chain: null,
+      restore_bytes: null,
+      restore_instance_id: null,
+      restore_taken_at: null,
       backing_volume: backingPathFromXml(xml) ?? null,
       path: null,
       allocation: null,
@@ -253,6 +309,34 @@ async function applyVolume(
     backing = { path: await client.storageVolGetPath(base, opts), format: volumeFormatFromXml(baseXml) ?? 'raw' };
     capacity ??= baseInfo.capacity;
     format = 'qcow2';
+  }
+  const restoreFrom = str(planned.restore_from);
+  if (restoreFrom) {
+    let plan: RestorePlan;
+    try {
+      plan = await planRestore(restoreFrom, str(planned.restore_disk));
+    } catch (err) {
+      if (!(err instanceof RestorePlanError)) throw err;
+      return { newState: null, diagnostics: [error([err.attribute], 'Cannot restore from the backup', err.message)] };
+    }
+    const planChain = Array.isArray(planned.restore_chain) ? planned.restore_chain.join(',') : undefined;
+    if (planChain !== undefined && planChain !== plan.chain.join(','))
+      return {
+        newState: null,
+        diagnostics: [
+          error(
+            ['restore_from'],
+            'The backup chain changed since the plan',
+            `The plan restores ${planChain}; the backups now give ${plan.chain.join(',')}. Plan again.`,
+          ),
+        ],
+      };
+    try {
+      const vol = await createRestoredVolume(client, pool, { name, plan, capacity: num(planned.capacity) }, ctx);
+      return { newState: await describe(client, vol, { ...planned, format: 'qcow2' }), diagnostics: [] };
+    } catch (err) {
+      return { newState: null, diagnostics: [error(['restore_from'], 'Restore failed', (err as Error).message)] };
+    }
   }
   const from = checksumSource(planned);
   if (source && from) {

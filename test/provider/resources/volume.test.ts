@@ -18,6 +18,12 @@ const config = (c: Partial<VolumeState>): VolumeState => ({
   signature_url: null,
   signature_key: null,
   digest: null,
+  restore_from: null,
+  restore_disk: null,
+  restore_chain: null,
+  restore_bytes: null,
+  restore_instance_id: null,
+  restore_taken_at: null,
   path: null,
   allocation: null,
   ...c,
@@ -93,5 +99,21 @@ describe('virtseed_volume verification checks', () => {
   it('GIVEN signature_url without signature_key and without checksum_url WHEN validated THEN each is named', () => {
     const d = volume.validate!(config({ source: 'https://x/i.img', signature_url: 'https://x/SUMS.gpg' }), handlerContext());
     expect(d.map((x) => x.summary)).toEqual(['signature_url without checksum_url', 'signature_url without signature_key']);
+  });
+});
+
+describe('virtseed_volume restore_from checks', () => {
+  it('GIVEN restore_from and source WHEN validated THEN an error on restore_from says to set one', () => {
+    const d = volume.validate!(config({ source: '/img.qcow2', restore_from: '/b/web-1/0001-full' }), handlerContext());
+    expect(d).toEqual([expect.objectContaining({ path: ['restore_from'], summary: 'Conflicting attributes' })]);
+  });
+
+  it('GIVEN restore_disk without restore_from WHEN validated THEN an error on restore_disk', () => {
+    const d = volume.validate!(config({ capacity: 1048576, restore_disk: 'vda' }), handlerContext());
+    expect(d).toEqual([expect.objectContaining({ path: ['restore_disk'], summary: 'restore_disk without restore_from' })]);
+  });
+
+  it('GIVEN restore_from alone WHEN validated THEN no capacity is asked for', () => {
+    expect(volume.validate!(config({ restore_from: '/b/web-1/0001-full' }), handlerContext())).toEqual([]);
   });
 });

@@ -48,9 +48,12 @@ export function volumeXml(v: {
     ? `<backingStore><path>${esc(v.backing.path)}</path><format type='${esc(v.backing.format)}'/></backingStore>`
     : '';
   const allocation = v.allocation === undefined ? '' : `<allocation unit='bytes'>${v.allocation}</allocation>`;
+  // qcow2 version 3: libvirt 9.0 makes version 2 (compat 0.10) unless told, and v2 files cannot hold the dirty
+  // bitmaps that checkpoints and incremental backups need (docs/backups.md).
+  const compat = v.format === 'qcow2' ? '<compat>1.1</compat>' : '';
   return (
     `<volume><name>${esc(v.name)}</name><capacity unit='bytes'>${v.capacity}</capacity>${allocation}` +
-    `<target><format type='${esc(v.format)}'/>${v.format === 'qcow2' ? '<compat>1.1</compat>' : ''}</target>${backing}</volume>`
+    `<target><format type='${esc(v.format)}'/>${compat}</target>${backing}</volume>`
   );
 }
 

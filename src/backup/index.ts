@@ -1,0 +1,4 @@
+export * from './model';
+export * from './manifest';
+export * from './chain';
+export * from './xml';

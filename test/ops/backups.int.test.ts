@@ -1,0 +1,169 @@
+/**
+ * src/ops/backups against the real libvirtd at qemu:///system (libvirt 9.0, QEMU 7.2): a full push backup of a
+ * running domain's qcow2 disk, data written through QEMU, an incremental one, verify (and a corrupted file found),
+ * restore of the chain compared with the disk, prune. The domain boots nothing (an empty qcow2 disk): QEMU runs,
+ * which is all a backup needs; the writes go through QEMU's block layer (HMP `qemu-io`), so the checkpoint's
+ * bitmap records them as a guest's would.
+ */
+import { execFileSync } from 'child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync, chmodSync } from 'fs';
+import * as path from 'path';
+import {
+  connect,
+  LibvirtError,
+  VIR_DOMAIN_UNDEFINE_CHECKPOINTS_METADATA,
+  type DomRef,
+  type PoolRef,
+  type RemoteLibvirtClient,
+} from '../../src/libvirt';
+import { createBackup, pruneBackups, readBackups, restoreDisk, verifyBackups } from '../../src/ops/backups';
+import { deleteVolumes } from '../helpers/libvirt';
+import { createRestoredVolume, planRestore } from '../../provider/src/resources/private/restore';
+
+jest.setTimeout(300_000);
+
+const PREFIX = 'vstest-bkup-ops';
+const VOLUME = `${PREFIX}.qcow2`;
+const RESTORED = `${PREFIX}-restored.qcow2`;
+
+function domainXml(): string {
+  return `<domain type='qemu'><name>${PREFIX}</name><memory unit='MiB'>64</memory><vcpu>1</vcpu>
+  <os><type arch='x86_64' machine='pc'>hvm</type><boot dev='hd'/></os>
+  <devices><disk type='volume' device='disk'><driver name='qemu' type='qcow2'/><source pool='default' volume='${VOLUME}'/><target dev='vda' bus='virtio'/></disk></devices></domain>`;
+}
+
+function sh(cmd: string, args: string[]): string {
+  try {
+    return execFileSync(cmd, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  } catch (err) {
+    const e = err as { stdout?: string; stderr?: string; message: string };
+    throw new Error(`${cmd} ${args.join(' ')} failed: ${e.stderr ?? ''}${e.stdout ?? ''}${e.message}`);
+  }
+}
+
+/** Writes `pattern` bytes at `offset` of the running domain's vda through QEMU (HMP qemu-io). */
+function writeThroughQemu(pattern: string, offset: string, length: string): void {
+  const out = sh('virsh', [
+    '-c',
+    'qemu:///system',
+    'qemu-monitor-command',
+    PREFIX,
+    '--hmp',
+    `qemu-io libvirt-1-format "write -P ${pattern} ${offset} ${length}"`,
+  ]);
+  expect(out).not.toMatch(/error|failed/i);
+}
+
+async function removeDomain(client: RemoteLibvirtClient): Promise<void> {
+  try {
+    const dom = await client.domainLookupByName(PREFIX);
+    if (await client.domainIsActive(dom)) await client.domainDestroy(dom);
+    await client.domainUndefine(dom, VIR_DOMAIN_UNDEFINE_CHECKPOINTS_METADATA);
+  } catch (e) {
+    if (!(e instanceof LibvirtError)) throw e;
+  }
+}
+
+describe('backups of a running domain on libvirt 9.0', () => {
+  let client: RemoteLibvirtClient;
+  let pool: PoolRef;
+  let dom: DomRef;
+  let root: string;
+  let diskPath: string;
+  const now = () => new Date('2026-11-28T00:00:00Z');
+
+  beforeAll(async () => {
+    root = mkdtempSync('/var/tmp/vstest-bkup-ops-');
+    chmodSync(root, 0o755);
+    client = await connect('qemu:///system');
+    await removeDomain(client);
+    pool = await client.storagePoolLookupByName('default');
+    await deleteVolumes(client, pool, [VOLUME, RESTORED]);
+    const vol = await client.storageVolCreateXml(
+      pool,
+      `<volume><name>${VOLUME}</name><capacity unit='MiB'>64</capacity><allocation>0</allocation><target><format type='qcow2'/><compat>1.1</compat></target></volume>`,
+    );
+    diskPath = await client.storageVolGetPath(vol);
+    dom = await client.domainDefineXml(domainXml());
+    await client.domainCreate(dom);
+  });
+
+  afterAll(async () => {
+    if (!client) return;
+    await removeDomain(client);
+    await deleteVolumes(client, pool, [VOLUME, RESTORED]);
+    await client.close();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  it('GIVEN a running domain with data on its disk WHEN backed up twice THEN a full backup, then an incremental smaller than it', async () => {
+    writeThroughQemu('0xa1', '0', '4M');
+    const full = await createBackup(client, dom, root, { now });
+    expect(full.manifest).toMatchObject({
+      id: '0001-full',
+      kind: 'full',
+      parent: null,
+      consistency: 'crash',
+      checkpoint: 'virtseed-backup-0001',
+    });
+    expect(full.manifest.files.map((f) => [f.name, f.role])).toEqual([
+      ['disk-vda.qcow2', 'disk'],
+      ['domain.xml', 'definition'],
+    ]);
+    writeThroughQemu('0xb2', '8M', '1M');
+    const inc = await createBackup(client, dom, root, { now });
+    expect(inc.manifest).toMatchObject({ id: '0002-incremental', kind: 'incremental', parent: '0001-full', base: '0001-full' });
+    const size = (m: typeof full.manifest) => m.files.find((f) => f.role === 'disk')!.bytes;
+    expect(size(inc.manifest)).toBeLessThan(size(full.manifest));
+    expect((await client.domainListAllCheckpoints(dom)).map((c) => c.name).sort()).toEqual([
+      'virtseed-backup-0001',
+      'virtseed-backup-0002',
+    ]);
+  });
+
+  it('GIVEN the chain WHEN restored THEN the image has both writes and equals the disk (qemu-img compare)', async () => {
+    await client.domainDestroy(dom);
+    const out = path.join(root, 'restored.qcow2');
+    const r = await restoreDisk(root, PREFIX, '0002-incremental', 'vda', out);
+    expect(r.chain).toEqual(['0001-full', '0002-incremental']);
+    sh('qemu-img', ['compare', diskPath, out]);
+    rmSync(out);
+  });
+
+  it('GIVEN the chain WHEN virtseed_volume.restore_from plans and creates a volume THEN the plan names chain, bytes and size, and the volume equals the disk', async () => {
+    const plan = await planRestore(path.join(root, PREFIX, '0002-incremental'), undefined);
+    const backups = await readBackups(root, PREFIX);
+    expect(plan).toMatchObject({ disk: 'vda', chain: ['0001-full', '0002-incremental'], virtualSize: 64 * 1048576, instanceId: null });
+    expect(plan.bytes).toBe(backups.reduce((n, m) => n + m.files.find((f) => f.role === 'disk')!.bytes, 0));
+    await expect(planRestore(path.join(root, PREFIX, '0002-incremental'), 'vdb')).rejects.toThrow(
+      'restore_disk is "vdb"; expected one of the disks of backup 0002-incremental: vda',
+    );
+    const vol = await createRestoredVolume(client, pool, { name: RESTORED, plan }, { log: { info: () => undefined } });
+    sh('qemu-img', ['compare', diskPath, await client.storageVolGetPath(vol)]);
+  });
+
+  it('GIVEN intact backups WHEN verified THEN nothing differs; GIVEN a corrupted byte THEN verify names the file and restore refuses', async () => {
+    expect(await verifyBackups(root, PREFIX)).toEqual({ checked: ['0001-full', '0002-incremental'], mismatches: [], broken: [] });
+    const file = path.join(root, PREFIX, '0001-full', 'disk-vda.qcow2');
+    const bytes = readFileSync(file);
+    bytes[bytes.length - 1] ^= 0xff;
+    writeFileSync(file, bytes);
+    const v = await verifyBackups(root, PREFIX);
+    expect(v.mismatches).toEqual([expect.objectContaining({ backup: '0001-full', name: 'disk-vda.qcow2', problem: 'sha256' })]);
+    await expect(restoreDisk(root, PREFIX, '0002-incremental', 'vda', path.join(root, 'x.qcow2'))).rejects.toThrow(
+      /0001-full file disk-vda.qcow2 does not match/,
+    );
+  });
+
+  it('GIVEN a third (full) backup WHEN pruned to 1 THEN the older chain and its checkpoints are gone', async () => {
+    await client.domainCreate(dom);
+    const third = await createBackup(client, dom, root, { now, full: true });
+    expect(third.manifest.id).toBe('0003-full');
+    expect(await pruneBackups(root, PREFIX, 1, { client, dom })).toEqual({
+      keep: ['0003-full'],
+      remove: ['0001-full', '0002-incremental'],
+    });
+    expect((await readBackups(root, PREFIX)).map((m) => m.id)).toEqual(['0003-full']);
+    expect((await client.domainListAllCheckpoints(dom)).map((c) => c.name)).toEqual(['virtseed-backup-0003']);
+  });
+});
