@@ -55,7 +55,8 @@ function fakeClient(opts: { offAfterShutdown?: boolean; existingInstanceId?: str
         vcpu: 1,
         disks: [],
         interfaces: [],
-        metadata: { 'instance-id': opts.existingInstanceId! },
+        // A domain created by this apply has no instance-id yet when defineDomain reads its definition back.
+        metadata: opts.existingInstanceId === undefined ? {} : { 'instance-id': opts.existingInstanceId },
       });
     },
     async domainDefineXml() {
