@@ -2,7 +2,8 @@
 # The whole test suite, as CI runs it: installs what is missing, starts libvirtd and PostgreSQL if none answers
 # (and gives the tests the storage pool `default` they use), builds, then runs the unit tests with the checks beside
 # them in the background (`npm run typecheck`: everything including the tests; `npm run lint`: eslint and prettier;
-# their output kept in test-results/ and shown at the end), builds (or reuses) the test guest image, installs the
+# their output kept in test-results/ and shown at the end; and our npm packages, made once into .test-run/npm for
+# the files that install them), builds (or reuses) the test guest image, installs the
 # provider, and runs the integration tests (real xorriso/isoinfo, cloud-init's datasource code, ignition-validate,
 # libvirtd, PostgreSQL, terraform, cdktf and real guest boots under TCG) in two lanes side by side. A failed check
 # fails the run (status 1) once everything else has run. Ends with the timing table (scripts/test-timings.ts: per
@@ -21,7 +22,7 @@ bash scripts/ensure-libvirtd.sh
 bash scripts/ensure-test-pool.sh # the tests' own volumes go into pool `default`; the examples make their pools
 # PostgreSQL on 127.0.0.1 for the pg state backend tests (examples/gitops): a cluster started when none runs, the
 # tests' role and database made (they run the script again themselves, which is quick once this is done).
-bash scripts/ensure-postgres.sh --name vstest_gitops >/dev/null
+bash scripts/ensure-postgres.sh >/dev/null # the database docs/guides/ci.md makes (its default name)
 npm run --silent build
 results=test-results
 rm -rf "$results"
@@ -50,6 +51,15 @@ npm run --silent typecheck >"$results/typecheck.log" 2>&1 &
 typecheck_pid=$!
 npm run --silent lint >"$results/lint.log" 2>&1 &
 lint_pid=$!
+# Our npm packages (packages/build/packages.ts), made once beside the unit tests for the integration files that
+# install them (test/helpers/packages.ts reads $VIRTSEED_TEST_PACKAGES) instead of once per file.
+packages_pid=
+if [ -z "${VIRTSEED_TEST_ONLY:-}" ] || ((${#int_only[@]})); then
+  export VIRTSEED_TEST_PACKAGES="$PWD/.test-run/npm"
+  rm -rf "$VIRTSEED_TEST_PACKAGES"
+  node dist/packages/build/packages.js --out "$VIRTSEED_TEST_PACKAGES" >"$results/packages.log" 2>&1 &
+  packages_pid=$!
+fi
 ran=()
 if [ -z "${VIRTSEED_TEST_ONLY:-}" ] || ((${#unit_args[@]})); then
   npx jest --selectProjects unit --json --outputFile="$results/unit.json" "${unit_args[@]}" "$@" || status=1
@@ -57,6 +67,12 @@ if [ -z "${VIRTSEED_TEST_ONLY:-}" ] || ((${#unit_args[@]})); then
 fi
 wait "$typecheck_pid" || { status=1; failed_checks+=(typecheck); }
 wait "$lint_pid" || { status=1; failed_checks+=(lint); }
+if [ -n "$packages_pid" ] && ! wait "$packages_pid"; then
+  # The files that need them make their own (and say why they fail, if they do).
+  status=1
+  failed_checks+=(packages)
+  rm -rf "$VIRTSEED_TEST_PACKAGES"
+fi
 
 if [ -z "${VIRTSEED_TEST_ONLY:-}" ] || ((${#int_only[@]})); then
   VIRTSEED_TEST_IMAGE_DIR=$(bash scripts/build-test-image.sh | tail -n 1)
@@ -102,7 +118,11 @@ for check in typecheck lint; do
     cat "$results/$check.log"
   fi
 done
-if ((${#failed_checks[@]})); then echo "checks: ${failed_checks[*]} FAILED (see above)"; else echo 'checks: typecheck, lint passed'; fi
+if [[ " ${failed_checks[*]} " == *" packages "* ]]; then
+  echo "--- node dist/packages/build/packages.js:"
+  cat "$results/packages.log"
+fi
+if ((${#failed_checks[@]})); then echo "checks: ${failed_checks[*]} FAILED (see above)"; else echo 'checks: typecheck, lint, packages passed'; fi
 node -e '
   let p = 0, f = 0;
   for (const file of process.argv.slice(1)) {

@@ -10,6 +10,9 @@
  *   hosts;
  * - the constructs: a HostPool and three VMs placed in a loop with anti-affinity, synthesized and applied: one VM
  *   per host, the base image uploaded once per host (one for_each volume), the next plan empty, destroy empties;
+ * - docs/guides/fleet.md's first steps as the guide writes them (its provider block with two named hosts and its
+ *   placements with their domain, read from the Markdown; the hosts' example URIs become h1's and h2's): planned,
+ *   the two anti-affine VMs are placed on different hosts among those named, known at plan, the domain on web1's;
  * - teardown leaves no namespace, interface, process or folder.
  */
 import { spawnSync } from 'node:child_process';
@@ -20,11 +23,13 @@ import { BaseImage, HostPool, NetworkAttachment, VirtualMachine } from '../../co
 import { connect, LibvirtConnectError } from '../../src/libvirt';
 import { testImage } from '../helpers/guest';
 import { TestHosts } from '../helpers/hosts';
-import { TfWorkdir } from '../helpers/terraform';
+import { docBlock } from '../helpers/doc-paths';
+import { plannedChange, TfWorkdir } from '../helpers/terraform';
 
 jest.setTimeout(180_000);
 
 const PREFIX = 'vstest-fleet-';
+const FLEET_GUIDE = fs.readFileSync(path.resolve(__dirname, '..', '..', 'docs', 'guides', 'fleet.md'), 'utf8');
 
 describe('three libvirt hosts on this machine', () => {
   const hosts = new TestHosts({ label: 'hst', count: 3, subnet: '10.251.24', prefix: PREFIX });
@@ -180,6 +185,30 @@ describe('three libvirt hosts on this machine', () => {
       expect(tf.plan()).toMatchObject({ code: 0 });
       tf.destroy();
       for (const h of hosts.hosts) expect([hosts.domains(h.index), hosts.volumes(h.index)]).toEqual([[], []]);
+    });
+  });
+
+  describe("docs/guides/fleet.md's first steps", () => {
+    let tf: TfWorkdir;
+    afterAll(() => tf?.dispose());
+
+    test("GIVEN the guide's provider block and placements as written, its hosts' URIs this machine's WHEN planned THEN web1 and web2 go to different named hosts, known at plan, and the domain to web1's", () => {
+      const provider = docBlock(FLEET_GUIDE, 'fleet-hosts', 'hcl', 'docs/guides/fleet.md')
+        .replace('qemu+tls://kvm1.example.net/system', hosts.host(1).uri)
+        .replace('qemu+tls://kvm2.example.net/system', hosts.host(2).uri);
+      expect(provider).not.toContain('example.net');
+      const placements = docBlock(FLEET_GUIDE, 'fleet-placement', 'hcl', 'docs/guides/fleet.md');
+      tf = new TfWorkdir('fleet-guide');
+      tf.write(`${placements}\n`, provider);
+      tf.init();
+      const plan = tf.planJson();
+      const host = (address: string) => plannedChange(plan, address).after?.host;
+      expect({ web1: host('virtseed_placement.web1'), web2: host('virtseed_placement.web2') }).toEqual({
+        web1: expect.stringMatching(/^kvm[12]$/),
+        web2: expect.stringMatching(/^kvm[12]$/),
+      });
+      expect(host('virtseed_placement.web1')).not.toBe(host('virtseed_placement.web2'));
+      expect(host('virtseed_domain.web1')).toBe(host('virtseed_placement.web1'));
     });
   });
 

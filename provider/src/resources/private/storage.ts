@@ -58,7 +58,7 @@ export function volumeXml(v: {
 }
 
 /** Pool types whose volumes are files: a raw volume created with allocation 0 is a sparse file there. */
-const FILE_POOL_TYPES = ['dir', 'fs', 'netfs'];
+export const FILE_POOL_TYPES: readonly string[] = ['dir', 'fs', 'netfs'];
 
 /** True when the pool keeps volumes as files (libvirt pool `type` dir, fs or netfs). */
 export async function isFilePool(client: LibvirtClient, pool: PoolRef, options?: CallOptions): Promise<boolean> {
