@@ -8,16 +8,22 @@
  *      (the disk grows under the running guest; its partition and file system stay as they were), same boot id;
  *   3. the first of the two new disks removed (the middle disk of three): the plan says only that disk is removed,
  *      live; the guest loses it and keeps the other, same boot id;
- *   4. memory above max_memory, and vcpu 1 → 2 (within max_vcpu, but TCG cannot hot-plug a vCPU: docs/FACTS.md),
- *      with NIC 0's link up again: the plan says restart and why beforehand, the guest restarts cleanly (new boot
- *      id) with 2 CPUs and a carrier on eth0, and cloud-init's growpart/resizefs grow the root partition and file
- *      system to the grown disk;
+ *   4. a new instance-id under reprovision = "next-boot": the plan says next-boot, the running guest is left alone
+ *      (same boot id, no kernel banner, no runcmd of the new instance, same domain id);
+ *   5. memory above max_memory, and vcpu 1 → 2 (within max_vcpu, but TCG cannot hot-plug a vCPU: docs/FACTS.md),
+ *      with NIC 0's link up again: the plan says restart and why beforehand, the guest restarts cleanly (power-off
+ *      line, then a new boot id; same UUID) with 2 CPUs and a carrier on eth0, cloud-init's growpart/resizefs grow
+ *      the root partition and file system to the grown disk, and this boot is the pending instance-id's: its runcmd
+ *      prints it before cloud-init's "finished" line, which the apply waited for (this restart carries the
+ *      next-boot facts that test/e2e/provision-cycle.int.test.ts once booted a guest of its own for);
  *   then a plan is empty. Apply times of the live memory change and the restart are printed.
+ * The firmware path is not under test here: the guest boots directly from the host's kernel, initrd and cmdline (no
+ * SeaBIOS disk reads of GRUB, kernel and initrd under TCG).
  * A loaded host makes TCG boots take minutes: the waits are long, and each ends as soon as its condition holds.
  */
 import * as fs from 'node:fs';
 import { ConsoleCapture } from '../helpers/console-capture';
-import { cleanupByPrefix, testImage, TestImage } from '../helpers/guest';
+import { cleanupByPrefix, domainUuid, kernelBootHcl, readConsole, testImage, TestImage, virshRun } from '../helpers/guest';
 import { cleanupNetworksByPrefix, isolatedNetworkHcl } from '../helpers/network';
 import { teardown } from '../helpers/teardown';
 import { plannedChange, TfWorkdir } from '../helpers/terraform';
@@ -84,16 +90,27 @@ const LOOP = [
   'done',
 ].join('');
 
-const CLOUD_CONFIG = JSON.stringify({
-  bootcmd: [`systemd-run --no-block -p DefaultDependencies=no --unit=vstest-state sh -c '${LOOP.replace(/'/g, "'\\''")}'`],
-  // Hot-added CPUs come up offline in Debian's kernel; this rule onlines them (as cloud images' own rules do).
-  write_files: [
-    {
-      path: '/etc/udev/rules.d/80-vstest-cpu-online.rules',
-      content: 'SUBSYSTEM=="cpu", ACTION=="add", TEST=="online", ATTR{online}=="0", ATTR{online}="1"\n',
-    },
-  ],
-});
+/** The runcmd of the second instance-id prints it: seen only when a boot runs that instance. */
+const NEXT_MARKER = /VSTEST-NEXT (\S+)/;
+const IID1 = 'iid-day2-1';
+const IID2 = 'iid-day2-2';
+const BANNER = /Linux version \d/;
+const CLEAN_POWEROFF = /reboot: Power down/;
+
+/** The cloud-config of instance `iid`: the state loop, the CPU rule, and for IID2 a runcmd printing the instance-id. */
+function cloudConfig(iid: string): string {
+  return JSON.stringify({
+    bootcmd: [`systemd-run --no-block -p DefaultDependencies=no --unit=vstest-state sh -c '${LOOP.replace(/'/g, "'\\''")}'`],
+    // Hot-added CPUs come up offline in Debian's kernel; this rule onlines them (as cloud images' own rules do).
+    write_files: [
+      {
+        path: '/etc/udev/rules.d/80-vstest-cpu-online.rules',
+        content: 'SUBSYSTEM=="cpu", ACTION=="add", TEST=="online", ATTR{online}=="0", ATTR{online}="1"\n',
+      },
+    ],
+    ...(iid === IID2 ? { runcmd: ['echo "VSTEST-NEXT $(cat /var/lib/cloud/data/instance-id)" > /dev/ttyS0'] } : {}),
+  });
+}
 
 interface Step {
   memory: number;
@@ -105,6 +122,8 @@ interface Step {
   data: ('data1' | 'data2')[];
   secondNic: boolean;
   link0: 'up' | 'down';
+  /** The seed's instance-id and the domain's reprovision policy (IID1 under the default policy until step 4). */
+  iid?: typeof IID2;
 }
 
 let img: TestImage;
@@ -141,16 +160,17 @@ resource "virtseed_cloudinit_seed" "seed" {
   pool         = "default"
   name         = "${PREFIX}-seed.iso"
   hostname     = "d2"
-  cloud_config = ${JSON.stringify(CLOUD_CONFIG)}
+  instance_id  = "${s.iid ?? IID1}"
+  cloud_config = ${JSON.stringify(cloudConfig(s.iid ?? IID1))}
 }
 resource "virtseed_domain" "vm" {
   name       = "${NAME}"
-  memory     = ${s.memory}
+${kernelBootHcl(img)}  memory     = ${s.memory}
   max_memory = ${s.maxMemory}
   vcpu       = ${s.vcpu}
   max_vcpu   = ${s.maxVcpu}
   wait_for   = "cloud-init"
-  wait_timeout     = 1400
+${s.iid ? '  reprovision = "next-boot"\n' : ''}  wait_timeout     = 1400
   shutdown_timeout = 120
   disk { volume_id = virtseed_volume.root.id }
 ${s.data.map((d) => `  disk { volume_id = virtseed_volume.${d}.id }\n`).join('')}  cloudinit_seed_id = virtseed_cloudinit_seed.seed.id
@@ -200,10 +220,15 @@ function timedApply(): { out: string; seconds: number } {
   return { out, seconds: (Date.now() - t0) / 1000 };
 }
 
-/** The domain's planned change_impact and change_impacts (`terraform show -json` of a saved plan). */
-function domainChange(): { change_impact: unknown; change_impacts: unknown } {
+/** The domain's planned change_impact and change_impacts (`terraform show -json` of a saved plan), and its
+ *  reprovision_action when `reprovision` is asked. */
+function domainChange(reprovision = false): Record<string, unknown> {
   const after = plannedChange(tf.planJson(), 'virtseed_domain.vm').after;
-  return { change_impact: after?.change_impact, change_impacts: after?.change_impacts };
+  return {
+    change_impact: after?.change_impact,
+    change_impacts: after?.change_impacts,
+    ...(reprovision ? { reprovision_action: after?.reprovision_action } : {}),
+  };
 }
 
 const STEP0: Step = {
@@ -218,6 +243,8 @@ const STEP0: Step = {
 };
 /** After step 2: two data disks, a second NIC, NIC 0's link down, the root volume grown. */
 const STEP2: Step = { ...STEP0, memory: 1024, rootBytes: 3 * GiB, data: ['data1', 'data2'], secondNic: true, link0: 'down' };
+/** After step 3: the 96 MiB disk only. */
+const STEP3: Step = { ...STEP2, data: ['data2'] };
 /** The guest's disk sizes, smallest first (its device names follow probe order, not libvirt's targets). */
 const sizes = (s: GuestState) => Object.values(s.disks).sort((a, b) => a - b);
 let boot0: GuestState;
@@ -305,7 +332,7 @@ test('GIVEN two disks, a NIC, a link state and a larger root volume WHEN applied
 });
 
 test('GIVEN three disks WHEN the middle one is removed THEN the plan removes only that one, live, and the guest keeps the others, same boot id', async () => {
-  tf.write(config({ ...STEP2, data: ['data2'] }));
+  tf.write(config(STEP3));
   const plan = planText();
   expect(domainChange()).toEqual({ change_impact: 'live', change_impacts: { 'disk[1]': 'live: bus = "virtio"' } });
   expect(plan).toContain('vstest-day2-live-vm: disk[1] (target vdb) removed (live: bus = "virtio")');
@@ -316,16 +343,43 @@ test('GIVEN three disks WHEN the middle one is removed THEN the plan removes onl
   console.log(`live detach of the middle disk: apply ${applied.seconds.toFixed(1)} s; ${JSON.stringify(after)}`);
 });
 
+test('GIVEN reprovision = "next-boot" WHEN the instance-id changes THEN the plan says next-boot and the running guest is left alone', async () => {
+  tf.write(config({ ...STEP3, iid: IID2 }));
+  const dom = plannedChange(tf.planJson(), 'virtseed_domain.vm');
+  expect(dom.actions).toEqual(['update']);
+  expect([dom.after?.reprovision_action, dom.after?.previous_instance_id, dom.after?.instance_id]).toEqual(['next-boot', IID1, IID2]);
+  const domid = virshRun('domid', NAME).trim();
+  const t0 = Date.now();
+  tf.ok(['apply', '-input=false', 'tfplan']);
+  await sleep(10_000); // three state periods
+  const states = capture
+    .since(t0)
+    .map((l) => parseState(l.text))
+    .filter((st): st is GuestState => st !== undefined);
+  expect(states.length).toBeGreaterThanOrEqual(1);
+  expect(new Set(states.map((st) => st.boot))).toEqual(new Set([boot0.boot]));
+  const text = capture
+    .since(t0)
+    .map((l) => l.text)
+    .join('\n');
+  expect(text).not.toMatch(BANNER);
+  expect(text).not.toMatch(NEXT_MARKER);
+  expect(virshRun('domid', NAME).trim()).toBe(domid);
+  const again = tf.plan();
+  if (again.code !== 0) throw new Error(`the plan after the next-boot apply is not empty (exit ${again.code}):\n${again.out}`);
+});
+
 test('GIVEN memory above max_memory and a vCPU under TCG WHEN planned THEN the plan says restart and why; WHEN applied THEN the guest restarts cleanly and its root partition and file system grew', async () => {
   const before = await stateWhere(0, () => true, 'a state');
   // NIC 0's link goes up with the restart: with no carrier the new boot's DHCP waits ~2 minutes (networking.service).
-  tf.write(config({ ...STEP2, data: ['data2'], memory: 1536, maxMemory: 1536, vcpu: 2, link0: 'up' }));
+  tf.write(config({ ...STEP3, iid: IID2, memory: 1536, maxMemory: 1536, vcpu: 2, link0: 'up' }));
   const plan = planText();
   expect(plan).toMatch(/Domain vstest-day2-live-vm restarts/);
   expect(plan).toContain('memory 1024 → 1536 MiB (restart: above max_memory 1024)');
   expect(plan).toContain('vcpu 1 → 2 (restart: type = "qemu")');
   expect(plan).toContain('network_interface[0].link_state down → up (live)');
-  expect(domainChange()).toEqual({
+  // The pending instance-id is already applied (step 4): this restart is no re-provision of its own.
+  expect(domainChange(true)).toEqual({
     change_impact: 'restart',
     change_impacts: {
       memory: 'restart: above max_memory 1024',
@@ -333,10 +387,15 @@ test('GIVEN memory above max_memory and a vCPU under TCG WHEN planned THEN the p
       vcpu: 'restart: type = "qemu"',
       'network_interface[0].link_state': 'live',
     },
+    reprovision_action: 'none',
   });
+  const uuid = domainUuid(NAME);
   const t0 = Date.now();
   const applied = timedApply();
   expect(applied.out).toMatch(/Domain vstest-day2-live-vm was restarted/);
+  // The log holds the new boot only (libvirt truncates it at every start): at apply end cloud-init had finished there,
+  // after the runcmd of the pending instance-id.
+  expect(readConsole(LOG)).toMatch(new RegExp(`VSTEST-NEXT ${IID2}[\\s\\S]*Cloud-init v\\. \\S+ finished at`));
   // cloud-init's growpart and resizefs run after the bootcmd that starts the state loop: wait for the grown root.
   const after = await stateWhere(
     t0,
@@ -350,6 +409,20 @@ test('GIVEN memory above max_memory and a vCPU under TCG WHEN planned THEN the p
   expect(after.partBytes).toBeGreaterThan(3 * GiB - 200 * MiB);
   expect(after.carrier.eth1).toBeDefined();
   expect(after.carrier.eth0).toBe('1');
+  // A clean restart: the old boot powered off, then a new kernel booted the pending instance-id; the same domain.
+  const text = capture
+    .since(t0)
+    .map((l) => l.text)
+    .join('\n');
+  const powerOff = text.search(CLEAN_POWEROFF);
+  expect(powerOff).toBeGreaterThanOrEqual(0);
+  expect(text.search(BANNER)).toBeGreaterThan(powerOff);
+  expect(NEXT_MARKER.exec(text.slice(text.search(BANNER)))?.[1]).toBe(IID2);
+  expect(domainUuid(NAME)).toBe(uuid);
+  const info = virshRun('dominfo', NAME);
+  expect(info).toMatch(/CPU\(s\):\s+2/);
+  expect(info).toMatch(/Max memory:\s+1572864 KiB/);
+  expect(info).toMatch(/State:\s+running/);
   console.log(
     `restart: apply ${applied.seconds.toFixed(1)} s (live memory change: ${liveSeconds.toFixed(1)} s); root partition ${before.partBytes} → ${after.partBytes} bytes, root fs ${before.rootBytes} → ${after.rootBytes} bytes; boot id ${boot0.boot} → ${after.boot}`,
   );

@@ -9,6 +9,8 @@
  *   same disk boots without its boot loader), and it has `wait_for = "cloud-init"`, so the apply returns only after
  *   cloud-init's "finished" line from DataSourceConfigDrive is on its console (the log read the moment terraform
  *   exits; a timestamping `tail -F` child, ConsoleCapture, tells when that line appeared relative to the apply).
+ * The NoCloud guest boots directly from the host's kernel too (its firmware path is not under test: no SeaBIOS disk
+ * reads of GRUB, kernel and initrd under TCG).
  * Both guests boot in ONE apply (512 MiB each, restricted user networking: they never reach the real network).
  * Each fact is printed by runcmd to /dev/ttyS0 as `VSM-<key>: <line>` and read from the domain's console log.
  */
@@ -114,7 +116,7 @@ resource "virtseed_cloudinit_seed" "cd" {
 resource "virtseed_domain" "nc" {
   name   = "${PREFIX}nc"
   memory = 512
-  disk { volume_id = virtseed_volume.root_nc.id }
+${kernelBootHcl(img)}  disk { volume_id = virtseed_volume.root_nc.id }
   cloudinit_seed_id = virtseed_cloudinit_seed.nc.id
   instance_id       = virtseed_cloudinit_seed.nc.instance_id
   network_interface {

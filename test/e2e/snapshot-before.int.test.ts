@@ -10,14 +10,19 @@
  *      new instance-id in the failed boot, then `one` on its old instance-id after the revert (disks and seed
  *      reverted); it runs; the next plan proposes the same change (the domain's re-provision, no drift, the seed
  *      unchanged).
- *   3. Destroy leaves no snapshot, seed copy or volume behind.
- * Four boots at a time at most two: ~3 rounds of a guest boot under TCG.
+ *   3. Destroy leaves no snapshot, seed copy, volume or NVRAM file behind.
+ * The UEFI guest's first boot is also the proof that the test image boots the way cloud images boot under UEFI
+ * (formerly its own guest in test/e2e/firmware-boot.int.test.ts, a boot saved): OVMF → GRUB x86_64-efi from the
+ * image's ESP → cloud-init finished, with the domain's own NVRAM file while it lives (gone after destroy); the BIOS
+ * guest's console shows SeaBIOS → GRUB i386-pc.
+ * Six boots, at most two at a time: 3 rounds of a guest boot under TCG.
  */
 import * as fs from 'node:fs';
 import { parsePlanJson } from '../../cli/plan-summary/plan-json';
 import { summarizePlan } from '../../cli/plan-summary/summarize';
 import { ConsoleCapture } from '../helpers/console-capture';
-import { cleanupByPrefix, imageVolumesHcl, testImage, TestImage, virshRun, volumeNames } from '../helpers/guest';
+import { CLOUD_INIT_FINISHED, cleanupByPrefix, imageVolumesHcl, testImage, TestImage, virshRun, volumeNames } from '../helpers/guest';
+import { expectPlanEmpty } from '../helpers/steps';
 import { TfWorkdir } from '../helpers/terraform';
 import { teardown } from '../helpers/teardown';
 
@@ -117,6 +122,23 @@ function markers(guest: Guest, since = 0): [string, string][] {
   return [...text.matchAll(MARKER)].map((m) => [m[1], m[2]]);
 }
 
+/** What a guest printed since `ms` (epoch ms), as one text. */
+function consoleSince(guest: Guest, since = 0): string {
+  return captures
+    .get(guest)!
+    .since(since)
+    .map((l) => l.text)
+    .join('\n');
+}
+
+/** The NVRAM file of a running domain, from its live XML (libvirt resolved the firmware at start). */
+function nvramPath(domain: string): string | undefined {
+  return /<nvram[^>]*>([^<]+)<\/nvram>/.exec(virshRun('dumpxml', domain))?.[1];
+}
+
+/** The EFI guest's NVRAM file, read while it runs (test 1): it must be gone after destroy. */
+let efiNvram: string | undefined;
+
 function consoleTail(guest: Guest): string {
   return captures
     .get(guest)!
@@ -158,6 +180,22 @@ test('GIVEN cloud-config ONE WHEN both guests are created THEN each printed mark
   }
   const manual = tf.resource('virtseed_snapshot.manual');
   expect([manual.state, manual.memory, manual.instance_id]).toEqual(['running', true, iid.bios]);
+  expectPlanEmpty(tf, 'the create');
+});
+
+test('GIVEN firmware = "efi" and "bios" WHEN the guests were created THEN OVMF booted GRUB (x86_64-efi) from the ESP and SeaBIOS GRUB (i386-pc), cloud-init finished, and the UEFI domain has its own NVRAM', () => {
+  const efi = consoleSince('efi');
+  expect(efi).toMatch(/virtseed-image: GRUB \(efi\) loading \/boot\/vmlinuz-/);
+  expect(efi).toMatch(new RegExp(`VSTEST-MARKER one[\\s\\S]*${CLOUD_INIT_FINISHED.source}`));
+  expect(efi).not.toMatch(/GRUB \(pc\)/);
+  const bios = consoleSince('bios');
+  expect(bios).toMatch(/virtseed-image: GRUB \(pc\) loading \/boot\/vmlinuz-/);
+  expect(bios).not.toMatch(/BdsDxe|GRUB \(efi\)/);
+  expect(tf.resource('virtseed_domain.efi')).toMatchObject({ firmware: 'efi', secure_boot: false });
+  expect(tf.resource('virtseed_domain.bios')).toMatchObject({ firmware: 'bios' });
+  efiNvram = nvramPath(GUESTS.efi);
+  expect(efiNvram).toBe(`/var/lib/libvirt/qemu/nvram/${GUESTS.efi}_VARS.fd`);
+  expect(fs.existsSync(efiNvram as string)).toBe(true);
 });
 
 test('GIVEN the memory snapshot deleted with virsh WHEN planned THEN it is planned again, and the apply takes it again', () => {
@@ -237,7 +275,9 @@ test('GIVEN the reverted guests WHEN planned again THEN the same re-provision is
   expect(virshRun('snapshot-list', GUESTS.efi, '--name').trim()).toBe('virtseed-auto-1');
 });
 
-test('GIVEN the guests with snapshots and seed copies WHEN destroyed THEN nothing of the test is left in the pool', () => {
+test('GIVEN the guests with snapshots and seed copies WHEN destroyed THEN nothing of the test is left in the pool, nor the UEFI NVRAM', () => {
   tf.destroy();
   expect(volumeNames(PREFIX)).toEqual([]);
+  expect(efiNvram).toBeDefined();
+  expect(fs.existsSync(efiNvram as string)).toBe(false);
 });

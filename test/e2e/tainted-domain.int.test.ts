@@ -9,12 +9,13 @@
  *      also issue 27.3's case: under merge_overwrite the guest finishes cloud-init with no error (read from its
  *      disk afterwards) although the user's write_files displaced the generated environment, files and mounts.
  * The fourth way, a lost connection (libvirtd killed mid-wait), is test/faults/wait-fault.int.test.ts.
+ * The boot path is not under test: the guest boots directly from the host's kernel, initrd and cmdline.
  * Terraform plans a tainted object with no prior state (PlanResourceChange prior null), so the plan's "name taken"
  * check sees the tainted domain itself: these runs fail with "Domain exists already" unless the domain is known as
  * one a failed create of virtseed's left.
  */
 import { spawn } from 'node:child_process';
-import { cleanupByPrefix, domainExists, imageVolumesHcl, testImage, TestImage, virshRun } from '../helpers/guest';
+import { cleanupByPrefix, domainExists, imageVolumesHcl, kernelBootHcl, testImage, TestImage, virshRun } from '../helpers/guest';
 import { cloudInitErrors, readGuestFiles } from '../helpers/guest-disk';
 import { TfResult, TfWorkdir } from '../helpers/terraform';
 import { ENVIRONMENT_PATH, MOUNT_SCRIPT_PATH } from '../../src/seed';
@@ -64,7 +65,7 @@ resource "virtseed_domain" "vm" {
   name              = "${NAME}"
   memory            = 512
   type              = "qemu"
-  disk { volume_id = virtseed_volume.root.id }
+${kernelBootHcl(img)}  disk { volume_id = virtseed_volume.root.id }
   cloudinit_seed_id = virtseed_cloudinit_seed.seed.id
   instance_id       = virtseed_cloudinit_seed.seed.instance_id
   wait_for          = "cloud-init"
