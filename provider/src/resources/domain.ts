@@ -40,6 +40,15 @@ import { escapeHatchPlanDiagnostics, recordDefinitionDigest } from './private/do
 import { currentAddresses, privateAfterApply, readDomain, refreshDomain, withDisplayUris, withoutReadDigest } from './private/domain-read';
 import { withDefaults } from './private/domain-state';
 import { validateDomainConfig } from './private/domain-validate';
+import {
+  comparable,
+  hasWriteOnlyPassword,
+  passwordTwinDiagnostics,
+  withConfigPasswords,
+  withoutConfigPasswords,
+  withPasswordDigests,
+} from './private/domain-secrets';
+import { keyFor, keyOf, privateWithKey } from './private/keyed';
 import { isValueOf, schemaOf, withTableDefaults } from './private/fields';
 import { domainByName, domainByUuid, isNoDomain } from './private/lookups';
 import type { DomainState } from './private/model';
@@ -148,7 +157,7 @@ async function applyChange(
     if (planned.autostart === true) await client.domainSetAutostart(dom, true);
     waited.push(...(await keepSnapshotsTidy(client, dom, null, planned, true, ctx)));
   } else {
-    const decision = decideDomainChange(prior, moved ? unmoved(prior, planned) : planned);
+    const decision = decideDomainChange(comparable(prior), comparable(moved ? unmoved(prior, planned) : planned));
     // snapshot_before: a snapshot of the guest as it is, before any change (./private/domain-snapshots).
     const before = await snapshotBeforeApply(client, dom, prior, planned, decision, timeout, ctx);
     if ('stop' in before) return { newState: prior, diagnostics: before.stop };
@@ -212,13 +221,18 @@ export const domain: ResourceHandler<DomainState, LibvirtClient> = {
   schema: DOMAIN_SCHEMA,
 
   validate(config) {
-    return validateDomainConfig(config);
+    return [...passwordTwinDiagnostics(config), ...validateDomainConfig(config)];
   },
 
-  async plan({ prior, proposed, config, priorPrivate }, ctx) {
+  async plan({ prior, proposed, config, priorPrivate: givenPrivate }, ctx) {
     if (!proposed || !config) return { planned: null, requiresReplace: [], diagnostics: [] };
-    const diagnostics = validateDomainConfig(config);
+    const diagnostics = [...passwordTwinDiagnostics(config), ...validateDomainConfig(config)];
     const planned = withDefaults(proposed, prior, ctx.uri, config);
+    // Write-only display passwords: keyed digests under the key of the prior private state (made at apply when
+    // there is none: the digests are unknown until then); plans compare them in place of the passwords.
+    const key = hasWriteOnlyPassword(config) ? keyOf(givenPrivate) : undefined;
+    planned.graphics = withPasswordDigests(planned, config, key);
+    const priorPrivate = key ? privateWithKey(givenPrivate, key) : givenPrivate;
     if (planned.type === null) planned.type = known(prior?.type) ?? ctx.host.domainType(ctx.uri);
     if (!prior) {
       // Also the create half of a `recreate` replacement: Terraform plans it with no prior state, again at apply
@@ -240,7 +254,7 @@ export const domain: ResourceHandler<DomainState, LibvirtClient> = {
     }
     // A move's own changes (host, the volumes and seed made anew there) are the move's; the rest decide as usual.
     const moving = isMove(prior, planned) || typeof planned.host === 'symbol';
-    const decision = decideDomainChange(prior, moving ? unmoved(prior, planned) : planned);
+    const decision = decideDomainChange(comparable(prior), comparable(moving ? unmoved(prior, planned) : planned));
     diagnostics.push(...decision.reprovision.diagnostics, ...changeWarning(str(planned.name) ?? '', decision));
     const move = moving ? await planMove(ctx, prior, planned, decision.replace.length > 0) : null;
     if (move) diagnostics.push(...move.diagnostics);
@@ -278,9 +292,13 @@ export const domain: ResourceHandler<DomainState, LibvirtClient> = {
     };
   },
 
-  async apply({ prior, planned, plannedPrivate: marked }, ctx) {
-    const plannedPrivate = withoutReplaceMark(marked);
-    const applied = await applyChange({ prior, planned }, ctx);
+  async apply({ prior, planned: given, config, plannedPrivate: marked }, ctx) {
+    // Write-only display passwords: libvirt gets them from the config; the new state keeps their keyed digests.
+    const key = given && config && hasWriteOnlyPassword(config) ? keyFor(marked) : undefined;
+    const plannedPrivate = key ? privateWithKey(withoutReplaceMark(marked), key) : withoutReplaceMark(marked);
+    const planned: DomainState | null = given && config && key ? { ...given, graphics: withPasswordDigests(given, config, key) } : given;
+    const applied = await applyChange({ prior, planned: planned && withConfigPasswords(planned, config) }, ctx);
+    if (applied.newState) applied.newState = withoutConfigPasswords(applied.newState, config);
     const state = applied.newState;
     const uuid = state ? str(state.uuid) : undefined;
     // The digest the last read kept is of the XML before this apply: the apply keeps the new one's when a read

@@ -26,7 +26,18 @@ function everyDevice(over: Partial<DomainState> = {}): DomainState {
       boot_menu: true,
       boot_menu_timeout: 3000,
       cpu_topology: { sockets: 1, dies: 1, cores: 2, threads: 1 },
-      graphics: [{ type: 'vnc', listen: null, socket: null, port: null, password: 'pw', display_uri: null }],
+      graphics: [
+        {
+          type: 'vnc',
+          listen: null,
+          socket: null,
+          port: null,
+          password: 'pw',
+          password_wo: null,
+          password_keyed_digest: null,
+          display_uri: null,
+        },
+      ],
       tpm: { model: 'tpm-crb', version: '2.0' },
       filesystem: [{ source: '/srv', target: 's', driver: 'virtiofs', access_mode: 'passthrough', readonly: false }],
       rng: { source: '/dev/urandom', rate_bytes: null, rate_period: null },
@@ -96,7 +107,20 @@ describe('config checks', () => {
     ['a stylesheet in no XSLT namespace', { xml: { devices: null, xslt: '<stylesheet/>' } }, ['xml', 'xslt']],
     [
       'a VNC password over 8 characters',
-      { graphics: [{ type: 'vnc', listen: null, socket: null, port: null, password: '123456789', display_uri: null }] },
+      {
+        graphics: [
+          {
+            type: 'vnc',
+            listen: null,
+            socket: null,
+            port: null,
+            password: '123456789',
+            password_wo: null,
+            password_keyed_digest: null,
+            display_uri: null,
+          },
+        ],
+      },
       ['graphics', 0, 'password'],
     ],
     [
@@ -157,7 +181,18 @@ describe('live changes', () => {
       metadata: { owner: 'b' },
       on_reboot: 'restart',
       on_poweroff: 'restart',
-      graphics: [{ type: 'vnc', listen: '127.0.0.1', socket: null, port: null, password: 'pw2', display_uri: null }],
+      graphics: [
+        {
+          type: 'vnc',
+          listen: '127.0.0.1',
+          socket: null,
+          port: null,
+          password: 'pw2',
+          password_wo: null,
+          password_keyed_digest: null,
+          display_uri: null,
+        },
+      ],
     });
     const decision = decideDomainChange(prior, planned);
     expect(decision.impact).toBe('live');
