@@ -81,7 +81,7 @@ export interface VolumeConfig extends cdktf.TerraformMetaArguments {
   */
   readonly source?: string;
   /**
-  * `source` as a write-only value: for a URL whose credentials (`user:password@`) or query (a signed URL's token) are secret. Neither plan nor state holds it; `keyed_digest` tells a changed URL (which replaces the volume, as a changed `source` does). One of `source`, `source_wo`, `backing_volume`. Write-only (Terraform 1.11 and later): never stored in the plan or the state, accepts ephemeral values; the state keeps only a keyed digest to tell a change. Carries the same content as `source` and is exclusive with it.
+  * `source` as a write-only value: for a URL whose credentials (`user:password@`) or query (a signed URL's token) are secret. Neither plan nor state holds it; `keyed_digest` tells a changed URL (which replaces the volume, as a changed `source` does). One of `source`, `source_wo`, `backing_volume`. Write-only (Terraform 1.11 and later): never stored in the plan or the state, accepts ephemeral values; the state keeps only a keyed digest to tell a change. Carries the same content as `source` and is exclusive with it. Changing it: replaces the volume.
   *
   * Docs: {@link ../../../../docs/resources/volume.md#source_wo Volume#source_wo}
   */
