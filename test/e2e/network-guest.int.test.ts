@@ -40,8 +40,8 @@ const SECRET_ENV = {
   TF_VAR_user_data: [
     '#cloud-config',
     'runcmd:',
-    `  - echo "VSTEST_YAML: ${CANARIES.yaml}" > /dev/ttyS0`,
-    '  - echo "VSTEST_FILE: $(cat /etc/vstest-secret)" > /dev/ttyS0',
+    `  - 'echo "VSTEST_YAML: ${CANARIES.yaml}" > /dev/ttyS0'`,
+    `  - 'echo "VSTEST_FILE: $(cat /etc/vstest-secret)" > /dev/ttyS0'`,
     '',
   ].join('\n'),
   TF_VAR_part: `#!/bin/sh\necho "VSTEST_PART: ${CANARIES.part}" > /dev/ttyS0\n`,
