@@ -95,8 +95,10 @@ export const volume: ResourceHandler<VolumeState, LibvirtClient> = {
     const config = mergeTwins(VOLUME_FIELDS.fields, given);
     let planned: VolumeState = { ...proposed };
     // `source_wo`: the state keeps its keyed digest, under the key of the prior private state; without one (a
-    // create, or the first plan with it) the key is made at apply and the digest is unknown until then.
-    const key = given.source_wo !== null ? keyOf(priorPrivate) : undefined;
+    // create, or the first plan with it) the key is made at apply and the digest is unknown until then. The create
+    // half of a replacement gets the replaced volume's private state: its digest is unknown too (Terraform plans
+    // that half again at apply, where a known value must not change).
+    const key = prior && given.source_wo !== null ? keyOf(priorPrivate) : undefined;
     planned.keyed_digest = keyedSource(given, key);
     const requiresReplace = prior ? replacePaths(VOLUME_FIELDS, prior, planned) : [];
     if (prior && typeof prior.keyed_digest === 'string' && prior.keyed_digest !== planned.keyed_digest)
