@@ -93,7 +93,9 @@ export const volume: ResourceHandler<VolumeState, LibvirtClient> = {
     if (!proposed || !given) return { planned: null, requiresReplace: [], diagnostics: [] };
     const diagnostics = validateConfig(given);
     const config = mergeTwins(VOLUME_FIELDS.fields, given);
-    let planned: VolumeState = { ...proposed };
+    // A write-only value is never planned (the proposed value may carry it; compared with the prior's null, it
+    // would plan a replacement at every plan).
+    let planned: VolumeState = { ...proposed, source_wo: null };
     // `source_wo`: the state keeps its keyed digest, under the key of the prior private state; without one (a
     // create, or the first plan with it) the key is made at apply and the digest is unknown until then. The create
     // half of a replacement gets the replaced volume's private state: its digest is unknown too (Terraform plans
