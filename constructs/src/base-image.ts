@@ -1,11 +1,14 @@
 import { invalidValue, mutuallyExclusive } from './errors';
 import type { BaseImageOptions, ImageChecksums, ImageSignature, UrlImageOptions, VolumeFormat } from './volume-props';
+import { secretReference } from './secrets';
 
 /** How a base image is provided: a local file or URL (uploaded into a shared volume), or an existing volume. */
 export type BaseImageSource =
   | {
       readonly kind: 'upload';
       readonly source: string;
+      /** `source` is a secret reference ({@link BaseImage.fromSecretUrl}). */
+      readonly secret?: boolean;
       readonly format: VolumeFormat;
       readonly sha256?: string;
       readonly volumeName?: string;
@@ -71,6 +74,21 @@ export class BaseImage {
       ...(options.checksums ? { checksums: options.checksums } : {}),
       ...(options.signature ? { signature: options.signature } : {}),
     });
+  }
+
+  /**
+   * An http(s) URL whose credentials or query are secret, e.g. `` `https://alice:${pw.stringValue}@host/image.qcow2` ``
+   * with `pw = secretVariable(this, 'image_password')`: as {@link BaseImage.fromUrl}, the URL sent to the provider's
+   * write-only `source_wo`, so it is never written into `cdk.tf.json`, the plan or the state. The base volume is
+   * named `base-<12 hex>` unless `volumeName` is given (the file name is not known at synth); `format` defaults to
+   * qcow2.
+   * @throws ConstructPropsError when `url` is a string known at synth (it would be written into cdk.tf.json), or
+   *   as {@link BaseImage.fromUrl} for the options.
+   */
+  static fromSecretUrl(url: string, options: UrlImageOptions = {}): BaseImage {
+    const secret = secretReference('BaseImage.fromSecretUrl url', url);
+    const image = BaseImage.fromUrl(secret, { format: 'qcow2', ...options }).source;
+    return new BaseImage({ ...image, secret: true } as BaseImageSource);
   }
 
   /** An existing volume (key/path), e.g. `volume.volumeId` of a shared {@link Volume}. */

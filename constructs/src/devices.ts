@@ -4,6 +4,8 @@
  * libvirt XML each stands for is in docs/devices.md). Create them with the static factories.
  */
 import type { DomainDiskOptions } from '../../src/domain';
+import { mutuallyExclusive } from './errors';
+import { secretReference } from './secrets';
 
 /** What happens on a guest event (libvirt formatdomain "Events configuration"). Changing it: live (no restart). */
 export enum LifecycleAction {
@@ -92,24 +94,47 @@ export interface GraphicsOptions {
    * @default - none
    */
   readonly password?: string;
+  /**
+   * `password` as a secret: a Terraform reference (`secretVariable(this, 'vnc').stringValue`, `Fn.file(path)`)
+   * sent to the provider's write-only `password_wo` (libvirt gets it in the domain definition), never written into
+   * `cdk.tf.json`, the plan or the state. Exclusive with `password`. Changing it: live (no restart).
+   * @default - none
+   */
+  readonly passwordSecret?: string;
 }
 
 /** The rendered form of a display: one `graphics` block of `virtseed_domain`. */
-export interface GraphicsConfig extends GraphicsOptions {
+export interface GraphicsConfig extends Omit<GraphicsOptions, 'passwordSecret'> {
   readonly type: 'vnc' | 'spice';
+  /** The write-only password (a Terraform reference). */
+  readonly passwordWo?: string;
 }
 
 /** A remote display of the guest's screen, on localhost by default. Adding or removing one restarts a running guest. */
 export class Graphics {
+  /** @throws ConstructPropsError for a `passwordSecret` that is a plain string or given with `password`. */
   static vnc(options: GraphicsOptions = {}): Graphics {
-    return new Graphics({ type: 'vnc', ...options });
+    return new Graphics(graphicsConfig('vnc', options));
   }
 
+  /** @throws ConstructPropsError as {@link Graphics.vnc}. */
   static spice(options: GraphicsOptions = {}): Graphics {
-    return new Graphics({ type: 'spice', ...options });
+    return new Graphics(graphicsConfig('spice', options));
   }
 
   private constructor(readonly config: GraphicsConfig) {}
+}
+
+function graphicsConfig(type: GraphicsConfig['type'], options: GraphicsOptions): GraphicsConfig {
+  const { passwordSecret, ...rest } = options;
+  if (passwordSecret === undefined) return { type, ...rest };
+  if (rest.password !== undefined)
+    throw mutuallyExclusive(
+      `Graphics.${type} password`,
+      'passwordSecret',
+      'Give the password in clear (password) or as a secret (passwordSecret).',
+    );
+  return { type, ...rest, passwordWo: secretReference(`Graphics.${type} passwordSecret`, passwordSecret) };
 }
 
 /** The rendered form of a TPM: the `tpm` block of `virtseed_domain`. */

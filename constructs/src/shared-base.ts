@@ -18,6 +18,8 @@ export interface SharedImage {
   /** The pool: a name, or a StoragePool of the stack (keyed by its name). */
   readonly pool: string | StoragePool;
   readonly source: string;
+  /** `source` is a secret reference: given as the volume's `sourceSecret` (write-only `source_wo`). */
+  readonly secret?: boolean;
   readonly format: VolumeFormat;
   readonly sha256?: string;
   readonly volumeName?: string;
@@ -131,7 +133,7 @@ export function sharedBaseVolume(scope: Construct, image: SharedImage, where: Ba
     const props = {
       pool: image.pool,
       name,
-      source: image.source,
+      ...(image.secret ? { sourceSecret: image.source } : { source: image.source }),
       format: image.format,
       sha256: image.sha256,
       checksums: image.checksums,

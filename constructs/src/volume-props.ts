@@ -44,6 +44,14 @@ export interface VolumeProps {
    */
   readonly source?: string;
   /**
+   * `source` as a secret: a URL whose credentials (`https://user:${pw}@host/image.qcow2`) or query are secret, given
+   * as a Terraform reference (`secretVariable(this, 'pw').stringValue` inside the URL, `Fn.file(path)`) and sent to
+   * the provider's write-only `source_wo`: never written into `cdk.tf.json`, the plan or the state. Exclusive with
+   * `source` and `backingVolume`. Changing it: replaces the volume.
+   * @default - no secret source
+   */
+  readonly sourceSecret?: string;
+  /**
    * sha256 (64 hex digits) of `source`'s bytes: the provider verifies it while uploading and fails the deploy,
    * keeping no volume, when it differs. Changing it: replaces the volume.
    * @default - not verified

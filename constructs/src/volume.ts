@@ -5,6 +5,7 @@ import { invalidNumber, invalidValue, mutuallyExclusive } from './errors';
 import type { VolumeProps } from './volume-props';
 import { checkName } from './private/names';
 import { poolRefOf } from './pool-ref';
+import { secretReference } from './secrets';
 
 /**
  * A storage volume in a libvirt pool (Terraform `virtseed_volume`): empty, uploaded from a local file or URL, or a
@@ -22,7 +23,8 @@ export class Volume extends Construct {
   /** The name of the pool holding it (as given; for a {@link StoragePool}, its name). */
   readonly poolName: string;
 
-  /** @throws ConstructPropsError for a bad `name`, `format`, `sha256`, or a `backingVolume` with format `raw`. */
+  /** @throws ConstructPropsError for a bad `name`, `format`, `sha256`, a `backingVolume` with format `raw`, or a
+   *  `sourceSecret` that is a plain string (or given with `source`). */
   constructor(scope: Construct, id: string, props: VolumeProps) {
     super(scope, id);
     checkName('Volume.name', props.name);
@@ -35,6 +37,10 @@ export class Volume extends Construct {
     if (props.sha256 !== undefined && !Token.isUnresolved(props.sha256) && !/^[0-9a-fA-F]{64}$/.test(props.sha256)) {
       throw invalidValue('Volume.sha256', props.sha256, '64 hex digits (the output of sha256sum)');
     }
+    if (props.sourceSecret !== undefined && props.source !== undefined)
+      throw mutuallyExclusive('Volume.source', 'Volume.sourceSecret', 'Give the URL in clear (source) or as a secret (sourceSecret).');
+    const sourceWo = props.sourceSecret === undefined ? undefined : secretReference(`${this.node.path} sourceSecret`, props.sourceSecret);
+    const hasSource = props.source !== undefined || sourceWo !== undefined;
     if (props.checksums && props.sha256 !== undefined) {
       throw mutuallyExclusive(
         'Volume.sha256',
@@ -42,7 +48,7 @@ export class Volume extends Construct {
         'Pin the digest yourself (sha256) or take it from the checksum file (checksums).',
       );
     }
-    if (props.checksums && props.source === undefined) {
+    if (props.checksums && !hasSource) {
       throw invalidValue('Volume.checksums', props.checksums.url, 'checksums only together with source (they verify the bytes of source)');
     }
     if (props.signature && !props.checksums) {
@@ -52,7 +58,7 @@ export class Volume extends Construct {
         'signature only with checksums (it signs the checksum file)',
       );
     }
-    if (props.sha256 !== undefined && props.source === undefined) {
+    if (props.sha256 !== undefined && !hasSource) {
       throw invalidValue('Volume.sha256', props.sha256, 'sha256 only together with source (it pins the bytes of source)');
     }
     const capacity = props.capacity?.toBytes();
@@ -68,6 +74,7 @@ export class Volume extends Construct {
       capacity,
       backingVolume: props.backingVolume,
       source: props.source,
+      sourceWo,
       sha256: props.sha256,
       checksumUrl: props.checksums?.url,
       checksumAlgorithm: props.checksums?.algorithm,

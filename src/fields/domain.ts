@@ -1,6 +1,7 @@
 /** `virtseed_domain`'s fields (see ./model.ts). */
 import { DOMAIN_HOST_FIELD } from './host-field';
 import type { ResourceFields } from './model';
+import { writeOnlyTwin } from './write-only';
 
 /** The fields of a serial port's or console's host side (libvirt `<serial|console type=...>`). */
 function CHAR_FIELDS(what: string) {
@@ -577,7 +578,21 @@ export const DOMAIN_FIELDS = {
           sensitive: true,
           impact: 'live',
           description:
-            "Password a client must give (VNC: at most 8 characters); null: none. Never logged. Reads keep the state's value (libvirt shows passwords only to VIR_DOMAIN_XML_SECURE, which slows every read), so a password changed outside Terraform is not seen as drift.",
+            "Password a client must give (VNC: at most 8 characters); null: none. Never logged. Reads keep the state's value (libvirt shows passwords only to VIR_DOMAIN_XML_SECURE, which slows every read), so a password changed outside Terraform is not seen as drift. One of `password`, `password_wo`.",
+        },
+        password_wo: writeOnlyTwin('password', 'string', {
+          impact: 'live',
+          description:
+            '`password` as a write-only value: libvirt gets it in the domain definition; neither plan nor state holds it, and `password_keyed_digest` tells a changed one (set on the running display, as a changed `password` is).',
+        }),
+        password_keyed_digest: {
+          type: 'string',
+          computed: true,
+          sensitive: true,
+          secretDigest: true,
+          spec: null,
+          description:
+            'With `password_wo`: `hmac-sha256:` + the HMAC-SHA256 (hex) of the password under a random key of this domain kept in its private state (docs/write-only.md). Null otherwise.',
         },
         display_uri: {
           type: 'string',

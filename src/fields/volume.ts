@@ -2,6 +2,7 @@
 import { dataSourceFields } from './data-source';
 import { HOST_FIELD } from './host-field';
 import type { ResourceFields } from './model';
+import { writeOnlyTwin } from './write-only';
 
 export const VOLUME_FIELDS = {
   version: 0,
@@ -45,7 +46,21 @@ export const VOLUME_FIELDS = {
       optional: true,
       replace: true,
       description:
-        'Local file path or http(s) URL uploaded into the volume (streamed; a URL may be served without Content-Length). Zero blocks of a raw image in a file pool stay unallocated (sparse upload). A URL may carry credentials, `https://user:password@host/image.qcow2` (percent-encoded): they are sent as HTTP basic auth and masked (`user:***@`) in every message of the provider; build such a URL from a sensitive variable so that Terraform hides it in plans too.',
+        'Local file path or http(s) URL uploaded into the volume (streamed; a URL may be served without Content-Length). Zero blocks of a raw image in a file pool stay unallocated (sparse upload). A URL may carry credentials, `https://user:password@host/image.qcow2` (percent-encoded): they are sent as HTTP basic auth and masked (`user:***@`) in every message of the provider; build such a URL from a sensitive variable so that Terraform hides it in plans too, or give it as `source_wo`.',
+    },
+    source_wo: writeOnlyTwin('source', 'string', {
+      replace: true,
+      description:
+        "`source` as a write-only value: for a URL whose credentials (`user:password@`) or query (a signed URL's token) are secret. Neither plan nor state holds it; `keyed_digest` tells a changed URL (which replaces the volume, as a changed `source` does). One of `source`, `source_wo`, `backing_volume`.",
+    }),
+    keyed_digest: {
+      type: 'string',
+      computed: true,
+      sensitive: true,
+      secretDigest: true,
+      spec: null,
+      description:
+        'With `source_wo`: `hmac-sha256:` + the HMAC-SHA256 (hex) of the URL under a random key of this volume kept in its private state (docs/write-only.md), so a plan tells a changed URL without the state holding it. Null otherwise.',
     },
     sha256: {
       type: 'string',

@@ -4,14 +4,20 @@
  * `terraform apply` of base + root volumes, the config (spec 3.3.0 via jsonencode: a file with mode 0640 and a
  * data: URL, and an enabled systemd unit) and a domain with NO cloud-init seed on QEMU user networking. The guest
  * proves it from its serial console: the test image's virtseed-ignition unit prints VIRTSEED_IGNITION_APPLIED, and
- * the unit Ignition enabled prints its marker, the file's mode and the file's contents.
+ * the unit Ignition enabled prints its marker, the file's mode and the file's contents. The config is given as
+ * `content_wo` from an ephemeral variable (issue 32), its file carrying a canary: the guest prints the canary, and
+ * neither the state nor terraform's output holds it.
  */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { cleanupByPrefix, imageVolumesHcl, readConsole, testImage, waitForConsole } from '../helpers/guest';
 import { stringValue, TfWorkdir } from '../helpers/terraform';
 import { teardown } from '../helpers/teardown';
 
 const PREFIX = 'vstest-ig-';
-const FILE_TEXT = 'hello from ignition';
+/** The canary secret of the Ignition file (issue 32): on the guest's console, nowhere in the state. */
+const CANARY = 'CanaryIgnGuest-5e1f';
+const FILE_TEXT = `hello from ignition ${CANARY}`;
 
 /** The unit Ignition writes and enables: prints its marker, the file's mode and the file's contents. */
 const UNIT = [
@@ -35,16 +41,16 @@ const CONFIG = {
 
 function hcl(): string {
   const img = testImage();
-  // jsonencode of an HCL object built from the JSON: JSON is valid HCL object syntax, but `${`/`%{` would be
-  // template sequences; none occur in CONFIG ("$(" is not one).
-  const json = JSON.stringify(CONFIG, null, 2);
-  if (/[$%]\{/.test(json)) throw new Error('template sequence in the config');
   return `
 ${imageVolumesHcl(img, `${PREFIX}base.qcow2`, { root: `${PREFIX}root.qcow2` })}
+variable "ignition" {
+  type      = string
+  ephemeral = true
+}
 resource "virtseed_ignition" "cfg" {
-  pool    = "default"
-  name    = "${PREFIX}cfg.ign"
-  content = jsonencode(${json})
+  pool       = "default"
+  name       = "${PREFIX}cfg.ign"
+  content_wo = var.ignition
 }
 resource "virtseed_domain" "vm" {
   name   = "${PREFIX}vm"
@@ -69,7 +75,8 @@ describe('Ignition config applied in a real guest', () => {
 
   beforeAll(async () => {
     cleanupByPrefix(PREFIX);
-    tf = new TfWorkdir('ig');
+    // The config as JSON from an ephemeral variable (the environment): not in main.tf, nor in the state.
+    tf = new TfWorkdir('ig', { TF_VAR_ignition: JSON.stringify(CONFIG) });
     tf.write(hcl());
     tf.init();
     applyStart = Date.now();
@@ -117,6 +124,13 @@ describe('Ignition config applied in a real guest', () => {
 
   it('GIVEN a file with a data: URL WHEN the guest boots THEN it holds the decoded contents', () => {
     expect(text).toMatch(new RegExp(`(?:^|login: )VSTEST_FILE: ${FILE_TEXT}$`, 'm'));
+  });
+
+  it('GIVEN the config as content_wo WHEN applied THEN the guest printed its canary and the state holds none', () => {
+    expect(text).toContain(CANARY);
+    const state = fs.readFileSync(path.join(tf.dir, 'terraform.tfstate'), 'utf8');
+    expect(state.split(CANARY).length - 1).toBe(0);
+    expect(tf.resource('virtseed_ignition.cfg').keyed_digest).toMatch(/^hmac-sha256:[0-9a-f]{64}$/);
   });
 
   it("GIVEN the domain state WHEN read THEN instance_id is the config's ign- id", () => {

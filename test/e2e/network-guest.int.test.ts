@@ -8,7 +8,10 @@
  *   shows the same address for the domain's MAC;
  * - the next plan is empty (the UUID in `network_interface.network` is kept on read, the addresses are stable);
  * - with `qemu_agent = true` the domain has the guest agent channel; the test image runs no agent, so reads skip it
- *   (its channel is not connected) and never wait for one.
+ *   (its channel is not connected) and never wait for one;
+ * - secrets given as write-only inputs from ephemeral variables (issue 32) reach the guest: a canary inside the
+ *   cloud-config YAML (`user_data_wo`), one in a MIME part (`user_data_part.content_wo`) and one in a file
+ *   (`file.content_wo`) are printed on the console by the guest, and the state holds none of them.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -31,15 +34,52 @@ let sshd: TestSshd;
 let tf: TfWorkdir;
 let applied: { code: number; out: string; consoleAtEnd: string };
 
+/** Canary secrets, each in the shape a user writes it; the guest prints each on its serial console. */
+const CANARIES = { yaml: 'CanaryNgYaml-7c31', part: 'CanaryNgPart-2d84', file: 'CanaryNgFile-b9e0' };
+const SECRET_ENV = {
+  TF_VAR_user_data: [
+    '#cloud-config',
+    'runcmd:',
+    `  - 'echo "VSTEST_YAML: ${CANARIES.yaml}" > /dev/ttyS0'`,
+    `  - 'echo "VSTEST_FILE: $(cat /etc/vstest-secret)" > /dev/ttyS0'`,
+    '',
+  ].join('\n'),
+  TF_VAR_part: `#!/bin/sh\necho "VSTEST_PART: ${CANARIES.part}" > /dev/ttyS0\n`,
+  TF_VAR_file: `${CANARIES.file}\n`,
+};
+
 function config(uri: string): string {
   return `${PROVIDER_BLOCK.replace('provider "virtseed" {}', `provider "virtseed" {\n  uri = "${uri}"\n}`)}
 ${isolatedNetworkHcl('net', NET)}
 ${imageVolumesHcl(img, `${PREFIX}base.qcow2`, { root: `${PREFIX}root.qcow2` })}
+variable "user_data" {
+  type      = string
+  ephemeral = true
+}
+variable "part" {
+  type      = string
+  ephemeral = true
+}
+variable "file" {
+  type      = string
+  ephemeral = true
+}
 resource "virtseed_cloudinit_seed" "seed" {
   pool         = "default"
   name         = "${PREFIX}seed.iso"
   hostname     = "netguest"
   instance_id  = "iid-${PREFIX}1"
+  user_data_wo = var.user_data
+  file {
+    path        = "/etc/vstest-secret"
+    permissions = "0600"
+    content_wo  = var.file
+  }
+  user_data_part {
+    content_type = "text/x-shellscript"
+    filename     = "secret-part.sh"
+    content_wo   = var.part
+  }
 }
 resource "virtseed_domain" "vm" {
   name   = "${NAME}"
@@ -63,7 +103,7 @@ beforeAll(async () => {
   cleanupByPrefix(PREFIX);
   cleanupNetworksByPrefix(PREFIX);
   sshd = await startSshd();
-  tf = new TfWorkdir('network-guest');
+  tf = new TfWorkdir('network-guest', SECRET_ENV);
   const uri = `qemu+ssh://root@127.0.0.1:${sshd.port}/system?keyfile=${sshd.clientKey}&known_hosts=${sshd.knownHosts}`;
   fs.writeFileSync(path.join(tf.dir, 'main.tf'), config(uri));
   tf.init();
@@ -103,6 +143,15 @@ test('GIVEN qemu_agent = true WHEN applied THEN the running domain has the agent
   expect(virshRun('dumpxml', NAME)).toMatch(
     /<channel type='unix'>[\s\S]*<target type='virtio' name='org\.qemu\.guest_agent\.0' state='disconnected'\/>/,
   );
+});
+
+test('GIVEN canaries in write-only inputs WHEN the guest ran cloud-init THEN it printed each, and the state holds none', () => {
+  expect(applied.consoleAtEnd).toContain(`VSTEST_YAML: ${CANARIES.yaml}`);
+  expect(applied.consoleAtEnd).toContain(`VSTEST_PART: ${CANARIES.part}`);
+  expect(applied.consoleAtEnd).toContain(`VSTEST_FILE: ${CANARIES.file}`);
+  const state = fs.readFileSync(path.join(tf.dir, 'terraform.tfstate'), 'utf8');
+  expect(Object.values(CANARIES).filter((c) => state.includes(c))).toEqual([]);
+  expect(applied.out).not.toMatch(/CanaryNg/);
 });
 
 test('GIVEN the applied guest WHEN planned again THEN there are no changes', () => {

@@ -3,7 +3,9 @@
  * their own event loop: a server inside the test process would never answer the provider). Serves the files of a
  * folder, with `Range: bytes=a-b` requests answered 206, and appends one line per request to a log
  * (`METHOD URL RANGE-or--`), so a test can count what was downloaded. `.json` files are served as
- * `application/json` (as static hosts do; Terraform's service discovery requires it), over HTTPS when asked.
+ * `application/json` (as static hosts do; Terraform's service discovery requires it), over HTTPS when asked. With
+ * `basicAuth`, every request must carry `Authorization: Basic base64(user:password)` (else 401), and each log line
+ * ends with `auth` or `noauth` (whether it carried them; never the header itself).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -14,9 +16,12 @@ const PROGRAM = `
 const fs = require('node:fs');
 const path = require('node:path');
 const [root, log, cert, key] = process.argv.slice(1);
+const want = process.env.FILE_SERVER_AUTH;
 const handle = (req, res) => {
   const range = req.headers.range || '-';
-  fs.appendFileSync(log, req.method + ' ' + req.url + ' ' + range + '\\n');
+  const authed = want !== undefined && req.headers.authorization === want;
+  fs.appendFileSync(log, req.method + ' ' + req.url + ' ' + range + ' ' + (authed ? 'auth' : 'noauth') + '\\n');
+  if (want !== undefined && !authed) return void res.writeHead(401, { 'www-authenticate': 'Basic realm="images"' }).end();
   const file = path.join(root, decodeURIComponent(req.url.split('?')[0]));
   if (!file.startsWith(root) || !fs.existsSync(file) || !fs.statSync(file).isFile()) return void res.writeHead(404).end();
   const body = fs.readFileSync(file);
@@ -40,8 +45,8 @@ export interface FileServer {
   /** `http://127.0.0.1:PORT` (`https://` with `tls`). */
   readonly base: string;
   readonly port: number;
-  /** The requests so far: method, URL path, Range header (`-` without). */
-  requests(): { method: string; url: string; range: string }[];
+  /** The requests so far: method, URL path, Range header (`-` without), whether it carried the basic auth. */
+  requests(): { method: string; url: string; range: string; auth: boolean }[];
   stop(): void;
 }
 
@@ -51,12 +56,23 @@ export interface ServerTls {
   readonly key: string;
 }
 
-/** Starts serving `root` (absolute), over HTTPS with `tls`. Rejects when the server does not start within 10 s. */
-export async function serveFiles(root: string, tls?: ServerTls): Promise<FileServer> {
+/** Credentials every request must carry (HTTP basic auth). */
+export interface BasicAuth {
+  readonly user: string;
+  readonly password: string;
+}
+
+/** Starts serving `root` (absolute), over HTTPS with `tls`, only to requests with `basicAuth` when given. Rejects
+ *  when the server does not start within 10 s. */
+export async function serveFiles(root: string, tls?: ServerTls, basicAuth?: BasicAuth): Promise<FileServer> {
   const log = path.join(path.dirname(root), `${path.basename(root)}.requests.log`);
   fs.writeFileSync(log, '');
   const child: ChildProcess = spawn(process.execPath, ['-e', PROGRAM, root, log, ...(tls ? [tls.cert, tls.key] : [])], {
     stdio: ['ignore', 'pipe', 'inherit'],
+    env: {
+      ...process.env,
+      ...(basicAuth ? { FILE_SERVER_AUTH: `Basic ${Buffer.from(`${basicAuth.user}:${basicAuth.password}`).toString('base64')}` } : {}),
+    },
   });
   const port = await new Promise<number>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('the test file server did not start within 10 s')), 10_000);
@@ -75,8 +91,8 @@ export async function serveFiles(root: string, tls?: ServerTls): Promise<FileSer
         .split('\n')
         .filter(Boolean)
         .map((l) => {
-          const [method, url, range] = l.split(' ');
-          return { method: method!, url: url!, range: range! };
+          const [method, url, range, auth] = l.split(' ');
+          return { method: method!, url: url!, range: range!, auth: auth === 'auth' };
         }),
     stop: () => {
       child.kill();

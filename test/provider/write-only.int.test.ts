@@ -1,19 +1,26 @@
 /**
- * Write-only secrets never stored (issue 32): a real terraform (1.11) with a cloud-init seed and an Ignition
- * config whose secrets come from ephemeral variables into `_wo` attributes, each canary in the shape a user writes
- * it (inside cloud-config YAML, a MIME part, a `write_files` file, vendor-data, network-config, an Ignition file).
- * After plan (saved), apply of the saved plan, plan, -refresh-only, a changed canary and destroy, no canary occurs
- * in terraform.tfstate, the saved plan file (unzipped) or its `show -json`, `terraform show -json`, TF_LOG=trace
- * (which carries the provider's log), or terraform's output; the same with the state in PostgreSQL (`pg` backend).
- * A changed canary plans the seed's update with both instance-ids and no value; the plan after it is empty; a seed
- * volume changed outside Terraform is seen by a refresh (its bytes against the keyed digest).
+ * Write-only secrets never stored (issue 32): a real terraform (1.11) with a cloud-init seed, an Ignition config,
+ * a volume downloaded from a URL with credentials and a domain with a display password, whose secrets come from
+ * ephemeral variables into `_wo` attributes, each canary in the shape a user writes it (inside cloud-config YAML, a
+ * MIME part, a `write_files` file, vendor-data, network-config, an Ignition file, a URL's `user:password@`, a VNC
+ * password). After plan (saved), apply of the saved plan, plan, -refresh-only, a changed canary, import and destroy,
+ * no canary occurs in terraform.tfstate, the saved plan file (unzipped) or its `show -json`, `terraform show
+ * -json`, TF_LOG=trace (which carries the provider's log), terraform's output or `virtseed plan-summary`; the same
+ * with the state in PostgreSQL (`pg` backend). A changed canary plans the seed's update with both instance-ids and
+ * the display's password change, with no value; the plan after it is empty; a seed volume changed outside
+ * Terraform is seen by a refresh (its bytes against the keyed digest). Where the secrets must arrive, they do: the
+ * volumes carry the seed and Ignition canaries, the image came through the server only with the credentials
+ * (test/helpers/file-server.ts), and libvirt holds the display password (`virsh dumpxml --security-info`).
  */
-import { spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { TfWorkdir, type TfPlanJson } from '../helpers/terraform';
 import { cleanupByPrefix } from '../helpers/guest';
 import { dropSchema, ensurePostgres, psql, type PgDatabase } from '../helpers/postgres';
+import { serveFiles, type FileServer } from '../helpers/file-server';
 
 jest.setTimeout(600_000);
 
@@ -29,10 +36,21 @@ const CANARIES = {
   ignition: 'CanaryWoIgnition-44e1',
 };
 const CHANGED_FILE = 'CanaryWoFileChanged-0c1d';
+const IMAGE_USER = 'alice';
+/** The canaries outside the seed and Ignition volumes: the image URL's password (and the basic-auth token it
+ *  makes), the display password (VNC: at most 8 characters) and the one it changes to. */
+const OTHER_CANARIES = {
+  urlPassword: 'CanaryWoUrl-8d2f',
+  urlToken: Buffer.from(`${IMAGE_USER}:CanaryWoUrl-8d2f`).toString('base64'),
+  vncPassword: 'Cv8n2Qx7',
+  changedVnc: 'Qz4m9Kw1',
+};
 
 /** The ephemeral variables' values, as the environment gives them (TF_VAR_*): nothing of them is in main.tf. */
-function secretEnv(file: string = CANARIES.fileContent): NodeJS.ProcessEnv {
+function secretEnv(file: string = CANARIES.fileContent, vnc: string = OTHER_CANARIES.vncPassword): NodeJS.ProcessEnv {
   return {
+    TF_VAR_image_password: OTHER_CANARIES.urlPassword,
+    TF_VAR_vnc_password: vnc,
     TF_VAR_cloud_config: [
       '#cloud-config',
       'users:',
@@ -54,7 +72,46 @@ function secretEnv(file: string = CANARIES.fileContent): NodeJS.ProcessEnv {
   };
 }
 
+/** The image server (basic auth) every describe downloads from. */
+let server: FileServer;
+let imageSha = '';
+const serverRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'vstest-wo-images-'));
+
+beforeAll(async () => {
+  const image = path.join(serverRoot, 'image.qcow2');
+  execFileSync('qemu-img', ['create', '-q', '-f', 'qcow2', image, '16M']);
+  imageSha = createHash('sha256').update(fs.readFileSync(image)).digest('hex');
+  server = await serveFiles(serverRoot, undefined, { user: IMAGE_USER, password: OTHER_CANARIES.urlPassword });
+});
+
+afterAll(() => {
+  server?.stop();
+  fs.rmSync(serverRoot, { recursive: true, force: true });
+});
+
 const HCL = (name: string) => `
+variable "image_password" {
+  type      = string
+  ephemeral = true
+}
+variable "vnc_password" {
+  type      = string
+  ephemeral = true
+}
+resource "virtseed_volume" "img" {
+  pool      = "default"
+  name      = "${PREFIX}${name}-img.qcow2"
+  source_wo = "http://${IMAGE_USER}:\${var.image_password}@127.0.0.1:${server.port}/image.qcow2"
+}
+resource "virtseed_domain" "d" {
+  name    = "${PREFIX}${name}-dom"
+  memory  = 128
+  running = false
+  graphics {
+    type        = "vnc"
+    password_wo = var.vnc_password
+  }
+}
 variable "cloud_config" {
   type      = string
   ephemeral = true
@@ -109,7 +166,7 @@ output "instance_id" {
 
 /** Every canary (and the changed one) found in `text`, by name. */
 function hits(text: string): string[] {
-  return Object.entries({ ...CANARIES, changedFile: CHANGED_FILE })
+  return Object.entries({ ...CANARIES, changedFile: CHANGED_FILE, ...OTHER_CANARIES })
     .filter(([, c]) => text.includes(c))
     .map(([n]) => n);
 }
@@ -127,6 +184,7 @@ class SecretRuns {
   readonly seen: { where: string; text: string }[] = [];
   private n = 0;
   file: string = CANARIES.fileContent;
+  vnc: string = OTHER_CANARIES.vncPassword;
 
   constructor(
     label: string,
@@ -141,7 +199,7 @@ class SecretRuns {
     const env = {
       ...process.env,
       ...this.extraEnv,
-      ...secretEnv(this.file),
+      ...secretEnv(this.file, this.vnc),
       CHECKPOINT_DISABLE: '1',
       NO_COLOR: '1',
       TF_LOG: 'trace',
@@ -173,6 +231,23 @@ class SecretRuns {
   }
 }
 
+/** The display password libvirt holds for domain `name` (`virsh dumpxml --security-info`: VIR_DOMAIN_XML_SECURE). */
+function libvirtPassword(name: string): string | undefined {
+  const r = spawnSync('virsh', ['-c', 'qemu:///system', 'dumpxml', '--security-info', name], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`virsh dumpxml --security-info ${name} exited ${r.status}: ${r.stdout}${r.stderr}`);
+  return /<graphics type='vnc'[^>]*passwd='([^']*)'/.exec(r.stdout)?.[1];
+}
+
+/** sha256 (hex) of a volume of pool `default`, through `virsh vol-download`. */
+function volumeSha(vol: string, dir: string): string {
+  const file = path.join(dir, `${vol}.sha.download`);
+  const r = spawnSync('virsh', ['-c', 'qemu:///system', 'vol-download', '--pool', 'default', vol, file], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`virsh vol-download ${vol} exited ${r.status}: ${r.stdout}${r.stderr}`);
+  const sha = createHash('sha256').update(fs.readFileSync(file)).digest('hex');
+  fs.rmSync(file);
+  return sha;
+}
+
 /** A volume of pool `default`, through `virsh vol-download` (what the guest gets). */
 function download(vol: string, dir: string): string {
   const file = path.join(dir, `${vol}.download`);
@@ -193,7 +268,10 @@ describe('write-only secrets (local state)', () => {
   let driftPlan: { code: number; out: string };
   let summaryText = '';
   const ids: { first?: string; changed?: string } = {};
-  const onHost: { seed?: string; ignition?: string } = {};
+  const onHost: { seed?: string; ignition?: string; imageSha?: string; vnc?: string; changedVnc?: string } = {};
+  let imageGets: { auth: boolean }[] = [];
+  let importPlan: { code: number; out: string };
+  let emptyAfterImport: number;
 
   beforeAll(() => {
     cleanupByPrefix(PREFIX);
@@ -209,12 +287,17 @@ describe('write-only secrets (local state)', () => {
     ids.first = runs.run(['output', '-raw', 'instance_id']).out.trim();
     onHost.seed = download(`${PREFIX}local-seed.iso`, runs.tf.dir);
     onHost.ignition = download(`${PREFIX}local-cfg.ign`, runs.tf.dir);
+    onHost.imageSha = volumeSha(`${PREFIX}local-img.qcow2`, runs.tf.dir);
+    onHost.vnc = libvirtPassword(`${PREFIX}local-dom`);
+    imageGets = server.requests().filter((r) => r.method === 'GET' && r.url === '/image.qcow2');
     emptyAfterApply = runs.run(['plan', '-detailed-exitcode', '-input=false'], [0, 2]).code;
     refreshOnly = runs.run(['plan', '-refresh-only', '-detailed-exitcode', '-input=false'], [0, 2]).out;
     runs.run(['apply', '-refresh-only', '-auto-approve', '-input=false']);
     runs.record('terraform.tfstate');
-    // One canary changes: the plan says the seed changes and its instance-id with it, without the value.
+    // Two canaries change: the plan says the seed changes and its instance-id with it, and the display's password
+    // changes, without the values.
     runs.file = CHANGED_FILE;
+    runs.vnc = OTHER_CANARIES.changedVnc;
     runs.run(['plan', '-input=false', '-out=change.tfplan']);
     runs.record('change.tfplan (unzipped)', unzipped(path.join(runs.tf.dir, 'change.tfplan')));
     const changeJson = runs.showJson('change.tfplan');
@@ -227,7 +310,18 @@ describe('write-only secrets (local state)', () => {
     runs.run(['apply', '-input=false', 'change.tfplan']);
     runs.record('terraform.tfstate');
     ids.changed = runs.run(['output', '-raw', 'instance_id']).out.trim();
+    onHost.changedVnc = libvirtPassword(`${PREFIX}local-dom`);
     emptyAfterChange = runs.run(['plan', '-detailed-exitcode', '-input=false'], [0, 2]).code;
+    // Import: the volume and the domain forgotten and imported again; the write-only values are not read back,
+    // so the first apply after the import gives them once (the domain's password, the volume's keyed digest).
+    runs.run(['state', 'rm', 'virtseed_volume.img', 'virtseed_domain.d']);
+    runs.run(['import', '-input=false', 'virtseed_volume.img', `default/${PREFIX}local-img.qcow2`]);
+    runs.run(['import', '-input=false', 'virtseed_domain.d', `${PREFIX}local-dom`]);
+    runs.record('terraform.tfstate');
+    importPlan = runs.run(['plan', '-detailed-exitcode', '-input=false'], [0, 2]);
+    runs.run(['apply', '-auto-approve', '-input=false']);
+    runs.record('terraform.tfstate');
+    emptyAfterImport = runs.run(['plan', '-detailed-exitcode', '-input=false'], [0, 2]).code;
     // The seed volume changed outside Terraform: a refresh sees it by the keyed digest, the plan rewrites it.
     const vol = `${PREFIX}local-seed.iso`;
     const junk = path.join(runs.tf.dir, 'junk.iso');
@@ -264,6 +358,22 @@ describe('write-only secrets (local state)', () => {
     expect(onHost.ignition).toContain(ignition);
   });
 
+  it('GIVEN source_wo with credentials WHEN applied THEN the image came through the server only with them, byte for byte', () => {
+    expect(imageGets.length).toBeGreaterThan(0);
+    expect(imageGets.every((r) => r.auth)).toBe(true);
+    expect(onHost.imageSha).toBe(imageSha);
+  });
+
+  it('GIVEN password_wo WHEN applied and changed THEN libvirt holds each password in turn (VIR_DOMAIN_XML_SECURE)', () => {
+    expect(onHost.vnc).toBe(OTHER_CANARIES.vncPassword);
+    expect(onHost.changedVnc).toBe(OTHER_CANARIES.changedVnc);
+  });
+
+  it('GIVEN the volume and the domain imported WHEN planned and applied THEN the apply gives the secrets once and the next plan is empty', () => {
+    expect(importPlan.out).not.toMatch(/must be replaced/);
+    expect(emptyAfterImport).toBe(0);
+  });
+
   it('GIVEN canaries in write-only attributes WHEN every artifact is read THEN no canary occurs in any', () => {
     expect(runs.seen.length).toBeGreaterThan(20);
     expect(runs.leaks()).toEqual([]);
@@ -293,6 +403,11 @@ describe('write-only secrets (local state)', () => {
     expect(summaryText).not.toMatch(/hmac-sha256:/);
     const ign = changePlan.resource_changes?.find((c) => c.address === 'virtseed_ignition.i');
     expect(ign?.change.actions).toEqual(['no-op']);
+    const img = changePlan.resource_changes?.find((c) => c.address === 'virtseed_volume.img');
+    expect(img?.change.actions).toEqual(['no-op']);
+    const dom = changePlan.resource_changes?.find((c) => c.address === 'virtseed_domain.d');
+    expect(dom?.change.actions).toEqual(['update']);
+    expect(summaryText).toMatch(/`graphics\[0\]\.password_keyed_digest` \| \*\(secret\)\* \| \*\*secret changed\*\*/);
     expect(emptyAfterChange).toBe(0);
   });
 
@@ -336,6 +451,8 @@ describe('write-only secrets (pg backend)', () => {
 
   it('GIVEN the state in PostgreSQL WHEN its rows are read THEN they hold the resources and no canary', () => {
     expect(rows).toContain('virtseed_cloudinit_seed');
+    expect(rows).toContain('virtseed_volume');
+    expect(rows).toContain('virtseed_domain');
     expect(rows).toContain('hmac-sha256:');
     expect(runs.leaks()).toEqual([]);
   });

@@ -49,17 +49,24 @@ function twinDiagnostics(config: CloudinitSeedState): Diagnostic[] {
   return out;
 }
 
+/** A diagnostic's detail without the value it quotes (`...; got <value>`): a write-only input's content is not
+ *  shown, even where it is wrong. */
+function withoutQuotedValue(detail: string): string {
+  return detail.replace(/;\s*got [\s\S]*$/, '; got a value not shown (a write-only input)');
+}
+
 /** `diagnostics` pointing at the `_wo` twin where the config gave the attribute's content through it (top level
- *  and one block level deep, e.g. `file[0].content_wo`). */
+ *  and one block level deep, e.g. `file[0].content_wo`), their details without the value they quote. */
 function atTwins(config: CloudinitSeedState, diagnostics: Diagnostic[]): Diagnostic[] {
   const values = config as unknown as Record<string, unknown>;
   const twinSet = (owner: unknown, name: unknown) =>
     typeof name === 'string' && typeof owner === 'object' && owner !== null && (owner as Record<string, unknown>)[`${name}_wo`] != null;
   return diagnostics.map((d) => {
     const [a, i, b] = d.path;
-    if (twinSet(values, a)) return { ...d, path: [`${String(a)}_wo`, ...d.path.slice(1)] };
+    if (twinSet(values, a)) return { ...d, path: [`${String(a)}_wo`, ...d.path.slice(1)], detail: withoutQuotedValue(d.detail) };
     const element = typeof a === 'string' && typeof i === 'number' && Array.isArray(values[a]) ? (values[a] as unknown[])[i] : undefined;
-    if (element !== undefined && twinSet(element, b)) return { ...d, path: [a!, i!, `${String(b)}_wo`, ...d.path.slice(3)] };
+    if (element !== undefined && twinSet(element, b))
+      return { ...d, path: [a!, i!, `${String(b)}_wo`, ...d.path.slice(3)], detail: withoutQuotedValue(d.detail) };
     return d;
   });
 }

@@ -40,6 +40,15 @@ import { escapeHatchPlanDiagnostics, recordDefinitionDigest } from './private/do
 import { currentAddresses, privateAfterApply, readDomain, refreshDomain, withDisplayUris, withoutReadDigest } from './private/domain-read';
 import { withDefaults } from './private/domain-state';
 import { validateDomainConfig } from './private/domain-validate';
+import {
+  comparable,
+  hasWriteOnlyPassword,
+  passwordTwinDiagnostics,
+  withConfigPasswords,
+  withoutConfigPasswords,
+  withPasswordDigests,
+} from './private/domain-secrets';
+import { keyFor, keyOf, privateWithKey } from './private/keyed';
 import { isValueOf, schemaOf, withTableDefaults } from './private/fields';
 import { domainByName, domainByUuid, isNoDomain } from './private/lookups';
 import type { DomainState } from './private/model';
@@ -181,7 +190,7 @@ async function updatePath(
   const timeout = num(planned.shutdown_timeout) ?? DOMAIN_FIELDS.fields.shutdown_timeout.default;
   const waited: Diagnostic[] = [];
   let dom = found;
-  const decision = decideDomainChange(prior, moved ? unmoved(prior, planned) : planned);
+  const decision = decideDomainChange(comparable(prior), comparable(moved ? unmoved(prior, planned) : planned));
   // snapshot_before: a snapshot of the guest as it is, before any change (./private/domain-snapshots).
   const before = await snapshotBeforeApply(client, dom, prior, planned, decision, timeout, ctx);
   if ('stop' in before) return { done: { newState: prior, diagnostics: before.stop } };
@@ -249,7 +258,7 @@ export const domain: ResourceHandler<DomainState, LibvirtClient> = {
   schema: DOMAIN_SCHEMA,
 
   validate(config) {
-    return validateDomainConfig(config);
+    return [...passwordTwinDiagnostics(config), ...validateDomainConfig(config)];
   },
 
   async plan({ prior, proposed, config, priorPrivate, validated }, ctx) {
@@ -278,7 +287,7 @@ export const domain: ResourceHandler<DomainState, LibvirtClient> = {
     }
     // A move's own changes (host, the volumes and seed made anew there) are the move's; the rest decide as usual.
     const moving = isMove(prior, planned) || typeof planned.host === 'symbol';
-    const decision = decideDomainChange(prior, moving ? unmoved(prior, planned) : planned);
+    const decision = decideDomainChange(comparable(prior), comparable(moving ? unmoved(prior, planned) : planned));
     diagnostics.push(...decision.reprovision.diagnostics, ...changeWarning(str(planned.name) ?? '', decision));
     const move = moving ? await planMove(ctx, prior, planned, decision.replace.length > 0) : null;
     if (move) diagnostics.push(...move.diagnostics);
@@ -316,9 +325,13 @@ export const domain: ResourceHandler<DomainState, LibvirtClient> = {
     };
   },
 
-  async apply({ prior, planned, plannedPrivate: marked }, ctx) {
-    const plannedPrivate = withoutReplaceMark(marked);
-    const applied = await applyChange({ prior, planned }, ctx);
+  async apply({ prior, planned: given, config, plannedPrivate: marked }, ctx) {
+    // Write-only display passwords: libvirt gets them from the config; the new state keeps their keyed digests.
+    const key = given && config && hasWriteOnlyPassword(config) ? keyFor(marked) : undefined;
+    const plannedPrivate = key ? privateWithKey(withoutReplaceMark(marked), key) : withoutReplaceMark(marked);
+    const planned: DomainState | null = given && config && key ? { ...given, graphics: withPasswordDigests(given, config, key) } : given;
+    const applied = await applyChange({ prior, planned: planned && withConfigPasswords(planned, config) }, ctx);
+    if (applied.newState) applied.newState = withoutConfigPasswords(applied.newState, config);
     const state = applied.newState;
     const uuid = state ? str(state.uuid) : undefined;
     // The digest the last read kept is of the XML before this apply: the apply keeps the new one's when a read

@@ -7,7 +7,7 @@
 import { Diagnostic, error } from '../../../src/diagnostics';
 import { VIR_DOMAIN_BLOCK_RESIZE_BYTES, type LibvirtClient, type VolRef } from '../../../src/libvirt';
 import type { HandlerContext, ResourceHandler } from '../handler';
-import { VOLUME_FIELDS } from '../../../src/fields';
+import { mergeTwins, twinConflicts, VOLUME_FIELDS } from '../../../src/fields';
 import type { ResourceSchema } from '../plugin/schema';
 import { isValueOf, replacePaths, schemaOf, valueDiagnostics } from './private/fields';
 import { volumeByKey, volumeByName, volumeByPath } from './private/lookups';
@@ -35,14 +35,24 @@ import type { VolumeFormat, VolumeState } from './private/model';
 import { settleComputed } from './private/plan';
 import { destroyVolume } from './private/raw-volume';
 import { checksumSource, createVerifiedVolume, planDigest, releaseCache, verificationDiagnostics } from './private/verified-volume';
+import { keyedDigest, keyFor, keyOf, privateWithKey } from './private/keyed';
 import { known, num, str, UNKNOWN } from './private/values';
 import { createRestoredVolume, planRestore, RestorePlanError, type RestorePlan } from './private/restore';
 
 /** The provider schema, from the field table (src/fields/volume.ts). */
 const VOLUME_SCHEMA: ResourceSchema = schemaOf(VOLUME_FIELDS);
 
-function validateConfig(c: VolumeState): Diagnostic[] {
-  const d = valueDiagnostics(VOLUME_FIELDS, c);
+/** `source_wo` set with `source` (the two are exclusive), as a diagnostic on `source_wo`. */
+function twinDiagnostics(config: VolumeState): Diagnostic[] {
+  return twinConflicts(VOLUME_FIELDS.fields, config).map((c) =>
+    error(c.path, 'Conflicting attributes', `Set either ${c.of} or ${c.twin} (its write-only form), not both.`),
+  );
+}
+
+/** The config's diagnostics, `source_wo` read as `source`. */
+function validateConfig(given: VolumeState): Diagnostic[] {
+  const c = mergeTwins(VOLUME_FIELDS.fields, given);
+  const d = [...twinDiagnostics(given), ...valueDiagnostics(VOLUME_FIELDS, c)];
   const format = str(c.format);
   if (str(c.source) && str(c.backing_volume))
     d.push(error(['source'], 'Conflicting attributes', 'Set either source or backing_volume, not both.'));
@@ -97,14 +107,26 @@ export const volume: ResourceHandler<VolumeState, LibvirtClient> = {
     return validateConfig(config);
   },
 
-  async plan({ prior, proposed, config, priorPrivate }, ctx) {
-    if (!proposed || !config) return { planned: null, requiresReplace: [], diagnostics: [] };
-    const diagnostics = validateConfig(config);
-    let planned: VolumeState = { ...proposed };
+  async plan({ prior, proposed, config: given, priorPrivate }, ctx) {
+    if (!proposed || !given) return { planned: null, requiresReplace: [], diagnostics: [] };
+    const diagnostics = validateConfig(given);
+    const config = mergeTwins(VOLUME_FIELDS.fields, given);
+    // A write-only value is never planned (the proposed value may carry it; compared with the prior's null, it
+    // would plan a replacement at every plan).
+    let planned: VolumeState = { ...proposed, source_wo: null };
+    // `source_wo`: the state keeps its keyed digest, under the key of the prior private state; without one (a
+    // create, or the first plan with it) the key is made at apply and the digest is unknown until then. The create
+    // half of a replacement gets the replaced volume's private state: its digest is unknown too (Terraform plans
+    // that half again at apply, where a known value must not change).
+    const key = prior && given.source_wo !== null ? keyOf(priorPrivate) : undefined;
+    planned.keyed_digest = keyedSource(given, key);
     const requiresReplace = prior ? replacePaths(VOLUME_FIELDS, prior, planned) : [];
+    if (prior && typeof prior.keyed_digest === 'string' && prior.keyed_digest !== planned.keyed_digest)
+      requiresReplace.push(['keyed_digest']);
     const replacing = !prior || requiresReplace.length > 0;
     diagnostics.push(...(await plannedVolumeChecks(ctx, 'Volume', { prior, priorPrivate }, planned, volumeTakenDiagnostic)));
-    const plannedPrivate = plannedPrivateOf(ctx, 'volume', str(prior?.id), priorPrivate, requiresReplace.length > 0);
+    const basePrivate = key ? privateWithKey(priorPrivate, key) : priorPrivate;
+    const plannedPrivate = plannedPrivateOf(ctx, 'volume', str(prior?.id), basePrivate, requiresReplace.length > 0);
     planned = settleComputed(planned, prior, replacing, ['id', 'path', 'allocation', 'digest']);
     if (config.checksum_url === null) planned.digest = null;
     if (!replacing && prior) {
@@ -206,7 +228,19 @@ export const volume: ResourceHandler<VolumeState, LibvirtClient> = {
   },
 
   async apply(req, ctx) {
-    return { ...(await applyVolume(req, ctx)), private: withoutReplaceMark(req.plannedPrivate) };
+    const kept = withoutReplaceMark(req.plannedPrivate);
+    const secret = req.config && req.planned ? str(req.config.source_wo) : undefined;
+    if (secret === undefined || !req.planned) return { ...(await applyVolume(req, ctx)), private: kept };
+    // `source_wo`: the upload reads it as `source`; the new state holds neither, only its keyed digest.
+    const key = keyFor(kept);
+    const applied = await applyVolume({ prior: req.prior, planned: { ...req.planned, source: secret } }, ctx);
+    const newState = applied.newState && {
+      ...applied.newState,
+      source: null,
+      source_wo: null,
+      keyed_digest: keyedDigest(key, Buffer.from(secret, 'utf8')),
+    };
+    return { ...applied, newState, private: privateWithKey(kept, key) };
   },
 
   async read({ current }, ctx) {
@@ -242,6 +276,8 @@ export const volume: ResourceHandler<VolumeState, LibvirtClient> = {
       format: null,
       capacity: null,
       source: null,
+      source_wo: null,
+      keyed_digest: null,
       sha256: null,
       checksum_url: null,
       checksum_algorithm: null,
@@ -261,6 +297,14 @@ export const volume: ResourceHandler<VolumeState, LibvirtClient> = {
     return [await describe(client, vol, base)];
   },
 };
+
+/** The planned `keyed_digest`: of `source_wo` under `key`; unknown without a key or while `source_wo` is; null
+ *  without `source_wo`. */
+function keyedSource(config: VolumeState, key: Buffer | undefined): VolumeState['keyed_digest'] {
+  if (config.source_wo === null) return null;
+  const url = str(config.source_wo);
+  return key && url !== undefined ? keyedDigest(key, Buffer.from(url, 'utf8')) : UNKNOWN;
+}
 
 /** ApplyResourceChange of a volume: destroy, grow in place, or create (empty, overlay, uploaded or verified). */
 async function applyVolume(

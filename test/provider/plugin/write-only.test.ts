@@ -62,6 +62,18 @@ describe('ValidateResourceConfig with write-only attributes', () => {
     expect(res.diagnostics[0]?.attribute?.steps).toEqual([{ attribute_name: 'user_data_wo' }]);
   });
 
+  it('GIVEN Terraform 1.11 WHEN a _wo value is invalid THEN the diagnostic says what is wrong without quoting the value', async () => {
+    const res = await server().ValidateResourceConfig({
+      type_name: 'virtseed_cloudinit_seed',
+      config: configWithSecrets({ user_data_wo: '#cloud-config\nruncmd:\n  - echo "KEY: CanaryQuoted-9a" > /dev/null\n' }),
+      client_capabilities: { write_only_attributes_allowed: true },
+    });
+    expect(res.diagnostics.map((d) => d.detail)).toEqual([
+      expect.stringMatching(/^At user_data\.runcmd\[0\]: must be string, array or null; got a value not shown \(a write-only input\)$/),
+    ]);
+    expect(JSON.stringify(res)).not.toContain('CanaryQuoted-9a');
+  });
+
   it('GIVEN a config without write-only values WHEN validated by an old Terraform THEN nothing is refused', async () => {
     const res = await server().ValidateResourceConfig({ type_name: 'virtseed_cloudinit_seed', config: config({ hostname: 'h' }) });
     expect(res.diagnostics).toEqual([]);

@@ -281,3 +281,22 @@ describe('changeWarning', () => {
     ]);
   });
 });
+
+describe('the plan warning of a sensitive change', () => {
+  test('GIVEN a running guest whose display password changes WHEN warned THEN the warning names the change, not the values', () => {
+    const display = {
+      type: 'vnc',
+      listen: '127.0.0.1',
+      socket: null,
+      port: null,
+      password_wo: null,
+      password_keyed_digest: null,
+      display_uri: null,
+    };
+    const prior = { ...createdDomainState(), running: true, graphics: [{ ...display, password: 'OldPw-1a' }] } as unknown as DomainState;
+    const planned = { ...prior, graphics: [{ ...display, password: 'NewPw-2b' }] } as unknown as DomainState;
+    const text = JSON.stringify(changeWarning('web1', decideDomainChange(prior, planned)));
+    expect(text).toContain('graphics[0].password changed (sensitive) (live');
+    expect(text).not.toMatch(/OldPw-1a|NewPw-2b/);
+  });
+});

@@ -27,7 +27,18 @@ function everyDevice(over: Partial<DomainState> = {}): DomainState {
       boot_menu: true,
       boot_menu_timeout: 3000,
       cpu_topology: { sockets: 1, dies: 1, cores: 2, threads: 1 },
-      graphics: [{ type: 'vnc', listen: null, socket: null, port: null, password: 'pw', display_uri: null }],
+      graphics: [
+        {
+          type: 'vnc',
+          listen: null,
+          socket: null,
+          port: null,
+          password: 'pw',
+          password_wo: null,
+          password_keyed_digest: null,
+          display_uri: null,
+        },
+      ],
       tpm: { model: 'tpm-crb', version: '2.0' },
       filesystem: [{ source: '/srv', target: 's', driver: 'virtiofs', access_mode: 'passthrough', readonly: false }],
       rng: { source: '/dev/urandom', rate_bytes: null, rate_period: null },
@@ -97,7 +108,20 @@ describe('config checks', () => {
     ['a stylesheet in no XSLT namespace', { xml: { devices: null, xslt: '<stylesheet/>' } }, ['xml', 'xslt']],
     [
       'a VNC password over 8 characters',
-      { graphics: [{ type: 'vnc', listen: null, socket: null, port: null, password: '123456789', display_uri: null }] },
+      {
+        graphics: [
+          {
+            type: 'vnc',
+            listen: null,
+            socket: null,
+            port: null,
+            password: '123456789',
+            password_wo: null,
+            password_keyed_digest: null,
+            display_uri: null,
+          },
+        ],
+      },
       ['graphics', 0, 'password'],
     ],
     [
@@ -136,7 +160,7 @@ describe('config checks', () => {
     ],
     [
       "a VNC socket in libvirt's own directory",
-      { graphics: [{ type: 'vnc', listen: null, socket: '/var/lib/libvirt/qemu/x.sock', port: null, password: null, display_uri: null }] },
+      { graphics: [{ type: 'vnc', listen: null, socket: '/var/lib/libvirt/qemu/x.sock', port: null, password: null, password_wo: null, password_keyed_digest: null, display_uri: null }] },
       ['graphics', 0, 'socket'],
     ],
     [
@@ -179,7 +203,18 @@ describe('live changes', () => {
       metadata: { owner: 'b' },
       on_reboot: 'restart',
       on_poweroff: 'restart',
-      graphics: [{ type: 'vnc', listen: '127.0.0.1', socket: null, port: null, password: 'pw2', display_uri: null }],
+      graphics: [
+        {
+          type: 'vnc',
+          listen: '127.0.0.1',
+          socket: null,
+          port: null,
+          password: 'pw2',
+          password_wo: null,
+          password_keyed_digest: null,
+          display_uri: null,
+        },
+      ],
     });
     const decision = decideDomainChange(prior, planned);
     expect(decision.impact).toBe('live');

@@ -12,6 +12,8 @@ const config = (c: Partial<VolumeState>): VolumeState => ({
   capacity: null,
   backing_volume: null,
   source: null,
+  source_wo: null,
+  keyed_digest: null,
   sha256: null,
   checksum_url: null,
   checksum_algorithm: null,

@@ -1599,11 +1599,17 @@ export interface DomainGraphics {
   */
   readonly listen?: string;
   /**
-  * Password a client must give (VNC: at most 8 characters); null: none. Never logged. Reads keep the state's value (libvirt shows passwords only to VIR_DOMAIN_XML_SECURE, which slows every read), so a password changed outside Terraform is not seen as drift. Changing it: live (no restart).
+  * Password a client must give (VNC: at most 8 characters); null: none. Never logged. Reads keep the state's value (libvirt shows passwords only to VIR_DOMAIN_XML_SECURE, which slows every read), so a password changed outside Terraform is not seen as drift. One of `password`, `password_wo`. Changing it: live (no restart).
   *
   * Docs: {@link ../../../../docs/resources/domain.md#graphics.password Domain#password}
   */
   readonly password?: string;
+  /**
+  * `password` as a write-only value: libvirt gets it in the domain definition; neither plan nor state holds it, and `password_keyed_digest` tells a changed one (set on the running display, as a changed `password` is). Write-only (Terraform 1.11 and later): never stored in the plan or the state, accepts ephemeral values; the state keeps only a keyed digest to tell a change. Carries the same content as `password` and is exclusive with it. Changing it: live (no restart).
+  *
+  * Docs: {@link ../../../../docs/resources/domain.md#graphics.password_wo Domain#password_wo}
+  */
+  readonly passwordWo?: string;
   /**
   * TCP port (5900–65535); null: the first free port from 5900 when the guest starts (see `display_uri`). Changing it: restarts a running guest.
   *
@@ -1632,6 +1638,7 @@ export function domainGraphicsToTerraform(struct?: DomainGraphics | cdktf.IResol
   return {
     listen: cdktf.stringToTerraform(struct!.listen),
     password: cdktf.stringToTerraform(struct!.password),
+    password_wo: cdktf.stringToTerraform(struct!.passwordWo),
     port: cdktf.numberToTerraform(struct!.port),
     socket: cdktf.stringToTerraform(struct!.socket),
     type: cdktf.stringToTerraform(struct!.type),
@@ -1653,6 +1660,12 @@ export function domainGraphicsToHclTerraform(struct?: DomainGraphics | cdktf.IRe
     },
     password: {
       value: cdktf.stringToHclTerraform(struct!.password),
+      isBlock: false,
+      type: "simple",
+      storageClassType: "string",
+    },
+    password_wo: {
+      value: cdktf.stringToHclTerraform(struct!.passwordWo),
       isBlock: false,
       type: "simple",
       storageClassType: "string",
@@ -1709,6 +1722,10 @@ export class DomainGraphicsOutputReference extends cdktf.ComplexObject {
       hasAnyValues = true;
       internalValueResult.password = this._password;
     }
+    if (this._passwordWo !== undefined) {
+      hasAnyValues = true;
+      internalValueResult.passwordWo = this._passwordWo;
+    }
     if (this._port !== undefined) {
       hasAnyValues = true;
       internalValueResult.port = this._port;
@@ -1730,6 +1747,7 @@ export class DomainGraphicsOutputReference extends cdktf.ComplexObject {
       this.resolvableValue = undefined;
       this._listen = undefined;
       this._password = undefined;
+      this._passwordWo = undefined;
       this._port = undefined;
       this._socket = undefined;
       this._type = undefined;
@@ -1743,6 +1761,7 @@ export class DomainGraphicsOutputReference extends cdktf.ComplexObject {
       this.resolvableValue = undefined;
       this._listen = value.listen;
       this._password = value.password;
+      this._passwordWo = value.passwordWo;
       this._port = value.port;
       this._socket = value.socket;
       this._type = value.type;
@@ -1784,6 +1803,27 @@ export class DomainGraphicsOutputReference extends cdktf.ComplexObject {
   // Temporarily expose input value. Use with caution.
   public get passwordInput() {
     return this._password;
+  }
+
+  // password_keyed_digest - computed: true, optional: false, required: false
+  public get passwordKeyedDigest() {
+    return this.getStringAttribute('password_keyed_digest');
+  }
+
+  // password_wo - computed: false, optional: true, required: false
+  private _passwordWo?: string; 
+  public get passwordWo() {
+    return this.getStringAttribute('password_wo');
+  }
+  public set passwordWo(value: string) {
+    this._passwordWo = value;
+  }
+  public resetPasswordWo() {
+    this._passwordWo = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get passwordWoInput() {
+    return this._passwordWo;
   }
 
   // port - computed: false, optional: true, required: false

@@ -75,11 +75,17 @@ export interface VolumeConfig extends cdktf.TerraformMetaArguments {
   */
   readonly signatureUrl?: string;
   /**
-  * Local file path or http(s) URL uploaded into the volume (streamed; a URL may be served without Content-Length). Zero blocks of a raw image in a file pool stay unallocated (sparse upload). A URL may carry credentials, `https://user:password@host/image.qcow2` (percent-encoded): they are sent as HTTP basic auth and masked (`user:***@`) in every message of the provider; build such a URL from a sensitive variable so that Terraform hides it in plans too. Changing it: replaces the volume.
+  * Local file path or http(s) URL uploaded into the volume (streamed; a URL may be served without Content-Length). Zero blocks of a raw image in a file pool stay unallocated (sparse upload). A URL may carry credentials, `https://user:password@host/image.qcow2` (percent-encoded): they are sent as HTTP basic auth and masked (`user:***@`) in every message of the provider; build such a URL from a sensitive variable so that Terraform hides it in plans too, or give it as `source_wo`. Changing it: replaces the volume.
   *
   * Docs: {@link ../../../../docs/resources/volume.md#source Volume#source}
   */
   readonly source?: string;
+  /**
+  * `source` as a write-only value: for a URL whose credentials (`user:password@`) or query (a signed URL's token) are secret. Neither plan nor state holds it; `keyed_digest` tells a changed URL (which replaces the volume, as a changed `source` does). One of `source`, `source_wo`, `backing_volume`. Write-only (Terraform 1.11 and later): never stored in the plan or the state, accepts ephemeral values; the state keeps only a keyed digest to tell a change. Carries the same content as `source` and is exclusive with it. Changing it: replaces the volume.
+  *
+  * Docs: {@link ../../../../docs/resources/volume.md#source_wo Volume#source_wo}
+  */
+  readonly sourceWo?: string;
 }
 
 /**
@@ -145,6 +151,7 @@ export class Volume extends cdktf.TerraformResource {
     this._signatureKey = config.signatureKey;
     this._signatureUrl = config.signatureUrl;
     this._source = config.source;
+    this._sourceWo = config.sourceWo;
   }
 
   // ==========
@@ -262,6 +269,11 @@ export class Volume extends cdktf.TerraformResource {
     return this.getStringAttribute('id');
   }
 
+  // keyed_digest - computed: true, optional: false, required: false
+  public get keyedDigest() {
+    return this.getStringAttribute('keyed_digest');
+  }
+
   // name - computed: false, optional: false, required: true
   private _name?: string; 
   public get name() {
@@ -357,6 +369,22 @@ export class Volume extends cdktf.TerraformResource {
     return this._source;
   }
 
+  // source_wo - computed: false, optional: true, required: false
+  private _sourceWo?: string; 
+  public get sourceWo() {
+    return this.getStringAttribute('source_wo');
+  }
+  public set sourceWo(value: string) {
+    this._sourceWo = value;
+  }
+  public resetSourceWo() {
+    this._sourceWo = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get sourceWoInput() {
+    return this._sourceWo;
+  }
+
   // =========
   // SYNTHESIS
   // =========
@@ -375,6 +403,7 @@ export class Volume extends cdktf.TerraformResource {
       signature_key: cdktf.stringToTerraform(this._signatureKey),
       signature_url: cdktf.stringToTerraform(this._signatureUrl),
       source: cdktf.stringToTerraform(this._source),
+      source_wo: cdktf.stringToTerraform(this._sourceWo),
     };
   }
 
@@ -448,6 +477,12 @@ export class Volume extends cdktf.TerraformResource {
       },
       source: {
         value: cdktf.stringToHclTerraform(this._source),
+        isBlock: false,
+        type: "simple",
+        storageClassType: "string",
+      },
+      source_wo: {
+        value: cdktf.stringToHclTerraform(this._sourceWo),
         isBlock: false,
         type: "simple",
         storageClassType: "string",

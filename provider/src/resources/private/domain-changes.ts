@@ -120,7 +120,22 @@ function changeWords(c: FieldChange, unit?: string): string {
   const element = typeof c.path[c.path.length - 1] === 'number';
   if (element && c.from === null) return `${c.name}${elementIdentity(String(c.path[0]), c.to)} added ${how}`;
   if (element && c.to === null) return `${c.name}${elementIdentity(String(c.path[0]), c.from)} removed ${how}`;
+  if (isSensitive(c.path)) return `${c.name} changed (sensitive) ${how}`;
   return `${c.name} ${shown(c.from)} → ${shown(c.to)}${unit ? ` ${unit}` : ''} ${how}`;
+}
+
+/** True when the attribute at `path` (through blocks, indexes skipped) is sensitive: its values are never shown
+ *  (a display password, or the keyed digest a write-only one is compared by). */
+function isSensitive(path: readonly (string | number)[]): boolean {
+  let fields: FieldTable = DOMAIN_FIELDS.fields;
+  for (const seg of path) {
+    if (typeof seg === 'number') continue;
+    const f: Field | undefined = fields[seg];
+    if (!f) return false;
+    if (!isBlock(f)) return f.sensitive === true;
+    fields = f.fields;
+  }
+  return false;
 }
 
 /** The unit the field table gives a top-level attribute, if any. */

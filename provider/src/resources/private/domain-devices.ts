@@ -287,6 +287,8 @@ export function deviceState(
       socket: g.listen.type === 'socket' ? g.listen.socket : null,
       port: g.port ?? null,
       password: g.password ?? null,
+      password_wo: null,
+      password_keyed_digest: null,
       display_uri: null,
     })),
     tpm: spec.tpm ? { model: spec.tpm.model, version: spec.tpm.version } : null,

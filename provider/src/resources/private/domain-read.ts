@@ -256,11 +256,17 @@ function sameBlocks(current: object[], observed: object[]): boolean {
   );
 }
 
-/** `observed`'s displays with `current`'s passwords: reads do not ask libvirt for them (DEFINITION_XML_FLAGS). */
+/** `observed`'s displays with `current`'s passwords and their keyed digests (of `password_wo`): reads do not ask
+ *  libvirt for them (DEFINITION_XML_FLAGS). */
 function keepPasswords(current: DomainState, observed: DomainState): DomainState['graphics'] {
   const known = list(current.graphics);
   return Array.isArray(observed.graphics)
-    ? observed.graphics.map((g, i) => (g.password === null ? { ...g, password: known[i]?.password ?? null } : g))
+    ? observed.graphics.map((g, i) => ({
+        ...g,
+        password: g.password ?? known[i]?.password ?? null,
+        password_wo: null,
+        password_keyed_digest: g.password_keyed_digest ?? known[i]?.password_keyed_digest ?? null,
+      }))
     : observed.graphics;
 }
 
