@@ -57,6 +57,18 @@ export interface VolumeConfig extends cdktf.TerraformMetaArguments {
   */
   readonly pool: string;
   /**
+  * With `restore_from`: the disk target in the backup (e.g. `vda`). Default: the backup's only disk. Changing it: replaces the volume.
+  *
+  * Docs: {@link ../../../../docs/resources/volume.md#restore_disk Volume#restore_disk}
+  */
+  readonly restoreDisk?: string;
+  /**
+  * Path of a backup's folder written by `virtseed backup create` (`DIR/<domain>/<id>`, e.g. `/srv/backups/web-1/0002-incremental`), on the machine that runs terraform: the volume holds the disk `restore_disk` as it was at that backup, made from the chain's full backup and each incremental up to it (every file checked against its manifest's sha256 first, the result compared with the chain by `qemu-img compare`), as one qcow2 image uploaded into the pool. The plan shows the chain (`restore_chain`), the bytes read (`restore_bytes`) and the backed-up guest's instance-id (`restore_instance_id`): give the guest's seed that instance-id and cloud-init does not provision it again (docs/backups.md). Changing it: replaces the volume.
+  *
+  * Docs: {@link ../../../../docs/resources/volume.md#restore_from Volume#restore_from}
+  */
+  readonly restoreFrom?: string;
+  /**
   * sha256 (64 hex digits) pinning the bytes of `source`: the upload hashes them as they stream and fails, keeping no volume, when they differ. Checked at apply, not at plan (hashing a large image at every plan would be slow). Changing it: replaces the volume.
   *
   * Docs: {@link ../../../../docs/resources/volume.md#sha256 Volume#sha256}
@@ -147,6 +159,8 @@ export class Volume extends cdktf.TerraformResource {
     this._host = config.host;
     this._name = config.name;
     this._pool = config.pool;
+    this._restoreDisk = config.restoreDisk;
+    this._restoreFrom = config.restoreFrom;
     this._sha256 = config.sha256;
     this._signatureKey = config.signatureKey;
     this._signatureUrl = config.signatureUrl;
@@ -305,6 +319,58 @@ export class Volume extends cdktf.TerraformResource {
     return this._pool;
   }
 
+  // restore_bytes - computed: true, optional: false, required: false
+  public get restoreBytes() {
+    return this.getNumberAttribute('restore_bytes');
+  }
+
+  // restore_chain - computed: true, optional: false, required: false
+  public get restoreChain() {
+    return this.getListAttribute('restore_chain');
+  }
+
+  // restore_disk - computed: true, optional: true, required: false
+  private _restoreDisk?: string; 
+  public get restoreDisk() {
+    return this.getStringAttribute('restore_disk');
+  }
+  public set restoreDisk(value: string) {
+    this._restoreDisk = value;
+  }
+  public resetRestoreDisk() {
+    this._restoreDisk = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get restoreDiskInput() {
+    return this._restoreDisk;
+  }
+
+  // restore_from - computed: false, optional: true, required: false
+  private _restoreFrom?: string; 
+  public get restoreFrom() {
+    return this.getStringAttribute('restore_from');
+  }
+  public set restoreFrom(value: string) {
+    this._restoreFrom = value;
+  }
+  public resetRestoreFrom() {
+    this._restoreFrom = undefined;
+  }
+  // Temporarily expose input value. Use with caution.
+  public get restoreFromInput() {
+    return this._restoreFrom;
+  }
+
+  // restore_instance_id - computed: true, optional: false, required: false
+  public get restoreInstanceId() {
+    return this.getStringAttribute('restore_instance_id');
+  }
+
+  // restore_taken_at - computed: true, optional: false, required: false
+  public get restoreTakenAt() {
+    return this.getStringAttribute('restore_taken_at');
+  }
+
   // sha256 - computed: false, optional: true, required: false
   private _sha256?: string; 
   public get sha256() {
@@ -399,6 +465,8 @@ export class Volume extends cdktf.TerraformResource {
       host: cdktf.stringToTerraform(this._host),
       name: cdktf.stringToTerraform(this._name),
       pool: cdktf.stringToTerraform(this._pool),
+      restore_disk: cdktf.stringToTerraform(this._restoreDisk),
+      restore_from: cdktf.stringToTerraform(this._restoreFrom),
       sha256: cdktf.stringToTerraform(this._sha256),
       signature_key: cdktf.stringToTerraform(this._signatureKey),
       signature_url: cdktf.stringToTerraform(this._signatureUrl),
@@ -453,6 +521,18 @@ export class Volume extends cdktf.TerraformResource {
       },
       pool: {
         value: cdktf.stringToHclTerraform(this._pool),
+        isBlock: false,
+        type: "simple",
+        storageClassType: "string",
+      },
+      restore_disk: {
+        value: cdktf.stringToHclTerraform(this._restoreDisk),
+        isBlock: false,
+        type: "simple",
+        storageClassType: "string",
+      },
+      restore_from: {
+        value: cdktf.stringToHclTerraform(this._restoreFrom),
         isBlock: false,
         type: "simple",
         storageClassType: "string",
