@@ -13,54 +13,15 @@
  * Exit codes: 0 done (verify: every file matches), 1 libvirt refused or failed, or verify found a mismatch or a
  * broken chain, 2 usage (no such domain or backup, bad --keep).
  */
-import {
-  connect,
-  DEFAULT_LIBVIRT_URI,
-  LibvirtError,
-  uuidToBytes,
-  VIR_ERR_NO_DOMAIN,
-  type DomRef,
-  type LibvirtClient,
-} from '../../src/libvirt';
+import { DEFAULT_LIBVIRT_URI, type DomRef, type LibvirtClient } from '../../src/libvirt';
 import { BrokenChainError } from '../../src/backup';
 import { BackupRefusedError, createBackup, pruneBackups, readBackups, restoreDisk, verifyBackups } from '../../src/ops/backups';
-import { isUuid } from '../../src/uuid';
 import type { CliIo } from '../io';
+import { withDomain } from './with-domain';
 
-async function withDomain(
-  cmd: string,
-  uri: string,
-  ref: string,
-  io: CliIo,
-  then: (client: LibvirtClient, dom: DomRef) => Promise<number>,
-): Promise<number> {
-  let client: LibvirtClient;
-  try {
-    client = await connect(uri);
-  } catch (err) {
-    io.stderr(`virtseed backup ${cmd}: ${(err as Error).message}\n`);
-    return 1;
-  }
-  try {
-    let dom: DomRef;
-    try {
-      dom = isUuid(ref) ? await client.domainLookupByUuid(uuidToBytes(ref)) : await client.domainLookupByName(ref);
-    } catch (err) {
-      if (err instanceof LibvirtError && err.code === VIR_ERR_NO_DOMAIN) {
-        io.stderr(`virtseed backup ${cmd}: libvirt at ${uri} has no domain ${ref} (virsh -c ${uri} list --all)\n`);
-        return 2;
-      }
-      throw err;
-    }
-    return await then(client, dom);
-  } catch (err) {
-    if (!(err instanceof LibvirtError) && !(err instanceof BackupRefusedError)) throw err;
-    io.stderr(`virtseed backup ${cmd}: ${err.message}\n`);
-    return 1;
-  } finally {
-    await client.close();
-  }
-}
+/** withDomain for `virtseed backup CMD`: a BackupRefusedError is a refusal (exit 1) too. */
+const backupDomain = (cmd: string, uri: string, ref: string, io: CliIo, then: (client: LibvirtClient, dom: DomRef) => Promise<number>) =>
+  withDomain(`virtseed backup ${cmd}`, uri, ref, io, then, (err): err is Error => err instanceof BackupRefusedError);
 
 const mib = (bytes: number): string => `${(bytes / 1048576).toFixed(1)} MiB`;
 
@@ -70,7 +31,7 @@ export function backupCreate(
   io: CliIo,
 ): Promise<number> {
   const uri = args.uri ?? DEFAULT_LIBVIRT_URI;
-  return withDomain('create', uri, args.domain, io, async (client, dom) => {
+  return backupDomain('create', uri, args.domain, io, async (client, dom) => {
     const r = await createBackup(client, dom, args.dir, { full: args.full, now: () => new Date() });
     if (args.json) {
       io.stdout(`${JSON.stringify({ ...r.manifest, dir: r.dir, reason: r.decision.reason, jobSeconds: r.jobSeconds }, null, 2)}\n`);
@@ -132,7 +93,7 @@ export async function backupPrune(args: { uri?: string; dir: string; keep: strin
     return 0;
   };
   if (!args.uri) return report(await pruneBackups(args.dir, args.domain, keep));
-  return withDomain('prune', args.uri, args.domain, io, async (client, dom) =>
+  return backupDomain('prune', args.uri, args.domain, io, async (client, dom) =>
     report(await pruneBackups(args.dir, args.domain, keep, { client, dom })),
   );
 }

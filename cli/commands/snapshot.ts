@@ -12,53 +12,11 @@
  * Exit codes: 0 done, 1 libvirt refused or failed, 2 usage (no such domain or snapshot).
  */
 import { parseDomainXml } from '../../src/domain';
-import {
-  connect,
-  DEFAULT_LIBVIRT_URI,
-  LibvirtError,
-  uuidToBytes,
-  VIR_ERR_NO_DOMAIN,
-  type DomRef,
-  type LibvirtClient,
-} from '../../src/libvirt';
+import { DEFAULT_LIBVIRT_URI } from '../../src/libvirt';
 import { hasMemory, type SnapshotInfo } from '../../src/snapshot';
 import { findSnapshot, listSnapshots, revertSnapshot } from '../../src/ops/snapshots';
-import { isUuid } from '../../src/uuid';
 import type { CliIo } from '../io';
-
-async function withDomain(
-  uri: string,
-  ref: string,
-  io: CliIo,
-  then: (client: LibvirtClient, dom: DomRef) => Promise<number>,
-): Promise<number> {
-  let client: LibvirtClient;
-  try {
-    client = await connect(uri);
-  } catch (err) {
-    io.stderr(`virtseed snapshot: ${(err as Error).message}\n`);
-    return 1;
-  }
-  try {
-    let dom: DomRef;
-    try {
-      dom = isUuid(ref) ? await client.domainLookupByUuid(uuidToBytes(ref)) : await client.domainLookupByName(ref);
-    } catch (err) {
-      if (err instanceof LibvirtError && err.code === VIR_ERR_NO_DOMAIN) {
-        io.stderr(`virtseed snapshot: libvirt at ${uri} has no domain ${ref} (virsh -c ${uri} list --all)\n`);
-        return 2;
-      }
-      throw err;
-    }
-    return await then(client, dom);
-  } catch (err) {
-    if (!(err instanceof LibvirtError)) throw err;
-    io.stderr(`virtseed snapshot: ${err.message}\n`);
-    return 1;
-  } finally {
-    await client.close();
-  }
-}
+import { withDomain } from './with-domain';
 
 function instanceIdOf(info: SnapshotInfo): string | null {
   try {
@@ -71,7 +29,7 @@ function instanceIdOf(info: SnapshotInfo): string | null {
 /** `virtseed snapshot list`: one line per snapshot (name, time, state, instance-id, description), or JSON. */
 export function snapshotList(args: { uri?: string; json?: boolean; domain: string }, io: CliIo): Promise<number> {
   const uri = args.uri ?? DEFAULT_LIBVIRT_URI;
-  return withDomain(uri, args.domain, io, async (client, dom) => {
+  return withDomain('virtseed snapshot', uri, args.domain, io, async (client, dom) => {
     const all = await listSnapshots(client, dom);
     const rows = all.map((s) => ({
       name: s.name,
@@ -96,7 +54,7 @@ export function snapshotList(args: { uri?: string; json?: boolean; domain: strin
 /** `virtseed snapshot revert`. */
 export function snapshotRevert(args: { uri?: string; start?: boolean; domain: string; snapshot: string }, io: CliIo): Promise<number> {
   const uri = args.uri ?? DEFAULT_LIBVIRT_URI;
-  return withDomain(uri, args.domain, io, async (client, dom) => {
+  return withDomain('virtseed snapshot', uri, args.domain, io, async (client, dom) => {
     if (!(await findSnapshot(client, dom, args.snapshot))) {
       io.stderr(`virtseed snapshot revert: domain ${dom.name} has no snapshot ${args.snapshot} (virtseed snapshot list ${dom.name})\n`);
       return 2;

@@ -341,14 +341,17 @@ export async function keepSnapshotsTidy(
     ctx.log.info(`domain ${dom.name}: automatic snapshots tidied`);
     return [];
   } catch (err) {
-    return [
-      warning(
-        ['snapshot_keep'],
-        `Automatic snapshots of ${str(planned.name) ?? ''} not tidied`,
-        `${messageOf(err)}. The next apply tries again.`,
-      ),
-    ];
+    return [notTidied(planned, err)];
   }
+}
+
+/** The warning of a tidy that failed: the next apply tries again. */
+function notTidied(planned: DomainState, err: unknown): Diagnostic {
+  return warning(
+    ['snapshot_keep'],
+    `Automatic snapshots of ${str(planned.name) ?? ''} not tidied`,
+    `${messageOf(err)}. The next apply tries again.`,
+  );
 }
 
 /**
@@ -380,13 +383,7 @@ async function pruneAutoSnapshots(
     }
     return [];
   } catch (err) {
-    return [
-      warning(
-        ['snapshot_keep'],
-        `Automatic snapshots of ${str(planned.name) ?? ''} not tidied`,
-        `${messageOf(err)}. The next apply tries again.`,
-      ),
-    ];
+    return [notTidied(planned, err)];
   }
 }
 
