@@ -261,11 +261,17 @@ export const domain: ResourceHandler<DomainState, LibvirtClient> = {
     return [...passwordTwinDiagnostics(config), ...validateDomainConfig(config)];
   },
 
-  async plan({ prior, proposed, config, priorPrivate, validated }, ctx) {
+  async plan({ prior, proposed, config, priorPrivate: givenPrivate, validated }, ctx) {
     if (!proposed || !config) return { planned: null, requiresReplace: [], diagnostics: [] };
-    const diagnostics = validated ?? validateDomainConfig(config); // validated: the server's memo (same config bytes)
+    // validated: the server's memo of validate() for the same config bytes (password twins' checks included).
+    const diagnostics = validated ?? [...passwordTwinDiagnostics(config), ...validateDomainConfig(config)];
     const planned = withDefaults(proposed, prior, ctx.uri, config);
     notePlannedDisks(ctx, planned);
+    // Write-only display passwords: keyed digests under the key of the prior private state (made at apply when
+    // there is none: the digests are unknown until then); plans compare them in place of the passwords.
+    const key = hasWriteOnlyPassword(config) ? keyOf(givenPrivate) : undefined;
+    planned.graphics = withPasswordDigests(planned, config, key);
+    const priorPrivate = key ? privateWithKey(givenPrivate, key) : givenPrivate;
     if (planned.type === null) planned.type = known(prior?.type) ?? ctx.host.domainType(ctx.uri);
     if (!prior) {
       // Also the create half of a `recreate` replacement: Terraform plans it with no prior state, again at apply
