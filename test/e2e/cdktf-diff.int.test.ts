@@ -13,6 +13,12 @@ import * as path from 'node:path';
 import { cleanupByPrefix, testImage } from '../helpers/guest';
 
 const ROOT = path.resolve(__dirname, '..', '..');
+/**
+ * This file's own synth output: cdktf empties its output folder at every synth, so the checkout's `cdktf.out` would
+ * pull the stack folder away from under another test's `cdktf deploy` running beside this one (examples/basic).
+ */
+const OUT = fs.mkdtempSync(path.join(os.tmpdir(), 'vstest-cdktf-diff-'));
+afterAll(() => fs.rmSync(OUT, { recursive: true, force: true }));
 
 /**
  * `npx cdktf ARGS STACK` in the checkout. cdktf sets TF_PLUGIN_CACHE_DIR to ~/.terraform.d/plugin-cache unless
@@ -22,7 +28,7 @@ const ROOT = path.resolve(__dirname, '..', '..');
 function cdktf(args: string[], env: NodeJS.ProcessEnv, stack = 'reprovision'): { code: number; out: string } {
   const own: NodeJS.ProcessEnv = { ...env, CDKTF_DISABLE_PLUGIN_CACHE_ENV: '1' };
   delete own.TF_PLUGIN_CACHE_DIR;
-  const r = spawnSync('npx', ['cdktf', ...args, stack, '--skip-provider-lock'], {
+  const r = spawnSync('npx', ['cdktf', ...args, stack, '--skip-provider-lock', '--output', OUT], {
     cwd: ROOT,
     env: own,
     encoding: 'utf8',
@@ -48,12 +54,12 @@ describe('cdktf diff shows the re-provision decision', () => {
 
   test('GIVEN a deployed VM WHEN its cloud-config changes THEN cdktf diff shows reboot with both instance-ids', () => {
     const deployed = cdktf(['deploy', '--auto-approve'], { ...base, VIRTSEED_MESSAGE: 'first' });
-    expect(deployed.code).toBe(0);
+    if (deployed.code !== 0) throw new Error(`cdktf deploy reprovision failed:\n${deployed.out}`);
     const first = /instance_id = (iid-[0-9a-f]{16})/.exec(deployed.out)?.[1];
     expect(first).toBeDefined();
 
     const diff = cdktf(['diff'], { ...base, VIRTSEED_MESSAGE: 'second' });
-    expect(diff.code).toBe(0);
+    if (diff.code !== 0) throw new Error(`cdktf diff reprovision failed:\n${diff.out}`);
     expect(diff.out).toMatch(/Guest virtseed-reprovision will be re-provisioned \(reboot\)/);
     expect(diff.out).toContain(`instance-id ${first} →`);
     expect(diff.out).toMatch(/reprovision_action\s+= "none" -> "reboot"/);
@@ -106,7 +112,7 @@ describe('cdktf diff shows which guest restarts and which change is live', () =>
     expect(diff.out).toMatch(/change_impact\s+= "none" -> "restart"/);
 
     // The same plan through Terraform's machine-readable output: each domain's warning exactly once.
-    const stackDir = path.join(ROOT, 'cdktf.out', 'stacks', 'day2');
+    const stackDir = path.join(OUT, 'stacks', 'day2');
     const r = spawnSync('terraform', ['plan', '-json', '-input=false', '-lock=false'], { cwd: stackDir, env: changed, encoding: 'utf8' });
     if (r.status !== 0 && r.status !== 2) throw new Error(`terraform plan -json exited ${r.status}:\n${r.stdout}${r.stderr}`);
     const warnings = r.stdout
