@@ -160,7 +160,20 @@ describe('config checks', () => {
     ],
     [
       "a VNC socket in libvirt's own directory",
-      { graphics: [{ type: 'vnc', listen: null, socket: '/var/lib/libvirt/qemu/x.sock', port: null, password: null, password_wo: null, password_keyed_digest: null, display_uri: null }] },
+      {
+        graphics: [
+          {
+            type: 'vnc',
+            listen: null,
+            socket: '/var/lib/libvirt/qemu/x.sock',
+            port: null,
+            password: null,
+            password_wo: null,
+            password_keyed_digest: null,
+            display_uri: null,
+          },
+        ],
+      },
       ['graphics', 0, 'socket'],
     ],
     [
