@@ -1,6 +1,6 @@
 /**
  * The internal snapshots a qcow2 image itself holds, read from its bytes (QEMU docs/interop/qcow2.txt: the header's
- * `l1_size`, `l1_table_offset`, `nb_snapshots` and `snapshots_offset`; the snapshot table's entries). libvirt's list
+ * `version`, `l1_size`, `l1_table_offset`, `nb_snapshots` and `snapshots_offset`; the snapshot table's entries). libvirt's list
  * of a domain's snapshots is its own record, which can differ from the disk (docs/FACTS.md "Snapshots: a running UEFI
  * guest's snapshot delete leaves the data in the qcow2"), and a revert of a name the disk holds twice restores the
  * oldest; so virtseed checks the disk itself. Pure: the caller reads the bytes (e.g. virStorageVolDownload).
@@ -8,6 +8,8 @@
 
 /** The qcow2 header fields the snapshot checks need (all offsets in bytes from the image's start). */
 export interface Qcow2Header {
+  /** The format version: 2 (compat 0.10) or 3 (compat 1.1). */
+  readonly version: number;
   /** Entries (8 bytes each) of the active L1 table. */
   readonly l1Size: number;
   readonly l1TableOffset: number;
@@ -46,7 +48,13 @@ export function parseQcow2Header(bytes: Uint8Array): Qcow2Header {
   if (bytes.length < QCOW2_HEADER_BYTES) throw new Error(`a qcow2 header is ${QCOW2_HEADER_BYTES} bytes; got ${bytes.length}`);
   const v = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (v.getUint32(0) !== MAGIC) throw new Error('not a qcow2 image (its first bytes are not QFI\\xfb)');
-  return { l1Size: v.getUint32(36), l1TableOffset: u64(bytes, 40), nbSnapshots: v.getUint32(60), snapshotsOffset: u64(bytes, 64) };
+  return {
+    version: v.getUint32(4),
+    l1Size: v.getUint32(36),
+    l1TableOffset: u64(bytes, 40),
+    nbSnapshots: v.getUint32(60),
+    snapshotsOffset: u64(bytes, 64),
+  };
 }
 
 /**

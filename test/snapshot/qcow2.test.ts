@@ -24,7 +24,13 @@ describe('qcow2 snapshot table', () => {
     h.writeUInt32BE(2, 60);
     h.writeUInt32BE(1, 64);
     h.writeUInt32BE(0x50000, 68);
-    expect(parseQcow2Header(h)).toEqual({ l1Size: 1, l1TableOffset: 0x30000, nbSnapshots: 2, snapshotsOffset: 2 ** 32 + 0x50000 });
+    expect(parseQcow2Header(h)).toEqual({
+      version: 3,
+      l1Size: 1,
+      l1TableOffset: 0x30000,
+      nbSnapshots: 2,
+      snapshotsOffset: 2 ** 32 + 0x50000,
+    });
   });
 
   it('GIVEN bytes that are no qcow2 header WHEN parsed THEN it says so', () => {

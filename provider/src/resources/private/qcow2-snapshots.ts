@@ -1,23 +1,22 @@
 /**
  * Whether a qcow2 volume can grow: QEMU refuses to resize a version 2 qcow2 image (compat 0.10, libvirt's default
  * for the qcow2 volumes it creates unless told `<compat>1.1</compat>`) that holds internal snapshots ("Can't resize
- * a v2 image which has snapshots"); a version 3 image grows with them. Read from the image header (QEMU
- * docs/interop/qcow2.txt: `version` at byte 4, `nb_snapshots` at byte 60, both big-endian uint32). Pure but for
+ * a v2 image which has snapshots"); a version 3 image grows with them. Read from the image header
+ * (src/snapshot/qcow2.ts parseQcow2Header). Pure but for
  * {@link qcow2GrowBlocker}, which reads the header over libvirt.
  */
 import { error, type Diagnostic } from '../../../../src/diagnostics';
 import type { CallOptions, LibvirtClient, VolRef } from '../../../../src/libvirt';
+import { parseQcow2Header, QCOW2_HEADER_BYTES } from '../../../../src/snapshot';
 
-const QCOW2_MAGIC = 0x514649fb; // 'QFI\xfb'
-/** Bytes of the header up to and including `nb_snapshots`. */
-export const QCOW2_HEADER_BYTES = 64;
-
-/** The qcow2 `version` and `nb_snapshots` of an image's first bytes, or null when they are no qcow2 header. */
+/** The qcow2 `version` and `nb_snapshots` of an image's first bytes (src/snapshot/qcow2.ts), or null when they are no qcow2 header. */
 export function qcow2Snapshots(head: Uint8Array): { version: number; snapshots: number } | null {
-  if (head.length < QCOW2_HEADER_BYTES) return null;
-  const dv = new DataView(head.buffer, head.byteOffset, head.byteLength);
-  if (dv.getUint32(0) !== QCOW2_MAGIC) return null;
-  return { version: dv.getUint32(4), snapshots: dv.getUint32(60) };
+  try {
+    const h = parseQcow2Header(head);
+    return { version: h.version, snapshots: h.nbSnapshots };
+  } catch {
+    return null; // too few bytes, or not a qcow2 image (a raw volume)
+  }
 }
 
 /**
