@@ -5,13 +5,15 @@
 # their output kept in test-results/ and shown at the end; and our npm packages, made once into .test-run/npm for
 # the files that install them), builds (or reuses) the test guest image, installs the
 # provider, and runs the integration tests (real xorriso/isoinfo, cloud-init's datasource code, ignition-validate,
-# libvirtd, PostgreSQL, terraform, cdktf and real guest boots under TCG) in two lanes side by side. A failed check
-# fails the run (status 1) once everything else has run. Ends with the timing table (scripts/test-timings.ts: per
-# test file its lane, wall time, guest boots and slowest tests; also in test-results/timings.md and timings.json),
-# then a line `checks: ...` and, last, one line `tests: N passed, N failed`.
+# libvirtd, PostgreSQL, terraform, cdktf and real guest boots under TCG) in three lanes side by side (two that may
+# boot guests, one whose files start none). A failed check fails the run (status 1) once everything else has run.
+# Ends with the timing table (scripts/test-timings.ts: per test file its lane, wall time, guest boots and slowest
+# tests; also in test-results/timings.md and timings.json), then a line `checks: ...` and, last, one line
+# `tests: N passed, N failed`.
 #
-# test-results/ (gitignored) keeps every jest JSON result of the run (unit.json, int.json, heavy.json), the lanes'
-# and checks' output and the timings; it is emptied at the start of a run.
+# test-results/ (gitignored) keeps every jest JSON result of the run (unit.json, int.json, heavy.json,
+# noguest.json), the lanes' and checks' output, the tests' own daemons' QEMU logs (qemu-logs/) and the timings;
+# it is emptied at the start of a run.
 # Arguments are passed to every jest run (e.g. `-t PATTERN`). VIRTSEED_TEST_ONLY="FILE ..." runs only those test
 # files (each in its project and lane; the checks still cover everything): for trying the test command itself.
 set -euo pipefail
@@ -82,31 +84,38 @@ if [ -z "${VIRTSEED_TEST_ONLY:-}" ] || ((${#int_only[@]})); then
   . scripts/test-env.sh
   VIRTSEED_SKIP_BUILD=1 VIRTSEED_MIRROR="$VIRTSEED_TEST_MIRROR" bash scripts/install-provider.sh
 
-  # Integration tests run one file at a time in two jest processes side by side (two at most boot guests at once on
-  # a 2-core machine). Each test owns its `vstest-<name>` objects, so the two never meet. Which file runs in which
-  # lane comes from the measured timings in test/lanes.json (scripts/test-lanes.ts: greedy, longest file first;
-  # `npm run test:lanes` rewrites it from a run's test-results/timings.json).
-  heavy=()
-  int=()
+  # Integration tests run one file at a time in three jest processes side by side: lanes `heavy` and `int` may
+  # boot guests (two at most boot guests at once on a 2-core machine), lane `noguest` runs only files that start
+  # no guest. Each test owns its `vstest-<name>` objects, so the lanes never meet. Which file runs in which lane
+  # comes from the measured timings in test/lanes.json (scripts/test-lanes.ts: guest files to the two guest lanes,
+  # the others to whichever of the three has least, longest file first; `npm run test:lanes` rewrites it from a
+  # run's test-results/timings.json). The tests' own libvirt daemons keep their QEMU logs in
+  # test-results/qemu-logs for the timing table's boot counts (test/helpers/qemu-logs.ts).
+  export VIRTSEED_TEST_QEMU_LOGS="$PWD/$results/qemu-logs"
   node dist/scripts/test-lanes.js split "${int_only[@]}" >"$results/lanes.txt"
-  while read -r lane file; do
-    if [ "$lane" = heavy ]; then heavy+=("$file"); else int+=("$file"); fi
-  done <"$results/lanes.txt"
-  heavy_pid=
-  if ((${#heavy[@]})); then
-    npx jest --selectProjects integration --runInBand --runTestsByPath "${heavy[@]}" --json --outputFile="$results/heavy.json" "$@" \
-      >"$results/heavy.log" 2>&1 &
-    heavy_pid=$!
-    ran+=("$results/heavy.json")
-  fi
-  if ((${#int[@]})); then
-    npx jest --selectProjects integration --runInBand --runTestsByPath "${int[@]}" --json --outputFile="$results/int.json" "$@" || status=1
+  # `heavy` and `noguest` in the background (their output shown when they end), `int` in the foreground.
+  lane_files() { while read -r l file; do if [ "$l" = "$1" ]; then echo "$file"; fi; done <"$results/lanes.txt"; }
+  lane_pids=()
+  lane_names=()
+  for lane in heavy noguest; do
+    mapfile -t files < <(lane_files "$lane")
+    ((${#files[@]})) || continue
+    npx jest --selectProjects integration --runInBand --runTestsByPath "${files[@]}" --json --outputFile="$results/$lane.json" "$@" \
+      >"$results/$lane.log" 2>&1 &
+    lane_pids+=($!)
+    lane_names+=("$lane")
+    ran+=("$results/$lane.json")
+  done
+  mapfile -t files < <(lane_files int)
+  if ((${#files[@]})); then
+    npx jest --selectProjects integration --runInBand --runTestsByPath "${files[@]}" --json --outputFile="$results/int.json" "$@" || status=1
     ran+=("$results/int.json")
   fi
-  if [ -n "$heavy_pid" ]; then
-    wait "$heavy_pid" || status=1
-    cat "$results/heavy.log"
-  fi
+  for i in "${!lane_pids[@]}"; do
+    wait "${lane_pids[$i]}" || status=1
+    echo "--- lane ${lane_names[$i]}:"
+    cat "$results/${lane_names[$i]}.log"
+  done
 fi
 
 echo

@@ -1,7 +1,7 @@
 /**
  * The test command's timing table (issue #33): per test file its lane, wall time, guest boots and slowest tests,
  * sorted by wall time, with lane totals. scripts/test-all.sh keeps every jest `--json` result in `test-results/`
- * (`unit.json`, `int.json`, `heavy.json`: the file name is the lane) and runs this at the end:
+ * (`unit.json`, `int.json`, `heavy.json`, `noguest.json`: the file name is the lane) and runs this at the end:
  * `node dist/scripts/test-timings.js [test-results]` writes `test-results/timings.md` and `timings.json` and prints
  * the table (the unit lane cut to its slowest files; timings.md has every row).
  *
@@ -10,14 +10,15 @@
  * `<UTC time>: starting up libvirt version: ...` line, followed by QEMU's command line, at every QEMU start. A start
  * whose command line has `-incoming` restores a saved memory image (a snapshot revert or `virsh restore`): it is
  * counted as a restore, not a boot. Each start is given to the integration test file that was running at that
- * moment (jest's per-file start and end times in its JSON). The two integration lanes run side by side, so a start
- * can fall in two files' windows: it goes to the file whose source names the domain — the longest `vstest-...` or
+ * moment (jest's per-file start and end times in its JSON). The three integration lanes run side by side, so a start
+ * can fall in several files' windows: it goes to the file whose source names the domain — the longest `vstest-...` or
  * `virtseed-...` literal of the file that the domain's name starts with (every test names its libvirt objects with
  * a prefix of its own). A start that only one running file could have made, whose domain no integration test file
  * names, goes to that file by time alone (a name built elsewhere). Anything else (another user of the machine,
- * two files naming the same prefix) is listed as not attributed rather than guessed. Not counted: guests of the
- * tests' private daemons (test/faults/own-libvirtd.ts, test/helpers/hosts.ts), whose logs live in their temporary
- * folders.
+ * two files naming the same prefix) is listed as not attributed rather than guessed. Guests of the tests' own
+ * daemons (test/faults/own-libvirtd.ts, test/helpers/hosts.ts) are counted too: their logs live in temporary
+ * folders, which those helpers copy before removing them into `test-results/qemu-logs/<daemon>/`
+ * (test/helpers/qemu-logs.ts; scripts/test-all.sh sets `VIRTSEED_TEST_QEMU_LOGS` to it), read beside the system's.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -43,7 +44,7 @@ export interface JestJson {
   readonly testResults: readonly JestFileResult[];
 }
 
-/** One lane's jest run: `lane` is `unit`, `int` or `heavy`. */
+/** One lane's jest run: `lane` is `unit`, `int`, `heavy` or `noguest`. */
 export interface LaneRun {
   readonly lane: string;
   readonly result: JestJson;
@@ -93,8 +94,11 @@ export interface Timings {
   readonly unattributed: readonly QemuStart[];
 }
 
-/** The lanes whose files may start guests (the unit lane never does). */
-export const GUEST_LANES: readonly string[] = ['int', 'heavy'];
+/**
+ * The integration lanes (scripts/test-lanes.ts): `int` and `heavy` may start guests, `noguest` should not — its
+ * files' QEMU starts are counted too, so a guest started there shows in the table. The unit lane never starts one.
+ */
+export const INTEGRATION_LANES: readonly string[] = ['int', 'heavy', 'noguest'];
 
 const START_LINE = /^(\d{4}-\d\d-\d\d) (\d\d:\d\d:\d\d(?:\.\d+)?)([+-]\d\d)(\d\d): starting up /;
 
@@ -176,14 +180,14 @@ export function buildTimings(
   root: string,
 ): Timings {
   const windows: FileWindow[] = runs
-    .filter((r) => GUEST_LANES.includes(r.lane))
+    .filter((r) => INTEGRATION_LANES.includes(r.lane))
     .flatMap((r) => r.result.testResults.map((t) => ({ file: relative(root, t.name), startMs: t.startTime, endMs: t.endTime })))
     .filter((w) => w.startMs > 0 && w.endMs >= w.startMs);
   const { byFile, unattributed } = attributeStarts(windows, starts, literals);
   const files: FileTiming[] = runs.flatMap((r) =>
     r.result.testResults.map((t) => {
       const file = relative(root, t.name);
-      const own = GUEST_LANES.includes(r.lane) ? (byFile.get(file) ?? []) : [];
+      const own = INTEGRATION_LANES.includes(r.lane) ? (byFile.get(file) ?? []) : [];
       return {
         lane: r.lane,
         file,
@@ -279,6 +283,18 @@ export function readQemuStarts(dir: string, sinceMs: number): QemuStart[] {
   });
 }
 
+/** The folders in `dir` (none when it is missing). */
+function subfolders(dir: string): string[] {
+  try {
+    return fs
+      .readdirSync(dir, { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => path.join(dir, e.name));
+  } catch {
+    return [];
+  }
+}
+
 /** Every `*.int.test.ts` under `dir` (relative to `root`, '/'-separated), sorted. */
 export function integrationFiles(root: string, dir: string): string[] {
   return fs
@@ -293,7 +309,7 @@ export function integrationFiles(root: string, dir: string): string[] {
 
 /** Reads the lane results in `resultsDir`, writes timings.md and timings.json there, prints the table. */
 export function main(resultsDir: string, root: string): void {
-  const runs: LaneRun[] = ['unit', 'int', 'heavy'].flatMap((lane) => {
+  const runs: LaneRun[] = ['unit', ...INTEGRATION_LANES].flatMap((lane) => {
     const file = path.join(resultsDir, `${lane}.json`);
     if (!fs.existsSync(file)) return [];
     try {
@@ -304,11 +320,12 @@ export function main(resultsDir: string, root: string): void {
     }
   });
   const guestStarts = runs
-    .filter((r) => GUEST_LANES.includes(r.lane))
+    .filter((r) => INTEGRATION_LANES.includes(r.lane))
     .flatMap((r) => r.result.testResults.map((t) => t.startTime))
     .filter((ms) => ms > 0);
   const since = guestStarts.length ? Math.min(...guestStarts) : Infinity;
-  const starts = Number.isFinite(since) ? readQemuStarts(process.env.VIRTSEED_QEMU_LOG_DIR ?? '/var/log/libvirt/qemu', since) : [];
+  const logDirs = [process.env.VIRTSEED_QEMU_LOG_DIR ?? '/var/log/libvirt/qemu', ...subfolders(path.join(resultsDir, 'qemu-logs'))];
+  const starts = Number.isFinite(since) ? logDirs.flatMap((d) => readQemuStarts(d, since)) : [];
   const literals = new Map(integrationFiles(root, 'test').map((f) => [f, nameLiterals(fs.readFileSync(path.join(root, f), 'utf8'))]));
   const timings = buildTimings(runs, starts, literals, root);
   fs.writeFileSync(path.join(resultsDir, 'timings.json'), JSON.stringify(timings, null, 2) + '\n');

@@ -8,6 +8,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { connect, RemoteLibvirtClient } from '../../src/libvirt';
+import { keepQemuLogs } from '../helpers/qemu-logs';
 
 export const OWN_UID = 64123;
 /** `nobody`: a uid with a passwd record, for a daemon that starts guests (QEMU looks its user up; OWN_UID has none). */
@@ -133,6 +134,7 @@ export class OwnLibvirtd {
   }
 
   dispose(): void {
+    keepQemuLogs(path.join(this.dir, 'cache', 'libvirt', 'qemu', 'log'), path.basename(this.dir));
     fs.rmSync(this.dir, { recursive: true, force: true });
   }
 }

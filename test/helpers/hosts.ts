@@ -31,6 +31,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { connect } from '../../src/libvirt';
 import { makeCa, makeCert, makeClientPkiPath } from './pki';
+import { keepQemuLogs } from './qemu-logs';
 
 export interface TestHost {
   /** 1-based. */
@@ -293,6 +294,7 @@ export class TestHosts {
   /** Every process in the namespaces, the namespaces, the bridge and the folder: removed. */
   async teardown(): Promise<void> {
     for (const index of [...this.daemons.keys()]) await this.stop(index).catch(() => undefined);
+    for (const h of this.hosts) keepQemuLogs(path.join(h.dir, 'log', 'qemu'), `hosts-${this.options.label}-${h.name}`);
     this.removeLeftovers();
     const left = this.leftovers();
     if (left.length) throw new Error(`test hosts left: ${left.join(', ')}`);

@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { defaultSeconds, LanesFile, splitLanes, updateLanes } from '../../scripts/test-lanes';
+import { defaultSeconds, LanesFile, splitLanes, startsGuests, updateLanes } from '../../scripts/test-lanes';
 import { FileTiming, integrationFiles, Timings } from '../../scripts/test-timings';
 
 const ROOT = path.resolve(__dirname, '..', '..');
@@ -10,34 +10,81 @@ function timing(file: string, seconds: number, boots = 0, lane = 'int'): FileTim
 }
 
 describe('splitLanes', () => {
-  it('GIVEN measured files WHEN split THEN the longest goes first and each next one to the lane with less so far', () => {
+  it('GIVEN measured guest files WHEN split THEN the longest goes first and each next one to the guest lane with less so far', () => {
     const lanes: LanesFile = {
-      files: { a: { seconds: 500 }, b: { seconds: 400 }, c: { seconds: 300 }, d: { seconds: 200 }, e: { seconds: 100 } },
+      files: {
+        a: { seconds: 500, boots: 1 },
+        b: { seconds: 400, boots: 2 },
+        c: { seconds: 300, restores: 1 },
+        d: { seconds: 200, boots: 1 },
+        e: { seconds: 100, boots: 0, guests: true },
+      },
     };
     const { lane, seconds } = splitLanes(['e', 'd', 'c', 'b', 'a'], lanes);
-    // a→heavy (500), b→int (400), c→int (700), d→heavy (700), e→heavy on a tie (800)
+    // a→heavy (500), b→int (400), c→int (700), d→heavy (700), e→heavy on a tie (800); none in noguest
     expect(lane).toEqual({ a: 'heavy', b: 'int', c: 'int', d: 'heavy', e: 'heavy' });
-    expect(seconds).toEqual({ heavy: 800, int: 700 });
+    expect(seconds).toEqual({ heavy: 800, int: 700, noguest: 0 });
+  });
+
+  it('GIVEN guest and no-guest files WHEN split THEN guest files stay in the two guest lanes and the others balance all three', () => {
+    const lanes: LanesFile = {
+      files: {
+        g1: { seconds: 400, boots: 2 },
+        g2: { seconds: 300, boots: 1 },
+        n1: { seconds: 350, boots: 0, restores: 0 },
+        n2: { seconds: 250, boots: 0, restores: 0 },
+        n3: { seconds: 100, boots: 0, restores: 0 },
+      },
+    };
+    const { lane, seconds } = splitLanes(['g1', 'g2', 'n1', 'n2', 'n3'], lanes);
+    // g1→heavy (400), g2→int (300); n1→noguest (350), n2→int (300 was least: 550), n3→noguest (350 was least: 450)
+    expect(lane).toEqual({ g1: 'heavy', g2: 'int', n1: 'noguest', n2: 'int', n3: 'noguest' });
+    expect(seconds).toEqual({ heavy: 400, int: 550, noguest: 450 });
+  });
+
+  it('GIVEN no-guest files only WHEN split THEN a tie goes to the no-guest lane first', () => {
+    const lanes: LanesFile = { files: { a: { seconds: 10, boots: 0 }, b: { seconds: 10, boots: 0 }, c: { seconds: 10, boots: 0 } } };
+    expect(splitLanes(['a', 'b', 'c'], lanes).lane).toEqual({ a: 'noguest', b: 'heavy', c: 'int' });
   });
 
   it('GIVEN pinned files WHEN split THEN they stay in their lane and the others balance around them', () => {
-    const lanes: LanesFile = { files: { a: { seconds: 100, lane: 'int' }, b: { seconds: 100, lane: 'int' }, c: { seconds: 150 } } };
+    const lanes: LanesFile = {
+      files: { a: { seconds: 100, boots: 1, lane: 'int' }, b: { seconds: 100, boots: 1, lane: 'int' }, c: { seconds: 150, boots: 1 } },
+    };
     expect(splitLanes(['a', 'b', 'c'], lanes).lane).toEqual({ a: 'int', b: 'int', c: 'heavy' });
   });
 
-  it('GIVEN a file not in lanes.json WHEN split THEN it counts as the median of the measured files', () => {
-    const lanes: LanesFile = { files: { a: { seconds: 10 }, b: { seconds: 30 }, c: { seconds: 1000 } } };
+  it('GIVEN a guest file pinned to the no-guest lane WHEN split THEN it throws naming the file', () => {
+    const lanes: LanesFile = { files: { a: { seconds: 100, boots: 1, lane: 'noguest' } } };
+    expect(() => splitLanes(['a'], lanes)).toThrow(/a is pinned to lane noguest but starts guests/);
+  });
+
+  it('GIVEN entries WHEN asked whether they start guests THEN only a measured file with no boot, restore or guests marker does not', () => {
+    expect(startsGuests({ seconds: 10, boots: 0, restores: 0 })).toBe(false);
+    expect(startsGuests({ seconds: 10, boots: 0 })).toBe(false);
+    expect(startsGuests({ seconds: 10, boots: 1, restores: 0 })).toBe(true);
+    expect(startsGuests({ seconds: 10, boots: 0, restores: 1 })).toBe(true);
+    expect(startsGuests({ seconds: 10, boots: 0, restores: 0, guests: true })).toBe(true);
+    expect(startsGuests({ seconds: null })).toBe(true); // not measured: unknown
+    expect(startsGuests(undefined)).toBe(true); // a new file
+  });
+
+  it('GIVEN a file not in lanes.json WHEN split THEN it counts as the median of the measured files, in a guest lane', () => {
+    const lanes: LanesFile = { files: { a: { seconds: 10, boots: 1 }, b: { seconds: 30, boots: 1 }, c: { seconds: 1000, boots: 0 } } };
     expect(defaultSeconds(lanes)).toBe(30);
-    expect(splitLanes(['a', 'new'], lanes).seconds).toEqual({ heavy: 30, int: 10 });
+    expect(splitLanes(['a', 'new'], lanes)).toEqual({ lane: { new: 'heavy', a: 'int' }, seconds: { heavy: 30, int: 10, noguest: 0 } });
     expect(defaultSeconds({ files: { a: { seconds: null } } })).toBe(60);
   });
 
-  it('GIVEN the committed test/lanes.json WHEN every integration file is split THEN each file is in exactly one lane', () => {
+  it('GIVEN the committed test/lanes.json WHEN every integration file is split THEN each file is in exactly one lane and no guest file in noguest', () => {
     const lanes = JSON.parse(fs.readFileSync(path.join(ROOT, 'test', 'lanes.json'), 'utf8')) as LanesFile;
     const files = integrationFiles(ROOT, 'test');
     const { lane } = splitLanes(files, lanes);
     expect(Object.keys(lane).sort()).toEqual(files);
-    expect(new Set(Object.values(lane))).toEqual(new Set(['heavy', 'int']));
+    expect(new Set(Object.values(lane))).toEqual(new Set(['heavy', 'int', 'noguest']));
+    expect(files.filter((f) => lane[f] === 'noguest' && startsGuests(lanes.files[f]))).toEqual([]);
+    // fleet's and wait-fault's guests run under daemons of their own.
+    for (const f of ['test/e2e/fleet.int.test.ts', 'test/faults/wait-fault.int.test.ts']) expect(lane[f]).not.toBe('noguest');
   });
 });
 
@@ -49,6 +96,15 @@ describe('updateLanes', () => {
     expect(updateLanes(seed, t, ['a', 'b'])).toEqual({
       comment: 'c',
       files: { a: { seconds: 300, boots: 2, restores: 0 }, b: { seconds: 40, boots: 0, restores: 0 } },
+    });
+  });
+
+  it('GIVEN a file marked guests: true and a file of the no-guest lane WHEN lanes.json is updated THEN the marker stays and both get their figures', () => {
+    const marked: LanesFile = { files: { a: { seconds: 100, boots: 0, guests: true }, b: { seconds: 50, boots: 0 } } };
+    const t: Timings = { files: [timing('a', 90, 0, 'heavy'), timing('b', 45, 0, 'noguest')], lanes: [], unattributed: [] };
+    expect(updateLanes(marked, t, ['a', 'b']).files).toEqual({
+      a: { seconds: 90, boots: 0, restores: 0, guests: true },
+      b: { seconds: 45, boots: 0, restores: 0 },
     });
   });
 
