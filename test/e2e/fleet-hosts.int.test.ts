@@ -17,18 +17,18 @@
  */
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { Testing } from 'cdktf';
 import { BaseImage, HostPool, NetworkAttachment, VirtualMachine } from '../../constructs';
 import { connect, LibvirtConnectError } from '../../src/libvirt';
-import { testImage } from '../helpers/guest';
 import { TestHosts } from '../helpers/hosts';
 import { docBlock } from '../helpers/doc-paths';
 import { plannedChange, TfWorkdir } from '../helpers/terraform';
 
 jest.setTimeout(180_000);
 
-const PREFIX = 'vstest-fleet-';
+const PREFIX = 'vstest-fhst-';
 const FLEET_GUIDE = fs.readFileSync(path.resolve(__dirname, '..', '..', 'docs', 'guides', 'fleet.md'), 'utf8');
 
 describe('three libvirt hosts on this machine', () => {
@@ -120,14 +120,10 @@ describe('three libvirt hosts on this machine', () => {
       expect([hosts.volumes(1), hosts.volumes(2), hosts.volumes(3)]).toEqual([[`${PREFIX}a.qcow2`], [`${PREFIX}b.qcow2`], []]);
     });
 
-    test('GIVEN volume a moved to h3 WHEN planned and applied THEN the plan replaces it and only h3 has it', () => {
+    test('GIVEN volume a moved to h3 WHEN applied THEN its plan replaces it and only h3 has it', () => {
       write(volume('a', 'h3') + volume('b', 'h2'));
-      const r = tf.plan();
-      expect({ code: r.code, out: r.out }).toEqual({
-        code: 2,
-        out: expect.stringMatching(/~ host +?= "h1" -> "h3" # forces replacement/),
-      });
-      tf.apply();
+      // The apply prints the plan it carries out (one terraform run for both facts).
+      expect(tf.apply()).toMatch(/~ host +?= "h1" -> "h3" # forces replacement/);
       expect([hosts.volumes(1), hosts.volumes(2), hosts.volumes(3)]).toEqual([[], [`${PREFIX}b.qcow2`], [`${PREFIX}a.qcow2`]]);
     });
 
@@ -153,10 +149,18 @@ describe('three libvirt hosts on this machine', () => {
 
   describe('a fleet from the constructs', () => {
     let tf: TfWorkdir;
-    afterAll(() => tf?.dispose());
+    const imageDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vstest-fhst-image-'));
+    afterAll(() => {
+      tf?.dispose();
+      fs.rmSync(imageDir, { recursive: true, force: true });
+    });
 
     test('GIVEN a HostPool and three VMs placed in a loop WHEN synthesized and applied THEN one per host, one base upload per host; destroy empties them', () => {
-      const image = testImage().image;
+      // No VM runs, so the base image need not boot: a small empty qcow2 stands in for the test image (its size is
+      // not what is tested; the test image would be uploaded three times).
+      const image = path.join(imageDir, 'base.qcow2');
+      const made = spawnSync('qemu-img', ['create', '-q', '-f', 'qcow2', image, '64M'], { encoding: 'utf8' });
+      if (made.status !== 0) throw new Error(`qemu-img create ${image} exited ${made.status}: ${made.stdout}${made.stderr}`);
       const json = Testing.synthScope((stack) => {
         const pool = new HostPool(stack, 'hosts', { hosts: hosts.hosts.map((h) => ({ name: h.name, uri: h.uri })) });
         for (let i = 1; i <= 3; i++)

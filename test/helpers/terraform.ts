@@ -232,20 +232,37 @@ export class TfWorkdir {
 
   /** The values of one resource in the state (`terraform show -json`). */
   resource(address: string): TfValues {
+    const found = this.resources()[address];
+    if (!found) throw new Error(`no ${address} in state`);
+    return found;
+  }
+
+  /** The values of every resource of the root module in the state, by address (one `terraform show -json`). */
+  resources(): Record<string, TfValues> {
     const r = spawnSync('terraform', ['show', '-json'], { cwd: this.dir, env: this.env, encoding: 'utf8' });
     const shown = JSON.parse(r.stdout) as { values?: { root_module?: { resources?: { address: string; values: TfValues }[] } } };
-    const found = (shown.values?.root_module?.resources ?? []).find((x) => x.address === address);
-    if (!found) throw new Error(`no ${address} in state`);
-    return found.values;
+    return Object.fromEntries((shown.values?.root_module?.resources ?? []).map((x) => [x.address, x.values]));
   }
 
   destroy(): string {
     return this.ok(['destroy', '-auto-approve', '-input=false']);
   }
 
-  /** Destroys what is left (ignoring errors) and removes the directory. */
+  /** Whether the state holds any resource (terraform.tfstate read; a state it cannot read counts as holding some). */
+  hasResources(): boolean {
+    const file = path.join(this.dir, 'terraform.tfstate');
+    if (!fs.existsSync(file)) return false;
+    try {
+      const state = JSON.parse(fs.readFileSync(file, 'utf8')) as { resources?: unknown[] };
+      return !Array.isArray(state.resources) || state.resources.length > 0;
+    } catch {
+      return true;
+    }
+  }
+
+  /** Destroys what is left (ignoring errors; no terraform run when the state is empty) and removes the directory. */
   dispose(): void {
-    if (fs.existsSync(path.join(this.dir, 'terraform.tfstate'))) this.run(['destroy', '-auto-approve', '-input=false']);
+    if (this.hasResources()) this.run(['destroy', '-auto-approve', '-input=false']);
     fs.rmSync(this.dir, { recursive: true, force: true });
   }
 }
