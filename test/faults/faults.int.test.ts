@@ -19,7 +19,13 @@ const POOL = 'vstest-fault';
 const DATA = 'vstest-fault-data.raw';
 const BIG = 'vstest-fault-big.raw';
 const DOMAIN = 'vstest-fault-d';
-const BIG_BYTES = 512 * 1024 * 1024;
+/**
+ * The uploaded image: big enough that a fault lands mid-upload (the faults wait until `UPLOADING_BYTES` are in the
+ * pool, then strike while the rest is on its way), small enough that each of the file's dozen uploads and sha256s is
+ * quick; its size is not what is tested.
+ */
+const BIG_BYTES = 128 * 1024 * 1024;
+const UPLOADING_BYTES = 8 * 1024 * 1024;
 
 function sha256(file: string): string {
   return createHash('sha256').update(fs.readFileSync(file)).digest('hex');
@@ -155,7 +161,7 @@ resource "virtseed_domain" "d" {
     }
   }
 
-  const uploading = (): boolean => allocated(path.join(lvd.poolDir, BIG)) > 32 * 1024 * 1024;
+  const uploading = (): boolean => allocated(path.join(lvd.poolDir, BIG)) > UPLOADING_BYTES;
 
   /** Volumes and domains on our libvirtd. */
   const hostFacts = () => lvd.listing(POOL);
@@ -228,7 +234,7 @@ resource "virtseed_domain" "d" {
     await lvd.signal('SIGKILL');
     await lvd.start();
     expect(await run.done).not.toBe(0);
-    await convergeAndCheck('libvirtd SIGKILL + restart', 'virtseed_volume upload (512 MiB)');
+    await convergeAndCheck('libvirtd SIGKILL + restart', `virtseed_volume upload (${BIG_BYTES / 1024 / 1024} MiB)`);
     await reset();
   });
 
