@@ -230,6 +230,18 @@ export class TfWorkdir {
     return JSON.parse(r.stdout) as TfPlanJson;
   }
 
+  /**
+   * One `terraform plan -out=tfplan`: its output (the human plan with the provider's warnings, which `show` of a
+   * saved plan does not repeat) and the planned changes (`terraform show -json tfplan`). Apply it with
+   * `apply -input=false tfplan` (no second plan). Throws with the output when the plan fails.
+   */
+  planSaved(): { out: string; json: TfPlanJson } {
+    const out = this.ok(['plan', '-input=false', '-out=tfplan']);
+    const r = spawnSync('terraform', ['show', '-json', 'tfplan'], { cwd: this.dir, env: this.env, encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`terraform show -json tfplan exited ${r.status}:\n${r.stdout}${r.stderr}`);
+    return { out, json: JSON.parse(r.stdout) as TfPlanJson };
+  }
+
   /** The values of one resource in the state (`terraform show -json`). */
   resource(address: string): TfValues {
     const r = spawnSync('terraform', ['show', '-json'], { cwd: this.dir, env: this.env, encoding: 'utf8' });
@@ -243,10 +255,23 @@ export class TfWorkdir {
     return this.ok(['destroy', '-auto-approve', '-input=false']);
   }
 
-  /** Destroys what is left (ignoring errors) and removes the directory. */
+  /** Destroys what is left (ignoring errors; no terraform run when the state holds no resource, e.g. after a
+   *  destroy) and removes the directory. */
   dispose(): void {
-    if (fs.existsSync(path.join(this.dir, 'terraform.tfstate'))) this.run(['destroy', '-auto-approve', '-input=false']);
+    if (this.stateHasResources()) this.run(['destroy', '-auto-approve', '-input=false']);
     fs.rmSync(this.dir, { recursive: true, force: true });
+  }
+
+  /** Whether terraform.tfstate exists and lists a resource (true when it cannot be read as JSON). */
+  private stateHasResources(): boolean {
+    const file = path.join(this.dir, 'terraform.tfstate');
+    if (!fs.existsSync(file)) return false;
+    try {
+      const state = JSON.parse(fs.readFileSync(file, 'utf8')) as { resources?: unknown[] };
+      return (state.resources ?? []).length > 0;
+    } catch {
+      return true;
+    }
   }
 }
 
