@@ -1,16 +1,18 @@
 /**
  * Plan decisions as a cdktf user sees them in `cdktf diff`:
  * - examples/reprovision after the seed content changed: the new instance-id, the domain's planned
- *   `reprovision_action` and the warning with both ids (the domain is defined but not started);
+ *   `reprovision_action` and the warning with both ids (the domain is defined but not started, so its disk is a
+ *   blank image: nothing reads it, and no 280 MB test image is uploaded for a plan);
  * - examples/day2 with one guest's memory raised within max_memory and the other's vCPUs changed: which change is
  *   live and which guest restarts, by warning and `change_impact`; each warning once in `terraform plan -json`. The
  *   guests run but boot nothing (a blank disk: they idle in SeaBIOS), which is all a plan needs.
+ * Each stack is destroyed by `terraform destroy` in its synthesized folder: a plan of the state needs no new synth.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { cleanupByPrefix, testImage } from '../helpers/guest';
+import { cleanupByPrefix } from '../helpers/guest';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 /**
@@ -18,39 +20,64 @@ const ROOT = path.resolve(__dirname, '..', '..');
  * pull the stack folder away from under another test's `cdktf deploy` running beside this one (examples/basic).
  */
 const OUT = fs.mkdtempSync(path.join(os.tmpdir(), 'vstest-cdktf-diff-'));
-afterAll(() => fs.rmSync(OUT, { recursive: true, force: true }));
+/** A blank 64 MiB qcow2 (beside OUT, which each synth empties): the examples' base image (no guest of this file
+ *  boots an OS). */
+const IMAGES = fs.mkdtempSync(path.join(os.tmpdir(), 'vstest-cdktf-diff-img-'));
+const BLANK = path.join(IMAGES, 'blank.qcow2');
+beforeAll(() => execFileSync('qemu-img', ['create', '-q', '-f', 'qcow2', BLANK, '64M']));
+afterAll(() => {
+  fs.rmSync(OUT, { recursive: true, force: true });
+  fs.rmSync(IMAGES, { recursive: true, force: true });
+});
 
 /**
- * `npx cdktf ARGS STACK` in the checkout. cdktf sets TF_PLUGIN_CACHE_DIR to ~/.terraform.d/plugin-cache unless
- * CDKTF_DISABLE_PLUGIN_CACHE_ENV is set: that cache is shared by every checkout on the machine (it would link
- * another checkout's provider build), so it is off and terraform installs from this checkout's mirror.
+ * `cdktf ARGS STACK` in the checkout (its node_modules/.bin/cdktf: no npx lookup). cdktf sets TF_PLUGIN_CACHE_DIR to
+ * ~/.terraform.d/plugin-cache unless CDKTF_DISABLE_PLUGIN_CACHE_ENV is set: that cache is shared by every checkout
+ * on the machine (it would link another checkout's provider build), so it is off and terraform installs from this
+ * checkout's mirror.
  */
 function cdktf(args: string[], env: NodeJS.ProcessEnv, stack = 'reprovision'): { code: number; out: string } {
-  const own: NodeJS.ProcessEnv = { ...env, CDKTF_DISABLE_PLUGIN_CACHE_ENV: '1' };
-  delete own.TF_PLUGIN_CACHE_DIR;
-  const r = spawnSync('npx', ['cdktf', ...args, stack, '--skip-provider-lock', '--output', OUT], {
+  const r = spawnSync(path.join(ROOT, 'node_modules', '.bin', 'cdktf'), [...args, stack, '--skip-provider-lock', '--output', OUT], {
     cwd: ROOT,
-    env: own,
+    env: ownEnv(env),
     encoding: 'utf8',
     timeout: 600_000,
   });
   return { code: r.status ?? -1, out: `${r.stdout}${r.stderr}`.replace(/\x1b\[[0-9;]*[A-Za-z]/g, '') };
 }
 
+/** `env` without the machine-wide plugin cache (see cdktf). */
+function ownEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const own: NodeJS.ProcessEnv = { ...env, CDKTF_DISABLE_PLUGIN_CACHE_ENV: '1' };
+  delete own.TF_PLUGIN_CACHE_DIR;
+  return own;
+}
+
+/** `terraform destroy` of a deployed stack in its synthesized folder (its backend and providers are there: no new
+ *  synth); throws with terraform's output when it fails. Nothing to do when the stack was never synthesized. */
+function destroyStack(stack: string, env: NodeJS.ProcessEnv): void {
+  const cwd = path.join(OUT, 'stacks', stack);
+  if (!fs.existsSync(path.join(cwd, '.terraform'))) return;
+  const r = spawnSync('terraform', ['destroy', '-auto-approve', '-input=false', '-no-color'], {
+    cwd,
+    env: ownEnv(env),
+    encoding: 'utf8',
+    timeout: 600_000,
+  });
+  if (r.status !== 0) throw new Error(`terraform destroy (stack ${stack}) exited ${r.status}:\n${r.stdout}${r.stderr}`);
+}
+
 describe('cdktf diff shows the re-provision decision', () => {
-  const img = testImage();
   const base: NodeJS.ProcessEnv = {
     ...process.env,
     CHECKPOINT_DISABLE: '1',
     CI: '1',
     VIRTSEED_EXAMPLE: 'reprovision',
-    VIRTSEED_IMAGE: img.image,
+    VIRTSEED_IMAGE: BLANK,
     VIRTSEED_RUNNING: 'false',
   };
 
-  afterAll(() => {
-    cdktf(['destroy', '--auto-approve'], { ...base, VIRTSEED_MESSAGE: 'first' });
-  });
+  afterAll(() => destroyStack('reprovision', base));
 
   test('GIVEN a deployed VM WHEN its cloud-config changes THEN cdktf diff shows reboot with both instance-ids', () => {
     const deployed = cdktf(['deploy', '--auto-approve'], { ...base, VIRTSEED_MESSAGE: 'first' });
@@ -69,14 +96,12 @@ describe('cdktf diff shows the re-provision decision', () => {
 
 describe('cdktf diff shows which guest restarts and which change is live', () => {
   const PREFIX = 'vstest-day2-diff';
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vstest-day2-diff-'));
-  const blank = path.join(dir, 'blank.qcow2');
   const base: NodeJS.ProcessEnv = {
     ...process.env,
     CHECKPOINT_DISABLE: '1',
     CI: '1',
     VIRTSEED_EXAMPLE: 'day2',
-    VIRTSEED_IMAGE: blank,
+    VIRTSEED_IMAGE: BLANK,
     VIRTSEED_PREFIX: PREFIX,
   };
   const changed = { ...base, VIRTSEED_WEB_MEMORY: '768', VIRTSEED_DB_VCPUS: '2' };
@@ -84,17 +109,13 @@ describe('cdktf diff shows which guest restarts and which change is live', () =>
     if (r.code !== 0) throw new Error(`${what} exited ${r.code}:\n${r.out}`);
   };
 
-  beforeAll(() => {
-    cleanupByPrefix(PREFIX);
-    execFileSync('qemu-img', ['create', '-q', '-f', 'qcow2', blank, '64M']);
-  });
+  beforeAll(() => cleanupByPrefix(PREFIX));
 
   afterAll(() => {
     try {
-      cdktf(['destroy', '--auto-approve'], base, 'day2');
+      destroyStack('day2', base);
     } finally {
       cleanupByPrefix(PREFIX);
-      fs.rmSync(dir, { recursive: true, force: true });
     }
   });
 

@@ -230,6 +230,18 @@ export class TfWorkdir {
     return JSON.parse(r.stdout) as TfPlanJson;
   }
 
+  /**
+   * One `terraform plan -out=tfplan`: its output (the human plan with the provider's warnings, which `show` of a
+   * saved plan does not repeat) and the planned changes (`terraform show -json tfplan`). Apply it with
+   * `apply -input=false tfplan` (no second plan). Throws with the output when the plan fails.
+   */
+  planSaved(): { out: string; json: TfPlanJson } {
+    const out = this.ok(['plan', '-input=false', '-out=tfplan']);
+    const r = spawnSync('terraform', ['show', '-json', 'tfplan'], { cwd: this.dir, env: this.env, encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`terraform show -json tfplan exited ${r.status}:\n${r.stdout}${r.stderr}`);
+    return { out, json: JSON.parse(r.stdout) as TfPlanJson };
+  }
+
   /** The values of one resource in the state (`terraform show -json`). */
   resource(address: string): TfValues {
     const found = this.resources()[address];
