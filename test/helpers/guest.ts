@@ -133,7 +133,7 @@ export function cleanupByPrefix(prefix: string): void {
     .map((s) => s.trim())
     .filter((s) => s.startsWith(prefix))) {
     virsh('destroy', name);
-    virsh('undefine', name, '--nvram', '--snapshots-metadata');
+    virsh('undefine', name, '--nvram', '--snapshots-metadata', '--checkpoints-metadata');
   }
   for (const name of volumeNames(prefix)) virsh('vol-delete', name, '--pool', 'default');
   removeConsoleLogs(prefix);

@@ -1,7 +1,8 @@
 /**
  * src/ops/backups against the real libvirtd at qemu:///system (libvirt 9.0, QEMU 7.2): a full push backup of a
  * running domain's qcow2 disk, data written through QEMU, an incremental one, verify (and a corrupted file found),
- * restore of the chain compared with the disk, prune. The domain boots nothing (an empty qcow2 disk): QEMU runs,
+ * restore of the chain compared with the disk, prune, and the provider's removal of a domain that has a backup's
+ * checkpoint (what `terraform destroy` does; libvirt refuses a plain undefine). The domain boots nothing (an empty qcow2 disk): QEMU runs,
  * which is all a backup needs; the writes go through QEMU's block layer (HMP `qemu-io`), so the checkpoint's
  * bitmap records them as a guest's would.
  */
@@ -12,6 +13,8 @@ import {
   connect,
   LibvirtError,
   VIR_DOMAIN_UNDEFINE_CHECKPOINTS_METADATA,
+  VIR_DOMAIN_UNDEFINE_SNAPSHOTS_METADATA,
+  VIR_ERR_NO_DOMAIN,
   type DomRef,
   type PoolRef,
   type RemoteLibvirtClient,
@@ -19,6 +22,7 @@ import {
 import { createBackup, pruneBackups, readBackups, restoreDisk, verifyBackups } from '../../src/ops/backups';
 import { deleteVolumes } from '../helpers/libvirt';
 import { createRestoredVolume, planRestore } from '../../provider/src/resources/private/restore';
+import { removeDomain as providerRemoveDomain } from '../../provider/src/resources/private/domain-lifecycle';
 
 jest.setTimeout(300_000);
 
@@ -165,5 +169,15 @@ describe('backups of a running domain on libvirt 9.0', () => {
     });
     expect((await readBackups(root, PREFIX)).map((m) => m.id)).toEqual(['0003-full']);
     expect((await client.domainListAllCheckpoints(dom)).map((c) => c.name)).toEqual(['virtseed-backup-0003']);
+  });
+
+  it("GIVEN a domain with a backup's checkpoint WHEN the provider removes it (terraform destroy) THEN it is undefined, which a plain undefine is refused", async () => {
+    expect((await client.domainListAllCheckpoints(dom)).length).toBe(1);
+    await client.domainDestroy(dom);
+    await expect(client.domainUndefine(dom, VIR_DOMAIN_UNDEFINE_SNAPSHOTS_METADATA)).rejects.toThrow(
+      /cannot delete inactive domain with 1 checkpoints/,
+    );
+    await providerRemoveDomain(client, dom);
+    await expect(client.domainLookupByName(PREFIX)).rejects.toMatchObject({ code: VIR_ERR_NO_DOMAIN });
   });
 });

@@ -1,15 +1,26 @@
 /**
  * virtseed_domain's pure decisions with a fake HandlerContext and libvirt client: the re-provision plan
- * (reprovision_action, previous_instance_id, warning, replacement) and the shutdown wait's reaction to StopProvider.
+ * (reprovision_action, previous_instance_id, warning, replacement), the shutdown wait's reaction to StopProvider, and
+ * the flags a destroy undefines with.
  */
 import { UNKNOWN } from '../../../provider/src/plugin/cty';
 import { TCG_ONLY } from '../../../provider/src/host';
 import type { HandlerContext } from '../../../provider/src/handler';
 import type { DomainState } from '../../../provider/src/resources/private/model';
 import { domain } from '../../../provider/src/resources/domain';
-import { stopDomain } from '../../../provider/src/resources/private/domain-lifecycle';
+import { stopDomain, undefineFlags } from '../../../provider/src/resources/private/domain-lifecycle';
 import { renderDomainXml } from '../../../src/domain';
-import { LibvirtError, VIR_DOMAIN_RUNNING, VIR_DOMAIN_SHUTOFF, VIR_ERR_NO_DOMAIN } from '../../../src/libvirt';
+import {
+  LibvirtError,
+  VIR_DOMAIN_RUNNING,
+  VIR_DOMAIN_SHUTOFF,
+  VIR_DOMAIN_UNDEFINE_CHECKPOINTS_METADATA,
+  VIR_DOMAIN_UNDEFINE_MANAGED_SAVE,
+  VIR_DOMAIN_UNDEFINE_NVRAM,
+  VIR_DOMAIN_UNDEFINE_SNAPSHOTS_METADATA,
+  VIR_DOMAIN_UNDEFINE_TPM,
+  VIR_ERR_NO_DOMAIN,
+} from '../../../src/libvirt';
 import { diskState, domainState, nicState } from '../fixtures/domain';
 import type { DomainDiskState, DomainInterfaceState } from '../../../provider/src/resources/private/model';
 
@@ -356,5 +367,22 @@ describe('virtseed_domain plan: disks and NICs told apart by identity, not posit
     const prior = await three();
     const r = await planLikeTerraform(prior, config({ disk: [DISKS[1], DISKS[0], DISKS[2]], network_interface: NICS }));
     expect(r.planned).toMatchObject({ change_impact: 'restart' });
+  });
+});
+
+describe('undefineFlags (what a destroy removes with the definition)', () => {
+  const always = VIR_DOMAIN_UNDEFINE_MANAGED_SAVE | VIR_DOMAIN_UNDEFINE_SNAPSHOTS_METADATA | VIR_DOMAIN_UNDEFINE_NVRAM;
+  test.each([
+    [
+      'libvirt 9.0: checkpoints (a backup left one) and TPM state too',
+      9_000_000,
+      always | VIR_DOMAIN_UNDEFINE_CHECKPOINTS_METADATA | VIR_DOMAIN_UNDEFINE_TPM,
+    ],
+    ['libvirt 8.9.0: the first with the TPM flag', 8_009_000, always | VIR_DOMAIN_UNDEFINE_CHECKPOINTS_METADATA | VIR_DOMAIN_UNDEFINE_TPM],
+    ['libvirt 6.0: checkpoints, no TPM flag', 6_000_000, always | VIR_DOMAIN_UNDEFINE_CHECKPOINTS_METADATA],
+    ['libvirt 5.6.0: the first with checkpoints', 5_006_000, always | VIR_DOMAIN_UNDEFINE_CHECKPOINTS_METADATA],
+    ['libvirt 5.5: neither', 5_005_000, always],
+  ])('%s', (_what, version, flags) => {
+    expect(undefineFlags(version)).toBe(flags);
   });
 });

@@ -20,6 +20,7 @@ import {
   VIR_DOMAIN_PAUSED,
   VIR_DOMAIN_RUNNING,
   VIR_DOMAIN_SHUTOFF,
+  VIR_DOMAIN_UNDEFINE_CHECKPOINTS_METADATA,
   VIR_DOMAIN_UNDEFINE_MANAGED_SAVE,
   VIR_DOMAIN_UNDEFINE_NVRAM,
   VIR_DOMAIN_UNDEFINE_SNAPSHOTS_METADATA,
@@ -186,20 +187,34 @@ async function withCurrentAddresses(client: LibvirtClient, xml: string, uuid: st
 
 /** First libvirt version with VIR_DOMAIN_UNDEFINE_TPM (8.9.0); older ones remove a TPM's state by default. */
 const LIBVIRT_UNDEFINE_TPM_VERSION = 8_009_000;
+/** First libvirt version with checkpoints and VIR_DOMAIN_UNDEFINE_CHECKPOINTS_METADATA (5.6.0). */
+const LIBVIRT_CHECKPOINTS_VERSION = 5_006_000;
 
 /**
- * Removes a domain: powered off when running, then undefined with its managed save, snapshots, NVRAM and
- * emulated TPM's state (VIR_DOMAIN_UNDEFINE_TPM on libvirt ≥ 8.9: also a TPM with `persistent_state`); the volumes
- * it used that wait for it to let go (./release.ts) are deleted then.
+ * The virDomainUndefineFlags flags removeDomain uses on a libvirt of version `libVersion` (virConnectGetLibVersion:
+ * major * 1,000,000 + minor * 1,000 + release): the managed save, snapshots' metadata, NVRAM, the metadata of
+ * checkpoints (libvirt ≥ 5.6; a backup's checkpoint, docs/backups.md: without the flag libvirt refuses "cannot
+ * delete inactive domain with N checkpoints") and an emulated TPM's state (libvirt ≥ 8.9).
+ */
+export function undefineFlags(libVersion: number): number {
+  return (
+    VIR_DOMAIN_UNDEFINE_MANAGED_SAVE |
+    VIR_DOMAIN_UNDEFINE_SNAPSHOTS_METADATA |
+    VIR_DOMAIN_UNDEFINE_NVRAM |
+    (libVersion >= LIBVIRT_CHECKPOINTS_VERSION ? VIR_DOMAIN_UNDEFINE_CHECKPOINTS_METADATA : 0) |
+    (libVersion >= LIBVIRT_UNDEFINE_TPM_VERSION ? VIR_DOMAIN_UNDEFINE_TPM : 0)
+  );
+}
+
+/**
+ * Removes a domain: powered off when running, then undefined with its managed save, snapshots, checkpoints, NVRAM
+ * and emulated TPM's state (undefineFlags); the volumes it used that wait for it to let go (./release.ts) are
+ * deleted then.
  */
 export async function removeDomain(client: LibvirtClient, dom: DomRef): Promise<void> {
   const used = await usedVolumeKeys(client, dom);
   if (isActive((await client.domainGetState(dom)).state)) await client.domainDestroy(dom);
-  const tpm = (await client.connectGetLibVersion()) >= LIBVIRT_UNDEFINE_TPM_VERSION ? VIR_DOMAIN_UNDEFINE_TPM : 0;
-  await client.domainUndefine(
-    dom,
-    VIR_DOMAIN_UNDEFINE_MANAGED_SAVE | VIR_DOMAIN_UNDEFINE_SNAPSHOTS_METADATA | VIR_DOMAIN_UNDEFINE_NVRAM | tpm,
-  );
+  await client.domainUndefine(dom, undefineFlags(await client.connectGetLibVersion()));
   await releaseVolumes(client, used);
 }
 
