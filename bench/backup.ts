@@ -71,9 +71,15 @@ async function virshBackup(dir: string, file: string, checkpoint: string, since?
   return ms;
 }
 
+/** Writes through QEMU: HMP `qemu-io -d` on the disk's device, whose block backend may write. */
 function writeThroughQemu(pattern: string, offset: number, length: number): void {
-  const out = virsh(['qemu-monitor-command', PREFIX, '--hmp', `qemu-io libvirt-1-format "write -P ${pattern} ${offset} ${length}"`]);
-  if (/error|failed/i.test(out)) throw new Error(`qemu-io write failed: ${out}`);
+  const out = virsh([
+    'qemu-monitor-command',
+    PREFIX,
+    '--hmp',
+    `qemu-io -d /machine/peripheral/virtio-disk0/virtio-backend "write -P ${pattern} ${offset} ${length}"`,
+  ]);
+  if (/error|failed|conflict/i.test(out)) throw new Error(`qemu-io write failed: ${out}`);
 }
 
 export async function runBackupBench(log: (line: string) => void = console.log): Promise<GoalRow[]> {

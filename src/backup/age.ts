@@ -28,3 +28,16 @@ export function formatAge(ms: number): string {
     .map(([n, unit]) => `${n} ${unit}`)
     .join(' ');
 }
+
+/**
+ * Whether a backup policy's next backup is due at `now`: when there is no backup (`latestTakenAt` null) or the latest
+ * is older than `maxAgeSeconds`. `ageMs` is the latest's age (absent without one).
+ * @throws Error when `latestTakenAt` is not a date.
+ */
+export function backupDue(latestTakenAt: string | null, maxAgeSeconds: number, now: Date): { due: boolean; ageMs?: number } {
+  if (latestTakenAt === null) return { due: true };
+  const at = Date.parse(latestTakenAt);
+  if (Number.isNaN(at)) throw new Error(`takenAt "${latestTakenAt}": expected an RFC 3339 time`);
+  const ageMs = now.getTime() - at;
+  return { due: ageMs > maxAgeSeconds * 1000, ageMs };
+}
