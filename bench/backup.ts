@@ -93,7 +93,8 @@ export async function runBackupBench(log: (line: string) => void = console.log):
   const load = () => loadNow().toFixed(2);
   try {
     run('qemu-img', ['create', '-q', '-f', 'qcow2', DISK, String(2 * GIB)]);
-    run('qemu-io', ['-f', 'qcow2', '-c', `write -P 0xab 0 ${2 * GIB}`, DISK]);
+    // qemu-io writes at most 2 GiB - 512 bytes at once.
+    run('qemu-io', ['-f', 'qcow2', '-c', `write -P 0xab 0 ${GIB}`, '-c', `write -P 0xab ${GIB} ${GIB}`, DISK]);
     const xml = join(root, 'domain.xml');
     writeFileSync(xml, domainXml());
     virsh(['define', xml]);
