@@ -1,5 +1,6 @@
 /** Runs every benchmark in turn: `npm run bench`. Add a bench by importing its runner and listing it here.
  *  `npm run bench -- NAME...` runs only the benches whose names contain one of the given words. */
+import { runBackupBench } from './backup';
 import { runBootBench } from './boot';
 import { largeSeedGoalRows, runCliBench } from './cli';
 import { runDeployBench } from './deploy';
@@ -24,6 +25,7 @@ const benches: { name: string; run: () => unknown }[] = [
   { name: 'guest boot', run: () => runBootBench() },
   { name: 'deploy basic', run: () => runDeployBench() },
   { name: 'snapshot before re-provision', run: () => runSnapshotBench() },
+  { name: 'backup and restore of a 2 GiB disk', run: () => runBackupBench() },
 ];
 
 async function main(): Promise<void> {

@@ -4,6 +4,7 @@
  * (same type names, each schema derived from the table named here).
  */
 import {
+  BACKUP_POLICY_FIELDS,
   CLOUDINIT_SEED_FIELDS,
   DOMAIN_FIELDS,
   IGNITION_FIELDS,
@@ -24,4 +25,5 @@ export const RESOURCE_FIELDS: Readonly<Record<string, ResourceFields>> = {
   virtseed_pool: POOL_FIELDS,
   virtseed_snapshot: SNAPSHOT_FIELDS,
   virtseed_placement: PLACEMENT_FIELDS,
+  virtseed_backup_policy: BACKUP_POLICY_FIELDS,
 };

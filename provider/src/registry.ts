@@ -11,6 +11,7 @@ import { networkData } from './resources/data-network';
 import { poolData } from './resources/data-pool';
 import { volumeData } from './resources/data-volume';
 import type { DataSourceHandler, ResourceHandler } from './handler';
+import { backupPolicy } from './resources/backup-policy';
 import { cloudinitSeed } from './resources/cloudinit-seed';
 import { domain } from './resources/domain';
 import { ignition } from './resources/ignition';
@@ -22,7 +23,7 @@ import { volume } from './resources/volume';
 
 /** The resource handlers served by the provider binary. */
 export function resourceHandlers(): ResourceHandler<unknown, LibvirtClient>[] {
-  return [volume, cloudinitSeed, ignition, domain, network, pool, snapshot, placement];
+  return [volume, cloudinitSeed, ignition, domain, network, pool, snapshot, placement, backupPolicy];
 }
 
 /** The data source handlers served by the provider binary. */

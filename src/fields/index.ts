@@ -16,3 +16,4 @@ export * from './domain-data';
 export * from './host';
 export * from './host-field';
 export * from './placement';
+export * from './backup-policy';

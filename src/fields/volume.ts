@@ -108,7 +108,7 @@ export const VOLUME_FIELDS = {
       optional: true,
       replace: true,
       description:
-        "Path of a backup's folder written by `virtseed backup create` (`DIR/<domain>/<id>`, e.g. `/srv/backups/web-1/0002-incremental`), on the machine that runs terraform: the volume holds the disk `restore_disk` as it was at that backup, made from the chain's full backup and each incremental up to it (every file checked against its manifest's sha256 first, the result compared with the chain by `qemu-img compare`), as one qcow2 image uploaded into the pool. The plan shows the chain (`restore_chain`), the bytes read (`restore_bytes`) and the backed-up guest's instance-id (`restore_instance_id`): give the guest's seed that instance-id and cloud-init does not provision it again (docs/backups.md).",
+        "Path of a backup's folder written by `virtseed backup create` (`DIR/<domain>/<id>`, e.g. `/srv/backups/web-1/0002-incremental`), or of a domain's folder of backups (`DIR/<domain>`: its latest backup when the volume is planned), on the machine that runs terraform: the volume holds the disk `restore_disk` as it was at that backup, made from the chain's full backup and each incremental up to it (every file checked against its manifest's sha256 first, the result compared with the chain by `qemu-img compare`), as one qcow2 image uploaded into the pool. The plan shows the chain (`restore_chain`), the bytes read (`restore_bytes`), the backed-up guest's instance-id (`restore_instance_id`) and a warning naming the guest, the backup's age and that what was written after it is lost: give the guest's seed that instance-id and cloud-init does not provision it again (docs/backups.md).",
     },
     restore_disk: {
       type: 'string',

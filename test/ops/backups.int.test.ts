@@ -45,7 +45,11 @@ function sh(cmd: string, args: string[]): string {
   }
 }
 
-/** Writes `pattern` bytes at `offset` of the running domain's vda through QEMU (HMP qemu-io). */
+/**
+ * Writes `pattern` bytes at `offset` of the running domain's vda through QEMU: HMP `qemu-io -d` on the disk's device,
+ * whose block backend may write (`qemu-io libvirt-1-format` opens a new backend on the node, which the device does not
+ * share write with: QEMU answers "Permission conflict" and writes nothing).
+ */
 function writeThroughQemu(pattern: string, offset: string, length: string): void {
   const out = sh('virsh', [
     '-c',
@@ -53,9 +57,14 @@ function writeThroughQemu(pattern: string, offset: string, length: string): void
     'qemu-monitor-command',
     PREFIX,
     '--hmp',
-    `qemu-io libvirt-1-format "write -P ${pattern} ${offset} ${length}"`,
+    `qemu-io -d /machine/peripheral/virtio-disk0/virtio-backend "write -P ${pattern} ${offset} ${length}"`,
   ]);
-  expect(out).not.toMatch(/error|failed/i);
+  expect(out).not.toMatch(/error|failed|conflict/i);
+}
+
+/** qemu-io's output of reading each `[pattern, offset, length]` of a qcow2 image (fails on a pattern mismatch). */
+function readPatterns(image: string, reads: [string, string, string][]): string {
+  return sh('qemu-io', ['-r', '-U', '-f', 'qcow2', ...reads.flatMap(([p, o, l]) => ['-c', `read -P ${p} ${o} ${l}`]), image]);
 }
 
 async function removeDomain(client: RemoteLibvirtClient): Promise<void> {
@@ -131,6 +140,12 @@ describe('backups of a running domain on libvirt 9.0', () => {
     const r = await restoreDisk(root, PREFIX, '0002-incremental', 'vda', out);
     expect(r.chain).toEqual(['0001-full', '0002-incremental']);
     sh('qemu-img', ['compare', diskPath, out]);
+    expect(
+      readPatterns(out, [
+        ['0xa1', '0', '4M'],
+        ['0xb2', '8M', '1M'],
+      ]),
+    ).not.toMatch(/Pattern verification failed/);
     rmSync(out);
   });
 
@@ -139,6 +154,9 @@ describe('backups of a running domain on libvirt 9.0', () => {
     const backups = await readBackups(root, PREFIX);
     expect(plan).toMatchObject({ disk: 'vda', chain: ['0001-full', '0002-incremental'], virtualSize: 64 * 1048576, instanceId: null });
     expect(plan.bytes).toBe(backups.reduce((n, m) => n + m.files.find((f) => f.role === 'disk')!.bytes, 0));
+    // The domain's folder: its latest backup.
+    expect(await planRestore(path.join(root, PREFIX), undefined)).toEqual(plan);
+    await expect(planRestore(root, undefined)).rejects.toThrow('a folder with no backup in it');
     await expect(planRestore(path.join(root, PREFIX, '0002-incremental'), 'vdb')).rejects.toThrow(
       'restore_disk is "vdb"; expected one of the disks of backup 0002-incremental: vda',
     );

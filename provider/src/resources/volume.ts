@@ -37,7 +37,7 @@ import { destroyVolume } from './private/raw-volume';
 import { checksumSource, createVerifiedVolume, planDigest, releaseCache, verificationDiagnostics } from './private/verified-volume';
 import { keyedDigest, keyFor, keyOf, privateWithKey } from './private/keyed';
 import { known, num, str, UNKNOWN } from './private/values';
-import { createRestoredVolume, planRestore, RestorePlanError, type RestorePlan } from './private/restore';
+import { createRestoredVolume, planRestore, RestorePlanError, restoreWarning, type RestorePlan } from './private/restore';
 
 /** The provider schema, from the field table (src/fields/volume.ts). */
 const VOLUME_SCHEMA: ResourceSchema = schemaOf(VOLUME_FIELDS);
@@ -149,6 +149,7 @@ export const volume: ResourceHandler<VolumeState, LibvirtClient> = {
         planned.restore_bytes = r.bytes;
         planned.restore_instance_id = r.instanceId;
         planned.restore_taken_at = r.takenAt;
+        diagnostics.push(restoreWarning(r, `Volume ${str(planned.pool) ?? '?'}/${str(planned.name) ?? '?'}`, new Date()));
         if (config.format === null) planned.format = 'qcow2';
         const wanted = num(config.capacity);
         if (config.capacity === null) planned.capacity = r.virtualSize ?? UNKNOWN;

@@ -4,6 +4,7 @@
  * know it yet) and encodes it back. Derived from the resources' field tables (src/fields), as their schemas are.
  */
 import type {
+  BACKUP_POLICY_FIELDS,
   CLOUDINIT_SEED_FIELDS,
   DOMAIN_FIELDS,
   IGNITION_FIELDS,
@@ -37,4 +38,5 @@ export type NetworkDhcpHostState = Element<NetworkState['dhcp_host']>;
 export type NetworkDnsHostState = Element<NetworkState['dns_host']>;
 export type SnapshotState = StateOf<typeof SNAPSHOT_FIELDS.fields>;
 export type PlacementState = StateOf<typeof PLACEMENT_FIELDS.fields>;
+export type BackupPolicyState = StateOf<typeof BACKUP_POLICY_FIELDS.fields>;
 export type PoolState = StateOf<typeof POOL_FIELDS.fields>;

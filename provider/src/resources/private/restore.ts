@@ -8,7 +8,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { LibvirtClient, PoolRef, VolRef } from '../../../../src/libvirt';
-import { BrokenChainError, restoreChain } from '../../../../src/backup';
+import { BrokenChainError, formatAge, latestBackup, parseBackupId, restoreChain } from '../../../../src/backup';
+import { warning, type Diagnostic } from '../../../../src/diagnostics';
 import { readBackups, restoreDisk } from '../../../../src/ops/backups';
 import type { Logger } from '../../plugin/log';
 import { inspectSource } from './image-source';
@@ -41,17 +42,26 @@ export class RestorePlanError extends Error {
 }
 
 /**
- * Reads the backup chain `restoreFrom` (`DIR/<domain>/<id>`) ends with.
+ * Reads the backup chain `restoreFrom` ends with: a backup's folder (`DIR/<domain>/<id>`), or a domain's folder
+ * (`DIR/<domain>`: its latest backup, read at each plan that creates the volume).
  * @throws RestorePlanError naming the attribute, what was given and what is expected.
  */
 export async function planRestore(restoreFrom: string, disk: string | undefined): Promise<RestorePlan> {
-  const dir = path.resolve(restoreFrom);
-  const backup = path.basename(dir);
-  const domain = path.basename(path.dirname(dir));
-  const root = path.dirname(path.dirname(dir));
+  const resolved = path.resolve(restoreFrom);
+  const latest = parseBackupId(path.basename(resolved)) === null;
+  const dir = latest ? resolved : path.dirname(resolved);
+  const domain = path.basename(dir);
+  const root = path.dirname(dir);
   const all = await readBackups(root, domain).catch((err: Error) => {
     throw new RestorePlanError('restore_from', `restore_from is "${restoreFrom}": its manifests cannot be read (${err.message})`);
   });
+  const newest = latestBackup(all);
+  if (latest && !newest)
+    throw new RestorePlanError(
+      'restore_from',
+      `restore_from is "${restoreFrom}", a folder with no backup in it; expected a domain's folder of backups written by virtseed backup create (DIR/<domain>, its latest backup is restored) or one backup's folder (DIR/<domain>/<id>)`,
+    );
+  const backup = latest ? newest!.id : path.basename(resolved);
   let chain;
   try {
     chain = restoreChain(all, backup);
@@ -86,6 +96,19 @@ export async function planRestore(restoreFrom: string, disk: string | undefined)
     instanceId: top.domain.instanceId,
     takenAt: top.takenAt,
   };
+}
+
+/**
+ * The plan-time warning of a restore: which guest comes back from which backup, how old that backup is at `now`,
+ * and that what the guest wrote after it is lost. `label` names the volume (`Volume POOL/NAME`); on `restore_from`.
+ */
+export function restoreWarning(plan: RestorePlan, label: string, now: Date): Diagnostic {
+  const age = formatAge(now.getTime() - Date.parse(plan.takenAt));
+  return warning(
+    ['restore_from'],
+    `${plan.domain} restored from backup ${plan.backup}, ${age} old`,
+    `${label} is made from disk ${plan.disk} of ${plan.domain} as it was at backup ${plan.backup} (taken ${plan.takenAt}, ${age} before this plan; chain ${plan.chain.join(' + ')}, ${plan.bytes} bytes read). Whatever ${plan.domain} wrote to ${plan.disk} after ${plan.takenAt} is not in it and is lost with the disk it was written to. Nothing is restored until this plan is applied.`,
+  );
 }
 
 /**
