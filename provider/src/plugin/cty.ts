@@ -162,15 +162,16 @@ function pathArray(path: Path): (string | number)[] {
   return out.reverse();
 }
 
-/** The attribute names of an object type, sorted (the order msgpack objects are written in), computed once. */
 const attributeKeys = new WeakMap<object, readonly string[]>();
-/** `Object.keys(attributes)`, kept per type (decoding walks the same types for every value). */
+/** The attribute names of an object type in declaration order (`Object.keys`), computed once per type: decoding
+ *  walks the same types for every value. */
 function attributeNames(attributes: Record<string, CtyType>): readonly string[] {
   let keys = attributeKeys.get(attributes);
   if (!keys) attributeKeys.set(attributes, (keys = Object.keys(attributes)));
   return keys;
 }
 
+/** The attribute names of an object type, sorted (the order msgpack objects are written in), computed once. */
 const sortedKeys = new WeakMap<object, readonly string[]>();
 function sortedAttributes(attributes: Record<string, CtyType>): readonly string[] {
   let keys = sortedKeys.get(attributes);
