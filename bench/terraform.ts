@@ -33,6 +33,11 @@
  * fewer computed attributes, empty collections instead of nulls, fewer attributes), applied and planned beside
  * floor_domain and floor_data; Terraform + Go plugin CPU and wall time per plan and state bytes per resource, what
  * drives Terraform's own cost of the schema (docs/performance.md says which savings keep user configs working).
+ *
+ * The provider's own CPU per domain (issue #38: ≤ 3 ms per plan, ≤ 8 ms per apply, all its processes together,
+ * start-up included) and CPU per plan and apply (terraform + provider) within 1.5x and 1.3x floor_domain's are
+ * goal rows from `memoryFrom` on. With VIRTSEED_BENCH_CPU_PROF_DIR set (an existing folder), every provider process
+ * the bench starts writes its V8 CPU profile there (bench/private/maxrss.js), to see where that CPU goes.
  */
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -466,6 +471,16 @@ export async function runTerraformBench(options: TerraformBenchOptions = {}): Pr
           anchor: mem.totalCpuMs - mem.providerCpuMs,
           load: usageLoad,
         });
+        rows.push({
+          name: `provider CPU per domain per plan, ${n} domains`,
+          unit: 'ms',
+          ours: mem.providerCpuMs / n,
+          anchorName: 'terraform itself per domain',
+          anchor: (mem.totalCpuMs - mem.providerCpuMs) / n,
+          goal: 3,
+          absolute: true,
+          load: usageLoad,
+        });
         const floors: [Workdir | undefined, string][] = [
           [floor, 'floor_data'],
           [floorDomain, 'floor_domain'],
@@ -479,6 +494,7 @@ export async function runTerraformBench(options: TerraformBenchOptions = {}): Pr
             ours: mem.totalCpuMs,
             anchorName: `${n} ${type}: terraform + Go plugin`,
             anchor: floorUsage.totalCpuMs,
+            goal: type === 'floor_domain' ? 1.5 : undefined,
             load: usageLoad,
           });
         }
@@ -512,25 +528,37 @@ export async function runTerraformBench(options: TerraformBenchOptions = {}): Pr
       }
       if (n >= (options.memoryFrom ?? 100) && applyFloorUsage) {
         // Who does the work of an apply (the first applies above): Terraform itself, the provider, libvirtd's defines.
-        const split = (name: string, ms: number, type = 'floor_data', anchor: PlanUsage = applyFloorUsage) =>
+        const split = (name: string, ms: number, type = 'floor_data', anchor: PlanUsage = applyFloorUsage, goal?: number) =>
           rows.push({
             name,
             unit: 'ms',
             ours: ms,
             anchorName: `${n} ${type} apply: terraform + Go plugin`,
             anchor: anchor.totalCpuMs,
+            goal,
             load: applyLoad,
           });
         split(`CPU per apply, ${n} defined domains: terraform + provider`, applyOursUsage.totalCpuMs);
         split(`CPU per apply, ${n} defined domains: terraform itself`, applyOursUsage.totalCpuMs - applyOursUsage.providerCpuMs);
         split(`CPU per apply, ${n} defined domains: provider`, applyOursUsage.providerCpuMs);
         split(`CPU per apply, ${n} defined domains: libvirtd (defines)`, libvirtdApplyMs);
+        rows.push({
+          name: `provider CPU per domain per apply, ${n} defined domains`,
+          unit: 'ms',
+          ours: applyOursUsage.providerCpuMs / n,
+          anchorName: 'terraform itself per domain',
+          anchor: (applyOursUsage.totalCpuMs - applyOursUsage.providerCpuMs) / n,
+          goal: 8,
+          absolute: true,
+          load: applyLoad,
+        });
         if (applyFloorDomainUsage)
           split(
             `CPU per apply, ${n} defined domains: terraform + provider`,
             applyOursUsage.totalCpuMs,
             'floor_domain',
             applyFloorDomainUsage,
+            1.3,
           );
       }
       if (floor && floorDomain && floorDomainEnv?.FLOOR_DOMAIN_SCHEMA && n >= (options.variantsFrom ?? 300)) {

@@ -162,6 +162,15 @@ function pathArray(path: Path): (string | number)[] {
   return out.reverse();
 }
 
+const attributeKeys = new WeakMap<object, readonly string[]>();
+/** The attribute names of an object type in declaration order (`Object.keys`), computed once per type: decoding
+ *  walks the same types for every value. */
+function attributeNames(attributes: Record<string, CtyType>): readonly string[] {
+  let keys = attributeKeys.get(attributes);
+  if (!keys) attributeKeys.set(attributes, (keys = Object.keys(attributes)));
+  return keys;
+}
+
 /** The attribute names of an object type, sorted (the order msgpack objects are written in), computed once. */
 const sortedKeys = new WeakMap<object, readonly string[]>();
 function sortedAttributes(attributes: Record<string, CtyType>): readonly string[] {
@@ -256,15 +265,16 @@ function fromWire(raw: unknown, type: CtyType, path: Path, mode: 'msgpack' | 'js
     case 'object': {
       if (!isPlainObject(raw)) throw new CtyConversionError(pathArray(path), `expected object, got ${describe(raw)}`);
       if (strict) {
-        const extra = Object.keys(raw).filter((k) => !(k in type.attributes));
-        if (extra.length)
-          throw new CtyConversionError(
-            pathArray(at(path, extra[0])),
-            `unknown attribute "${extra[0]}"; expected one of ${Object.keys(type.attributes).join(', ') || '(none)'}`,
-          );
+        for (const k in raw) {
+          if (Object.hasOwn(raw, k) && !(k in type.attributes))
+            throw new CtyConversionError(
+              pathArray(at(path, k)),
+              `unknown attribute "${k}"; expected one of ${Object.keys(type.attributes).join(', ') || '(none)'}`,
+            );
+        }
       }
       const out: Record<string, unknown> = {};
-      for (const k of Object.keys(type.attributes)) out[k] = fromWire(raw[k], type.attributes[k], at(path, k), mode, strict);
+      for (const k of attributeNames(type.attributes)) out[k] = fromWire(raw[k], type.attributes[k], at(path, k), mode, strict);
       return out;
     }
     case 'dynamic':

@@ -38,7 +38,7 @@ import { isMove, moveDomain, movedRecord, planMove, unmoved } from './private/do
 import { usesEscapeHatch } from './private/domain-devices';
 import { escapeHatchPlanDiagnostics, recordDefinitionDigest } from './private/domain-escape';
 import { currentAddresses, privateAfterApply, readDomain, refreshDomain, withDisplayUris, withoutReadDigest } from './private/domain-read';
-import { withDefaults } from './private/domain-state';
+import { toDomainSpec, withDefaults } from './private/domain-state';
 import { validateDomainConfig } from './private/domain-validate';
 import {
   comparable,
@@ -149,7 +149,9 @@ async function createPath(client: LibvirtClient, planned: DomainState, ctx: Hand
   // Defined with the pending mark, started (and waited for), then defined again without it. A failure after the
   // first define still returns the domain, so Terraform records it (tainted) and the next apply replaces it; the
   // domain keeps the mark (see CREATE_PENDING_KEY), else the next plan would take it for someone else's.
-  let dom = await defineDomain(client, planned, undefined, true);
+  // One spec for both definitions (with the pending mark, then without it): the references resolved once.
+  const spec = toDomainSpec(planned, await resolveRefs(client, planned));
+  let dom = await defineDomain(client, planned, undefined, true, undefined, spec);
   const tainted = `The domain is recorded as tainted; the next terraform apply replaces it.`;
   try {
     waited = await startDomain(client, dom, planned, ctx, true);
@@ -169,7 +171,7 @@ async function createPath(client: LibvirtClient, planned: DomainState, ctx: Hand
     const diagnostics = waited.map((d) => (d.severity === 'error' ? { ...d, detail: `${d.detail}\n${tainted}` } : d));
     return { done: { newState: { ...planned, id: uuid, uuid, ...addresses, graphics: noDisplays(planned) }, diagnostics } };
   }
-  dom = await defineDomain(client, planned, bytesToUuid(dom.uuid));
+  dom = await defineDomain(client, planned, bytesToUuid(dom.uuid), false, undefined, spec);
   await clearLivePendingMark(client, dom);
   if (planned.autostart === true) await client.domainSetAutostart(dom, true);
   waited.push(...(await keepSnapshotsTidy(client, dom, null, planned, true, ctx)));
@@ -198,14 +200,15 @@ async function updatePath(
   waited.push(...before.notes);
   const active = isActive((await client.domainGetState(dom)).state);
   const refs = await resolveRefs(client, planned);
+  const spec = toDomainSpec(planned, refs); // built once: for the live changes and the new definition
   if (active && planned.running !== false && !decision.restart) {
     // Live changes first, on the running guest and its definition together; then the whole planned definition.
-    for (const step of liveSteps(client, dom, prior, planned, decision.changes, refs)) {
+    for (const step of liveSteps(client, dom, prior, planned, decision.changes, refs, spec)) {
       ctx.log.info(`domain ${name}: ${step.what}`);
       await step.run();
     }
   }
-  dom = await defineDomain(client, planned, priorUuid, false, refs);
+  dom = await defineDomain(client, planned, priorUuid, false, refs, spec);
   if (typeof planned.autostart === 'boolean' && planned.autostart !== prior.autostart)
     await client.domainSetAutostart(dom, planned.autostart);
   let stopped: StopResult | undefined;

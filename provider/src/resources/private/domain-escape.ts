@@ -146,9 +146,10 @@ const WARNED_NO_SCHEMA = 'warned-no-libvirt-schema';
  */
 export async function escapeHatchPlanDiagnostics(planned: DomainState, notes: Set<string>, changed: boolean): Promise<Diagnostic[]> {
   if (!changed || !usesEscapeHatch(planned) || !isWhollyKnown(planned.xml)) return [];
+  const spec = toDomainSpec(planned, { disks: [] }); // built once for the checks below
   let xml: string;
   try {
-    xml = await finalDomainXml(toDomainSpec(planned, { disks: [] }), xsltOf(planned));
+    xml = await finalDomainXml(spec, xsltOf(planned));
   } catch (err) {
     if (err instanceof XsltError)
       return [
@@ -164,7 +165,7 @@ export async function escapeHatchPlanDiagnostics(planned: DomainState, notes: Se
   // Without the stylesheet too, when there is one: then a problem it adds is told apart from one of the devices.
   const [check, before] = await Promise.all([
     checkDomainSchema(xml),
-    xslt !== undefined ? checkDomainSchema(await finalDomainXml(toDomainSpec(planned, { disks: [] }), undefined)) : undefined,
+    xslt !== undefined ? checkDomainSchema(await finalDomainXml(spec, undefined)) : undefined,
   ]);
   if (!check.checked) {
     if (notes.has(WARNED_NO_SCHEMA)) return [];
@@ -179,7 +180,6 @@ export async function escapeHatchPlanDiagnostics(planned: DomainState, notes: Se
   }
   const devicesFail = before === undefined ? check.errors.length > 0 : before.checked && before.errors.length > 0;
   if (!check.errors.length && !devicesFail) return [];
-  const spec = toDomainSpec(planned, { disks: [] });
   if (devicesFail && spec.extraDevices !== undefined) {
     const blamed = await blameExtraDevices(spec, spec.extraDevices);
     if (blamed.length) return blamed.map((detail) => error(['xml', 'devices'], "Not valid against libvirt's domain schema", detail));

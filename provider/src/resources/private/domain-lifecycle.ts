@@ -4,7 +4,7 @@
  * (./domain-changes.ts); this module does it.
  */
 import { Diagnostic, error, warning } from '../../../../src/diagnostics';
-import { keepDeviceAddresses } from '../../../../src/domain';
+import { keepDeviceAddresses, type DomainSpec } from '../../../../src/domain';
 import {
   VIR_DOMAIN_AFFECT_LIVE,
   VIR_DOMAIN_DEFINE_VALIDATE,
@@ -155,7 +155,8 @@ export function stopDiagnostic(name: string, why: string, r: StopResult, timeout
 /**
  * Defines (or redefines, with `uuid`) the domain of a planned state; `pending` adds the create-pending mark. With
  * the escape hatch (`xml`), the stylesheet is applied and libvirtd validates the result against its own schema
- * (VIR_DOMAIN_DEFINE_VALIDATE).
+ * (VIR_DOMAIN_DEFINE_VALIDATE). `built`: the DomainSpec of `s` the caller built already (`toDomainSpec(s, refs)`,
+ * any uuid; not changed here), so one apply builds it once; else it is built from `resolved` (else resolved here).
  * @throws XsltError when the stylesheet fails; LibvirtError when libvirt refuses the definition.
  */
 export async function defineDomain(
@@ -164,10 +165,15 @@ export async function defineDomain(
   uuid?: string,
   pending = false,
   resolved?: ResolvedRefs,
+  built?: DomainSpec,
 ): Promise<DomRef> {
-  const refs = resolved ?? (await resolveRefs(client, s));
-  const spec = toDomainSpec(s, refs, uuid);
-  if (pending) spec.metadata = { ...spec.metadata, [CREATE_PENDING_KEY]: '1' };
+  const base = built ?? toDomainSpec(s, resolved ?? (await resolveRefs(client, s)));
+  const spec: DomainSpec = {
+    ...base,
+    ...(uuid ? { uuid } : {}),
+    ...(pending ? { metadata: { ...base.metadata, [CREATE_PENDING_KEY]: '1' } } : {}),
+  };
+  if (!uuid) delete spec.uuid;
   const xml = await finalDomainXml(spec, xsltOf(s));
   return client.domainDefineXml(await withCurrentAddresses(client, xml, uuid), usesEscapeHatch(s) ? VIR_DOMAIN_DEFINE_VALIDATE : 0);
 }

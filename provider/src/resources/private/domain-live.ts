@@ -8,7 +8,7 @@
  * which QEMU ≥ 6 applies at once), a display's password and a NIC's bandwidth (virDomainUpdateDeviceFlags). The
  * handler defines the whole planned definition afterwards, so libvirt's persistent definition is exactly the plan's.
  */
-import { renderDiskXml, renderGraphicsXml, renderInterfaceXml, USER_METADATA_XML_NAMESPACE } from '../../../../src/domain';
+import { renderDiskXml, renderGraphicsXml, renderInterfaceXml, USER_METADATA_XML_NAMESPACE, type DomainSpec } from '../../../../src/domain';
 import { DOMAIN_FIELDS, type FieldChange } from '../../../../src/fields';
 import {
   VIR_DOMAIN_AFFECT_CONFIG,
@@ -67,9 +67,9 @@ export function liveSteps(
   planned: DomainState,
   changes: readonly FieldChange[],
   refs: ResolvedRefs,
+  after: DomainSpec = toDomainSpec(planned, refs),
 ): LiveStep[] {
   const live = changes.filter((c) => c.impact === 'live');
-  const after = toDomainSpec(planned, refs);
   // Devices being removed are matched by libvirt on their target (disks) or MAC (NICs): placeholders do for sources.
   const before = toDomainSpec(prior, { disks: [] });
   const removed: LiveStep[] = [];

@@ -28,7 +28,9 @@ const DECISION_ATTRS: ReadonlySet<string> = new Set([
 ]);
 
 function withoutDecision(s: DomainState): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(s).filter(([k]) => !DECISION_ATTRS.has(k)));
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(s)) if (!DECISION_ATTRS.has(k)) out[k] = (s as Record<string, unknown>)[k];
+  return out;
 }
 
 /**

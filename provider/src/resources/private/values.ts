@@ -9,8 +9,14 @@ export { UNKNOWN };
 /** True when `v` and everything inside it is known. */
 export function isWhollyKnown(v: unknown): boolean {
   if (v === UNKNOWN) return false;
-  if (Array.isArray(v)) return v.every(isWhollyKnown);
-  if (v && typeof v === 'object' && !(v instanceof Uint8Array)) return Object.values(v).every(isWhollyKnown);
+  if (Array.isArray(v)) {
+    for (const x of v) if (!isWhollyKnown(x)) return false;
+    return true;
+  }
+  if (v && typeof v === 'object' && !(v instanceof Uint8Array)) {
+    const o = v as Record<string, unknown>;
+    for (const k of Object.keys(o)) if (!isWhollyKnown(o[k])) return false;
+  }
   return true;
 }
 
