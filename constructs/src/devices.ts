@@ -3,20 +3,7 @@
  * enums: each renders one block (or attribute) of `virtseed_domain` (its field table is src/fields/domain.ts; the
  * libvirt XML each stands for is in docs/devices.md). Create them with the static factories.
  */
-import type {
-  DomainChannel,
-  DomainCharSource,
-  DomainDiskOptions,
-  DomainFilesystem,
-  DomainFilesystemAccessMode,
-  DomainGraphicsType,
-  DomainHostdev,
-  DomainInputBus,
-  DomainInputType,
-  DomainTpmModel,
-  DomainTpmVersion,
-  DomainWatchdogModel,
-} from '../../src/domain';
+import type { DomainDiskOptions } from '../../src/domain';
 import { mutuallyExclusive } from './errors';
 import { secretReference } from './secrets';
 
@@ -118,7 +105,7 @@ export interface GraphicsOptions {
 
 /** The rendered form of a display: one `graphics` block of `virtseed_domain`. */
 export interface GraphicsConfig extends Omit<GraphicsOptions, 'passwordSecret'> {
-  readonly type: DomainGraphicsType;
+  readonly type: 'vnc' | 'spice';
   /** The write-only password (a Terraform reference). */
   readonly passwordWo?: string;
 }
@@ -152,8 +139,8 @@ function graphicsConfig(type: GraphicsConfig['type'], options: GraphicsOptions):
 
 /** The rendered form of a TPM: the `tpm` block of `virtseed_domain`. */
 export interface TpmConfig {
-  readonly model: DomainTpmModel;
-  readonly version: DomainTpmVersion;
+  readonly model: 'tpm-crb' | 'tpm-tis';
+  readonly version: '2.0' | '1.2';
 }
 
 /** A TPM emulated by swtpm on the host (Debian `swtpm`, `swtpm-tools`); its state is removed with the domain. */
@@ -175,8 +162,8 @@ export class Tpm {
 export interface FilesystemConfig {
   readonly source: string;
   readonly target: string;
-  readonly driver: DomainFilesystem['driver'];
-  readonly accessMode?: DomainFilesystemAccessMode;
+  readonly driver: 'virtiofs' | '9p';
+  readonly accessMode?: 'passthrough' | 'mapped' | 'squash';
   readonly readonly?: boolean;
 }
 
@@ -186,7 +173,7 @@ export interface NinePOptions {
    * How file ownership maps to the host.
    * @default 'passthrough'
    */
-  readonly accessMode?: DomainFilesystemAccessMode;
+  readonly accessMode?: 'passthrough' | 'mapped' | 'squash';
   /**
    * The guest cannot write.
    * @default false
@@ -261,14 +248,14 @@ export class Watchdog {
   }
 
   private constructor(
-    readonly model: DomainWatchdogModel,
+    readonly model: 'i6300esb' | 'ib700',
     readonly action: WatchdogAction,
   ) {}
 }
 
 /** The rendered form of a serial port or console: one `serial`/`console` block of `virtseed_domain`. */
 export interface CharDeviceConfig {
-  readonly type: DomainCharSource['type'];
+  readonly type: 'pty' | 'file' | 'unix' | 'tcp';
   readonly path?: string;
   readonly host?: string;
   readonly port?: number;
@@ -302,7 +289,7 @@ export class CharDevice {
 /** The rendered form of a channel: one `channel` block of `virtseed_domain`. */
 export interface ChannelConfig {
   readonly name: string;
-  readonly type: DomainChannel['source']['type'];
+  readonly type: 'unix' | 'pty' | 'spicevmc';
   readonly path?: string;
 }
 
@@ -329,21 +316,21 @@ export class Channel {
 /** An input device (a PS/2 mouse and keyboard are always there). Changing it: restarts a running guest. */
 export class InputDevice {
   /** A USB (or virtio) tablet: the VNC pointer follows. */
-  static tablet(bus: DomainInputBus = 'usb'): InputDevice {
+  static tablet(bus: 'usb' | 'virtio' = 'usb'): InputDevice {
     return new InputDevice('tablet', bus);
   }
 
-  static mouse(bus: DomainInputBus = 'usb'): InputDevice {
+  static mouse(bus: 'usb' | 'virtio' = 'usb'): InputDevice {
     return new InputDevice('mouse', bus);
   }
 
-  static keyboard(bus: DomainInputBus = 'usb'): InputDevice {
+  static keyboard(bus: 'usb' | 'virtio' = 'usb'): InputDevice {
     return new InputDevice('keyboard', bus);
   }
 
   private constructor(
-    readonly type: DomainInputType,
-    readonly bus: DomainInputBus,
+    readonly type: 'tablet' | 'mouse' | 'keyboard',
+    readonly bus: 'usb' | 'virtio',
   ) {}
 }
 
@@ -369,7 +356,7 @@ export class HostDevice {
   }
 
   private constructor(
-    readonly type: DomainHostdev['type'],
+    readonly type: 'pci' | 'usb',
     readonly address: string,
     readonly managed?: boolean,
   ) {}

@@ -1,4 +1,4 @@
-import type { DomainDirectMode, DomainNicOptions } from '../../src/domain';
+import type { DomainNicOptions } from '../../src/domain';
 import { DOMAIN_FIELDS } from '../../src/fields';
 
 /** The `network_interface` block's field table (src/fields/domain.ts): the options' defaults are its defaults. */
@@ -82,7 +82,7 @@ export interface DirectOptions extends LibvirtNetworkOptions {
    * macvtap mode.
    * @default 'vepa'
    */
-  readonly mode?: DomainDirectMode;
+  readonly mode?: 'vepa' | 'bridge' | 'private' | 'passthrough';
 }
 
 /** The rendered form of an attachment, one `network_interface` block of `virtseed_domain`. */
@@ -91,7 +91,7 @@ export interface NetworkAttachmentConfig extends NicOptions {
   readonly user?: boolean;
   readonly restrict?: boolean;
   readonly direct?: string;
-  readonly directMode?: DomainDirectMode;
+  readonly directMode?: 'vepa' | 'bridge' | 'private' | 'passthrough';
   readonly mac?: string;
   readonly model: NonNullable<NicOptions['model']>;
   readonly bandwidth?: Bandwidth;
