@@ -1,19 +1,24 @@
 /** `virtseed seed build SPEC -o ISO [--format nocloud|configdrive]`: a seed ISO from a SeedSpec file (JSON/YAML). */
 import { formatPath, ValidationError, type Diagnostic } from '../../src/diagnostics';
-import { tryBuildSeedIso, type SeedFormat } from '../../src/seed';
+import { CLOUDINIT_SEED_FIELDS, isOneOf, valuesOf } from '../../src/fields';
+import { tryBuildSeedIso } from '../../src/seed';
+
+/** The seed formats: the table's values (src/fields/cloudinit-seed.ts). */
+const SEED_FORMATS = valuesOf(CLOUDINIT_SEED_FIELDS.fields.format);
 import { writeFileAtomic } from '../../src/seed/io';
 import type { CliIo } from '../io';
 import { readSpecFile } from '../spec-file';
 
 /** Exit codes: 0 built, 1 I/O failure, 2 invalid input or usage. */
 export function seedBuild(args: { spec: string; output: string; format?: string }, io: CliIo): number {
-  if (args.format !== undefined && args.format !== 'nocloud' && args.format !== 'configdrive') {
-    io.stderr(`--format: expected nocloud or configdrive (got ${args.format})\n`);
+  const format = args.format;
+  if (format !== undefined && !isOneOf(SEED_FORMATS, format)) {
+    io.stderr(`--format: expected ${SEED_FORMATS.join(' or ')} (got ${format})\n`);
     return 2;
   }
   try {
     const loaded = readSpecFile(args.spec);
-    const spec = args.format ? { ...loaded, format: args.format as SeedFormat } : loaded;
+    const spec = format ? { ...loaded, format } : loaded;
     const { diagnostics, built } = tryBuildSeedIso(spec);
     printDiagnostics(
       diagnostics.filter((d) => d.severity === 'warning'),

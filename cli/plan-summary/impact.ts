@@ -3,7 +3,15 @@
  * rules src/fields/changes.ts evaluates) plus `delete` for an object destroyed, the planned state's `change_impacts`
  * values, and a domain's `reprovision_action`.
  */
-import { IMPACTS as FIELD_IMPACTS, isBlock, type AttributeField, type Field, type FieldTable, type Impact } from '../../src/fields';
+import {
+  IMPACTS as FIELD_IMPACTS,
+  isBlock,
+  isOneOf,
+  type AttributeField,
+  type Field,
+  type FieldTable,
+  type Impact,
+} from '../../src/fields';
 import type { ValuePath } from './values';
 
 /** What a change does to a running guest, least to most disruptive: the field tables' impacts, then `delete` (the
@@ -18,7 +26,7 @@ export type ImpactVerdict = Level | 'unknown';
 export type ImpactSource = 'plan' | 'field-table' | 'action';
 
 function isLevel(s: unknown): s is Level {
-  return typeof s === 'string' && (LEVELS as readonly string[]).includes(s);
+  return isOneOf(LEVELS, s);
 }
 
 /** The position of a verdict in {@link LEVELS}; `unknown` ranks as `restart` (the worst an update can be without a

@@ -4,7 +4,14 @@
  * plan) are left out: the provider checks them then.
  */
 import { Token } from 'cdktf';
-import { DISK_OPTION_ENTRIES, parsePciAddress, parseUsbAddress, type DomainInterface, type DomainSpec } from '../../src/domain';
+import {
+  DISK_OPTION_ENTRIES,
+  NIC_OPTION_ENTRIES,
+  parsePciAddress,
+  parseUsbAddress,
+  type DomainInterface,
+  type DomainSpec,
+} from '../../src/domain';
 import type { AttributePath } from '../../src/diagnostics';
 import { DOMAIN_FIELDS } from '../../src/fields';
 import type { VirtualMachineProps } from './virtual-machine-props';
@@ -159,10 +166,7 @@ export function deviceSpecOf(props: VirtualMachineProps): { spec: DomainSpec; pr
   }
   spec.interfaces = (props.networks ?? []).map((n): DomainInterface => {
     const c = n.config;
-    const options = {
-      ...(known(c.mtu) !== undefined ? { mtu: c.mtu } : {}),
-      ...(known(c.vlan) !== undefined ? { vlan: c.vlan } : {}),
-    };
+    const options = Object.fromEntries(NIC_OPTION_ENTRIES.flatMap(([key]) => (known(c[key]) !== undefined ? [[key, c[key]]] : [])));
     if (c.direct !== undefined) return { type: 'direct', dev: known(c.direct) ?? 'eth0', mode: c.directMode ?? 'vepa', ...options };
     if (c.user) return { type: 'user', ...(c.restrict !== false ? { restrict: true } : {}), ...options };
     return { type: 'network', network: 'placeholder', ...options };

@@ -1,3 +1,4 @@
+import type { DomainNicOptions } from '../../src/domain';
 import { DOMAIN_FIELDS } from '../../src/fields';
 
 /** The `network_interface` block's field table (src/fields/domain.ts): the options' defaults are its defaults. */
@@ -33,13 +34,21 @@ export interface Bandwidth {
   readonly outboundBurst?: number;
 }
 
-/** Options of {@link NetworkAttachment.libvirtNetwork} and {@link NetworkAttachment.direct}. */
-export interface LibvirtNetworkOptions {
+/**
+ * The model, link state, MTU and VLAN of a NIC (src/domain/nic-options.ts `NIC_OPTIONS`: one prop per option, its
+ * values the field table's).
+ */
+export interface NicOptions {
   /**
-   * MAC address.
-   * @default - stable, derived from the domain name and the interface's position (one no other interface has)
+   * NIC model. Changing it: restarts a running guest.
+   * @default 'virtio'
    */
-  readonly mac?: string;
+  readonly model?: DomainNicOptions['model'];
+  /**
+   * Link state: `down` unplugs the virtual cable (the guest sees no carrier). Changing it: live (no restart).
+   * @default 'up'
+   */
+  readonly linkState?: DomainNicOptions['linkState'];
   /**
    * MTU of the guest's NIC in bytes (68–65535). Changing it: restarts a running guest.
    * @default - the network's
@@ -51,6 +60,15 @@ export interface LibvirtNetworkOptions {
    * @default - untagged
    */
   readonly vlan?: number;
+}
+
+/** Options of {@link NetworkAttachment.libvirtNetwork} and {@link NetworkAttachment.direct}. */
+export interface LibvirtNetworkOptions extends NicOptions {
+  /**
+   * MAC address.
+   * @default - stable, derived from the domain name and the interface's position (one no other interface has)
+   */
+  readonly mac?: string;
   /**
    * Traffic limits.
    * @default - unlimited
@@ -68,16 +86,14 @@ export interface DirectOptions extends LibvirtNetworkOptions {
 }
 
 /** The rendered form of an attachment, one `network_interface` block of `virtseed_domain`. */
-export interface NetworkAttachmentConfig {
+export interface NetworkAttachmentConfig extends NicOptions {
   readonly network?: string;
   readonly user?: boolean;
   readonly restrict?: boolean;
   readonly direct?: string;
   readonly directMode?: 'vepa' | 'bridge' | 'private' | 'passthrough';
   readonly mac?: string;
-  readonly model: 'virtio';
-  readonly mtu?: number;
-  readonly vlan?: number;
+  readonly model: NonNullable<NicOptions['model']>;
   readonly bandwidth?: Bandwidth;
 }
 
@@ -85,7 +101,7 @@ export interface NetworkAttachmentConfig {
 export class NetworkAttachment {
   /** An interface on a libvirt network: its name (e.g. `'default'`) or UUID (a {@link Network}'s `networkId`; `network.attach()` does this). */
   static libvirtNetwork(network: string, options: LibvirtNetworkOptions = {}): NetworkAttachment {
-    return new NetworkAttachment({ network, model: NIC.model.default, ...options });
+    return new NetworkAttachment({ network, ...options, model: options.model ?? NIC.model.default });
   }
 
   /**
@@ -94,7 +110,7 @@ export class NetworkAttachment {
    */
   static direct(hostInterface: string, options: DirectOptions = {}): NetworkAttachment {
     const { mode, ...rest } = options;
-    return new NetworkAttachment({ direct: hostInterface, directMode: mode, model: NIC.model.default, ...rest });
+    return new NetworkAttachment({ direct: hostInterface, directMode: mode, ...rest, model: rest.model ?? NIC.model.default });
   }
 
   /** QEMU user-mode networking (no host setup needed); restricted by default. */

@@ -10,8 +10,8 @@
  */
 import { error, type AttributePath, type Diagnostic } from '../diagnostics';
 import { DOMAIN_FIELDS } from '../fields';
-import { ATTR, attr, child, text, type XmlNode } from '../xml';
-import { DomainXmlParseError } from './errors';
+import type { XmlNode } from '../xml';
+import { optionEntries, readOptions, renderOptions, validateOptions, type OptionsOf } from './options';
 
 const F = DOMAIN_FIELDS.fields.disk.fields;
 
@@ -19,11 +19,8 @@ const F = DOMAIN_FIELDS.fields.disk.fields;
 const DISK_SERIAL_RE = /^[A-Za-z0-9_ .+-]{1,20}$/;
 
 /**
- * Each option: `attribute`, the `disk` block attribute (snake_case; the key is the model's and the constructs'
- * camelCase name); `element`, the child of `<disk>` that holds it, and `xml`, its attribute there (absent: the
- * element's text); `values`, the table's allowed values (a string option), or `number` (a whole number whose range
- * `check` holds); `check`, what libvirt or QEMU would refuse beyond the allowed values, given the value and the
- * disk's bus (a sentence of what is expected, or undefined when the value is fine).
+ * Each option as ./options.ts `OptionSpec` describes it (`element`: the child of `<disk>` that holds it); a
+ * `check` is given the value and the disk's bus.
  */
 export const DISK_OPTIONS = {
   cache: { attribute: 'cache', element: 'driver', xml: 'cache', values: F.cache.values },
@@ -48,41 +45,23 @@ export const DISK_OPTIONS = {
   },
 } as const;
 
-type Options = typeof DISK_OPTIONS;
 /** The model key of a disk option (camelCase). */
-export type DiskOptionKey = keyof Options;
-/** The value of option `K` in the model: one of the table's values, a number, or a string. */
-type OptionValue<O> = O extends { values: infer V } ? keyof V & string : O extends { number: true } ? number : string;
+export type DiskOptionKey = keyof typeof DISK_OPTIONS;
 
 /** A disk's options in the model (src/domain/model.ts `DomainDisk` has them). */
-export type DomainDiskOptions = { -readonly [K in DiskOptionKey]?: OptionValue<Options[K]> };
+export type DomainDiskOptions = OptionsOf<typeof DISK_OPTIONS>;
 
 /** What a check may look at beside the value: the disk's bus. */
 export interface DiskContext {
   readonly bus?: string;
 }
 
-/** One option's description, whatever its kind. */
-interface AnyOption {
-  readonly attribute: string;
-  readonly element: string;
-  readonly xml?: string;
-  readonly values?: { readonly [value: string]: string };
-  readonly number?: true;
-  readonly check?: (value: never, disk: DiskContext) => string | undefined;
-}
-
 /** The options as [model key, description] pairs, in table order. */
-export const DISK_OPTION_ENTRIES = Object.entries(DISK_OPTIONS) as [DiskOptionKey, AnyOption][];
+export const DISK_OPTION_ENTRIES = optionEntries<typeof DISK_OPTIONS, DiskContext>(DISK_OPTIONS);
 
 /** Writes the options `disk` has into its `<disk>` element `element` (creating `<driver>`/`<target>` children as needed). */
 export function renderDiskOptions(disk: DomainDiskOptions, element: XmlNode): void {
-  for (const [key, o] of DISK_OPTION_ENTRIES) {
-    const value = disk[key];
-    if (value === undefined) continue;
-    if (o.xml === undefined) element[o.element] = String(value);
-    else element[o.element] = { ...((element[o.element] as XmlNode | undefined) ?? {}), [`${ATTR}${o.xml}`]: String(value) };
-  }
+  renderOptions<typeof DISK_OPTIONS, DiskContext>(DISK_OPTIONS, disk, element);
 }
 
 /**
@@ -90,39 +69,12 @@ export function renderDiskOptions(disk: DomainDiskOptions, element: XmlNode): vo
  * table does not allow or a number that is not one.
  */
 export function readDiskOptions(disk: XmlNode, where: string): DomainDiskOptions {
-  const out: Record<string, string | number> = {};
-  for (const [key, o] of DISK_OPTION_ENTRIES) {
-    const node = child(disk, o.element);
-    const raw = o.xml === undefined ? text(node) || undefined : attr(node, o.xml);
-    if (raw === undefined) continue;
-    const at = `${where}/${o.element}${o.xml === undefined ? '' : `/@${o.xml}`}`;
-    if (o.values && !(raw in o.values))
-      throw new DomainXmlParseError(at, `unsupported ${o.attribute} '${raw}' (expected ${Object.keys(o.values).join(', ')})`);
-    if (o.number && !/^\d+$/.test(raw)) throw new DomainXmlParseError(at, `${o.attribute} '${raw}' is not a whole number`);
-    out[key] = o.number ? Number(raw) : raw;
-  }
-  return out as DomainDiskOptions;
+  return readOptions<typeof DISK_OPTIONS, DiskContext>(DISK_OPTIONS, disk, where);
 }
 
 /** The checks of a disk's options (`path`: the disk's attribute path): allowed values, ranges and how they combine. */
 export function validateDiskOptions(disk: DomainDiskOptions & DiskContext, path: AttributePath, out: Diagnostic[]): void {
-  for (const [key, o] of DISK_OPTION_ENTRIES) {
-    const value: unknown = disk[key];
-    if (value === undefined) continue;
-    const at = [...path, key];
-    const quoted = (v: unknown) => JSON.stringify(v);
-    if (o.values && (typeof value !== 'string' || !(value in o.values))) {
-      const allowed = Object.keys(o.values).map((v) => `'${v}'`);
-      out.push(error(at, `Invalid ${o.attribute}`, `Got ${quoted(value)}; expected one of ${allowed.join(', ')}.`));
-    } else if (o.number && (typeof value !== 'number' || !Number.isInteger(value))) {
-      out.push(error(at, `Invalid ${o.attribute}`, `Got ${quoted(value)}; expected a whole number.`));
-    } else if (!o.values && !o.number && typeof value !== 'string') {
-      out.push(error(at, `Invalid ${o.attribute}`, `Got ${quoted(value)}; expected a string.`));
-    } else {
-      const expected = o.check?.(value as never, disk);
-      if (expected !== undefined) out.push(error(at, `Invalid ${o.attribute}`, `Got ${quoted(value)}; expected ${expected}.`));
-    }
-  }
+  validateOptions<typeof DISK_OPTIONS, DiskContext>(DISK_OPTIONS, disk, disk, path, out);
   if (disk.io === 'native' && disk.cache !== 'none' && disk.cache !== 'directsync')
     out.push(
       error(

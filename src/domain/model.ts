@@ -4,7 +4,7 @@
  * (`DomainDisk` = `<domain><devices><disk>`); unions are tagged variants whose XML `type` attribute is derived
  * when rendering. Pure data, no I/O.
  */
-import type { DOMAIN_FIELDS } from '../fields';
+import type { DOMAIN_FIELDS, ValuesOf } from '../fields';
 import type {
   DomainBandwidth,
   DomainBootDevice,
@@ -26,11 +26,10 @@ import type {
   DomainWatchdog,
 } from './devices/model';
 import type { DomainDiskOptions } from './disk-options';
+import type { DomainNicOptions } from './nic-options';
 
 /** The domain's field table: the allowed values of its fields are the unions below (src/fields/domain.ts). */
 type F = (typeof DOMAIN_FIELDS)['fields'];
-/** The allowed values of a field of the table, as a union. */
-type ValuesOf<T extends { values: object }> = keyof T['values'] & string;
 
 export type * from './devices/model';
 
@@ -101,20 +100,13 @@ export type DomainInterfaceModel = ValuesOf<F['network_interface']['fields']['mo
 /** `<interface><link state=...>` (formatdomain "Modifying virtual link state"). */
 export type DomainInterfaceLinkState = ValuesOf<F['network_interface']['fields']['link_state']>;
 
-/** Fields every `<interface>` variant has. */
-export interface DomainInterfaceCommon {
-  /** `<link state=...>`: `down` unplugs the virtual cable (the guest sees no carrier). Parsing omits `up`.
-   *  @default 'up' */
-  linkState?: DomainInterfaceLinkState;
-  /** `<model type=...>`. Parsing omits it when it is the default. @default 'virtio' */
-  model?: DomainInterfaceModel;
+/**
+ * Fields every `<interface>` variant has; its options (`model`, `linkState`, `mtu`, `vlan`: where libvirt keeps
+ * each, its values and range) are ./nic-options.ts `NIC_OPTIONS`. Parsing omits an option at its default.
+ */
+export interface DomainInterfaceCommon extends DomainNicOptions {
   /** `<mac address=...>`, e.g. `52:54:00:12:34:56`. @default - libvirt (or QEMU) assigns one */
   mac?: string;
-  /** `<mtu size=...>`: the MTU the guest's NIC gets, in bytes (68–65535). @default - the network's */
-  mtu?: number;
-  /** `<vlan><tag id=...>`: an 802.1Q VLAN tag (0–4095); takes effect on networks that support it (Open vSwitch,
-   *  SR-IOV). @default - untagged */
-  vlan?: number;
   /** `<bandwidth>`: traffic limits (not on user-mode NICs). @default - unlimited */
   bandwidth?: DomainBandwidth;
 }

@@ -20,21 +20,20 @@ import {
   readTopology,
   readTpm,
   readVideo,
-  readVlan,
   readWatchdog,
 } from './devices/parse';
+import { DOMAIN_FIELDS, isOneOf, valuesOf } from '../fields';
 import { readDiskOptions } from './disk-options';
+import { readNicOptions } from './nic-options';
 import { DomainXmlParseError } from './errors';
 import { matchExtraDevices } from './escape-hatch';
 import {
   QEMU_AGENT_CHANNEL_NAME,
   USER_METADATA_XML_NAMESPACE,
   VIRTSEED_XML_NAMESPACE,
-  type DomainCpuMode,
   type DomainDisk,
   type DomainDiskSource,
   type DomainInterface,
-  type DomainInterfaceModel,
   type DomainOs,
   type DomainSpec,
   type DomainSysinfoFwCfgEntry,
@@ -45,8 +44,10 @@ import { mergeByIndex, namespacePrefix, readQemuArgs, takeUserNetdevArgs } from 
 import { toMiB } from './private/units';
 import { ATTR, attr, child, children, rawText, text, type XmlNode } from '../xml';
 
-const CPU_MODES: readonly DomainCpuMode[] = ['host-passthrough', 'host-model', 'maximum', 'custom'];
-const NIC_MODELS: readonly DomainInterfaceModel[] = ['virtio', 'e1000', 'rtl8139'];
+const F = DOMAIN_FIELDS.fields;
+const CPU_MODES = valuesOf(F.cpu_mode);
+const DOMAIN_TYPES = valuesOf(F.type);
+const DISK_BUSES = valuesOf(F.disk.fields.bus);
 
 /** What a parse needs to know beyond the XML. */
 export interface ParseDomainOptions {
@@ -98,8 +99,8 @@ export function parseDomainFootprint(xml: string): DomainFootprint {
 
 function readDomain(domain: XmlNode, options: ParseDomainOptions): DomainSpec {
   const type = attr(domain, 'type');
-  if (type !== 'kvm' && type !== 'qemu') {
-    throw new DomainXmlParseError('domain/@type', `unsupported domain type '${type ?? ''}' (expected kvm or qemu)`);
+  if (!isOneOf(DOMAIN_TYPES, type)) {
+    throw new DomainXmlParseError('domain/@type', `unsupported domain type '${type ?? ''}' (expected ${DOMAIN_TYPES.join(' or ')})`);
   }
   const name = domainName(domain);
   const { memoryMiB, maxMemoryMiB } = readMemory(domain);
@@ -264,12 +265,12 @@ function readVcpu(domain: XmlNode): { vcpu: number; maxVcpu: number } {
 function readCpu(cpu: XmlNode | undefined, spec: DomainSpec): void {
   if (!cpu || isLibvirtDefaultCpu(cpu)) return;
   const mode = attr(cpu, 'mode') ?? 'custom';
-  if (!(CPU_MODES as readonly string[]).includes(mode)) {
+  if (!isOneOf(CPU_MODES, mode)) {
     throw new DomainXmlParseError('domain/cpu/@mode', `unsupported cpu mode '${mode}'`);
   }
   const model = text(child(cpu, 'model'));
   if (mode === 'custom' && !model) return; // topology/feature-only <cpu>: no mode chosen (topology: readSettings)
-  spec.cpuMode = mode as DomainCpuMode;
+  spec.cpuMode = mode;
   if (model) spec.cpuModel = model;
 }
 
@@ -317,7 +318,7 @@ function readDisk(disk: XmlNode, where: string): DomainDisk {
   const dev = attr(target, 'dev');
   const bus = attr(target, 'bus');
   if (!dev) throw new DomainXmlParseError(`${where}/target`, 'missing target dev');
-  if (bus !== 'virtio' && bus !== 'sata' && bus !== 'scsi') {
+  if (!isOneOf(DISK_BUSES, bus)) {
     throw new DomainXmlParseError(`${where}/target/@bus`, `unsupported bus '${bus ?? ''}'`);
   }
   const result: DomainDisk = { source: readDiskSource(disk, where), target: dev, bus, device };
@@ -365,20 +366,9 @@ function readInterface(node: XmlNode, where: string): DomainInterface {
   } else {
     throw new DomainXmlParseError(`${where}/@type`, `unsupported interface type '${type ?? ''}'`);
   }
-  const model = attr(child(node, 'model'), 'type');
-  if (model !== undefined && model !== 'virtio') {
-    if (!(NIC_MODELS as readonly string[]).includes(model)) {
-      throw new DomainXmlParseError(`${where}/model/@type`, `unsupported NIC model '${model}'`);
-    }
-    iface.model = model as DomainInterfaceModel;
-  }
+  Object.assign(iface, readNicOptions(node, where));
   const mac = attr(child(node, 'mac'), 'address');
   if (mac !== undefined) iface.mac = mac;
-  if (attr(child(node, 'link'), 'state') === 'down') iface.linkState = 'down';
-  const mtu = attr(child(node, 'mtu'), 'size');
-  if (mtu !== undefined && /^\d+$/.test(mtu)) iface.mtu = Number(mtu);
-  const vlan = readVlan(child(node, 'vlan'), `${where}/vlan`);
-  if (vlan !== undefined) iface.vlan = vlan;
   const bandwidth = readBandwidth(child(node, 'bandwidth'), `${where}/bandwidth`);
   if (bandwidth) iface.bandwidth = bandwidth;
   return iface;

@@ -19,6 +19,7 @@ import {
   watchdogElement,
 } from './devices/render';
 import { renderDiskOptions } from './disk-options';
+import { renderNicOptions } from './nic-options';
 import { insertExtraDevices } from './escape-hatch';
 import {
   QEMU_AGENT_CHANNEL_NAME,
@@ -213,11 +214,8 @@ function interfaceElement(iface: DomainInterface): XmlNode {
   if (iface.type === 'network') element.source = { [`${ATTR}network`]: iface.network };
   if (iface.type === 'bridge') element.source = { [`${ATTR}bridge`]: iface.bridge };
   if (iface.type === 'direct') element.source = { [`${ATTR}dev`]: iface.dev, [`${ATTR}mode`]: iface.mode };
-  if (iface.vlan !== undefined) element.vlan = { tag: { [`${ATTR}id`]: String(iface.vlan) } };
   if (iface.bandwidth !== undefined) element.bandwidth = bandwidthElement(iface.bandwidth);
-  element.model = { [`${ATTR}type`]: iface.model ?? 'virtio' };
-  if (iface.mtu !== undefined) element.mtu = { [`${ATTR}size`]: String(iface.mtu) };
-  if (iface.linkState === 'down') element.link = { [`${ATTR}state`]: 'down' };
+  renderNicOptions(iface, element);
   return element;
 }
 

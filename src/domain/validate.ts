@@ -3,8 +3,10 @@
  * diagnostics with paths in the spec's own keys (e.g. `['disks', 1, 'target']`). Pure.
  */
 import { error, type AttributePath, type Diagnostic } from '../diagnostics';
+import { DOMAIN_FIELDS, valuesOf } from '../fields';
 import { isUuid } from '../uuid';
 import { validateDiskOptions } from './disk-options';
+import { validateNicOptions } from './nic-options';
 import { validateDevices, validateInterfaceOptions } from './validate-devices';
 import type { DomainDisk, DomainInterface, DomainSpec } from './model';
 
@@ -18,6 +20,12 @@ const FW_CFG_NAME_MAX = 55;
 /** Control characters XML 1.0 cannot carry (or that attribute normalisation would change). */
 const CONTROL_RE = /[\u0000-\u001f\u007f]/;
 const TEXT_CONTROL_RE = /[\u0000-\u0008\u000b-\u001f\u007f]/;
+
+/** The allowed values of the domain's fields: the table's own (src/fields/domain.ts). */
+const DOMAIN_TYPES = valuesOf(DOMAIN_FIELDS.fields.type);
+const FIRMWARES = valuesOf(DOMAIN_FIELDS.fields.firmware);
+const DISK_BUSES = valuesOf(DOMAIN_FIELDS.fields.disk.fields.bus);
+const quoted = (values: readonly string[]): string => values.map((v) => `'${v}'`).join(', ');
 
 export const MIN_MEMORY_MIB = 64;
 export const MAX_VCPU = 255;
@@ -49,8 +57,8 @@ export function validateDomainSpec(spec: DomainSpec): Diagnostic[] {
       ),
     );
   }
-  if (spec.type !== 'kvm' && spec.type !== 'qemu') {
-    out.push(error(['type'], 'Invalid domain type', `Got ${JSON.stringify(spec.type)}; expected 'kvm' or 'qemu'.`));
+  if (!DOMAIN_TYPES.includes(spec.type)) {
+    out.push(error(['type'], 'Invalid domain type', `Got ${JSON.stringify(spec.type)}; expected ${quoted(DOMAIN_TYPES)}.`));
   }
   if (!Number.isInteger(spec.memoryMiB) || spec.memoryMiB < MIN_MEMORY_MIB) {
     out.push(
@@ -158,8 +166,8 @@ function validateOs(spec: DomainSpec, out: Diagnostic[]): void {
 }
 
 function validateFirmware(spec: DomainSpec, out: Diagnostic[]): void {
-  if (spec.firmware !== undefined && spec.firmware !== 'bios' && spec.firmware !== 'efi') {
-    out.push(error(['firmware'], 'Invalid firmware', `Got ${JSON.stringify(spec.firmware)}; expected 'bios' or 'efi'.`));
+  if (spec.firmware !== undefined && !FIRMWARES.includes(spec.firmware)) {
+    out.push(error(['firmware'], 'Invalid firmware', `Got ${JSON.stringify(spec.firmware)}; expected ${quoted(FIRMWARES)}.`));
   }
   if (spec.secureBoot === true && spec.firmware !== 'efi') {
     out.push(
@@ -188,8 +196,8 @@ function validateDisks(disks: DomainDisk[], out: Diagnostic[]): void {
     } else {
       out.push(error([...path, 'source'], 'Invalid disk source', 'Give either {file} or {pool, volume}.'));
     }
-    if (!['virtio', 'sata', 'scsi'].includes(disk.bus)) {
-      out.push(error([...path, 'bus'], 'Invalid disk bus', `Got ${JSON.stringify(disk.bus)}; expected virtio, sata or scsi.`));
+    if (!DISK_BUSES.includes(disk.bus)) {
+      out.push(error([...path, 'bus'], 'Invalid disk bus', `Got ${JSON.stringify(disk.bus)}; expected ${quoted(DISK_BUSES)}.`));
     } else if (typeof disk.target !== 'string' || !TARGET_RE[disk.bus].test(disk.target)) {
       const prefix = disk.bus === 'virtio' ? 'vd' : 'sd';
       out.push(
@@ -256,21 +264,7 @@ function validateInterfaces(interfaces: DomainInterface[], out: Diagnostic[]): v
         ),
       );
     }
-    if (iface.linkState !== undefined && iface.linkState !== 'up' && iface.linkState !== 'down') {
-      out.push(error([...path, 'linkState'], 'Invalid link state', `Got ${JSON.stringify(iface.linkState)}; expected 'up' or 'down'.`));
-    }
-    if (iface.type === 'user' && iface.restrict && iface.linkState === 'down') {
-      out.push(
-        error(
-          [...path, 'linkState'],
-          'Link state on a restricted user-mode NIC',
-          "A restricted user-mode NIC is QEMU command-line passthrough, which has no link state; use a libvirt network NIC (or restrict: false) for linkState 'down'.",
-        ),
-      );
-    }
-    if (iface.model !== undefined && !['virtio', 'e1000', 'rtl8139'].includes(iface.model)) {
-      out.push(error([...path, 'model'], 'Invalid NIC model', `Got ${JSON.stringify(iface.model)}; expected virtio, e1000 or rtl8139.`));
-    }
+    validateNicOptions(iface, path, out);
     if (iface.mac !== undefined) {
       if (!MAC_RE.test(iface.mac)) {
         out.push(

@@ -7,7 +7,7 @@
  * through `describe`; attributes only the data source has come in `extra`. Every data source reads one of the
  * provider's hosts, chosen by `host`.
  */
-import { isBlock, type FieldTable, type FieldType, type ResourceFields } from './model';
+import { isBlock, isOneOf, type FieldTable, type FieldType, type ResourceFields } from './model';
 
 /** A data source attribute: a lookup argument (`required`, or `optional`) or a result (`computed`). */
 export interface DataAttributeField<T extends FieldType = FieldType> {
@@ -54,7 +54,7 @@ export function dataSourceFields<F extends FieldTable, L extends keyof F & strin
   for (const name of [...opts.lookup, ...opts.pick]) {
     const f = resource.fields[name];
     if (!f || isBlock(f)) throw new Error(`data source field ${name}: not an attribute of the resource's table`);
-    const lookup = (opts.lookup as readonly string[]).includes(name);
+    const lookup = isOneOf(opts.lookup, name);
     fields[name] = {
       type: f.type,
       ...(lookup ? { required: true as const } : { computed: true as const }),

@@ -185,3 +185,19 @@ export function isConditionalDefault(d: FieldDefault): d is ConditionalDefault {
 export function isDerivedDefault(d: FieldDefault): d is DerivedDefault {
   return typeof d === 'object' && 'derived' in d;
 }
+
+/** The allowed values of a field of a table, as a union (`values`' keys). */
+export type ValuesOf<T extends { readonly values: object }> = keyof T['values'] & string;
+
+/**
+ * A field's allowed values as a list, in table order, typed as the union {@link ValuesOf}: the one spelling of
+ * the set for parsers and checks (`values`' keys).
+ */
+export function valuesOf<T extends { readonly values: { readonly [value: string]: string } }>(field: T): readonly ValuesOf<T>[] {
+  return Object.keys(field.values) as ValuesOf<T>[];
+}
+
+/** True when `value` is one of `values` (a type guard: then it has their type, no cast needed). */
+export function isOneOf<T extends string>(values: readonly T[], value: unknown): value is T {
+  return values.some((v) => v === value);
+}

@@ -3,13 +3,14 @@
  * virtseed renders and reads back. Types are named after the XML element paths they stand for
  * (`NetworkIpDhcpHost` = `<network><ip><dhcp><host>`). Pure data, no I/O.
  */
+import type { NETWORK_FIELDS, ValuesOf } from '../fields';
 
 /**
  * `<forward mode=...>`: `nat` (NAT to the host's uplink), `route` (routed, no NAT), `open` (routed, no firewall
  * rules), `bridge` (an existing host bridge, `NetworkSpec.bridge`). No `<forward>` at all is an isolated network:
  * guests reach each other and the host, nothing else.
  */
-export type NetworkForwardMode = 'nat' | 'route' | 'open' | 'bridge';
+export type NetworkForwardMode = Exclude<ValuesOf<(typeof NETWORK_FIELDS)['fields']['mode']>, 'none'>;
 
 /** `<forward>`. */
 export interface NetworkForward {

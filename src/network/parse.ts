@@ -5,7 +5,8 @@
 import { attr, child, children, newParser, text, type XmlNode } from '../xml';
 import { netmaskToPrefix } from '../ip';
 import { NetworkXmlParseError } from './errors';
-import type { NetworkDnsHost, NetworkForwardMode, NetworkIp, NetworkSpec } from './model';
+import { isOneOf } from '../fields';
+import type { NetworkDnsHost, NetworkIp, NetworkSpec } from './model';
 import { FORWARD_MODES } from './validate';
 
 /**
@@ -31,9 +32,9 @@ export function parseNetworkXml(xml: string): NetworkSpec {
   const forward = child(network, 'forward');
   if (forward) {
     const mode = attr(forward, 'mode') ?? 'nat';
-    if (!(FORWARD_MODES as readonly string[]).includes(mode))
+    if (!isOneOf(FORWARD_MODES, mode))
       throw new NetworkXmlParseError('network/forward/@mode', `unsupported mode '${mode}' (expected ${FORWARD_MODES.join(', ')})`);
-    spec.forward = { mode: mode as NetworkForwardMode };
+    spec.forward = { mode };
     const dev = attr(forward, 'dev');
     if (dev !== undefined) spec.forward.dev = dev;
   }

@@ -3,16 +3,20 @@
  * as diagnostics with paths in the spec's own keys (e.g. `['ips', 0, 'dhcpHosts', 1, 'mac']`). Pure.
  */
 import { error, type Diagnostic } from '../diagnostics';
+import { NETWORK_FIELDS, isOneOf, valuesOf } from '../fields';
 import { validateNameAndUuid } from '../object-identity';
 import { inSubnet, ipFamily, ipToBigInt } from '../ip';
-import type { NetworkSpec } from './model';
+import type { NetworkForwardMode, NetworkSpec } from './model';
 
 const MAC_RE = /^[0-9a-fA-F]{2}(:[0-9a-fA-F]{2}){5}$/;
 /** Linux interface names: 1-15 characters, no `/`, `:` or whitespace. */
 const DEV_RE = /^[A-Za-z0-9_.-]{1,15}$/;
 /** A DNS name (RFC 1123 labels). */
 const HOSTNAME_RE = /^(?=.{1,253}$)[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
-export const FORWARD_MODES = ['nat', 'route', 'open', 'bridge'] as const;
+/** The forward modes: the table's `mode` values but `none` (no `<forward>`: src/fields/network.ts). */
+export const FORWARD_MODES: readonly NetworkForwardMode[] = valuesOf(NETWORK_FIELDS.fields.mode).filter(
+  (m): m is NetworkForwardMode => m !== 'none',
+);
 
 /**
  * Every problem found (empty when valid): name/uuid forms; forward mode and device; `bridge` mode needs an
@@ -24,7 +28,7 @@ export const FORWARD_MODES = ['nat', 'route', 'open', 'bridge'] as const;
 export function validateNetworkSpec(spec: NetworkSpec): Diagnostic[] {
   const out: Diagnostic[] = validateNameAndUuid(spec, 'network', 64);
   const mode = spec.forward?.mode;
-  if (spec.forward && !(FORWARD_MODES as readonly string[]).includes(spec.forward.mode))
+  if (spec.forward && !isOneOf(FORWARD_MODES, spec.forward.mode))
     out.push(
       error(
         ['forward', 'mode'],

@@ -2,10 +2,11 @@
  * The model of placing one virtual machine on one of several libvirt hosts (pure): what the VM needs, what each
  * host has committed, and the policy that chooses among the hosts where it fits.
  */
+import { PLACEMENT_FIELDS, valuesOf, type ValuesOf } from '../fields';
 
 /** `spread`: the host with the least committed memory after the VM is added; `pack`: the most (that still fits). */
-export const PLACEMENT_POLICIES = ['spread', 'pack'] as const;
-export type PlacementPolicy = (typeof PLACEMENT_POLICIES)[number];
+export type PlacementPolicy = ValuesOf<(typeof PLACEMENT_FIELDS)['fields']['policy']>;
+export const PLACEMENT_POLICIES: readonly PlacementPolicy[] = valuesOf(PLACEMENT_FIELDS.fields.policy);
 
 /** One VM to place. */
 export interface PlacementRequest {

@@ -2,12 +2,13 @@
  * The typed libvirt storage pool model: the subset of libvirt's pool XML (https://libvirt.org/formatstorage.html,
  * "Storage pool XML") that virtseed defines and reads back. Pure data, no I/O.
  */
+import type { POOL_FIELDS, ValuesOf } from '../fields';
 
 /** `<pool type=...>`: a directory of files, an LVM volume group, or a mounted network file system. */
-export type PoolType = 'dir' | 'logical' | 'netfs';
+export type PoolType = ValuesOf<(typeof POOL_FIELDS)['fields']['type']>;
 
 /** `<source><format type=...>` of a `netfs` pool: the file system to mount (`auto` lets mount(8) probe). */
-export type NetfsFormat = 'auto' | 'nfs' | 'glusterfs' | 'cifs';
+export type NetfsFormat = Exclude<ValuesOf<(typeof POOL_FIELDS)['fields']['source_format']>, 'lvm2'>;
 
 /** `<source><format type=...>` of a `logical` pool. */
 export type LogicalFormat = 'lvm2';

@@ -5,7 +5,8 @@
  */
 import { attr, child, children, newParser, text, type XmlNode } from '../xml';
 import { PoolXmlParseError } from './errors';
-import type { LogicalFormat, NetfsFormat, PoolSource, PoolSpec, PoolType } from './model';
+import { isOneOf } from '../fields';
+import type { LogicalFormat, NetfsFormat, PoolSource, PoolSpec } from './model';
 import { POOL_TYPES } from './validate';
 
 /**
@@ -25,11 +26,11 @@ export function parsePoolXml(xml: string): PoolSpec {
   const pool = child(document, 'pool');
   if (!pool) throw new PoolXmlParseError('(document)', 'the root element is not <pool>');
   const type = attr(pool, 'type');
-  if (!type || !(POOL_TYPES as readonly string[]).includes(type))
+  if (!isOneOf(POOL_TYPES, type))
     throw new PoolXmlParseError('pool/@type', `unsupported type ${JSON.stringify(type ?? null)} (expected ${POOL_TYPES.join(', ')})`);
   const name = text(child(pool, 'name'))?.trim();
   if (!name) throw new PoolXmlParseError('pool/name', 'missing');
-  const spec: PoolSpec = { name, type: type as PoolType };
+  const spec: PoolSpec = { name, type };
   const uuid = text(child(pool, 'uuid'))?.trim();
   if (uuid) spec.uuid = uuid;
   const path = text(child(child(pool, 'target'), 'path'))?.trim();

@@ -3,11 +3,14 @@
  * time, as diagnostics with paths in the spec's own keys (e.g. `['source', 'devices', 1]`). Pure.
  */
 import { error, type Diagnostic } from '../diagnostics';
+import { POOL_FIELDS, isOneOf, valuesOf } from '../fields';
 import { validateNameAndUuid } from '../object-identity';
-import type { PoolSpec, PoolType } from './model';
+import type { NetfsFormat, PoolSpec, PoolType } from './model';
 
-export const POOL_TYPES = ['dir', 'logical', 'netfs'] as const satisfies readonly PoolType[];
-const NETFS_FORMATS = ['auto', 'nfs', 'glusterfs', 'cifs'] as const;
+/** The pool types: the table's values (src/fields/pool.ts). */
+export const POOL_TYPES: readonly PoolType[] = valuesOf(POOL_FIELDS.fields.type);
+/** The formats of a netfs pool: the table's `source_format` values but a logical pool's (src/fields/pool.ts). */
+const NETFS_FORMATS: readonly NetfsFormat[] = valuesOf(POOL_FIELDS.fields.source_format).filter((f): f is NetfsFormat => f !== 'lvm2');
 const LOGICAL_FORMATS = ['lvm2'] as const;
 
 /** A DNS name (RFC 1123 labels) or an IPv4/IPv6 address. */
@@ -42,7 +45,7 @@ const SOURCE_FIELDS: Record<PoolType, readonly string[]> = {
  */
 export function validatePoolSpec(spec: PoolSpec): Diagnostic[] {
   const out: Diagnostic[] = validateNameAndUuid(spec, 'pool', 63);
-  if (!(POOL_TYPES as readonly string[]).includes(spec.type)) {
+  if (!isOneOf(POOL_TYPES, spec.type)) {
     out.push(error(['type'], 'Invalid pool type', `Got ${JSON.stringify(spec.type)}; expected one of ${POOL_TYPES.join(', ')}.`));
     return out;
   }
@@ -84,7 +87,7 @@ export function validatePoolSpec(spec: PoolSpec): Diagnostic[] {
 function validateNetfs(spec: PoolSpec, out: Diagnostic[]): void {
   const source = spec.source ?? {};
   const format = source.format ?? 'auto';
-  if (!(NETFS_FORMATS as readonly string[]).includes(format))
+  if (!isOneOf(NETFS_FORMATS, format))
     out.push(
       error(
         ['source', 'format'],
@@ -115,7 +118,7 @@ function validateNetfs(spec: PoolSpec, out: Diagnostic[]): void {
 
 function validateLogical(spec: PoolSpec, out: Diagnostic[]): void {
   const source = spec.source ?? {};
-  if (source.format !== undefined && !(LOGICAL_FORMATS as readonly string[]).includes(source.format))
+  if (source.format !== undefined && !isOneOf(LOGICAL_FORMATS, source.format))
     out.push(
       error(['source', 'format'], 'Invalid source format', `Got ${JSON.stringify(source.format)}; a logical pool's format is lvm2.`),
     );

@@ -14,11 +14,12 @@
  * - Never when the domain is created, destroyed or replaced (`replace`): the snapshot lives in the domain's disks,
  *   which a replacement does not keep.
  */
+import { DOMAIN_FIELDS, valuesOf, type ValuesOf } from '../fields';
 import type { SnapshotKind } from './kinds';
 
 /** `virtseed_domain.snapshot_before`. */
-export const SNAPSHOT_BEFORE_VALUES = ['none', 'disruptive', 'always'] as const;
-export type SnapshotBefore = (typeof SNAPSHOT_BEFORE_VALUES)[number];
+export type SnapshotBefore = ValuesOf<(typeof DOMAIN_FIELDS)['fields']['snapshot_before']>;
+export const SNAPSHOT_BEFORE_VALUES: readonly SnapshotBefore[] = valuesOf(DOMAIN_FIELDS.fields.snapshot_before);
 
 /** What the plan knows about the domain's change. */
 export interface SnapshotPlanInput {

@@ -347,7 +347,7 @@ export const DOMAIN_KIND: KindSpec = {
         delete d.volume_id;
         d.readonly = true;
       }
-      // libvirt refuses a read-only sata disk (refused at plan: src/domain/devices/validate.ts).
+      // libvirt refuses a read-only sata disk (refused at plan: src/domain/nic-options.ts NIC_OPTIONS).
       if (d.readonly === true && d.bus === 'sata') d.bus = 'scsi';
       // Given targets in the reverse of libvirt's order (it keeps disks in target order), beside derived ones.
       if (d.target !== undefined) d.target = `${d.bus === 'virtio' || d.bus === undefined ? 'vd' : 'sd'}${'dc'[k]}`;
@@ -375,7 +375,7 @@ export const DOMAIN_KIND: KindSpec = {
         delete nic.network;
         nic.direct = 'eth0';
         nic.direct_mode = 'bridge';
-        delete nic.mtu; // libvirt refuses an MTU on a direct NIC (refused at plan: src/domain/devices/validate.ts)
+        delete nic.mtu; // libvirt refuses an MTU on a direct NIC (refused at plan: src/domain/nic-options.ts NIC_OPTIONS)
       }
       const bw = nic.bandwidth as Attrs | undefined;
       if (bw) {

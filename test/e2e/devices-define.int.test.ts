@@ -85,6 +85,8 @@ resource "virtseed_domain" "every" {
   network_interface {
     direct      = "eth0"
     direct_mode = "bridge"
+    model       = "e1000"
+    link_state  = "down"
   }
   graphics {
     type     = "vnc"
@@ -247,6 +249,8 @@ test('GIVEN every device kind and the escape hatch WHEN applied THEN libvirt hol
     /<tag id='42'\/>/,
     /<inbound average='1000'\/>/,
     /<source dev='eth0' mode='bridge'\/>/,
+    /<model type='e1000'\/>/,
+    /<link state='down'\/>/,
     /<graphics type='vnc' port='-1' autoport='yes' listen='127.0.0.1'>/,
     /<listen type='socket' socket='\/var\/lib\/libvirt\/qemu\/vstest-devices-def-every-spice.sock'\/>/,
     /<model type='qxl'/,

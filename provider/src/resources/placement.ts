@@ -5,9 +5,9 @@
  * nothing on the hosts; `host` is an output (the domain, its volumes and seed take it as their `host`).
  */
 import { Diagnostic, error, warning } from '../../../src/diagnostics';
-import { PLACEMENT_FIELDS } from '../../../src/fields';
+import { isOneOf, PLACEMENT_FIELDS } from '../../../src/fields';
 import type { LibvirtClient } from '../../../src/libvirt';
-import type { PlacementPolicy, PlacementRequest } from '../../../src/placement';
+import { PLACEMENT_POLICIES, type PlacementRequest } from '../../../src/placement';
 import { describeHost, HostUnreachableError } from '../host';
 import type { HandlerContext, ResourceHandler } from '../handler';
 import type { ResourceSchema } from '../plugin/schema';
@@ -78,11 +78,12 @@ function requestOf(planned: PlacementState, ctx: HandlerContext<LibvirtClient>):
   const hosts = Array.isArray(planned.hosts) ? planned.hosts : ctx.hosts.map((h) => h.name ?? '');
   const group = str(planned.anti_affinity);
   const pin = str(planned.pin);
+  const policy = str(planned.policy);
   return {
     name: str(planned.name) ?? '',
     memoryMiB: num(planned.memory) ?? 0,
     vcpu: num(planned.vcpu) ?? PLACEMENT_FIELDS.fields.vcpu.default,
-    policy: (str(planned.policy) ?? PLACEMENT_FIELDS.fields.policy.default) as PlacementPolicy,
+    policy: isOneOf(PLACEMENT_POLICIES, policy) ? policy : PLACEMENT_FIELDS.fields.policy.default,
     hosts,
     ...(group !== undefined ? { antiAffinity: group } : {}),
     ...(pin !== undefined ? { pin } : {}),

@@ -6,12 +6,10 @@
  * Normal form (what parsing returns, so that parse(render(s)) deep-equals s): optional fields that are at their
  * default are left out, as each field's `@default` says.
  */
-import type { DOMAIN_FIELDS } from '../../fields';
+import type { DOMAIN_FIELDS, ValuesOf } from '../../fields';
 
 /** The domain's field table: the allowed values of its fields are the unions below (src/fields/domain.ts). */
 type F = (typeof DOMAIN_FIELDS)['fields'];
-/** The allowed values of a field of the table, as a union. */
-type ValuesOf<T extends { values: object }> = keyof T['values'] & string;
 
 /** `<graphics type=...>` (formatdomain "Graphical framebuffers"). */
 export type DomainGraphicsType = ValuesOf<F['graphics']['fields']['type']>;

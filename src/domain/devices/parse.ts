@@ -5,6 +5,7 @@
  * left out; a form the model does not cover throws, so a read never silently drops a device a later apply would
  * then remove. Pure.
  */
+import { DOMAIN_FIELDS, isOneOf, valuesOf } from '../../fields';
 import { DomainXmlParseError } from '../errors';
 import { ATTR, attr, child, children, rawText, text, type XmlNode } from '../../xml';
 import type {
@@ -19,7 +20,6 @@ import type {
   DomainCpuTopology,
   DomainDirectMode,
   DomainFilesystem,
-  DomainFilesystemAccessMode,
   DomainGraphics,
   DomainHostdev,
   DomainInput,
@@ -28,22 +28,22 @@ import type {
   DomainRng,
   DomainTpm,
   DomainVideo,
-  DomainVideoModel,
   DomainWatchdog,
-  DomainWatchdogAction,
-  DomainWatchdogModel,
 } from './model';
 
-const VIDEO_MODELS: readonly DomainVideoModel[] = ['vga', 'cirrus', 'virtio', 'qxl', 'bochs', 'ramfb', 'none'];
-const WATCHDOG_MODELS: readonly DomainWatchdogModel[] = ['i6300esb', 'ib700', 'itco'];
-const WATCHDOG_ACTIONS: readonly DomainWatchdogAction[] = ['reset', 'shutdown', 'poweroff', 'pause', 'none', 'dump', 'inject-nmi'];
-const ACCESS_MODES: readonly DomainFilesystemAccessMode[] = ['passthrough', 'mapped', 'squash'];
+/** The allowed values of the domain's fields: the table's own (src/fields/domain.ts), never spelled again here. */
+const F = DOMAIN_FIELDS.fields;
+const VIDEO_MODELS = valuesOf(F.video);
+const WATCHDOG_MODELS = valuesOf(F.watchdog.fields.model);
+const WATCHDOG_ACTIONS = valuesOf(F.watchdog.fields.action);
+const ACCESS_MODES = valuesOf(F.filesystem.fields.access_mode);
+/** `boot_devices` is a list of strings the table describes (no `values`). */
 const BOOT_DEVICES: readonly DomainBootDevice[] = ['hd', 'cdrom', 'network', 'fd'];
-const LIFECYCLE_ACTIONS: readonly DomainLifecycleAction[] = ['destroy', 'restart', 'preserve', 'coredump-destroy', 'coredump-restart'];
-const DIRECT_MODES: readonly DomainDirectMode[] = ['vepa', 'bridge', 'private', 'passthrough'];
+const LIFECYCLE_ACTIONS = valuesOf(F.on_crash);
+const DIRECT_MODES = valuesOf(F.network_interface.fields.direct_mode);
 
 function oneOf<T extends string>(values: readonly T[], value: string | undefined, where: string, what: string): T {
-  if (value !== undefined && (values as readonly string[]).includes(value)) return value as T;
+  if (isOneOf(values, value)) return value;
   throw new DomainXmlParseError(where, `unsupported ${what} '${value ?? ''}' (expected ${values.join(', ')})`);
 }
 
@@ -59,7 +59,7 @@ function optionalInteger(value: string | undefined, where: string): number | und
 
 /** `<graphics>` (attribute `listen` and `<listen>` both read; `autoport='yes'` means no fixed port). */
 export function readGraphics(node: XmlNode, where: string): DomainGraphics {
-  const type = oneOf(['vnc', 'spice'] as const, attr(node, 'type'), `${where}/@type`, 'graphics type');
+  const type = oneOf(valuesOf(F.graphics.fields.type), attr(node, 'type'), `${where}/@type`, 'graphics type');
   const listenNode = child(node, 'listen');
   const listenType = attr(listenNode, 'type') ?? (attr(node, 'socket') ? 'socket' : 'address');
   let listen: DomainGraphics['listen'];
@@ -99,8 +99,9 @@ export function readTpm(node: XmlNode, where: string): DomainTpm {
     throw new DomainXmlParseError(`${where}/backend/@type`, `unsupported TPM backend '${attr(backend, 'type') ?? ''}' (expected emulator)`);
   }
   return {
-    model: oneOf(['tpm-crb', 'tpm-tis'] as const, attr(node, 'model') ?? 'tpm-tis', `${where}/@model`, 'TPM model'),
-    version: oneOf(['2.0', '1.2'] as const, attr(backend, 'version') ?? '1.2', `${where}/backend/@version`, 'TPM version'),
+    // libvirt's defaults without the attributes (not the table's: those are what a new TPM gets).
+    model: oneOf(valuesOf(F.tpm.fields.model), attr(node, 'model') ?? 'tpm-tis', `${where}/@model`, 'TPM model'),
+    version: oneOf(valuesOf(F.tpm.fields.version), attr(backend, 'version') ?? '1.2', `${where}/backend/@version`, 'TPM version'),
   };
 }
 
@@ -189,15 +190,15 @@ export function readInput(node: XmlNode, where: string): DomainInput | undefined
   const bus = attr(node, 'bus') ?? 'ps2';
   if (bus === 'ps2') return undefined;
   return {
-    type: oneOf(['tablet', 'mouse', 'keyboard'] as const, attr(node, 'type'), `${where}/@type`, 'input type'),
-    bus: oneOf(['usb', 'virtio'] as const, bus, `${where}/@bus`, 'input bus'),
+    type: oneOf(valuesOf(F.input.fields.type), attr(node, 'type'), `${where}/@type`, 'input type'),
+    bus: oneOf(valuesOf(F.input.fields.bus), bus, `${where}/@bus`, 'input bus'),
   };
 }
 
 export function readHostdev(node: XmlNode, where: string): DomainHostdev {
   if ((attr(node, 'mode') ?? 'subsystem') !== 'subsystem')
     throw new DomainXmlParseError(`${where}/@mode`, 'only subsystem host devices are supported');
-  const type = oneOf(['pci', 'usb'] as const, attr(node, 'type'), `${where}/@type`, 'host device type');
+  const type = oneOf(valuesOf(F.hostdev.fields.type), attr(node, 'type'), `${where}/@type`, 'host device type');
   const address = child(child(node, 'source'), 'address');
   if (!address)
     throw new DomainXmlParseError(`${where}/source/address`, 'a host device is selected by its address (vendor/product is not supported)');
@@ -262,14 +263,6 @@ export function readBandwidth(node: XmlNode | undefined, where: string): DomainB
 
 export function readDirectMode(value: string | undefined, where: string): DomainDirectMode {
   return oneOf(DIRECT_MODES, value ?? 'vepa', where, 'macvtap mode');
-}
-
-/** `<vlan><tag id>`: one tag (trunks are not the model's). */
-export function readVlan(node: XmlNode | undefined, where: string): number | undefined {
-  if (!node) return undefined;
-  const tags = children(node, 'tag');
-  if (tags.length !== 1 || attr(node, 'trunk') === 'yes') throw new DomainXmlParseError(where, 'only a single VLAN tag is supported');
-  return integer(attr(tags[0], 'id'), `${where}/tag/@id`);
 }
 
 /** The key/values of the `<metadata>` child in `namespace` (`<x:entry key=...>value</x:entry>`), any prefix. */

@@ -11,6 +11,7 @@
  * `<interface>` elements on a round trip.
  */
 import { QEMU_XML_NAMESPACE, type DomainInterfaceModel, type DomainInterfaceUser } from '../model';
+import { DOMAIN_FIELDS, valuesOf } from '../../fields';
 import { ATTR, attr, children, type XmlNode } from '../../xml';
 
 const DEVICE_BY_MODEL: Record<DomainInterfaceModel, string> = {
@@ -58,7 +59,7 @@ function match(netdevArg: string | undefined, deviceArg: string | undefined): Re
   const id = ID_RE.exec(String(netdev.id));
   if (!id || netdev.type !== 'user' || netdev.restrict !== true || device.netdev !== netdev.id) return undefined;
   if (!sameKeys(netdev, ['type', 'id', 'restrict']) || !sameKeys(device, ['driver', 'netdev', 'mac'])) return undefined;
-  const model = (Object.keys(DEVICE_BY_MODEL) as DomainInterfaceModel[]).find((m) => DEVICE_BY_MODEL[m] === device.driver);
+  const model = valuesOf(DOMAIN_FIELDS.fields.network_interface.fields.model).find((m) => DEVICE_BY_MODEL[m] === device.driver);
   if (!model) return undefined;
   const iface: DomainInterfaceUser = { type: 'user', restrict: true };
   if (model !== 'virtio') iface.model = model;

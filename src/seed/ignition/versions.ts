@@ -1,3 +1,4 @@
+import { isOneOf } from '../../fields';
 import type { IgnitionVersion } from './types';
 
 /** Every spec version we can write and validate, oldest first. */
@@ -8,7 +9,7 @@ export const DEFAULT_IGNITION_VERSION: IgnitionVersion = '3.3.0';
 
 /** True when `v` is one of `IGNITION_VERSIONS`. */
 export function isIgnitionVersion(v: unknown): v is IgnitionVersion {
-  return typeof v === 'string' && (IGNITION_VERSIONS as readonly string[]).includes(v);
+  return isOneOf(IGNITION_VERSIONS, v);
 }
 
 /** The minor number of a 3.x version (`'3.4.0'` → 4). */

@@ -5,6 +5,7 @@
  * "Seed generator"), so the provider passes its configuration through unchanged. Cloud-config keys keep
  * cloud-init's own names (cloud-init docs, "Module reference").
  */
+import type { CLOUDINIT_SEED_FIELDS, ValuesOf } from '../../fields';
 import type { SeedFile } from '../iso9660';
 import type { CloudConfig } from './cloud-config';
 import type { NetworkSpec } from './network';
@@ -18,7 +19,7 @@ export type { SeedFile } from '../iso9660';
  * - `configdrive`: volume label `config-2`, files under `openstack/latest/` (`meta_data.json`, `user_data`,
  *   `network_data.json`, `vendor_data.json`) (cloud-init DataSourceConfigDrive, OpenStack config drive v2).
  */
-export type SeedFormat = 'nocloud' | 'configdrive';
+export type SeedFormat = ValuesOf<(typeof CLOUDINIT_SEED_FIELDS)['fields']['format']>;
 
 /** The volume label of each seed format. */
 export const VOLUME_IDS = { nocloud: 'cidata', configdrive: 'config-2' } as const;

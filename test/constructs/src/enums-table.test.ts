@@ -6,6 +6,7 @@ import {
   BootDevice,
   type DiskOptions,
   Firmware,
+  type NicOptions,
   LifecycleAction,
   NetworkMode,
   SnapshotBefore,
@@ -14,7 +15,7 @@ import {
   WaitFor,
   WatchdogAction,
 } from '../../../constructs';
-import { DISK_OPTIONS, type DiskOptionKey } from '../../../src/domain';
+import { DISK_OPTIONS, NIC_OPTIONS, type DiskOptionKey, type DomainNicOptions, type NicOptionKey } from '../../../src/domain';
 import { DOMAIN_FIELDS, NETWORK_FIELDS, POOL_FIELDS } from '../../../src/fields';
 
 const D = DOMAIN_FIELDS.fields;
@@ -47,5 +48,17 @@ describe('DiskOptions and DISK_OPTIONS', () => {
   test('GIVEN DiskOptions WHEN its props are compared with DISK_OPTIONS THEN each option has one prop (checked by tsc)', () => {
     expect(sameKeys).toBe(true);
     expect(Object.keys(DISK_OPTIONS).length).toBeGreaterThan(0);
+  });
+});
+
+describe('NicOptions and NIC_OPTIONS', () => {
+  type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+  /** A compile-time check: NicOptions has exactly the props of NIC_OPTIONS, each of the model's type. */
+  const sameKeys: Same<keyof NicOptions, NicOptionKey> = true;
+  const sameTypes: Same<Required<NicOptions>, Required<DomainNicOptions>> = true;
+
+  test('GIVEN NicOptions WHEN its props are compared with NIC_OPTIONS THEN each option has one prop of its type (checked by tsc)', () => {
+    expect([sameKeys, sameTypes]).toEqual([true, true]);
+    expect(Object.keys(NIC_OPTIONS).length).toBeGreaterThan(0);
   });
 });

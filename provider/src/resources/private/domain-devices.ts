@@ -5,11 +5,15 @@
  */
 import {
   DISK_OPTION_ENTRIES,
-  DISK_OPTIONS,
+  NIC_OPTION_ENTRIES,
   formatPciAddress,
   parsePciAddress,
   parseUsbAddress,
+  type DISK_OPTIONS,
   type DomainDiskOptions,
+  type DomainNicOptions,
+  type NIC_OPTIONS,
+  type OptionSpec,
 } from '../../../../src/domain';
 import type {
   DomainBandwidth,
@@ -28,6 +32,8 @@ import { known, list, num, str } from './values';
 
 /** The state attributes of the disk options. */
 type DiskOptionAttribute = (typeof DISK_OPTIONS)[keyof typeof DISK_OPTIONS]['attribute'];
+/** The state attributes of the NIC options. */
+type NicOptionAttribute = (typeof NIC_OPTIONS)[keyof typeof NIC_OPTIONS]['attribute'];
 
 const F = DOMAIN_FIELDS.fields;
 
@@ -115,37 +121,50 @@ function bandwidthState(b: DomainBandwidth | undefined): BandwidthState | null {
   };
 }
 
+/**
+ * A block's options of an option table (src/domain/options.ts; `entries`: its [model key, entry] pairs), as model
+ * fields: the known, non-null ones but those at the entry's default (parse leaves those out too).
+ */
+function optionsSpec(entries: readonly (readonly [string, OptionSpec<never>])[], block: object): { [key: string]: string | number } {
+  const state = new Map<string, unknown>(Object.entries(block));
+  const out: { [key: string]: string | number } = {};
+  for (const [key, o] of entries) {
+    const value = o.number ? num(state.get(o.attribute)) : str(state.get(o.attribute));
+    if (value !== undefined && value !== o.default && !(o.values && value === '')) out[key] = value;
+  }
+  return out;
+}
+
+/** A device's options of an option table as state attributes: null when the device has none (the default when the entry has one). */
+function optionsState(entries: readonly (readonly [string, OptionSpec<never>])[], device: object): { [attribute: string]: unknown } {
+  const model = new Map<string, unknown>(Object.entries(device));
+  return Object.fromEntries(entries.map(([key, o]) => [o.attribute, model.get(key) ?? o.default ?? null]));
+}
+
 /** A disk block's options (src/domain/disk-options.ts `DISK_OPTIONS`), as model fields: the known, non-null ones. */
 export function diskOptionsSpec(d: DomainDiskState): DomainDiskOptions {
-  const state = d as unknown as Record<string, unknown>;
-  const out: Record<string, unknown> = {};
-  for (const [key, o] of DISK_OPTION_ENTRIES) {
-    const value = o.number ? num(state[o.attribute]) : str(state[o.attribute]);
-    if (value !== undefined && !(o.values && value === '')) out[key] = value;
-  }
-  return out as DomainDiskOptions;
+  return optionsSpec(DISK_OPTION_ENTRIES, d) as DomainDiskOptions;
 }
 
 /** A disk's options, as state attributes (null when the disk has none). */
 export function diskOptionsState(d: DomainDisk): Pick<DomainDiskState, DiskOptionAttribute> {
-  const out: Record<string, unknown> = {};
-  for (const [key, o] of DISK_OPTION_ENTRIES) out[o.attribute] = d[key] ?? null;
-  return out as Pick<DomainDiskState, DiskOptionAttribute>;
+  return optionsState(DISK_OPTION_ENTRIES, d) as Pick<DomainDiskState, DiskOptionAttribute>;
 }
 
-/** A NIC block's MTU, VLAN and bandwidth, as model fields. */
-export function nicOptionsSpec(n: DomainInterfaceState): Pick<DomainInterface, 'mtu' | 'vlan' | 'bandwidth'> {
-  const [mtu, vlan, bandwidth] = [num(n.mtu), num(n.vlan), bandwidthSpec(n.bandwidth)];
-  return { ...(mtu !== undefined ? { mtu } : {}), ...(vlan !== undefined ? { vlan } : {}), ...(bandwidth ? { bandwidth } : {}) };
+/** A NIC block's options (src/domain/nic-options.ts `NIC_OPTIONS`) and bandwidth, as model fields. */
+export function nicOptionsSpec(n: DomainInterfaceState): DomainNicOptions & Pick<DomainInterface, 'bandwidth'> {
+  const bandwidth = bandwidthSpec(n.bandwidth);
+  return { ...(optionsSpec(NIC_OPTION_ENTRIES, n) as DomainNicOptions), ...(bandwidth ? { bandwidth } : {}) };
 }
 
-/** A NIC's macvtap, MTU, VLAN and bandwidth, as state attributes. */
-export function nicOptionsState(n: DomainInterface): Pick<DomainInterfaceState, 'direct' | 'direct_mode' | 'mtu' | 'vlan' | 'bandwidth'> {
+/** A NIC's options, macvtap and bandwidth, as state attributes. */
+export function nicOptionsState(
+  n: DomainInterface,
+): Pick<DomainInterfaceState, NicOptionAttribute | 'direct' | 'direct_mode' | 'bandwidth'> {
   return {
+    ...(optionsState(NIC_OPTION_ENTRIES, n) as Pick<DomainInterfaceState, NicOptionAttribute>),
     direct: n.type === 'direct' ? n.dev : null,
     direct_mode: n.type === 'direct' ? n.mode : null,
-    mtu: n.mtu ?? null,
-    vlan: n.vlan ?? null,
     bandwidth: bandwidthState(n.bandwidth),
   };
 }

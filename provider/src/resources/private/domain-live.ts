@@ -8,7 +8,7 @@
  * which QEMU ≥ 6 applies at once), a display's password and a NIC's bandwidth (virDomainUpdateDeviceFlags). The
  * handler defines the whole planned definition afterwards, so libvirt's persistent definition is exactly the plan's.
  */
-import { renderDiskXml, renderGraphicsXml, renderInterfaceXml, USER_METADATA_XML_NAMESPACE, type DomainSpec } from '../../../../src/domain';
+import { NIC_OPTIONS, renderDiskXml, renderGraphicsXml, renderInterfaceXml, USER_METADATA_XML_NAMESPACE, type DomainSpec } from '../../../../src/domain';
 import { DOMAIN_FIELDS, type FieldChange } from '../../../../src/fields';
 import {
   VIR_DOMAIN_AFFECT_CONFIG,
@@ -111,7 +111,7 @@ export function liveSteps(
       const iface = after.interfaces[index];
       updatedNics.add(index);
       rest.push({
-        what: `${c.name} → ${iface.linkState ?? 'up'}`,
+        what: `${c.name} → ${iface.linkState ?? NIC_OPTIONS.linkState.default}`,
         run: () => client.domainUpdateDeviceFlags(dom, renderInterfaceXml(iface), BOTH),
       });
     } else if (attr === 'network_interface' && typeof index === 'number' && field === 'bandwidth') {

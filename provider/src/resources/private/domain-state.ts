@@ -23,7 +23,6 @@ import { bool, known, list, num, str, UNKNOWN } from './values';
 /** The table's rules of the domain's fields (src/fields/domain.ts). */
 const F = DOMAIN_FIELDS.fields;
 const DISK = F.disk.fields;
-const NIC = F.network_interface.fields;
 
 /** The fw_cfg key Ignition reads on QEMU (Ignition docs "Supported platforms": qemu). */
 export const IGNITION_FW_CFG_KEY = 'opt/com.coreos/config';
@@ -200,13 +199,7 @@ export function toDomainSpec(s: DomainState, refs: ResolvedRefs, uuid?: string):
     const mac = str(n.mac);
     // A network not known yet (a virtseed_network created by the same plan) stands in by a placeholder name.
     const network = n.network === UNKNOWN ? 'network-known-after-apply' : str(n.network);
-    const linkState = known(n.link_state);
-    const common = {
-      model: known(n.model) ?? NIC.model.default,
-      ...(mac ? { mac } : {}),
-      ...(linkState && linkState !== NIC.link_state.default ? { linkState } : {}),
-      ...nicOptionsSpec(n),
-    };
+    const common = { ...(mac ? { mac } : {}), ...nicOptionsSpec(n) };
     const direct = str(n.direct);
     if (direct !== undefined) return { type: 'direct' as const, dev: direct, mode: known(n.direct_mode) ?? 'vepa', ...common };
     return n.user === true || !network
@@ -298,8 +291,6 @@ export function stateFromSpec(spec: DomainSpec, running: boolean, refs: Observed
       user: n.type === 'user',
       restrict: n.type === 'user' ? n.restrict === true : false,
       mac: n.mac ?? null,
-      model: n.model ?? NIC.model.default,
-      link_state: n.linkState ?? NIC.link_state.default,
       ...nicOptionsState(n),
     })),
     ...deviceState(spec),
