@@ -7,8 +7,10 @@
  * `Cloud-init v. VERSION finished at DATE. Datasource NAME [..].  Up N seconds` — also when modules failed, which
  * cloud-init logs at WARNING as `Running module NAME (<module …>) failed` (and, for scripts-user,
  * `Failed to run module scripts-user (…)`). Its console log handler writes `FILE.py[LEVEL]: message` for WARNING and
- * above. A module failure is an error; other WARNING lines are recoverable (warnings); finishing with
- * `DataSourceNone` means no seed was found (an error). A message of several lines (e.g. `Deprecated cloud-config
+ * above. A module failure is an error, and ends the watch at once: it fails the apply whatever follows, and cloud-init
+ * goes on with the later modules and stages (a package upgrade can take minutes), so waiting for the "finished" line
+ * would only delay the failure (and, under `snapshot_before`, the revert). Other WARNING lines are recoverable
+ * (warnings); finishing with `DataSourceNone` means no seed was found (an error). A message of several lines (e.g. `Deprecated cloud-config
  * provided:` followed by one `KEY: why` line per key) reaches the console one line per journal entry, each with the
  * same `cloud-init[PID]:` tag and no `FILE.py[LEVEL]` marker: a message ending in `:` takes the `KEY: text` lines that
  * follow it with the same tag, joined by newlines.
@@ -30,7 +32,10 @@ export interface ProvisioningProblem {
 /** What the console showed so far. */
 export interface ProvisioningOutcome {
   readonly agent: ProvisioningAgent;
-  /** The agent has finished (successfully or not): waiting is over. */
+  /**
+   * Waiting is over: the agent has finished (successfully or not), or cloud-init reported a module failure (then
+   * `finishedLine` is absent: cloud-init goes on in the guest).
+   */
   readonly finished: boolean;
   /** Errors that make provisioning a failure (module failures, no datasource, Ignition failed). */
   readonly errors: readonly ProvisioningProblem[];
@@ -122,6 +127,7 @@ export class ProvisioningWatch {
       const m = re.exec(message);
       if (m) {
         if (!this.errors.some((e) => e.module === m[1])) this.errors.push({ module: m[1], message });
+        this.done = true;
         return;
       }
     }

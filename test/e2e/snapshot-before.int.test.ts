@@ -4,18 +4,21 @@
  *   1. Created with cloud-config ONE: write_files puts the marker `one` in /root and a per-boot script that prints
  *      `VSTEST-MARKER <marker> IID <instance-id>` to the console at every boot (the image has no ssh or agent). A
  *      virtseed_snapshot of the running BIOS guest holds its memory; deleted with virsh, it is planned again.
- *   2. Cloud-config TWO (a new instance-id) writes the marker `two` and ends its runcmd with `false`: the plan warns
- *      that a snapshot is taken, and `virtseed plan-summary` on the saved plan says so; the apply fails naming
- *      cloud-init's scripts-user module and "reverted to snapshot virtseed-auto-1"; each guest printed `two` on the
- *      new instance-id in the failed boot, then `one` on its old instance-id after the revert (disks and seed
- *      reverted); it runs; the next plan proposes the same change (the domain's re-provision, no drift, the seed
- *      unchanged).
+ *   2. Cloud-config TWO (a new instance-id) has a bootcmd that writes the marker `two` into the file, prints it on its
+ *      instance-id and exits 1: the plan warns that a snapshot is taken, and `virtseed plan-summary` on the saved plan
+ *      says so; the apply fails naming cloud-init's bootcmd module and "reverted to snapshot virtseed-auto-1"; each
+ *      guest printed `two` on the new instance-id in the failed boot, then `one` on its old instance-id after the
+ *      revert (the per-boot printer reads the file from the disk: disks and seed reverted); it runs; the next plan
+ *      proposes the same change (the domain's re-provision, no drift, the seed unchanged). The failure is bootcmd's,
+ *      in cloud-init's init stage, because the wait ends at the first module failure: the failed boot is cut short
+ *      there, about a third of a boot before a runcmd's failure in the final stage would come (a failing runcmd's
+ *      report is test/e2e/provision-cycle.int.test.ts's).
  *   3. Destroy leaves no snapshot, seed copy, volume or NVRAM file behind.
  * The UEFI guest's first boot is also the proof that the test image boots the way cloud images boot under UEFI
  * (formerly its own guest in test/e2e/firmware-boot.int.test.ts, a boot saved): OVMF → GRUB x86_64-efi from the
  * image's ESP → cloud-init finished, with the domain's own NVRAM file while it lives (gone after destroy); the BIOS
  * guest's console shows SeaBIOS → GRUB i386-pc.
- * Six boots, at most two at a time: 3 rounds of a guest boot under TCG.
+ * Six boots, at most two at a time: 3 rounds of a guest boot under TCG, the second cut short at its bootcmd.
  */
 import * as fs from 'node:fs';
 import { parsePlanJson } from '../../cli/plan-summary/plan-json';
@@ -39,7 +42,11 @@ let img: TestImage;
 let tf: TfWorkdir;
 const captures = new Map<Guest, ConsoleCapture>();
 
-/** cloud-config of step `marker`: the marker file, the per-boot printer, and (for `two`) a runcmd that fails. */
+/**
+ * cloud-config of step `marker`: the marker file, the per-boot printer, and (for `two`) a bootcmd that fails. The
+ * bootcmd writes `two` into the marker file itself (synced) before it prints it and fails: the failed boot ends there,
+ * before write_files, and a disk that was not reverted would print `two` again at the next boot.
+ */
 function cloudConfig(marker: 'one' | 'two'): string {
   return JSON.stringify({
     write_files: [
@@ -50,7 +57,17 @@ function cloudConfig(marker: 'one' | 'two'): string {
         content: '#!/bin/sh\necho "VSTEST-MARKER $(cat /root/vstest-marker) IID $(cat /var/lib/cloud/data/instance-id)" > /dev/ttyS0\n',
       },
     ],
-    ...(marker === 'two' ? { runcmd: ['echo provisioning two', 'false'] } : {}),
+    ...(marker === 'two'
+      ? {
+          bootcmd: [
+            [
+              'sh',
+              '-c',
+              'echo two > /root/vstest-marker && sync && echo "VSTEST-MARKER $(cat /root/vstest-marker) IID $INSTANCE_ID" > /dev/ttyS0; exit 1',
+            ],
+          ],
+        }
+      : {}),
   });
 }
 
@@ -210,7 +227,7 @@ test('GIVEN the memory snapshot deleted with virsh WHEN planned THEN it is plann
 let failed: { code: number; out: string };
 let appliedAt = 0;
 
-test('GIVEN cloud-config TWO whose runcmd fails WHEN planned THEN the plan says a snapshot is taken before the re-provision', () => {
+test('GIVEN cloud-config TWO whose bootcmd fails WHEN planned THEN the plan says a snapshot is taken before the re-provision', () => {
   tf.write(config('two'));
   const plan = tf.run(['plan', '-input=false']);
   const text = plan.out.replace(/\s+/g, ' '); // terraform wraps warning details
@@ -232,13 +249,13 @@ test('GIVEN the same change as a saved plan WHEN virtseed plan-summary reads its
   }
 });
 
-test('GIVEN cloud-config TWO WHEN applied THEN the apply fails naming the scripts-user module and the revert to virtseed-auto-1', () => {
+test('GIVEN cloud-config TWO WHEN applied THEN the apply fails naming the bootcmd module and the revert to virtseed-auto-1', () => {
   appliedAt = Date.now();
   failed = tf.run(['apply', '-auto-approve', '-input=false'], APPLY_TIMEOUT_MS);
   console.log(`failed apply (exit ${failed.code}), its errors:\n${failed.out.slice(failed.out.indexOf('Error:')).slice(0, 4000)}`);
   expect(failed.code).toBe(1);
   for (const name of Object.values(GUESTS)) {
-    expect(failed.out).toContain(`cloud-init module scripts-user failed on ${name} (reverted to snapshot virtseed-auto-1)`);
+    expect(failed.out).toContain(`cloud-init module bootcmd failed on ${name} (reverted to snapshot virtseed-auto-1)`);
   }
   expect(failed.out).toMatch(/Reverted to snapshot virtseed-auto-1, taken before this apply/);
 });

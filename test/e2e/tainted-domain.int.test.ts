@@ -5,9 +5,11 @@
  *   1. the wait times out (`wait_timeout` far below a boot): destroy from the tainted state;
  *   2. terraform is interrupted (SIGINT → StopProvider) while it waits: the next plan replaces;
  *   3. cloud-init fails (raw user-data whose `bootcmd` exits 1): with the user-data fixed, the next plan replaces
- *      and the next apply converges (one guest boot each, the only full boots of this file). The fixed seed is
- *      also issue 27.3's case: under merge_overwrite the guest finishes cloud-init with no error (read from its
- *      disk afterwards) although the user's write_files displaced the generated environment, files and mounts.
+ *      and the next apply converges (one guest boot each; the failed one ends at its bootcmd, in cloud-init's init
+ *      stage, where the wait stops at the first module failure: the converging one is the file's only full boot).
+ *      The fixed seed is also issue 27.3's case: under merge_overwrite the guest finishes cloud-init with no error
+ *      (read from its disk afterwards) although the user's write_files displaced the generated environment, files
+ *      and mounts.
  * The fourth way, a lost connection (libvirtd killed mid-wait), is test/faults/wait-fault.int.test.ts.
  * The boot path is not under test: the guest boots directly from the host's kernel, initrd and cmdline.
  * Terraform plans a tainted object with no prior state (PlanResourceChange prior null), so the plan's "name taken"

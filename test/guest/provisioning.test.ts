@@ -27,14 +27,30 @@ describe('ProvisioningWatch cloud-init', () => {
     expect(w.outcome.finishedLine).toMatch(/^Cloud-init v\. 22\.4\.2 finished at /);
   });
 
-  test('GIVEN a failing runcmd WHEN the boot finishes THEN one error names scripts-user and the runcmd warning is kept as context', () => {
+  test('GIVEN a failing runcmd WHEN its module failure is printed THEN the watch ends there: one error names scripts-user and the runcmd warning is kept as context', () => {
     const w = new ProvisioningWatch('cloud-init');
-    expect(feed(w, [RUNNING, ...RUNCMD_FAILED, FINISHED])).toBe(true);
+    expect(feed(w, [RUNNING, RUNCMD_FAILED[0]])).toBe(false);
+    expect(w.line(RUNCMD_FAILED[1])).toBe(true);
+    expect(feed(w, [RUNCMD_FAILED[2], FINISHED])).toBe(true);
     const o = w.outcome;
+    expect(o.finished).toBe(true);
+    expect(o.finishedLine).toBeUndefined();
     expect(o.errors).toEqual([
       { module: 'scripts-user', message: 'Failed to run module scripts-user (scripts in /var/lib/cloud/instance/scripts)' },
     ]);
     expect(o.warnings).toEqual(['Failed running /var/lib/cloud/instance/scripts/runcmd [1]']);
+  });
+
+  test('GIVEN a bootcmd that fails in the init stage WHEN its failure is printed THEN the watch ends at once, before the later stages', () => {
+    const w = new ProvisioningWatch('cloud-init');
+    const failed =
+      "[   62.9] cloud-init[318]: 2026-11-23 01:00:20,100 - util.py[WARNING]: Running module bootcmd (<module 'cloudinit.config.cc_bootcmd' from '/usr/lib/python3/dist-packages/cloudinit/config/cc_bootcmd.py'>) failed";
+    expect(w.line(RUNNING)).toBe(false);
+    expect(w.line(failed)).toBe(true);
+    expect(w.outcome).toMatchObject({
+      finished: true,
+      errors: [{ module: 'bootcmd', message: expect.stringMatching(/^Running module bootcmd /) }],
+    });
   });
 
   test('GIVEN only warnings WHEN finished THEN there are warnings and no errors', () => {

@@ -155,6 +155,31 @@ describe('waitDiagnostics', () => {
     );
   });
 
+  test('GIVEN a module failure that ended the wait before the finished line WHEN reported THEN the error says cloud-init goes on in the guest', () => {
+    const d = waitDiagnostics('web', 600, outcome([{ module: 'bootcmd', message: 'Running module bootcmd (...) failed' }]), 'cloud-init');
+    expect(d).toHaveLength(1);
+    expect(d[0].detail).toContain(
+      'The domain exists and keeps running; cloud-init goes on with its later modules (the apply stopped waiting at this failure); fix the seed',
+    );
+    const finished = waitDiagnostics(
+      'web',
+      600,
+      {
+        kind: 'finished',
+        elapsedMs: 1,
+        outcome: {
+          agent: 'cloud-init',
+          finished: true,
+          errors: [{ module: 'bootcmd', message: 'x' }],
+          warnings: [],
+          finishedLine: 'Cloud-init v. 22.4.2 finished',
+        },
+      },
+      'cloud-init',
+    );
+    expect(finished[0].detail).not.toContain('goes on');
+  });
+
   test('GIVEN only recoverable problems WHEN reported THEN each is a warning', () => {
     const d = waitDiagnostics('web', 600, outcome([], ['Ignoring ssh_pwauth']), 'cloud-init');
     expect(d).toEqual([

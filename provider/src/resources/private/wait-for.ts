@@ -6,10 +6,10 @@
  * libvirt stream (virDomainOpenConsole; the chardev's `<log file>` keeps logging), then the CPUs are resumed. So the
  * stream holds this boot's console from its first byte, and no line of an earlier boot (an earlier instance-id) can
  * count: a re-provision by reboot is a new QEMU process whose cloud-init reads the new seed. The console lines go
- * through ProvisioningWatch (src/guest) until cloud-init's "finished" line (or Ignition's completion), the guest
- * stopping, StopProvider, or the end of its progress: every console byte is progress, and the wait gives up after
- * `wait_timeout` seconds without one, or after TOTAL_PER_SILENCE × `wait_timeout` in all (src/guest/wait-progress.ts),
- * so a slow boot (TCG on a busy host) that keeps printing is not declared failed.
+ * through ProvisioningWatch (src/guest) until cloud-init's "finished" line or its first module failure (or Ignition's
+ * completion), the guest stopping, StopProvider, or the end of its progress: every console byte is progress, and the
+ * wait gives up after `wait_timeout` seconds without one, or after TOTAL_PER_SILENCE × `wait_timeout` in all
+ * (src/guest/wait-progress.ts), so a slow boot (TCG on a busy host) that keeps printing is not declared failed.
  *
  * `lease` polls the guest's addresses (the DHCP leases of its libvirt networks, and the QEMU guest agent when its
  * channel is connected; ./addresses) every second until one appears. A guest restarted with the same MAC may
@@ -126,8 +126,9 @@ export async function startAndWait(
     timer = setTimeout(check, options.timeoutS * 1000);
     const end = await reading;
     if (end.end === 'finished') {
+      const o = watch.outcome;
       options.log.info(
-        `domain ${dom.name}: ${agent} finished ${((Date.now() - started) / 1000).toFixed(1)} s after start: ${watch.outcome.finishedLine ?? ''}`,
+        `domain ${dom.name}: ${agent} ${o.finishedLine ? 'finished' : `module ${o.errors[0]?.module ?? ''} failed`} ${((Date.now() - started) / 1000).toFixed(1)} s after start${o.finishedLine ? `: ${o.finishedLine}` : ''}`,
       );
       return { kind: 'finished', outcome: watch.outcome, elapsedMs: Date.now() - started };
     }
@@ -232,11 +233,16 @@ export function waitDiagnostics(name: string, timeoutS: number, result: WaitResu
   for (const e of o.errors) {
     const summary = e.module ? `${who} module ${e.module} failed on ${name}` : `${who} failed on ${name}`;
     const context = o.warnings.length ? `\n${who} also reported:\n${o.warnings.map((w) => `  ${w}`).join('\n')}` : '';
+    // A module failure ends the wait at once (ProvisioningWatch): cloud-init goes on in the guest.
+    const goesOn =
+      result.kind === 'finished' && !o.finishedLine
+        ? ` ${who} goes on with its later modules (the apply stopped waiting at this failure);`
+        : '';
     d.push(
       error(
         ['wait_for'],
         summary,
-        `${e.message}${context}\nThe domain exists and keeps running; fix the seed (a new instance-id provisions again) and apply.`,
+        `${e.message}${context}\nThe domain exists and keeps running;${goesOn} fix the seed (a new instance-id provisions again) and apply.`,
       ),
     );
   }
