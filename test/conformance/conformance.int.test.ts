@@ -151,10 +151,11 @@ async function withSeed<T>(fn: () => T | Promise<T>): Promise<T> {
 
 let tf: TfWorkdir;
 
-function planJson(args: string[] = []): { json: TfPlanJson; text: string } {
+/** A saved plan (`tfplan`) as JSON; `text()` shows it as text (another `terraform show`: only for a failure's message). */
+function planJson(args: string[] = []): { json: TfPlanJson; text: () => string } {
   tf.ok(['plan', '-input=false', '-out=tfplan', ...args]);
   const shown = tf.run(['show', '-json', 'tfplan']);
-  return { json: JSON.parse(shown.out.slice(shown.out.indexOf('{'))) as TfPlanJson, text: tf.run(['show', 'tfplan']).out };
+  return { json: JSON.parse(shown.out.slice(shown.out.indexOf('{'))) as TfPlanJson, text: () => tf.run(['show', 'tfplan']).out };
 }
 
 beforeAll(() => {
@@ -279,7 +280,7 @@ test('GIVEN the applied objects WHEN each updatable attribute is changed alone T
           failures.push(
             `${r.address}: planned ${r.change.actions.join('+')} though nothing of it changed (round ${round + 1}: ${[...changes].map(([a, n]) => `${a}.${n}`).join(', ')})`,
           );
-      if (failures.length) throw new Error(`round ${round + 1}:\n${failures.join('\n')}\n--- plan:\n${text}`);
+      if (failures.length) throw new Error(`round ${round + 1}:\n${failures.join('\n')}\n--- plan:\n${text()}`);
       tf.ok(['apply', '-input=false', 'tfplan']);
       expectPlanEmpty(tf, `changing ${[...changes].map(([a, n]) => `${a}.${n}`).join(', ')}`);
     }
@@ -327,12 +328,12 @@ function replaceTargets(known: boolean): string[] {
   return KINDS.filter((k) => (KNOWN_FAILURES[`${k.type}/replace`] !== undefined) === known).map((k) => address(k, k.count - 1));
 }
 
-function expectReplaced(json: TfPlanJson, targets: string[], text: string): void {
+function expectReplaced(json: TfPlanJson, targets: string[], text: () => string): void {
   for (const a of targets) {
     const c = (json.resource_changes ?? []).find((r) => r.address === a)?.change;
     const actions = c?.actions.join('+');
     if (actions !== 'delete+create' && actions !== 'create+delete')
-      throw new Error(`${a}: planned ${actions ?? 'nothing'}, not a replacement:\n${text}`);
+      throw new Error(`${a}: planned ${actions ?? 'nothing'}, not a replacement:\n${text()}`);
   }
 }
 
@@ -356,7 +357,7 @@ test('GIVEN the applied objects WHEN planned with -replace and after terraform t
         const json = JSON.parse(shown.out.slice(shown.out.indexOf('{'))) as TfPlanJson;
         let ok = true;
         try {
-          expectReplaced(json, [a], '');
+          expectReplaced(json, [a], () => '');
           ok = tf.run(['apply', '-input=false', 'tfplan']).code === 0;
         } catch {
           ok = false;
@@ -425,7 +426,7 @@ test('GIVEN a change made with virsh WHEN planned THEN the plan shows exactly th
     for (const r of json.resource_changes ?? [])
       if (!touched.has(r.address) && !r.change.actions.every((x) => x === 'no-op' || x === 'read'))
         failures.push(`${r.address}: planned ${r.change.actions.join('+')}, though only others changed outside`);
-    if (failures.length) throw new Error(`${failures.join('\n')}\n--- plan:\n${text}`);
+    if (failures.length) throw new Error(`${failures.join('\n')}\n--- plan:\n${text()}`);
     tf.ok(['apply', '-input=false', 'tfplan']);
     expectPlanEmpty(tf, 'converging the outside changes');
   }));

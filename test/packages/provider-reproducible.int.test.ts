@@ -4,9 +4,9 @@
  * checkout), the zips and SHA256SUMS are byte-identical, and a `.terraform.lock.hcl` made by `terraform init` with
  * one clone's packed mirror is accepted with the other's mirror and with an unpacked `virtseed provider install`.
  * The signed release (packages/build/release.ts: the single executables, SHA256SUMS, its signature by the TEST key,
- * the registry documents) is byte-identical from both clones too.
+ * the registry documents) is byte-identical from both clones too. The two clones are made and built side by side.
  */
-import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import { spawn, spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -27,6 +27,21 @@ function ok(r: SpawnSyncReturns<string>, what: string): string {
   return r.stdout;
 }
 
+/** Runs a command without blocking (the clones build side by side); rejects with `what` and its whole output. */
+function okAsync(cmd: string, args: string[], cwd: string | undefined, what: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (b: Buffer) => (stdout += b.toString()));
+    child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
+    child.on('error', (e) => reject(new Error(`${what} did not start: ${e.message}`)));
+    child.on('close', (code, signal) =>
+      code === 0 ? resolve(stdout) : reject(new Error(`${what} exited ${code ?? signal}:\n${stdout}\n${stderr}`)),
+    );
+  });
+}
+
 function terraformInit(work: string, config: string): SpawnSyncReturns<string> {
   const rc = path.join(work, '..', `${path.basename(work)}.tfrc`);
   fs.writeFileSync(rc, config);
@@ -39,26 +54,32 @@ function terraformInit(work: string, config: string): SpawnSyncReturns<string> {
 const mirrorConfig = (mirror: string) =>
   `provider_installation {\n  filesystem_mirror {\n    path    = "${mirror}"\n    include = ["registry.terraform.io/virtseed/*"]\n  }\n  direct {\n    exclude = ["registry.terraform.io/virtseed/*"]\n  }\n}\n`;
 
-beforeAll(() => {
+beforeAll(async () => {
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'vstest-clone-'));
   // Both clones at one commit (a commit made while the first clone builds would otherwise date the second's signature).
   const head = ok(spawnSync('git', ['rev-parse', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }), 'git rev-parse HEAD').trim();
-  for (const rel of ['a', path.join('somewhere', 'much', 'deeper', 'b')]) {
-    const dir = path.join(tmp, rel);
-    fs.mkdirSync(path.dirname(dir), { recursive: true });
-    ok(spawnSync('git', ['clone', '--quiet', '--no-hardlinks', ROOT, dir], { encoding: 'utf8' }), `git clone ${ROOT} ${dir}`);
-    ok(spawnSync('git', ['checkout', '--quiet', head], { cwd: dir, encoding: 'utf8' }), `git checkout ${head} in ${dir}`);
-    fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'));
-    ok(
-      spawnSync(TSX, ['packages/build/provider-artifact.ts', '--out', 'artifact'], { cwd: dir, encoding: 'utf8' }),
-      `tsx packages/build/provider-artifact.ts in ${dir}`,
-    );
-    ok(
-      spawnSync(TSX, ['packages/build/release.ts', '--key', TEST_KEY, '--out', 'release'], { cwd: dir, encoding: 'utf8' }),
-      `tsx packages/build/release.ts in ${dir}`,
-    );
-    clones.push(dir);
-  }
+  const dirs = ['a', path.join('somewhere', 'much', 'deeper', 'b')].map((rel) => path.join(tmp, rel));
+  await Promise.all(
+    dirs.map(async (dir) => {
+      fs.mkdirSync(path.dirname(dir), { recursive: true });
+      await okAsync('git', ['clone', '--quiet', '--no-hardlinks', ROOT, dir], undefined, `git clone ${ROOT} ${dir}`);
+      await okAsync('git', ['checkout', '--quiet', head], dir, `git checkout ${head} in ${dir}`);
+      fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'));
+      await okAsync(
+        TSX,
+        ['packages/build/provider-artifact.ts', '--out', 'artifact'],
+        dir,
+        `tsx packages/build/provider-artifact.ts in ${dir}`,
+      );
+      await okAsync(
+        TSX,
+        ['packages/build/release.ts', '--key', TEST_KEY, '--out', 'release'],
+        dir,
+        `tsx packages/build/release.ts in ${dir}`,
+      );
+    }),
+  );
+  clones.push(...dirs);
 });
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 

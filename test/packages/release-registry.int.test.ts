@@ -13,6 +13,7 @@
  *     `--skip-provider-lock`, and destroy;
  *   - the arm64 executable gives the handshake under qemu-user-static.
  * Every terraform run has a home folder and an empty CLI configuration of its own (no mirror, no plugin cache).
+ * The destroys take the stack the deploy synthesized (`--skip-synth`).
  */
 import { spawn as spawnChild, spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -25,6 +26,7 @@ import { signatureName } from '../../cli/commands/provider-registry';
 import { signDetached } from '../../packages/build/release';
 import { serveFiles, type FileServer } from '../helpers/file-server';
 import { node22Bin } from '../helpers/node22';
+import { npmCacheEnv } from '../helpers/npm-cache';
 import { makeCa, makeCert } from '../helpers/pki';
 import { MAGIC_COOKIE_KEY, MAGIC_COOKIE_VALUE } from '../../provider/src/plugin/handshake';
 
@@ -239,17 +241,18 @@ app.synth();
     expect(volumes(prefix)).toEqual([`${prefix}v.qcow2`]);
     const lock = fs.readFileSync(path.join(dir, 'cdktf.out', 'stacks', 'app', '.terraform.lock.hcl'), 'utf8');
     expect(lock).toContain(`"${h1OfZip('linux_amd64')}"`);
-    run({ cmd: cdktf, args: ['destroy', 'app', '--auto-approve'], cwd: dir, env });
+    run({ cmd: cdktf, args: ['destroy', 'app', '--auto-approve', '--skip-synth'], cwd: dir, env });
     expect(volumes(prefix)).toEqual([]);
   });
 
   it('GIVEN a CDK Terrain app on Node 22 requiring the provider from the registry WHEN cdktn deploy runs without --skip-provider-lock THEN the volume is created, and destroy removes it', () => {
     const prefix = 'vstest-reln-';
     removeVolumes(prefix);
-    // Not a documented path (the README's cdktn path is test/packages/install-from-packages): npm may answer from its cache.
+    // Not a documented path (the README's cdktn path is test/packages/install-from-packages): npm answers from the
+    // test runs' cache where it can (test/helpers/npm-cache.ts).
     const npm = (args: string[], cwd: string, env?: NodeJS.ProcessEnv) =>
-      run({ cmd: 'npm', args: ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', ...args], cwd, env });
-    const base = { ...process.env, PATH: `${node22Bin()}:${process.env.PATH}` };
+      run({ cmd: 'npm', args: ['install', '--no-audit', '--no-fund', '--loglevel=error', ...args], cwd, env });
+    const base = { ...process.env, ...npmCacheEnv(), PATH: `${node22Bin()}:${process.env.PATH}` };
     const dir = path.join(tmp, 'cdktn');
     fs.mkdirSync(dir);
     fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'vstest-reln-app', version: '1.0.0', private: true }));
@@ -284,7 +287,7 @@ app.synth();
     const cdktn = path.join(dir, 'node_modules', '.bin', 'cdktn');
     run({ cmd: cdktn, args: ['deploy', 'app', '--auto-approve'], cwd: dir, env });
     expect(volumes(prefix)).toEqual([`${prefix}v.qcow2`]);
-    run({ cmd: cdktn, args: ['destroy', 'app', '--auto-approve'], cwd: dir, env });
+    run({ cmd: cdktn, args: ['destroy', 'app', '--auto-approve', '--skip-synth'], cwd: dir, env });
     expect(volumes(prefix)).toEqual([]);
   });
 

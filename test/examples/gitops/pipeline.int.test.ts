@@ -10,12 +10,18 @@
  *      re-provision with both instance-ids and memory 128 → 192, and exactly that plan is applied
  *   3. memory changed with `virsh setmem --config` and the seed volume deleted: the drift run exits 2 with a report
  *   4. two deploys at once (the first held while it holds the state lock): a second with PIPELINE_LOCK_TIMEOUT=0s
- *      fails with Terraform's lock message (exit 4, nothing applied); a third with a timeout waits, and plans after
- *      the first's apply; no state is lost
+ *      fails with Terraform's lock message (exit 4, nothing applied); a third with a timeout (started beside the
+ *      second) waits, and plans after the first's apply; no state is lost
  * No run prints the database password. The fleet brings its own storage pool (`<prefix>pool`): no pool `default` is
  * needed. The plan summary of step 2 and the drift report of step 3 are the samples docs/guides/ci.md shows: a test
  * compares them (names, instance-ids and hashes normalised; `VIRTSEED_WRITE_SAMPLES=1` writes this run's output
  * into the guide instead).
+ *
+ * The cdktf project the pipeline runs in (PIPELINE_APP_DIR) is a folder of the test's own whose cdktf.json is the
+ * repository's with the app command `node dist/examples/gitops/main.js`: the example as the test command's build
+ * (`npm run build`) compiled it, as a CI job builds once and synthesizes from the JavaScript, instead of `npx tsx`
+ * compiling the TypeScript again at each of the seven runs' synth; `CDKTF` names the project's cdktf CLI (the real
+ * one, as `npx --no-install cdktf` finds it) without npx's lookup.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -38,6 +44,8 @@ const POOL = `${PREFIX}pool`;
 const GUIDE = path.join(ROOT, 'docs', 'guides', 'ci.md');
 /** The example's own prefix (examples/gitops/fleet.json), which the guide's samples show. */
 const EXAMPLE_PREFIX = 'gitops-';
+/** The example's cdktf app as `npm run build` compiled it. */
+const APP_JS = path.join(ROOT, 'dist', 'examples', 'gitops', 'main.js');
 
 jest.setTimeout(900_000);
 
@@ -79,9 +87,9 @@ function workspace(v: FleetVersion, extra: NodeJS.ProcessEnv = {}): { env: NodeJ
   lastStackDir = path.join(out, 'synth', 'stacks', 'gitops');
   const env: NodeJS.ProcessEnv = {
     ...process.env,
-    PIPELINE_APP_DIR: ROOT,
+    PIPELINE_APP_DIR: path.join(tmp, 'app'),
     PIPELINE_OUT_DIR: out,
-    VIRTSEED_EXAMPLE: 'gitops',
+    CDKTF: path.join(ROOT, 'node_modules', '.bin', 'cdktf'),
     VIRTSEED: path.join(ROOT, 'bin', 'virtseed'),
     VIRTSEED_IMAGE: path.join(tmp, 'base.qcow2'),
     GITOPS_FLEET: path.join(dir, 'fleet.json'),
@@ -268,6 +276,10 @@ beforeAll(() => {
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'vstest-gitops-pl-'));
   const made = spawnSync('qemu-img', ['create', '-q', '-f', 'qcow2', path.join(tmp, 'base.qcow2'), '64M'], { encoding: 'utf8' });
   if (made.status !== 0) throw new Error(`qemu-img create exited ${made.status}: ${made.stderr}`);
+  if (!fs.existsSync(APP_JS)) throw new Error(`no ${APP_JS}: run \`npm run build\` first`);
+  const cdktfJson = JSON.parse(fs.readFileSync(path.join(ROOT, 'cdktf.json'), 'utf8')) as Record<string, unknown>;
+  fs.mkdirSync(path.join(tmp, 'app'));
+  fs.writeFileSync(path.join(tmp, 'app', 'cdktf.json'), JSON.stringify({ ...cdktfJson, app: `node ${APP_JS}` }, null, 2));
 });
 
 afterAll(() => {
@@ -350,14 +362,17 @@ describe('examples/gitops/pipeline.sh against libvirtd and PostgreSQL', () => {
   describe('two deploys at once', () => {
     let first: Background;
     let heldPid: number;
+    /** The deploy that may wait, started beside the one that may not (its synth and init overlap that run). */
+    let second: Background;
 
     beforeAll(async () => {
       first = startPipeline('deploy', V3);
       heldPid = await holdApplyWithLock(first);
+      second = startPipeline('deploy', V3, { PIPELINE_LOCK_TIMEOUT: '10m' });
     });
 
     afterAll(() => {
-      for (const bg of [first]) {
+      for (const bg of [first, second]) {
         if (bg?.child.exitCode === null && bg.child.pid) process.kill(-bg.child.pid, 'SIGKILL');
       }
     });
@@ -371,7 +386,6 @@ describe('examples/gitops/pipeline.sh against libvirtd and PostgreSQL', () => {
     });
 
     test('GIVEN a deploy holding the state lock WHEN another may wait THEN it waits, plans after the first applied, and no state is lost', async () => {
-      const second = startPipeline('deploy', V3, { PIPELINE_LOCK_TIMEOUT: '10m' });
       try {
         const deadline = Date.now() + 300_000;
         while (!/pipeline: plan:[\s\S]*Acquiring state lock/.test(second.stderr) && second.child.exitCode === null && Date.now() < deadline)
@@ -394,7 +408,14 @@ describe('examples/gitops/pipeline.sh against libvirtd and PostgreSQL', () => {
       expect(volumeNames()).toEqual([`${PREFIX}base`, `${PREFIX}web-root`, `${PREFIX}web-seed`]);
       const plan = spawnSync(
         'terraform',
-        [`-chdir=${lastStackDir}`, 'plan', '-detailed-exitcode', '-input=false', '-no-color', '-lock-timeout=60s'],
+        [
+          `-chdir=${path.join(b.out, 'synth', 'stacks', 'gitops')}`,
+          'plan',
+          '-detailed-exitcode',
+          '-input=false',
+          '-no-color',
+          '-lock-timeout=60s',
+        ],
         {
           encoding: 'utf8',
           env: { ...process.env, PGPASSFILE: db.passFile },

@@ -9,14 +9,19 @@
  * WebFleet without a `pool` (the fleet makes its own: the host's pool `default` is not used) against libvirtd
  * (defined, not started: no guest boots), upgrades to a second library version whose default memory changed
  * (`cdktf diff` shows 256 → 384 on each VM), and destroys everything it made.
+ *
+ * The project's `cdktf init` lines start in beforeAll, beside the library's build and pack (they need nothing of
+ * it); the second test awaits them. npm runs with the test runs' own cache, offline where it holds the packages
+ * (test/helpers/npm-cache.ts). The destroy takes the stack `cdktf diff` synthesized last (`--skip-synth`).
  */
-import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import { spawn, spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { cleanupByPrefix, volumeNames } from '../../helpers/guest';
 import { installPaths } from '../../../packages/build/install-paths';
 import { docCommands } from '../../helpers/doc-paths';
+import { npmCacheEnv } from '../../helpers/npm-cache';
 import { packedProducts } from '../../helpers/packages';
 import { cleanupNetworksByPrefix, networkNames, testSubnetOctet } from '../../helpers/network';
 import { cleanupPoolsByPrefix, poolNames } from '../../helpers/pool';
@@ -36,12 +41,32 @@ let library: string;
 let project: string;
 let env: NodeJS.ProcessEnv;
 const packed: Record<string, string> = {};
+/** The project's `cdktf init` lines (the README's cdktf path up to its TypeScript pin), started in beforeAll. */
+let initDone: Promise<void>;
+let destroyed = false;
+/** npm with the test runs' own cache (the library's builds). */
+const NPM_ENV: NodeJS.ProcessEnv = { ...process.env, ...npmCacheEnv() };
 
 /** Runs a command; throws with its whole output when it fails. */
-function run(cmd: string, args: string[], cwd: string, runEnv: NodeJS.ProcessEnv = process.env): string {
+function run(cmd: string, args: string[], cwd: string, runEnv: NodeJS.ProcessEnv = NPM_ENV): string {
   const r: SpawnSyncReturns<string> = spawnSync(cmd, args, { cwd, env: runEnv, encoding: 'utf8', maxBuffer: 64 << 20, timeout: 900_000 });
   if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} (in ${cwd}) exited ${r.status ?? r.signal}:\n${r.stdout}\n${r.stderr}`);
   return `${r.stdout}${r.stderr}`;
+}
+
+/** {@link run} without blocking (the project's init runs beside the library's build). Rejects with the whole output. */
+function runAsync(cmd: string, args: string[], cwd: string, runEnv: NodeJS.ProcessEnv): Promise<void> {
+  return new Promise((resolve, reject) => {
+    // Longer than run()'s bound: the first run of a checkout fills its npm cache here (test/helpers/npm-cache.ts).
+    const child = spawn(cmd, args, { cwd, env: runEnv, stdio: ['ignore', 'pipe', 'pipe'], timeout: 1_500_000 });
+    let out = '';
+    child.stdout.on('data', (b: Buffer) => (out += b.toString()));
+    child.stderr.on('data', (b: Buffer) => (out += b.toString()));
+    child.on('error', (e) => reject(new Error(`${cmd} ${args.join(' ')} (in ${cwd}) did not start: ${e.message}`)));
+    child.on('close', (code, signal) =>
+      code === 0 ? resolve() : reject(new Error(`${cmd} ${args.join(' ')} (in ${cwd}) exited ${code ?? signal}:\n${out}`)),
+    );
+  });
 }
 
 const npmInstall = (cwd: string, args: string[]) => run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', ...args], cwd);
@@ -61,11 +86,27 @@ function domains(): string[] {
     .sort();
 }
 
-/** Runs a documented command line in `cwd` as written; `npm install` words naming our packages become their tarballs. */
-function runDocLine(line: string, cwd: string, runEnv: NodeJS.ProcessEnv, tarballOf: Record<string, string>): void {
+/** A documented command line as written, split into the command and its arguments; `npm install` words naming our
+ *  packages become their tarballs. */
+function docLine(line: string, tarballOf: Record<string, string>): [string, string[]] {
   if (/["'$`|&;<>]/.test(line)) throw new Error(`"${line}" needs a shell; keep the documented lines plain commands`);
   const [cmd, ...args] = line.split(/\s+/) as [string, ...string[]];
-  run(cmd, cmd === 'npm' && args[0] === 'install' ? args.map((w) => tarballOf[w] ?? w) : args, cwd, runEnv);
+  return [cmd, cmd === 'npm' && args[0] === 'install' ? args.map((w) => tarballOf[w] ?? w) : args];
+}
+
+/** Runs a documented command line in `cwd` as written (see docLine). */
+function runDocLine(line: string, cwd: string, runEnv: NodeJS.ProcessEnv, tarballOf: Record<string, string>): void {
+  run(...docLine(line, tarballOf), cwd, runEnv);
+}
+
+/** The README's cdktf path up to its TypeScript pin ("a project made by cdktf init, as the README's cdktf path makes
+ *  it"), run line by line in `project`. */
+async function initProject(): Promise<void> {
+  const readme = installPaths(README).cdktf;
+  const initLines = readme.slice(0, readme.indexOf('npm install --save-dev typescript@5') + 1);
+  if (!/^npx --yes cdktf-cli@0\.21 init /.test(initLines[0] ?? ''))
+    throw new Error(`the README's cdktf path does not start with \`npx --yes cdktf-cli@0.21 init\`: ${initLines.join('; ')}`);
+  for (const line of initLines) await runAsync(...docLine(line, {}), project, env);
 }
 
 /** Packs the library copy (its prepack builds it); returns the tarball's path. */
@@ -121,11 +162,21 @@ beforeAll(() => {
     recursive: true,
     filter: (src) => !/[/\\](node_modules|lib)$/.test(src) && !src.endsWith('.tgz'),
   });
+  project = path.join(tmp, 'app');
+  fs.mkdirSync(project, { recursive: true });
+  // A fresh user: a home folder of its own (the provider goes into its ~/.terraform.d/plugins), no CLI config.
+  const home = path.join(tmp, 'home');
+  fs.mkdirSync(home);
+  env = { ...process.env, HOME: home, ...npmCacheEnv(), CHECKPOINT_DISABLE: '1' };
+  for (const k of ['TF_CLI_CONFIG_FILE', 'TF_PLUGIN_CACHE_DIR', 'TF_LOG', 'TF_LOG_PATH']) delete env[k];
+  initDone = initProject();
+  initDone.catch(() => undefined); // awaited (and reported) by the second test; no unhandled rejection meanwhile
 });
 
-afterAll(() => {
+afterAll(async () => {
+  await initDone?.catch(() => undefined); // no init still writing while the folder is removed
   try {
-    if (project && fs.existsSync(path.join(project, 'cdktf.out'))) {
+    if (!destroyed && project && fs.existsSync(path.join(project, 'cdktf.out'))) {
       spawnSync('npx', ['--no-install', 'cdktf', 'destroy', 'app', '--auto-approve', '--skip-provider-lock'], {
         cwd: project,
         env,
@@ -162,23 +213,11 @@ describe('examples/library built, packed, installed from its tarball and deploye
     expect(manifest.peerDependencies).toEqual({ '@virtseed/cdktf': '^0.1.0', cdktf: '^0.21.0', constructs: '^10.4.2' });
   });
 
-  test("GIVEN an empty folder outside the repository WHEN the guide's step 4 runs as written, from the real cdktf init THEN the fleet exists on the host in a pool of its own", () => {
+  test("GIVEN an empty folder outside the repository WHEN the guide's step 4 runs as written, from the real cdktf init THEN the fleet exists on the host in a pool of its own", async () => {
     const image = path.join(tmp, 'base.qcow2');
     run('qemu-img', ['create', '-q', '-f', 'qcow2', image, '64M'], tmp);
-    project = path.join(tmp, 'app');
-    fs.mkdirSync(project, { recursive: true });
-    // A fresh user: a home folder of its own (the provider goes into its ~/.terraform.d/plugins), no CLI config.
-    const home = path.join(tmp, 'home');
-    fs.mkdirSync(home);
-    const npmCache = run('npm', ['config', 'get', 'cache'], tmp).trim();
-    env = { ...process.env, HOME: home, npm_config_cache: npmCache, CHECKPOINT_DISABLE: '1' };
-    for (const k of ['TF_CLI_CONFIG_FILE', 'TF_PLUGIN_CACHE_DIR', 'TF_LOG', 'TF_LOG_PATH']) delete env[k];
     const ours = { virtseed: tarball('virtseed'), '@virtseed/cdktf': tarball('virtseed-cdktf'), 'virtseed-web-fleet': packed.v1! };
-    // "A project made by cdktf init, as the README's cdktf path makes it": its lines up to the TypeScript pin.
-    const readme = installPaths(README).cdktf;
-    const initLines = readme.slice(0, readme.indexOf('npm install --save-dev typescript@5') + 1);
-    expect(initLines[0]).toMatch(/^npx --yes cdktf-cli@0\.21 init /);
-    for (const line of initLines) runDocLine(line, project, env, ours);
+    await initDone; // the README's cdktf path up to its TypeScript pin (started in beforeAll)
     for (const line of docCommands(GUIDE, 'construct-library-install', 'construct-library.md')) runDocLine(line, project, env, ours);
     writeStack(project, image);
     for (const line of docCommands(GUIDE, 'construct-library-deploy', 'construct-library.md')) runDocLine(line, project, env, ours);
@@ -213,7 +252,8 @@ describe('examples/library built, packed, installed from its tarball and deploye
   });
 
   test('GIVEN the deployed fleet WHEN the project destroys it THEN no domain, volume or network of it is left', () => {
-    run('npx', ['--no-install', 'cdktf', 'destroy', 'app', '--auto-approve', '--skip-provider-lock'], project, env);
+    run('npx', ['--no-install', 'cdktf', 'destroy', 'app', '--auto-approve', '--skip-provider-lock', '--skip-synth'], project, env);
+    destroyed = true;
     expect({ domains: domains(), volumes: volumeNames(PREFIX), pools: poolNames(PREFIX), networks: networkNames(PREFIX) }).toEqual({
       domains: [],
       volumes: [],
