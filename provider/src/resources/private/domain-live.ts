@@ -8,7 +8,14 @@
  * which QEMU ≥ 6 applies at once), a display's password and a NIC's bandwidth (virDomainUpdateDeviceFlags). The
  * handler defines the whole planned definition afterwards, so libvirt's persistent definition is exactly the plan's.
  */
-import { NIC_OPTIONS, renderDiskXml, renderGraphicsXml, renderInterfaceXml, USER_METADATA_XML_NAMESPACE, type DomainSpec } from '../../../../src/domain';
+import {
+  NIC_OPTIONS,
+  renderDiskXml,
+  renderGraphicsXml,
+  renderInterfaceXml,
+  USER_METADATA_XML_NAMESPACE,
+  type DomainSpec,
+} from '../../../../src/domain';
 import { DOMAIN_FIELDS, type FieldChange } from '../../../../src/fields';
 import {
   VIR_DOMAIN_AFFECT_CONFIG,
