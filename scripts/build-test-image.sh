@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds a small bootable Debian bookworm image with cloud-init (with cloud-guest-utils, whose growpart lets
-# cloud-init grow the root partition to a grown disk at boot) and Ignition's binary from Debian packages,
+# cloud-init grow the root partition to a grown disk at boot), qemu-guest-agent (runs when the domain has the agent
+# channel: guest-exec, fsfreeze for backups, addresses) and Ignition's binary from Debian packages,
 # for virtseed's demo and tests, shaped like a distribution's cloud image: a GPT disk that boots through its own
 # GRUB under BIOS (SeaBIOS) and UEFI (OVMF), see scripts/build-cloud-disk.sh. No loop devices, no mounts.
 # Cached outside the repo and reused: a second run with the same recipe is a no-op.
@@ -13,7 +14,7 @@
 set -euo pipefail
 
 MIRROR="${VIRTSEED_DEBIAN_MIRROR:-http://deb.debian.org/debian}"
-PACKAGES="linux-image-amd64,cloud-init,cloud-guest-utils,systemd-sysv,dbus,udev,util-linux,ifupdown,isc-dhcp-client,python3-cffi-backend,iproute2,kmod,e2fsprogs,ignition,locales,sudo"
+PACKAGES="linux-image-amd64,cloud-init,cloud-guest-utils,systemd-sysv,dbus,udev,util-linux,ifupdown,isc-dhcp-client,python3-cffi-backend,iproute2,kmod,e2fsprogs,ignition,locales,sudo,qemu-guest-agent"
 DISK_SCRIPT="$(dirname "$0")/build-cloud-disk.sh"
 RECIPE="bookworm minbase $PACKAGES v8 datasource=NoCloud,ConfigDrive,None no-ssh ignition-unit disk=$(sha256sum < "$DISK_SCRIPT" | cut -c1-16)"
 HASH=$(printf '%s' "$RECIPE" | sha256sum | cut -c1-12)
@@ -44,6 +45,12 @@ trap 'rm -rf "$WORK"' EXIT
 ROOT="$WORK/root"
 echo "building test image in $WORK (debootstrap, about 2 minutes)" >&2
 debootstrap --variant=minbase --include="$PACKAGES" bookworm "$ROOT" "$MIRROR" >&2
+
+# qemu-guest-agent: Debian starts it through udev when the virtio port org.qemu.guest_agent.0 appears (a domain
+# with `qemu_agent = true`); without that channel it does not run. The rule is checked here so a package change
+# that drops it fails the build instead of the backup tests' freeze.
+grep -qs 'org.qemu.guest_agent.0' "$ROOT"/lib/udev/rules.d/*qemu-guest-agent*.rules "$ROOT"/usr/lib/udev/rules.d/*qemu-guest-agent*.rules ||
+  { echo "qemu-guest-agent: no udev rule starts it on its virtio port" >&2; exit 1; }
 
 # cloud-init: only local datasources, so boot never waits on a metadata server. The image has no SSH server (nor
 # ssh-keygen): cloud-init generates no host keys for it (each attempt logged a warning, 4 per boot). An empty

@@ -7,8 +7,9 @@
  * - the guest's DHCP lease is in state (`addresses`, `ip_address`) and a terraform output, and libvirt's lease list
  *   shows the same address for the domain's MAC;
  * - the next plan is empty (the UUID in `network_interface.network` is kept on read, the addresses are stable);
- * - with `qemu_agent = true` the domain has the guest agent channel; the test image runs no agent, so reads skip it
- *   (its channel is not connected) and never wait for one;
+ * - with `qemu_agent = true` the domain has the guest agent channel, and the test image's qemu-guest-agent connects
+ *   to it: reads ask the agent too, and its report of the NIC adds nothing beside the lease (`addresses` has the one
+ *   address, and the next plan is empty);
  * - secrets given as write-only inputs from ephemeral variables (issue 32) reach the guest: a canary inside the
  *   cloud-config YAML (`user_data_wo`), one in a MIME part (`user_data_part.content_wo`) and one in a file
  *   (`file.content_wo`) are printed on the console by the guest, and the state holds none of them.
@@ -138,10 +139,10 @@ test("GIVEN the guest on the isolated network WHEN applied THEN its DHCP lease i
   expect(leases).toMatch(new RegExp(`${nics[0].mac}\\s+ipv4\\s+${ip.replace(/\./g, '\\.')}/24`));
 });
 
-test('GIVEN qemu_agent = true WHEN applied THEN the running domain has the agent channel, not connected (no agent in the image)', () => {
+test('GIVEN qemu_agent = true WHEN applied THEN the running domain has the agent channel, connected (the image runs qemu-guest-agent)', () => {
   expect(tf.resource('virtseed_domain.vm').qemu_agent).toBe(true);
   expect(virshRun('dumpxml', NAME)).toMatch(
-    /<channel type='unix'>[\s\S]*<target type='virtio' name='org\.qemu\.guest_agent\.0' state='disconnected'\/>/,
+    /<channel type='unix'>[\s\S]*<target type='virtio' name='org\.qemu\.guest_agent\.0' state='connected'\/>/,
   );
 });
 
