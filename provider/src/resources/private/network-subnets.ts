@@ -9,7 +9,7 @@
 import * as os from 'node:os';
 import { error, type Diagnostic } from '../../../../src/diagnostics';
 import { parseCidr, subnetsOverlap } from '../../../../src/ip';
-import { parseLibvirtUri, type LibvirtClient } from '../../../../src/libvirt';
+import { LibvirtError, parseLibvirtUri, VIR_ERR_NO_NETWORK, type LibvirtClient, type NetRef } from '../../../../src/libvirt';
 import { parseNetworkXml } from '../../../../src/network';
 
 /** A subnet in use on the host: where, as `address/prefix`. */
@@ -58,7 +58,7 @@ export async function usedSubnets(client: LibvirtClient, uri: string, except: re
       continue; // a form the model does not read: libvirtd still checks at apply
     }
     if (spec.bridge) bridges.add(spec.bridge);
-    if (except.includes(net.name) || !(await client.networkIsActive(net))) continue;
+    if (except.includes(net.name) || !(await isActive(client, net))) continue;
     for (const ip of spec.ips) out.push({ by: `libvirt network ${net.name}`, address: ip.address, prefix: ip.prefix });
   }
   if (isLocal(uri))
@@ -71,6 +71,16 @@ export async function usedSubnets(client: LibvirtClient, uri: string, except: re
       }
     }
   return out;
+}
+
+/** Whether `net` runs; false for a network removed since it was listed (another apply's destroy, for instance). */
+async function isActive(client: LibvirtClient, net: NetRef): Promise<boolean> {
+  try {
+    return await client.networkIsActive(net);
+  } catch (err) {
+    if (err instanceof LibvirtError && err.code === VIR_ERR_NO_NETWORK) return false;
+    throw err;
+  }
 }
 
 /** True for a URI of the machine the provider runs on (no host name, or localhost). */
