@@ -20,6 +20,7 @@ import { connect, VIR_DOMAIN_UNDEFINE_CHECKPOINTS_METADATA } from '../src/libvir
 import { createBackup, restoreDisk } from '../src/ops/backups';
 import { BENCH_URI, run, virsh } from './private/command';
 import { formatGoalTable, loadNow, type GoalRow } from './private/rows';
+import { writeThroughQemu as writeInto } from '../test/helpers/qemu-io';
 
 const PREFIX = 'vsbench-bkup';
 const DISK = `/var/lib/libvirt/images/${PREFIX}.qcow2`;
@@ -71,15 +72,9 @@ async function virshBackup(dir: string, file: string, checkpoint: string, since?
   return ms;
 }
 
-/** Writes through QEMU: HMP `qemu-io -d` on the disk's device, whose block backend may write. */
+/** Writes through QEMU (test/helpers/qemu-io.ts): the disk's device, whose block backend may write. */
 function writeThroughQemu(pattern: string, offset: number, length: number): void {
-  const out = virsh([
-    'qemu-monitor-command',
-    PREFIX,
-    '--hmp',
-    `qemu-io -d /machine/peripheral/virtio-disk0/virtio-backend "write -P ${pattern} ${offset} ${length}"`,
-  ]);
-  if (/error|failed|conflict/i.test(out)) throw new Error(`qemu-io write failed: ${out}`);
+  writeInto((command) => virsh(['qemu-monitor-command', PREFIX, '--hmp', command]), DISK.split('/').pop()!, pattern, offset, length);
 }
 
 export async function runBackupBench(log: (line: string) => void = console.log): Promise<GoalRow[]> {

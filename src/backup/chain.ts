@@ -23,17 +23,27 @@ export interface NextBackup {
  * checkpoint still on the domain and the same disks backed up; otherwise (or with `forceFull`) a full one.
  * @param latestCheckpointPresent whether libvirt still has the latest backup's checkpoint on the domain.
  * @param disks the targets that will be backed up now (e.g. `['vda']`).
+ * @param folder the absolute path of the folder of the domain's backups (names the checkpoint: see checkpointName).
  */
 export function nextBackup(
   existing: readonly BackupManifest[],
-  options: { forceFull: boolean; latestCheckpointPresent: boolean; disks: readonly string[] },
+  options: { forceFull: boolean; latestCheckpointPresent: boolean; disks: readonly string[]; folder: string },
 ): NextBackup {
   const sorted = [...existing].sort((a, b) => a.sequence - b.sequence);
   const latest = sorted.at(-1) ?? null;
   const sequence = (latest?.sequence ?? 0) + 1;
   const full = (reason: string): NextBackup => {
     const id = backupId(sequence, 'full');
-    return { id, sequence, kind: 'full', parent: null, base: id, checkpoint: checkpointName(sequence), since: null, reason };
+    return {
+      id,
+      sequence,
+      kind: 'full',
+      parent: null,
+      base: id,
+      checkpoint: checkpointName(sequence, options.folder),
+      since: null,
+      reason,
+    };
   };
   if (!latest) return full('the domain has no backup yet');
   if (options.forceFull) return full('a full backup was asked for');
@@ -51,7 +61,7 @@ export function nextBackup(
     kind: 'incremental',
     parent: latest.id,
     base: latest.base,
-    checkpoint: checkpointName(sequence),
+    checkpoint: checkpointName(sequence, options.folder),
     since: latest.checkpoint,
     reason: `changes since backup ${latest.id} (checkpoint ${latest.checkpoint})`,
   };

@@ -2,6 +2,7 @@
  * Backup ids, the manifest's JSON both ways, and checking a backup's files against it. Pure (the hashing of a
  * file is the caller's: src/ops/backups.ts).
  */
+import { createHash } from 'node:crypto';
 import type { BackupKind, BackupManifest } from './model';
 
 /** The manifest's file name in a backup's folder. */
@@ -20,9 +21,17 @@ export function parseBackupId(id: string): { sequence: number; kind: BackupKind 
   return { sequence: Number(m[1]), kind: m[2] as BackupKind };
 }
 
-/** The libvirt checkpoint name a backup creates: `virtseed-backup-0001`. */
-export function checkpointName(sequence: number): string {
-  return `virtseed-backup-${String(sequence).padStart(4, '0')}`;
+/**
+ * The libvirt checkpoint name a backup creates: `virtseed-backup-<key>-0001`, `key` the first 8 hex digits of the
+ * sha256 of `folder` (the absolute path of the folder of the domain's backups, `<root>/<domain>`). A domain's
+ * checkpoints share one namespace and a domain may be backed up into several folders (two policies; a folder removed
+ * and begun again from 0001): the key keeps each folder's names apart, so an incremental never starts from a
+ * checkpoint another folder's backup created. Backups taken before the key (`virtseed-backup-0001`) keep theirs: the
+ * manifest names it.
+ */
+export function checkpointName(sequence: number, folder: string): string {
+  const key = createHash('sha256').update(folder).digest('hex').slice(0, 8);
+  return `virtseed-backup-${key}-${String(sequence).padStart(4, '0')}`;
 }
 
 /** The manifest as its file holds it: keys in a fixed order, two-space indent, a final newline. */

@@ -2,7 +2,7 @@
  * `<domainbackup>` (formatbackup, push mode) and `<domaincheckpoint>` (formatcheckpoint) XML for
  * virDomainBackupBegin, and the facts of a running domain's XML a backup needs. Pure.
  */
-import { ATTR, newParser, TEXT, type XmlNode } from '../xml';
+import { attr, child, children, newParser, text, type XmlNode } from '../xml';
 
 /** XML text and attribute escaping. */
 function esc(s: string): string {
@@ -49,11 +49,15 @@ export interface LiveDisk {
   readonly volume: { readonly pool: string; readonly volume: string } | null;
 }
 
-/** What a backup needs to know of a domain, from its XML (virDomainGetXMLDesc of the running domain). */
+/**
+ * What a backup needs to know of a domain's devices, from its XML (virDomainGetXMLDesc of the running domain). The
+ * domain's instance-id is its metadata's, which src/domain reads (src/ops/backups.ts joins the two). Read here, not
+ * with src/domain's parseDomainXml: a backup takes any domain, whose disks that model does not cover (a block or
+ * network disk) are skipped with the reason rather than refused, and it needs the agent channel's live state.
+ */
 export interface BackupDomainFacts {
   readonly name: string;
   readonly uuid: string;
-  readonly instanceId: string | null;
   readonly disks: readonly LiveDisk[];
   /** `<os><nvram>`: the per-domain NVRAM file, if any. */
   readonly nvram: string | null;
@@ -63,63 +67,34 @@ export interface BackupDomainFacts {
   readonly agentConnected: boolean;
 }
 
-const list = (v: unknown): XmlNode[] => (v === undefined ? [] : Array.isArray(v) ? (v as XmlNode[]) : [v as XmlNode]);
-const attr = (n: XmlNode | undefined, name: string): string | null => {
-  const v = n?.[ATTR + name];
-  return typeof v === 'string' ? v : null;
-};
-const text = (n: unknown): string | null => {
-  if (typeof n === 'string') return n.trim();
-  if (n && typeof n === 'object' && typeof (n as XmlNode)[TEXT] === 'string') return ((n as XmlNode)[TEXT] as string).trim();
-  return null;
-};
-
 /**
- * Reads the backup facts of a domain's XML; virtseed's instance-id is the `<virtseed:entry key='instance-id'>` of
- * its metadata (src/domain/render.ts).
+ * Reads the backup facts of a domain's XML.
  * @throws Error when the XML has no `<domain>` with a name and uuid.
  */
 export function parseBackupDomainFacts(xml: string): BackupDomainFacts {
-  const root = (newParser().parse(xml) as XmlNode).domain as XmlNode | undefined;
-  const name = text(root?.name);
-  const uuid = text(root?.uuid);
+  const root = child(newParser().parse(xml) as XmlNode, 'domain');
+  const name = text(child(root, 'name'));
+  const uuid = text(child(root, 'uuid'));
   if (!root || !name || !uuid) throw new Error('not a <domain> with <name> and <uuid>');
-  const devices = (list(root.devices)[0] ?? {}) as XmlNode;
-  const disks = list(devices.disk).map((d): LiveDisk => {
-    const source = list(d.source)[0];
+  const devices = child(root, 'devices');
+  const disks = children(devices, 'disk').map((d): LiveDisk => {
+    const source = child(d, 'source');
     const pool = attr(source, 'pool');
     const volume = attr(source, 'volume');
     return {
-      target: attr(list(d.target)[0], 'dev') ?? '',
+      target: attr(child(d, 'target'), 'dev') ?? '',
       device: attr(d, 'device') ?? 'disk',
-      format: attr(list(d.driver)[0], 'type'),
-      readonly: d.readonly !== undefined,
-      file: attr(source, 'file'),
+      format: attr(child(d, 'driver'), 'type') ?? null,
+      readonly: child(d, 'readonly') !== undefined,
+      file: attr(source, 'file') ?? null,
       volume: pool && volume ? { pool, volume } : null,
     };
   });
-  let agentChannel = false;
-  let agentConnected = false;
-  for (const c of list(devices.channel)) {
-    const t = list(c.target)[0];
-    if (attr(t, 'name') === 'org.qemu.guest_agent.0') {
-      agentChannel = true;
-      agentConnected = attr(t, 'state') === 'connected';
-    }
-  }
-  const os = list(root.os)[0];
-  const nvram = text(list(os?.nvram)[0]) || null;
-  let instanceId: string | null = null;
-  const meta = list(root.metadata)[0];
-  for (const [key, value] of Object.entries(meta ?? {})) {
-    if (key !== 'instance' && !key.endsWith(':instance')) continue;
-    const instance = list(value)[0] ?? {};
-    const entryKey = Object.keys(instance).find((k) => k === 'entry' || k.endsWith(':entry'));
-    for (const entry of list(entryKey ? instance[entryKey] : undefined)) {
-      if (attr(entry, 'key') === 'instance-id') instanceId = text(entry);
-    }
-  }
-  return { name, uuid, instanceId, disks, nvram, agentChannel, agentConnected };
+  const agent = children(devices, 'channel')
+    .map((c) => child(c, 'target'))
+    .find((t) => attr(t, 'name') === 'org.qemu.guest_agent.0');
+  const nvram = text(child(child(root, 'os'), 'nvram')) || null;
+  return { name, uuid, disks, nvram, agentChannel: agent !== undefined, agentConnected: attr(agent, 'state') === 'connected' };
 }
 
 /** Which disks a backup copies: writable qcow2 disks (checkpoints need qcow2); the rest with the reason. */

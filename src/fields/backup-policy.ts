@@ -9,7 +9,7 @@ export const BACKUP_POLICY_FIELDS = {
   description:
     "Backups of a running `virtseed_domain` into a directory (docs/backups.md), declared: the apply that creates the policy takes a backup, every later plan that finds the latest backup older than `max_age` plans one more (a warning says so, `latest` is then known after apply), and each backup is followed by a prune to the `keep` latest (and what they need). Between applies a timer runs the same `virtseed backup create` and `prune` with the same directory and keep; the policy reads their backups too. Terraform must run on the domain's host (QEMU writes the copies into `dir` there). Destroying the policy keeps the backups.",
   fields: {
-    id: { type: 'string', computed: true, description: "`<dir>/<domain>`: the folder of the domain's backups." },
+    id: { type: 'string', computed: true, description: "`<dir>/<domain>`: the folder of the domain's backups (and the import id)." },
     host: { ...HOST_FIELD, description: `${HOST_FIELD.description} The domain's own host.` },
     domain: {
       type: 'string',
@@ -27,6 +27,7 @@ export const BACKUP_POLICY_FIELDS = {
     keep: {
       type: 'number',
       required: true,
+      impact: 'none',
       description:
         'How many of the latest backups to keep (at least 1); older ones are removed after each backup unless a kept one needs them.',
     },
@@ -36,6 +37,7 @@ export const BACKUP_POLICY_FIELDS = {
       computed: true,
       default: 86400,
       unit: 'seconds',
+      impact: 'none',
       description: 'A plan that finds the latest backup older than this (at least 60) plans a new one.',
     },
     latest: {

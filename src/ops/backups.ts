@@ -37,6 +37,7 @@ import {
   type FileMismatch,
   type NextBackup,
 } from '../backup';
+import { METADATA_KEYS, parseDomainFootprint } from '../domain';
 import {
   LibvirtError,
   VIR_DOMAIN_JOB_COMPLETED,
@@ -185,11 +186,35 @@ async function saveHostFile(
  * Takes the next backup of a running domain into `<root>/<domain>/<id>/`: incremental when the latest backup's
  * checkpoint is still on the domain and the disks are the same, else full (see src/backup nextBackup). Freezes the
  * guest's file systems through qemu-guest-agent around the backup's start when libvirt sees the agent connected
- * (`consistency: "filesystem"`), else takes it crash-consistent.
+ * (`consistency: "filesystem"`), else takes it crash-consistent. Backups of one domain in this process run one at a
+ * time (libvirt runs one backup job per domain).
  * @throws BackupRefusedError when the domain is not running or has no writable qcow2 disk; LibvirtError when
  *   libvirt refuses; Error when the job fails (its folder is removed then).
  */
 export async function createBackup(client: LibvirtClient, dom: DomRef, root: string, options: BackupOptions): Promise<BackupResult> {
+  return oneAtATime(`${dom.uuid.toString('hex')}/${dom.name}`, () => takeBackup(client, dom, root, options));
+}
+
+/** The backups of each domain (by UUID and name) under way in this process. */
+const underWay = new Map<string, Promise<unknown>>();
+
+/**
+ * Runs `fn` once the work under way for `key` in this process has ended (failed or not). libvirt runs one backup job
+ * per domain: a second virDomainBackupBegin waits for the job lock for 30 s and then fails; two policies of one
+ * domain in one apply take their backups one after the other instead. (Another process, a timer's CLI, is not
+ * seen: libvirt's error tells.)
+ */
+async function oneAtATime<T>(key: string, fn: () => Promise<T>): Promise<T> {
+  const mine = (underWay.get(key) ?? Promise.resolve()).catch(() => undefined).then(fn);
+  underWay.set(key, mine);
+  try {
+    return await mine;
+  } finally {
+    if (underWay.get(key) === mine) underWay.delete(key);
+  }
+}
+
+async function takeBackup(client: LibvirtClient, dom: DomRef, root: string, options: BackupOptions): Promise<BackupResult> {
   const call: CallOptions = options.signal ? { signal: options.signal } : {};
   const log = options.log ?? (() => undefined);
   if (!(await client.domainIsActive(dom, call)))
@@ -198,7 +223,8 @@ export async function createBackup(client: LibvirtClient, dom: DomRef, root: str
       'it is not running (libvirt backs up the disks of a running guest)',
       `Start it (virsh start ${dom.name}) and back it up again.`,
     );
-  const facts = parseBackupDomainFacts(await client.domainGetXmlDesc(dom, 0, call));
+  const xml = await client.domainGetXmlDesc(dom, 0, call);
+  const facts = parseBackupDomainFacts(xml);
   const { copy, skip } = backupDisks(facts);
   if (!copy.length)
     throw new BackupRefusedError(
@@ -212,8 +238,15 @@ export async function createBackup(client: LibvirtClient, dom: DomRef, root: str
     forceFull: !!options.full,
     latestCheckpointPresent: latest ? await checkpointPresent(client, dom, latest.checkpoint, call) : false,
     disks: copy.map((d) => d.target),
+    folder: path.resolve(domainBackupDir(root, facts.name)),
   });
   log(`domain ${facts.name}: backup ${decision.id} (${decision.reason})`);
+  // A checkpoint of this name is left from a backup of this folder that is gone (removed by hand, or a job that
+  // failed after libvirt created it): nothing here needs it, and libvirt refuses to create a second one.
+  if (await checkpointPresent(client, dom, decision.checkpoint, call)) {
+    log(`domain ${facts.name}: removing checkpoint ${decision.checkpoint}, left from a backup no longer in ${root}`);
+    await client.domainCheckpointDelete(await client.domainCheckpointLookupByName(dom, decision.checkpoint, call), 0, call);
+  }
   const dir = path.join(domainBackupDir(root, facts.name), decision.id);
   await fsp.mkdir(dir, { recursive: true, mode: 0o755 });
   try {
@@ -278,7 +311,7 @@ export async function createBackup(client: LibvirtClient, dom: DomRef, root: str
       parent: decision.parent,
       base: decision.base,
       checkpoint: decision.checkpoint,
-      domain: { name: facts.name, uuid: facts.uuid, instanceId: facts.instanceId },
+      domain: { name: facts.name, uuid: facts.uuid, instanceId: parseDomainFootprint(xml).metadata?.[METADATA_KEYS.instanceId] ?? null },
       consistency,
       ...(consistencyNote !== undefined ? { consistencyNote } : {}),
       takenAt,

@@ -1,5 +1,6 @@
 import {
   BrokenChainError,
+  checkpointName,
   chainImageSpec,
   latestBackup,
   nextBackup,
@@ -33,7 +34,8 @@ const chain = [
 ];
 
 describe('nextBackup', () => {
-  const present = { forceFull: false, latestCheckpointPresent: true, disks: ['vda'] };
+  const present = { forceFull: false, latestCheckpointPresent: true, disks: ['vda'], folder: '/srv/backups/web-1' };
+  const key = checkpointName(1, '/srv/backups/web-1').slice('virtseed-backup-'.length, -'-0001'.length);
 
   it('GIVEN no backup WHEN asked THEN 0001-full with its checkpoint', () => {
     expect(nextBackup([], present)).toMatchObject({
@@ -41,7 +43,7 @@ describe('nextBackup', () => {
       kind: 'full',
       parent: null,
       base: '0001-full',
-      checkpoint: 'virtseed-backup-0001',
+      checkpoint: `virtseed-backup-${key}-0001`,
       since: null,
     });
   });
@@ -51,9 +53,19 @@ describe('nextBackup', () => {
       id: '0004-incremental',
       parent: '0003-incremental',
       base: '0001-full',
-      checkpoint: 'virtseed-backup-0004',
+      checkpoint: `virtseed-backup-${key}-0004`,
       since: 'virtseed-backup-0003',
     });
+  });
+
+  it('GIVEN two folders of one domain WHEN each takes its first backup THEN their checkpoints differ (one namespace per domain)', () => {
+    const a = nextBackup([], present);
+    const b = nextBackup([], { ...present, folder: '/mnt/offsite/web-1' });
+    expect(a.checkpoint).not.toBe(b.checkpoint);
+    expect([a.checkpoint, b.checkpoint]).toEqual([
+      expect.stringMatching(/^virtseed-backup-[0-9a-f]{8}-0001$/),
+      expect.stringMatching(/-0001$/),
+    ]);
   });
 
   it.each([

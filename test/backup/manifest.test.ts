@@ -34,7 +34,8 @@ describe('backup ids', () => {
   it('GIVEN a sequence and kind WHEN named THEN four digits and the kind, read back the same', () => {
     expect(backupId(2, 'incremental')).toBe('0002-incremental');
     expect(parseBackupId('0002-incremental')).toEqual({ sequence: 2, kind: 'incremental' });
-    expect(checkpointName(12)).toBe('virtseed-backup-0012');
+    // The key: the first 8 hex digits of sha256("/srv/backups/web-1") (`printf %s /srv/backups/web-1 | sha256sum`).
+    expect(checkpointName(12, '/srv/backups/web-1')).toBe('virtseed-backup-686d4f24-0012');
   });
 
   it.each(['0000-full', '12-full', '0001-partial', 'restored.qcow2'])('GIVEN %s WHEN read as an id THEN null', (s) => {

@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { backupDisks, parseBackupDomainFacts, renderBackupXml, renderCheckpointXml } from '../../src/backup';
+import { METADATA_KEYS, parseDomainFootprint } from '../../src/domain';
 
 const fixture = (name: string): string => fs.readFileSync(path.join(__dirname, 'fixtures', name), 'utf8');
 
@@ -32,7 +33,6 @@ describe('parseBackupDomainFacts', () => {
     expect(f).toEqual({
       name: 'web-1',
       uuid: '5d3c2e0a-9b1f-4c65-8f35-0c1a3e6b2d11',
-      instanceId: 'iid-web-1',
       nvram: '/var/lib/libvirt/qemu/nvram/web-1_VARS.fd',
       agentChannel: true,
       agentConnected: true,
@@ -49,6 +49,10 @@ describe('parseBackupDomainFacts', () => {
         },
       ],
     });
+  });
+
+  it("GIVEN the same XML WHEN src/domain reads its metadata (what src/ops/backups puts in the manifest) THEN virtseed's instance-id", () => {
+    expect(parseDomainFootprint(fixture('live-agent.xml')).metadata?.[METADATA_KEYS.instanceId]).toBe('iid-web-1');
   });
 
   it('GIVEN the agent channel disconnected WHEN read THEN the channel is there and the agent is not connected', () => {

@@ -4,8 +4,10 @@
  * configuration holds every generated instance of every kind (one apply per round covers them all): apply → plan
  * empty → `apply -refresh-only` changes nothing → import into a fresh state gives the same state and an empty plan →
  * each updatable attribute changed alone (one per instance per round): the plan updates that attribute only, apply,
- * plan empty → `-replace` and `taint`: the plan replaces, apply works → a change made with virsh shows as exactly that
- * change → destroy → nothing named with the prefix left. Domains are defined, never started: no guest boots.
+ * plan empty → `-replace` and `taint`: the plan replaces, apply works → a change made with virsh (or, for a backup
+ * policy, its backups' folder removed) shows as exactly that change → destroy → nothing named with the prefix left.
+ * Generated domains are defined, never started: no guest boots. The backup policies back up one fixed domain that
+ * runs with no OS (./kinds.ts runningDomainHcl: one QEMU start, no boot).
  *
  * Seeded: VIRTSEED_CONFORMANCE_SEED replays a run; every failure message starts with the seed. Known defects are
  * in KNOWN_FAILURES (each asserted to still fail, so a fix shows).
@@ -38,7 +40,7 @@ import {
   type Context,
   type KindSpec,
 } from './generate';
-import { KINDS } from './kinds';
+import { KINDS, runningDomainHcl } from './kinds';
 
 jest.setTimeout(900_000);
 
@@ -63,6 +65,8 @@ const KNOWN_FAILURES: Readonly<Record<string, string>> = {};
 const KNOWN_UPDATE_ERRORS: Readonly<Record<string, RegExp>> = {};
 
 const FIXTURES = `/tmp/${PREFIX}-fixtures`;
+// QEMU writes the backups' disk copies: a directory it can enter, outside a private /tmp.
+const BACKUPS = `/var/tmp/${PREFIX}-backups`;
 
 function fixtures(): Record<string, string> {
   fs.mkdirSync(path.join(FIXTURES, 'share'), { recursive: true });
@@ -76,7 +80,11 @@ function fixtures(): Record<string, string> {
   fs.writeFileSync(disk, Buffer.alloc(65536));
   fs.writeFileSync(path.join(FIXTURES, 'vmlinuz'), 'not a kernel: never booted');
   fs.writeFileSync(path.join(FIXTURES, 'initrd.img'), 'not an initrd: never booted');
+  fs.rmSync(BACKUPS, { recursive: true, force: true });
+  fs.mkdirSync(BACKUPS, { mode: 0o755 });
+  fs.chmodSync(BACKUPS, 0o755);
   return {
+    backupRoot: BACKUPS,
     sourceFile: source,
     sourceSha256: createHash('sha256').update(raw).digest('hex'),
     diskFile: disk,
@@ -111,7 +119,7 @@ data "virtseed_host" "d" {}
 }
 
 function config(): string {
-  let out = '';
+  let out = runningDomainHcl(ctx);
   for (const { kind, i, attrs } of instances.values()) out += hclResource(kind, i, attrs);
   return out + dataSources();
 }
@@ -119,7 +127,7 @@ function config(): string {
 /** `v` with references to resources outside `keep` replaced by their values in `state` (a literal id). */
 function resolve(v: unknown, keep: ReadonlySet<string>, state: Record<string, Record<string, unknown>>): unknown {
   if (isExpr(v)) {
-    const m = /^(virtseed_\w+\.c\d+)\.(\w+)$/.exec(v.expr);
+    const m = /^(virtseed_\w+\.\w+)\.(\w+)$/.exec(v.expr);
     if (m && !keep.has(m[1]!)) return String(state[m[1]!]?.[m[2]!] ?? '');
     return v;
   }
@@ -174,6 +182,7 @@ afterAll(() => {
   } finally {
     removeByPrefix(PREFIX);
     fs.rmSync(FIXTURES, { recursive: true, force: true });
+    fs.rmSync(BACKUPS, { recursive: true, force: true });
   }
 });
 
@@ -429,6 +438,8 @@ test('GIVEN a change made with virsh WHEN planned THEN the plan shows exactly th
     if (failures.length) throw new Error(`${failures.join('\n')}\n--- plan:\n${text()}`);
     tf.ok(['apply', '-input=false', 'tfplan']);
     expectPlanEmpty(tf, 'converging the outside changes');
+    // The policy took a backup again: a full one (the chain it had is gone).
+    expect(stateValues(tf)['virtseed_backup_policy.c0']).toMatchObject({ latest: '0001-full', backups: ['0001-full'] });
   }));
 
 test('GIVEN everything WHEN destroyed THEN nothing named with the prefix is left', () =>

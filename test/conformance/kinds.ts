@@ -1,10 +1,13 @@
 /**
  * What the conformance generator (./generate.ts) needs to know of each resource beyond its field table: sample
  * values of free-form attributes, the attributes this machine cannot take (each with why), and the combinations
- * libvirt or the provider refuse, repaired. Pure data and functions. Domains are defined and never started
- * (`running = false`): the suite boots no guest. Networks have no forward mode (the test machine's rule).
+ * libvirt or the provider refuse, repaired. Pure data and functions. Generated domains are defined and never started
+ * (`running = false`): the suite boots no guest. The backup policies back up one fixed domain that runs with no OS
+ * (RUNNING_DOMAIN_HCL: QEMU starts in a second and SeaBIOS finds nothing to boot). Networks have no forward mode (the
+ * test machine's rule).
  */
 import {
+  BACKUP_POLICY_FIELDS,
   CLOUDINIT_SEED_FIELDS,
   DOMAIN_FIELDS,
   IGNITION_FIELDS,
@@ -472,6 +475,49 @@ export const SNAPSHOT_KIND: KindSpec = {
   importId: (v) => `${str(v.domain_id)}/${str(v.name)}`,
 };
 
+/** The fixed domain the backup policies back up (not generated): running, no OS (nothing to boot: QEMU runs, which
+ *  is all a push backup needs), on a 16 MiB qcow2 volume. Its address is `virtseed_domain.bk`. */
+export function runningDomainHcl(ctx: Context): string {
+  return `
+resource "virtseed_volume" "bk" {
+  pool     = "default"
+  name     = "${ctx.prefix}-bk.qcow2"
+  capacity = 16777216
+  format   = "qcow2"
+}
+resource "virtseed_domain" "bk" {
+  name     = "${ctx.prefix}-bk"
+  memory   = 64
+  type     = "qemu"
+  wait_for = "none"
+  disk { volume_id = virtseed_volume.bk.id }
+}
+`;
+}
+
+/** The backup root of the run (`ctx.fixtures.backupRoot`): QEMU writes the copies there, so not a private /tmp. */
+export function backupDir(ctx: Context, i: number): string {
+  return `${ctx.fixtures.backupRoot ?? '/var/tmp/vstest-backups'}/b${i}`;
+}
+
+/** Two policies on the one running domain, each into its own directory (a local and a second copy, say). */
+export const BACKUP_POLICY_KIND: KindSpec = {
+  type: 'virtseed_backup_policy',
+  fields: BACKUP_POLICY_FIELDS.fields,
+  count: 2,
+  base: (ctx, i) => ({ domain: expr('virtseed_domain.bk.name'), dir: backupDir(ctx, i) }),
+  samples: {
+    keep: () => [1, 2],
+    // Far above the run's length: no plan of the run finds a backup due by age alone.
+    max_age: () => [86400, 43200],
+  },
+  skip: { host: HOST_SKIP },
+  fix: () => undefined,
+  importId: (v) => str(v.id),
+  // Nowhere on the host: null after import, set by the next apply (documented: docs/resources/backup_policy.md "Import").
+  importIgnore: ['keep', 'max_age'],
+};
+
 /** Allowed values the repairs never let through (`type.path=value`), each with why; a unit test checks that every
  *  other allowed value and block is generated. */
 export const NOT_GENERATED: Readonly<Record<string, string>> = {
@@ -481,4 +527,13 @@ export const NOT_GENERATED: Readonly<Record<string, string>> = {
 };
 
 /** Every resource kind, in the order their instances are written. */
-export const KINDS: readonly KindSpec[] = [POOL_KIND, VOLUME_KIND, SEED_KIND, IGNITION_KIND, NETWORK_KIND, DOMAIN_KIND, SNAPSHOT_KIND];
+export const KINDS: readonly KindSpec[] = [
+  POOL_KIND,
+  VOLUME_KIND,
+  SEED_KIND,
+  IGNITION_KIND,
+  NETWORK_KIND,
+  DOMAIN_KIND,
+  SNAPSHOT_KIND,
+  BACKUP_POLICY_KIND,
+];

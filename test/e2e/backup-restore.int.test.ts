@@ -17,9 +17,9 @@
  * - `virtseed backup verify` passes on the backups, and exits 1 naming the file once a byte of it is corrupted.
  * Each waiting step has its own short bound; the figures (backup sizes, job and restore times) are printed.
  */
-import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
+import { expectOk, poll, runCommand, virshOk, type CommandResult } from '../helpers/command';
 import { cleanupByPrefix, imageVolumesHcl, readConsole, testImage, waitForConsole, type TestImage } from '../helpers/guest';
 import { findChange, plannedChange, TfWorkdir } from '../helpers/terraform';
 import { teardown } from '../helpers/teardown';
@@ -33,44 +33,8 @@ const BIN = path.resolve(__dirname, '..', '..', 'bin', 'virtseed');
 
 jest.setTimeout(1_200_000);
 
-type Run = { code: number | null; stdout: string; text: string };
-
-function runCmd(cmd: string, args: string[], timeoutMs: number): Run {
-  const r = spawnSync(cmd, args, { encoding: 'utf8', timeout: timeoutMs });
-  return {
-    code: r.status,
-    stdout: r.stdout ?? '',
-    text: `\`${cmd} ${args.join(' ')}\` exited ${r.status}${r.error ? ` (${r.error.message})` : ''}\nstdout: ${r.stdout}\nstderr: ${r.stderr}`,
-  };
-}
-
 /** The virtseed CLI of this checkout (bin/virtseed, the bundle `npm run build` made); bounded by 300 s. */
-const virtseed = (...args: string[]): Run => runCmd(BIN, args, 300_000);
-
-/** virsh on qemu:///system; throws with its output when it fails. */
-function virshOk(...args: string[]): string {
-  const r = runCmd('virsh', ['-c', 'qemu:///system', ...args], 120_000);
-  if (r.code !== 0) throw new Error(r.text);
-  return r.stdout;
-}
-
-function expectOk(r: Run): Run {
-  if (r.code !== 0) throw new Error(r.text);
-  return r;
-}
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** Polls `check` every 2 s until it returns a value, for at most `seconds`; then throws with `what` and the last state. */
-async function poll<T>(what: string, seconds: number, check: () => T | undefined, last: () => string): Promise<T> {
-  const end = Date.now() + seconds * 1000;
-  for (;;) {
-    const v = check();
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error(`${what} within ${seconds} s; last: ${last()}`);
-    await sleep(2000);
-  }
-}
+const virtseed = (...args: string[]): CommandResult => runCommand(BIN, args, 300_000);
 
 /** Runs `sh -c script` in the guest through the guest agent (guest-exec) and waits (≤ 60 s) for it to exit 0. */
 async function guestExec(domain: string, script: string): Promise<void> {
@@ -227,7 +191,7 @@ describe('backup and restore of a real guest (issue 37)', () => {
     // QEMU with an empty qcow2 disk (version 3, which checkpoints need) and nothing to boot: a backup needs no guest.
     const pool = /<path>([^<]+)<\/path>/.exec(virshOk('pool-dumpxml', 'default'))![1];
     const disk = path.join(pool, `${NO_AGENT}.qcow2`);
-    expectOk(runCmd('qemu-img', ['create', '-q', '-f', 'qcow2', disk, '16M'], 60_000));
+    expectOk(runCommand('qemu-img', ['create', '-q', '-f', 'qcow2', disk, '16M'], 60_000));
     virshOk('pool-refresh', 'default');
     const xmlFile = path.join(tf!.dir, 'noagent.xml');
     writeFileSync(

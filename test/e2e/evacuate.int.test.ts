@@ -14,14 +14,16 @@
  *     disk), with the writes up to the backup and without the one after it; the next plan is empty;
  *  4. destroy leaves h1 and h3 empty.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { chainImageSpec } from '../../src/backup';
 import { connect } from '../../src/libvirt';
 import { createBackup, readBackups } from '../../src/ops/backups';
+import { commandOk } from '../helpers/command';
 import { TestHosts } from '../helpers/hosts';
+import { writeThroughQemu as writeInto } from '../helpers/qemu-io';
 import { TfWorkdir } from '../helpers/terraform';
 
 jest.setTimeout(900_000);
@@ -37,15 +39,6 @@ interface Vm {
 }
 const VMS: Vm[] = [{ id: 'a' }, { id: 'b' }];
 const name = (vm: Vm) => `${PREFIX}${vm.id}`;
-
-function sh(cmd: string, args: string[]): string {
-  try {
-    return execFileSync(cmd, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 * MIB });
-  } catch (err) {
-    const e = err as { stdout?: string; stderr?: string; message: string };
-    throw new Error(`${cmd} ${args.join(' ')} failed: ${e.stderr ?? ''}${e.stdout ?? ''}${e.message}`);
-  }
-}
 
 /** Gen 1: each VM pinned to h2. Gen 2 (h2 lost): the lost objects removed from the state, each VM restored. */
 function write(gen: 1 | 2): void {
@@ -91,22 +84,21 @@ removed {
   tf.write(body, hosts.providerBlock());
 }
 
-/** Writes `pattern` bytes at `offset` of the running domain's volume on h2 through QEMU: HMP `qemu-io -d` on the
- *  disk's device (`info block` "Attached to"), whose block backend may write (a new one on the node may not: the
- *  device does not share write; QEMU then answers "Permission conflict" and writes nothing). */
+/** Writes `pattern` bytes at `offset` of the running domain's volume on h2 through QEMU (test/helpers/qemu-io.ts). */
 function writeThroughQemu(vm: Vm, pattern: string, offset: number, length: number): void {
-  const hmp = (command: string) => hosts.virsh(2, ['qemu-monitor-command', name(vm), '--hmp', command]);
-  const blocks = hmp('info block');
-  const device = new RegExp(`/${name(vm)}\\.qcow2 \\(qcow2\\)\\s+Attached to:\\s+(\\S+)`).exec(blocks)?.[1];
-  if (!device) throw new Error(`no device of ${name(vm)}.qcow2 in info block:\n${blocks}`);
-  const out = hmp(`qemu-io -d ${device} "write -P ${pattern} ${offset} ${length}"`);
-  expect(out).not.toMatch(/error|failed|conflict/i);
+  writeInto(
+    (command) => hosts.virsh(2, ['qemu-monitor-command', name(vm), '--hmp', command]),
+    `${name(vm)}.qcow2`,
+    pattern,
+    offset,
+    length,
+  );
 }
 
 /** sha256 of a qcow2 image's (or a `json:` chain's) guest-visible bytes, from its raw conversion. */
 function rawSha256(image: string): string {
   const raw = path.join(hosts.dir, `raw-${createHash('sha256').update(image).digest('hex').slice(0, 8)}.img`);
-  sh('qemu-img', ['convert', '-U', '-O', 'raw', image, raw]);
+  commandOk('qemu-img', ['convert', '-U', '-O', 'raw', image, raw]);
   try {
     return createHash('sha256').update(fs.readFileSync(raw)).digest('hex');
   } finally {

@@ -4,15 +4,12 @@
  */
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
+import { virshOk } from './command';
 
 const URI = 'qemu:///system';
 
-/** Runs virsh; returns stdout, or throws with its output when it fails. */
-export function virshOk(...args: string[]): string {
-  const r = spawnSync('virsh', ['-c', URI, ...args], { encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`virsh ${args.join(' ')} exited ${r.status}: ${r.stderr}${r.stdout}`);
-  return r.stdout;
-}
+// virsh that throws with its output when it fails: one of the shared commands (./command.ts).
+export { virshOk };
 
 function virsh(...args: string[]): string {
   return spawnSync('virsh', ['-c', URI, ...args], { encoding: 'utf8' }).stdout ?? '';

@@ -1,12 +1,12 @@
 /**
  * src/ops/backups against the real libvirtd at qemu:///system (libvirt 9.0, QEMU 7.2): a full push backup of a
  * running domain's qcow2 disk, data written through QEMU, an incremental one, verify (and a corrupted file found),
- * restore of the chain compared with the disk, prune, and the provider's removal of a domain that has a backup's
- * checkpoint (what `terraform destroy` does; libvirt refuses a plain undefine). The domain boots nothing (an empty qcow2 disk): QEMU runs,
- * which is all a backup needs; the writes go through QEMU's block layer (HMP `qemu-io`), so the checkpoint's
+ * restore of the chain compared with the disk, prune, the folder removed by hand and a second folder of the same
+ * domain (each folder's checkpoints named apart), and the provider's removal of a domain that has a backup's
+ * checkpoint (what `terraform destroy` does; libvirt refuses a plain undefine). The domain boots nothing (an empty
+ * qcow2 disk): QEMU runs, which is all a backup needs; the writes go through QEMU's block layer (HMP `qemu-io`), so the checkpoint's
  * bitmap records them as a guest's would.
  */
-import { execFileSync } from 'child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, chmodSync } from 'fs';
 import * as path from 'path';
 import {
@@ -19,8 +19,11 @@ import {
   type PoolRef,
   type RemoteLibvirtClient,
 } from '../../src/libvirt';
+import { checkpointName } from '../../src/backup';
 import { createBackup, pruneBackups, readBackups, restoreDisk, verifyBackups } from '../../src/ops/backups';
+import { commandOk } from '../helpers/command';
 import { deleteVolumes } from '../helpers/libvirt';
+import { virshHmp, writeThroughQemu as writeInto } from '../helpers/qemu-io';
 import { createRestoredVolume, planRestore } from '../../provider/src/resources/private/restore';
 import { removeDomain as providerRemoveDomain } from '../../provider/src/resources/private/domain-lifecycle';
 
@@ -36,35 +39,14 @@ function domainXml(): string {
   <devices><disk type='volume' device='disk'><driver name='qemu' type='qcow2'/><source pool='default' volume='${VOLUME}'/><target dev='vda' bus='virtio'/></disk></devices></domain>`;
 }
 
-function sh(cmd: string, args: string[]): string {
-  try {
-    return execFileSync(cmd, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-  } catch (err) {
-    const e = err as { stdout?: string; stderr?: string; message: string };
-    throw new Error(`${cmd} ${args.join(' ')} failed: ${e.stderr ?? ''}${e.stdout ?? ''}${e.message}`);
-  }
-}
-
-/**
- * Writes `pattern` bytes at `offset` of the running domain's vda through QEMU: HMP `qemu-io -d` on the disk's device,
- * whose block backend may write (`qemu-io libvirt-1-format` opens a new backend on the node, which the device does not
- * share write with: QEMU answers "Permission conflict" and writes nothing).
- */
-function writeThroughQemu(pattern: string, offset: string, length: string): void {
-  const out = sh('virsh', [
-    '-c',
-    'qemu:///system',
-    'qemu-monitor-command',
-    PREFIX,
-    '--hmp',
-    `qemu-io -d /machine/peripheral/virtio-disk0/virtio-backend "write -P ${pattern} ${offset} ${length}"`,
-  ]);
-  expect(out).not.toMatch(/error|failed|conflict/i);
-}
-
 /** qemu-io's output of reading each `[pattern, offset, length]` of a qcow2 image (fails on a pattern mismatch). */
+/** Writes `pattern` bytes at `offset` of the running domain's vda through QEMU (test/helpers/qemu-io.ts). */
+function writeThroughQemu(pattern: string, offset: string, length: string): void {
+  writeInto(virshHmp(PREFIX), VOLUME, pattern, offset, length);
+}
+
 function readPatterns(image: string, reads: [string, string, string][]): string {
-  return sh('qemu-io', ['-r', '-U', '-f', 'qcow2', ...reads.flatMap(([p, o, l]) => ['-c', `read -P ${p} ${o} ${l}`]), image]);
+  return commandOk('qemu-io', ['-r', '-U', '-f', 'qcow2', ...reads.flatMap(([p, o, l]) => ['-c', `read -P ${p} ${o} ${l}`]), image]);
 }
 
 async function removeDomain(client: RemoteLibvirtClient): Promise<void> {
@@ -84,6 +66,8 @@ describe('backups of a running domain on libvirt 9.0', () => {
   let root: string;
   let diskPath: string;
   const now = () => new Date('2026-11-28T00:00:00Z');
+  /** The name of backup `sequence`'s checkpoint in the folder of the domain's backups under `under`. */
+  const checkpoint = (sequence: number, under = root) => checkpointName(sequence, path.join(under, PREFIX));
 
   beforeAll(async () => {
     root = mkdtempSync('/var/tmp/vstest-bkup-ops-');
@@ -117,7 +101,7 @@ describe('backups of a running domain on libvirt 9.0', () => {
       kind: 'full',
       parent: null,
       consistency: 'crash',
-      checkpoint: 'virtseed-backup-0001',
+      checkpoint: checkpoint(1),
     });
     expect(full.manifest.files.map((f) => [f.name, f.role])).toEqual([
       ['disk-vda.qcow2', 'disk'],
@@ -128,10 +112,7 @@ describe('backups of a running domain on libvirt 9.0', () => {
     expect(inc.manifest).toMatchObject({ id: '0002-incremental', kind: 'incremental', parent: '0001-full', base: '0001-full' });
     const size = (m: typeof full.manifest) => m.files.find((f) => f.role === 'disk')!.bytes;
     expect(size(inc.manifest)).toBeLessThan(size(full.manifest));
-    expect((await client.domainListAllCheckpoints(dom)).map((c) => c.name).sort()).toEqual([
-      'virtseed-backup-0001',
-      'virtseed-backup-0002',
-    ]);
+    expect((await client.domainListAllCheckpoints(dom)).map((c) => c.name).sort()).toEqual([checkpoint(1), checkpoint(2)]);
   });
 
   it('GIVEN the chain WHEN restored THEN the image has both writes and equals the disk (qemu-img compare)', async () => {
@@ -139,7 +120,7 @@ describe('backups of a running domain on libvirt 9.0', () => {
     const out = path.join(root, 'restored.qcow2');
     const r = await restoreDisk(root, PREFIX, '0002-incremental', 'vda', out);
     expect(r.chain).toEqual(['0001-full', '0002-incremental']);
-    sh('qemu-img', ['compare', diskPath, out]);
+    commandOk('qemu-img', ['compare', diskPath, out]);
     expect(
       readPatterns(out, [
         ['0xa1', '0', '4M'],
@@ -161,7 +142,7 @@ describe('backups of a running domain on libvirt 9.0', () => {
       'restore_disk is "vdb"; expected one of the disks of backup 0002-incremental: vda',
     );
     const vol = await createRestoredVolume(client, pool, { name: RESTORED, plan }, { log: { info: () => undefined } });
-    sh('qemu-img', ['compare', diskPath, await client.storageVolGetPath(vol)]);
+    commandOk('qemu-img', ['compare', diskPath, await client.storageVolGetPath(vol)]);
   });
 
   it('GIVEN intact backups WHEN verified THEN nothing differs; GIVEN a corrupted byte THEN verify names the file and restore refuses', async () => {
@@ -186,14 +167,36 @@ describe('backups of a running domain on libvirt 9.0', () => {
       remove: ['0001-full', '0002-incremental'],
     });
     expect((await readBackups(root, PREFIX)).map((m) => m.id)).toEqual(['0003-full']);
-    expect((await client.domainListAllCheckpoints(dom)).map((c) => c.name)).toEqual(['virtseed-backup-0003']);
+    expect((await client.domainListAllCheckpoints(dom)).map((c) => c.name)).toEqual([checkpoint(3)]);
+  });
+
+  it('GIVEN the folder removed by hand (twice) and a second folder WHEN backed up THEN each starts at 0001-full with checkpoints of its own', async () => {
+    const names = async () => (await client.domainListAllCheckpoints(dom)).map((c) => c.name).sort();
+    for (let k = 0; k < 2; k++) {
+      rmSync(path.join(root, PREFIX), { recursive: true });
+      // The second time, the first time's checkpoint of 0001 is still on the domain: left over, replaced.
+      expect((await createBackup(client, dom, root, { now })).manifest).toMatchObject({ id: '0001-full', checkpoint: checkpoint(1) });
+    }
+    const second = path.join(root, 'second');
+    const other = await createBackup(client, dom, second, { now });
+    expect(other.manifest).toMatchObject({ id: '0001-full', checkpoint: checkpoint(1, second) });
+    writeThroughQemu('0xc3', '12M', '1M');
+    // The first folder's incremental starts from its own 0001, not from the second folder's.
+    const inc = await createBackup(client, dom, root, { now });
+    expect(inc.manifest).toMatchObject({ id: '0002-incremental', parent: '0001-full' });
+    expect(inc.decision.since).toBe(checkpoint(1));
+    expect(await names()).toEqual([checkpoint(1), checkpoint(2), checkpoint(3), checkpoint(1, second)].sort());
+    await pruneBackups(root, PREFIX, 1, { client, dom });
+    await pruneBackups(second, PREFIX, 1, { client, dom });
+    // Pruning keeps each folder's chain: the left-over 0003 is no folder's and stays until the domain goes.
+    expect(await names()).toEqual([checkpoint(1), checkpoint(2), checkpoint(3), checkpoint(1, second)].sort());
   });
 
   it("GIVEN a domain with a backup's checkpoint WHEN the provider removes it (terraform destroy) THEN it is undefined, which a plain undefine is refused", async () => {
-    expect((await client.domainListAllCheckpoints(dom)).length).toBe(1);
+    expect((await client.domainListAllCheckpoints(dom)).length).toBe(4);
     await client.domainDestroy(dom);
     await expect(client.domainUndefine(dom, VIR_DOMAIN_UNDEFINE_SNAPSHOTS_METADATA)).rejects.toThrow(
-      /cannot delete inactive domain with 1 checkpoints/,
+      /cannot delete inactive domain with 4 checkpoints/,
     );
     await providerRemoveDomain(client, dom);
     await expect(client.domainLookupByName(PREFIX)).rejects.toMatchObject({ code: VIR_ERR_NO_DOMAIN });

@@ -5,6 +5,7 @@
  * (src/ops/backups `createBackup`: incremental when the latest's checkpoint is still on the domain) and prunes to
  * `keep` (`pruneBackups`, with the removed backups' checkpoints). Destroy forgets the policy; the backups stay.
  */
+import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
 import { backupDue, formatAge } from '../../../src/backup';
 import { Diagnostic, error, warning } from '../../../src/diagnostics';
@@ -77,7 +78,10 @@ export const backupPolicy: ResourceHandler<BackupPolicyState, LibvirtClient> = {
       );
       return { planned: { ...planned, latest: UNKNOWN, latest_taken_at: UNKNOWN, backups: UNKNOWN }, requiresReplace, diagnostics };
     }
-    if (planned.keep !== prior.keep) planned.backups = UNKNOWN;
+    // A smaller keep than the backups there are prunes at apply (which ones: the chains decide); a larger one removes nothing.
+    const keep = num(planned.keep);
+    const count = Array.isArray(prior.backups) ? prior.backups.length : 0;
+    if (planned.keep !== prior.keep && keep !== undefined && count > keep) planned.backups = UNKNOWN;
     return { planned, requiresReplace, diagnostics };
   },
 
@@ -107,10 +111,42 @@ export const backupPolicy: ResourceHandler<BackupPolicyState, LibvirtClient> = {
     return { newState: { ...planned, id: path.join(dir, domain), ...(await observed(dir, domain)) }, diagnostics: [] };
   },
 
+  // What the directory holds now: backups removed outside Terraform (by hand, `virtseed backup prune`, the folder
+  // deleted) are gone from `backups` and `latest`; with none left (or the latest older than max_age) the next plan
+  // takes one.
   async read({ current }) {
     const dir = str(current.dir);
     const domain = str(current.domain);
     if (dir === undefined || domain === undefined) return { newState: current, diagnostics: [] };
-    return { newState: { ...current, ...(await observed(dir, domain)) }, diagnostics: [] };
+    return { newState: { ...current, id: path.join(dir, domain), ...(await observed(dir, domain)) }, diagnostics: [] };
+  },
+
+  // The id is the policy's own: `<dir>/<domain>` (docs/resources/backup_policy.md "Import"). `keep` and `max_age`
+  // are nowhere on the host: null, so the plan after import sets them from the configuration (an update in place).
+  async importState(id, ctx) {
+    const [dir, domain] = [path.dirname(id), path.basename(id)];
+    if (!path.isAbsolute(id) || id.endsWith('/') || dir === id || !domain)
+      throw new Error(`cannot import backup policy "${id}": expected <dir>/<domain>, an absolute path (e.g. /srv/backups/web1)`);
+    const client = await ctx.client();
+    try {
+      await client.domainLookupByName(domain, { signal: ctx.signal });
+    } catch (err) {
+      if (!(err instanceof LibvirtError)) throw err;
+      throw new Error(`cannot import backup policy "${id}": libvirt has no domain ${domain} (${err.message})`);
+    }
+    const st = await fsp.stat(dir).catch(() => null);
+    if (!st?.isDirectory()) throw new Error(`cannot import backup policy "${id}": ${dir} is not a directory on this host`);
+    const base: BackupPolicyState = {
+      id: path.join(dir, domain),
+      host: ctx.hostName,
+      domain,
+      dir,
+      keep: null,
+      max_age: null,
+      latest: null,
+      latest_taken_at: null,
+      backups: null,
+    };
+    return [{ ...base, ...(await observed(dir, domain)) }];
   },
 };

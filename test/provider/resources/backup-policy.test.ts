@@ -64,4 +64,30 @@ describe('virtseed_backup_policy checks', () => {
     expect(r.diagnostics[0].detail).toContain('0001-full, was taken 2026-01-01T00:00:00.000Z');
     expect(typeof r.planned!.latest).not.toBe('string');
   });
+
+  it.each([
+    [2, ['0001-full', '0002-incremental'], 'kept'],
+    [1, ['0001-full', '0002-incremental'], 'unknown'],
+    [20, ['0001-full', '0002-incremental'], 'kept'],
+  ] as const)(
+    'GIVEN keep changed to %d with backups %j WHEN planned THEN backups is %s (unknown: the apply prunes)',
+    async (keep, backups, want) => {
+      const prior = config({
+        id: '/srv/backups/web1',
+        keep: 3,
+        max_age: 86400,
+        latest: backups.at(-1)!,
+        latest_taken_at: new Date(Date.now() - 3_600_000).toISOString(),
+        backups: [...backups],
+      });
+      const proposed = { ...prior, keep };
+      const r = await backupPolicy.plan({ prior, proposed, config: config({ keep }), priorPrivate: undefined }, handlerContext());
+      expect(r.planned!.keep).toBe(keep);
+      expect(Array.isArray(r.planned!.backups) ? 'kept' : 'unknown').toBe(want);
+    },
+  );
+
+  it.each(['backups/web1', 'web1', '/srv/backups/'])('GIVEN import id %j WHEN imported THEN it fails saying what an id is', async (id) => {
+    await expect(backupPolicy.importState!(id, handlerContext())).rejects.toThrow(/expected <dir>\/<domain>, an absolute path/);
+  });
 });

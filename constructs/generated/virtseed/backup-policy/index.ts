@@ -27,13 +27,13 @@ export interface BackupPolicyConfig extends cdktf.TerraformMetaArguments {
   */
   readonly host?: string;
   /**
-  * How many of the latest backups to keep (at least 1); older ones are removed after each backup unless a kept one needs them.
+  * How many of the latest backups to keep (at least 1); older ones are removed after each backup unless a kept one needs them. Changing it: no effect on the guest.
   *
   * Docs: {@link ../../../../docs/resources/backup_policy.md#keep BackupPolicy#keep}
   */
   readonly keep: number;
   /**
-  * A plan that finds the latest backup older than this (at least 60) plans a new one. Default: `86400`.
+  * A plan that finds the latest backup older than this (at least 60) plans a new one. Default: `86400`. Changing it: no effect on the guest.
   *
   * Docs: {@link ../../../../docs/resources/backup_policy.md#max_age BackupPolicy#max_age}
   */
