@@ -31,7 +31,8 @@ export const VIR_ERR_STORAGE_POOL_BUILT = 76;
 export const VIR_ERR_OPERATION_ABORTED = 78;
 export const VIR_ERR_OPERATION_UNSUPPORTED = 84;
 export const VIR_ERR_AGENT_UNRESPONSIVE = 86;
-export const VIR_ERR_NO_DOMAIN_CHECKPOINT = 102;
+// virterror.h: "domain checkpoint not found" is 103 (102 is VIR_ERR_INVALID_DOMAIN_CHECKPOINT).
+export const VIR_ERR_NO_DOMAIN_CHECKPOINT = 103;
 export const VIR_ERR_NO_DOMAIN_BACKUP = 104;
 
 // virErrorDomain (subset)
