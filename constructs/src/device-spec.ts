@@ -7,6 +7,7 @@ import { Token } from 'cdktf';
 import {
   DISK_OPTION_ENTRIES,
   NIC_OPTION_ENTRIES,
+  RNG_OPTION_ENTRIES,
   parsePciAddress,
   parseUsbAddress,
   type DomainInterface,
@@ -109,9 +110,10 @@ export function deviceSpecOf(props: VirtualMachineProps): { spec: DomainSpec; pr
   if (props.rng) {
     const o = props.rng.options;
     spec.rng = {
-      source: known(o.source) ?? '/dev/urandom',
-      ...(known(o.rateBytes) !== undefined ? { rateBytes: o.rateBytes } : {}),
-      ...(known(o.ratePeriodMs) !== undefined ? { ratePeriodMs: o.ratePeriodMs } : {}),
+      source: known(o.source) ?? DOMAIN_FIELDS.fields.rng.fields.source.default,
+      ...Object.fromEntries(
+        RNG_OPTION_ENTRIES.flatMap(([key]) => (key !== 'source' && known(o[key]) !== undefined ? [[key, o[key]]] : [])),
+      ),
     };
   }
   if (props.watchdog) spec.watchdog = { model: props.watchdog.model, action: props.watchdog.action };

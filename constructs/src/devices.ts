@@ -3,7 +3,7 @@
  * enums: each renders one block (or attribute) of `virtseed_domain` (its field table is src/fields/domain.ts; the
  * libvirt XML each stands for is in docs/devices.md). Create them with the static factories.
  */
-import type { DomainDiskOptions } from '../../src/domain';
+import type { DomainDiskOptions, DomainInput, DomainTpm, DomainWatchdog } from '../../src/domain';
 import { mutuallyExclusive } from './errors';
 import { secretReference } from './secrets';
 
@@ -137,10 +137,10 @@ function graphicsConfig(type: GraphicsConfig['type'], options: GraphicsOptions):
   return { type, ...rest, passwordWo: secretReference(`Graphics.${type} passwordSecret`, passwordSecret) };
 }
 
-/** The rendered form of a TPM: the `tpm` block of `virtseed_domain`. */
+/** The rendered form of a TPM: the `tpm` block of `virtseed_domain` (src/domain/device-options.ts `TPM_OPTIONS`). */
 export interface TpmConfig {
-  readonly model: 'tpm-crb' | 'tpm-tis';
-  readonly version: '2.0' | '1.2';
+  readonly model: DomainTpm['model'];
+  readonly version: DomainTpm['version'];
 }
 
 /** A TPM emulated by swtpm on the host (Debian `swtpm`, `swtpm-tools`); its state is removed with the domain. */
@@ -248,7 +248,7 @@ export class Watchdog {
   }
 
   private constructor(
-    readonly model: 'i6300esb' | 'ib700',
+    readonly model: Exclude<DomainWatchdog['model'], 'itco'>,
     readonly action: WatchdogAction,
   ) {}
 }
@@ -316,21 +316,21 @@ export class Channel {
 /** An input device (a PS/2 mouse and keyboard are always there). Changing it: restarts a running guest. */
 export class InputDevice {
   /** A USB (or virtio) tablet: the VNC pointer follows. */
-  static tablet(bus: 'usb' | 'virtio' = 'usb'): InputDevice {
+  static tablet(bus: DomainInput['bus'] = 'usb'): InputDevice {
     return new InputDevice('tablet', bus);
   }
 
-  static mouse(bus: 'usb' | 'virtio' = 'usb'): InputDevice {
+  static mouse(bus: DomainInput['bus'] = 'usb'): InputDevice {
     return new InputDevice('mouse', bus);
   }
 
-  static keyboard(bus: 'usb' | 'virtio' = 'usb'): InputDevice {
+  static keyboard(bus: DomainInput['bus'] = 'usb'): InputDevice {
     return new InputDevice('keyboard', bus);
   }
 
   private constructor(
-    readonly type: 'tablet' | 'mouse' | 'keyboard',
-    readonly bus: 'usb' | 'virtio',
+    readonly type: DomainInput['type'],
+    readonly bus: DomainInput['bus'],
   ) {}
 }
 

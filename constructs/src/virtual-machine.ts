@@ -191,7 +191,7 @@ export class VirtualMachine extends Construct {
       rng: props.rng
         ? {
             // Never an empty block (cdktf leaves empty blocks out of the synthesized JSON): the source is always given.
-            source: props.rng.options.source ?? '/dev/urandom',
+            source: props.rng.options.source ?? DOMAIN_FIELDS.fields.rng.fields.source.default,
             rateBytes: props.rng.options.rateBytes,
             ratePeriod: props.rng.options.ratePeriodMs,
           }

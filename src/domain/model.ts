@@ -16,15 +16,12 @@ import type {
   DomainFilesystem,
   DomainGraphics,
   DomainHostdev,
-  DomainInput,
   DomainLifecycleAction,
   DomainMemoryBacking,
-  DomainRng,
   DomainSerial,
-  DomainTpm,
   DomainVideo,
-  DomainWatchdog,
 } from './devices/model';
+import type { DomainInput, DomainRng, DomainTpm, DomainWatchdog } from './device-options';
 import type { DomainDiskOptions } from './disk-options';
 import type { DomainNicOptions } from './nic-options';
 

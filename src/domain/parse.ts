@@ -12,17 +12,14 @@ import {
   readFilesystem,
   readGraphics,
   readHostdev,
-  readInput,
   readLifecycle,
   readMemoryBacking,
   readNamespacedEntries,
-  readRng,
   readTopology,
-  readTpm,
   readVideo,
-  readWatchdog,
 } from './devices/parse';
 import { DOMAIN_FIELDS, isOneOf, valuesOf } from '../fields';
+import { readInput, readRng, readTpm, readWatchdog } from './device-options';
 import { readDiskOptions } from './disk-options';
 import { readNicOptions } from './nic-options';
 import { DomainXmlParseError } from './errors';

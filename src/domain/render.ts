@@ -10,14 +10,11 @@ import {
   filesystemElement,
   graphicsElement,
   hostdevElement,
-  inputElement,
-  rngElement,
   serialElement,
   topologyElement,
-  tpmElement,
   videoElement,
-  watchdogElement,
 } from './devices/render';
+import { inputElement, rngElement, tpmElement, watchdogElement } from './device-options';
 import { renderDiskOptions } from './disk-options';
 import { renderNicOptions } from './nic-options';
 import { insertExtraDevices } from './escape-hatch';

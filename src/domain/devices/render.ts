@@ -2,7 +2,7 @@
  * The elements of ./model.ts's devices and settings as fast-xml-parser builder nodes (../../xml.ts), for
  * ../render.ts. Pure; each function renders one element (formatdomain, libvirt 9.0), the inverse of ./parse.ts.
  */
-import { ATTR, TEXT, type XmlNode } from '../../xml';
+import { ATTR, type XmlNode } from '../../xml';
 import type {
   DomainBandwidth,
   DomainBandwidthLimit,
@@ -14,11 +14,7 @@ import type {
   DomainFilesystem,
   DomainGraphics,
   DomainHostdev,
-  DomainInput,
-  DomainRng,
-  DomainTpm,
   DomainVideo,
-  DomainWatchdog,
 } from './model';
 
 const a = (name: string): string => ATTR + name;
@@ -45,11 +41,6 @@ export function videoElement(v: DomainVideo): XmlNode {
   return { model: { [a('type')]: v.model } };
 }
 
-/** `<tpm model=...><backend type='emulator' version=.../></tpm>`. */
-export function tpmElement(t: DomainTpm): XmlNode {
-  return { [a('model')]: t.model, backend: { [a('type')]: 'emulator', [a('version')]: t.version } };
-}
-
 /** `<filesystem type='mount' accessmode=...>` with the virtiofs driver, or 9p (libvirt's default driver, no
  *  `<driver>` element). */
 export function filesystemElement(f: DomainFilesystem): XmlNode {
@@ -60,21 +51,6 @@ export function filesystemElement(f: DomainFilesystem): XmlNode {
   el.target = { [a('dir')]: f.target };
   if (f.driver === '9p' && f.readonly) el.readonly = '';
   return el;
-}
-
-/** `<rng model='virtio'>[<rate/>]<backend model='random'>device</backend></rng>`. */
-export function rngElement(r: DomainRng): XmlNode {
-  const el: XmlNode = { [a('model')]: 'virtio' };
-  if (r.rateBytes !== undefined) {
-    el.rate = { [a('bytes')]: String(r.rateBytes), ...(r.ratePeriodMs !== undefined ? { [a('period')]: String(r.ratePeriodMs) } : {}) };
-  }
-  el.backend = { [a('model')]: 'random', [TEXT]: r.source };
-  return el;
-}
-
-/** `<watchdog model=... action=.../>`. */
-export function watchdogElement(w: DomainWatchdog): XmlNode {
-  return { [a('model')]: w.model, [a('action')]: w.action };
 }
 
 /** The host side of a character device: its `type` attribute and `<source>` (and `<protocol>` for tcp). */
@@ -102,11 +78,6 @@ export function consoleElement(c: DomainConsole): XmlNode {
 /** `<channel type=...>...<target type='virtio' name=.../></channel>`. */
 export function channelElement(c: DomainChannel): XmlNode {
   return { ...charSource(c.source), target: { [a('type')]: 'virtio', [a('name')]: c.name } };
-}
-
-/** `<input type=... bus=.../>`. */
-export function inputElement(i: DomainInput): XmlNode {
-  return { [a('type')]: i.type, [a('bus')]: i.bus };
 }
 
 /** `<hostdev mode='subsystem' type=... managed=...><source>…</source></hostdev>`. */

@@ -7,15 +7,29 @@ import {
   type DiskOptions,
   Firmware,
   type NicOptions,
+  InputDevice,
   LifecycleAction,
   NetworkMode,
+  type RngOptions,
   SnapshotBefore,
   StoragePoolType,
+  type TpmConfig,
   VideoModel,
   WaitFor,
+  Watchdog,
   WatchdogAction,
 } from '../../../constructs';
-import { DISK_OPTIONS, NIC_OPTIONS, type DiskOptionKey, type DomainNicOptions, type NicOptionKey } from '../../../src/domain';
+import {
+  DISK_OPTIONS,
+  NIC_OPTIONS,
+  type DiskOptionKey,
+  type DomainInput,
+  type DomainNicOptions,
+  type DomainRng,
+  type DomainTpm,
+  type DomainWatchdog,
+  type NicOptionKey,
+} from '../../../src/domain';
 import { DOMAIN_FIELDS, NETWORK_FIELDS, POOL_FIELDS } from '../../../src/fields';
 
 const D = DOMAIN_FIELDS.fields;
@@ -60,5 +74,22 @@ describe('NicOptions and NIC_OPTIONS', () => {
   test('GIVEN NicOptions WHEN its props are compared with NIC_OPTIONS THEN each option has one prop of its type (checked by tsc)', () => {
     expect([sameKeys, sameTypes]).toEqual([true, true]);
     expect(Object.keys(NIC_OPTIONS).length).toBeGreaterThan(0);
+  });
+});
+
+describe('the TPM, RNG, input and watchdog constructs and their option tables (src/domain/device-options.ts)', () => {
+  type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+  /** Compile-time checks: each construct spells its device's options as the model (so the table) does. */
+  const same: true[] = [
+    true satisfies Same<TpmConfig, DomainTpm>,
+    true satisfies Same<Required<RngOptions>, Required<DomainRng>>,
+    true satisfies Same<InputDevice['type'], DomainInput['type']>,
+    true satisfies Same<InputDevice['bus'], DomainInput['bus']>,
+    true satisfies Same<Watchdog['model'] | 'itco', DomainWatchdog['model']>,
+    true satisfies Same<`${WatchdogAction}`, DomainWatchdog['action']>,
+  ];
+
+  test('GIVEN the device constructs WHEN their types are compared with the option tables THEN they are the same (checked by tsc)', () => {
+    expect(same.every(Boolean)).toBe(true);
   });
 });

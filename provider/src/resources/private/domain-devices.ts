@@ -5,13 +5,21 @@
  */
 import {
   DISK_OPTION_ENTRIES,
+  INPUT_OPTION_ENTRIES,
   NIC_OPTION_ENTRIES,
+  RNG_OPTION_ENTRIES,
+  TPM_OPTION_ENTRIES,
+  WATCHDOG_OPTION_ENTRIES,
   formatPciAddress,
   parsePciAddress,
   parseUsbAddress,
   type DISK_OPTIONS,
   type DomainDiskOptions,
+  type DomainInput,
   type DomainNicOptions,
+  type DomainRng,
+  type DomainTpm,
+  type DomainWatchdog,
   type NIC_OPTIONS,
   type OptionSpec,
 } from '../../../../src/domain';
@@ -123,14 +131,16 @@ function bandwidthState(b: DomainBandwidth | undefined): BandwidthState | null {
 
 /**
  * A block's options of an option table (src/domain/options.ts; `entries`: its [model key, entry] pairs), as model
- * fields: the known, non-null ones but those at the entry's default (parse leaves those out too).
+ * fields: the known, non-null ones but those at the entry's default (parse leaves those out too); a `required` one
+ * always, at its default when null or unknown.
  */
 function optionsSpec(entries: readonly (readonly [string, OptionSpec<never>])[], block: object): { [key: string]: string | number } {
   const state = new Map<string, unknown>(Object.entries(block));
   const out: { [key: string]: string | number } = {};
   for (const [key, o] of entries) {
-    const value = o.number ? num(state.get(o.attribute)) : str(state.get(o.attribute));
-    if (value !== undefined && value !== o.default && !(o.values && value === '')) out[key] = value;
+    const given = o.number ? num(state.get(o.attribute)) : str(state.get(o.attribute));
+    const value = given === undefined || (o.values && given === '') ? (o.required ? o.default : undefined) : given;
+    if (value !== undefined && (o.required || value !== o.default)) out[key] = value;
   }
   return out;
 }
@@ -211,8 +221,7 @@ export function deviceSpec(s: DomainState): Partial<DomainSpec> {
   if (graphics.length) out.graphics = graphics;
   const video = known(s.video);
   if (video) out.video = { model: video };
-  if (s.tpm && typeof s.tpm === 'object')
-    out.tpm = { model: known(s.tpm.model) ?? F.tpm.fields.model.default, version: known(s.tpm.version) ?? F.tpm.fields.version.default };
+  if (s.tpm && typeof s.tpm === 'object') out.tpm = optionsSpec(TPM_OPTION_ENTRIES, s.tpm) as DomainTpm;
   const filesystems = list(s.filesystem).map((f) => {
     const [source, target] = [str(f.source) ?? '', str(f.target) ?? ''];
     if ((known(f.driver) ?? F.filesystem.fields.driver.default) === 'virtiofs') return { driver: 'virtiofs' as const, source, target };
@@ -227,19 +236,8 @@ export function deviceSpec(s: DomainState): Partial<DomainSpec> {
   });
   if (filesystems.length) out.filesystems = filesystems;
   if (filesystems.some((f) => f.driver === 'virtiofs')) out.memoryBacking = { source: 'memfd', access: 'shared' };
-  if (s.rng && typeof s.rng === 'object') {
-    const [bytes, period] = [num(s.rng.rate_bytes), num(s.rng.rate_period)];
-    out.rng = {
-      source: str(s.rng.source) ?? F.rng.fields.source.default,
-      ...(bytes !== undefined ? { rateBytes: bytes } : {}),
-      ...(period !== undefined ? { ratePeriodMs: period } : {}),
-    };
-  }
-  if (s.watchdog && typeof s.watchdog === 'object')
-    out.watchdog = {
-      model: known(s.watchdog.model) ?? F.watchdog.fields.model.default,
-      action: known(s.watchdog.action) ?? F.watchdog.fields.action.default,
-    };
+  if (s.rng && typeof s.rng === 'object') out.rng = optionsSpec(RNG_OPTION_ENTRIES, s.rng) as DomainRng;
+  if (s.watchdog && typeof s.watchdog === 'object') out.watchdog = optionsSpec(WATCHDOG_OPTION_ENTRIES, s.watchdog) as DomainWatchdog;
   const serials = list(s.serial).map((c) => ({ source: charSource(c) }));
   if (serials.length) out.serials = serials;
   const consoles = list(s.console).map((c) => ({ source: charSource(c) }));
@@ -251,7 +249,7 @@ export function deviceSpec(s: DomainState): Partial<DomainSpec> {
     return { name: str(c.name) ?? '', source } as NonNullable<DomainSpec['channels']>[number];
   });
   if (channels.length) out.channels = channels;
-  const inputs = list(s.input).map((i) => ({ type: known(i.type) ?? 'tablet', bus: known(i.bus) ?? F.input.fields.bus.default }));
+  const inputs = list(s.input).map((i) => optionsSpec(INPUT_OPTION_ENTRIES, i) as DomainInput);
   if (inputs.length) out.inputs = inputs;
   const hostdevs = list(s.hostdev).map(hostdevSpec);
   if (hostdevs.length) out.hostdevs = hostdevs;
@@ -310,7 +308,7 @@ export function deviceState(
       password_keyed_digest: null,
       display_uri: null,
     })),
-    tpm: spec.tpm ? { model: spec.tpm.model, version: spec.tpm.version } : null,
+    tpm: spec.tpm ? (optionsState(TPM_OPTION_ENTRIES, spec.tpm) as DomainState['tpm']) : null,
     filesystem: (spec.filesystems ?? []).map((f) => ({
       source: f.source,
       target: f.target,
@@ -318,8 +316,8 @@ export function deviceState(
       access_mode: f.driver === '9p' ? (f.accessMode ?? 'passthrough') : 'passthrough',
       readonly: f.driver === '9p' && f.readonly === true,
     })),
-    rng: spec.rng ? { source: spec.rng.source, rate_bytes: spec.rng.rateBytes ?? null, rate_period: spec.rng.ratePeriodMs ?? null } : null,
-    watchdog: spec.watchdog ? { model: spec.watchdog.model, action: spec.watchdog.action } : null,
+    rng: spec.rng ? (optionsState(RNG_OPTION_ENTRIES, spec.rng) as DomainState['rng']) : null,
+    watchdog: spec.watchdog ? (optionsState(WATCHDOG_OPTION_ENTRIES, spec.watchdog) as DomainState['watchdog']) : null,
     serial: (spec.serials ?? []).map((c) => charState(c.source)),
     console: (spec.consoles ?? []).map((c) => charState(c.source)),
     channel: (spec.channels ?? []).map((c) => ({
@@ -327,7 +325,7 @@ export function deviceState(
       type: c.source.type,
       path: c.source.type === 'unix' ? (c.source.path ?? null) : null,
     })),
-    input: (spec.inputs ?? []).map((i) => ({ type: i.type, bus: i.bus })),
+    input: (spec.inputs ?? []).map((i) => optionsState(INPUT_OPTION_ENTRIES, i) as Element<DomainState['input']>),
     hostdev: (spec.hostdevs ?? []).map((h) => ({
       type: h.type,
       address: h.type === 'pci' ? formatPciAddress(h.address) : `${h.bus}:${h.device}`,
