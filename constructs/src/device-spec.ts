@@ -7,7 +7,8 @@ import { Token } from 'cdktf';
 import {
   DISK_OPTION_ENTRIES,
   NIC_OPTION_ENTRIES,
-  RNG_OPTION_ENTRIES,
+  RNG_OPTIONS,
+  optionEntries,
   parsePciAddress,
   parseUsbAddress,
   type DomainInterface,
@@ -112,7 +113,7 @@ export function deviceSpecOf(props: VirtualMachineProps): { spec: DomainSpec; pr
     spec.rng = {
       source: known(o.source) ?? DOMAIN_FIELDS.fields.rng.fields.source.default,
       ...Object.fromEntries(
-        RNG_OPTION_ENTRIES.flatMap(([key]) => (key !== 'source' && known(o[key]) !== undefined ? [[key, o[key]]] : [])),
+        optionEntries(RNG_OPTIONS).flatMap(([key]) => (key !== 'source' && known(o[key]) !== undefined ? [[key, o[key]]] : [])),
       ),
     };
   }

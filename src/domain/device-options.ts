@@ -14,7 +14,7 @@ import type { AttributePath, Diagnostic } from '../diagnostics';
 import { DOMAIN_FIELDS } from '../fields';
 import { ATTR, attr, child, type XmlNode } from '../xml';
 import { DomainXmlParseError } from './errors';
-import { optionEntries, readOptions, renderOptions, validateOptions, type OptionsOf } from './options';
+import { readOptions, renderOptions, validateOptions, type OptionsOf } from './options';
 
 const F = DOMAIN_FIELDS.fields;
 const CONTROL_RE = /[\u0000-\u001f\u007f]/;
@@ -130,12 +130,6 @@ export type DomainRng = OptionsOf<typeof RNG_OPTIONS>;
 /** `<devices><input>` in the model. */
 export type DomainInput = OptionsOf<typeof INPUT_OPTIONS>;
 
-/** Each table's options as [model key, description] pairs, in table order. */
-export const TPM_OPTION_ENTRIES = optionEntries(TPM_OPTIONS);
-export const WATCHDOG_OPTION_ENTRIES = optionEntries(WATCHDOG_OPTIONS);
-export const RNG_OPTION_ENTRIES = optionEntries(RNG_OPTIONS);
-export const INPUT_OPTION_ENTRIES = optionEntries(INPUT_OPTIONS);
-
 /** `<tpm model=...><backend type='emulator' version=.../></tpm>`. */
 export function tpmElement(t: DomainTpm): XmlNode {
   const el: XmlNode = { backend: { [`${ATTR}type`]: 'emulator' } };
@@ -166,7 +160,9 @@ export function readWatchdog(node: XmlNode, where: string): DomainWatchdog {
 export function rngElement(r: DomainRng): XmlNode {
   const el: XmlNode = { [`${ATTR}model`]: 'virtio' };
   renderOptions(RNG_OPTIONS, r, el);
-  (el.backend as XmlNode)[`${ATTR}model`] = 'random';
+  const backend = child(el, 'backend') ?? {};
+  backend[`${ATTR}model`] = 'random';
+  el.backend = backend;
   return el;
 }
 

@@ -63,8 +63,9 @@ export function optionEntries<T extends OptionTable<D>, D>(table: T): [keyof T &
 
 /** Writes the options `values` has into the device element `element` (creating the children it needs). */
 export function renderOptions<T extends OptionTable<D>, D>(table: T, values: OptionsOf<T>, element: XmlNode): void {
+  const given = new Map<string, unknown>(Object.entries(values));
   for (const [key, o] of optionEntries<T, D>(table)) {
-    const value: unknown = (values as { [key: string]: unknown })[key] ?? (o.written ? o.default : undefined);
+    const value: unknown = given.get(key) ?? (o.written ? o.default : undefined);
     if (value === undefined) continue;
     let holder = element;
     for (const step of stepsOf(o)) holder = childNode(holder, step);
@@ -131,8 +132,9 @@ export function validateOptions<T extends OptionTable<D>, D>(
   path: AttributePath,
   out: Diagnostic[],
 ): void {
+  const given = new Map<string, unknown>(Object.entries(values));
   for (const [key, o] of optionEntries<T, D>(table)) {
-    const value: unknown = (values as { [key: string]: unknown })[key];
+    const value: unknown = given.get(key);
     if (value === undefined) continue;
     const invalid = (expected: string) =>
       out.push(error([...path, key], `Invalid ${o.label ?? o.attribute}`, `Got ${JSON.stringify(value)}; expected ${expected}.`));

@@ -18,7 +18,7 @@ import {
   readTopology,
   readVideo,
 } from './devices/parse';
-import { DOMAIN_FIELDS, isOneOf, valuesOf } from '../fields';
+import { DOMAIN_FIELDS, VOLUME_FORMATS, isOneOf, valuesOf } from '../fields';
 import { readInput, readRng, readTpm, readWatchdog } from './device-options';
 import { readDiskOptions } from './disk-options';
 import { readNicOptions } from './nic-options';
@@ -321,8 +321,11 @@ function readDisk(disk: XmlNode, where: string): DomainDisk {
   const result: DomainDisk = { source: readDiskSource(disk, where), target: dev, bus, device };
   const format = attr(child(disk, 'driver'), 'type');
   if (format !== undefined) {
-    if (format !== 'qcow2' && format !== 'raw') {
-      throw new DomainXmlParseError(`${where}/driver/@type`, `unsupported image format '${format}'`);
+    if (!isOneOf(VOLUME_FORMATS, format)) {
+      throw new DomainXmlParseError(
+        `${where}/driver/@type`,
+        `unsupported image format '${format}' (expected ${VOLUME_FORMATS.join(', ')})`,
+      );
     }
     result.format = format;
   }

@@ -3,7 +3,7 @@
  * QEMU would refuse at define or start (or silently change), with paths in the spec's own keys. Pure.
  */
 import { error, type AttributePath, type Diagnostic } from '../diagnostics';
-import { DOMAIN_FIELDS, valuesOf } from '../fields';
+import { BOOT_DEVICES, DOMAIN_FIELDS, valuesOf } from '../fields';
 import { isIp } from '../ip';
 import { validateDeviceOptions } from './device-options';
 import { extraDevicesDiagnostics } from './escape-hatch';
@@ -22,7 +22,6 @@ const F = DOMAIN_FIELDS.fields;
 const LIBVIRT_QEMU_STATE_DIR = '/var/lib/libvirt/qemu/';
 const GRAPHICS_TYPES = valuesOf(F.graphics.fields.type);
 const VIDEO_MODELS = valuesOf(F.video);
-const BOOT_DEVICES = ['hd', 'cdrom', 'network', 'fd'];
 const CRASH_ACTIONS = valuesOf(F.on_crash);
 const DIRECT_MODES = valuesOf(F.network_interface.fields.direct_mode);
 

@@ -6,7 +6,7 @@
  * Normal form (what parsing returns, so that parse(render(s)) deep-equals s): optional fields that are at their
  * default are left out, as each field's `@default` says.
  */
-import type { DOMAIN_FIELDS, ValuesOf } from '../../fields';
+import type { BOOT_DEVICES, DOMAIN_FIELDS, ValuesOf } from '../../fields';
 
 /** The domain's field table: the allowed values of its fields are the unions below (src/fields/domain.ts). */
 type F = (typeof DOMAIN_FIELDS)['fields'];
@@ -180,7 +180,7 @@ export interface DomainCpuTopology {
 }
 
 /** `<os><boot dev=...>`: a boot device, tried in order. */
-export type DomainBootDevice = 'hd' | 'cdrom' | 'network' | 'fd';
+export type DomainBootDevice = (typeof BOOT_DEVICES)[number];
 
 /** `<os><bootmenu enable='yes' timeout=...>`: the firmware's interactive boot menu. */
 export interface DomainBootMenu {

@@ -5,7 +5,7 @@
  * left out; a form the model does not cover throws, so a read never silently drops a device a later apply would
  * then remove. Pure.
  */
-import { DOMAIN_FIELDS, isOneOf, valuesOf } from '../../fields';
+import { BOOT_DEVICES, DOMAIN_FIELDS, isOneOf, valuesOf } from '../../fields';
 import { DomainXmlParseError } from '../errors';
 import { ATTR, attr, child, children, rawText, text, type XmlNode } from '../../xml';
 import type {
@@ -31,8 +31,6 @@ import type {
 const F = DOMAIN_FIELDS.fields;
 const VIDEO_MODELS = valuesOf(F.video);
 const ACCESS_MODES = valuesOf(F.filesystem.fields.access_mode);
-/** `boot_devices` is a list of strings the table describes (no `values`). */
-const BOOT_DEVICES: readonly DomainBootDevice[] = ['hd', 'cdrom', 'network', 'fd'];
 const LIFECYCLE_ACTIONS = valuesOf(F.on_crash);
 const DIRECT_MODES = valuesOf(F.network_interface.fields.direct_mode);
 
