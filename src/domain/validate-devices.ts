@@ -84,7 +84,7 @@ function validateSettings(spec: DomainSpec, out: Diagnostic[]): void {
     for (const key of ['sockets', 'cores', 'threads'] as const) checkWhole(['cpuTopology', key], t[key], 1, 255, `CPU ${key}`, out);
     if (t.dies !== undefined) checkWhole(['cpuTopology', 'dies'], t.dies, 1, 255, 'CPU dies', out);
     const max = spec.maxVcpu ?? spec.vcpu;
-    const product = t.sockets * (t.dies ?? 1) * t.cores * t.threads;
+    const product = t.sockets * (t.dies ?? F.cpu_topology.fields.dies.default) * t.cores * t.threads;
     if (Number.isFinite(product) && product !== max)
       out.push(
         error(

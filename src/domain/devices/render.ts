@@ -2,6 +2,7 @@
  * The elements of ./model.ts's devices and settings as fast-xml-parser builder nodes (../../xml.ts), for
  * ../render.ts. Pure; each function renders one element (formatdomain, libvirt 9.0), the inverse of ./parse.ts.
  */
+import { DOMAIN_FIELDS } from '../../fields';
 import { ATTR, type XmlNode } from '../../xml';
 import type {
   DomainBandwidth,
@@ -18,6 +19,9 @@ import type {
 } from './model';
 
 const a = (name: string): string => ATTR + name;
+
+/** The domain's field table: the defaults render writes where the model has none (src/fields/domain.ts). */
+const F = DOMAIN_FIELDS.fields;
 
 const hex = (n: number, width: number): string => `0x${n.toString(16).padStart(width, '0')}`;
 
@@ -44,7 +48,7 @@ export function videoElement(v: DomainVideo): XmlNode {
 /** `<filesystem type='mount' accessmode=...>` with the virtiofs driver, or 9p (libvirt's default driver, no
  *  `<driver>` element). */
 export function filesystemElement(f: DomainFilesystem): XmlNode {
-  const accessMode = f.driver === '9p' ? (f.accessMode ?? 'passthrough') : 'passthrough';
+  const accessMode = (f.driver === '9p' ? f.accessMode : undefined) ?? F.filesystem.fields.access_mode.default;
   const el: XmlNode = { [a('type')]: 'mount', [a('accessmode')]: accessMode };
   if (f.driver === 'virtiofs') el.driver = { [a('type')]: 'virtiofs' };
   el.source = { [a('dir')]: f.source };
@@ -116,7 +120,7 @@ export function bandwidthElement(b: DomainBandwidth): XmlNode {
 export function topologyElement(t: DomainCpuTopology): XmlNode {
   return {
     [a('sockets')]: String(t.sockets),
-    [a('dies')]: String(t.dies ?? 1),
+    [a('dies')]: String(t.dies ?? F.cpu_topology.fields.dies.default),
     [a('cores')]: String(t.cores),
     [a('threads')]: String(t.threads),
   };

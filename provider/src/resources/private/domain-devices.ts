@@ -295,7 +295,7 @@ export function deviceState(
     boot_devices: spec.bootDevices ? [...spec.bootDevices] : null,
     boot_menu: spec.bootMenu !== undefined,
     boot_menu_timeout: spec.bootMenu?.timeoutMs ?? null,
-    cpu_topology: t ? { sockets: t.sockets, dies: t.dies ?? 1, cores: t.cores, threads: t.threads } : null,
+    cpu_topology: t ? { sockets: t.sockets, dies: t.dies ?? F.cpu_topology.fields.dies.default, cores: t.cores, threads: t.threads } : null,
     video: spec.video?.model ?? null,
     graphics: (spec.graphics ?? []).map((g) => ({
       type: g.type,
@@ -312,7 +312,7 @@ export function deviceState(
       source: f.source,
       target: f.target,
       driver: f.driver,
-      access_mode: f.driver === '9p' ? (f.accessMode ?? 'passthrough') : 'passthrough',
+      access_mode: (f.driver === '9p' ? f.accessMode : undefined) ?? F.filesystem.fields.access_mode.default,
       readonly: f.driver === '9p' && f.readonly === true,
     })),
     rng: spec.rng ? optionsState(RNG_OPTIONS, spec.rng) : null,
