@@ -117,7 +117,7 @@ export function deviceSpecOf(props: VirtualMachineProps): { spec: DomainSpec; pr
       ),
     };
   }
-  if (props.watchdog) spec.watchdog = { model: props.watchdog.model, action: props.watchdog.action };
+  if (props.watchdog) spec.watchdog = { ...props.watchdog };
   const chars = (list: VirtualMachineProps['serialPorts']) =>
     (list ?? []).map((d) => {
       const c = d.config;
@@ -142,7 +142,7 @@ export function deviceSpecOf(props: VirtualMachineProps): { spec: DomainSpec; pr
     return { name, source: { type: c.type } };
   });
   if (channels.length) spec.channels = channels;
-  if (props.inputs?.length) spec.inputs = props.inputs.map((i) => ({ type: i.type, bus: i.bus }));
+  if (props.inputs?.length) spec.inputs = props.inputs.map((i) => ({ ...i }));
   const hostdevs = (props.hostDevices ?? []).map((h) => {
     const address = known(h.address);
     if (h.type === 'pci')
