@@ -3,7 +3,16 @@
  * enums: each renders one block (or attribute) of `virtseed_domain` (its field table is src/fields/domain.ts; the
  * libvirt XML each stands for is in docs/devices.md). Create them with the static factories.
  */
-import type { DomainDiskOptions, DomainInput, DomainTpm, DomainWatchdog } from '../../src/domain';
+import type {
+  DomainChannel,
+  DomainCharSource,
+  DomainDiskOptions,
+  DomainFilesystem,
+  DomainHostdev,
+  DomainInput,
+  DomainTpm,
+  DomainWatchdog,
+} from '../../src/domain';
 import { mutuallyExclusive } from './errors';
 import { secretReference } from './secrets';
 
@@ -162,7 +171,7 @@ export class Tpm {
 export interface FilesystemConfig {
   readonly source: string;
   readonly target: string;
-  readonly driver: 'virtiofs' | '9p';
+  readonly driver: DomainFilesystem['driver'];
   readonly accessMode?: 'passthrough' | 'mapped' | 'squash';
   readonly readonly?: boolean;
 }
@@ -255,7 +264,7 @@ export class Watchdog {
 
 /** The rendered form of a serial port or console: one `serial`/`console` block of `virtseed_domain`. */
 export interface CharDeviceConfig {
-  readonly type: 'pty' | 'file' | 'unix' | 'tcp';
+  readonly type: DomainCharSource['type'];
   readonly path?: string;
   readonly host?: string;
   readonly port?: number;
@@ -289,7 +298,7 @@ export class CharDevice {
 /** The rendered form of a channel: one `channel` block of `virtseed_domain`. */
 export interface ChannelConfig {
   readonly name: string;
-  readonly type: 'unix' | 'pty' | 'spicevmc';
+  readonly type: DomainChannel['source']['type'];
   readonly path?: string;
 }
 
@@ -356,7 +365,7 @@ export class HostDevice {
   }
 
   private constructor(
-    readonly type: 'pci' | 'usb',
+    readonly type: DomainHostdev['type'],
     readonly address: string,
     readonly managed?: boolean,
   ) {}

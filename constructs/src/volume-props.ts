@@ -2,12 +2,11 @@
  * Properties of a {@link Volume} and of {@link BaseImage}'s factories, and the types they share (image format,
  * checksums, signature), in a file of their own so volume.ts and base-image.ts need not import each other.
  */
-import type { VolumeFormat as FieldsVolumeFormat } from '../../src/fields';
 import type { Size } from './size';
 import type { StoragePool } from './storage-pool';
 
-/** Disk image format of a volume: `qcow2` or `raw` (src/fields/volume.ts `VOLUME_FORMATS`). */
-export type VolumeFormat = FieldsVolumeFormat;
+/** Disk image format of a volume (src/fields/volume.ts `VOLUME_FORMATS`; test/constructs/src/enums-table.test.ts holds them equal). */
+export type VolumeFormat = 'qcow2' | 'raw';
 
 /** Properties of a {@link Volume}. */
 export interface VolumeProps {

@@ -11,6 +11,11 @@ import {
   LifecycleAction,
   NetworkMode,
   type RngOptions,
+  type DirectOptions,
+  type FilesystemConfig,
+  type NetworkAttachmentConfig,
+  type NinePOptions,
+  type VolumeProps,
   SnapshotBefore,
   StoragePoolType,
   type TpmConfig,
@@ -23,6 +28,8 @@ import {
   DISK_OPTIONS,
   NIC_OPTIONS,
   type DiskOptionKey,
+  type DomainDirectMode,
+  type DomainFilesystemAccessMode,
   type DomainInput,
   type DomainNicOptions,
   type DomainRng,
@@ -30,7 +37,7 @@ import {
   type DomainWatchdog,
   type NicOptionKey,
 } from '../../../src/domain';
-import { BOOT_DEVICES, DOMAIN_FIELDS, NETWORK_FIELDS, POOL_FIELDS } from '../../../src/fields';
+import { BOOT_DEVICES, DOMAIN_FIELDS, NETWORK_FIELDS, POOL_FIELDS, type VolumeFormat as FieldsVolumeFormat } from '../../../src/fields';
 
 const D = DOMAIN_FIELDS.fields;
 const sorted = (values: Iterable<string>): string[] => [...values].sort();
@@ -88,6 +95,19 @@ describe('the TPM, RNG, input and watchdog constructs and their option tables (s
     true satisfies Same<Watchdog['model'] | 'itco', DomainWatchdog['model']>,
     true satisfies Same<`${WatchdogAction}`, DomainWatchdog['action']>,
   ];
+
+  /** The unions the constructs spell out for their docs (typedoc shows a union, not the name of a model type). */
+  const spelled: true[] = [
+    true satisfies Same<NonNullable<VolumeProps['format']>, FieldsVolumeFormat>,
+    true satisfies Same<NonNullable<NinePOptions['accessMode']>, DomainFilesystemAccessMode>,
+    true satisfies Same<NonNullable<FilesystemConfig['accessMode']>, DomainFilesystemAccessMode>,
+    true satisfies Same<NonNullable<DirectOptions['mode']>, DomainDirectMode>,
+    true satisfies Same<NonNullable<NetworkAttachmentConfig['directMode']>, DomainDirectMode>,
+  ];
+
+  test('GIVEN the unions the constructs spell WHEN compared with the tables THEN the same values (checked by tsc)', () => {
+    expect(spelled.every(Boolean)).toBe(true);
+  });
 
   test('GIVEN the device constructs WHEN their types are compared with the option tables THEN they are the same (checked by tsc)', () => {
     expect(same.every(Boolean)).toBe(true);
