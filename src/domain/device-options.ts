@@ -121,6 +121,45 @@ export const INPUT_OPTIONS = {
   },
 } as const;
 
+/** A vCPU count of the topology: libvirt and QEMU take 1 to 255 of each. */
+const topologyCount = <A extends string>(attribute: A, label: string) =>
+  ({ attribute, label, xml: attribute, number: true, min: 1, max: 255, required: true }) as const;
+
+/**
+ * `<cpu><topology sockets= dies= cores= threads=/>` (formatdomain "CPU model and topology"): sockets × dies × cores ×
+ * threads is the maximum vCPU count (./validate-devices.ts checks that). `dies` is always written (libvirt's own
+ * output has it) and left out by parse at its default, 1.
+ */
+export const TOPOLOGY_OPTIONS = {
+  sockets: topologyCount('sockets', 'CPU sockets'),
+  dies: {
+    attribute: 'dies',
+    label: 'CPU dies',
+    xml: 'dies',
+    number: true,
+    min: 1,
+    max: 255,
+    default: F.cpu_topology.fields.dies.default,
+    written: true,
+  },
+  cores: topologyCount('cores', 'CPU cores'),
+  threads: topologyCount('threads', 'CPU threads'),
+} as const;
+
+/** `<cpu><topology>` in the model. */
+export type DomainCpuTopology = OptionsOf<typeof TOPOLOGY_OPTIONS>;
+
+/** `<topology sockets= dies= cores= threads=/>`. */
+export function topologyElement(t: DomainCpuTopology): XmlNode {
+  const el: XmlNode = {};
+  renderOptions(TOPOLOGY_OPTIONS, t, el);
+  return el;
+}
+
+export function readTopology(node: XmlNode, where: string): DomainCpuTopology {
+  return readOptions(TOPOLOGY_OPTIONS, node, where);
+}
+
 /** `<devices><tpm>` in the model. */
 export type DomainTpm = OptionsOf<typeof TPM_OPTIONS>;
 /** `<devices><watchdog>` in the model. */
@@ -188,9 +227,9 @@ export function readInput(node: XmlNode, where: string): DomainInput | undefined
   return (attr(node, 'bus') ?? 'ps2') === 'ps2' ? undefined : readOptions(INPUT_OPTIONS, node, where);
 }
 
-/** The checks of the spec's TPM, watchdog, RNG and inputs (`q35`: the domain has the q35 machine), by their paths. */
+/** The checks of the spec's TPM, watchdog, RNG, inputs and CPU topology (`q35`: the domain has the q35 machine), by their paths. */
 export function validateDeviceOptions(
-  devices: { tpm?: DomainTpm; watchdog?: DomainWatchdog; rng?: DomainRng; inputs?: DomainInput[] },
+  devices: { tpm?: DomainTpm; watchdog?: DomainWatchdog; rng?: DomainRng; inputs?: DomainInput[]; cpuTopology?: DomainCpuTopology },
   q35: boolean,
   out: Diagnostic[],
 ): void {
@@ -198,5 +237,6 @@ export function validateDeviceOptions(
   if (devices.tpm) validateOptions(TPM_OPTIONS, devices.tpm, devices.tpm, at('tpm'), out);
   if (devices.watchdog) validateOptions(WATCHDOG_OPTIONS, devices.watchdog, { q35 }, at('watchdog'), out);
   if (devices.rng) validateOptions(RNG_OPTIONS, devices.rng, devices.rng, at('rng'), out);
+  if (devices.cpuTopology) validateOptions(TOPOLOGY_OPTIONS, devices.cpuTopology, {}, at('cpuTopology'), out);
   (devices.inputs ?? []).forEach((input, i) => validateOptions(INPUT_OPTIONS, input, {}, at('inputs', i), out));
 }

@@ -11,7 +11,6 @@ import type {
   DomainBootMenu,
   DomainChannel,
   DomainConsole,
-  DomainCpuTopology,
   DomainDirectMode,
   DomainFilesystem,
   DomainGraphics,
@@ -21,7 +20,7 @@ import type {
   DomainSerial,
   DomainVideo,
 } from './devices/model';
-import type { DomainInput, DomainRng, DomainTpm, DomainWatchdog } from './device-options';
+import type { DomainCpuTopology, DomainInput, DomainRng, DomainTpm, DomainWatchdog } from './device-options';
 import type { DomainDiskOptions } from './disk-options';
 import type { DomainNicOptions } from './nic-options';
 

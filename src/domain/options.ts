@@ -32,7 +32,7 @@ export interface OptionSpec<Device = never> {
   /** With `max`: the range of a number option. */
   readonly min?: number;
   readonly max?: number;
-  readonly default?: string;
+  readonly default?: string | number;
   readonly written?: true;
   readonly required?: true;
   readonly absent?: string;
@@ -111,7 +111,7 @@ export function readOptions<T extends OptionTable<D>, D>(table: T, node: XmlNode
     const raw = (o.xml === undefined ? text(holder) || undefined : attr(holder, o.xml)) ?? o.absent;
     const at = o.xml === undefined ? path : `${path}/@${o.xml}`;
     if (raw === undefined && o.required) throw new DomainXmlParseError(at, `missing ${o.label ?? o.attribute}`);
-    if (raw === undefined || (raw === o.default && !o.required)) continue;
+    if (raw === undefined || (o.default !== undefined && raw === String(o.default) && !o.required)) continue;
     if (o.values && !(raw in o.values))
       throw new DomainXmlParseError(at, `unsupported ${o.label ?? o.attribute} '${raw}' (expected ${Object.keys(o.values).join(', ')})`);
     if (o.number && !/^\d+$/.test(raw)) throw new DomainXmlParseError(at, `${o.label ?? o.attribute} '${raw}' is not a whole number`);

@@ -15,11 +15,10 @@ import {
   readLifecycle,
   readMemoryBacking,
   readNamespacedEntries,
-  readTopology,
   readVideo,
 } from './devices/parse';
 import { DOMAIN_FIELDS, VOLUME_FORMATS, isOneOf, valuesOf } from '../fields';
-import { readInput, readRng, readTpm, readWatchdog } from './device-options';
+import { readInput, readRng, readTopology, readTpm, readWatchdog } from './device-options';
 import { readDiskOptions } from './disk-options';
 import { readNicOptions } from './nic-options';
 import { DomainXmlParseError } from './errors';

@@ -12,10 +12,9 @@ import {
   graphicsElement,
   hostdevElement,
   serialElement,
-  topologyElement,
   videoElement,
 } from './devices/render';
-import { inputElement, rngElement, tpmElement, watchdogElement } from './device-options';
+import { inputElement, rngElement, topologyElement, tpmElement, watchdogElement } from './device-options';
 import { renderDiskOptions } from './disk-options';
 import { renderNicOptions } from './nic-options';
 import { insertExtraDevices } from './escape-hatch';

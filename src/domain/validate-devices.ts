@@ -81,8 +81,6 @@ function validateSettings(spec: DomainSpec, out: Diagnostic[]): void {
     );
   const t = spec.cpuTopology;
   if (t) {
-    for (const key of ['sockets', 'cores', 'threads'] as const) checkWhole(['cpuTopology', key], t[key], 1, 255, `CPU ${key}`, out);
-    if (t.dies !== undefined) checkWhole(['cpuTopology', 'dies'], t.dies, 1, 255, 'CPU dies', out);
     const max = spec.maxVcpu ?? spec.vcpu;
     const product = t.sockets * (t.dies ?? F.cpu_topology.fields.dies.default) * t.cores * t.threads;
     if (Number.isFinite(product) && product !== max)

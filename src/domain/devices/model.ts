@@ -169,16 +169,6 @@ export interface DomainHostdevUsb {
 /** `<devices><hostdev>`, tagged by `type`. */
 export type DomainHostdev = DomainHostdevPci | DomainHostdevUsb;
 
-/** `<cpu><topology>` (formatdomain "CPU model and topology"): sockets × dies × cores × threads is the maximum
- *  vCPU count. */
-export interface DomainCpuTopology {
-  sockets: number;
-  /** Parsing omits it when 1. @default 1 */
-  dies?: number;
-  cores: number;
-  threads: number;
-}
-
 /** `<os><boot dev=...>`: a boot device, tried in order. */
 export type DomainBootDevice = (typeof BOOT_DEVICES)[number];
 

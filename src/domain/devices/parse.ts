@@ -17,7 +17,6 @@ import type {
   DomainCharSpicevmc,
   DomainCharUnix,
   DomainCharPty,
-  DomainCpuTopology,
   DomainDirectMode,
   DomainFilesystem,
   DomainGraphics,
@@ -159,12 +158,6 @@ export function readHostdev(node: XmlNode, where: string): DomainHostdev {
     device: integer(attr(address, 'device'), `${where}/source/address/@device`),
     ...managed,
   };
-}
-
-export function readTopology(node: XmlNode, where: string): DomainCpuTopology {
-  const at = (name: string) => integer(attr(node, name), `${where}/@${name}`);
-  const dies = optionalInteger(attr(node, 'dies'), `${where}/@dies`);
-  return { sockets: at('sockets'), ...(dies !== undefined && dies !== 1 ? { dies } : {}), cores: at('cores'), threads: at('threads') };
 }
 
 /** `<os><boot dev>` in order; undefined for `['hd']` (the normal form) or none. */

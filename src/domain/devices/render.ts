@@ -11,7 +11,6 @@ import type {
   DomainCharSource,
   DomainCharSpicevmc,
   DomainConsole,
-  DomainCpuTopology,
   DomainFilesystem,
   DomainGraphics,
   DomainHostdev,
@@ -114,14 +113,4 @@ export function bandwidthElement(b: DomainBandwidth): XmlNode {
   if (b.inbound) el.inbound = limitElement(b.inbound);
   if (b.outbound) el.outbound = limitElement(b.outbound);
   return el;
-}
-
-/** `<topology sockets= dies= cores= threads=/>`. */
-export function topologyElement(t: DomainCpuTopology): XmlNode {
-  return {
-    [a('sockets')]: String(t.sockets),
-    [a('dies')]: String(t.dies ?? F.cpu_topology.fields.dies.default),
-    [a('cores')]: String(t.cores),
-    [a('threads')]: String(t.threads),
-  };
 }

@@ -4,6 +4,7 @@
  */
 import {
   BootDevice,
+  type CpuTopology,
   type DiskOptions,
   Firmware,
   type NicOptions,
@@ -28,6 +29,7 @@ import {
   DISK_OPTIONS,
   NIC_OPTIONS,
   type DiskOptionKey,
+  type DomainCpuTopology,
   type DomainDirectMode,
   type DomainFilesystemAccessMode,
   type DomainInput,
@@ -94,6 +96,7 @@ describe('the TPM, RNG, input and watchdog constructs and their option tables (s
     true satisfies Same<InputDevice['bus'], DomainInput['bus']>,
     true satisfies Same<Watchdog['model'] | 'itco', DomainWatchdog['model']>,
     true satisfies Same<`${WatchdogAction}`, DomainWatchdog['action']>,
+    true satisfies Same<CpuTopology, DomainCpuTopology>,
   ];
 
   /** The unions the constructs spell out for their docs (typedoc shows a union, not the name of a model type). */

@@ -8,6 +8,7 @@ import {
   INPUT_OPTIONS,
   NIC_OPTIONS,
   RNG_OPTIONS,
+  TOPOLOGY_OPTIONS,
   TPM_OPTIONS,
   WATCHDOG_OPTIONS,
   formatPciAddress,
@@ -295,7 +296,7 @@ export function deviceState(
     boot_devices: spec.bootDevices ? [...spec.bootDevices] : null,
     boot_menu: spec.bootMenu !== undefined,
     boot_menu_timeout: spec.bootMenu?.timeoutMs ?? null,
-    cpu_topology: t ? { sockets: t.sockets, dies: t.dies ?? F.cpu_topology.fields.dies.default, cores: t.cores, threads: t.threads } : null,
+    cpu_topology: t ? optionsState(TOPOLOGY_OPTIONS, t) : null,
     video: spec.video?.model ?? null,
     graphics: (spec.graphics ?? []).map((g) => ({
       type: g.type,
