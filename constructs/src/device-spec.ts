@@ -7,6 +7,8 @@ import { Token } from 'cdktf';
 import {
   DISK_OPTION_ENTRIES,
   NIC_OPTION_ENTRIES,
+  RNG_OPTIONS,
+  optionEntries,
   parsePciAddress,
   parseUsbAddress,
   type DomainInterface,
@@ -109,12 +111,13 @@ export function deviceSpecOf(props: VirtualMachineProps): { spec: DomainSpec; pr
   if (props.rng) {
     const o = props.rng.options;
     spec.rng = {
-      source: known(o.source) ?? '/dev/urandom',
-      ...(known(o.rateBytes) !== undefined ? { rateBytes: o.rateBytes } : {}),
-      ...(known(o.ratePeriodMs) !== undefined ? { ratePeriodMs: o.ratePeriodMs } : {}),
+      source: known(o.source) ?? DOMAIN_FIELDS.fields.rng.fields.source.default,
+      ...Object.fromEntries(
+        optionEntries(RNG_OPTIONS).flatMap(([key]) => (key !== 'source' && known(o[key]) !== undefined ? [[key, o[key]]] : [])),
+      ),
     };
   }
-  if (props.watchdog) spec.watchdog = { model: props.watchdog.model, action: props.watchdog.action };
+  if (props.watchdog) spec.watchdog = { ...props.watchdog };
   const chars = (list: VirtualMachineProps['serialPorts']) =>
     (list ?? []).map((d) => {
       const c = d.config;
@@ -139,7 +142,7 @@ export function deviceSpecOf(props: VirtualMachineProps): { spec: DomainSpec; pr
     return { name, source: { type: c.type } };
   });
   if (channels.length) spec.channels = channels;
-  if (props.inputs?.length) spec.inputs = props.inputs.map((i) => ({ type: i.type, bus: i.bus }));
+  if (props.inputs?.length) spec.inputs = props.inputs.map((i) => ({ ...i }));
   const hostdevs = (props.hostDevices ?? []).map((h) => {
     const address = known(h.address);
     if (h.type === 'pci')

@@ -3,7 +3,16 @@
  * enums: each renders one block (or attribute) of `virtseed_domain` (its field table is src/fields/domain.ts; the
  * libvirt XML each stands for is in docs/devices.md). Create them with the static factories.
  */
-import type { DomainDiskOptions } from '../../src/domain';
+import type {
+  DomainChannel,
+  DomainCharSource,
+  DomainDiskOptions,
+  DomainFilesystem,
+  DomainHostdev,
+  DomainInput,
+  DomainTpm,
+  DomainWatchdog,
+} from '../../src/domain';
 import { mutuallyExclusive } from './errors';
 import { secretReference } from './secrets';
 
@@ -137,10 +146,10 @@ function graphicsConfig(type: GraphicsConfig['type'], options: GraphicsOptions):
   return { type, ...rest, passwordWo: secretReference(`Graphics.${type} passwordSecret`, passwordSecret) };
 }
 
-/** The rendered form of a TPM: the `tpm` block of `virtseed_domain`. */
+/** The rendered form of a TPM: the `tpm` block of `virtseed_domain` (src/domain/device-options.ts `TPM_OPTIONS`). */
 export interface TpmConfig {
-  readonly model: 'tpm-crb' | 'tpm-tis';
-  readonly version: '2.0' | '1.2';
+  readonly model: DomainTpm['model'];
+  readonly version: DomainTpm['version'];
 }
 
 /** A TPM emulated by swtpm on the host (Debian `swtpm`, `swtpm-tools`); its state is removed with the domain. */
@@ -162,7 +171,7 @@ export class Tpm {
 export interface FilesystemConfig {
   readonly source: string;
   readonly target: string;
-  readonly driver: 'virtiofs' | '9p';
+  readonly driver: DomainFilesystem['driver'];
   readonly accessMode?: 'passthrough' | 'mapped' | 'squash';
   readonly readonly?: boolean;
 }
@@ -248,14 +257,14 @@ export class Watchdog {
   }
 
   private constructor(
-    readonly model: 'i6300esb' | 'ib700',
+    readonly model: Exclude<DomainWatchdog['model'], 'itco'>,
     readonly action: WatchdogAction,
   ) {}
 }
 
 /** The rendered form of a serial port or console: one `serial`/`console` block of `virtseed_domain`. */
 export interface CharDeviceConfig {
-  readonly type: 'pty' | 'file' | 'unix' | 'tcp';
+  readonly type: DomainCharSource['type'];
   readonly path?: string;
   readonly host?: string;
   readonly port?: number;
@@ -289,7 +298,7 @@ export class CharDevice {
 /** The rendered form of a channel: one `channel` block of `virtseed_domain`. */
 export interface ChannelConfig {
   readonly name: string;
-  readonly type: 'unix' | 'pty' | 'spicevmc';
+  readonly type: DomainChannel['source']['type'];
   readonly path?: string;
 }
 
@@ -316,21 +325,21 @@ export class Channel {
 /** An input device (a PS/2 mouse and keyboard are always there). Changing it: restarts a running guest. */
 export class InputDevice {
   /** A USB (or virtio) tablet: the VNC pointer follows. */
-  static tablet(bus: 'usb' | 'virtio' = 'usb'): InputDevice {
+  static tablet(bus: DomainInput['bus'] = 'usb'): InputDevice {
     return new InputDevice('tablet', bus);
   }
 
-  static mouse(bus: 'usb' | 'virtio' = 'usb'): InputDevice {
+  static mouse(bus: DomainInput['bus'] = 'usb'): InputDevice {
     return new InputDevice('mouse', bus);
   }
 
-  static keyboard(bus: 'usb' | 'virtio' = 'usb'): InputDevice {
+  static keyboard(bus: DomainInput['bus'] = 'usb'): InputDevice {
     return new InputDevice('keyboard', bus);
   }
 
   private constructor(
-    readonly type: 'tablet' | 'mouse' | 'keyboard',
-    readonly bus: 'usb' | 'virtio',
+    readonly type: DomainInput['type'],
+    readonly bus: DomainInput['bus'],
   ) {}
 }
 
@@ -356,7 +365,7 @@ export class HostDevice {
   }
 
   private constructor(
-    readonly type: 'pci' | 'usb',
+    readonly type: DomainHostdev['type'],
     readonly address: string,
     readonly managed?: boolean,
   ) {}

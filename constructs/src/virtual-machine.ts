@@ -1,12 +1,13 @@
 import { Lazy, StringMap, TerraformResource, Token } from 'cdktf';
 import { Construct } from 'constructs';
-import { DOMAIN_NAME_MAX, MAX_VCPU, MIN_MEMORY_MIB, validateDomainSpec } from '../../src/domain';
+import { DOMAIN_NAME_MAX, MAX_VCPU, MIN_MEMORY_MIB, RNG_OPTIONS, validateDomainSpec } from '../../src/domain';
 import { formatDiagnostics } from '../../src/diagnostics';
 import { DOMAIN_FIELDS } from '../../src/fields';
 import * as virtseed from '../generated/virtseed';
 import { CloudInitSeed } from './cloudinit-seed';
 import { ConstructPropsError, invalidName, invalidNumber, invalidValue, mutuallyExclusive } from './errors';
 import { deviceSpecOf } from './device-spec';
+import { bindingOptions } from './private/options';
 import { Firmware } from './firmware';
 import { IgnitionConfig } from './ignition-config';
 import { NetworkAttachment } from './network-attachment';
@@ -190,17 +191,16 @@ export class VirtualMachine extends Construct {
       filesystem: props.filesystems?.map((f) => ({ ...f.config })),
       rng: props.rng
         ? {
+            ...bindingOptions(RNG_OPTIONS, props.rng.options),
             // Never an empty block (cdktf leaves empty blocks out of the synthesized JSON): the source is always given.
-            source: props.rng.options.source ?? '/dev/urandom',
-            rateBytes: props.rng.options.rateBytes,
-            ratePeriod: props.rng.options.ratePeriodMs,
+            source: props.rng.options.source ?? DOMAIN_FIELDS.fields.rng.fields.source.default,
           }
         : undefined,
-      watchdog: props.watchdog ? { model: props.watchdog.model, action: props.watchdog.action } : undefined,
+      watchdog: props.watchdog ? { ...props.watchdog } : undefined,
       serial: props.serialPorts?.map((c) => ({ ...c.config })),
       console: props.consoles?.map((c) => ({ ...c.config })),
       channel: props.channels?.map((c) => ({ ...c.config })),
-      input: props.inputs?.map((i) => ({ type: i.type, bus: i.bus })),
+      input: props.inputs?.map((i) => ({ ...i })),
       hostdev: props.hostDevices?.map((h) => ({ type: h.type, address: h.address, managed: h.managed })),
       xml: props.xml ? { ...props.xml } : undefined,
     });

@@ -5,7 +5,7 @@
 import type { Size } from './size';
 import type { StoragePool } from './storage-pool';
 
-/** Disk image format of a volume. */
+/** Disk image format of a volume (src/fields/volume.ts `VOLUME_FORMATS`; test/constructs/src/enums-table.test.ts holds them equal). */
 export type VolumeFormat = 'qcow2' | 'raw';
 
 /** Properties of a {@link Volume}. */

@@ -1,5 +1,6 @@
 import { Construct } from 'constructs';
 import { Token } from 'cdktf';
+import { VOLUME_FORMATS, isOneOf } from '../../src/fields';
 import * as virtseed from '../generated/virtseed';
 import { invalidNumber, invalidValue, mutuallyExclusive } from './errors';
 import type { VolumeProps } from './volume-props';
@@ -28,8 +29,8 @@ export class Volume extends Construct {
   constructor(scope: Construct, id: string, props: VolumeProps) {
     super(scope, id);
     checkName('Volume.name', props.name);
-    if (props.format !== undefined && props.format !== 'qcow2' && props.format !== 'raw') {
-      throw invalidValue('Volume.format', props.format, "'qcow2' or 'raw'");
+    if (props.format !== undefined && !isOneOf(VOLUME_FORMATS, props.format)) {
+      throw invalidValue('Volume.format', props.format, `one of ${VOLUME_FORMATS.join(', ')}`);
     }
     if (props.backingVolume !== undefined && props.format === 'raw') {
       throw invalidValue('Volume.format', props.format, "'qcow2' (an overlay on backingVolume is always qcow2)");

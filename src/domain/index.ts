@@ -11,6 +11,7 @@ export { livePort, readGraphics, readNamespacedEntries } from './devices/parse';
 export * from './devices/address';
 export * from './summary';
 export * from './disk-options';
+export * from './device-options';
 export * from './nic-options';
-export { optionEntries, type OptionSpec, type OptionTable, type OptionsOf } from './options';
+export { optionEntries, type OptionSpec, type OptionTable, type OptionValue, type OptionsOf } from './options';
 export * from './keep-addresses';

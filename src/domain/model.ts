@@ -4,27 +4,23 @@
  * (`DomainDisk` = `<domain><devices><disk>`); unions are tagged variants whose XML `type` attribute is derived
  * when rendering. Pure data, no I/O.
  */
-import type { DOMAIN_FIELDS, ValuesOf } from '../fields';
+import type { DOMAIN_FIELDS, ValuesOf, VolumeFormat } from '../fields';
 import type {
   DomainBandwidth,
   DomainBootDevice,
   DomainBootMenu,
   DomainChannel,
   DomainConsole,
-  DomainCpuTopology,
   DomainDirectMode,
   DomainFilesystem,
   DomainGraphics,
   DomainHostdev,
-  DomainInput,
   DomainLifecycleAction,
   DomainMemoryBacking,
-  DomainRng,
   DomainSerial,
-  DomainTpm,
   DomainVideo,
-  DomainWatchdog,
 } from './devices/model';
+import type { DomainCpuTopology, DomainInput, DomainRng, DomainTpm, DomainWatchdog } from './device-options';
 import type { DomainDiskOptions } from './disk-options';
 import type { DomainNicOptions } from './nic-options';
 
@@ -79,7 +75,7 @@ export type DomainDiskBus = ValuesOf<F['disk']['fields']['bus']>;
 export type DomainDiskDevice = 'disk' | 'cdrom';
 
 /** `<disk><driver name='qemu' type=...>`: the image format. */
-export type DomainDiskFormat = 'qcow2' | 'raw';
+export type DomainDiskFormat = VolumeFormat;
 
 /** `<domain><devices><disk>`; its options (cache, serial, ...) are ./disk-options.ts `DISK_OPTIONS`. */
 export interface DomainDisk extends DomainDiskOptions {

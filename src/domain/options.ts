@@ -3,32 +3,39 @@
  * libvirt keeps it in the device's XML element, its allowed values (the field table's `values`) or that it is a
  * whole number, and what libvirt or QEMU refuses beyond that. Render (`renderOptions`), parse (`readOptions`), the
  * checks (`validateOptions`), the provider's state ⇄ model mapping and the constructs' spec loop over a table;
- * the tables are ./disk-options.ts `DISK_OPTIONS` and ./nic-options.ts `NIC_OPTIONS`. Pure.
+ * the tables are ./disk-options.ts `DISK_OPTIONS`, ./nic-options.ts `NIC_OPTIONS` and ./device-options.ts (TPM,
+ * watchdog, RNG, input). Pure.
  */
 import { error, type AttributePath, type Diagnostic } from '../diagnostics';
-import { ATTR, attr, children, text, type XmlNode } from '../xml';
+import { ATTR, TEXT, attr, children, text, type XmlNode } from '../xml';
 import { DomainXmlParseError } from './errors';
 
 /**
  * One option: `attribute`, the block attribute of `virtseed_domain` (snake_case; its key in the table is the model's
- * and the constructs' camelCase name); `element`, the child of the device element that holds it (`a/b`: `<a><b>`),
- * and `xml`, its attribute there (absent: the element's text); `values`, the field table's allowed values (a
- * string option), or `number` (a whole number, in `min`–`max` when given); `default`, the value libvirt assumes
- * without it (parse leaves it out; the state shows it; `written`: render writes it when the model has none, as
- * libvirt's own default differs); `check`, what libvirt or QEMU refuses beyond that, given the value and the device
- * (a sentence of what is expected, or undefined when the value is fine).
+ * and the constructs' camelCase name); `label`, how a diagnostic names it (default: `attribute`); `element`, the
+ * child of the device element that holds it (`a/b`: `<a><b>`; absent: the device element itself), and `xml`, its
+ * attribute there (absent: the element's text); `values`, the field table's allowed values (a string option), or
+ * `number` (a whole number, in `min`–`max` when given); `default`, the value libvirt assumes without it (parse
+ * leaves it out; the state shows it; `written`: render writes it when the model has none, as libvirt's own default
+ * differs); `required`, the model always holds it (parse keeps it at its default, `default` is then what a new
+ * device gets and `absent` what libvirt means when the XML lacks it; neither: the XML must have it); `check`, what
+ * libvirt or QEMU refuses beyond that, given the value and the device (a sentence of what is expected, or undefined
+ * when the value is fine).
  */
 export interface OptionSpec<Device = never> {
   readonly attribute: string;
-  readonly element: string;
+  readonly label?: string;
+  readonly element?: string;
   readonly xml?: string;
   readonly values?: { readonly [value: string]: string };
   readonly number?: true;
   /** With `max`: the range of a number option. */
   readonly min?: number;
   readonly max?: number;
-  readonly default?: string;
+  readonly default?: string | number;
   readonly written?: true;
+  readonly required?: true;
+  readonly absent?: string;
   /** (Method syntax: an entry's check takes the value of its own kind.) */
   check?(value: string | number, device: Device): string | undefined;
 }
@@ -39,8 +46,15 @@ export type OptionTable<Device = never> = { readonly [key: string]: OptionSpec<D
 /** The value of an option in the model: one of the table's values, a number, or a string. */
 export type OptionValue<O> = O extends { values: infer V } ? keyof V & string : O extends { number: true } ? number : string;
 
-/** A device's options in the model: each optional. */
-export type OptionsOf<T> = { -readonly [K in keyof T]?: OptionValue<T[K]> };
+/** A device's options in the model: the `required` ones always there, the others optional. */
+export type OptionsOf<T> = Flat<
+  { -readonly [K in keyof T as T[K] extends { required: true } ? K : never]: OptionValue<T[K]> } & {
+    -readonly [K in keyof T as T[K] extends { required: true } ? never : K]?: OptionValue<T[K]>;
+  }
+>;
+
+/** An intersection as one object type (optional keys stay optional). */
+type Flat<T> = { [K in keyof T]: T[K] };
 
 /** A table's options as [model key, description] pairs, in table order. */
 export function optionEntries<T extends OptionTable<D>, D>(table: T): [keyof T & string, OptionSpec<D>][] {
@@ -49,16 +63,20 @@ export function optionEntries<T extends OptionTable<D>, D>(table: T): [keyof T &
 
 /** Writes the options `values` has into the device element `element` (creating the children it needs). */
 export function renderOptions<T extends OptionTable<D>, D>(table: T, values: OptionsOf<T>, element: XmlNode): void {
+  const given = new Map<string, unknown>(Object.entries(values));
   for (const [key, o] of optionEntries<T, D>(table)) {
-    const value: unknown = values[key] ?? (o.written ? o.default : undefined);
+    const value: unknown = given.get(key) ?? (o.written ? o.default : undefined);
     if (value === undefined) continue;
-    const steps = o.element.split('/');
-    const last = steps.pop() ?? o.element;
     let holder = element;
-    for (const step of steps) holder = childNode(holder, step);
-    if (o.xml === undefined) holder[last] = String(value);
-    else childNode(holder, last)[`${ATTR}${o.xml}`] = String(value);
+    for (const step of stepsOf(o)) holder = childNode(holder, step);
+    if (o.xml === undefined) holder[TEXT] = String(value);
+    else holder[`${ATTR}${o.xml}`] = String(value);
   }
+}
+
+/** The child elements from the device element down to the one that holds the option. */
+function stepsOf(o: OptionSpec<never>): string[] {
+  return o.element === undefined ? [] : o.element.split('/');
 }
 
 /** `parent`'s child element `name` as an object, made when missing. */
@@ -84,18 +102,19 @@ export function readOptions<T extends OptionTable<D>, D>(table: T, node: XmlNode
   for (const [key, o] of optionEntries(table)) {
     let holder: XmlNode | undefined = node;
     let path = where;
-    for (const step of o.element.split('/')) {
+    for (const step of stepsOf(o)) {
       const found = children(holder, step);
       path = `${path}/${step}`;
       if (found.length > 1) throw new DomainXmlParseError(path, `more than one <${step}> (the model holds one ${o.attribute})`);
       holder = found[0];
     }
-    const raw = o.xml === undefined ? text(holder) || undefined : attr(holder, o.xml);
-    if (raw === undefined || raw === o.default) continue;
+    const raw = (o.xml === undefined ? text(holder) || undefined : attr(holder, o.xml)) ?? o.absent;
     const at = o.xml === undefined ? path : `${path}/@${o.xml}`;
+    if (raw === undefined && o.required) throw new DomainXmlParseError(at, `missing ${o.label ?? o.attribute}`);
+    if (raw === undefined || (o.default !== undefined && raw === String(o.default) && !o.required)) continue;
     if (o.values && !(raw in o.values))
-      throw new DomainXmlParseError(at, `unsupported ${o.attribute} '${raw}' (expected ${Object.keys(o.values).join(', ')})`);
-    if (o.number && !/^\d+$/.test(raw)) throw new DomainXmlParseError(at, `${o.attribute} '${raw}' is not a whole number`);
+      throw new DomainXmlParseError(at, `unsupported ${o.label ?? o.attribute} '${raw}' (expected ${Object.keys(o.values).join(', ')})`);
+    if (o.number && !/^\d+$/.test(raw)) throw new DomainXmlParseError(at, `${o.label ?? o.attribute} '${raw}' is not a whole number`);
     out[key] = o.number ? Number(raw) : raw;
   }
   // Built key by key, each value checked against its entry.
@@ -113,11 +132,12 @@ export function validateOptions<T extends OptionTable<D>, D>(
   path: AttributePath,
   out: Diagnostic[],
 ): void {
+  const given = new Map<string, unknown>(Object.entries(values));
   for (const [key, o] of optionEntries<T, D>(table)) {
-    const value: unknown = values[key];
+    const value: unknown = given.get(key);
     if (value === undefined) continue;
     const invalid = (expected: string) =>
-      out.push(error([...path, key], `Invalid ${o.attribute}`, `Got ${JSON.stringify(value)}; expected ${expected}.`));
+      out.push(error([...path, key], `Invalid ${o.label ?? o.attribute}`, `Got ${JSON.stringify(value)}; expected ${expected}.`));
     if (o.values) {
       if (typeof value !== 'string' || !(value in o.values))
         invalid(

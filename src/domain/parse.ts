@@ -12,17 +12,13 @@ import {
   readFilesystem,
   readGraphics,
   readHostdev,
-  readInput,
   readLifecycle,
   readMemoryBacking,
   readNamespacedEntries,
-  readRng,
-  readTopology,
-  readTpm,
   readVideo,
-  readWatchdog,
 } from './devices/parse';
-import { DOMAIN_FIELDS, isOneOf, valuesOf } from '../fields';
+import { DOMAIN_FIELDS, VOLUME_FORMATS, isOneOf, valuesOf } from '../fields';
+import { readInput, readRng, readTopology, readTpm, readWatchdog } from './device-options';
 import { readDiskOptions } from './disk-options';
 import { readNicOptions } from './nic-options';
 import { DomainXmlParseError } from './errors';
@@ -324,8 +320,11 @@ function readDisk(disk: XmlNode, where: string): DomainDisk {
   const result: DomainDisk = { source: readDiskSource(disk, where), target: dev, bus, device };
   const format = attr(child(disk, 'driver'), 'type');
   if (format !== undefined) {
-    if (format !== 'qcow2' && format !== 'raw') {
-      throw new DomainXmlParseError(`${where}/driver/@type`, `unsupported image format '${format}'`);
+    if (!isOneOf(VOLUME_FORMATS, format)) {
+      throw new DomainXmlParseError(
+        `${where}/driver/@type`,
+        `unsupported image format '${format}' (expected ${VOLUME_FORMATS.join(', ')})`,
+      );
     }
     result.format = format;
   }

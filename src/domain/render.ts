@@ -3,6 +3,7 @@
  * Pure; the output depends only on the spec.
  */
 import { ValidationError, hasErrors } from '../diagnostics';
+import { DOMAIN_FIELDS } from '../fields';
 import {
   bandwidthElement,
   channelElement,
@@ -10,14 +11,10 @@ import {
   filesystemElement,
   graphicsElement,
   hostdevElement,
-  inputElement,
-  rngElement,
   serialElement,
-  topologyElement,
-  tpmElement,
   videoElement,
-  watchdogElement,
 } from './devices/render';
+import { inputElement, rngElement, topologyElement, tpmElement, watchdogElement } from './device-options';
 import { renderDiskOptions } from './disk-options';
 import { renderNicOptions } from './nic-options';
 import { insertExtraDevices } from './escape-hatch';
@@ -34,6 +31,9 @@ import {
 import { userNetdevArgs } from './private/user-netdev';
 import { ATTR, TEXT, newBuilder, type XmlNode } from '../xml';
 import { validateDomainSpec } from './validate';
+
+/** The domain's field table: the defaults render writes where the spec has none (src/fields/domain.ts). */
+const F = DOMAIN_FIELDS.fields;
 
 /**
  * Renders the domain XML for `virDomainDefineXML`.
@@ -98,9 +98,9 @@ function domainElement(spec: DomainSpec): XmlNode {
       ...(spec.cpuTopology !== undefined ? { topology: topologyElement(spec.cpuTopology) } : {}),
     };
   }
-  domain.on_poweroff = spec.onPoweroff ?? 'destroy';
-  domain.on_reboot = spec.onReboot ?? 'restart';
-  domain.on_crash = spec.onCrash ?? 'destroy';
+  domain.on_poweroff = spec.onPoweroff ?? F.on_poweroff.default;
+  domain.on_reboot = spec.onReboot ?? F.on_reboot.default;
+  domain.on_crash = spec.onCrash ?? F.on_crash.default;
   domain.devices = devicesElement(spec);
   if (qemuArgs.length) {
     domain['qemu:commandline'] = { 'qemu:arg': qemuArgs.map((value) => ({ [`${ATTR}value`]: value })) };

@@ -3,8 +3,9 @@
  * QEMU would refuse at define or start (or silently change), with paths in the spec's own keys. Pure.
  */
 import { error, type AttributePath, type Diagnostic } from '../diagnostics';
-import { DOMAIN_FIELDS, valuesOf } from '../fields';
+import { BOOT_DEVICES, DOMAIN_FIELDS, valuesOf } from '../fields';
 import { isIp } from '../ip';
+import { validateDeviceOptions } from './device-options';
 import { extraDevicesDiagnostics } from './escape-hatch';
 import type { DomainInterface, DomainSpec } from './model';
 import type { DomainBandwidthLimit, DomainChannel, DomainCharSource } from './model';
@@ -21,9 +22,6 @@ const F = DOMAIN_FIELDS.fields;
 const LIBVIRT_QEMU_STATE_DIR = '/var/lib/libvirt/qemu/';
 const GRAPHICS_TYPES = valuesOf(F.graphics.fields.type);
 const VIDEO_MODELS = valuesOf(F.video);
-const WATCHDOG_MODELS = valuesOf(F.watchdog.fields.model);
-const WATCHDOG_ACTIONS = valuesOf(F.watchdog.fields.action);
-const BOOT_DEVICES = ['hd', 'cdrom', 'network', 'fd'];
 const CRASH_ACTIONS = valuesOf(F.on_crash);
 const DIRECT_MODES = valuesOf(F.network_interface.fields.direct_mode);
 
@@ -53,49 +51,11 @@ export function validateDevices(spec: DomainSpec, out: Diagnostic[]): void {
   validateSettings(spec, out);
   validateGraphics(spec, out);
   if (spec.video) checkOneOf(['video', 'model'], spec.video.model, VIDEO_MODELS, 'video model', out);
-  if (spec.tpm) {
-    checkOneOf(['tpm', 'model'], spec.tpm.model, valuesOf(F.tpm.fields.model), 'TPM model', out);
-    checkOneOf(['tpm', 'version'], spec.tpm.version, valuesOf(F.tpm.fields.version), 'TPM version', out);
-    if (spec.tpm.model === 'tpm-crb' && spec.tpm.version !== '2.0')
-      out.push(
-        error(
-          ['tpm', 'version'],
-          'TPM CRB needs TPM 2.0',
-          "The tpm-crb model is a TPM 2.0 interface; use version '2.0' or model 'tpm-tis'.",
-        ),
-      );
-  }
   validateFilesystems(spec, out);
-  if (spec.rng) {
-    checkAbsolutePath(['rng', 'source'], spec.rng.source, 'RNG source', out);
-    if (spec.rng.rateBytes !== undefined) checkWhole(['rng', 'rateBytes'], spec.rng.rateBytes, 1, 2 ** 31 - 1, 'RNG rate', out);
-    if (spec.rng.ratePeriodMs !== undefined) {
-      checkWhole(['rng', 'ratePeriodMs'], spec.rng.ratePeriodMs, 1, 2 ** 31 - 1, 'RNG rate period', out);
-      if (spec.rng.rateBytes === undefined)
-        out.push(
-          error(['rng', 'ratePeriodMs'], 'Rate period without a rate', 'Set the bytes per period too (rateBytes), or drop the period.'),
-        );
-    }
-  }
-  if (spec.watchdog) {
-    checkOneOf(['watchdog', 'model'], spec.watchdog.model, WATCHDOG_MODELS, 'watchdog model', out);
-    checkOneOf(['watchdog', 'action'], spec.watchdog.action, WATCHDOG_ACTIONS, 'watchdog action', out);
-    if (spec.watchdog.model === 'itco' && !spec.secureBoot)
-      out.push(
-        error(
-          ['watchdog', 'model'],
-          'iTCO needs the q35 machine',
-          "The itco watchdog is part of the q35 chipset; use model 'i6300esb' (PCI) or 'ib700' (ISA).",
-        ),
-      );
-  }
+  validateDeviceOptions(spec, spec.secureBoot === true, out);
   (spec.serials ?? []).forEach((s, i) => validateCharSource(['serials', i, 'source'], s.source, out));
   (spec.consoles ?? []).forEach((c, i) => validateCharSource(['consoles', i, 'source'], c.source, out));
   validateChannels(spec.channels ?? [], out);
-  (spec.inputs ?? []).forEach((input, i) => {
-    checkOneOf(['inputs', i, 'type'], input.type, valuesOf(F.input.fields.type), 'input type', out);
-    checkOneOf(['inputs', i, 'bus'], input.bus, valuesOf(F.input.fields.bus), 'input bus', out);
-  });
   validateHostdevs(spec, out);
   if (spec.extraDevices !== undefined) out.push(...extraDevicesDiagnostics(spec.extraDevices, ['extraDevices']));
 }
@@ -121,10 +81,8 @@ function validateSettings(spec: DomainSpec, out: Diagnostic[]): void {
     );
   const t = spec.cpuTopology;
   if (t) {
-    for (const key of ['sockets', 'cores', 'threads'] as const) checkWhole(['cpuTopology', key], t[key], 1, 255, `CPU ${key}`, out);
-    if (t.dies !== undefined) checkWhole(['cpuTopology', 'dies'], t.dies, 1, 255, 'CPU dies', out);
     const max = spec.maxVcpu ?? spec.vcpu;
-    const product = t.sockets * (t.dies ?? 1) * t.cores * t.threads;
+    const product = t.sockets * (t.dies ?? F.cpu_topology.fields.dies.default) * t.cores * t.threads;
     if (Number.isFinite(product) && product !== max)
       out.push(
         error(

@@ -3,7 +3,7 @@
  * diagnostics with paths in the spec's own keys (e.g. `['disks', 1, 'target']`). Pure.
  */
 import { error, type AttributePath, type Diagnostic } from '../diagnostics';
-import { DOMAIN_FIELDS, valuesOf } from '../fields';
+import { DOMAIN_FIELDS, VOLUME_FORMATS, isOneOf, valuesOf } from '../fields';
 import { isUuid } from '../uuid';
 import { validateDiskOptions } from './disk-options';
 import { validateNicOptions } from './nic-options';
@@ -223,8 +223,10 @@ function validateDisks(disks: DomainDisk[], out: Diagnostic[]): void {
     if (disk.device !== 'disk' && disk.device !== 'cdrom') {
       out.push(error([...path, 'device'], 'Invalid disk device', `Got ${JSON.stringify(disk.device)}; expected 'disk' or 'cdrom'.`));
     }
-    if (disk.format !== undefined && disk.format !== 'qcow2' && disk.format !== 'raw') {
-      out.push(error([...path, 'format'], 'Invalid disk format', `Got ${JSON.stringify(disk.format)}; expected 'qcow2' or 'raw'.`));
+    if (disk.format !== undefined && !isOneOf(VOLUME_FORMATS, disk.format)) {
+      out.push(
+        error([...path, 'format'], 'Invalid disk format', `Got ${JSON.stringify(disk.format)}; expected ${quoted(VOLUME_FORMATS)}.`),
+      );
     }
     validateDiskOptions(disk, path, out);
     if (disk.device === 'disk' && disk.readonly === true && disk.bus === 'sata')

@@ -3,6 +3,13 @@ import { DOMAIN_HOST_FIELD } from './host-field';
 import type { ResourceFields } from './model';
 import { writeOnlyTwin } from './write-only';
 
+/**
+ * The boot devices `boot_devices` takes (libvirt `<os><boot dev>`), in the order the docs list them: the one
+ * spelling of the set (a list attribute has no `values`) for its description, the parser, the checks, the model's
+ * `DomainBootDevice` and the constructs' `BootDevice`.
+ */
+export const BOOT_DEVICES = ['hd', 'cdrom', 'network', 'fd'] as const;
+
 /** The fields of a serial port's or console's host side (libvirt `<serial|console type=...>`). */
 function CHAR_FIELDS(what: string) {
   return {
@@ -506,8 +513,7 @@ export const DOMAIN_FIELDS = {
       type: 'list(string)',
       optional: true,
       impact: 'next-boot',
-      description:
-        'Boot devices in the order the firmware tries them (libvirt `<os><boot dev>`): `hd`, `cdrom`, `network`, `fd`; null: `["hd"]` (not with `kernel`). A running guest keeps the order it started with until the domain next starts (a reboot inside the guest too).',
+      description: `Boot devices in the order the firmware tries them (libvirt \`<os><boot dev>\`): ${BOOT_DEVICES.map((d) => `\`${d}\``).join(', ')}; null: \`["hd"]\` (not with \`kernel\`). A running guest keeps the order it started with until the domain next starts (a reboot inside the guest too).`,
     },
     boot_menu: {
       type: 'bool',

@@ -1,7 +1,7 @@
 /** `virtseed_volume`'s fields (see ./model.ts), and those of the `virtseed_volume` data source. */
 import { dataSourceFields } from './data-source';
 import { HOST_FIELD } from './host-field';
-import type { ResourceFields } from './model';
+import { valuesOf, type ResourceFields, type ValuesOf } from './model';
 import { writeOnlyTwin } from './write-only';
 
 export const VOLUME_FIELDS = {
@@ -144,6 +144,15 @@ export const VOLUME_FIELDS = {
     allocation: { type: 'number', computed: true, description: 'Bytes allocated on the host.' },
   },
 } as const satisfies ResourceFields;
+
+/**
+ * The image formats of a volume, and of a domain disk (libvirt `<driver type>`): `format`'s allowed values in table
+ * order, the one spelling of the set for parsers, checks, the typed state and the constructs.
+ */
+export const VOLUME_FORMATS = valuesOf(VOLUME_FIELDS.fields.format);
+
+/** One of {@link VOLUME_FORMATS}: `qcow2` or `raw`. */
+export type VolumeFormat = ValuesOf<typeof VOLUME_FIELDS.fields.format>;
 
 /** The `virtseed_volume` data source: an existing volume by pool and name, as `virsh vol-info` shows it. */
 export const VOLUME_DATA_FIELDS = dataSourceFields(VOLUME_FIELDS, {

@@ -6,7 +6,7 @@
  * Normal form (what parsing returns, so that parse(render(s)) deep-equals s): optional fields that are at their
  * default are left out, as each field's `@default` says.
  */
-import type { DOMAIN_FIELDS, ValuesOf } from '../../fields';
+import type { BOOT_DEVICES, DOMAIN_FIELDS, ValuesOf } from '../../fields';
 
 /** The domain's field table: the allowed values of its fields are the unions below (src/fields/domain.ts). */
 type F = (typeof DOMAIN_FIELDS)['fields'];
@@ -48,22 +48,6 @@ export interface DomainVideo {
   model: DomainVideoModel;
 }
 
-/** `<tpm model=...>` (formatdomain "TPM device"): CRB (TPM 2.0 only) or TIS. */
-export type DomainTpmModel = ValuesOf<F['tpm']['fields']['model']>;
-
-/** `<tpm><backend version=...>`. */
-export type DomainTpmVersion = ValuesOf<F['tpm']['fields']['version']>;
-
-/**
- * `<devices><tpm><backend type='emulator'>`: a TPM emulated by swtpm (Debian packages `swtpm`, `swtpm-tools` on
- * the host). libvirt keeps its state under /var/lib/libvirt/swtpm/<domain uuid>/ and removes it when the domain
- * is undefined with VIR_DOMAIN_UNDEFINE_TPM (libvirt ≥ 8.9; without the flag unless `persistent_state`).
- */
-export interface DomainTpm {
-  model: DomainTpmModel;
-  version: DomainTpmVersion;
-}
-
 /** `<filesystem accessmode=...>` of a 9p share: how guest file ownership maps to the host. */
 export type DomainFilesystemAccessMode = ValuesOf<F['filesystem']['fields']['access_mode']>;
 
@@ -101,28 +85,6 @@ export type DomainFilesystem = DomainFilesystemVirtiofs | DomainFilesystem9p;
 export interface DomainMemoryBacking {
   source: 'memfd';
   access: 'shared';
-}
-
-/** `<devices><rng model='virtio'><backend model='random'>`: a virtio hardware RNG fed from a host device. */
-export interface DomainRng {
-  /** The backend's host device, e.g. `/dev/urandom`. */
-  source: string;
-  /** `<rate bytes=...>`: at most this many bytes per period. @default - unlimited */
-  rateBytes?: number;
-  /** `<rate period=...>` in milliseconds (with `rateBytes`). @default - QEMU's 1000 ms */
-  ratePeriodMs?: number;
-}
-
-/** `<watchdog model=...>` (formatdomain "Watchdog devices"): `itco` needs the q35 machine. */
-export type DomainWatchdogModel = ValuesOf<F['watchdog']['fields']['model']>;
-
-/** `<watchdog action=...>`: what happens when the guest stops feeding it. */
-export type DomainWatchdogAction = ValuesOf<F['watchdog']['fields']['action']>;
-
-/** `<devices><watchdog>`. */
-export interface DomainWatchdog {
-  model: DomainWatchdogModel;
-  action: DomainWatchdogAction;
 }
 
 /** A character device's host side `<serial|console|channel type='pty'>`: a pseudo-terminal libvirt allocates. */
@@ -178,19 +140,6 @@ export interface DomainChannel {
   source: DomainCharUnix | DomainCharPty | DomainCharSpicevmc;
 }
 
-/** `<input type=...>` (formatdomain "Input devices"). The PS/2 mouse and keyboard every x86 domain has are
- *  libvirt's and not listed. */
-export type DomainInputType = ValuesOf<F['input']['fields']['type']>;
-
-/** `<input bus=...>`. */
-export type DomainInputBus = ValuesOf<F['input']['fields']['bus']>;
-
-/** `<devices><input>`. */
-export interface DomainInput {
-  type: DomainInputType;
-  bus: DomainInputBus;
-}
-
 /** A PCI address `domain:bus:slot.function`, e.g. 0000:01:00.0 (numbers). */
 export interface DomainPciAddress {
   domain: number;
@@ -220,18 +169,8 @@ export interface DomainHostdevUsb {
 /** `<devices><hostdev>`, tagged by `type`. */
 export type DomainHostdev = DomainHostdevPci | DomainHostdevUsb;
 
-/** `<cpu><topology>` (formatdomain "CPU model and topology"): sockets × dies × cores × threads is the maximum
- *  vCPU count. */
-export interface DomainCpuTopology {
-  sockets: number;
-  /** Parsing omits it when 1. @default 1 */
-  dies?: number;
-  cores: number;
-  threads: number;
-}
-
 /** `<os><boot dev=...>`: a boot device, tried in order. */
-export type DomainBootDevice = 'hd' | 'cdrom' | 'network' | 'fd';
+export type DomainBootDevice = (typeof BOOT_DEVICES)[number];
 
 /** `<os><bootmenu enable='yes' timeout=...>`: the firmware's interactive boot menu. */
 export interface DomainBootMenu {

@@ -5,7 +5,7 @@
  * left out; a form the model does not cover throws, so a read never silently drops a device a later apply would
  * then remove. Pure.
  */
-import { DOMAIN_FIELDS, isOneOf, valuesOf } from '../../fields';
+import { BOOT_DEVICES, DOMAIN_FIELDS, isOneOf, valuesOf } from '../../fields';
 import { DomainXmlParseError } from '../errors';
 import { ATTR, attr, child, children, rawText, text, type XmlNode } from '../../xml';
 import type {
@@ -17,28 +17,19 @@ import type {
   DomainCharSpicevmc,
   DomainCharUnix,
   DomainCharPty,
-  DomainCpuTopology,
   DomainDirectMode,
   DomainFilesystem,
   DomainGraphics,
   DomainHostdev,
-  DomainInput,
   DomainLifecycleAction,
   DomainMemoryBacking,
-  DomainRng,
-  DomainTpm,
   DomainVideo,
-  DomainWatchdog,
 } from './model';
 
 /** The allowed values of the domain's fields: the table's own (src/fields/domain.ts), never spelled again here. */
 const F = DOMAIN_FIELDS.fields;
 const VIDEO_MODELS = valuesOf(F.video);
-const WATCHDOG_MODELS = valuesOf(F.watchdog.fields.model);
-const WATCHDOG_ACTIONS = valuesOf(F.watchdog.fields.action);
 const ACCESS_MODES = valuesOf(F.filesystem.fields.access_mode);
-/** `boot_devices` is a list of strings the table describes (no `values`). */
-const BOOT_DEVICES: readonly DomainBootDevice[] = ['hd', 'cdrom', 'network', 'fd'];
 const LIFECYCLE_ACTIONS = valuesOf(F.on_crash);
 const DIRECT_MODES = valuesOf(F.network_interface.fields.direct_mode);
 
@@ -93,18 +84,6 @@ export function readVideo(node: XmlNode, where: string): DomainVideo {
   return { model: oneOf(VIDEO_MODELS, attr(child(node, 'model'), 'type'), `${where}/model/@type`, 'video model') };
 }
 
-export function readTpm(node: XmlNode, where: string): DomainTpm {
-  const backend = child(node, 'backend');
-  if (attr(backend, 'type') !== 'emulator') {
-    throw new DomainXmlParseError(`${where}/backend/@type`, `unsupported TPM backend '${attr(backend, 'type') ?? ''}' (expected emulator)`);
-  }
-  return {
-    // libvirt's defaults without the attributes (not the table's: those are what a new TPM gets).
-    model: oneOf(valuesOf(F.tpm.fields.model), attr(node, 'model') ?? 'tpm-tis', `${where}/@model`, 'TPM model'),
-    version: oneOf(valuesOf(F.tpm.fields.version), attr(backend, 'version') ?? '1.2', `${where}/backend/@version`, 'TPM version'),
-  };
-}
-
 export function readFilesystem(node: XmlNode, where: string): DomainFilesystem {
   if ((attr(node, 'type') ?? 'mount') !== 'mount') {
     throw new DomainXmlParseError(`${where}/@type`, `unsupported filesystem type '${attr(node, 'type')}' (expected mount)`);
@@ -122,30 +101,6 @@ export function readFilesystem(node: XmlNode, where: string): DomainFilesystem {
   if (accessMode !== 'passthrough') fs.accessMode = accessMode;
   if (child(node, 'readonly')) fs.readonly = true;
   return fs;
-}
-
-export function readRng(node: XmlNode, where: string): DomainRng {
-  if (attr(node, 'model') !== 'virtio')
-    throw new DomainXmlParseError(`${where}/@model`, `unsupported rng model '${attr(node, 'model') ?? ''}'`);
-  const backend = child(node, 'backend');
-  if (attr(backend, 'model') !== 'random') {
-    throw new DomainXmlParseError(`${where}/backend/@model`, `unsupported rng backend '${attr(backend, 'model') ?? ''}' (expected random)`);
-  }
-  const rng: DomainRng = { source: text(backend) || '/dev/random' };
-  const rate = child(node, 'rate');
-  if (rate) {
-    rng.rateBytes = integer(attr(rate, 'bytes'), `${where}/rate/@bytes`);
-    const period = optionalInteger(attr(rate, 'period'), `${where}/rate/@period`);
-    if (period !== undefined) rng.ratePeriodMs = period;
-  }
-  return rng;
-}
-
-export function readWatchdog(node: XmlNode, where: string): DomainWatchdog {
-  return {
-    model: oneOf(WATCHDOG_MODELS, attr(node, 'model'), `${where}/@model`, 'watchdog model'),
-    action: oneOf(WATCHDOG_ACTIONS, attr(node, 'action') ?? 'reset', `${where}/@action`, 'watchdog action'),
-  };
 }
 
 /** The host side of a serial port or console. */
@@ -185,16 +140,6 @@ export function readChannelSource(node: XmlNode, where: string): DomainChannel['
   throw new DomainXmlParseError(`${where}/@type`, `unsupported channel type '${type ?? ''}' (expected unix, pty or spicevmc)`);
 }
 
-/** `<input>`, or undefined for the PS/2 devices every x86 domain has. */
-export function readInput(node: XmlNode, where: string): DomainInput | undefined {
-  const bus = attr(node, 'bus') ?? 'ps2';
-  if (bus === 'ps2') return undefined;
-  return {
-    type: oneOf(valuesOf(F.input.fields.type), attr(node, 'type'), `${where}/@type`, 'input type'),
-    bus: oneOf(valuesOf(F.input.fields.bus), bus, `${where}/@bus`, 'input bus'),
-  };
-}
-
 export function readHostdev(node: XmlNode, where: string): DomainHostdev {
   if ((attr(node, 'mode') ?? 'subsystem') !== 'subsystem')
     throw new DomainXmlParseError(`${where}/@mode`, 'only subsystem host devices are supported');
@@ -213,12 +158,6 @@ export function readHostdev(node: XmlNode, where: string): DomainHostdev {
     device: integer(attr(address, 'device'), `${where}/source/address/@device`),
     ...managed,
   };
-}
-
-export function readTopology(node: XmlNode, where: string): DomainCpuTopology {
-  const at = (name: string) => integer(attr(node, name), `${where}/@${name}`);
-  const dies = optionalInteger(attr(node, 'dies'), `${where}/@dies`);
-  return { sockets: at('sockets'), ...(dies !== undefined && dies !== 1 ? { dies } : {}), cores: at('cores'), threads: at('threads') };
 }
 
 /** `<os><boot dev>` in order; undefined for `['hd']` (the normal form) or none. */

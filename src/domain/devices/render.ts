@@ -2,7 +2,8 @@
  * The elements of ./model.ts's devices and settings as fast-xml-parser builder nodes (../../xml.ts), for
  * ../render.ts. Pure; each function renders one element (formatdomain, libvirt 9.0), the inverse of ./parse.ts.
  */
-import { ATTR, TEXT, type XmlNode } from '../../xml';
+import { DOMAIN_FIELDS } from '../../fields';
+import { ATTR, type XmlNode } from '../../xml';
 import type {
   DomainBandwidth,
   DomainBandwidthLimit,
@@ -10,18 +11,16 @@ import type {
   DomainCharSource,
   DomainCharSpicevmc,
   DomainConsole,
-  DomainCpuTopology,
   DomainFilesystem,
   DomainGraphics,
   DomainHostdev,
-  DomainInput,
-  DomainRng,
-  DomainTpm,
   DomainVideo,
-  DomainWatchdog,
 } from './model';
 
 const a = (name: string): string => ATTR + name;
+
+/** The domain's field table: the defaults render writes where the model has none (src/fields/domain.ts). */
+const F = DOMAIN_FIELDS.fields;
 
 const hex = (n: number, width: number): string => `0x${n.toString(16).padStart(width, '0')}`;
 
@@ -45,36 +44,16 @@ export function videoElement(v: DomainVideo): XmlNode {
   return { model: { [a('type')]: v.model } };
 }
 
-/** `<tpm model=...><backend type='emulator' version=.../></tpm>`. */
-export function tpmElement(t: DomainTpm): XmlNode {
-  return { [a('model')]: t.model, backend: { [a('type')]: 'emulator', [a('version')]: t.version } };
-}
-
 /** `<filesystem type='mount' accessmode=...>` with the virtiofs driver, or 9p (libvirt's default driver, no
  *  `<driver>` element). */
 export function filesystemElement(f: DomainFilesystem): XmlNode {
-  const accessMode = f.driver === '9p' ? (f.accessMode ?? 'passthrough') : 'passthrough';
+  const accessMode = (f.driver === '9p' ? f.accessMode : undefined) ?? F.filesystem.fields.access_mode.default;
   const el: XmlNode = { [a('type')]: 'mount', [a('accessmode')]: accessMode };
   if (f.driver === 'virtiofs') el.driver = { [a('type')]: 'virtiofs' };
   el.source = { [a('dir')]: f.source };
   el.target = { [a('dir')]: f.target };
   if (f.driver === '9p' && f.readonly) el.readonly = '';
   return el;
-}
-
-/** `<rng model='virtio'>[<rate/>]<backend model='random'>device</backend></rng>`. */
-export function rngElement(r: DomainRng): XmlNode {
-  const el: XmlNode = { [a('model')]: 'virtio' };
-  if (r.rateBytes !== undefined) {
-    el.rate = { [a('bytes')]: String(r.rateBytes), ...(r.ratePeriodMs !== undefined ? { [a('period')]: String(r.ratePeriodMs) } : {}) };
-  }
-  el.backend = { [a('model')]: 'random', [TEXT]: r.source };
-  return el;
-}
-
-/** `<watchdog model=... action=.../>`. */
-export function watchdogElement(w: DomainWatchdog): XmlNode {
-  return { [a('model')]: w.model, [a('action')]: w.action };
 }
 
 /** The host side of a character device: its `type` attribute and `<source>` (and `<protocol>` for tcp). */
@@ -102,11 +81,6 @@ export function consoleElement(c: DomainConsole): XmlNode {
 /** `<channel type=...>...<target type='virtio' name=.../></channel>`. */
 export function channelElement(c: DomainChannel): XmlNode {
   return { ...charSource(c.source), target: { [a('type')]: 'virtio', [a('name')]: c.name } };
-}
-
-/** `<input type=... bus=.../>`. */
-export function inputElement(i: DomainInput): XmlNode {
-  return { [a('type')]: i.type, [a('bus')]: i.bus };
 }
 
 /** `<hostdev mode='subsystem' type=... managed=...><source>…</source></hostdev>`. */
@@ -139,14 +113,4 @@ export function bandwidthElement(b: DomainBandwidth): XmlNode {
   if (b.inbound) el.inbound = limitElement(b.inbound);
   if (b.outbound) el.outbound = limitElement(b.outbound);
   return el;
-}
-
-/** `<topology sockets= dies= cores= threads=/>`. */
-export function topologyElement(t: DomainCpuTopology): XmlNode {
-  return {
-    [a('sockets')]: String(t.sockets),
-    [a('dies')]: String(t.dies ?? 1),
-    [a('cores')]: String(t.cores),
-    [a('threads')]: String(t.threads),
-  };
 }

@@ -25,7 +25,10 @@ const ID_RE = /^vsnet(\d+)$/;
 /** The four QEMU arguments for the interface at `index`. */
 export function userNetdevArgs(index: number, iface: DomainInterfaceUser): string[] {
   const id = `vsnet${index}`;
-  const device: Record<string, string> = { driver: DEVICE_BY_MODEL[iface.model ?? 'virtio'], netdev: id };
+  const device: Record<string, string> = {
+    driver: DEVICE_BY_MODEL[iface.model ?? DOMAIN_FIELDS.fields.network_interface.fields.model.default],
+    netdev: id,
+  };
   if (iface.mac !== undefined) device.mac = iface.mac;
   return ['-netdev', JSON.stringify({ type: 'user', id, restrict: true }), '-device', JSON.stringify(device)];
 }

@@ -95,6 +95,16 @@ test('GIVEN every device prop WHEN synthesized THEN each is its virtseed_domain 
   });
 });
 
+test('GIVEN an RNG with a rate WHEN synthesized THEN its options are the rng block attributes the table names (ratePeriodMs: rate_period)', () => {
+  expect(domainOf({ rng: Rng.virtio({ source: '/dev/random', rateBytes: 1024, ratePeriodMs: 2000 }) })).toMatchObject({
+    rng: { source: '/dev/random', rate_bytes: 1024, rate_period: 2000 },
+  });
+});
+
+test('GIVEN an RNG rate period without a rate WHEN synthesized THEN a ConstructPropsError names the prop', () => {
+  expect(() => domainOf({ rng: Rng.virtio({ ratePeriodMs: 2000 }) })).toThrow(/^VirtualMachine\.rng: .*Invalid RNG rate period/);
+});
+
 test.each<[string, Partial<VirtualMachineProps>, RegExp]>([
   [
     'a topology that does not match the vCPUs',

@@ -4,16 +4,22 @@
  * state attributes of a spec libvirt describes. ./domain-state.ts calls these for the rest of the domain.
  */
 import {
-  DISK_OPTION_ENTRIES,
-  NIC_OPTION_ENTRIES,
+  DISK_OPTIONS,
+  INPUT_OPTIONS,
+  NIC_OPTIONS,
+  RNG_OPTIONS,
+  TOPOLOGY_OPTIONS,
+  TPM_OPTIONS,
+  WATCHDOG_OPTIONS,
   formatPciAddress,
+  optionEntries,
   parsePciAddress,
   parseUsbAddress,
-  type DISK_OPTIONS,
   type DomainDiskOptions,
   type DomainNicOptions,
-  type NIC_OPTIONS,
-  type OptionSpec,
+  type OptionTable,
+  type OptionValue,
+  type OptionsOf,
 } from '../../../../src/domain';
 import type {
   DomainBandwidth,
@@ -30,10 +36,8 @@ import { DOMAIN_FIELDS } from '../../../../src/fields';
 import type { DomainDiskState, DomainInterfaceState, DomainState } from './model';
 import { known, list, num, str } from './values';
 
-/** The state attributes of the disk options. */
-type DiskOptionAttribute = (typeof DISK_OPTIONS)[keyof typeof DISK_OPTIONS]['attribute'];
-/** The state attributes of the NIC options. */
-type NicOptionAttribute = (typeof NIC_OPTIONS)[keyof typeof NIC_OPTIONS]['attribute'];
+/** A device's options of an option table as state attributes (snake_case), each null when the device has none. */
+type OptionsStateOf<T extends OptionTable> = { -readonly [K in keyof T as T[K]['attribute']]: OptionValue<T[K]> | null };
 
 const F = DOMAIN_FIELDS.fields;
 
@@ -122,47 +126,53 @@ function bandwidthState(b: DomainBandwidth | undefined): BandwidthState | null {
 }
 
 /**
- * A block's options of an option table (src/domain/options.ts; `entries`: its [model key, entry] pairs), as model
- * fields: the known, non-null ones but those at the entry's default (parse leaves those out too).
+ * A block's options of an option table (src/domain/options.ts), as model fields: the known, non-null ones but
+ * those at the entry's default (parse leaves those out too); a `required` one always, at its default when null or
+ * unknown.
  */
-function optionsSpec(entries: readonly (readonly [string, OptionSpec<never>])[], block: object): { [key: string]: string | number } {
+function optionsSpec<T extends OptionTable>(table: T, block: object): OptionsOf<T> {
   const state = new Map<string, unknown>(Object.entries(block));
   const out: { [key: string]: string | number } = {};
-  for (const [key, o] of entries) {
-    const value = o.number ? num(state.get(o.attribute)) : str(state.get(o.attribute));
-    if (value !== undefined && value !== o.default && !(o.values && value === '')) out[key] = value;
+  for (const [key, o] of optionEntries(table)) {
+    const given = o.number ? num(state.get(o.attribute)) : str(state.get(o.attribute));
+    const value = given === undefined || (o.values && given === '') ? (o.required ? o.default : undefined) : given;
+    if (value !== undefined && (o.required || value !== o.default)) out[key] = value;
   }
-  return out;
+  // Built entry by entry, each value of its entry's kind.
+  return out as OptionsOf<T>;
 }
 
 /** A device's options of an option table as state attributes: null when the device has none (the default when the entry has one). */
-function optionsState(entries: readonly (readonly [string, OptionSpec<never>])[], device: object): { [attribute: string]: unknown } {
+function optionsState<T extends OptionTable>(table: T, device: object): OptionsStateOf<T> {
   const model = new Map<string, unknown>(Object.entries(device));
-  return Object.fromEntries(entries.map(([key, o]) => [o.attribute, model.get(key) ?? o.default ?? null]));
+  // One attribute per entry, each value of its entry's kind.
+  return Object.fromEntries(
+    optionEntries(table).map(([key, o]) => [o.attribute, model.get(key) ?? o.default ?? null]),
+  ) as OptionsStateOf<T>;
 }
 
 /** A disk block's options (src/domain/disk-options.ts `DISK_OPTIONS`), as model fields: the known, non-null ones. */
 export function diskOptionsSpec(d: DomainDiskState): DomainDiskOptions {
-  return optionsSpec(DISK_OPTION_ENTRIES, d) as DomainDiskOptions;
+  return optionsSpec(DISK_OPTIONS, d);
 }
 
 /** A disk's options, as state attributes (null when the disk has none). */
-export function diskOptionsState(d: DomainDisk): Pick<DomainDiskState, DiskOptionAttribute> {
-  return optionsState(DISK_OPTION_ENTRIES, d) as Pick<DomainDiskState, DiskOptionAttribute>;
+export function diskOptionsState(d: DomainDisk): OptionsStateOf<typeof DISK_OPTIONS> {
+  return optionsState(DISK_OPTIONS, d);
 }
 
 /** A NIC block's options (src/domain/nic-options.ts `NIC_OPTIONS`) and bandwidth, as model fields. */
 export function nicOptionsSpec(n: DomainInterfaceState): DomainNicOptions & Pick<DomainInterface, 'bandwidth'> {
   const bandwidth = bandwidthSpec(n.bandwidth);
-  return { ...(optionsSpec(NIC_OPTION_ENTRIES, n) as DomainNicOptions), ...(bandwidth ? { bandwidth } : {}) };
+  return { ...optionsSpec(NIC_OPTIONS, n), ...(bandwidth ? { bandwidth } : {}) };
 }
 
 /** A NIC's options, macvtap and bandwidth, as state attributes. */
 export function nicOptionsState(
   n: DomainInterface,
-): Pick<DomainInterfaceState, NicOptionAttribute | 'direct' | 'direct_mode' | 'bandwidth'> {
+): OptionsStateOf<typeof NIC_OPTIONS> & Pick<DomainInterfaceState, 'direct' | 'direct_mode' | 'bandwidth'> {
   return {
-    ...(optionsState(NIC_OPTION_ENTRIES, n) as Pick<DomainInterfaceState, NicOptionAttribute>),
+    ...optionsState(NIC_OPTIONS, n),
     direct: n.type === 'direct' ? n.dev : null,
     direct_mode: n.type === 'direct' ? n.mode : null,
     bandwidth: bandwidthState(n.bandwidth),
@@ -211,8 +221,7 @@ export function deviceSpec(s: DomainState): Partial<DomainSpec> {
   if (graphics.length) out.graphics = graphics;
   const video = known(s.video);
   if (video) out.video = { model: video };
-  if (s.tpm && typeof s.tpm === 'object')
-    out.tpm = { model: known(s.tpm.model) ?? F.tpm.fields.model.default, version: known(s.tpm.version) ?? F.tpm.fields.version.default };
+  if (s.tpm && typeof s.tpm === 'object') out.tpm = optionsSpec(TPM_OPTIONS, s.tpm);
   const filesystems = list(s.filesystem).map((f) => {
     const [source, target] = [str(f.source) ?? '', str(f.target) ?? ''];
     if ((known(f.driver) ?? F.filesystem.fields.driver.default) === 'virtiofs') return { driver: 'virtiofs' as const, source, target };
@@ -227,19 +236,8 @@ export function deviceSpec(s: DomainState): Partial<DomainSpec> {
   });
   if (filesystems.length) out.filesystems = filesystems;
   if (filesystems.some((f) => f.driver === 'virtiofs')) out.memoryBacking = { source: 'memfd', access: 'shared' };
-  if (s.rng && typeof s.rng === 'object') {
-    const [bytes, period] = [num(s.rng.rate_bytes), num(s.rng.rate_period)];
-    out.rng = {
-      source: str(s.rng.source) ?? F.rng.fields.source.default,
-      ...(bytes !== undefined ? { rateBytes: bytes } : {}),
-      ...(period !== undefined ? { ratePeriodMs: period } : {}),
-    };
-  }
-  if (s.watchdog && typeof s.watchdog === 'object')
-    out.watchdog = {
-      model: known(s.watchdog.model) ?? F.watchdog.fields.model.default,
-      action: known(s.watchdog.action) ?? F.watchdog.fields.action.default,
-    };
+  if (s.rng && typeof s.rng === 'object') out.rng = optionsSpec(RNG_OPTIONS, s.rng);
+  if (s.watchdog && typeof s.watchdog === 'object') out.watchdog = optionsSpec(WATCHDOG_OPTIONS, s.watchdog);
   const serials = list(s.serial).map((c) => ({ source: charSource(c) }));
   if (serials.length) out.serials = serials;
   const consoles = list(s.console).map((c) => ({ source: charSource(c) }));
@@ -251,7 +249,7 @@ export function deviceSpec(s: DomainState): Partial<DomainSpec> {
     return { name: str(c.name) ?? '', source } as NonNullable<DomainSpec['channels']>[number];
   });
   if (channels.length) out.channels = channels;
-  const inputs = list(s.input).map((i) => ({ type: known(i.type) ?? 'tablet', bus: known(i.bus) ?? F.input.fields.bus.default }));
+  const inputs = list(s.input).map((i) => optionsSpec(INPUT_OPTIONS, i));
   if (inputs.length) out.inputs = inputs;
   const hostdevs = list(s.hostdev).map(hostdevSpec);
   if (hostdevs.length) out.hostdevs = hostdevs;
@@ -298,7 +296,7 @@ export function deviceState(
     boot_devices: spec.bootDevices ? [...spec.bootDevices] : null,
     boot_menu: spec.bootMenu !== undefined,
     boot_menu_timeout: spec.bootMenu?.timeoutMs ?? null,
-    cpu_topology: t ? { sockets: t.sockets, dies: t.dies ?? 1, cores: t.cores, threads: t.threads } : null,
+    cpu_topology: t ? optionsState(TOPOLOGY_OPTIONS, t) : null,
     video: spec.video?.model ?? null,
     graphics: (spec.graphics ?? []).map((g) => ({
       type: g.type,
@@ -310,16 +308,16 @@ export function deviceState(
       password_keyed_digest: null,
       display_uri: null,
     })),
-    tpm: spec.tpm ? { model: spec.tpm.model, version: spec.tpm.version } : null,
+    tpm: spec.tpm ? optionsState(TPM_OPTIONS, spec.tpm) : null,
     filesystem: (spec.filesystems ?? []).map((f) => ({
       source: f.source,
       target: f.target,
       driver: f.driver,
-      access_mode: f.driver === '9p' ? (f.accessMode ?? 'passthrough') : 'passthrough',
+      access_mode: (f.driver === '9p' ? f.accessMode : undefined) ?? F.filesystem.fields.access_mode.default,
       readonly: f.driver === '9p' && f.readonly === true,
     })),
-    rng: spec.rng ? { source: spec.rng.source, rate_bytes: spec.rng.rateBytes ?? null, rate_period: spec.rng.ratePeriodMs ?? null } : null,
-    watchdog: spec.watchdog ? { model: spec.watchdog.model, action: spec.watchdog.action } : null,
+    rng: spec.rng ? optionsState(RNG_OPTIONS, spec.rng) : null,
+    watchdog: spec.watchdog ? optionsState(WATCHDOG_OPTIONS, spec.watchdog) : null,
     serial: (spec.serials ?? []).map((c) => charState(c.source)),
     console: (spec.consoles ?? []).map((c) => charState(c.source)),
     channel: (spec.channels ?? []).map((c) => ({
@@ -327,7 +325,7 @@ export function deviceState(
       type: c.source.type,
       path: c.source.type === 'unix' ? (c.source.path ?? null) : null,
     })),
-    input: (spec.inputs ?? []).map((i) => ({ type: i.type, bus: i.bus })),
+    input: (spec.inputs ?? []).map((i) => optionsState(INPUT_OPTIONS, i)),
     hostdev: (spec.hostdevs ?? []).map((h) => ({
       type: h.type,
       address: h.type === 'pci' ? formatPciAddress(h.address) : `${h.bus}:${h.device}`,

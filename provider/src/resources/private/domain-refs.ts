@@ -13,7 +13,7 @@ import { isNotFound, volumeByPath } from './lookups';
 import { FILE_POOL_TYPES, volumeFormatFromXml } from './storage';
 import { list, str } from './values';
 
-async function volumeSource(client: LibvirtClient, key: string): Promise<{ source: DomainDisk['source']; format?: 'qcow2' | 'raw' }> {
+async function volumeSource(client: LibvirtClient, key: string): Promise<{ source: DomainDisk['source']; format?: DomainDisk['format'] }> {
   const vol = await client.storageVolLookupByKey(key).catch(async (err) => {
     if (isNotFound(err) && key.startsWith('/')) return client.storageVolLookupByPath(key);
     throw err;

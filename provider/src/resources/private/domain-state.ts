@@ -156,7 +156,7 @@ function nicMacs(
 
 /** Host paths/volumes that a domain's state refers to, looked up at apply. */
 export interface ResolvedRefs {
-  readonly disks: { source: DomainDisk['source']; format?: 'qcow2' | 'raw' }[];
+  readonly disks: { source: DomainDisk['source']; format?: DomainDisk['format'] }[];
   readonly seed?: { pool: string; volume: string };
   readonly ignitionFile?: string;
   /** The libvirt network name of each `network_interface` (its `network` may be a UUID). @default - `network` as given */

@@ -10,12 +10,13 @@
  */
 import { promises as fs } from 'node:fs';
 import { Readable } from 'node:stream';
+import type { VolumeFormat } from '../../../../src/fields';
 
 /** What a source is: its byte length (when the server tells it) and, for qcow2, the virtual disk size. */
 export interface SourceInfo {
   /** Bytes of the source; undefined for a URL served without Content-Length (chunked) nor a Content-Range total. */
   readonly length?: number;
-  readonly format: 'qcow2' | 'raw';
+  readonly format: VolumeFormat;
   /**
    * Virtual disk size in bytes (qcow2 header field `size`); the byte length for raw images (undefined when that is
    * unknown).
