@@ -34,23 +34,10 @@ const ZIP_MTIME = new Date(1980, 0, 1, 0, 0, 0);
 /** Unix external attributes of the executable: regular file, 0755. */
 const ZIP_ATTRS = (0o100755 << 16) >>> 0;
 
-/**
- * V8 flags the provider sets before its bundle is compiled: TurboFan (V8's optimizing compiler) waits for 16 times
- * its default interrupt budget (67584 in Node 20's V8) before optimizing a function. A provider process lives for
- * one Terraform walk: at its default budget, V8 spends more CPU compiling (on its worker threads) and
- * deoptimizing the many lukewarm functions of a walk than the optimized code then saves; code hot enough to matter
- * at a few thousand resources is still optimized. Measured at 300 domains (docs/performance.md, issue 38): provider
- * CPU per plan 3469 -> 3239 ms (median of 5 alternating), per apply and destroy 5-15 % less. A long-standing V8
- * flag (one a V8 did not know would only print a line to stderr, never to stdout, the handshake's).
- */
-export const PROVIDER_V8_FLAGS = '--interrupt-budget=1048576';
-
-/** First lines of the executable: refuse an old node with a clear message instead of a syntax error; then the V8
- *  flags ({@link PROVIDER_V8_FLAGS}). */
+/** First lines of the executable: refuse an old node with a clear message instead of a syntax error. */
 const BANNER = `#!/usr/bin/env node
 // terraform-provider-virtseed (bundled by packages/build/provider-artifact.ts; MPL-2.0, bundled packages keep their licenses)
-if (+process.versions.node.split('.')[0] < 20) { process.stderr.write('terraform-provider-virtseed needs Node.js >= 20 as \`node\` on PATH; found ' + process.version + '\\n'); process.exit(1); }
-require('v8').setFlagsFromString(${JSON.stringify(PROVIDER_V8_FLAGS)});`;
+if (+process.versions.node.split('.')[0] < 20) { process.stderr.write('terraform-provider-virtseed needs Node.js >= 20 as \`node\` on PATH; found ' + process.version + '\\n'); process.exit(1); }`;
 
 /** Unix external attributes of the bundle: regular file, 0644. */
 const ZIP_SOURCE_ATTRS = (0o100644 << 16) >>> 0;
