@@ -118,6 +118,14 @@ function encodeDynamicValue(value: unknown, type: CtyType): DynamicValueMsg {
   return { msgpack: encodeMsgpack(value, type) };
 }
 
+/**
+ * What this server tells Terraform it can do (GetMetadata and GetProviderSchema). `get_provider_schema_optional`:
+ * the schema never depends on the process or its config, so Terraform (1.6 and later) keeps the first process's
+ * answer for the run and does not ask again in the other processes it starts for a plan or an apply (each would
+ * otherwise build and send the whole schema, issue 38).
+ */
+const SERVER_CAPABILITIES = { plan_destroy: false, get_provider_schema_optional: true, move_resource_state: false } as const;
+
 export class ProviderServer<Ctx extends BaseContext = BaseContext> {
   private readonly resources = new Map<string, Registered<Ctx>>();
   private readonly dataSources = new Map<string, RegisteredDataSource<Ctx>>();
@@ -173,7 +181,7 @@ export class ProviderServer<Ctx extends BaseContext = BaseContext> {
 
   async GetMetadata(): Promise<GetMetadataResponse> {
     return {
-      server_capabilities: { plan_destroy: false, get_provider_schema_optional: false, move_resource_state: false },
+      server_capabilities: SERVER_CAPABILITIES,
       diagnostics: [],
       data_sources: [...this.dataSources.keys()].map((type_name) => ({ type_name })),
       resources: [...this.resources.keys()].map((type_name) => ({ type_name })),
@@ -192,7 +200,7 @@ export class ProviderServer<Ctx extends BaseContext = BaseContext> {
       data_source_schemas,
       functions: {},
       diagnostics: [],
-      server_capabilities: { plan_destroy: false, get_provider_schema_optional: false, move_resource_state: false },
+      server_capabilities: SERVER_CAPABILITIES,
     };
   }
 
