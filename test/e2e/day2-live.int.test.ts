@@ -1,6 +1,7 @@
 /**
  * Day-2 changes on one real guest through Terraform (issue 20), the guest's boot id as the truth for "no restart".
- * The guest prints its state to the serial console every 3 s (a transient unit its bootcmd starts at every boot):
+ * The guest prints its state to the serial console every 3 s (a transient unit a per-boot script starts at the end of
+ * every boot):
  * boot id, MemTotal, online CPUs, disk sizes (lsblk), the root partition's size, the root file system's size (df),
  * each NIC's carrier. One guest, two boots (the create and the restart), a sequence of applies:
  *   1. memory 512 → 1024 MiB within max_memory 1024: the plan says live, the guest's MemTotal grows, same boot id;
@@ -97,12 +98,21 @@ const IID2 = 'iid-day2-2';
 const BANNER = /Linux version \d/;
 const CLEAN_POWEROFF = /reboot: Power down/;
 
-/** The cloud-config of instance `iid`: the state loop, the CPU rule, and for IID2 a runcmd printing the instance-id. */
+/**
+ * The cloud-config of instance `iid`: the state loop, the CPU rule, and for IID2 a runcmd printing the instance-id.
+ * The loop starts from a per-boot script (cloud-init's final stage, at every boot), not from bootcmd: its dozen
+ * processes every 3 s would compete with the boot itself for the TCG guest's one CPU, and the test reads the guest's
+ * state only once the apply (which waits for cloud-init) returned.
+ */
 function cloudConfig(iid: string): string {
   return JSON.stringify({
-    bootcmd: [`systemd-run --no-block -p DefaultDependencies=no --unit=vstest-state sh -c '${LOOP.replace(/'/g, "'\\''")}'`],
-    // Hot-added CPUs come up offline in Debian's kernel; this rule onlines them (as cloud images' own rules do).
     write_files: [
+      {
+        path: '/var/lib/cloud/scripts/per-boot/vstest-state.sh',
+        permissions: '0755',
+        content: `#!/bin/sh\nsystemd-run --no-block --unit=vstest-state sh -c '${LOOP.replace(/'/g, "'\\''")}'\n`,
+      },
+      // Hot-added CPUs come up offline in Debian's kernel; this rule onlines them (as cloud images' own rules do).
       {
         path: '/etc/udev/rules.d/80-vstest-cpu-online.rules',
         content: 'SUBSYSTEM=="cpu", ACTION=="add", TEST=="online", ATTR{online}=="0", ATTR{online}="1"\n',
@@ -197,7 +207,7 @@ async function stateWhere(sinceMs: number, ok: (s: GuestState) => boolean, what:
     last = states[states.length - 1] ?? last;
     const hit = [...states].reverse().find(ok);
     if (hit) return hit;
-    await sleep(2000);
+    await sleep(500);
   }
   throw new Error(
     `the guest never showed ${what}; its last state: ${JSON.stringify(last)}\nconsole:\n${capture
@@ -208,27 +218,47 @@ async function stateWhere(sinceMs: number, ok: (s: GuestState) => boolean, what:
   );
 }
 
-/** `terraform plan`'s output with every run of white space as one space (Terraform wraps warning text). */
-function planText(): string {
-  return tf.plan().out.replace(/\s+/g, ' ');
+/** Waits until the guest printed `n` state lines at or after `sinceMs` (at most a minute). */
+async function stateLines(sinceMs: number, n: number): Promise<void> {
+  const end = Date.now() + 60_000;
+  while (capture.since(sinceMs).filter((l) => STATE.test(l.text)).length < n) {
+    if (Date.now() > end) throw new Error(`the guest printed fewer than ${n} state lines in a minute; console:\n${lastConsole()}`);
+    await sleep(500);
+  }
 }
 
-/** `terraform apply`, timed (a restart waits for cloud-init of a TCG boot: up to 25 minutes on a loaded host). */
-function timedApply(): { out: string; seconds: number } {
-  const t0 = Date.now();
-  const out = tf.ok(['apply', '-auto-approve', '-input=false'], 1_500_000);
-  return { out, seconds: (Date.now() - t0) / 1000 };
+/** The captured console's last 30 lines. */
+function lastConsole(): string {
+  return capture
+    .lines()
+    .slice(-30)
+    .map((l) => l.text)
+    .join('\n');
 }
 
-/** The domain's planned change_impact and change_impacts (`terraform show -json` of a saved plan), and its
- *  reprovision_action when `reprovision` is asked. */
-function domainChange(reprovision = false): Record<string, unknown> {
-  const after = plannedChange(tf.planJson(), 'virtseed_domain.vm').after;
+/** One saved plan of the written configuration (`terraform plan -out`, applied by timedApply): its output with every
+ *  run of white space as one space (Terraform wraps warning text), and the domain's planned change_impact and
+ *  change_impacts (`terraform show -json` of the saved plan), with its reprovision_action when `reprovision` is
+ *  asked. */
+function planStep(reprovision = false): { text: string; domain: Record<string, unknown> } {
+  const { out, json } = tf.planSaved();
+  const after = plannedChange(json, 'virtseed_domain.vm').after;
   return {
-    change_impact: after?.change_impact,
-    change_impacts: after?.change_impacts,
-    ...(reprovision ? { reprovision_action: after?.reprovision_action } : {}),
+    text: out.replace(/\s+/g, ' '),
+    domain: {
+      change_impact: after?.change_impact,
+      change_impacts: after?.change_impacts,
+      ...(reprovision ? { reprovision_action: after?.reprovision_action } : {}),
+    },
   };
+}
+
+/** `terraform apply` of the saved plan (planStep), or with `auto` of the written configuration, timed (a restart
+ *  waits for cloud-init of a TCG boot: up to 25 minutes on a loaded host). */
+function timedApply(auto = false): { out: string; seconds: number } {
+  const t0 = Date.now();
+  const out = tf.ok(auto ? ['apply', '-auto-approve', '-input=false'] : ['apply', '-input=false', 'tfplan'], 1_500_000);
+  return { out, seconds: (Date.now() - t0) / 1000 };
 }
 
 const STEP0: Step = {
@@ -275,7 +305,7 @@ afterAll(() => {
 
 test('GIVEN a guest with room to grow (max_memory 1024, max_vcpu 2) WHEN created THEN it runs and prints its state', async () => {
   const t0 = Date.now();
-  const applied = timedApply();
+  const applied = timedApply(true);
   boot0 = await stateWhere(t0, (s) => s.cpus === 1, 'its first state');
   expect(boot0.disks.vda).toBe(2 * GiB);
   expect(boot0.carrier.eth0).toBe('1');
@@ -284,10 +314,10 @@ test('GIVEN a guest with room to grow (max_memory 1024, max_vcpu 2) WHEN created
 
 test('GIVEN memory within max_memory WHEN planned and applied THEN the plan says live and the guest has more memory, same boot id', async () => {
   tf.write(config({ ...STEP0, memory: 1024 }));
-  const plan = planText();
-  expect(plan).toMatch(/Domain vstest-day2-live-vm changes live \(no restart\)/);
-  expect(plan).toContain('memory 512 → 1024 MiB (live: within max_memory 1024)');
-  expect(domainChange()).toEqual({ change_impact: 'live', change_impacts: { memory: 'live: within max_memory 1024' } });
+  const plan = planStep();
+  expect(plan.text).toMatch(/Domain vstest-day2-live-vm changes live \(no restart\)/);
+  expect(plan.text).toContain('memory 512 → 1024 MiB (live: within max_memory 1024)');
+  expect(plan.domain).toEqual({ change_impact: 'live', change_impacts: { memory: 'live: within max_memory 1024' } });
   const t0 = Date.now();
   const applied = timedApply();
   liveSeconds = applied.seconds;
@@ -300,8 +330,8 @@ test('GIVEN memory within max_memory WHEN planned and applied THEN the plan says
 
 test('GIVEN two disks, a NIC, a link state and a larger root volume WHEN applied THEN each is live and the guest sees it, same boot id', async () => {
   tf.write(config(STEP2));
-  const plan = planText();
-  expect(domainChange()).toEqual({
+  const { text: plan, domain } = planStep();
+  expect(domain).toEqual({
     change_impact: 'live',
     change_impacts: {
       'disk[1]': 'live: bus = "virtio"',
@@ -333,8 +363,8 @@ test('GIVEN two disks, a NIC, a link state and a larger root volume WHEN applied
 
 test('GIVEN three disks WHEN the middle one is removed THEN the plan removes only that one, live, and the guest keeps the others, same boot id', async () => {
   tf.write(config(STEP3));
-  const plan = planText();
-  expect(domainChange()).toEqual({ change_impact: 'live', change_impacts: { 'disk[1]': 'live: bus = "virtio"' } });
+  const { text: plan, domain } = planStep();
+  expect(domain).toEqual({ change_impact: 'live', change_impacts: { 'disk[1]': 'live: bus = "virtio"' } });
   expect(plan).toContain('vstest-day2-live-vm: disk[1] (target vdb) removed (live: bus = "virtio")');
   const t0 = Date.now();
   const applied = timedApply();
@@ -351,7 +381,8 @@ test('GIVEN reprovision = "next-boot" WHEN the instance-id changes THEN the plan
   const domid = virshRun('domid', NAME).trim();
   const t0 = Date.now();
   tf.ok(['apply', '-input=false', 'tfplan']);
-  await sleep(10_000); // three state periods
+  // Three state periods after the apply returned (the loop prints every 3 s).
+  await stateLines(Date.now(), 3);
   const states = capture
     .since(t0)
     .map((l) => parseState(l.text))
@@ -373,13 +404,13 @@ test('GIVEN memory above max_memory and a vCPU under TCG WHEN planned THEN the p
   const before = await stateWhere(0, () => true, 'a state');
   // NIC 0's link goes up with the restart: with no carrier the new boot's DHCP waits ~2 minutes (networking.service).
   tf.write(config({ ...STEP3, iid: IID2, memory: 1536, maxMemory: 1536, vcpu: 2, link0: 'up' }));
-  const plan = planText();
+  const { text: plan, domain } = planStep(true);
   expect(plan).toMatch(/Domain vstest-day2-live-vm restarts/);
   expect(plan).toContain('memory 1024 → 1536 MiB (restart: above max_memory 1024)');
   expect(plan).toContain('vcpu 1 → 2 (restart: type = "qemu")');
   expect(plan).toContain('network_interface[0].link_state down → up (live)');
   // The pending instance-id is already applied (step 4): this restart is no re-provision of its own.
-  expect(domainChange(true)).toEqual({
+  expect(domain).toEqual({
     change_impact: 'restart',
     change_impacts: {
       memory: 'restart: above max_memory 1024',
@@ -396,7 +427,7 @@ test('GIVEN memory above max_memory and a vCPU under TCG WHEN planned THEN the p
   // The log holds the new boot only (libvirt truncates it at every start): at apply end cloud-init had finished there,
   // after the runcmd of the pending instance-id.
   expect(readConsole(LOG)).toMatch(new RegExp(`VSTEST-NEXT ${IID2}[\\s\\S]*Cloud-init v\\. \\S+ finished at`));
-  // cloud-init's growpart and resizefs run after the bootcmd that starts the state loop: wait for the grown root.
+  // The state loop starts at the end of the boot, after cloud-init's growpart and resizefs: still, wait for the grown root.
   const after = await stateWhere(
     t0,
     (s) => s.boot !== boot0.boot && s.cpus === 2 && s.rootBytes > before.rootBytes + 0.5 * GiB,
