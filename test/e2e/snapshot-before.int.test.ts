@@ -25,7 +25,8 @@
  * finished, with the domain's own NVRAM file while it lives (gone after destroy); the BIOS guest's console shows
  * SeaBIOS → GRUB i386-pc.
  * Four boots, at most two at a time: both guests' first boot, then the BIOS guest's failed boot (cut short at its
- * bootcmd) and its boot after the revert.
+ * bootcmd) and its boot after the revert. The guests have no NIC (nothing here needs the network): no boot waits for
+ * ifupdown's DHCP before cloud-init's init stage.
  */
 import * as fs from 'node:fs';
 import { parsePlanJson } from '../../cli/plan-summary/plan-json';
@@ -113,7 +114,6 @@ resource "virtseed_domain" "${guest}" {
   disk { volume_id = virtseed_volume.${guest}.id }
   cloudinit_seed_id = virtseed_cloudinit_seed.${guest}.id
   instance_id       = virtseed_cloudinit_seed.${guest}.instance_id
-  network_interface { user = true }
 }`;
 }
 
