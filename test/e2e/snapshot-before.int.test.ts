@@ -5,27 +5,44 @@
  *      `VSTEST-MARKER <marker> IID <instance-id>` to the console at every boot (the image has no ssh or agent). A
  *      virtseed_snapshot of the running BIOS guest holds its memory; deleted with virsh, it is planned again.
  *   2. Cloud-config TWO (a new instance-id) has a bootcmd that writes the marker `two` into the file, prints it on its
- *      instance-id and exits 1: the plan warns that a snapshot is taken, and `virtseed plan-summary` on the saved plan
- *      says so; the apply fails naming cloud-init's bootcmd module and "reverted to snapshot virtseed-auto-1"; each
- *      guest printed `two` on the new instance-id in the failed boot, then `one` on its old instance-id after the
- *      revert (the per-boot printer reads the file from the disk: disks and seed reverted); it runs; the next plan
- *      proposes the same change (the domain's re-provision, no drift, the seed unchanged). The failure is bootcmd's,
- *      in cloud-init's init stage, because the wait ends at the first module failure: the failed boot is cut short
- *      there, about a third of a boot before a runcmd's failure in the final stage would come (a failing runcmd's
- *      report is test/e2e/provision-cycle.int.test.ts's).
- *   3. Destroy leaves no snapshot, seed copy, volume or NVRAM file behind.
- * The UEFI guest's first boot is also the proof that the test image boots the way cloud images boot under UEFI
- * (formerly its own guest in test/e2e/firmware-boot.int.test.ts, a boot saved): OVMF → GRUB x86_64-efi from the
- * image's ESP → cloud-init finished, with the domain's own NVRAM file while it lives (gone after destroy); the BIOS
- * guest's console shows SeaBIOS → GRUB i386-pc.
- * Six boots, at most two at a time: 3 rounds of a guest boot under TCG, the second cut short at its bootcmd.
+ *      instance-id and exits 1: the plan warns for each guest that a snapshot is taken, and `virtseed plan-summary` on
+ *      the saved plan says so.
+ *   3. The UEFI guest has proven what differs with its firmware (its boot path, its NVRAM file, the plan's word on
+ *      its snapshot): removed from the configuration, it is destroyed with its NVRAM file and volumes. The revert
+ *      is the same for both firmwares from here (the same disk snapshot of a shut-off guest, the same revert and
+ *      restart; that a reverted UEFI domain starts is test/ops/snapshots.int.test.ts's), so the BIOS guest alone
+ *      carries it, and two boots are saved.
+ *   4. TWO applied to the BIOS guest: the apply fails naming cloud-init's bootcmd module and "reverted to snapshot
+ *      virtseed-auto-1"; the guest printed `two` on the new instance-id in the failed boot, then `one` on its old
+ *      instance-id after the revert (the per-boot printer reads the file from the disk: disk and seed reverted); it
+ *      runs; the next plan proposes the same change (the domain's re-provision, no drift, the seed unchanged), and
+ *      the memory snapshot taken by hand is kept beside virtseed-auto-1. The failure is bootcmd's, in cloud-init's
+ *      init stage, because the wait ends at the first module failure (a failing runcmd's report is
+ *      test/e2e/provision-cycle.int.test.ts's).
+ *   5. Destroy leaves no snapshot, seed copy or volume behind.
+ * The UEFI guest's boot is also the proof that the test image boots the way cloud images boot under UEFI (formerly
+ * its own guest in test/e2e/firmware-boot.int.test.ts): OVMF → GRUB x86_64-efi from the image's ESP → cloud-init
+ * finished, with the domain's own NVRAM file while it lives (gone after destroy); the BIOS guest's console shows
+ * SeaBIOS → GRUB i386-pc.
+ * Four boots, at most two at a time: both guests' first boot, then the BIOS guest's failed boot (cut short at its
+ * bootcmd) and its boot after the revert. The guests have no NIC (nothing here needs the network): no boot waits for
+ * ifupdown's DHCP before cloud-init's init stage.
  */
 import * as fs from 'node:fs';
 import { parsePlanJson } from '../../cli/plan-summary/plan-json';
 import { summarizePlan } from '../../cli/plan-summary/summarize';
 import { ConsoleCapture } from '../helpers/console-capture';
-import { CLOUD_INIT_FINISHED, cleanupByPrefix, imageVolumesHcl, testImage, TestImage, virshRun, volumeNames } from '../helpers/guest';
-import { expectPlanEmpty } from '../helpers/steps';
+import {
+  CLOUD_INIT_FINISHED,
+  cleanupByPrefix,
+  domainExists,
+  imageVolumesHcl,
+  testImage,
+  TestImage,
+  virshRun,
+  volumeNames,
+} from '../helpers/guest';
+import { expectNothingLeft, expectPlanEmpty } from '../helpers/steps';
 import { TfWorkdir } from '../helpers/terraform';
 import { teardown } from '../helpers/teardown';
 
@@ -97,22 +114,17 @@ resource "virtseed_domain" "${guest}" {
   disk { volume_id = virtseed_volume.${guest}.id }
   cloudinit_seed_id = virtseed_cloudinit_seed.${guest}.id
   instance_id       = virtseed_cloudinit_seed.${guest}.instance_id
-  network_interface { user = true }
 }`;
 }
 
-function config(marker: 'one' | 'two', manual = true): string {
+/** The configuration of step `marker` with `guests` (both until the UEFI guest is removed) and the manual snapshot. */
+function config(marker: 'one' | 'two', guests: readonly Guest[] = ['bios', 'efi']): string {
   return `${imageVolumesHcl(img, `${PREFIX}-base.qcow2`)}
-${guestHcl('bios', marker)}
-${guestHcl('efi', marker)}
-${
-  manual
-    ? `resource "virtseed_snapshot" "manual" {
+${guests.map((g) => guestHcl(g, marker)).join('\n')}
+resource "virtseed_snapshot" "manual" {
   domain_id   = virtseed_domain.bios.id
   name        = "manual"
   description = "the running BIOS guest after its first boot"
-}`
-    : ''
 }`;
 }
 
@@ -226,11 +238,14 @@ test('GIVEN the memory snapshot deleted with virsh WHEN planned THEN it is plann
 
 let failed: { code: number; out: string };
 let appliedAt = 0;
+/** The saved plan of TWO for both guests (test 4), read again by plan-summary (test 5). */
+let planTwo: PlanJson;
 
 test('GIVEN cloud-config TWO whose bootcmd fails WHEN planned THEN the plan says a snapshot is taken before the re-provision', () => {
   tf.write(config('two'));
-  const plan = tf.run(['plan', '-input=false']);
-  const text = plan.out.replace(/\s+/g, ' '); // terraform wraps warning details
+  const saved = tf.planSaved();
+  planTwo = saved.json as PlanJson;
+  const text = saved.out.replace(/\s+/g, ' '); // terraform wraps warning details
   for (const name of Object.values(GUESTS)) {
     expect(text).toContain(`Warning: A snapshot of ${name} is taken before this apply`);
   }
@@ -238,7 +253,7 @@ test('GIVEN cloud-config TWO whose bootcmd fails WHEN planned THEN the plan says
 });
 
 test('GIVEN the same change as a saved plan WHEN virtseed plan-summary reads its JSON THEN each guest says a disk snapshot is taken', () => {
-  const summary = summarizePlan(parsePlanJson(JSON.stringify(tf.planJson())));
+  const summary = summarizePlan(parsePlanJson(JSON.stringify(planTwo)));
   for (const guest of Object.keys(GUESTS) as Guest[]) {
     expect(summary.resources.find((r) => r.address === `virtseed_domain.${guest}`)?.snapshot).toEqual({
       taken: true,
@@ -249,52 +264,63 @@ test('GIVEN the same change as a saved plan WHEN virtseed plan-summary reads its
   }
 });
 
-test('GIVEN cloud-config TWO WHEN applied THEN the apply fails naming the bootcmd module and the revert to virtseed-auto-1', () => {
+test('GIVEN the UEFI guest removed from the configuration WHEN applied THEN it is destroyed with its NVRAM file and volumes, and the BIOS guest is left as it is', () => {
+  tf.write(config('one', ['bios']));
+  const plan = tf.planJson() as PlanJson;
+  const acted = (plan.resource_changes ?? []).filter((c) => !c.change.actions.every((a) => a === 'no-op' || a === 'read'));
+  expect(acted.map((c) => [c.address, c.change.actions.join()]).sort()).toEqual([
+    ['virtseed_cloudinit_seed.efi', 'delete'],
+    ['virtseed_domain.efi', 'delete'],
+    ['virtseed_volume.efi', 'delete'],
+  ]);
+  tf.ok(['apply', '-input=false', 'tfplan']);
+  expect(domainExists(GUESTS.efi)).toBe(false);
+  expect(volumeNames(GUESTS.efi)).toEqual([]);
+  expect(efiNvram).toBeDefined();
+  expect(fs.existsSync(efiNvram as string)).toBe(false);
+  expect(virshRun('domstate', GUESTS.bios).trim()).toBe('running');
+});
+
+test('GIVEN cloud-config TWO WHEN applied to the BIOS guest THEN the apply fails naming the bootcmd module and the revert to virtseed-auto-1', () => {
+  tf.write(config('two', ['bios']));
   appliedAt = Date.now();
   failed = tf.run(['apply', '-auto-approve', '-input=false'], APPLY_TIMEOUT_MS);
   console.log(`failed apply (exit ${failed.code}), its errors:\n${failed.out.slice(failed.out.indexOf('Error:')).slice(0, 4000)}`);
   expect(failed.code).toBe(1);
-  for (const name of Object.values(GUESTS)) {
-    expect(failed.out).toContain(`cloud-init module bootcmd failed on ${name} (reverted to snapshot virtseed-auto-1)`);
-  }
+  expect(failed.out).toContain(`cloud-init module bootcmd failed on ${GUESTS.bios} (reverted to snapshot virtseed-auto-1)`);
   expect(failed.out).toMatch(/Reverted to snapshot virtseed-auto-1, taken before this apply/);
 });
 
-test.each(Object.keys(GUESTS) as Guest[])(
-  'GIVEN the failed apply WHEN the %s guest console is read THEN it booted two on the new instance-id, then one on its old instance-id',
-  (guest) => {
-    const seen = markers(guest, appliedAt);
-    const newIid = (tf.planJson() as PlanJson).resource_changes?.find((c) => c.address === `virtseed_domain.${guest}`)?.change.after
-      ?.instance_id as string;
-    if (seen.length !== 2)
-      throw new Error(`${guest}: markers since the apply ${JSON.stringify(seen)}\n${failed.out}\n${consoleTail(guest)}`);
-    expect(seen).toEqual([
-      ['two', newIid],
-      ['one', iid[guest]],
-    ]);
-    expect(newIid).not.toBe(iid[guest]);
-    expect(virshRun('domstate', GUESTS[guest]).trim()).toBe('running');
-  },
-);
+/** The plan after the failed apply (test 7), read by tests 7 and 8. */
+let planAgain: PlanJson;
 
-test('GIVEN the reverted guests WHEN planned again THEN the same re-provision is proposed, without drift, the seeds unchanged', () => {
-  const plan = tf.planJson() as PlanJson;
-  for (const guest of Object.keys(GUESTS) as Guest[]) {
-    const dom = change(plan, `virtseed_domain.${guest}`);
-    expect(dom?.actions).toEqual(['update']);
-    expect(dom?.before?.instance_id).toBe(iid[guest]);
-    expect(dom?.after?.reprovision_action).toBe('reboot');
-    expect(change(plan, `virtseed_cloudinit_seed.${guest}`)?.actions).toEqual(['no-op']);
-  }
-  // The root volumes' allocation grows while guests run (drift of a computed attribute, not of the guests).
-  expect((plan.resource_drift ?? []).filter((d) => !d.address.startsWith('virtseed_volume.')).map((d) => d.address)).toEqual([]);
-  expect(virshRun('snapshot-list', GUESTS.bios, '--name').split('\n').filter(Boolean).sort()).toEqual(['manual', 'virtseed-auto-1']);
-  expect(virshRun('snapshot-list', GUESTS.efi, '--name').trim()).toBe('virtseed-auto-1');
+test('GIVEN the failed apply WHEN the BIOS guest console is read THEN it booted two on the new instance-id, then one on its old instance-id', () => {
+  const seen = markers('bios', appliedAt);
+  planAgain = tf.planJson() as PlanJson;
+  const newIid = change(planAgain, 'virtseed_domain.bios')?.after?.instance_id as string;
+  if (seen.length !== 2) throw new Error(`bios: markers since the apply ${JSON.stringify(seen)}\n${failed.out}\n${consoleTail('bios')}`);
+  expect(seen).toEqual([
+    ['two', newIid],
+    ['one', iid.bios],
+  ]);
+  expect(newIid).not.toBe(iid.bios);
+  expect(virshRun('domstate', GUESTS.bios).trim()).toBe('running');
 });
 
-test('GIVEN the guests with snapshots and seed copies WHEN destroyed THEN nothing of the test is left in the pool, nor the UEFI NVRAM', () => {
+test('GIVEN the reverted guest WHEN planned again THEN the same re-provision is proposed, without drift, the seed unchanged, the manual snapshot kept', () => {
+  const dom = change(planAgain, 'virtseed_domain.bios');
+  expect(dom?.actions).toEqual(['update']);
+  expect(dom?.before?.instance_id).toBe(iid.bios);
+  expect(dom?.after?.reprovision_action).toBe('reboot');
+  expect(change(planAgain, 'virtseed_cloudinit_seed.bios')?.actions).toEqual(['no-op']);
+  expect(change(planAgain, 'virtseed_snapshot.manual')?.actions).toEqual(['no-op']);
+  // The root volume's allocation grows while the guest runs (drift of a computed attribute, not of the guest).
+  expect((planAgain.resource_drift ?? []).filter((d) => !d.address.startsWith('virtseed_volume.')).map((d) => d.address)).toEqual([]);
+  expect(virshRun('snapshot-list', GUESTS.bios, '--name').split('\n').filter(Boolean).sort()).toEqual(['manual', 'virtseed-auto-1']);
+});
+
+test('GIVEN the guest with snapshots and seed copies WHEN destroyed THEN nothing of the test is left on the host', () => {
   tf.destroy();
   expect(volumeNames(PREFIX)).toEqual([]);
-  expect(efiNvram).toBeDefined();
-  expect(fs.existsSync(efiNvram as string)).toBe(false);
+  expectNothingLeft(PREFIX);
 });

@@ -11,7 +11,9 @@
  *      (read from its disk afterwards) although the user's write_files displaced the generated environment, files
  *      and mounts.
  * The fourth way, a lost connection (libvirtd killed mid-wait), is test/faults/wait-fault.int.test.ts.
- * The boot path is not under test: the guest boots directly from the host's kernel, initrd and cmdline.
+ * The boot path is not under test: the guest boots directly from the host's kernel, initrd and cmdline. Nor is the
+ * network: the guest has no NIC, so its boot does not wait for a DHCP lease (ifupdown's dhclient under TCG) before
+ * cloud-init's init stage, where the failing bootcmd runs.
  * Terraform plans a tainted object with no prior state (PlanResourceChange prior null), so the plan's "name taken"
  * check sees the tainted domain itself: these runs fail with "Domain exists already" unless the domain is known as
  * one a failed create of virtseed's left.
@@ -72,7 +74,6 @@ ${kernelBootHcl(img)}  disk { volume_id = virtseed_volume.root.id }
   instance_id       = virtseed_cloudinit_seed.seed.instance_id
   wait_for          = "cloud-init"
   wait_timeout      = ${waitTimeoutS}
-  network_interface { user = true }
 }
 `;
 }
