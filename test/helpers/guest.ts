@@ -14,27 +14,8 @@ export interface TestImage {
   readonly image: string;
   readonly kernel: string;
   readonly initrd: string;
-  /** Kernel command line for direct kernel boot: the image's (image.env CMDLINE, what its GRUB passes), then TEST_BOOT_ARGS. */
   readonly cmdline: string;
 }
-
-/**
- * Kernel arguments every direct-kernel-boot test guest gets after the image's own (issue 33: the cost of a TCG boot,
- * where the guest's one vCPU is the bottleneck and every module load and unit run is paid for in seconds). Each
- * removes work no test observes:
- * - `mitigations=off`: no retpolines or other speculation mitigations in a guest that runs only the test's code;
- * - `modprobe.blacklist=`: modules udev would load for what QEMU's `pc` machine and its default CPU model (qemu64,
- *   which shows AMD SVM) present but no test uses: kvm, kvm_amd and kvm_intel (no guest runs guests), floppy,
- *   pcspkr, powernow_k8 (no frequency scaling under TCG), i2c_piix4 (SMBus), psmouse (the PS/2 mouse);
- * - `systemd.mask=e2scrub_reap.service`: Debian's removal of stale ext4 scrub snapshots (LVM; the image has none),
- *   a shell script that took 24 s of a loaded boot.
- * The ACPI power button (`button`, logind) stays: a graceful shutdown needs it.
- */
-export const TEST_BOOT_ARGS = [
-  'mitigations=off',
-  'modprobe.blacklist=kvm,kvm_amd,kvm_intel,floppy,pcspkr,powernow_k8,i2c_piix4,psmouse',
-  'systemd.mask=e2scrub_reap.service',
-].join(' ');
 
 /** The test image: $VIRTSEED_TEST_IMAGE_DIR (set by scripts/test-all.sh), else built or reused now. */
 export function testImage(): TestImage {
@@ -48,7 +29,7 @@ export function testImage(): TestImage {
   }
   const env = fs.readFileSync(path.join(dir, 'image.env'), 'utf8');
   const get = (k: string) => new RegExp(`^${k}='?([^'\\n]*)'?$`, 'm').exec(env)?.[1] ?? '';
-  return { dir, image: get('IMAGE'), kernel: get('KERNEL'), initrd: get('INITRD'), cmdline: `${get('CMDLINE')} ${TEST_BOOT_ARGS}` };
+  return { dir, image: get('IMAGE'), kernel: get('KERNEL'), initrd: get('INITRD'), cmdline: get('CMDLINE') };
 }
 
 /** HCL attributes for direct kernel boot of the test image (inside a virtseed_domain block). */
