@@ -5,13 +5,15 @@
  * bus; the VNC display answers `RFB 003.008` on localhost at `display_uri`; then a plan finds no drift. The guest
  * (user-mode networking, restricted) prints what it sees to its serial console from a cloud-config runcmd.
  * Objects are named `vstest-devices-g…`.
+ * The firmware path is not under test here: the guest boots directly from the host's kernel, initrd and cmdline
+ * (testImage; no SeaBIOS disk reads of GRUB, kernel and initrd under TCG).
  */
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { ConsoleCapture } from '../helpers/console-capture';
-import { imageVolumesHcl, testImage, type TestImage } from '../helpers/guest';
+import { imageVolumesHcl, kernelBootHcl, testImage, type TestImage } from '../helpers/guest';
 import { teardown } from '../helpers/teardown';
 import { TfWorkdir } from '../helpers/terraform';
 
@@ -60,7 +62,7 @@ resource "virtseed_domain" "vm" {
     cores   = 2
     threads = 1
   }
-  disk { volume_id = virtseed_volume.root.id }
+${kernelBootHcl(img)}  disk { volume_id = virtseed_volume.root.id }
   cloudinit_seed_id = virtseed_cloudinit_seed.seed.id
   instance_id       = virtseed_cloudinit_seed.seed.instance_id
   network_interface { user = true }

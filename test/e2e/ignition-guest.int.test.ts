@@ -7,10 +7,12 @@
  * the unit Ignition enabled prints its marker, the file's mode and the file's contents. The config is given as
  * `content_wo` from an ephemeral variable (issue 32), its file carrying a canary: the guest prints the canary, and
  * neither the state nor terraform's output holds it.
+ * The firmware path is not under test here: the guest boots directly from the host's kernel, initrd and cmdline
+ * (testImage; no SeaBIOS disk reads of GRUB, kernel and initrd under TCG).
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { cleanupByPrefix, imageVolumesHcl, readConsole, testImage, waitForConsole } from '../helpers/guest';
+import { cleanupByPrefix, imageVolumesHcl, kernelBootHcl, readConsole, testImage, waitForConsole } from '../helpers/guest';
 import { stringValue, TfWorkdir } from '../helpers/terraform';
 import { teardown } from '../helpers/teardown';
 
@@ -55,7 +57,7 @@ resource "virtseed_ignition" "cfg" {
 resource "virtseed_domain" "vm" {
   name   = "${PREFIX}vm"
   memory = 512
-  disk { volume_id = virtseed_volume.root.id }
+${kernelBootHcl(img)}  disk { volume_id = virtseed_volume.root.id }
   ignition_id = virtseed_ignition.cfg.id
   instance_id = virtseed_ignition.cfg.instance_id
   network_interface { user = true }

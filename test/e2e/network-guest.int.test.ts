@@ -13,10 +13,21 @@
  * - secrets given as write-only inputs from ephemeral variables (issue 32) reach the guest: a canary inside the
  *   cloud-config YAML (`user_data_wo`), one in a MIME part (`user_data_part.content_wo`) and one in a file
  *   (`file.content_wo`) are printed on the console by the guest, and the state holds none of them.
+ * The firmware path is not under test here: the guest boots directly from the host's kernel, initrd and cmdline
+ * (testImage; no SeaBIOS disk reads of GRUB, kernel and initrd under TCG).
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { CLOUD_INIT_FINISHED, cleanupByPrefix, imageVolumesHcl, readConsole, testImage, TestImage, virshRun } from '../helpers/guest';
+import {
+  CLOUD_INIT_FINISHED,
+  cleanupByPrefix,
+  imageVolumesHcl,
+  kernelBootHcl,
+  readConsole,
+  testImage,
+  TestImage,
+  virshRun,
+} from '../helpers/guest';
 import { cleanupNetworksByPrefix, isolatedNetworkHcl, testSubnetOctet } from '../helpers/network';
 import { teardown } from '../helpers/teardown';
 import { PROVIDER_BLOCK, stringValue, TfWorkdir } from '../helpers/terraform';
@@ -85,7 +96,7 @@ resource "virtseed_cloudinit_seed" "seed" {
 resource "virtseed_domain" "vm" {
   name   = "${NAME}"
   memory = 512
-  disk { volume_id = virtseed_volume.root.id }
+${kernelBootHcl(img)}  disk { volume_id = virtseed_volume.root.id }
   cloudinit_seed_id = virtseed_cloudinit_seed.seed.id
   instance_id       = virtseed_cloudinit_seed.seed.instance_id
   wait_for          = "cloud-init"
