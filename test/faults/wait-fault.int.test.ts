@@ -2,7 +2,8 @@
  * A fault during `wait_for`: libvirtd (the tests' own, never the shared system daemon) is killed and restarted
  * while a real `terraform apply` waits for cloud-init in a booting guest. The apply fails with the domain recorded
  * as tainted; the next apply replaces it, waits for cloud-init again and converges: a following plan shows no
- * changes, libvirt holds exactly the one domain, the pool exactly the root and seed volumes.
+ * changes, libvirt holds exactly the one domain, the pool exactly the root and seed volumes. The guest has no NIC
+ * (nothing here needs the network), so its boots do not wait for a DHCP lease.
  */
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -48,7 +49,6 @@ resource "virtseed_domain" "d" {
   wait_for         = "cloud-init"
   wait_timeout     = 900
   disk { volume_id = virtseed_volume.root.id }
-  network_interface { user = true }
 }
 `);
     // The provider block of the helper connects to the system daemon: point it at ours instead.
