@@ -18,6 +18,8 @@
  */
 import { Command, CommanderError, Option } from 'commander';
 import type { LocaldsArgs } from './commands/seed-localds';
+import { CLOUDINIT_SEED_FIELDS } from '../src/fields/cloudinit-seed';
+import { valuesOf } from '../src/fields/model';
 import { processIo, type CliIo } from './io';
 import { packageVersion } from './version';
 
@@ -101,7 +103,7 @@ function program(io: CliIo, result: ActionResult): Command {
     .usage('[options] SPEC -o ISO | [options] OUTPUT USER-DATA [META-DATA]')
     .argument('<files...>', 'SPEC, or OUTPUT USER-DATA [META-DATA]')
     .option('-o, --output <iso>', 'spec form: the ISO to write')
-    .addOption(new Option('--format <layout>', 'spec form: seed layout').choices(['nocloud', 'configdrive']))
+    .addOption(new Option('--format <layout>', 'spec form: seed layout').choices(valuesOf(CLOUDINIT_SEED_FIELDS.fields.format)))
     .option('-N, --network-config <file>', 'network-config file (cloud-localds)')
     .option('-V, --vendor-data <file>', 'vendor-data file (cloud-localds)')
     .option('-H, --hostname <name>', 'local-hostname in the generated meta-data (cloud-localds)')

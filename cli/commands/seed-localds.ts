@@ -16,6 +16,8 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, truncateSync, utimesSync,
 import type * as Os from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { formatPath, type Diagnostic } from '../../src/diagnostics';
+import { CLOUDINIT_SEED_FIELDS } from '../../src/fields/cloudinit-seed';
+import { isOneOf, valuesOf } from '../../src/fields/model';
 import { buildIso, validateSeed, type SeedFile, type SeedSpec } from '../../src/seed';
 import { writeFileAtomic } from '../../src/seed/io';
 import type { CliIo } from '../io';
@@ -85,7 +87,7 @@ export function resolveFormats(
   const fs = filesystem ?? 'iso9660';
   if (fs === 'iso' || fs === 'iso9660') return { filesystem: 'iso9660', diskFormat };
   if (fs === 'vfat') return { filesystem: 'vfat', diskFormat };
-  if (fs === 'nocloud' || fs === 'configdrive')
+  if (isOneOf(valuesOf(CLOUDINIT_SEED_FIELDS.fields.format), fs))
     throw new LocaldsError(`-f ${fs}: -f is the file system (iso); the seed layout of a spec is --format ${fs}`);
   if (fs === 'tar') throw new LocaldsError('-f tar: give -d tar (or tar-seed-local, tar-seed-net) instead');
   throw new LocaldsError(`-f ${fs}: unknown file system; expected iso, iso9660 or vfat`);

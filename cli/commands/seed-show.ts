@@ -9,6 +9,7 @@
 import { createHash } from 'node:crypto';
 import { formatOfVolumeId, readIso } from '../../src/seed';
 import { readBinaryFile } from '../../src/seed/io';
+import type { SeedFormat } from '../../src/seed/model/seed';
 import type { CliIo } from '../io';
 
 /** One file of `seed show --json`. */
@@ -25,7 +26,7 @@ export interface ShownFile {
 /** The document `seed show --json` prints. */
 export interface ShownSeed {
   volume_id: string;
-  format: 'nocloud' | 'configdrive' | null;
+  format: SeedFormat | null;
   files: ShownFile[];
 }
 
