@@ -134,6 +134,17 @@ async function checkpointPresent(client: LibvirtClient, dom: DomRef, name: strin
   }
 }
 
+/** Deletes the domain's checkpoint `name` if libvirt has it; false when there was none. */
+async function deleteCheckpointIfPresent(client: LibvirtClient, dom: DomRef, name: string, options: CallOptions): Promise<boolean> {
+  try {
+    await client.domainCheckpointDelete(await client.domainCheckpointLookupByName(dom, name, options), 0, options);
+    return true;
+  } catch (err) {
+    if (err instanceof LibvirtError && err.code === VIR_ERR_NO_DOMAIN_CHECKPOINT) return false;
+    throw err;
+  }
+}
+
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 /** Waits for the domain's backup job to end; throws with libvirt's message when it failed. */
@@ -243,10 +254,8 @@ async function takeBackup(client: LibvirtClient, dom: DomRef, root: string, opti
   log(`domain ${facts.name}: backup ${decision.id} (${decision.reason})`);
   // A checkpoint of this name is left from a backup of this folder that is gone (removed by hand, or a job that
   // failed after libvirt created it): nothing here needs it, and libvirt refuses to create a second one.
-  if (await checkpointPresent(client, dom, decision.checkpoint, call)) {
-    log(`domain ${facts.name}: removing checkpoint ${decision.checkpoint}, left from a backup no longer in ${root}`);
-    await client.domainCheckpointDelete(await client.domainCheckpointLookupByName(dom, decision.checkpoint, call), 0, call);
-  }
+  if (await deleteCheckpointIfPresent(client, dom, decision.checkpoint, call))
+    log(`domain ${facts.name}: removed checkpoint ${decision.checkpoint}, left from a backup no longer in ${root}`);
   const dir = path.join(domainBackupDir(root, facts.name), decision.id);
   await fsp.mkdir(dir, { recursive: true, mode: 0o755 });
   try {
@@ -374,13 +383,7 @@ export async function pruneBackups(
   const sel = pruneSelection(all, keep);
   for (const id of sel.remove) {
     const m = all.find((x) => x.id === id)!;
-    if (libvirt) {
-      try {
-        await libvirt.client.domainCheckpointDelete(await libvirt.client.domainCheckpointLookupByName(libvirt.dom, m.checkpoint));
-      } catch (err) {
-        if (!(err instanceof LibvirtError && err.code === VIR_ERR_NO_DOMAIN_CHECKPOINT)) throw err;
-      }
-    }
+    if (libvirt) await deleteCheckpointIfPresent(libvirt.client, libvirt.dom, m.checkpoint, {});
     await fsp.rm(path.join(domainBackupDir(root, domain), id), { recursive: true, force: true });
   }
   return sel;
