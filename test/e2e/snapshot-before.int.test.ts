@@ -43,7 +43,7 @@ import {
   volumeNames,
 } from '../helpers/guest';
 import { expectNothingLeft, expectPlanEmpty } from '../helpers/steps';
-import { TfWorkdir } from '../helpers/terraform';
+import { findChange, TfWorkdir, type TfPlanJson, type TfResourceChange } from '../helpers/terraform';
 import { teardown } from '../helpers/teardown';
 
 jest.setTimeout(3_600_000);
@@ -128,27 +128,14 @@ resource "virtseed_snapshot" "manual" {
 }`;
 }
 
-interface PlannedChange {
-  readonly address: string;
-  readonly change: { readonly actions: string[]; readonly before?: Record<string, unknown>; readonly after?: Record<string, unknown> };
-}
-interface PlanJson {
-  resource_changes?: PlannedChange[];
-  resource_drift?: PlannedChange[];
-}
-
-function change(plan: PlanJson, address: string): PlannedChange['change'] | undefined {
-  return (plan.resource_changes ?? []).find((c) => c.address === address)?.change;
+/** `terraform show -json PLAN` with the drift Terraform found while refreshing. */
+interface PlanJson extends TfPlanJson {
+  readonly resource_drift?: TfResourceChange[];
 }
 
 /** The markers a guest printed since `ms` (epoch ms), in order: [marker, instance-id]. */
 function markers(guest: Guest, since = 0): [string, string][] {
-  const text = captures
-    .get(guest)!
-    .since(since)
-    .map((l) => l.text)
-    .join('\n');
-  return [...text.matchAll(MARKER)].map((m) => [m[1], m[2]]);
+  return [...consoleSince(guest, since).matchAll(MARKER)].map((m) => [m[1], m[2]]);
 }
 
 /** What a guest printed since `ms` (epoch ms), as one text. */
@@ -230,8 +217,8 @@ test('GIVEN firmware = "efi" and "bios" WHEN the guests were created THEN OVMF b
 test('GIVEN the memory snapshot deleted with virsh WHEN planned THEN it is planned again, and the apply takes it again', () => {
   virshRun('snapshot-delete', GUESTS.bios, 'manual');
   const plan = tf.planJson() as PlanJson;
-  expect(change(plan, 'virtseed_snapshot.manual')?.actions).toEqual(['create']);
-  expect(change(plan, 'virtseed_domain.bios')?.actions).toEqual(['no-op']);
+  expect(findChange(plan, 'virtseed_snapshot.manual')?.actions).toEqual(['create']);
+  expect(findChange(plan, 'virtseed_domain.bios')?.actions).toEqual(['no-op']);
   tf.ok(['apply', '-input=false', 'tfplan']);
   expect(virshRun('snapshot-list', GUESTS.bios, '--name').trim()).toBe('manual');
 });
@@ -297,7 +284,7 @@ let planAgain: PlanJson;
 test('GIVEN the failed apply WHEN the BIOS guest console is read THEN it booted two on the new instance-id, then one on its old instance-id', () => {
   const seen = markers('bios', appliedAt);
   planAgain = tf.planJson() as PlanJson;
-  const newIid = change(planAgain, 'virtseed_domain.bios')?.after?.instance_id as string;
+  const newIid = findChange(planAgain, 'virtseed_domain.bios')?.after?.instance_id as string;
   if (seen.length !== 2) throw new Error(`bios: markers since the apply ${JSON.stringify(seen)}\n${failed.out}\n${consoleTail('bios')}`);
   expect(seen).toEqual([
     ['two', newIid],
@@ -308,12 +295,12 @@ test('GIVEN the failed apply WHEN the BIOS guest console is read THEN it booted 
 });
 
 test('GIVEN the reverted guest WHEN planned again THEN the same re-provision is proposed, without drift, the seed unchanged, the manual snapshot kept', () => {
-  const dom = change(planAgain, 'virtseed_domain.bios');
+  const dom = findChange(planAgain, 'virtseed_domain.bios');
   expect(dom?.actions).toEqual(['update']);
   expect(dom?.before?.instance_id).toBe(iid.bios);
   expect(dom?.after?.reprovision_action).toBe('reboot');
-  expect(change(planAgain, 'virtseed_cloudinit_seed.bios')?.actions).toEqual(['no-op']);
-  expect(change(planAgain, 'virtseed_snapshot.manual')?.actions).toEqual(['no-op']);
+  expect(findChange(planAgain, 'virtseed_cloudinit_seed.bios')?.actions).toEqual(['no-op']);
+  expect(findChange(planAgain, 'virtseed_snapshot.manual')?.actions).toEqual(['no-op']);
   // The root volume's allocation grows while the guest runs (drift of a computed attribute, not of the guest).
   expect((planAgain.resource_drift ?? []).filter((d) => !d.address.startsWith('virtseed_volume.')).map((d) => d.address)).toEqual([]);
   expect(virshRun('snapshot-list', GUESTS.bios, '--name').split('\n').filter(Boolean).sort()).toEqual(['manual', 'virtseed-auto-1']);
