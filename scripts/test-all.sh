@@ -92,6 +92,9 @@ if [ -z "${VIRTSEED_TEST_ONLY:-}" ] || ((${#int_only[@]})); then
   # run's test-results/timings.json). The tests' own libvirt daemons keep their QEMU logs in
   # test-results/qemu-logs for the timing table's boot counts (test/helpers/qemu-logs.ts).
   export VIRTSEED_TEST_QEMU_LOGS="$PWD/$results/qemu-logs"
+  # CPU for the timing table: each file's own (test/helpers/limits-environment.ts), and the machine's as a whole.
+  export VIRTSEED_TEST_CPU_LOG="$PWD/$results/cpu.jsonl"
+  head -n 1 /proc/stat >"$results/proc-stat.start"
   node dist/scripts/test-lanes.js split "${int_only[@]}" >"$results/lanes.txt"
   # `heavy` and `noguest` in the background (their output shown when they end), `int` in the foreground.
   lane_files() { while read -r l file; do if [ "$l" = "$1" ]; then echo "$file"; fi; done <"$results/lanes.txt"; }
@@ -116,6 +119,7 @@ if [ -z "${VIRTSEED_TEST_ONLY:-}" ] || ((${#int_only[@]})); then
     echo "--- lane ${lane_names[$i]}:"
     cat "$results/${lane_names[$i]}.log"
   done
+  head -n 1 /proc/stat >"$results/proc-stat.end"
 fi
 
 echo

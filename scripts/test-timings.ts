@@ -19,6 +19,12 @@
  * daemons (test/faults/own-libvirtd.ts, test/helpers/hosts.ts) are counted too: their logs live in temporary
  * folders, which those helpers copy before removing them into `test-results/qemu-logs/<daemon>/`
  * (test/helpers/qemu-logs.ts; scripts/test-all.sh sets `VIRTSEED_TEST_QEMU_LOGS` to it), read beside the system's.
+ *
+ * CPU: per integration file, the CPU seconds of its jest process and the commands it ran (terraform, the provider,
+ * npm…), as test/helpers/limits-environment.ts records them in `cpu.jsonl` (guests excluded: QEMU runs under
+ * libvirtd). For the run as a whole, scripts/test-all.sh keeps the `cpu` line of /proc/stat before and after the
+ * integration lanes (`proc-stat.start`, `proc-stat.end`): every core-second the machine was busy in that time,
+ * guests and daemons included, against the core-seconds it had.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -71,6 +77,8 @@ export interface FileTiming {
   readonly restores: number;
   readonly passed: number;
   readonly failed: number;
+  /** CPU seconds of the file's own processes (see the module comment); absent when not recorded. */
+  readonly cpuSeconds?: number;
   readonly slowest: readonly SlowTest[];
 }
 
@@ -86,10 +94,18 @@ export interface LaneTotal {
   readonly failed: number;
 }
 
+/** The machine's CPU over the integration lanes: core-seconds busy and available (cores × wall). */
+export interface MachineCpu {
+  readonly busySeconds: number;
+  readonly availableSeconds: number;
+}
+
 /** What timings.json holds. */
 export interface Timings {
   readonly files: readonly FileTiming[];
   readonly lanes: readonly LaneTotal[];
+  /** Absent when /proc/stat was not sampled. */
+  readonly machineCpu?: MachineCpu;
   /** QEMU starts during the integration lanes that no file could be given (see the module comment). */
   readonly unattributed: readonly QemuStart[];
 }
@@ -164,6 +180,43 @@ export function attributeStarts(
 
 const round1 = (x: number) => Math.round(x * 10) / 10;
 
+/**
+ * The aggregate `cpu` line of /proc/stat (proc(5)) as busy and total clock ticks (1/100 s): busy is user, nice,
+ * system, irq, softirq and steal (guest time is inside user); total adds idle and iowait. Throws on another line.
+ */
+export function parseProcStatLine(line: string): { busy: number; total: number } {
+  const m = /^cpu\s+(.*)$/.exec(line.trim());
+  if (!m) throw new Error(`not the cpu line of /proc/stat: ${line.slice(0, 80)}`);
+  const [user, nice, system, idle, iowait, irq, softirq, steal] = m[1].split(/\s+/).map(Number);
+  const busy = user + nice + system + (irq || 0) + (softirq || 0) + (steal || 0);
+  return { busy, total: busy + idle + (iowait || 0) };
+}
+
+/** The machine's CPU between two /proc/stat `cpu` lines (see parseProcStatLine). */
+export function machineCpu(startLine: string, endLine: string): MachineCpu {
+  const a = parseProcStatLine(startLine);
+  const b = parseProcStatLine(endLine);
+  return { busySeconds: round1((b.busy - a.busy) / 100), availableSeconds: round1((b.total - a.total) / 100) };
+}
+
+/**
+ * Per-file CPU seconds from `cpu.jsonl` (one `{"file", "cpuSeconds"}` line per file, absolute paths), keyed by the
+ * path relative to `root`. Unreadable lines are skipped.
+ */
+export function parseCpuLog(text: string, root: string): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const line of text.split('\n')) {
+    if (!line.trim()) continue;
+    try {
+      const r = JSON.parse(line) as { file?: unknown; cpuSeconds?: unknown };
+      if (typeof r.file === 'string' && typeof r.cpuSeconds === 'number') out.set(relative(root, r.file), r.cpuSeconds);
+    } catch {
+      // a torn line: left out
+    }
+  }
+  return out;
+}
+
 /** The file's path relative to `root`, '/'-separated. */
 function relative(root: string, file: string): string {
   return path.relative(root, file).split(path.sep).join('/');
@@ -178,6 +231,8 @@ export function buildTimings(
   starts: readonly QemuStart[],
   literals: ReadonlyMap<string, readonly string[]>,
   root: string,
+  cpu: ReadonlyMap<string, number> = new Map(),
+  machine?: MachineCpu,
 ): Timings {
   const windows: FileWindow[] = runs
     .filter((r) => INTEGRATION_LANES.includes(r.lane))
@@ -197,6 +252,7 @@ export function buildTimings(
         passed: t.assertionResults.filter((a) => a.status === 'passed').length,
         failed:
           t.assertionResults.filter((a) => a.status === 'failed').length + (t.status === 'failed' && !t.assertionResults.length ? 1 : 0),
+        ...(cpu.has(file) ? { cpuSeconds: cpu.get(file) } : {}),
         slowest: [...t.assertionResults]
           .filter((a) => typeof a.duration === 'number')
           .sort((a, b) => (b.duration as number) - (a.duration as number))
@@ -222,7 +278,7 @@ export function buildTimings(
       failed: sum('failed'),
     };
   });
-  return { files, lanes, unattributed };
+  return { files, lanes, unattributed, ...(machine ? { machineCpu: machine } : {}) };
 }
 
 /** A test name cut to `max` characters for the table (the whole name is in timings.json). */
@@ -242,8 +298,17 @@ export function renderTimings(t: Timings, unitRows?: number): string {
   for (const l of t.lanes)
     out.push(`| ${l.lane} | ${l.files} | ${l.seconds} | ${l.wallSeconds} | ${l.boots} | ${l.restores} | ${l.passed} | ${l.failed} |`);
   out.push('');
-  out.push('| lane | file | wall (s) | boots | restores | tests | slowest tests (s) |');
-  out.push('|---|---|--:|--:|--:|--:|---|');
+  if (t.machineCpu) {
+    const { busySeconds, availableSeconds } = t.machineCpu;
+    const pct = availableSeconds > 0 ? Math.round((100 * busySeconds) / availableSeconds) : 0;
+    const own = round1(t.files.filter((f) => f.lane !== 'unit').reduce((n, f) => n + (f.cpuSeconds ?? 0), 0));
+    out.push(
+      `Machine CPU during the integration lanes: ${busySeconds} core-s busy of ${availableSeconds} (${pct} %); the files' own processes ${own} core-s, the rest is guests, daemons and anything else on the machine.`,
+    );
+    out.push('');
+  }
+  out.push('| lane | file | wall (s) | cpu (s) | boots | restores | tests | slowest tests (s) |');
+  out.push('|---|---|--:|--:|--:|--:|--:|---|');
   let unitShown = 0;
   let unitHidden = 0;
   for (const f of t.files) {
@@ -254,7 +319,7 @@ export function renderTimings(t: Timings, unitRows?: number): string {
     if (f.lane === 'unit') unitShown++;
     const slow = f.slowest.map((s) => `${s.seconds} ${shortName(s.name)}`).join('; ');
     const tests = f.failed ? `${f.passed} passed, ${f.failed} failed` : `${f.passed}`;
-    out.push(`| ${f.lane} | ${f.file} | ${f.seconds} | ${f.boots} | ${f.restores} | ${tests} | ${slow} |`);
+    out.push(`| ${f.lane} | ${f.file} | ${f.seconds} | ${f.cpuSeconds ?? ''} | ${f.boots} | ${f.restores} | ${tests} | ${slow} |`);
   }
   if (unitHidden) out.push(`\n(${unitHidden} more unit files: every row is in test-results/timings.md)`);
   if (t.unattributed.length) {
@@ -327,7 +392,22 @@ export function main(resultsDir: string, root: string): void {
   const logDirs = [process.env.VIRTSEED_QEMU_LOG_DIR ?? '/var/log/libvirt/qemu', ...subfolders(path.join(resultsDir, 'qemu-logs'))];
   const starts = Number.isFinite(since) ? logDirs.flatMap((d) => readQemuStarts(d, since)) : [];
   const literals = new Map(integrationFiles(root, 'test').map((f) => [f, nameLiterals(fs.readFileSync(path.join(root, f), 'utf8'))]));
-  const timings = buildTimings(runs, starts, literals, root);
+  const read = (name: string) => {
+    try {
+      return fs.readFileSync(path.join(resultsDir, name), 'utf8');
+    } catch {
+      return undefined;
+    }
+  };
+  const cpu = parseCpuLog(read('cpu.jsonl') ?? '', root);
+  const [statStart, statEnd] = [read('proc-stat.start'), read('proc-stat.end')];
+  let machine: MachineCpu | undefined;
+  try {
+    if (statStart && statEnd) machine = machineCpu(statStart, statEnd);
+  } catch (e) {
+    console.error(`test-timings: ${(e as Error).message}; machine CPU left out`);
+  }
+  const timings = buildTimings(runs, starts, literals, root, cpu, machine);
   fs.writeFileSync(path.join(resultsDir, 'timings.json'), JSON.stringify(timings, null, 2) + '\n');
   fs.writeFileSync(path.join(resultsDir, 'timings.md'), `# Test timings\n\n${renderTimings(timings)}`);
   process.stdout.write(renderTimings(timings, 10));

@@ -4,14 +4,19 @@
  * VIRTSEED_TEST_MAX_TEST_S, and once the file has run VIRTSEED_TEST_MAX_FILE_S its remaining tests and set-up hooks
  * get one second (they fail with jest's timeout message after a line saying why); afterAll/afterEach keep the
  * per-test bound so the teardown still runs. Uses jest-circus's documented `handleTestEvent` hook.
+ * It also records the CPU the file used in this process and the commands it ran (process-cpu.ts) for the timing
+ * table. With `--runInBand` (as scripts/test-all.sh runs the lanes) the file runs in this process, so the figure is
+ * the file's own.
  */
 import type { EnvironmentContext, JestEnvironmentConfig } from '@jest/environment';
 import type { Circus } from '@jest/types';
 import { TestEnvironment } from 'jest-environment-node';
 import { boundTimeout, maxFileMs, maxTestMs } from './limits';
+import { processCpuSeconds, recordFileCpu } from './process-cpu';
 
 export default class LimitsEnvironment extends TestEnvironment {
   private readonly fileStart = Date.now();
+  private readonly cpuStart = processCpuSeconds();
   private readonly testPath: string;
   private told = false;
 
@@ -31,6 +36,11 @@ export default class LimitsEnvironment extends TestEnvironment {
       );
     }
     return timeout;
+  }
+
+  async teardown(): Promise<void> {
+    await super.teardown();
+    recordFileCpu(this.testPath, processCpuSeconds() - this.cpuStart);
   }
 
   async handleTestEvent(event: Circus.Event, state: Circus.State): Promise<void> {

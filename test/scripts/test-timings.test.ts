@@ -2,7 +2,10 @@ import {
   attributeStarts,
   buildTimings,
   JestFileResult,
+  machineCpu,
   nameLiterals,
+  parseCpuLog,
+  parseProcStatLine,
   parseQemuLog,
   QemuStart,
   renderTimings,
@@ -171,9 +174,9 @@ describe('buildTimings and renderTimings', () => {
     expect(lines).toContain('| heavy | 1 | 290 | 290 | 1 | 1 | 4 | 0 |');
     const rows = lines.filter((l) => /^\| (unit|int|heavy) \| test\//.test(l));
     expect(rows).toEqual([
-      '| heavy | test/b.int.test.ts | 290 | 1 | 1 | 4 | 120 b \\| four; 90 b two; 60 b three |',
-      '| int | test/a.int.test.ts | 90 | 2 | 0 | 1 passed, 1 failed | 50 a two; 30 a one |',
-      '| unit | test/u2.test.ts | 3 | 0 | 0 | 1 | 0 u2 fast |',
+      '| heavy | test/b.int.test.ts | 290 |  | 1 | 1 | 4 | 120 b \\| four; 90 b two; 60 b three |',
+      '| int | test/a.int.test.ts | 90 |  | 2 | 0 | 1 passed, 1 failed | 50 a two; 30 a one |',
+      '| unit | test/u2.test.ts | 3 |  | 0 | 0 | 1 | 0 u2 fast |',
     ]);
     expect(md).toContain('(1 more unit files: every row is in test-results/timings.md)');
   });
@@ -199,5 +202,35 @@ describe('buildTimings and renderTimings', () => {
     );
     expect(broken.files[0]).toMatchObject({ seconds: 0, failed: 1 });
     expect(broken.lanes[0]).toMatchObject({ wallSeconds: 0, failed: 1 });
+  });
+});
+
+describe('CPU in the timing table', () => {
+  it('GIVEN two /proc/stat cpu lines WHEN compared THEN busy counts user, nice, system, irq, softirq and steal, available adds idle and iowait', () => {
+    expect(parseProcStatLine('cpu  100 10 50 1000 20 5 5 0 0 0')).toEqual({ busy: 170, total: 1190 });
+    expect(machineCpu('cpu  100 10 50 1000 20 5 5 0 0 0\n', 'cpu  400 10 150 1300 40 5 5 10 0 0\n')).toEqual({
+      busySeconds: 4.1,
+      availableSeconds: 7.3,
+    });
+    expect(() => parseProcStatLine('cpu0 1 2 3 4')).toThrow(/not the cpu line/);
+  });
+
+  it('GIVEN a cpu.jsonl with a torn line WHEN read THEN each whole line gives its file (relative) and seconds', () => {
+    const log = `{"file":"${ROOT}/test/a.int.test.ts","cpuSeconds":12.5}\n{"file":"${ROOT}/test/b.int\n{"file":"${ROOT}/test/c.int.test.ts","cpuSeconds":3}\n`;
+    expect([...parseCpuLog(log, ROOT)]).toEqual([
+      ['test/a.int.test.ts', 12.5],
+      ['test/c.int.test.ts', 3],
+    ]);
+  });
+
+  it('GIVEN per-file CPU and the machine CPU WHEN rendered THEN rows carry their cpu and the header line sums the files', () => {
+    const runs = [{ lane: 'int', result: { testResults: [fileResult('test/a.int.test.ts', 0, 100, [['a', 1000]])] } }];
+    const t = buildTimings(runs, [], new Map(), ROOT, new Map([['test/a.int.test.ts', 42.5]]), {
+      busySeconds: 150,
+      availableSeconds: 200,
+    });
+    const md = renderTimings(t);
+    expect(md).toContain('| int | test/a.int.test.ts | 100 | 42.5 | 0 | 0 | 1 | 1 a |');
+    expect(md).toContain("Machine CPU during the integration lanes: 150 core-s busy of 200 (75 %); the files' own processes 42.5 core-s");
   });
 });
