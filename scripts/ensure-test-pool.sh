@@ -2,7 +2,7 @@
 # The tests' fixture, not the product's: many integration tests put their volumes into libvirt's storage pool
 # `default`, which a fresh host does not have. The examples do not need it: examples/basic, web, day2, reprovision
 # and gitops make their own pool (StoragePool), examples/library's WebFleet makes one unless given `pool`, and the
-# tests of the documented paths (test/packages/install-from-packages, test/examples/library/install,
+# tests of the documented paths (test/packages/install-from-packages, which runs examples/library's guide too,
 # test/examples/gitops/pipeline) use only pools their stacks declare (the reference pages' HCL snippets in
 # examples/hcl name `default` as a placeholder for the reader's pool). Defines and
 # starts the `dir` pool `default` at /var/lib/libvirt/images when it does not exist, as Debian's libvirt would on a

@@ -56,11 +56,22 @@ lint_pid=$!
 # Our npm packages (packages/build/packages.ts), made once beside the unit tests for the integration files that
 # install them (test/helpers/packages.ts reads $VIRTSEED_TEST_PACKAGES) instead of once per file.
 packages_pid=
+release_pid=
 if [ -z "${VIRTSEED_TEST_ONLY:-}" ] || ((${#int_only[@]})); then
   export VIRTSEED_TEST_PACKAGES="$PWD/.test-run/npm"
   rm -rf "$VIRTSEED_TEST_PACKAGES"
   node dist/packages/build/packages.js --out "$VIRTSEED_TEST_PACKAGES" >"$results/packages.log" 2>&1 &
   packages_pid=$!
+  # The signed release with the TEST key (packages/build/release.ts), made once for the files that serve it and
+  # compare it with a clone's (test/helpers/release.ts reads $VIRTSEED_TEST_RELEASE) instead of once per file;
+  # $VIRTSEED_TEST_BUILT_HEAD: the commit it and `npm run build` were made at.
+  export VIRTSEED_TEST_RELEASE="$PWD/.test-run/release"
+  VIRTSEED_TEST_BUILT_HEAD=$(git rev-parse HEAD 2>/dev/null || true)
+  export VIRTSEED_TEST_BUILT_HEAD
+  rm -rf "$VIRTSEED_TEST_RELEASE"
+  node dist/packages/build/release.js --key test/packages/fixtures/release-test-key.asc --out "$VIRTSEED_TEST_RELEASE" \
+    >"$results/release.log" 2>&1 &
+  release_pid=$!
 fi
 ran=()
 if [ -z "${VIRTSEED_TEST_ONLY:-}" ] || ((${#unit_args[@]})); then
@@ -74,6 +85,12 @@ if [ -n "$packages_pid" ] && ! wait "$packages_pid"; then
   status=1
   failed_checks+=(packages)
   rm -rf "$VIRTSEED_TEST_PACKAGES"
+fi
+if [ -n "$release_pid" ] && ! wait "$release_pid"; then
+  # The files that need it build their own (and say why they fail, if they do).
+  status=1
+  failed_checks+=(release)
+  rm -rf "$VIRTSEED_TEST_RELEASE"
 fi
 
 if [ -z "${VIRTSEED_TEST_ONLY:-}" ] || ((${#int_only[@]})); then
@@ -135,7 +152,11 @@ if [[ " ${failed_checks[*]} " == *" packages "* ]]; then
   echo "--- node dist/packages/build/packages.js:"
   cat "$results/packages.log"
 fi
-if ((${#failed_checks[@]})); then echo "checks: ${failed_checks[*]} FAILED (see above)"; else echo 'checks: typecheck, lint, packages passed'; fi
+if [[ " ${failed_checks[*]} " == *" release "* ]]; then
+  echo "--- node dist/packages/build/release.js:"
+  cat "$results/release.log"
+fi
+if ((${#failed_checks[@]})); then echo "checks: ${failed_checks[*]} FAILED (see above)"; else echo 'checks: typecheck, lint, packages, release passed'; fi
 node -e '
   let p = 0, f = 0;
   for (const file of process.argv.slice(1)) {

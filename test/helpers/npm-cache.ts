@@ -17,7 +17,21 @@ const ROOT = path.resolve(__dirname, '..', '..');
  *  cache kept between runs of fresh clones), else this checkout's `.test-run/npm-cache`. */
 export const NPM_CACHE = process.env.VIRTSEED_TEST_NPM_CACHE || path.join(ROOT, '.test-run', 'npm-cache');
 
-/** npm's configuration for the tests' npm and npx runs: the cache above, packages taken from it when there. */
-export function npmCacheEnv(): { npm_config_cache: string; npm_config_prefer_offline: string } {
-  return { npm_config_cache: NPM_CACHE, npm_config_prefer_offline: 'true' };
+/**
+ * npm's configuration for the tests' npm and npx runs: the cache above, packages taken from it when there; no audit
+ * of the installed tree (a request to the registry and a report at each install, which no test reads), no funding
+ * message and no check for a newer npm (`npm_config_audit`, `npm_config_fund`, `npm_config_update_notifier`: what
+ * an install puts into node_modules does not depend on them).
+ */
+export function npmCacheEnv(): Record<
+  'npm_config_cache' | 'npm_config_prefer_offline' | 'npm_config_audit' | 'npm_config_fund' | 'npm_config_update_notifier',
+  string
+> {
+  return {
+    npm_config_cache: NPM_CACHE,
+    npm_config_prefer_offline: 'true',
+    npm_config_audit: 'false',
+    npm_config_fund: 'false',
+    npm_config_update_notifier: 'false',
+  };
 }

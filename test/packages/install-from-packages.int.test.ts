@@ -18,12 +18,26 @@
  * The test's stack defines the VM without starting it (`running: false`): the README's paths install and deploy
  * whatever stack main.ts holds, and what is under test is the path, not a guest boot (the guest suites boot
  * guests). Its base image is a small qcow2 the test makes, so the upload is quick.
+ *
+ * Then examples/library as its author ships it and a team uses it, following docs/guides/construct-library.md
+ * (issue 24 item 3 and issue 35), in the project the README's cdktf path made (the guide's step 4 starts "in a
+ * project made by `cdktf init`, as the README's cdktf path makes it"; one project instead of a second `cdktf init`
+ * and a second install of cdktf-cli): the library is copied out of the repository, given @virtseed/cdktf from its
+ * packed tarball, built (tsc: JavaScript and .d.ts) and packed (`npm pack`), beside the three paths; the guide's
+ * step-4 commands then run as the Markdown writes them (read from it, our packages from their tarballs). The
+ * project deploys a WebFleet without a `pool` (the fleet makes its own: the host's pool `default` is not used),
+ * defined, not started (no guest boots), upgrades to a second library version whose default memory changed
+ * (`cdktf diff` shows 256 → 384 on each VM), and destroys everything it made (`--skip-synth`: the stack `cdktf
+ * diff` synthesized last).
  */
 import { spawn, spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { installPaths, type InstallPath } from '../../packages/build/install-paths';
+import { docCommands } from '../helpers/doc-paths';
+import { cleanupByPrefix, volumeNames } from '../helpers/guest';
+import { cleanupNetworksByPrefix, networkNames, testSubnetOctet } from '../helpers/network';
 import { node22Bin } from '../helpers/node22';
 import { npmCacheEnv } from '../helpers/npm-cache';
 import { packedProducts } from '../helpers/packages';
@@ -34,6 +48,10 @@ const VERSION = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf
 const URI = 'qemu:///system';
 const README = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
 const PATHS = installPaths(README);
+const GUIDE = fs.readFileSync(path.join(ROOT, 'docs', 'guides', 'construct-library.md'), 'utf8');
+/** The library's objects (the WebFleet's domains, pool and network). */
+const LIB_PREFIX = 'vstest-gitops-lib-';
+const LIB_SUBNET = `10.213.${testSubnetOctet(`${LIB_PREFIX}net`)}.0/24`;
 
 jest.setTimeout(1_500_000);
 
@@ -256,7 +274,100 @@ async function startHcl(): Promise<Started> {
   return { dir, env };
 }
 
+/** examples/library's copy (built) and its packed 1.0.0, made in beforeAll beside the README paths. */
+interface Library {
+  readonly dir: string;
+  readonly v1: string;
+}
+let library: Promise<Library>;
+/** Whether the library's deploy is still on the host (afterAll destroys it then). */
+let libraryDeployed = false;
+
+/** npm for the library's own builds (not a documented path): the test runs' cache. */
+const libraryEnv = (): NodeJS.ProcessEnv => ({ ...process.env, ...npmCacheEnv() });
+
+/** Packs the library copy `dir` (its prepack builds it); resolves to the tarball's path. */
+async function packLibrary(dir: string): Promise<string> {
+  const out = path.join(tmp, 'library-packed');
+  fs.mkdirSync(out, { recursive: true });
+  await runAsync({ cmd: 'npm', args: ['pack', '--pack-destination', out, '--loglevel=error'], cwd: dir, env: libraryEnv() });
+  const version = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')).version as string;
+  const file = path.join(out, `virtseed-web-fleet-${version}.tgz`);
+  if (!fs.existsSync(file)) throw new Error(`npm pack wrote no ${file}: ${fs.readdirSync(out).join(', ')}`);
+  return file;
+}
+
+/** examples/library copied out of the repository, given @virtseed/cdktf from its tarball, built and packed. */
+async function startLibrary(): Promise<Library> {
+  const dir = path.join(tmp, 'web-fleet');
+  fs.cpSync(path.join(ROOT, 'examples', 'library'), dir, {
+    recursive: true,
+    filter: (src) => !/[/\\](node_modules|lib)$/.test(src) && !src.endsWith('.tgz'),
+  });
+  await runAsync({
+    cmd: 'npm',
+    args: ['install', '--no-audit', '--no-fund', '--loglevel=error', '--save-dev', tarball('virtseed-cdktf')],
+    cwd: dir,
+    env: libraryEnv(),
+  });
+  return { dir, v1: await packLibrary(dir) };
+}
+
+/** The library's domains on the host. */
+function libraryDomains(): string[] {
+  return virsh('list', '--all', '--name')
+    .stdout.split('\n')
+    .map((s) => s.trim())
+    .filter((s) => s.startsWith(LIB_PREFIX))
+    .sort();
+}
+
+/** The user's stack, written into main.ts of the README cdktf project: a WebFleet without a pool. */
+function writeFleetStack(dir: string): void {
+  fs.writeFileSync(
+    path.join(dir, 'main.ts'),
+    `import { Construct } from 'constructs';
+import { App, TerraformOutput, TerraformStack } from 'cdktf';
+import { BaseImage, bindings } from '@virtseed/cdktf';
+import { WebFleet } from 'virtseed-web-fleet';
+
+class Stack extends TerraformStack {
+  constructor(scope: Construct, id: string) {
+    super(scope, id);
+    new bindings.provider.VirtseedProvider(this, 'virtseed', { uri: '${URI}' });
+    const fleet = new WebFleet(this, 'web', {
+      namePrefix: '${LIB_PREFIX}',
+      baseImage: BaseImage.fromFile('${image}', { volumeName: '${LIB_PREFIX}base' }),
+      subnet: '${LIB_SUBNET}',
+      running: false,
+      cloudInit: { cloudConfig: { runcmd: ['echo hello from the fleet'] } },
+    });
+    new TerraformOutput(this, 'addresses', { value: fleet.members.map((m) => m.address) });
+  }
+}
+
+const app = new App();
+new Stack(app, 'app');
+app.synth();
+`,
+  );
+}
+
+/** Runs the guide's command block `name` in `cwd` as written, `npm install` words naming our packages (and the
+ *  library, `virtseed-web-fleet`) replaced by their tarballs. */
+function runGuideLines(name: string, cwd: string, env: NodeJS.ProcessEnv, libraryTarball: string): void {
+  for (const line of docCommands(GUIDE, name, 'construct-library.md')) {
+    if (/["'$`|&;<>]/.test(line)) throw new Error(`construct-library.md ${name}: "${line}" needs a shell; keep the lines plain commands`);
+    const [cmd, ...args] = line.split(/\s+/) as [string, ...string[]];
+    const word = (w: string) => (w === 'virtseed-web-fleet' ? libraryTarball : packed(w));
+    run({ cmd, args: cmd === 'npm' && args[0] === 'install' ? args.map(word) : args, cwd, env });
+  }
+}
+
 beforeAll(() => {
+  cleanupByPrefix(LIB_PREFIX);
+  cleanupPoolsByPrefix(LIB_PREFIX);
+  cleanupNetworksByPrefix(LIB_PREFIX);
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'vstest-pkg-'));
   tarballs = packedProducts(path.join(tmp, 'npm'));
   image = path.join(tmp, 'base.qcow2');
@@ -264,12 +375,28 @@ beforeAll(() => {
   start('cdktn', startCdktn); // first: its Node 22 install (synchronous, once per checkout) before the others spawn
   start('cdktf', startCdktf);
   start('hcl', startHcl);
+  library = startLibrary();
+  library.catch(() => undefined); // awaited (and reported) by the library's tests
 });
 
 afterAll(async () => {
-  await Promise.allSettled(Object.values(started)); // no path still writing while its leftovers are removed
-  for (const prefix of ['vstest-pkgf-', 'vstest-pkgn-', 'vstest-pkgh-']) removeLeftovers(prefix);
-  if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
+  await Promise.allSettled([...Object.values(started), library]); // nothing still writing while leftovers are removed
+  try {
+    const cdktf = await started.cdktf?.catch(() => undefined);
+    if (libraryDeployed && cdktf) {
+      spawnSync('npx', ['--no-install', 'cdktf', 'destroy', 'app', '--auto-approve', '--skip-provider-lock'], {
+        cwd: cdktf.dir,
+        env: cdktf.env,
+        encoding: 'utf8',
+      });
+    }
+  } finally {
+    for (const prefix of ['vstest-pkgf-', 'vstest-pkgn-', 'vstest-pkgh-']) removeLeftovers(prefix);
+    cleanupByPrefix(LIB_PREFIX);
+    cleanupPoolsByPrefix(LIB_PREFIX);
+    cleanupNetworksByPrefix(LIB_PREFIX);
+    if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
+  }
 });
 
 describe('the README install paths, from the packages, outside the repository (the three side by side)', () => {
@@ -293,5 +420,94 @@ describe('the README install paths, from the packages, outside the repository (t
     expect(leftovers(prefix)).toEqual([`pool ${prefix}pool`, `volume ${prefix}v.qcow2`]);
     await runAsync({ cmd: 'terraform', args: ['destroy', '-auto-approve', '-input=false'], cwd: dir, env });
     expect(leftovers(prefix)).toEqual([]);
+  });
+});
+
+describe('examples/library built, packed, installed from its tarball into the README cdktf project and deployed', () => {
+  let lib: Library;
+
+  test('GIVEN the library and @virtseed/cdktf as a tarball WHEN built and packed THEN the package holds JavaScript and .d.ts with the documented props, no sources', async () => {
+    lib = await library;
+    expect(path.basename(lib.v1)).toBe('virtseed-web-fleet-1.0.0.tgz');
+    const files = run({ cmd: 'tar', args: ['tzf', lib.v1], cwd: tmp })
+      .split('\n')
+      .filter(Boolean)
+      .sort();
+    expect(files).toEqual(
+      expect.arrayContaining([
+        'package/lib/index.js',
+        'package/lib/index.d.ts',
+        'package/lib/web-fleet.js',
+        'package/lib/web-fleet.d.ts',
+        'package/package.json',
+      ]),
+    );
+    expect(files.filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))).toEqual([]);
+    const dts = fs.readFileSync(path.join(lib.dir, 'lib', 'web-fleet.d.ts'), 'utf8');
+    expect(dts).toContain('@default 256');
+    const manifest = JSON.parse(run({ cmd: 'tar', args: ['xzOf', lib.v1, 'package/package.json'], cwd: tmp }));
+    expect(manifest.peerDependencies).toEqual({ '@virtseed/cdktf': '^0.1.0', cdktf: '^0.21.0', constructs: '^10.4.2' });
+  });
+
+  test("GIVEN the project the README cdktf path made WHEN the guide's step 4 runs as written THEN the fleet exists on the host in a pool of its own", async () => {
+    const { dir: project, env } = await started.cdktf!;
+    expect(leftovers('vstest-pkgf-')).toEqual([]); // the README path's stack is destroyed (its test above)
+    runGuideLines('construct-library-install', project, env, lib.v1);
+    writeFleetStack(project);
+    libraryDeployed = true;
+    runGuideLines('construct-library-deploy', project, env, lib.v1);
+
+    const synth = JSON.parse(fs.readFileSync(path.join(project, 'cdktf.out', 'stacks', 'app', 'cdk.tf.json'), 'utf8'));
+    const memories = Object.values(synth.resource.virtseed_domain as Record<string, { memory: number }>).map((d) => d.memory);
+    expect(memories).toEqual([256, 256]);
+
+    expect(libraryDomains()).toEqual([`${LIB_PREFIX}1`, `${LIB_PREFIX}2`]);
+    expect(poolNames(LIB_PREFIX)).toEqual([`${LIB_PREFIX}pool`]);
+    expect(networkNames(LIB_PREFIX)).toEqual([`${LIB_PREFIX}net`]);
+  });
+
+  test('GIVEN library 1.1.0 whose default memory is 384 WHEN the project upgrades and runs cdktf diff THEN the diff shows memory 256 → 384 on each VM', async () => {
+    const { dir: project, env } = await started.cdktf!;
+    const source = path.join(lib.dir, 'src', 'web-fleet.ts');
+    const text = fs.readFileSync(source, 'utf8');
+    expect(text).toContain('export const DEFAULT_MEMORY_MIB = 256;');
+    fs.writeFileSync(source, text.replace('export const DEFAULT_MEMORY_MIB = 256;', 'export const DEFAULT_MEMORY_MIB = 384;'));
+    run({ cmd: 'npm', args: ['version', '1.1.0', '--no-git-tag-version'], cwd: lib.dir, env: libraryEnv() });
+    const v2 = await packLibrary(lib.dir);
+    expect(path.basename(v2)).toBe('virtseed-web-fleet-1.1.0.tgz');
+
+    run({ cmd: 'npm', args: ['install', '--no-audit', '--no-fund', '--loglevel=error', v2], cwd: project, env });
+    const diff = spawnSync('npx', ['--no-install', 'cdktf', 'diff', 'app', '--skip-provider-lock'], {
+      cwd: project,
+      env: { ...env, NO_COLOR: '1', FORCE_COLOR: '0' },
+      encoding: 'utf8',
+      maxBuffer: 64 << 20,
+    });
+    const plain = `${diff.stdout}${diff.stderr}`.replace(/\x1b\[[0-9;]*m/g, '');
+    expect({ status: diff.status, out: plain }).toMatchObject({ status: 0 });
+    expect(plain.match(/~ memory\s+= 256 -> 384/g)).toHaveLength(2);
+    expect(plain).toContain('2 to change');
+  });
+
+  test('GIVEN the deployed fleet WHEN the project destroys it THEN no domain, volume or network of it is left', async () => {
+    const { dir: project, env } = await started.cdktf!;
+    run({
+      cmd: 'npx',
+      args: ['--no-install', 'cdktf', 'destroy', 'app', '--auto-approve', '--skip-provider-lock', '--skip-synth'],
+      cwd: project,
+      env,
+    });
+    libraryDeployed = false;
+    expect({
+      domains: libraryDomains(),
+      volumes: volumeNames(LIB_PREFIX),
+      pools: poolNames(LIB_PREFIX),
+      networks: networkNames(LIB_PREFIX),
+    }).toEqual({
+      domains: [],
+      volumes: [],
+      pools: [],
+      networks: [],
+    });
   });
 });

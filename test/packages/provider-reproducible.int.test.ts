@@ -5,11 +5,17 @@
  * one clone's packed mirror is accepted with the other's mirror and with an unpacked `virtseed provider install`.
  * The signed release (packages/build/release.ts: the single executables, SHA256SUMS, its signature by the TEST key,
  * the registry documents) is byte-identical from both clones too. The two clones are made and built side by side.
+ *
+ * Under the test command, the first build is this checkout's own (itself a clone, at another depth): its
+ * dist/provider-artifact (`npm run build`) and the release the run made once (test/helpers/release.ts), when its
+ * tracked files are HEAD's (`git status --porcelain --untracked-files=no` prints nothing); then one clone is made
+ * and built, not two. Otherwise (a file run alone, or uncommitted changes) both builds are clones, as above.
  */
 import { spawn, spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { sharedRelease, TEST_KEY } from '../helpers/release';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const VERSION = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).version as string;
@@ -17,10 +23,14 @@ const TSX = path.join(ROOT, 'node_modules', '.bin', 'tsx');
 
 jest.setTimeout(1_200_000);
 
-const TEST_KEY = path.join(__dirname, 'fixtures', 'release-test-key.asc');
+/** A build's output folders: the artifact (provider-artifact.ts) and the signed release (release.ts). */
+interface Build {
+  readonly artifact: string;
+  readonly release: string;
+}
 
 let tmp: string;
-const clones: string[] = [];
+const builds: Build[] = [];
 
 function ok(r: SpawnSyncReturns<string>, what: string): string {
   if (r.status !== 0) throw new Error(`${what} exited ${r.status}:\n${r.stdout}\n${r.stderr}`);
@@ -58,7 +68,8 @@ beforeAll(async () => {
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'vstest-clone-'));
   // Both clones at one commit (a commit made while the first clone builds would otherwise date the second's signature).
   const head = ok(spawnSync('git', ['rev-parse', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }), 'git rev-parse HEAD').trim();
-  const dirs = ['a', path.join('somewhere', 'much', 'deeper', 'b')].map((rel) => path.join(tmp, rel));
+  const own = checkoutBuild(head);
+  const dirs = [...(own ? [] : ['a']), path.join('somewhere', 'much', 'deeper', 'b')].map((rel) => path.join(tmp, rel));
   await Promise.all(
     dirs.map(async (dir) => {
       fs.mkdirSync(path.dirname(dir), { recursive: true });
@@ -79,41 +90,47 @@ beforeAll(async () => {
       );
     }),
   );
-  clones.push(...dirs);
+  builds.push(...(own ? [own] : []), ...dirs.map((dir) => ({ artifact: path.join(dir, 'artifact'), release: path.join(dir, 'release') })));
 });
+
+/**
+ * This checkout's own build, when the test command made it at `head` (`$VIRTSEED_TEST_BUILT_HEAD`, scripts/test-all.sh):
+ * dist/provider-artifact and the run's release ({@link sharedRelease}), with no tracked file changed since. Else
+ * undefined (the test makes two clones).
+ */
+function checkoutBuild(head: string): Build | undefined {
+  const release = sharedRelease();
+  const artifact = path.join(ROOT, 'dist', 'provider-artifact');
+  if (!release || process.env.VIRTSEED_TEST_BUILT_HEAD !== head || !fs.existsSync(artifact)) return undefined;
+  const status = spawnSync('git', ['status', '--porcelain', '--untracked-files=no'], { cwd: ROOT, encoding: 'utf8' });
+  return status.status === 0 && status.stdout === '' ? { artifact, release } : undefined;
+}
+
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
 describe('provider artifact from two clones', () => {
   it('GIVEN two clones in different folders WHEN each builds the artifact THEN every file has the same bytes', () => {
-    const [a, b] = clones as [string, string];
+    const [a, b] = builds.map((x) => x.artifact) as [string, string];
     const list = (d: string) =>
-      spawnSync('find', ['.', '-type', 'f'], { cwd: path.join(d, 'artifact'), encoding: 'utf8' })
-        .stdout.split('\n')
-        .filter(Boolean)
-        .sort();
+      spawnSync('find', ['.', '-type', 'f'], { cwd: d, encoding: 'utf8' }).stdout.split('\n').filter(Boolean).sort();
     const files = list(a);
     expect(files).toContain(`./terraform-provider-virtseed_${VERSION}_linux_amd64.zip`);
     expect(files).toContain(`./terraform-provider-virtseed_${VERSION}_SHA256SUMS`);
     expect(files).toContain(`./mirror/registry.terraform.io/virtseed/virtseed/${VERSION}.json`);
     expect(list(b)).toEqual(files);
-    const differing = files.filter(
-      (f) => !fs.readFileSync(path.join(a, 'artifact', f)).equals(fs.readFileSync(path.join(b, 'artifact', f))),
-    );
+    const differing = files.filter((f) => !fs.readFileSync(path.join(a, f)).equals(fs.readFileSync(path.join(b, f))));
     expect(differing).toEqual([]);
     const sums = spawnSync('sha256sum', ['-c', `terraform-provider-virtseed_${VERSION}_SHA256SUMS`], {
-      cwd: path.join(b, 'artifact'),
+      cwd: b,
       encoding: 'utf8',
     });
     expect({ status: sums.status, out: sums.stdout + sums.stderr }).toMatchObject({ status: 0 });
   });
 
   it('GIVEN two clones WHEN each builds the signed release THEN every file has the same bytes', () => {
-    const [a, b] = clones as [string, string];
+    const [a, b] = builds.map((x) => x.release) as [string, string];
     const list = (d: string) =>
-      spawnSync('find', ['.', '-type', 'f'], { cwd: path.join(d, 'release'), encoding: 'utf8' })
-        .stdout.split('\n')
-        .filter(Boolean)
-        .sort();
+      spawnSync('find', ['.', '-type', 'f'], { cwd: d, encoding: 'utf8' }).stdout.split('\n').filter(Boolean).sort();
     const files = list(a);
     expect(files).toEqual(
       expect.arrayContaining([
@@ -124,12 +141,12 @@ describe('provider artifact from two clones', () => {
       ]),
     );
     expect(list(b)).toEqual(files);
-    const differing = files.filter((f) => !fs.readFileSync(path.join(a, 'release', f)).equals(fs.readFileSync(path.join(b, 'release', f))));
+    const differing = files.filter((f) => !fs.readFileSync(path.join(a, f)).equals(fs.readFileSync(path.join(b, f))));
     expect(differing).toEqual([]);
   });
 
   it('GIVEN a lock file made with clone a THEN terraform init accepts clone b packed and clone b installed unpacked', () => {
-    const [a, b] = clones as [string, string];
+    const [a, b] = builds.map((x) => x.artifact) as [string, string];
     const work = path.join(tmp, 'work');
     fs.mkdirSync(work);
     fs.writeFileSync(
@@ -138,22 +155,20 @@ describe('provider artifact from two clones', () => {
     );
     const rc = path.join(tmp, 'first.tfrc');
     const env: NodeJS.ProcessEnv = { ...process.env, TF_CLI_CONFIG_FILE: rc, CHECKPOINT_DISABLE: '1' };
-    fs.writeFileSync(rc, mirrorConfig(path.join(a, 'artifact', 'mirror')));
+    fs.writeFileSync(rc, mirrorConfig(path.join(a, 'mirror')));
     delete env.TF_PLUGIN_CACHE_DIR;
     ok(spawnSync('terraform', ['init', '-input=false', '-no-color'], { cwd: work, env, encoding: 'utf8' }), 'terraform init (clone a)');
     const lock = fs.readFileSync(path.join(work, '.terraform.lock.hcl'), 'utf8');
     expect(lock).toMatch(/"h1:[A-Za-z0-9+/]{43}="/);
 
-    const packed = terraformInit(work, mirrorConfig(path.join(b, 'artifact', 'mirror')));
+    const packed = terraformInit(work, mirrorConfig(path.join(b, 'mirror')));
     expect({ status: packed.status, out: packed.stdout + packed.stderr }).toMatchObject({ status: 0 });
 
     const unpacked = path.join(tmp, 'unpacked');
     ok(
-      spawnSync(
-        'node',
-        [path.join(ROOT, 'bin', 'virtseed'), 'provider', 'install', '--from', path.join(b, 'artifact'), '--mirror', unpacked],
-        { encoding: 'utf8' },
-      ),
+      spawnSync('node', [path.join(ROOT, 'bin', 'virtseed'), 'provider', 'install', '--from', b, '--mirror', unpacked], {
+        encoding: 'utf8',
+      }),
       'virtseed provider install --from clone b',
     );
     const viaInstall = terraformInit(work, mirrorConfig(unpacked));

@@ -1,9 +1,9 @@
 /**
  * The signed release and its static registry, as Terraform users install providers (issue #36): the release is
  * built with the TEST signing key (test/packages/fixtures/release-test-key.asc, never a release key) by
- * packages/build/release.ts, its registry/ folder served over HTTPS on 127.0.0.1 by a process of its own, with a
- * certificate for `localhost` from a CA the test makes, which Terraform trusts through SSL_CERT_FILE. The
- * provider's source address is `localhost:PORT/virtseed/virtseed`. Checked:
+ * packages/build/release.ts (once per test run: test/helpers/release.ts), its registry/ folder served over HTTPS on
+ * 127.0.0.1 by a process of its own, with a certificate for `localhost` from a CA the test makes, which Terraform
+ * trusts through SSL_CERT_FILE. The provider's source address is `localhost:PORT/virtseed/virtseed`. Checked:
  *   - `terraform init` installs it, verifying the signature (`self-signed, key ID ...`), and
  *     `terraform providers lock` records the h1 and zh hashes of every platform;
  *   - the single executable serves plan, apply and destroy of a volume with no `node` on PATH;
@@ -28,11 +28,11 @@ import { serveFiles, type FileServer } from '../helpers/file-server';
 import { node22Bin } from '../helpers/node22';
 import { npmCacheEnv } from '../helpers/npm-cache';
 import { makeCa, makeCert } from '../helpers/pki';
+import { testRelease } from '../helpers/release';
 import { MAGIC_COOKIE_KEY, MAGIC_COOKIE_VALUE } from '../../provider/src/plugin/handshake';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const VERSION = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).version as string;
-const KEY = path.join(__dirname, 'fixtures', 'release-test-key.asc');
 const URI = 'qemu:///system';
 const PLATFORMS = ['linux_amd64', 'linux_arm64'];
 
@@ -120,8 +120,7 @@ async function servedCopy(name: string, change: (registry: string) => void | Pro
 
 beforeAll(async () => {
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'vstest-rel-'));
-  release = path.join(tmp, 'release');
-  run({ cmd: 'node', args: [path.join(ROOT, 'dist', 'packages', 'build', 'release.js'), '--key', KEY, '--out', release], cwd: ROOT });
+  release = testRelease(path.join(tmp, 'release')); // the test command's, else built here (test/helpers/release.ts)
   const ca = path.join(tmp, 'ca');
   makeCa(ca, 'vstest-rel test CA');
   makeCert(ca, ca, 'server', 'localhost', { san: ['DNS:localhost'] });
@@ -249,14 +248,17 @@ app.synth();
     const prefix = 'vstest-reln-';
     removeVolumes(prefix);
     // Not a documented path (the README's cdktn path is test/packages/install-from-packages): npm answers from the
-    // test runs' cache where it can (test/helpers/npm-cache.ts).
+    // test runs' cache where it can (test/helpers/npm-cache.ts). The app folder gets the library (cdktn, constructs);
+    // the CLI runs as `npx --yes cdktn-cli@0.24`, which takes the install `npx --yes cdktn-cli@0.24 init` of the
+    // README's cdktn path left in that cache (test/packages/install-from-packages), else installs it there once:
+    // cdktn-cli (about 200 MB) is not installed a second time per run.
     const npm = (args: string[], cwd: string, env?: NodeJS.ProcessEnv) =>
       run({ cmd: 'npm', args: ['install', '--no-audit', '--no-fund', '--loglevel=error', ...args], cwd, env });
     const base = { ...process.env, ...npmCacheEnv(), PATH: `${node22Bin()}:${process.env.PATH}` };
     const dir = path.join(tmp, 'cdktn');
     fs.mkdirSync(dir);
     fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'vstest-reln-app', version: '1.0.0', private: true }));
-    npm(['cdktn@0.24', 'cdktn-cli@0.24', 'constructs@10.7.2'], dir, base);
+    npm(['cdktn@0.24', 'constructs@10.7.2'], dir, base);
     writeCdkJson(dir, prefix);
     // The provider and the volume through CDK Terrain's own classes (what generated bindings extend).
     fs.writeFileSync(
@@ -284,10 +286,10 @@ app.synth();
 `,
     );
     const env = terraformEnv('cdktn', base);
-    const cdktn = path.join(dir, 'node_modules', '.bin', 'cdktn');
-    run({ cmd: cdktn, args: ['deploy', 'app', '--auto-approve'], cwd: dir, env });
+    const cdktn = (...args: string[]) => run({ cmd: 'npx', args: ['--yes', 'cdktn-cli@0.24', ...args], cwd: dir, env });
+    cdktn('deploy', 'app', '--auto-approve');
     expect(volumes(prefix)).toEqual([`${prefix}v.qcow2`]);
-    run({ cmd: cdktn, args: ['destroy', 'app', '--auto-approve', '--skip-synth'], cwd: dir, env });
+    cdktn('destroy', 'app', '--auto-approve', '--skip-synth');
     expect(volumes(prefix)).toEqual([]);
   });
 
