@@ -9,13 +9,19 @@
  * the smallest go-plugin tfplugin6 server, same environment) when it builds here; skipped with the reason otherwise.
  * When dist/release holds a signed release (packages/build/release.ts), its single executable for this platform
  * (Node embedded, packages/build/sea.ts) is timed too, with and without its code cache.
+ * On Linux, beside the times: the CPU a start costs until it has answered its first call (grpc.health.v1 Check over
+ * the AutoMTLS connection Terraform would make), the installed artifact with its code cache against Node printing
+ * the line, all threads (the schedstat of each task in /proc/PID/task): load does not inflate it as it does wall
+ * times, and it counts the bundle's loading, which comes after the handshake line (issue #38).
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { unzipSync } from 'fflate';
+import * as grpc from '@grpc/grpc-js';
 import { terraformPlatform } from '../cli/commands/provider-artifact';
+import { serviceClient } from '../provider/src/plugin/grpc';
 import { MAGIC_COOKIE_KEY, MAGIC_COOKIE_VALUE } from '../provider/src/plugin/handshake';
 import { buildGoFloor } from './private/go-floor';
 import { alternate, formatGoalTable, GoalRow, loadRange } from './private/rows';
@@ -23,7 +29,8 @@ import { alternate, formatGoalTable, GoalRow, loadRange } from './private/rows';
 const ROOT = join(__dirname, '..', '..');
 const DIST_MAIN = join(ROOT, 'dist', 'provider', 'src', 'main.js');
 
-/** A client certificate as Terraform passes it in PLUGIN_CLIENT_CERT (made by openssl, once). */
+/** A client certificate as Terraform passes it in PLUGIN_CLIENT_CERT (made by openssl, once; its key is
+ *  `work`/k.pem). */
 function clientCertificate(work: string): string {
   const r = spawnSync(
     'openssl',
@@ -66,6 +73,63 @@ function timeToFirstLine(args: string[], env: NodeJS.ProcessEnv, command = proce
     child.on('exit', (code) =>
       code !== 0 && code !== null ? reject(new Error(`${[command, ...args].join(' ')} exited ${code}: ${stderr}`)) : undefined,
     );
+  });
+}
+
+/** CPU milliseconds of a process, all its threads (Linux: the first field of each task's schedstat, ns). */
+function processCpuMs(pid: number): number {
+  let ns = 0;
+  for (const task of readdirSync(`/proc/${pid}/task`))
+    ns += Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ')[0]);
+  return ns / 1e6;
+}
+
+/**
+ * CPU milliseconds (all threads) of `command args` from its start until it has answered one grpc.health.v1 Check
+ * over mutual TLS with the certificate of its handshake line, as Terraform connects (`answer` false: until the
+ * handshake line, for Node's floor, which serves nothing); the process is then stopped with SIGKILL. Linux only.
+ */
+function cpuToFirstAnswer(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  work: string,
+  command = process.execPath,
+  answer = true,
+): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    let stdout = '';
+    child.stderr.on('data', (b) => (stderr += b));
+    const done = (err: Error | null, ms?: number) => {
+      child.removeAllListeners('exit');
+      child.kill('SIGKILL');
+      child.on('exit', () => (err ? reject(err) : resolve(ms!)));
+    };
+    child.on('exit', (code) => reject(new Error(`${[command, ...args].join(' ')} exited ${code}: ${stderr}`)));
+    child.stdout.on('data', (b) => {
+      if (stdout.includes('\n')) return;
+      stdout += b;
+      if (!stdout.includes('\n')) return;
+      if (!answer) return done(null, processCpuMs(child.pid!));
+      const [, , , socket, , cert] = stdout.split('\n')[0].split('|');
+      // The line's certificate is base64 without padding.
+      const base64 = Buffer.from(cert, 'base64').toString('base64');
+      const certPem = `-----BEGIN CERTIFICATE-----\n${base64.replace(/.{1,64}/g, '$&\n')}-----END CERTIFICATE-----\n`;
+      const credentials = grpc.credentials.createSsl(
+        Buffer.from(certPem),
+        readFileSync(join(work, 'k.pem')),
+        readFileSync(join(work, 'c.pem')),
+      );
+      const Health = serviceClient('grpc.health.v1.Health');
+      const health = new Health(`unix://${socket}`, credentials, { 'grpc.ssl_target_name_override': 'localhost' });
+      const check = health.Check as (req: object, cb: (err: Error | null) => void) => void;
+      check.call(health, { service: 'plugin' }, (err) => {
+        const ms = err ? undefined : processCpuMs(child.pid!);
+        health.close();
+        done(err && new Error(`Check failed: ${err.message}; stderr: ${stderr}`), ms);
+      });
+    });
   });
 }
 
@@ -136,6 +200,16 @@ export async function runStartupBench(runs = 15, log: (line: string) => void = c
         () => timeToFirstLine([], cached, sea),
       );
     }
+    const linux = process.platform === 'linux' && existsSync('/proc/self/task');
+    const cpuAt = variants.length;
+    if (bundle && linux) {
+      const stay = '-e';
+      const line = 'process.stdout.write("1|6|unix|/tmp/plugin.sock|grpc|\\n"); setInterval(() => {}, 1000)';
+      variants.push(
+        () => cpuToFirstAnswer([stay, line], env, work, process.execPath, false),
+        () => cpuToFirstAnswer([bundle], cached, work),
+      );
+    }
     const goFloor = buildGoFloor(join(work, 'go-floor'));
     if (!goFloor.built) log(`Go plugin floor skipped (bench/anchors/build-go-floor.sh failed):\n${goFloor.reason}`);
     const goFloorAt = variants.length;
@@ -200,6 +274,16 @@ export async function runStartupBench(runs = 15, log: (line: string) => void = c
         load,
       });
       rows.push({ name: `start → handshake, ${oursName}`, unit: 'ms', ours: oursMs, anchorName: 'Go go-plugin floor', anchor: goMs, load });
+    }
+    if (bundle && linux) {
+      rows.push({
+        name: 'start → first answer, CPU, installed artifact (code cache)',
+        unit: 'ms',
+        ours: samples[cpuAt + 1],
+        anchorName: 'node printing the line (CPU)',
+        anchor: samples[cpuAt],
+        load,
+      });
     }
     log(`provider start-up (median of ${runs} alternating runs; AutoMTLS as under Terraform)`);
     for (const line of formatGoalTable(rows)) log(line);

@@ -5,7 +5,7 @@
  * locked esbuild version: no absolute paths (a bundle naming the checkout's path is refused), no timestamps.
  */
 import * as esbuild from 'esbuild';
-import { codeCacheLoader, FIRST_STAGE_GLOBAL, type FirstStage } from './code-cache-loader';
+import { codeCacheLoader, FIRST_STAGE_GLOBAL, type ColdModule, type FirstStage } from './code-cache-loader';
 
 export interface BundleOptions {
   /** The entry point, relative to the checkout (e.g. `cli/main.ts`). */
@@ -22,6 +22,13 @@ export interface BundleOptions {
   readonly firstStage?: { readonly entry: string; readonly start: string };
   /** The program's commands (first arguments) that each keep their own code cache (see codeCacheLoader). */
   readonly cacheCommands?: readonly string[];
+  /** Node built-in modules (without `node:`) the bundle loads on the first use of one of their exports rather than
+   *  when a module requiring them loads (those only some calls need; see lazyBuiltins). */
+  readonly lazyBuiltins?: readonly string[];
+  /** Packages (from node_modules) each bundled on its own after the bundle's text in its file, read and compiled
+   *  only when the bundle requires them (codeCacheLoader's `cold`): large ones that only some calls need and that
+   *  our code requires where it uses them, not at load. */
+  readonly coldPackages?: readonly string[];
 }
 
 /** The two files of a bundled program, written side by side. */
@@ -58,38 +65,76 @@ const ESBUILD_OPTIONS = {
 } as const satisfies esbuild.BuildOptions;
 
 /**
+ * A plugin that gives the bundle, for each Node built-in module named in `modules` (without `node:`) and required by
+ * a module whose path matches `importer` (any module when absent), a stand-in that loads the real module on the
+ * first use of one of its exports: a module only some calls need then costs nothing at start-up. The stand-in is a
+ * `Proxy` forwarding every read, `in`, key listing and property description to the real module (so `import * as`
+ * and destructuring see the same exports; a module that reads an export while it loads just loads it then).
+ */
+function lazyBuiltins(name: string, modules: readonly string[], importer?: RegExp): esbuild.Plugin {
+  const namespace = `lazy-builtin-${name}`;
+  const filter = new RegExp(`^(node:)?(${modules.map((m) => m.replace(/[/]/g, '\\/')).join('|')})$`);
+  return {
+    name,
+    setup(build) {
+      build.onResolve({ filter }, (args) =>
+        args.namespace !== namespace && (!importer || importer.test(args.importer))
+          ? { path: `lazy_builtin_${args.path.replace(/^node:/, '').replace(/\//g, '_')}`, pluginData: args.path, namespace }
+          : undefined,
+      );
+      build.onLoad({ filter: /.*/, namespace }, (args) => ({
+        contents:
+          `let real; const load = () => (real ??= require(${JSON.stringify(`node:${String(args.pluginData).replace(/^node:/, '')}`)}));\n` +
+          'module.exports = new Proxy({}, {\n' +
+          "  get: (_t, key) => (key === 'default' ? load() : load()[key]),\n" +
+          '  set: (_t, key, value) => ((load()[key] = value), true),\n' +
+          '  has: (_t, key) => key in load(),\n' +
+          '  ownKeys: () => Reflect.ownKeys(load()),\n' +
+          '  getOwnPropertyDescriptor: (_t, key) => {\n' +
+          '    const d = Reflect.getOwnPropertyDescriptor(load(), key);\n' +
+          '    return d && { ...d, configurable: true };\n' +
+          '  },\n' +
+          '});\n',
+        loader: 'js',
+      }));
+    },
+  };
+}
+
+/**
  * commander requires node:child_process when it loads, for executable subcommands, which virtseed never uses; that
  * require (with net and streams) cost every CLI start ~7 ms of CPU (issue #25). In the bundle, commander's
  * node:child_process is a stand-in that loads the real module on first use.
  */
-const lazyChildProcessForCommander: esbuild.Plugin = {
-  name: 'lazy-child-process-for-commander',
-  setup(build) {
-    build.onResolve({ filter: /^(node:)?child_process$/ }, (args) =>
-      /[\\/]node_modules[\\/]commander[\\/]/.test(args.importer) ? { path: 'child_process', namespace: 'lazy-builtin' } : undefined,
-    );
-    build.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, () => ({
-      contents:
-        "let real; const load = () => (real ??= require('node:child_process'));\n" +
-        'module.exports = new Proxy({}, { get: (_t, key) => load()[key], has: (_t, key) => key in load() });\n',
-      loader: 'js',
-    }));
-  },
-};
+const lazyChildProcessForCommander = lazyBuiltins(
+  'lazy-child-process-for-commander',
+  ['child_process'],
+  /[\\/]node_modules[\\/]commander[\\/]/,
+);
+
+/**
+ * esbuild hands a CommonJS module to an ES module importer through `__toESM`, which copies its exports, so a
+ * stand-in of lazyBuiltins imported by our TypeScript would load the real module right there. The stand-in
+ * answers named reads and `default` (the module itself, as Node's own ES module wrapper of a built-in does), so it
+ * is passed as it is.
+ */
+function unwrapLazyBuiltins(text: string): string {
+  return text.replace(/__toESM\((require_lazy_builtin_[A-Za-z0-9_$]+)\(\)(?:,1)?\)/g, '$1()');
+}
 
 /** One bundled entry point's text. Throws `Error` when esbuild fails, or the text contains `root` or is not ASCII. */
-async function bundleText(root: string, entry: string, options: esbuild.BuildOptions): Promise<string> {
+async function bundleText(root: string, entry: string, options: esbuild.BuildOptions, lazy: readonly string[] = []): Promise<string> {
   const result = await esbuild.build({
     ...ESBUILD_OPTIONS,
-    plugins: [lazyChildProcessForCommander],
+    plugins: [lazyChildProcessForCommander, ...(lazy.length ? [lazyBuiltins('lazy-builtins', lazy)] : [])],
     ...options,
     absWorkingDir: root,
-    entryPoints: [entry],
+    ...(options.stdin ? {} : { entryPoints: [entry] }),
     outfile: 'bundle.js',
   });
   const out = result.outputFiles?.[0];
   if (!out) throw new Error(`esbuild wrote no output for ${entry}`);
-  const text = Buffer.from(out.contents).toString('utf8');
+  const text = unwrapLazyBuiltins(Buffer.from(out.contents).toString('utf8'));
   const leak = text.indexOf(root);
   if (leak >= 0)
     throw new Error(`the bundle of ${entry} contains the checkout's path ${root} (at ${leak}): it would differ between clones`);
@@ -100,15 +145,47 @@ async function bundleText(root: string, entry: string, options: esbuild.BuildOpt
 
 /** The executable and its bundle. Throws `Error` when esbuild fails, or a bundle contains `root` or is not ASCII. */
 export async function bundleWithCodeCache(root: string, options: BundleOptions): Promise<BundledProgram> {
-  const text = await bundleText(root, options.entry, { format: 'cjs', banner: { js: options.banner } });
+  const coldPackages = options.coldPackages ?? [];
+  const text = await bundleText(
+    root,
+    options.entry,
+    { format: 'cjs', banner: { js: options.banner }, external: [...coldPackages] },
+    options.lazyBuiltins,
+  );
+  const cold: ColdModule[] = [];
+  for (const id of coldPackages) {
+    const stdin = {
+      contents: `module.exports = require(${JSON.stringify(id)});\n`,
+      resolveDir: root,
+      sourcefile: `cold-${id}.js`,
+      loader: 'js' as const,
+    };
+    cold.push({ id, source: await bundleText(root, `the cold package ${id}`, { format: 'cjs', stdin }, options.lazyBuiltins) });
+  }
   const banner = text.slice(0, text.indexOf(options.banner) + options.banner.length);
   let firstStage: FirstStage | undefined;
   if (options.firstStage) {
     const script = await bundleText(root, options.firstStage.entry, { format: 'iife', globalName: FIRST_STAGE_GLOBAL });
     firstStage = { script, start: options.firstStage.start };
   }
-  const program = codeCacheLoader(text.slice(banner.length), options.cacheName, undefined, firstStage, options.cacheCommands);
-  const sea = codeCacheLoader(text.slice(banner.length), options.cacheName, undefined, firstStage, options.cacheCommands, SEA_BUNDLE_ASSET);
+  const program = codeCacheLoader(
+    text.slice(banner.length),
+    options.cacheName,
+    undefined,
+    firstStage,
+    options.cacheCommands,
+    undefined,
+    cold,
+  );
+  const sea = codeCacheLoader(
+    text.slice(banner.length),
+    options.cacheName,
+    undefined,
+    firstStage,
+    options.cacheCommands,
+    SEA_BUNDLE_ASSET,
+    cold,
+  );
   return {
     seaMain: sea.loader,
     executable: Buffer.from(`${banner}\n${program.loader}`, 'utf8'),

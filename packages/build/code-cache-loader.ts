@@ -32,6 +32,14 @@ export interface FirstStage {
   readonly start: string;
 }
 
+/** A package bundled on its own and kept out of the bundle's compiled text (see codeCacheLoader's `cold`). */
+export interface ColdModule {
+  /** What the bundle passes to `require` for it (a package name). */
+  readonly id: string;
+  /** Its bundled CommonJS text, ASCII. */
+  readonly source: string;
+}
+
 /** A loader and the bundle it runs, to be written side by side (the loader finds `sourceFile` in its own folder). */
 export interface CodeCacheProgram {
   /** The loader program (no shebang/banner: the caller prepends it). */
@@ -58,6 +66,13 @@ export interface CodeCacheProgram {
  * With `firstStage`, the loader runs that script first and calls its `start()`; the bundle is read, compiled and
  * run only when the promise `start()` returns resolves, and its export `run` is then called with the value. A
  * rejection is printed to stderr and ends the process with status 1.
+ *
+ * With `cold`, each module's text follows the bundle's in `sourceFile` and is neither read nor compiled at start:
+ * the bundle's `require(id)` of one reads and runs it then (without a code cache; once per process). The loader
+ * reads only the bundle's part at start, so a large package only some calls need (the provider's OpenPGP and XSLT
+ * libraries, 0.8 MB of 3.1) costs no start its reading into memory (~12 ms of CPU per MB on the VM measured: page
+ * faults, twice: the file's bytes and the string). A `sourceFile` of another length is then refused (the offsets
+ * would be wrong): the process ends with status 1 and a message. Throws `Error` when an id is not a package name.
  */
 export function codeCacheLoader(
   bundle: string,
@@ -66,6 +81,7 @@ export function codeCacheLoader(
   firstStage?: FirstStage,
   commands: readonly string[] = [],
   seaAsset?: string,
+  cold: readonly ColdModule[] = [],
 ): CodeCacheProgram {
   if (!/^[a-z-]+$/.test(name)) throw new Error(`codeCacheLoader: name must be lower-case letters and dashes, got ${JSON.stringify(name)}`);
   if (!/^[A-Za-z0-9_][A-Za-z0-9._-]*$/.test(sourceFile))
@@ -75,8 +91,19 @@ export function codeCacheLoader(
   const badCommand = commands.find((c) => !/^[a-z][a-z-]*$/.test(c));
   if (badCommand !== undefined)
     throw new Error(`codeCacheLoader: commands must be lower-case letters and dashes, got ${JSON.stringify(badCommand)}`);
-  const source = bundle.replace(/^#!.*\n/, '');
+  const badCold = cold.find((c) => !/^(@[a-z0-9._-]+\/)?[a-z0-9._-]+$/.test(c.id));
+  if (badCold !== undefined)
+    throw new Error(`codeCacheLoader: a cold module's id must be a package name, got ${JSON.stringify(badCold.id)}`);
+  const main = bundle.replace(/^#!.*\n/, '');
+  const source = main + cold.map((c) => c.source).join('');
   const hash = createHash('sha256').update(source).digest('hex').slice(0, 32);
+  // Where each cold module's text is in the file: id → [offset, length].
+  const coldAt: Record<string, [number, number]> = {};
+  let at = main.length;
+  for (const c of cold) {
+    coldAt[c.id] = [at, c.source.length];
+    at += c.source.length;
+  }
   if (firstStage && !/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(firstStage.start))
     throw new Error(`codeCacheLoader: firstStage.start must be an identifier, got ${JSON.stringify(firstStage.start)}`);
   // The first argument, when it is one of `commands`, names the cache (`cli-seed-<hash>-...`); any other shares one.
@@ -84,14 +111,44 @@ export function codeCacheLoader(
     ? `'${name}-' + (${JSON.stringify(commands)}.includes(process.argv[2]) ? process.argv[2] + '-' : '') + '${hash}-'`
     : `'${name}-${hash}-'`;
   const load = `const fs = require('fs'), os = require('os'), path = require('path'), vm = require('vm'), Module = require('module');
-const source = ${
-    seaAsset === undefined
-      ? `fs.readFileSync(path.join(__dirname, ${JSON.stringify(sourceFile)}), 'latin1')`
-      : `Buffer.from(require('node:sea').getAsset(${JSON.stringify(seaAsset)})).toString('latin1')`
-  };
+${
+  cold.length === 0
+    ? `const source = ${
+        seaAsset === undefined
+          ? `fs.readFileSync(path.join(__dirname, ${JSON.stringify(sourceFile)}), 'latin1')`
+          : `Buffer.from(require('node:sea').getAsset(${JSON.stringify(seaAsset)})).toString('latin1')`
+      };
+const bundleRequire = require;`
+    : `// The bundle's text, then cold modules' (${JSON.stringify(coldAt)}: offset, length), read when required.
+const cold = ${JSON.stringify(coldAt)};
+const readPart = ${
+        seaAsset === undefined
+          ? `(offset, length) => {
+  const fd = fs.openSync(path.join(__dirname, ${JSON.stringify(sourceFile)}), 'r');
+  try {
+    if (fs.fstatSync(fd).size !== ${source.length}) {
+      process.stderr.write('virtseed ${name}: ' + path.join(__dirname, ${JSON.stringify(sourceFile)}) + ' is not the file this executable was built with (another size); reinstall it\\n');
+      process.exit(1);
+    }
+    const bytes = Buffer.allocUnsafeSlow(length);
+    fs.readSync(fd, bytes, 0, length, offset);
+    return bytes.latin1Slice(0, length);
+  } finally { fs.closeSync(fd); }
+}`
+          : `(offset, length) => Buffer.from(require('node:sea').getAsset(${JSON.stringify(seaAsset)})).latin1Slice(offset, offset + length)`
+      };
+const source = readPart(0, ${main.length});
+const coldExports = {};
+const loadCold = (id) => {
+  const m = { exports: {} };
+  new vm.Script(Module.wrap(readPart(cold[id][0], cold[id][1])), { filename: __filename + '#' + id }).runInThisContext()(m.exports, require, m, __filename, __dirname);
+  return m.exports;
+};
+const bundleRequire = Object.assign((id) => (Object.hasOwn(cold, id) ? (coldExports[id] ??= loadCold(id)) : require(id)), require);`
+}
 let file, cachedData;
 try {
-  if (source.length !== ${source.length}) throw new Error('not the bundle this loader was built with');
+  if (source.length !== ${main.length}) throw new Error('not the bundle this loader was built with');
   const home = os.homedir();
   const dir = process.env.VIRTSEED_CACHE_DIR || path.join(process.env.XDG_CACHE_HOME || path.join(home, '.cache'), 'virtseed');
   file = path.join(dir, ${prefix} + process.version + '-' + process.versions.v8 + '.v8cache');
@@ -110,7 +167,7 @@ if (file && (!cachedData || script.cachedDataRejected)) {
     } catch (e) { /* read-only home: run without a cache */ }
   });
 }
-script.runInThisContext()(module.exports, require, module, __filename, __dirname);`;
+script.runInThisContext()(module.exports, bundleRequire, module, __filename, __dirname);`;
   const loader = firstStage
     ? `(function () {
 ${firstStage.script.trim()}
