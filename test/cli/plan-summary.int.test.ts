@@ -2,7 +2,8 @@
  * `virtseed plan-summary` (issue 20 item 5) on plans real Terraform makes against the provider and libvirtd: the
  * plan JSON fixtures are made here, in beforeAll, from one configuration in several versions. The domain runs (so
  * the provider plans what a change does to a running guest) but boots no system: its disk is blank, so it idles in
- * its firmware on an isolated network, and a restart powers it off after `shutdown_timeout` (2 s).
+ * its firmware, and a restart powers it off after `shutdown_timeout` (2 s). It has no NIC (no summary here reads
+ * one); the isolated network is planned for its own changes.
  *   create   the first plan: a base and a root volume, a seed with sensitive content, an isolated network, a domain
  *   update   memory 128 → 192 (within max_memory 256: live), the seed's content (so its instance-id: the domain
  *            re-provisions, policy reboot: a restart), a DNS host name of the network
@@ -84,9 +85,6 @@ resource "virtseed_domain" "vm" {
   instance_id       = virtseed_cloudinit_seed.seed.instance_id
   disk {
     volume_id = virtseed_volume.root.id
-  }
-  network_interface {
-    network = virtseed_network.net.id
   }
 }
 `;

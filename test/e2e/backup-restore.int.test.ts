@@ -15,13 +15,16 @@
  *   cloud-init reads from the seed and the one recorded on the restored disk (the same), and the per-instance
  *   runcmd does not run again;
  * - `virtseed backup verify` passes on the backups, and exits 1 naming the file once a byte of it is corrupted.
- * The guest has no NIC: nothing here needs the network, and its boots do not wait for a DHCP lease.
+ * The guest has no NIC: nothing here needs the network, and its boots do not wait for a DHCP lease. The firmware path
+ * is not under test either: both boots are direct kernel boots of the test image (kernel, initrd and cmdline from the
+ * host; the root file system on the guest's disk, the restored one for the second boot), with no SeaBIOS disk reads
+ * of GRUB, kernel and initrd under TCG.
  * Each waiting step has its own short bound; the figures (backup sizes, job and restore times) are printed.
  */
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { expectOk, poll, runCommand, virshOk, type CommandResult } from '../helpers/command';
-import { cleanupByPrefix, imageVolumesHcl, readConsole, testImage, waitForConsole, type TestImage } from '../helpers/guest';
+import { cleanupByPrefix, imageVolumesHcl, kernelBootHcl, readConsole, testImage, waitForConsole, type TestImage } from '../helpers/guest';
 import { findChange, plannedChange, TfWorkdir } from '../helpers/terraform';
 import { teardown } from '../helpers/teardown';
 
@@ -91,7 +94,7 @@ resource "virtseed_domain" "vm" {
   wait_for          = "cloud-init"
   wait_timeout      = 900
   shutdown_timeout  = 30
-  disk { volume_id = ${volume}.id }
+${kernelBootHcl(img)}  disk { volume_id = ${volume}.id }
   cloudinit_seed_id = virtseed_cloudinit_seed.seed.id
   instance_id       = virtseed_cloudinit_seed.seed.instance_id
 }`;
