@@ -38,7 +38,7 @@ export default class LimitsEnvironment extends TestEnvironment {
     return timeout;
   }
 
-  async teardown(): Promise<void> {
+  override async teardown(): Promise<void> {
     await super.teardown();
     recordFileCpu(this.testPath, processCpuSeconds() - this.cpuStart);
   }
