@@ -168,24 +168,11 @@ export async function bundleWithCodeCache(root: string, options: BundleOptions):
     const script = await bundleText(root, options.firstStage.entry, { format: 'iife', globalName: FIRST_STAGE_GLOBAL });
     firstStage = { script, start: options.firstStage.start };
   }
-  const program = codeCacheLoader(
-    text.slice(banner.length),
-    options.cacheName,
-    undefined,
-    firstStage,
-    options.cacheCommands,
-    undefined,
-    cold,
-  );
-  const sea = codeCacheLoader(
-    text.slice(banner.length),
-    options.cacheName,
-    undefined,
-    firstStage,
-    options.cacheCommands,
-    SEA_BUNDLE_ASSET,
-    cold,
-  );
+  // The same loader twice: reading the bundle beside it (the artifact), or from the single executable's asset.
+  const loaderFrom = (asset: string | undefined) =>
+    codeCacheLoader(text.slice(banner.length), options.cacheName, undefined, firstStage, options.cacheCommands, asset, cold);
+  const program = loaderFrom(undefined);
+  const sea = loaderFrom(SEA_BUNDLE_ASSET);
   return {
     seaMain: sea.loader,
     executable: Buffer.from(`${banner}\n${program.loader}`, 'utf8'),
