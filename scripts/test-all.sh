@@ -2,9 +2,9 @@
 # The whole test suite, as CI runs it: installs what is missing, starts libvirtd and PostgreSQL if none answers
 # (and gives the tests the storage pool `default` they use), builds, then runs the unit tests with the checks beside
 # them in the background (`npm run typecheck`: everything including the tests; `npm run lint`: eslint and prettier;
-# their output kept in test-results/ and shown at the end; and our npm packages, made once into .test-run/npm for
-# the files that install them), builds (or reuses) the test guest image, installs the
-# provider, and runs the integration tests (real xorriso/isoinfo, cloud-init's datasource code, ignition-validate,
+# their output kept in test-results/ and shown at the end; our npm packages, made once into .test-run/npm for
+# the files that install them; and the test guest image, built or reused, its log in test-results/image.log),
+# installs the provider, and runs the integration tests (real xorriso/isoinfo, cloud-init's datasource code, ignition-validate,
 # libvirtd, PostgreSQL, terraform, cdktf and real guest boots under TCG) in three lanes side by side (two that may
 # boot guests, one whose files start none). A failed check fails the run (status 1) once everything else has run.
 # Ends with the timing table (scripts/test-timings.ts: per test file its lane, wall time, guest boots and slowest
@@ -57,7 +57,13 @@ lint_pid=$!
 # install them (test/helpers/packages.ts reads $VIRTSEED_TEST_PACKAGES) instead of once per file.
 packages_pid=
 release_pid=
+image_pid=
 if [ -z "${VIRTSEED_TEST_ONLY:-}" ] || ((${#int_only[@]})); then
+  # The test guest image (scripts/build-test-image.sh: a debootstrap of some minutes on a fresh machine, mostly
+  # waiting on the Debian mirror; a no-op once cached), built beside the unit tests and checks instead of after them.
+  # The integration lanes wait for it.
+  bash scripts/build-test-image.sh >"$results/image.out" 2>"$results/image.log" &
+  image_pid=$!
   export VIRTSEED_TEST_PACKAGES="$PWD/.test-run/npm"
   rm -rf "$VIRTSEED_TEST_PACKAGES"
   node dist/packages/build/packages.js --out "$VIRTSEED_TEST_PACKAGES" >"$results/packages.log" 2>&1 &
@@ -94,7 +100,13 @@ if [ -n "$release_pid" ] && ! wait "$release_pid"; then
 fi
 
 if [ -z "${VIRTSEED_TEST_ONLY:-}" ] || ((${#int_only[@]})); then
-  VIRTSEED_TEST_IMAGE_DIR=$(bash scripts/build-test-image.sh | tail -n 1)
+  if ! wait "$image_pid"; then
+    echo "--- bash scripts/build-test-image.sh failed:"
+    cat "$results/image.log"
+    exit 1
+  fi
+  tail -n 1 "$results/image.log"
+  VIRTSEED_TEST_IMAGE_DIR=$(tail -n 1 "$results/image.out")
   export VIRTSEED_TEST_IMAGE_DIR
   # The provider under test is installed into this checkout's own folder and terraform is pointed at it, so a
   # provider installed by another checkout (or the user's ~/.terraform.d) never stands in for this one.
