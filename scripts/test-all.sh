@@ -1,15 +1,14 @@
 #!/usr/bin/env bash
-# The whole test suite, as CI runs it: installs what is missing, starts libvirtd and PostgreSQL if none answers
-# (and gives the tests the storage pool `default` they use), builds, then runs the unit tests with the checks beside
-# them in the background (`npm run typecheck`: everything including the tests; `npm run lint`: eslint and prettier;
-# their output kept in test-results/ and shown at the end; our npm packages, made once into .test-run/npm for
-# the files that install them; and the test guest image, built or reused, its log in test-results/image.log),
-# installs the provider, and runs the integration tests (real xorriso/isoinfo, cloud-init's datasource code, ignition-validate,
-# libvirtd, PostgreSQL, terraform, cdktf and real guest boots under TCG) in three lanes side by side (two that may
-# boot guests, one whose files start none). A failed check fails the run (status 1) once everything else has run.
-# Ends with the timing table (scripts/test-timings.ts: per test file its lane, wall time, guest boots and slowest
-# tests; also in test-results/timings.md and timings.json), then a line `checks: ...` and, last, one line
-# `tests: N passed, N failed`.
+# The whole test suite, as CI runs it: installs what is missing, starts libvirtd and PostgreSQL if none answers (and
+# gives the tests the storage pool `default` they use), builds, then runs the unit tests with the checks beside them in
+# the background (`npm run typecheck`: everything including the tests; `npm run lint`: eslint and prettier; their output
+# kept in test-results/ and shown at the end; our npm packages, made once into .test-run/npm for the files that install
+# them; and the test guest image, built or reused, its log in test-results/image.log), installs the provider, and runs
+# the integration tests (real xorriso/isoinfo, cloud-init's datasource code, ignition-validate, libvirtd, PostgreSQL,
+# terraform, cdktf and real guest boots under TCG) in three lanes side by side (two that may boot guests, one whose
+# files start none). A failed check fails the run (status 1) once everything else has run. Ends with the timing table
+# (scripts/test-timings.ts: per test file its lane, wall time, guest boots and slowest tests; also in
+# test-results/timings.md and timings.json), then a line `checks: ...` and, last, one line `tests: N passed, N failed`.
 #
 # test-results/ (gitignored) keeps every jest JSON result of the run (unit.json, int.json, heavy.json,
 # noguest.json), the lanes' and checks' output, the tests' own daemons' QEMU logs (qemu-logs/) and the timings;
