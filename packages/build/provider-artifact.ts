@@ -44,10 +44,11 @@ const ZIP_SOURCE_ATTRS = (0o100644 << 16) >>> 0;
 
 /**
  * Built-in modules the provider loads on first use instead of at start-up (measured in a fresh Node 20 after http2,
- * tls and crypto: child_process ~7 ms of CPU with the dgram and cluster modules it pulls, perf_hooks ~2, zlib ~1.5,
- * dns ~1.2). Required at load by the libvirt ssh transport, backups and host probes (child_process), the domain
- * listing and image uploads (perf_hooks), gRPC's compression and DNS resolver (zlib, dns), and the seed writers
- * (zlib); a start that serves a validate or a plan of domains on a local host uses none of them until a call does.
+ * tls and crypto: perf_hooks ~2 ms of CPU, zlib ~1.5, dns ~1.2). Required at load by the domain listing and image
+ * uploads (perf_hooks), gRPC's compression and DNS resolver (zlib, dns), and the seed writers (zlib); a start that
+ * serves a validate or a plan of domains on a local host uses none of them until a call does. child_process (~7 ms)
+ * is not among them: the first stage's `net.Server.listen` loads `cluster` and with it child_process at every start
+ * (docs/performance.md, fifth round), so a stand-in would save nothing.
  */
 const PROVIDER_LAZY_BUILTINS = ['perf_hooks', 'zlib', 'dns'] as const;
 

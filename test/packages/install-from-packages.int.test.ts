@@ -122,20 +122,39 @@ const tarball = (name: string) => {
   return file;
 };
 
-/** The user's stack, written into main.ts of the project `init` made: a VM in a storage pool of its own. */
-function writeStack(dir: string, framework: 'cdktf' | 'cdktn', prefix: string): void {
-  const pkg = framework === 'cdktf' ? '@virtseed/cdktf' : '@virtseed/cdktn';
+/**
+ * Writes main.ts of a project `init` made: a stack of `framework` with the virtseed provider on the test's libvirt,
+ * whose constructor goes on with `body` (lines indented 4 spaces) using `imports` (one import line per entry).
+ */
+function writeMainTs(dir: string, framework: 'cdktf' | 'cdktn', imports: readonly string[], body: string): void {
   fs.writeFileSync(
     path.join(dir, 'main.ts'),
     `import { Construct } from 'constructs';
 import { App, TerraformOutput, TerraformStack } from '${framework}';
-import { BaseImage, bindings, CloudInit, NetworkAttachment, Size, StoragePool, VirtualMachine } from '${pkg}';
+${imports.join('\n')}
 
 class Stack extends TerraformStack {
   constructor(scope: Construct, id: string) {
     super(scope, id);
     new bindings.provider.VirtseedProvider(this, 'virtseed', { uri: '${URI}' });
-    const pool = new StoragePool(this, 'pool', { name: '${prefix}pool', path: '/var/lib/libvirt/images/${prefix}pool' });
+${body}  }
+}
+
+const app = new App();
+new Stack(app, 'app');
+app.synth();
+`,
+  );
+}
+
+/** The user's stack, written into main.ts of the project `init` made: a VM in a storage pool of its own. */
+function writeStack(dir: string, framework: 'cdktf' | 'cdktn', prefix: string): void {
+  const pkg = framework === 'cdktf' ? '@virtseed/cdktf' : '@virtseed/cdktn';
+  writeMainTs(
+    dir,
+    framework,
+    [`import { BaseImage, bindings, CloudInit, NetworkAttachment, Size, StoragePool, VirtualMachine } from '${pkg}';`],
+    `    const pool = new StoragePool(this, 'pool', { name: '${prefix}pool', path: '/var/lib/libvirt/images/${prefix}pool' });
     const vm = new VirtualMachine(this, 'vm', {
       name: '${prefix}vm',
       pool,
@@ -148,12 +167,6 @@ class Stack extends TerraformStack {
     });
     new TerraformOutput(this, 'instance_id', { value: vm.instanceId });
     new TerraformOutput(this, 'uuid', { value: vm.uuid });
-  }
-}
-
-const app = new App();
-new Stack(app, 'app');
-app.synth();
 `,
   );
 }
@@ -324,18 +337,11 @@ function libraryDomains(): string[] {
 
 /** The user's stack, written into main.ts of the README cdktf project: a WebFleet without a pool. */
 function writeFleetStack(dir: string): void {
-  fs.writeFileSync(
-    path.join(dir, 'main.ts'),
-    `import { Construct } from 'constructs';
-import { App, TerraformOutput, TerraformStack } from 'cdktf';
-import { BaseImage, bindings } from '@virtseed/cdktf';
-import { WebFleet } from 'virtseed-web-fleet';
-
-class Stack extends TerraformStack {
-  constructor(scope: Construct, id: string) {
-    super(scope, id);
-    new bindings.provider.VirtseedProvider(this, 'virtseed', { uri: '${URI}' });
-    const fleet = new WebFleet(this, 'web', {
+  writeMainTs(
+    dir,
+    'cdktf',
+    [`import { BaseImage, bindings } from '@virtseed/cdktf';`, `import { WebFleet } from 'virtseed-web-fleet';`],
+    `    const fleet = new WebFleet(this, 'web', {
       namePrefix: '${LIB_PREFIX}',
       baseImage: BaseImage.fromFile('${image}', { volumeName: '${LIB_PREFIX}base' }),
       subnet: '${LIB_SUBNET}',
@@ -343,12 +349,6 @@ class Stack extends TerraformStack {
       cloudInit: { cloudConfig: { runcmd: ['echo hello from the fleet'] } },
     });
     new TerraformOutput(this, 'addresses', { value: fleet.members.map((m) => m.address) });
-  }
-}
-
-const app = new App();
-new Stack(app, 'app');
-app.synth();
 `,
   );
 }

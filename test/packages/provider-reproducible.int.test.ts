@@ -108,18 +108,25 @@ function checkoutBuild(head: string): Build | undefined {
 
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
+/** Every file under `dir`, as `./relative/path`, sorted. */
+function filesIn(dir: string): string[] {
+  return spawnSync('find', ['.', '-type', 'f'], { cwd: dir, encoding: 'utf8' }).stdout.split('\n').filter(Boolean).sort();
+}
+
+/** Those of `files` (relative paths) whose bytes differ between folders `a` and `b`. */
+function differingFiles(files: readonly string[], a: string, b: string): string[] {
+  return files.filter((f) => !fs.readFileSync(path.join(a, f)).equals(fs.readFileSync(path.join(b, f))));
+}
+
 describe('provider artifact from two clones', () => {
   it('GIVEN two clones in different folders WHEN each builds the artifact THEN every file has the same bytes', () => {
     const [a, b] = builds.map((x) => x.artifact) as [string, string];
-    const list = (d: string) =>
-      spawnSync('find', ['.', '-type', 'f'], { cwd: d, encoding: 'utf8' }).stdout.split('\n').filter(Boolean).sort();
-    const files = list(a);
+    const files = filesIn(a);
     expect(files).toContain(`./terraform-provider-virtseed_${VERSION}_linux_amd64.zip`);
     expect(files).toContain(`./terraform-provider-virtseed_${VERSION}_SHA256SUMS`);
     expect(files).toContain(`./mirror/registry.terraform.io/virtseed/virtseed/${VERSION}.json`);
-    expect(list(b)).toEqual(files);
-    const differing = files.filter((f) => !fs.readFileSync(path.join(a, f)).equals(fs.readFileSync(path.join(b, f))));
-    expect(differing).toEqual([]);
+    expect(filesIn(b)).toEqual(files);
+    expect(differingFiles(files, a, b)).toEqual([]);
     const sums = spawnSync('sha256sum', ['-c', `terraform-provider-virtseed_${VERSION}_SHA256SUMS`], {
       cwd: b,
       encoding: 'utf8',
@@ -129,9 +136,7 @@ describe('provider artifact from two clones', () => {
 
   it('GIVEN two clones WHEN each builds the signed release THEN every file has the same bytes', () => {
     const [a, b] = builds.map((x) => x.release) as [string, string];
-    const list = (d: string) =>
-      spawnSync('find', ['.', '-type', 'f'], { cwd: d, encoding: 'utf8' }).stdout.split('\n').filter(Boolean).sort();
-    const files = list(a);
+    const files = filesIn(a);
     expect(files).toEqual(
       expect.arrayContaining([
         `./terraform-provider-virtseed_${VERSION}_linux_amd64.zip`,
@@ -140,9 +145,8 @@ describe('provider artifact from two clones', () => {
         `./registry/v1/providers/virtseed/virtseed/${VERSION}/download/linux/arm64`,
       ]),
     );
-    expect(list(b)).toEqual(files);
-    const differing = files.filter((f) => !fs.readFileSync(path.join(a, f)).equals(fs.readFileSync(path.join(b, f))));
-    expect(differing).toEqual([]);
+    expect(filesIn(b)).toEqual(files);
+    expect(differingFiles(files, a, b)).toEqual([]);
   });
 
   it('GIVEN a lock file made with clone a THEN terraform init accepts clone b packed and clone b installed unpacked', () => {
