@@ -13,7 +13,7 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { VIR_DOMAIN_RUNNING } from '../../src/libvirt';
-import { CLOUD_INIT_LINES, printerVolumeHcl, writePrinterImage } from '../helpers/console-printer';
+import { CLOUD_INIT_LINES, printerBootMarked, printerVolumeHcl, writePrinterImage } from '../helpers/console-printer';
 import { TfWorkdir } from '../helpers/terraform';
 import { NOBODY_UID, OwnLibvirtd } from './own-libvirtd';
 
@@ -27,17 +27,8 @@ const SEED_VOL = 'vstest-waitfault-seed.iso';
 describe('libvirtd killed while an apply waits for cloud-init', () => {
   const lvd = new OwnLibvirtd('waitfault', { uid: NOBODY_UID });
   const tf = new TfWorkdir('waitfault');
-  /** The boot sector's mark of a first boot (sector 1 starts with `M`), in the volume's file. */
-  function bootMarked(): boolean {
-    const fd = fs.openSync(path.join(lvd.poolDir, BOOT_VOL), 'r');
-    try {
-      const b = Buffer.alloc(1);
-      fs.readSync(fd, b, 0, 1, 512);
-      return b[0] === 0x4d;
-    } finally {
-      fs.closeSync(fd);
-    }
-  }
+  /** The boot sector's mark of a first boot, in the volume's file. */
+  const bootMarked = (): boolean => printerBootMarked(path.join(lvd.poolDir, BOOT_VOL));
 
   function hcl(): void {
     const printer = writePrinterImage(path.join(tf.dir, 'boot.img'), {

@@ -1,5 +1,8 @@
 import { ConsoleLineSplitter, ProvisioningWatch } from '../../src/guest';
-import { CLOUD_INIT_LINES, PRINTER_IMAGE_BYTES, printerImage } from './console-printer';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { CLOUD_INIT_LINES, PRINTER_IMAGE_BYTES, printerBootMarked, printerImage, writePrinterImage } from './console-printer';
 
 /** The zero-terminated text at the boot sector address `address` (loaded at 0x7C00). */
 function textAt(img: Buffer, address: number): string {
@@ -38,6 +41,22 @@ describe('printerImage', () => {
   it('GIVEN texts longer than the boot sector holds, or repeat ticks out of range WHEN built THEN it throws saying so', () => {
     expect(() => printerImage({ first: 'x'.repeat(300), later: 'y'.repeat(100) })).toThrow(/402 bytes with their ends; at most 378 fit/);
     expect(() => printerImage({ first: '', repeatTicks: 256 })).toThrow(/repeatTicks 256: expected an integer 0–255/);
+  });
+});
+
+describe('printerBootMarked', () => {
+  it('GIVEN a written image WHEN read before and after sector 1 starts with M (what the program writes at a first boot) THEN false, then true', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vstest-printer-'));
+    try {
+      const file = writePrinterImage(path.join(dir, 'boot.img'), { first: '', later: 'x' });
+      expect(printerBootMarked(file)).toBe(false);
+      const fd = fs.openSync(file, 'r+');
+      fs.writeSync(fd, Buffer.from('M'), 0, 1, 512);
+      fs.closeSync(fd);
+      expect(printerBootMarked(file)).toBe(true);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

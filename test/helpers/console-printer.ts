@@ -116,6 +116,25 @@ export function printerImage(text: PrinterText): Buffer {
   return img;
 }
 
+/** Where the program keeps its mark of a booted disk: the first byte of sector 1, `M` once the disk has booted. */
+const BOOT_MARK_AT = 512;
+const BOOT_MARK = 0x4d; // 'M', as the program compares and writes it (0x27 and 0x2e above)
+
+/**
+ * Whether the printer image in `file` (a volume's file, written by {@link writePrinterImage}) has booted once with a
+ * `later` text: its program has written the boot mark. Throws when `file` cannot be read.
+ */
+export function printerBootMarked(file: string): boolean {
+  const fd = fs.openSync(file, 'r');
+  try {
+    const b = Buffer.alloc(1);
+    fs.readSync(fd, b, 0, 1, BOOT_MARK_AT);
+    return b[0] === BOOT_MARK;
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
 /** Writes {@link printerImage} of `text` to `file` (for a `virtseed_volume`'s `source`, format `raw`); returns `file`. */
 export function writePrinterImage(file: string, text: PrinterText): string {
   fs.writeFileSync(file, printerImage(text));
