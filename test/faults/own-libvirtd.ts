@@ -22,6 +22,8 @@ export class OwnLibvirtd {
   readonly uid: number;
   private child: ChildProcess | null = null;
   private log = '';
+  /** How the daemon last ended without being told to (exit code or signal), or null while it runs or after stop(). */
+  private ended: string | null = null;
 
   constructor(label: string, options: { uid?: number } = {}) {
     this.uid = options.uid ?? OWN_UID;
@@ -48,6 +50,14 @@ export class OwnLibvirtd {
     return this.child?.pid;
   }
 
+  /**
+   * How the daemon ended when no test stopped it ("killed by SIGSEGV", "exited with code 1"), or null while it runs.
+   * A test whose connection is refused names this and {@link output} so the cause is in its failure message.
+   */
+  get death(): string | null {
+    return this.ended;
+  }
+
   /** Extra libvirtd arguments (e.g. `--listen -f FILE` for TLS); kept for restarts. */
   args: string[] = [];
 
@@ -68,6 +78,10 @@ export class OwnLibvirtd {
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     child.stderr?.on('data', (b: Buffer) => (this.log = (this.log + b.toString()).slice(-20000)));
+    this.ended = null;
+    child.once('exit', (code, signal) => {
+      if (this.child === child) this.ended = signal ? `killed by ${signal}` : `exited with code ${code}`;
+    });
     this.child = child;
     for (let i = 0; i < 200; i++) {
       if (child.exitCode !== null) throw new Error(`own libvirtd exited (${child.exitCode}):\n${this.log}`);
@@ -88,6 +102,7 @@ export class OwnLibvirtd {
     const child = this.child;
     if (!child || child.exitCode !== null || child.signalCode !== null) return;
     const gone = new Promise((r) => child.once('exit', r));
+    if (signal === 'SIGKILL' || signal === 'SIGTERM') this.child = null; // told to end: not a death
     process.kill(child.pid!, signal);
     if (signal === 'SIGKILL' || signal === 'SIGTERM') await gone;
   }
