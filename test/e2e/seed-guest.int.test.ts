@@ -4,7 +4,11 @@
  * - NoCloud guest: user `alice` with an ssh key, `file` blocks (mode 0600, owner, defer), `environment`
  *   (/etc/cloud/environment), a static IPv4 `network` (v2, matched by MAC) on QEMU user networking, explicit
  *   instance-id and public_keys.
- * - ConfigDrive guest: hostname, a runcmd marker and the derived instance-id. Its domain also carries two facts
+ * - ConfigDrive guest: hostname, a runcmd marker and the derived instance-id; and issue 27.3's case, Virtlet's
+ *   overwrite switch (`merge_overwrite`) with the user's write_files beside generated environment, files and mounts:
+ *   the plan warns of the generated inputs dropped, and the guest finishes cloud-init with no error and only the
+ *   user's files (its disk read at the end); its cloud-config's deprecated `apt_update` makes cloud-init log a
+ *   warning of several lines, which the apply shows whole (issue 27.6). Its domain also carries two facts
  *   whose firmware and seed paths are free here: it boots directly from the host's kernel, initrd and cmdline (the
  *   same disk boots without its boot loader), and it has `wait_for = "cloud-init"`, so the apply returns only after
  *   cloud-init's "finished" line from DataSourceConfigDrive is on its console (the log read the moment terraform
@@ -25,8 +29,10 @@ import {
   TestImage,
   waitForConsole,
 } from '../helpers/guest';
+import { cloudInitErrors, readGuestFiles } from '../helpers/guest-disk';
 import { TfWorkdir } from '../helpers/terraform';
 import { teardown } from '../helpers/teardown';
+import { ENVIRONMENT_PATH, MOUNT_SCRIPT_PATH } from '../../src/seed';
 
 const PREFIX = 'vstest-sg-';
 const MAC = '52:54:00:aa:bb:01';
@@ -34,6 +40,7 @@ const ALICE_KEY = 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIAliceKeyForVirtseedE2eTe
 const META_KEY = 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIMetaKeyForVirtseedE2eTest00000000000000000 meta@vstest';
 const NOCLOUD_IID = 'vstest-sg-nocloud-1';
 const CD_LOG = `/var/log/libvirt/qemu/${PREFIX}cd-console.log`;
+const RESULT_JSON = '/var/lib/cloud/data/result.json';
 
 /** A runcmd entry printing `cmd`'s output (stdout+stderr), line by line, as `VSM-<key>: <line>` on the console. */
 const fact = (key: string, cmd: string) => `(${cmd}) 2>&1 | sed 's/^/VSM-${key}: /' > /dev/ttyS0`;
@@ -58,6 +65,9 @@ const nocloudConfig = {
 };
 
 const configdriveConfig = {
+  // Deprecated in cloud-init 22.4 and harmless: the warning of several lines the apply must show (issue 27.6).
+  apt_update: false,
+  write_files: [{ path: '/etc/mine', content: 'mine' }],
   runcmd: [
     fact('HOST', 'hostname'),
     fact('IID', 'cat /var/lib/cloud/data/instance-id'),
@@ -112,6 +122,18 @@ resource "virtseed_cloudinit_seed" "cd" {
   format       = "configdrive"
   hostname     = "cdguest"
   cloud_config = ${heredoc(configdriveConfig)}
+  # Issue 27.3: the user's write_files displace the generated environment, file and mount (vdb does not exist:
+  # its mount script must not run).
+  merge_overwrite = true
+  environment     = { APP_ENV = "test" }
+  file {
+    path    = "/etc/app.conf"
+    content = "port=8080\\n"
+  }
+  mount {
+    device      = "vdb"
+    mount_point = "/data"
+  }
 }
 resource "virtseed_domain" "nc" {
   name   = "${PREFIX}nc"
@@ -152,8 +174,9 @@ let capture: ConsoleCapture;
 let nc: { text: string; seconds: number };
 let cd: { text: string; seconds: number };
 let cdInstanceId: string;
-/** The apply: when it started and ended (epoch ms), and the ConfigDrive guest's console log as terraform exited. */
-let applied: { startMs: number; endMs: number; cdAtEnd: string };
+/** The apply: when it started and ended (epoch ms), its output, and the ConfigDrive guest's console log as terraform
+ *  exited. */
+let applied: { startMs: number; endMs: number; out: string; cdAtEnd: string };
 
 beforeAll(async () => {
   img = testImage();
@@ -164,7 +187,7 @@ beforeAll(async () => {
   tf.init();
   const start = Date.now();
   const r = tf.run(['apply', '-auto-approve', '-input=false'], 1_200_000);
-  applied = { startMs: start, endMs: Date.now(), cdAtEnd: readConsole(CD_LOG) };
+  applied = { startMs: start, endMs: Date.now(), out: r.out, cdAtEnd: readConsole(CD_LOG) };
   if (r.code !== 0)
     throw new Error(
       `terraform apply exited ${r.code}:\n${r.out}\nconfigdrive console:\n${applied.cdAtEnd.split('\n').slice(-40).join('\n')}`,
@@ -258,5 +281,20 @@ describe('ConfigDrive seed in a real guest', () => {
     expect(cd.text).not.toMatch(/virtseed-image: GRUB/);
     expect(cd.text).toMatch(new RegExp(`Command line: ${img.cmdline.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
     expect(cd.text).toMatch(/VSM-CD-MARKER[\s\S]*Cloud-init v\. \S+ finished at/);
+  });
+
+  test("GIVEN merge_overwrite with the user's write_files beside environment, file and mount WHEN applied THEN the apply warns of the generated inputs dropped, and shows cloud-init's deprecation warning whole", () => {
+    expect(applied.out).toMatch(/Warning: Generated inputs dropped by merge_overwrite/);
+    // cloud-init's deprecation warning reaches the apply with the line naming the key.
+    expect(applied.out.replace(/\s+/g, ' ')).toMatch(
+      /Warning: cloud-init reported a problem on vstest-sg-cd .*Deprecated cloud-config provided: apt_update: /,
+    );
+  });
+
+  // Last: reading the disk shuts the guest down.
+  test("GIVEN the ConfigDrive guest provisioned under merge_overwrite WHEN its disk is read THEN cloud-init finished without errors and only the user's files were written", async () => {
+    const files = await readGuestFiles(`${PREFIX}cd`, [RESULT_JSON, '/etc/mine', ENVIRONMENT_PATH, MOUNT_SCRIPT_PATH, '/etc/app.conf']);
+    expect({ errors: cloudInitErrors(files[RESULT_JSON]), result: files[RESULT_JSON] }).toEqual({ errors: [], result: expect.any(String) });
+    expect(files).toMatchObject({ '/etc/mine': 'mine', [ENVIRONMENT_PATH]: null, [MOUNT_SCRIPT_PATH]: null, '/etc/app.conf': null });
   });
 });
