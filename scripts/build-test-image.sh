@@ -21,14 +21,18 @@ HASH=$(printf '%s' "$RECIPE" | sha256sum | cut -c1-12)
 BASE="${VIRTSEED_IMAGE_ROOT:-/var/cache/virtseed/images}"
 OUT="${VIRTSEED_IMAGE_DIR:-$BASE/debian-12-cloudinit-$HASH}"
 
+cached() {
+  [ -f "$OUT/image.env" ] || return 1
+  echo "test image cached: $OUT" >&2
+  echo "$OUT"
+}
+# A finished image is found without the lock (its directory appears whole, by rename, with image.env in it): a
+# build of another recipe, 5-20 minutes, does not hold up callers whose image is cached.
+cached && exit 0
 mkdir -p "$BASE"
 exec 9>"$BASE/.build.lock"
 flock 9   # one build at a time; a waiting caller then finds the image cached
-if [ -f "$OUT/image.env" ]; then
-  echo "test image cached: $OUT" >&2
-  echo "$OUT"
-  exit 0
-fi
+cached && exit 0
 
 # The same Debian packages as scripts/install-deps.sh lists for building the image.
 need=()
