@@ -128,9 +128,15 @@ if [ -z "${VIRTSEED_TEST_ONLY:-}" ] || ((${#int_only[@]})); then
   export VIRTSEED_TEST_QEMU_LOGS="$PWD/$results/qemu-logs"
   # CPU for the timing table: each file's own (test/helpers/limits-environment.ts), and the machine's as a whole.
   export VIRTSEED_TEST_CPU_LOG="$PWD/$results/cpu.jsonl"
+  # The image not ready: how long it has been building (0 while build-test-image.sh waits for another checkout's
+  # build or installs debootstrap: it has not begun).
   split_args=()
   if [ ! -e "$results/image.end" ]; then
-    split_args=(--image-building $((($(date +%s%3N) - $(cat "$results/image.start")) / 1000)))
+    building=0
+    if grep -q '^building test image' "$results/image.log"; then
+      building=$((($(date +%s%3N) - $(cat "$results/image.start")) / 1000))
+    fi
+    split_args=(--image-building "$building")
   fi
   node dist/scripts/test-lanes.js split "${split_args[@]}" "${int_only[@]}" >"$results/lanes.txt"
   head -n 1 /proc/stat >"$results/proc-stat.start"
@@ -152,7 +158,7 @@ if [ -z "${VIRTSEED_TEST_ONLY:-}" ] || ((${#int_only[@]})); then
   }
   if ((${#split_args[@]})); then
     start_lane noguest "$@"
-    echo "lanes: heavy and int wait for the test image (test-results/image.log)"
+    if [ -n "$(lane_files heavy)$(lane_files int)" ]; then echo "lanes: heavy and int wait for the test image (test-results/image.log)"; fi
   fi
   guest_lanes=1
   if wait "$image_pid"; then
