@@ -6,9 +6,12 @@
 # them; and the test guest image, built or reused, its log in test-results/image.log), installs the provider, and runs
 # the integration tests (real xorriso/isoinfo, cloud-init's datasource code, ignition-validate, libvirtd, PostgreSQL,
 # terraform, cdktf and real guest boots under TCG) in three lanes side by side (two that may boot guests, one whose
-# files start none). A failed check fails the run (status 1) once everything else has run. Ends with the timing table
-# (scripts/test-timings.ts: per test file its lane, wall time, guest boots and slowest tests; also in
-# test-results/timings.md and timings.json), then a line `checks: ...` and, last, one line `tests: N passed, N failed`.
+# files start none). The no-guest lane starts as soon as the unit tests and checks end; the two guest lanes when the
+# test image is ready too (on a fresh machine it is still being built then: the split gives the no-guest lane the
+# head start's worth of files more). A failed check (or image build) fails the run (status 1) once everything else
+# has run. Ends with the timing table (scripts/test-timings.ts: per test file its lane, wall time, guest boots and
+# slowest tests; the image's build time and each lane's start against it; also in test-results/timings.md and
+# timings.json), then a line `checks: ...` and, last, one line `tests: N passed, N failed`.
 #
 # test-results/ (gitignored) keeps every jest JSON result of the run (unit.json, int.json, heavy.json,
 # noguest.json), the lanes' and checks' output, the tests' own daemons' QEMU logs (qemu-logs/) and the timings;
@@ -47,7 +50,9 @@ if [ -n "${VIRTSEED_TEST_ONLY:-}" ]; then
 fi
 
 # The checks run beside the unit tests (type check and lint use about one core each for a few minutes); their
-# output is kept and shown at the end, and a failure fails the run once everything else has run.
+# output is kept and shown at the end, and a failure fails the run once everything else has run. The machine's CPU
+# over this phase goes into the timing table (from here to the first integration lane's start).
+head -n 1 /proc/stat >"$results/proc-stat.unit-start"
 npm run --silent typecheck >"$results/typecheck.log" 2>&1 &
 typecheck_pid=$!
 npm run --silent lint >"$results/lint.log" 2>&1 &
@@ -60,8 +65,14 @@ image_pid=
 if [ -z "${VIRTSEED_TEST_ONLY:-}" ] || ((${#int_only[@]})); then
   # The test guest image (scripts/build-test-image.sh: a debootstrap of some minutes on a fresh machine, mostly
   # waiting on the Debian mirror; a no-op once cached), built beside the unit tests and checks instead of after them.
-  # The integration lanes wait for it.
-  bash scripts/build-test-image.sh >"$results/image.out" 2>"$results/image.log" &
+  # The guest lanes wait for it. image.start and image.end (ms since the epoch) time it for the timing table, and
+  # image.end's presence says it is done.
+  date +%s%3N >"$results/image.start"
+  (
+    if bash scripts/build-test-image.sh >"$results/image.out" 2>"$results/image.log"; then rc=0; else rc=$?; fi
+    date +%s%3N >"$results/image.end"
+    exit $rc
+  ) &
   image_pid=$!
   export VIRTSEED_TEST_PACKAGES="$PWD/.test-run/npm"
   rm -rf "$VIRTSEED_TEST_PACKAGES"
@@ -99,14 +110,6 @@ if [ -n "$release_pid" ] && ! wait "$release_pid"; then
 fi
 
 if [ -z "${VIRTSEED_TEST_ONLY:-}" ] || ((${#int_only[@]})); then
-  if ! wait "$image_pid"; then
-    echo "--- bash scripts/build-test-image.sh failed:"
-    cat "$results/image.log"
-    exit 1
-  fi
-  tail -n 1 "$results/image.log"
-  VIRTSEED_TEST_IMAGE_DIR=$(tail -n 1 "$results/image.out")
-  export VIRTSEED_TEST_IMAGE_DIR
   # The provider under test is installed into this checkout's own folder and terraform is pointed at it, so a
   # provider installed by another checkout (or the user's ~/.terraform.d) never stands in for this one.
   . scripts/test-env.sh
@@ -114,33 +117,72 @@ if [ -z "${VIRTSEED_TEST_ONLY:-}" ] || ((${#int_only[@]})); then
 
   # Integration tests run one file at a time in three jest processes side by side: lanes `heavy` and `int` may
   # boot guests (two at most boot guests at once on a 2-core machine), lane `noguest` runs only files that start
-  # no guest. Each test owns its `vstest-<name>` objects, so the lanes never meet. Which file runs in which lane
-  # comes from the measured timings in test/lanes.json (scripts/test-lanes.ts: guest files to the two guest lanes,
-  # the others to whichever of the three has least, longest file first; `npm run test:lanes` rewrites it from a
-  # run's test-results/timings.json). The tests' own libvirt daemons keep their QEMU logs in
-  # test-results/qemu-logs for the timing table's boot counts (test/helpers/qemu-logs.ts).
+  # no guest and do not read the test image. Lane `noguest` starts now; `heavy` and `int` when the test image is
+  # ready: on a fresh machine (CI's case) it is still being built, and lane `noguest` gets a head start of about
+  # what remains of the build (its recorded time in test/lanes.json less how long it has been building); with the
+  # image cached all three start together. Which file runs in which lane comes from the measured timings in
+  # test/lanes.json (scripts/test-lanes.ts: guest files to the two guest lanes, the others to whichever of the three
+  # is estimated to end first, head start counted, longest file first; `npm run test:lanes` rewrites it from a run's
+  # test-results/timings.json). The tests' own libvirt daemons keep their QEMU logs in test-results/qemu-logs for
+  # the timing table's boot counts (test/helpers/qemu-logs.ts).
   export VIRTSEED_TEST_QEMU_LOGS="$PWD/$results/qemu-logs"
   # CPU for the timing table: each file's own (test/helpers/limits-environment.ts), and the machine's as a whole.
   export VIRTSEED_TEST_CPU_LOG="$PWD/$results/cpu.jsonl"
+  # The image not ready: how long it has been building (0 while build-test-image.sh waits for another checkout's
+  # build or installs debootstrap: it has not begun).
+  split_args=()
+  if [ ! -e "$results/image.end" ]; then
+    building=0
+    if grep -q '^building test image' "$results/image.log"; then
+      building=$((($(date +%s%3N) - $(cat "$results/image.start")) / 1000))
+    fi
+    split_args=(--image-building "$building")
+  fi
+  node dist/scripts/test-lanes.js split "${split_args[@]}" "${int_only[@]}" >"$results/lanes.txt"
   head -n 1 /proc/stat >"$results/proc-stat.start"
-  node dist/scripts/test-lanes.js split "${int_only[@]}" >"$results/lanes.txt"
-  # `heavy` and `noguest` in the background (their output shown when they end), `int` in the foreground.
+  cp "$results/proc-stat.start" "$results/proc-stat.unit-end"
   lane_files() { while read -r l file; do if [ "$l" = "$1" ]; then echo "$file"; fi; done <"$results/lanes.txt"; }
   lane_pids=()
   lane_names=()
-  for lane in heavy noguest; do
-    mapfile -t files < <(lane_files "$lane")
-    ((${#files[@]})) || continue
-    npx jest --selectProjects integration --runInBand --runTestsByPath "${files[@]}" --json --outputFile="$results/$lane.json" "$@" \
-      >"$results/$lane.log" 2>&1 &
+  # Starts lane $1 in the background (its output shown when it ends), if it has files.
+  start_lane() {
+    local files
+    mapfile -t files < <(lane_files "$1")
+    ((${#files[@]})) || return 0
+    echo "lanes: $1 started at $(date -u +%H:%M:%S) (${#files[@]} files)"
+    npx jest --selectProjects integration --runInBand --runTestsByPath "${files[@]}" --json --outputFile="$results/$1.json" "${@:2}" \
+      >"$results/$1.log" 2>&1 &
     lane_pids+=($!)
-    lane_names+=("$lane")
-    ran+=("$results/$lane.json")
-  done
-  mapfile -t files < <(lane_files int)
-  if ((${#files[@]})); then
-    npx jest --selectProjects integration --runInBand --runTestsByPath "${files[@]}" --json --outputFile="$results/int.json" "$@" || status=1
-    ran+=("$results/int.json")
+    lane_names+=("$1")
+    ran+=("$results/$1.json")
+  }
+  if ((${#split_args[@]})); then
+    start_lane noguest "$@"
+    if [ -n "$(lane_files heavy)$(lane_files int)" ]; then echo "lanes: heavy and int wait for the test image (test-results/image.log)"; fi
+  fi
+  guest_lanes=1
+  if wait "$image_pid"; then
+    tail -n 1 "$results/image.log"
+    VIRTSEED_TEST_IMAGE_DIR=$(tail -n 1 "$results/image.out")
+    export VIRTSEED_TEST_IMAGE_DIR
+  else
+    echo "--- bash scripts/build-test-image.sh failed:"
+    cat "$results/image.log"
+    status=1
+    failed_checks+=(image)
+    guest_lanes=0
+    if [ -n "$(lane_files heavy)$(lane_files int)" ]; then echo "lanes: heavy and int NOT RUN: no test image"; fi
+  fi
+  if ((guest_lanes)); then
+    ((${#split_args[@]})) || start_lane noguest "$@"
+    start_lane heavy "$@"
+    # `int` in the foreground.
+    mapfile -t files < <(lane_files int)
+    if ((${#files[@]})); then
+      echo "lanes: int started at $(date -u +%H:%M:%S) (${#files[@]} files)"
+      npx jest --selectProjects integration --runInBand --runTestsByPath "${files[@]}" --json --outputFile="$results/int.json" "$@" || status=1
+      ran+=("$results/int.json")
+    fi
   fi
   for i in "${!lane_pids[@]}"; do
     wait "${lane_pids[$i]}" || status=1

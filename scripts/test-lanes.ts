@@ -3,20 +3,32 @@
  * per integration test file, its measured wall time (`seconds`), its guest `boots` and `restores` (from
  * test-results/timings.json, scripts/test-timings.ts), `guests: true` when the file starts guests under a libvirtd
  * of its own (test/helpers/hosts.ts, test/faults/own-libvirtd.ts: the timing table does not see those), and
- * optionally a `lane` it is pinned to. scripts/test-all.sh asks `split` which file runs in which lane.
+ * optionally a `lane` it is pinned to; and `image.seconds`, the test image's build time in the last run that built
+ * it (scripts/build-test-image.sh: a debootstrap, mostly waiting on the Debian mirror). scripts/test-all.sh asks
+ * `split` which file runs in which lane.
  *
  * Lanes: `heavy` and `int` may start guests; `noguest` runs only files that start none. At most two jest processes
  * boot guests side by side on a 2-core machine (TCG guests take a core each), so a file that starts a guest — boots
  * or restores measured, `guests: true`, or not measured at all (unknown: assumed to) — goes to `heavy` or `int`;
- * a file that starts none may go to any of the three. The split: pinned files go to their lane; then the guest
- * files, longest first, each to the guest lane with the smaller total so far; then the other files, longest
- * first, each to the lane with the smallest total of all three (greedy longest-processing-time; a tie goes to
- * `noguest`, then `heavy`). A file without a measured time counts as the median of the measured ones (60 s when
- * none is). The run's wall time is then about the largest lane's total.
+ * a file that starts none may go to any of the three.
  *
- * `npx tsx scripts/test-lanes.ts split [FILE...]` prints `<lane> <file>` lines (every integration file, or the
- * FILEs given); `npm run test:lanes` (`update [timings.json]`) rewrites test/lanes.json from a run's timings: the
- * measured files get their new figures; when the run measured every integration file, the pins are dropped too.
+ * Head start: on a fresh machine (CI's case) the test image is still being built when the unit tests and checks
+ * end. Lane `noguest` starts then; `heavy` and `int` start when the image is ready, an estimated `headStart`
+ * seconds later (the recorded build time less how long it has been building). A file that reads the test image
+ * (usesTestImage: its source calls testImage() or reads $VIRTSEED_TEST_IMAGE_DIR) then also waits for it, in a
+ * guest lane, even when it starts no guest. With the image cached, the head start is 0 and all three start together.
+ *
+ * The split: each lane begins at its start (0 for `noguest`, the head start for the other two); pinned files go to
+ * their lane; then the guest files, longest first, each to the guest lane that ends soonest so far; then the other
+ * files, longest first, each to the lane that ends soonest among those it may run in (greedy longest-processing-
+ * time; a tie goes to `noguest`, then `heavy`). A file without a measured time counts as the median of the measured
+ * ones (60 s when none is). The run's wall time from the first lane's start is then about the latest lane's end.
+ *
+ * `npx tsx scripts/test-lanes.ts split [--image-building SECONDS] [FILE...]` prints `<lane> <file>` lines (every
+ * integration file, or the FILEs given); `--image-building` says the image has been building for SECONDS and is not
+ * ready yet. `npm run test:lanes` (`update [timings.json]`) rewrites test/lanes.json from a run's timings: the
+ * measured files get their new figures, and the image its build time when the run built it; when the run measured
+ * every integration file, the pins are dropped too.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -43,10 +55,31 @@ export interface LaneEntry {
   readonly lane?: Lane;
 }
 
-/** test/lanes.json. `files` keyed by the path relative to the checkout. */
+/**
+ * test/lanes.json. `files` keyed by the path relative to the checkout; `image.seconds`: the test image's build time
+ * (wall seconds) in the last run that built it.
+ */
 export interface LanesFile {
   readonly comment?: string;
+  readonly image?: { readonly seconds: number };
   readonly files: Readonly<Record<string, LaneEntry>>;
+}
+
+/** The image's build time assumed when test/lanes.json records none (a debootstrap on a 2-core machine, 2026-11). */
+export const DEFAULT_IMAGE_SECONDS = 340;
+
+/**
+ * Seconds until the test image is ready, estimated: the recorded build time less `buildingFor` (seconds it has been
+ * building so far), at least 0; 0 when `buildingFor` is undefined (the image is ready).
+ */
+export function imageHeadStart(lanes: LanesFile, buildingFor: number | undefined): number {
+  if (buildingFor === undefined) return 0;
+  return Math.max(0, Math.round((lanes.image?.seconds ?? DEFAULT_IMAGE_SECONDS) - buildingFor));
+}
+
+/** Whether a test file's source reads the test image: calls testImage() (test/helpers/guest.ts) or reads $VIRTSEED_TEST_IMAGE_DIR. */
+export function usesTestImage(source: string): boolean {
+  return /\btestImage\(|\bVIRTSEED_TEST_IMAGE_DIR\b/.test(source);
 }
 
 /** Seconds assumed for a file without a measured time: the median of the measured ones, 60 when none is. */
@@ -69,38 +102,59 @@ export function startsGuests(entry: LaneEntry | undefined): boolean {
   return (entry.boots ?? 0) > 0 || (entry.restores ?? 0) > 0;
 }
 
+/** What the split knows beyond test/lanes.json. */
+export interface SplitOptions {
+  /** Seconds lane `noguest` starts before the guest lanes (imageHeadStart); 0 when absent. */
+  readonly headStart?: number;
+  /**
+   * Whether a file must wait for the test image although it starts no guest: it reads the image (usesTestImage)
+   * and the image is not ready yet. None when absent.
+   */
+  readonly needsImage?: (file: string) => boolean;
+}
+
 /**
- * Which lane each of `files` runs in, and each lane's estimated seconds (rules in the module comment). Throws when
- * a file that starts guests is pinned to the no-guest lane.
+ * Which lane each of `files` runs in, and each lane's estimated end in seconds from the first lane's start (its
+ * start plus its files' seconds; rules in the module comment). Throws when a file that starts guests is pinned to
+ * the no-guest lane.
  */
-export function splitLanes(files: readonly string[], lanes: LanesFile): { lane: Record<string, Lane>; seconds: Record<Lane, number> } {
+export function splitLanes(
+  files: readonly string[],
+  lanes: LanesFile,
+  options: SplitOptions = {},
+): { lane: Record<string, Lane>; seconds: Record<Lane, number> } {
+  const headStart = options.headStart ?? 0;
+  const needsImage = options.needsImage ?? (() => false);
   const fallback = defaultSeconds(lanes);
   const est = (f: string) => lanes.files[f]?.seconds ?? fallback;
   const lane: Record<string, Lane> = {};
-  const seconds: Record<Lane, number> = { heavy: 0, int: 0, noguest: 0 };
+  const seconds: Record<Lane, number> = { heavy: headStart, int: headStart, noguest: 0 };
   const put = (f: string, l: Lane) => {
     lane[f] = l;
     seconds[l] += est(f);
   };
   const longestFirst = (xs: readonly string[]) => [...xs].sort((a, b) => est(b) - est(a) || a.localeCompare(b));
   const least = (among: readonly Lane[]) => among.reduce((best, x) => (seconds[x] < seconds[best] ? x : best), among[0]);
+  // Guest files, and while the image is being built the files that read it, run in the lanes that start once it is ready.
+  const waitsForImage = (f: string) => startsGuests(lanes.files[f]) || needsImage(f);
   const free: string[] = [];
   for (const f of files) {
     const pin = lanes.files[f]?.lane;
-    if (!pin) free.push(f);
+    if (!pin || (pin === 'noguest' && needsImage(f))) free.push(f);
     else if (pin === 'noguest' && startsGuests(lanes.files[f]))
       throw new Error(`test-lanes: ${f} is pinned to lane noguest but starts guests (test/lanes.json: boots, restores or guests)`);
     else put(f, pin);
   }
-  for (const f of longestFirst(free.filter((f) => startsGuests(lanes.files[f])))) put(f, least(GUEST_LANES));
-  for (const f of longestFirst(free.filter((f) => !startsGuests(lanes.files[f])))) put(f, least(ANY_LANE));
+  for (const f of longestFirst(free.filter(waitsForImage))) put(f, least(GUEST_LANES));
+  for (const f of longestFirst(free.filter((f) => !waitsForImage(f)))) put(f, least(ANY_LANE));
   return { lane, seconds };
 }
 
 /**
  * test/lanes.json after a run: the files of the integration lanes in `timings` get their seconds, boots and
  * restores (a `guests` marker stays); `allFiles`: every integration file of the checkout — when the run measured all of them, the pins are
- * dropped (the split comes from data from then on) and files no longer present are removed.
+ * dropped (the split comes from data from then on) and files no longer present are removed. `image.seconds`
+ * becomes the run's build time when the run built the image (a cached image says nothing about a build).
  */
 export function updateLanes(lanes: LanesFile, timings: Timings, allFiles: readonly string[]): LanesFile {
   // A file that did not run (0 s: it failed to load) is not a measurement.
@@ -117,7 +171,8 @@ export function updateLanes(lanes: LanesFile, timings: Timings, allFiles: readon
       : { ...old };
     files[f] = !complete && old?.lane ? { ...entry, lane: old.lane } : entry;
   }
-  return { ...(lanes.comment ? { comment: lanes.comment } : {}), files };
+  const image = timings.image?.built ? { seconds: timings.image.seconds } : lanes.image;
+  return { ...(lanes.comment ? { comment: lanes.comment } : {}), ...(image ? { image } : {}), files };
 }
 
 const LANES_JSON = path.join('test', 'lanes.json');
@@ -126,29 +181,49 @@ function readLanes(root: string): LanesFile {
   return JSON.parse(fs.readFileSync(path.join(root, LANES_JSON), 'utf8')) as LanesFile;
 }
 
-/** Each lane's estimated seconds, as `heavy N s, int N s, noguest N s`. */
+/** Each lane's estimated end, as `heavy N s, int N s, noguest N s`. */
 function laneSummary(seconds: Record<Lane, number>): string {
   return LANES.map((l) => `${l} ${Math.round(seconds[l])} s`).join(', ');
 }
 
-/** The CLI (run from the checkout): `split [FILE...]` or `update [timings.json]`. */
+/** Which of the integration `files` read the test image (usesTestImage on each one's source). */
+function imageReaders(root: string, files: readonly string[]): Set<string> {
+  return new Set(files.filter((f) => usesTestImage(fs.readFileSync(path.join(root, f), 'utf8'))));
+}
+
+/** The CLI (run from the checkout): `split [--image-building SECONDS] [FILE...]` or `update [timings.json]`. */
 export function main(args: readonly string[], root: string): void {
   const [command, ...rest] = args;
   const all = integrationFiles(root, 'test');
   if (command === 'split') {
     const lanes = readLanes(root);
+    let buildingFor: number | undefined;
+    if (rest[0] === '--image-building') {
+      buildingFor = Number(rest[1]);
+      if (!Number.isFinite(buildingFor) || buildingFor < 0)
+        throw new Error(`test-lanes: --image-building expects seconds, got ${JSON.stringify(rest[1])}`);
+      rest.splice(0, 2);
+    }
     const files = rest.length ? rest.map((f) => path.relative(root, path.resolve(root, f)).split(path.sep).join('/')) : all;
-    const { lane, seconds } = splitLanes(files, lanes);
+    const headStart = imageHeadStart(lanes, buildingFor);
+    const readers = buildingFor === undefined ? new Set<string>() : imageReaders(root, files);
+    const { lane, seconds } = splitLanes(files, lanes, { headStart, needsImage: (f) => readers.has(f) });
     for (const f of files) process.stdout.write(`${lane[f]} ${f}\n`);
-    process.stderr.write(`test-lanes: estimated ${laneSummary(seconds)} (${LANES_JSON})\n`);
+    const head =
+      buildingFor === undefined
+        ? ''
+        : `the test image still building (for ${Math.round(buildingFor)} s, ${lanes.image?.seconds ?? DEFAULT_IMAGE_SECONDS} s recorded): lane noguest starts about ${headStart} s before heavy and int; `;
+    process.stderr.write(`test-lanes: ${head}estimated ends ${laneSummary(seconds)} (${LANES_JSON})\n`);
   } else if (command === 'update') {
     const timings = JSON.parse(fs.readFileSync(path.resolve(root, rest[0] ?? 'test-results/timings.json'), 'utf8')) as Timings;
     const updated = updateLanes(readLanes(root), timings, all);
     fs.writeFileSync(path.join(root, LANES_JSON), JSON.stringify(updated, null, 2) + '\n');
     const { seconds } = splitLanes(all, updated);
-    process.stdout.write(`test-lanes: ${LANES_JSON} rewritten; estimated ${laneSummary(seconds)}\n`);
+    process.stdout.write(`test-lanes: ${LANES_JSON} rewritten; estimated ${laneSummary(seconds)} with the image cached\n`);
   } else {
-    throw new Error(`test-lanes: expected "split [FILE...]" or "update [timings.json]", got ${JSON.stringify(command)}`);
+    throw new Error(
+      `test-lanes: expected "split [--image-building SECONDS] [FILE...]" or "update [timings.json]", got ${JSON.stringify(command)}`,
+    );
   }
 }
 

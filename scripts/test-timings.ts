@@ -24,7 +24,14 @@
  * npm…), as test/helpers/limits-environment.ts records them in `cpu.jsonl` (guests excluded: QEMU runs under
  * libvirtd). For the run as a whole, scripts/test-all.sh keeps the `cpu` line of /proc/stat before and after the
  * integration lanes (`proc-stat.start`, `proc-stat.end`): every core-second the machine was busy in that time,
- * guests and daemons included, against the core-seconds it had.
+ * guests and daemons included, against the core-seconds it had; likewise over the unit tests and checks
+ * (`proc-stat.unit-start`, `proc-stat.unit-end`: from their start to the first integration lane's), to show whether
+ * the machine had room for a lane beside them.
+ *
+ * The test image: scripts/test-all.sh builds it (or finds it cached) beside the unit tests and checks and writes
+ * when that began and ended (`image.start`, `image.end`: ms since the epoch) and its log (`image.log`, whose line
+ * `test image cached: DIR` says no build was needed). The table says how long the build took and when each
+ * integration lane started against the moment the image was ready (lane `noguest` does not wait for it).
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -82,9 +89,13 @@ export interface FileTiming {
   readonly slowest: readonly SlowTest[];
 }
 
-/** A lane's totals: `seconds` sums its files, `wallSeconds` is its first file's start to its last file's end. */
+/**
+ * A lane's totals: `seconds` sums its files, `wallSeconds` is its first file's start to its last file's end;
+ * `startMs`: its first file's start (ms since the epoch), absent when none ran.
+ */
 export interface LaneTotal {
   readonly lane: string;
+  readonly startMs?: number;
   readonly files: number;
   readonly seconds: number;
   readonly wallSeconds: number;
@@ -100,12 +111,27 @@ export interface MachineCpu {
   readonly availableSeconds: number;
 }
 
+/**
+ * The test image in this run: `built` false when it was found cached; `seconds` from the start of
+ * scripts/build-test-image.sh to its end; `startMs`, `endMs` since the epoch.
+ */
+export interface ImageBuild {
+  readonly built: boolean;
+  readonly seconds: number;
+  readonly startMs: number;
+  readonly endMs: number;
+}
+
 /** What timings.json holds. */
 export interface Timings {
   readonly files: readonly FileTiming[];
   readonly lanes: readonly LaneTotal[];
-  /** Absent when /proc/stat was not sampled. */
+  /** Over the integration lanes; absent when /proc/stat was not sampled. */
   readonly machineCpu?: MachineCpu;
+  /** Over the unit tests and checks; absent when /proc/stat was not sampled. */
+  readonly unitPhaseCpu?: MachineCpu;
+  /** Absent when the run did not build or look for the image (no integration file ran). */
+  readonly image?: ImageBuild;
   /** QEMU starts during the integration lanes that no file could be given (see the module comment). */
   readonly unattributed: readonly QemuStart[];
 }
@@ -269,6 +295,7 @@ export function buildTimings(
     const sum = (k: 'seconds' | 'boots' | 'restores' | 'passed' | 'failed') => mine.reduce((n, f) => n + f[k], 0);
     return {
       lane: r.lane,
+      ...(timed.length ? { startMs: Math.min(...timed.map((t) => t.startTime)) } : {}),
       files: mine.length,
       seconds: round1(sum('seconds')),
       wallSeconds: round1(wall / 1000),
@@ -287,6 +314,40 @@ function shortName(name: string, max = 60): string {
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
+/** `N core-s busy of M (P %)`. */
+function cpuShare({ busySeconds, availableSeconds }: MachineCpu): string {
+  const pct = availableSeconds > 0 ? Math.round((100 * busySeconds) / availableSeconds) : 0;
+  return `${busySeconds} core-s busy of ${availableSeconds} (${pct} %)`;
+}
+
+/**
+ * The test image's line of the table: found cached, or built in N s, with each integration lane's start against
+ * the moment it was ready (`noguest started 140 s before it was ready, heavy 3 s after`). Undefined without `image`.
+ */
+export function imageLine(t: Timings): string | undefined {
+  if (!t.image) return undefined;
+  if (!t.image.built) return 'Test image: found cached (test-results/image.log).';
+  const endMs = t.image.endMs;
+  const starts = t.lanes
+    .filter((l) => INTEGRATION_LANES.includes(l.lane) && l.startMs !== undefined)
+    .map((l) => {
+      const d = Math.round(((l.startMs as number) - endMs) / 1000);
+      return `${l.lane} ${d < 0 ? `${-d} s before` : `${d} s after`} it was ready`;
+    });
+  return `Test image: built in ${t.image.seconds} s (test-results/image.log)${starts.length ? `; lanes started: ${starts.join(', ')}` : ''}.`;
+}
+
+/**
+ * The image build from scripts/test-all.sh's `image.start`, `image.end` (ms since the epoch) and `image.log` texts
+ * (see the module comment); undefined when a time is missing or unreadable.
+ */
+export function parseImageBuild(start: string | undefined, end: string | undefined, log: string | undefined): ImageBuild | undefined {
+  const startMs = Number(start?.trim());
+  const endMs = Number(end?.trim());
+  if (!start?.trim() || !end?.trim() || !Number.isFinite(startMs) || !Number.isFinite(endMs) || endMs < startMs) return undefined;
+  return { built: !/^test image cached: /m.test(log ?? ''), seconds: round1((endMs - startMs) / 1000), startMs, endMs };
+}
+
 /**
  * The table as Markdown: lane totals, then one row per file (longest first). `unitRows`: how many of the unit
  * lane's files to show (all when undefined); the rest are counted in a line under the table.
@@ -298,12 +359,13 @@ export function renderTimings(t: Timings, unitRows?: number): string {
   for (const l of t.lanes)
     out.push(`| ${l.lane} | ${l.files} | ${l.seconds} | ${l.wallSeconds} | ${l.boots} | ${l.restores} | ${l.passed} | ${l.failed} |`);
   out.push('');
+  const image = imageLine(t);
+  if (image) out.push(image, '');
+  if (t.unitPhaseCpu) out.push(`Machine CPU during the unit tests and checks: ${cpuShare(t.unitPhaseCpu)}.`, '');
   if (t.machineCpu) {
-    const { busySeconds, availableSeconds } = t.machineCpu;
-    const pct = availableSeconds > 0 ? Math.round((100 * busySeconds) / availableSeconds) : 0;
     const own = round1(t.files.filter((f) => f.lane !== 'unit').reduce((n, f) => n + (f.cpuSeconds ?? 0), 0));
     out.push(
-      `Machine CPU during the integration lanes: ${busySeconds} core-s busy of ${availableSeconds} (${pct} %); the files' own processes ${own} core-s, the rest is guests, daemons and anything else on the machine.`,
+      `Machine CPU during the integration lanes: ${cpuShare(t.machineCpu)}; the files' own processes ${own} core-s, the rest is guests, daemons and anything else on the machine.`,
     );
     out.push('');
   }
@@ -400,14 +462,22 @@ export function main(resultsDir: string, root: string): void {
     }
   };
   const cpu = parseCpuLog(read('cpu.jsonl') ?? '', root);
-  const [statStart, statEnd] = [read('proc-stat.start'), read('proc-stat.end')];
-  let machine: MachineCpu | undefined;
-  try {
-    if (statStart && statEnd) machine = machineCpu(statStart, statEnd);
-  } catch (e) {
-    console.error(`test-timings: ${(e as Error).message}; machine CPU left out`);
-  }
-  const timings = buildTimings(runs, starts, literals, root, cpu, machine);
+  const cpuBetween = (from: string, to: string): MachineCpu | undefined => {
+    const [a, b] = [read(from), read(to)];
+    try {
+      return a && b ? machineCpu(a, b) : undefined;
+    } catch (e) {
+      console.error(`test-timings: ${from}: ${(e as Error).message}; machine CPU left out`);
+      return undefined;
+    }
+  };
+  const unitPhaseCpu = cpuBetween('proc-stat.unit-start', 'proc-stat.unit-end');
+  const image = parseImageBuild(read('image.start'), read('image.end'), read('image.log'));
+  const timings: Timings = {
+    ...buildTimings(runs, starts, literals, root, cpu, cpuBetween('proc-stat.start', 'proc-stat.end')),
+    ...(unitPhaseCpu ? { unitPhaseCpu } : {}),
+    ...(image ? { image } : {}),
+  };
   fs.writeFileSync(path.join(resultsDir, 'timings.json'), JSON.stringify(timings, null, 2) + '\n');
   fs.writeFileSync(path.join(resultsDir, 'timings.md'), `# Test timings\n\n${renderTimings(timings)}`);
   process.stdout.write(renderTimings(timings, 10));

@@ -1,6 +1,15 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { defaultSeconds, LanesFile, splitLanes, startsGuests, updateLanes } from '../../scripts/test-lanes';
+import {
+  DEFAULT_IMAGE_SECONDS,
+  defaultSeconds,
+  imageHeadStart,
+  LanesFile,
+  splitLanes,
+  startsGuests,
+  updateLanes,
+  usesTestImage,
+} from '../../scripts/test-lanes';
 import { FileTiming, integrationFiles, Timings } from '../../scripts/test-timings';
 
 const ROOT = path.resolve(__dirname, '..', '..');
@@ -88,6 +97,70 @@ describe('splitLanes', () => {
   });
 });
 
+describe('splitLanes with the test image still being built', () => {
+  const lanes: LanesFile = {
+    files: {
+      g1: { seconds: 400, boots: 2 },
+      g2: { seconds: 300, boots: 1 },
+      n1: { seconds: 350, boots: 0, restores: 0 },
+      n2: { seconds: 250, boots: 0, restores: 0 },
+      n3: { seconds: 100, boots: 0, restores: 0 },
+      img: { seconds: 50, boots: 0, restores: 0 },
+    },
+  };
+  const files = ['g1', 'g2', 'n1', 'n2', 'n3', 'img'];
+
+  it('GIVEN a head start of 200 s WHEN split THEN lane noguest takes the no-guest files until it would end later than a guest lane', () => {
+    const { lane, seconds } = splitLanes(files, lanes, { headStart: 200 });
+    // heavy and int begin at 200: g1→heavy (600), g2→int (500); n1→noguest (350), n2→noguest (350 was least: 600),
+    // n3→int (500 was least: 600), img→noguest on a tie (650)
+    expect(lane).toEqual({ g1: 'heavy', g2: 'int', n1: 'noguest', n2: 'noguest', n3: 'int', img: 'noguest' });
+    expect(seconds).toEqual({ heavy: 600, int: 600, noguest: 650 });
+  });
+
+  it('GIVEN no head start (the image cached) WHEN split THEN the split is the one without the option', () => {
+    expect(splitLanes(files, lanes, { headStart: 0 })).toEqual(splitLanes(files, lanes));
+  });
+
+  it('GIVEN a file that reads the image while it is being built WHEN split THEN it waits in a guest lane though it starts no guest', () => {
+    const { lane } = splitLanes(files, lanes, { headStart: 200, needsImage: (f) => f === 'img' });
+    expect(lane.img).not.toBe('noguest');
+    expect(['heavy', 'int']).toContain(lane.img);
+  });
+
+  it('GIVEN an image reader pinned to lane noguest while the image is being built WHEN split THEN it goes to a guest lane', () => {
+    const pinned: LanesFile = { files: { ...lanes.files, img: { seconds: 50, boots: 0, lane: 'noguest' } } };
+    expect(splitLanes(['img'], pinned, { headStart: 100, needsImage: () => true }).lane).toEqual({ img: 'heavy' });
+    expect(splitLanes(['img'], pinned, { headStart: 100 }).lane).toEqual({ img: 'noguest' });
+  });
+
+  it('GIVEN the build time recorded and how long the image has been building WHEN the head start is estimated THEN it is what remains, at least 0', () => {
+    const recorded: LanesFile = { image: { seconds: 340 }, files: {} };
+    expect(imageHeadStart(recorded, 150)).toBe(190);
+    expect(imageHeadStart(recorded, 400)).toBe(0); // slower than recorded: no estimate left
+    expect(imageHeadStart(recorded, undefined)).toBe(0); // ready
+    expect(imageHeadStart({ files: {} }, 40)).toBe(DEFAULT_IMAGE_SECONDS - 40);
+  });
+
+  it('GIVEN test sources WHEN asked whether they read the test image THEN a testImage() call or $VIRTSEED_TEST_IMAGE_DIR says so', () => {
+    expect(usesTestImage("import { testImage } from '../helpers/guest';\nconst img = testImage();")).toBe(true);
+    expect(usesTestImage('const dir = process.env.VIRTSEED_TEST_IMAGE_DIR;')).toBe(true);
+    expect(usesTestImage("import { cleanupByPrefix } from '../helpers/guest';")).toBe(false);
+  });
+
+  it('GIVEN the committed test/lanes.json and its files that read the image WHEN split with a head start THEN none of them nor any guest file is in noguest', () => {
+    const committed = JSON.parse(fs.readFileSync(path.join(ROOT, 'test', 'lanes.json'), 'utf8')) as LanesFile;
+    const all = integrationFiles(ROOT, 'test');
+    const readers = new Set(all.filter((f) => usesTestImage(fs.readFileSync(path.join(ROOT, f), 'utf8'))));
+    expect(readers).toContain('test/e2e/upload-integrity.int.test.ts'); // starts no guest, reads the image
+    const { lane, seconds } = splitLanes(all, committed, { headStart: imageHeadStart(committed, 150), needsImage: (f) => readers.has(f) });
+    expect(all.filter((f) => lane[f] === 'noguest' && (readers.has(f) || startsGuests(committed.files[f])))).toEqual([]);
+    // the head start goes to lane noguest: it ends no sooner than without one, the guest lanes no later
+    const without = splitLanes(all, committed).seconds;
+    expect(seconds.noguest).toBeGreaterThanOrEqual(without.noguest);
+  });
+});
+
 describe('updateLanes', () => {
   const seed: LanesFile = { comment: 'c', files: { a: { seconds: null, lane: 'heavy' }, b: { seconds: null, lane: 'int' } } };
 
@@ -106,6 +179,15 @@ describe('updateLanes', () => {
       a: { seconds: 90, boots: 0, restores: 0, guests: true },
       b: { seconds: 45, boots: 0, restores: 0 },
     });
+  });
+
+  it('GIVEN a run that built the image WHEN lanes.json is updated THEN image.seconds is its build time; a cached image keeps the old one', () => {
+    const old: LanesFile = { image: { seconds: 340 }, files: {} };
+    const built = { built: true, seconds: 402.5, startMs: 0, endMs: 402_500 };
+    const t: Timings = { files: [], lanes: [], unattributed: [], image: built };
+    expect(updateLanes(old, t, []).image).toEqual({ seconds: 402.5 });
+    expect(updateLanes(old, { ...t, image: { ...built, built: false, seconds: 1 } }, []).image).toEqual({ seconds: 340 });
+    expect(updateLanes({ files: {} }, { ...t, image: undefined }, [])).toEqual({ files: {} });
   });
 
   it('GIVEN a run of some files (one failed to load: 0 s) WHEN lanes.json is updated THEN the measured ones get their figures and every pin stays', () => {

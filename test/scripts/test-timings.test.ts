@@ -1,10 +1,12 @@
 import {
   attributeStarts,
   buildTimings,
+  imageLine,
   JestFileResult,
   machineCpu,
   nameLiterals,
   parseCpuLog,
+  parseImageBuild,
   parseProcStatLine,
   parseQemuLog,
   QemuStart,
@@ -161,9 +163,9 @@ describe('buildTimings and renderTimings', () => {
 
   it('GIVEN three lanes WHEN built THEN each lane totals its files, and its wall time runs from first start to last end', () => {
     expect(t.lanes).toEqual([
-      { lane: 'unit', files: 2, seconds: 5, wallSeconds: 3, boots: 0, restores: 0, passed: 2, failed: 0 },
-      { lane: 'int', files: 1, seconds: 90, wallSeconds: 90, boots: 2, restores: 0, passed: 1, failed: 1 },
-      { lane: 'heavy', files: 1, seconds: 290, wallSeconds: 290, boots: 1, restores: 1, passed: 4, failed: 0 },
+      { lane: 'unit', startMs: at(0), files: 2, seconds: 5, wallSeconds: 3, boots: 0, restores: 0, passed: 2, failed: 0 },
+      { lane: 'int', startMs: at(10), files: 1, seconds: 90, wallSeconds: 90, boots: 2, restores: 0, passed: 1, failed: 1 },
+      { lane: 'heavy', startMs: at(10), files: 1, seconds: 290, wallSeconds: 290, boots: 1, restores: 1, passed: 4, failed: 0 },
     ]);
   });
 
@@ -232,5 +234,51 @@ describe('CPU in the timing table', () => {
     const md = renderTimings(t);
     expect(md).toContain('| int | test/a.int.test.ts | 100 | 42.5 | 0 | 0 | 1 | 1 a |');
     expect(md).toContain("Machine CPU during the integration lanes: 150 core-s busy of 200 (75 %); the files' own processes 42.5 core-s");
+  });
+
+  it('GIVEN the CPU of the unit tests and checks WHEN rendered THEN the table has its line', () => {
+    const runs = [{ lane: 'int', result: { testResults: [fileResult('test/a.int.test.ts', 0, 100, [['a', 1000]])] } }];
+    const t = { ...buildTimings(runs, [], new Map(), ROOT), unitPhaseCpu: { busySeconds: 380, availableSeconds: 400 } };
+    expect(renderTimings(t)).toContain('Machine CPU during the unit tests and checks: 380 core-s busy of 400 (95 %).');
+  });
+});
+
+describe('the test image in the timing table', () => {
+  it('GIVEN image.start, image.end and the log of a build WHEN parsed THEN it was built, in the seconds between', () => {
+    expect(parseImageBuild(`${at(0)}\n`, `${at(341.25)}\n`, 'building test image in /x (debootstrap)\n/x\n')).toEqual({
+      built: true,
+      seconds: 341.3,
+      startMs: at(0),
+      endMs: at(341.25),
+    });
+  });
+
+  it('GIVEN the log of a cached image WHEN parsed THEN it was not built', () => {
+    expect(parseImageBuild(`${at(0)}`, `${at(1)}`, 'test image cached: /var/cache/virtseed/images/x\n')).toMatchObject({
+      built: false,
+      seconds: 1,
+    });
+  });
+
+  it('GIVEN no end time (the build never ended) or garbage WHEN parsed THEN there is no image build', () => {
+    expect(parseImageBuild(`${at(0)}`, undefined, '')).toBeUndefined();
+    expect(parseImageBuild('', `${at(1)}`, '')).toBeUndefined();
+    expect(parseImageBuild('soon', `${at(1)}`, '')).toBeUndefined();
+    expect(parseImageBuild(`${at(5)}`, `${at(1)}`, '')).toBeUndefined();
+  });
+
+  it('GIVEN a built image and lanes started before and after it was ready WHEN rendered THEN each lane start is given against it', () => {
+    const runs = [
+      { lane: 'unit', result: { testResults: [fileResult('test/u.test.ts', 0, 100, [['u', 1]])] } },
+      { lane: 'noguest', result: { testResults: [fileResult('test/n.int.test.ts', 200, 900, [['n', 1]])] } },
+      { lane: 'heavy', result: { testResults: [fileResult('test/h.int.test.ts', 343, 900, [['h', 1]])] } },
+    ];
+    const t = { ...buildTimings(runs, [], new Map(), ROOT), image: { built: true, seconds: 340, startMs: at(0), endMs: at(340) } };
+    expect(imageLine(t)).toBe(
+      'Test image: built in 340 s (test-results/image.log); lanes started: noguest 140 s before it was ready, heavy 3 s after it was ready.',
+    );
+    expect(renderTimings(t)).toContain(imageLine(t));
+    expect(imageLine({ ...t, image: { ...t.image, built: false } })).toBe('Test image: found cached (test-results/image.log).');
+    expect(imageLine({ ...t, image: undefined })).toBeUndefined();
   });
 });
