@@ -5,7 +5,9 @@
  *   (e) importing the domain by name and by UUID, and the root volume by POOL/NAME, then planning: no changes;
  *   (f) after every apply a second plan shows no changes (exit code 0);
  *   (g) a read that kept the definition's digest (a refresh saved in state) still sees a change made with virsh;
- *   an apply keeps the digest of the definition it leaves (issue #25).
+ *   an apply keeps the digest of the definition it leaves (issue #25);
+ *   (h) autostart turned on with virsh is seen by the next plan's read of the shut-off domain (issue #38: the read
+ *   takes a shut-off domain's autostart flag from the domain listing).
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -92,6 +94,15 @@ test('(g) GIVEN a saved refresh (the read kept the XML digest) WHEN memory is ch
   const dom = plannedChange(tf.planJson(), 'virtseed_domain.vm');
   expect([dom.actions, dom.before?.memory, dom.after?.memory]).toEqual([['update'], 512, 256]);
   tf.apply();
+  expectPlanEmpty(tf);
+});
+
+test('(h) GIVEN the shut-off domain WHEN autostart is turned on with virsh THEN the plan shows it (the read takes it from the domain listing)', () => {
+  virshRun('autostart', NAME);
+  const dom = plannedChange(tf.planJson(), 'virtseed_domain.vm');
+  expect([dom.actions, dom.before?.autostart, dom.after?.autostart, dom.before?.running]).toEqual([['update'], true, false, false]);
+  tf.apply();
+  expect(virshRun('dominfo', NAME)).toMatch(/^Autostart:\s+disable/m);
   expectPlanEmpty(tf);
 });
 
