@@ -144,6 +144,7 @@ export const VIR_DOMAIN_CONSOLE_SAFE = 2;
 /** virConnectListAllDomainsFlags (subset). */
 export const VIR_CONNECT_LIST_DOMAINS_ACTIVE = 1;
 export const VIR_CONNECT_LIST_DOMAINS_INACTIVE = 2;
+export const VIR_CONNECT_LIST_DOMAINS_AUTOSTART = 1024;
 
 /** virNetworkUpdateCommand. */
 export const VIR_NETWORK_UPDATE_COMMAND_MODIFY = 1;

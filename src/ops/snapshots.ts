@@ -84,10 +84,14 @@ function isMissing(err: unknown, ...codes: number[]): boolean {
 
 /** The domain's persistent definition, or null when virtseed's domain model cannot read it. */
 async function definition(client: LibvirtClient, dom: DomRef, options?: CallOptions): Promise<DomainSpec | null> {
+  return parsedOrNull(await client.domainGetXmlDesc(dom, VIR_DOMAIN_XML_INACTIVE, options));
+}
+
+/** A definition's XML parsed, or null when virtseed's domain model cannot read it. */
+function parsedOrNull(xml: string): DomainSpec | null {
   try {
-    return parseDomainXml(await client.domainGetXmlDesc(dom, VIR_DOMAIN_XML_INACTIVE, options));
-  } catch (err) {
-    if (err instanceof LibvirtError) throw err;
+    return parseDomainXml(xml);
+  } catch {
     return null;
   }
 }
@@ -226,20 +230,32 @@ function bootedSeedName(domain: string): string {
   return `${domain}.booted-seed`;
 }
 
-/** The domain's seed volume (its cdrom's pool volume) and its pool, if it has one that exists. */
+/**
+ * The domain's seed volume (its cdrom's pool volume) and its pool, if it has one that exists. `definitionXml`: the
+ * domain's persistent definition when the caller has just read it (else it is asked for). A definition without any
+ * pool source has no seed and is not parsed.
+ */
 export async function domainSeedVolume(
   client: LibvirtClient,
   dom: DomRef,
   options?: CallOptions,
+  definitionXml?: string,
 ): Promise<{ pool: PoolRef; vol: VolRef } | null> {
-  const seed = seedDisk(await definition(client, dom, options));
+  const xml = definitionXml ?? (await client.domainGetXmlDesc(dom, VIR_DOMAIN_XML_INACTIVE, options));
+  const seed = /<source\b[^>]*\bpool=/.test(xml) ? seedDisk(parsedOrNull(xml)) : undefined;
   const found = seed ? await poolVolume(client, seed.source.pool, seed.source.volume, options) : null;
   return found?.vol ? { pool: found.pool, vol: found.vol } : null;
 }
 
-/** The copy of the seed the guest last booted with (bootedSeedName), or null when there is none. */
-export async function bootedSeed(client: LibvirtClient, dom: DomRef, options?: CallOptions): Promise<VolRef | null> {
-  const seed = await domainSeedVolume(client, dom, options);
+/** The copy of the seed the guest last booted with (bootedSeedName), or null when there is none. `definitionXml`:
+ *  as for domainSeedVolume. */
+export async function bootedSeed(
+  client: LibvirtClient,
+  dom: DomRef,
+  options?: CallOptions,
+  definitionXml?: string,
+): Promise<VolRef | null> {
+  const seed = await domainSeedVolume(client, dom, options, definitionXml);
   return seed ? ((await poolVolume(client, seed.pool.name, bootedSeedName(dom.name), options))?.vol ?? null) : null;
 }
 
@@ -251,9 +267,9 @@ export async function keepBootedSeed(client: LibvirtClient, dom: DomRef, options
   return true;
 }
 
-/** Deletes the copy of the booted seed, if there is one. */
-export async function dropBootedSeed(client: LibvirtClient, dom: DomRef, options?: CallOptions): Promise<void> {
-  const copy = await bootedSeed(client, dom, options);
+/** Deletes the copy of the booted seed, if there is one. `definitionXml`: as for domainSeedVolume. */
+export async function dropBootedSeed(client: LibvirtClient, dom: DomRef, options?: CallOptions, definitionXml?: string): Promise<void> {
+  const copy = await bootedSeed(client, dom, options, definitionXml);
   if (copy)
     await client.storageVolDelete(copy, 0, options).catch((err) => {
       if (!isMissing(err, VIR_ERR_NO_STORAGE_VOL)) throw err;

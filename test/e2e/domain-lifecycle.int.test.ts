@@ -5,12 +5,19 @@
  *   (e) importing the domain by name and by UUID, and the root volume by POOL/NAME, then planning: no changes;
  *   (f) after every apply a second plan shows no changes (exit code 0);
  *   (g) a read that kept the definition's digest (a refresh saved in state) still sees a change made with virsh;
- *   an apply keeps the digest of the definition it leaves (issue #25).
+ *   an apply keeps the digest of the definition it leaves (issue #25);
+ *   (h) autostart turned on with virsh is seen by the next plan's read of the shut-off domain (issue #38: the read
+ *   takes a shut-off domain's autostart flag from the domain listing);
+ *   (i) a create defines first and looks its name up only when libvirt refuses it (issue #38): a domain of that name
+ *   defined after the plan fails the apply with "Domain exists already" and stays; one an interrupted create left
+ *   (its pending mark) is removed and the create goes on.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { plannedChange, TfWorkdir } from '../helpers/terraform';
+import { VIRTSEED_XML_NAMESPACE } from '../../src/domain';
+import { CREATE_PENDING_KEY } from '../../provider/src/resources/private/domain-lifecycle';
 import { expectPlanEmpty } from '../helpers/steps';
 import { cleanupByPrefix, domainExists, domainUuid, virshRun } from '../helpers/guest';
 import { teardown } from '../helpers/teardown';
@@ -95,6 +102,15 @@ test('(g) GIVEN a saved refresh (the read kept the XML digest) WHEN memory is ch
   expectPlanEmpty(tf);
 });
 
+test('(h) GIVEN the shut-off domain WHEN autostart is turned on with virsh THEN the plan shows it (the read takes it from the domain listing)', () => {
+  virshRun('autostart', NAME);
+  const dom = plannedChange(tf.planJson(), 'virtseed_domain.vm');
+  expect([dom.actions, dom.before?.autostart, dom.after?.autostart, dom.before?.running]).toEqual([['update'], true, false, false]);
+  tf.apply();
+  expect(virshRun('dominfo', NAME)).toMatch(/^Autostart:\s+disable/m);
+  expectPlanEmpty(tf);
+});
+
 test('(c) GIVEN reprovision = "recreate" WHEN the instance_id changes THEN the domain is replaced (new UUID)', () => {
   const before = tf.resource('virtseed_domain.vm').instance_id;
   tf.write(config('TWO'));
@@ -151,4 +167,42 @@ test('(e) GIVEN the root volume exists WHEN imported by POOL/NAME THEN a plan sh
   tf.ok(['import', '-input=false', 'virtseed_volume.root', `default/${PREFIX}-root.qcow2`]);
   expect(tf.resource('virtseed_volume.root').id).toBe(id);
   expectPlanEmpty(tf);
+});
+
+test('(i) GIVEN a saved plan to create a domain WHEN a domain of its name is defined before the apply THEN the apply refuses it; WHEN that one carries the pending mark of an interrupted create THEN it is replaced', () => {
+  const name = `${PREFIX}-clash`;
+  const clash = new TfWorkdir('lifecycle-clash');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'vstest-lc-'));
+  /** Defines `name` with virsh (no UUID: libvirt makes one), with virtseed's create-pending mark when `pending`. */
+  const define = (pending: boolean): string => {
+    const mark = pending
+      ? `<metadata><virtseed:instance xmlns:virtseed="${VIRTSEED_XML_NAMESPACE}"><virtseed:entry key="${CREATE_PENDING_KEY}">1</virtseed:entry></virtseed:instance></metadata>`
+      : '';
+    const file = path.join(dir, 'clash.xml');
+    fs.writeFileSync(
+      file,
+      `<domain type='qemu'><name>${name}</name><memory unit='MiB'>64</memory><os><type>hvm</type></os>${mark}</domain>`,
+    );
+    virshRun('define', file);
+    return domainUuid(name);
+  };
+  try {
+    clash.write(`resource "virtseed_domain" "vm" {\n  name    = "${name}"\n  memory  = 64\n  running = false\n}\n`);
+    clash.init();
+    clash.ok(['plan', '-input=false', '-out=tfplan']);
+    const foreign = define(false);
+    const refused = clash.run(['apply', '-input=false', 'tfplan']);
+    if (refused.code !== 1 || !/Domain exists already/.test(refused.out) || !refused.out.includes(foreign))
+      throw new Error(`terraform apply tfplan did not refuse the foreign domain (exit ${refused.code}):\n${refused.out}`);
+    expect(domainUuid(name)).toBe(foreign);
+    virshRun('undefine', name);
+    clash.ok(['plan', '-input=false', '-out=tfplan']);
+    const left = define(true);
+    clash.ok(['apply', '-input=false', 'tfplan']);
+    const created = clash.resource('virtseed_domain.vm').uuid;
+    expect([created === left, domainUuid(name)]).toEqual([false, created]);
+    expectPlanEmpty(clash);
+  } finally {
+    teardown({ tf: clash, prefix: `${PREFIX}-clash`, destroy: true });
+  }
 });

@@ -11,7 +11,7 @@
  */
 import { error, hasErrors } from '../../../src/diagnostics';
 import { DOMAIN_FIELDS } from '../../../src/fields';
-import { bytesToUuid, DomRef, LibvirtClient, uuidToBytes } from '../../../src/libvirt';
+import { bytesToUuid, DomRef, LibvirtClient, uuidToBytes, VIR_DOMAIN_XML_INACTIVE } from '../../../src/libvirt';
 import { isUuid } from '../../../src/uuid';
 import type { Diagnostic } from '../../../src/diagnostics';
 import type { HandlerContext, ResourceHandler } from '../handler';
@@ -20,7 +20,7 @@ import type { AddressAttributes } from './private/addresses';
 import { changeWarning, decideDomainChange } from './private/domain-changes';
 import { liveSteps } from './private/domain-live';
 import { resolveRefs } from './private/domain-refs';
-import { forgetDomainListing, lookupDomainByUuid } from './private/domain-directory';
+import { findDomainByUuid, forgetDomainListing } from './private/domain-directory';
 import {
   CREATE_PENDING_KEY,
   clearLivePendingMark,
@@ -116,31 +116,51 @@ async function applyChange(
   return 'done' in end ? end.done : finish(client, end.dom, planned, end.waited);
 }
 
-/** The delete path: the domain (stopped first), its automatic snapshots and what virtseed made for it go. */
+/** The delete path: the domain (stopped first), its automatic snapshots and what virtseed made for it go. Its
+ *  definition is read once, after the stop, for both. */
 async function deletePath(client: LibvirtClient, priorUuid: string | undefined): Promise<ApplyResult> {
   const dom = priorUuid ? await domainByUuid(client, priorUuid) : null;
   if (dom) {
     if (isActive((await client.domainGetState(dom)).state)) await client.domainDestroy(dom);
-    await removeAutoSnapshots(client, dom);
-    await removeDomain(client, dom);
+    const xml = await client.domainGetXmlDesc(dom, VIR_DOMAIN_XML_INACTIVE);
+    await removeAutoSnapshots(client, dom, xml);
+    await removeDomain(client, dom, { xml });
   }
   return { newState: null, diagnostics: [] };
+}
+
+/**
+ * Defines a new domain (`define`: with no UUID, so libvirt refuses a name it has already). When libvirt refuses, the
+ * domain of that name is looked up: one an interrupted create of virtseed's left (CREATE_PENDING_KEY) is removed and
+ * the define tried again; another one gives domainExistsDiagnostic; none, the refusal itself. The name is looked up
+ * only then: a create that meets no domain of its name costs the define alone (issue #38).
+ */
+async function defineNew(
+  client: LibvirtClient,
+  name: string,
+  define: () => Promise<DomRef>,
+  ctx: HandlerContext<LibvirtClient>,
+): Promise<DomRef | Diagnostic> {
+  try {
+    return await define();
+  } catch (err) {
+    const existing = await domainByName(client, name, CREATE_PENDING_KEY);
+    if (!existing) throw err;
+    if (!existing.interrupted) return domainExistsDiagnostic(name, bytesToUuid(existing.dom.uuid));
+    ctx.log.info(`domain ${name}: removing what an interrupted create left`);
+    await removeDomain(client, existing.dom);
+    return define();
+  }
 }
 
 /** The create path: defined (and started and waited for, unless `running = false`). */
 async function createPath(client: LibvirtClient, planned: DomainState, ctx: HandlerContext<LibvirtClient>): Promise<PathEnd> {
   const name = str(planned.name) ?? '';
   let waited: Diagnostic[] = [];
-  const existing = await domainByName(client, name, CREATE_PENDING_KEY);
-  if (existing && !existing.interrupted)
-    return { done: { newState: null, diagnostics: [domainExistsDiagnostic(name, bytesToUuid(existing.dom.uuid))] } };
-  if (existing) {
-    ctx.log.info(`domain ${name}: removing what an interrupted create left`);
-    await removeDomain(client, existing.dom);
-  }
   if (planned.running === false) {
     // Defined and never started: nothing follows the define, so no pending mark and no addresses to ask for.
-    const defined = await defineDomain(client, planned);
+    const defined = await defineNew(client, name, () => defineDomain(client, planned), ctx);
+    if (!('uuid' in defined)) return { done: { newState: null, diagnostics: [defined] } };
     if (planned.autostart === true) await client.domainSetAutostart(defined, true);
     if (usesEscapeHatch(planned)) await recordDefinitionDigest(client, defined);
     const uuid = bytesToUuid(defined.uuid);
@@ -151,7 +171,9 @@ async function createPath(client: LibvirtClient, planned: DomainState, ctx: Hand
   // domain keeps the mark (see CREATE_PENDING_KEY), else the next plan would take it for someone else's.
   // One spec for both definitions (with the pending mark, then without it): the references resolved once.
   const spec = toDomainSpec(planned, await resolveRefs(client, planned));
-  let dom = await defineDomain(client, planned, undefined, true, undefined, spec);
+  const first = await defineNew(client, name, () => defineDomain(client, planned, undefined, true, undefined, spec), ctx);
+  if (!('uuid' in first)) return { done: { newState: null, diagnostics: [first] } };
+  let dom = first;
   const tainted = `The domain is recorded as tainted; the next terraform apply replaces it.`;
   try {
     waited = await startDomain(client, dom, planned, ctx, true);
@@ -356,9 +378,9 @@ export const domain: ResourceHandler<DomainState, LibvirtClient> = {
   async read({ current, private: priv }, ctx) {
     const client = await ctx.client();
     const uuid = str(current.uuid);
-    const dom = uuid ? await lookupDomainByUuid(client, uuid) : null;
-    const read = dom
-      ? await refreshDomain(client, dom, current, priv).catch((err) => (isNoDomain(err) ? null : Promise.reject(err)))
+    const found = uuid ? await findDomainByUuid(client, uuid) : null;
+    const read = found
+      ? await refreshDomain(client, found.dom, current, priv, found.shutOff).catch((err) => (isNoDomain(err) ? null : Promise.reject(err)))
       : null;
     if (!read) return { newState: null, diagnostics: [] }; // gone (undefined outside Terraform)
     noteManaged(ctx, 'domain', uuid);

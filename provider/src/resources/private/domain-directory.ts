@@ -5,28 +5,52 @@
  * The listing is only a shortcut for domains that exist: a UUID missing from it is looked up directly (the domain may
  * be newer than the listing), and a listed domain undefined since then makes the caller's next call fail with
  * VIR_ERR_NO_DOMAIN, which the caller treats as gone. Listings are per client connection.
+ *
+ * A second listing, taken with the first (same round trip), names the domains that start with the host
+ * (VIR_CONNECT_LIST_DOMAINS_AUTOSTART): with it a listed domain that was shut off (no domain id) comes with its
+ * running state and autostart flag as of the listing, and its read asks libvirt for neither (issue #38: two of a
+ * refresh's three calls per domain). A running domain's state is always asked of libvirt (paused, being shut down,
+ * crashed and suspended guests all have an id).
  */
 import { performance } from 'node:perf_hooks';
-import { bytesToUuid, uuidToBytes, type DomRef, type LibvirtClient } from '../../../../src/libvirt';
+import { bytesToUuid, uuidToBytes, VIR_CONNECT_LIST_DOMAINS_AUTOSTART, type DomRef, type LibvirtClient } from '../../../../src/libvirt';
 import { domainByUuid } from './lookups';
 
 /** How long one listing answers new lookups. */
 const LISTING_TTL_MS = 2000;
 
+/** A domain found by UUID; `shutOff` when the listing found it shut off, with its autostart flag then. */
+export interface FoundDomain {
+  readonly dom: DomRef;
+  readonly shutOff?: { readonly autostart: boolean };
+}
+
 interface Listing {
   readonly takenAt: number;
-  readonly byUuid: Promise<Map<string, DomRef>>;
+  readonly byUuid: Promise<Map<string, FoundDomain>>;
 }
 
 const listings = new WeakMap<LibvirtClient, Listing>();
 
-function listing(client: LibvirtClient): Promise<Map<string, DomRef>> {
+/** All domains by UUID; the shut-off ones with their autostart flag when the autostart listing answered too. */
+async function listAll(client: LibvirtClient): Promise<Map<string, FoundDomain>> {
+  const [doms, autostart] = await Promise.all([
+    client.connectListAllDomains(0),
+    client.connectListAllDomains(VIR_CONNECT_LIST_DOMAINS_AUTOSTART).catch(() => null),
+  ]);
+  const starting = autostart && new Set(autostart.map((d) => bytesToUuid(d.uuid)));
+  return new Map(
+    doms.map((dom) => {
+      const uuid = bytesToUuid(dom.uuid);
+      return [uuid, starting && dom.id === -1 ? { dom, shutOff: { autostart: starting.has(uuid) } } : { dom }];
+    }),
+  );
+}
+
+function listing(client: LibvirtClient): Promise<Map<string, FoundDomain>> {
   const current = listings.get(client);
   if (current && performance.now() - current.takenAt <= LISTING_TTL_MS) return current.byUuid;
-  const fresh: Listing = {
-    takenAt: performance.now(),
-    byUuid: client.connectListAllDomains(0).then((doms) => new Map(doms.map((d) => [bytesToUuid(d.uuid), d]))),
-  };
+  const fresh: Listing = { takenAt: performance.now(), byUuid: listAll(client) };
   listings.set(client, fresh);
   fresh.byUuid.catch(() => {
     if (listings.get(client) === fresh) listings.delete(client);
@@ -36,9 +60,19 @@ function listing(client: LibvirtClient): Promise<Map<string, DomRef>> {
 
 /** The domain with `uuid` (any case, dashes optional), or null when libvirt has none. Throws other LibvirtErrors. */
 export async function lookupDomainByUuid(client: LibvirtClient, uuid: string): Promise<DomRef | null> {
+  return (await findDomainByUuid(client, uuid))?.dom ?? null;
+}
+
+/**
+ * The domain with `uuid` as {@link lookupDomainByUuid} finds it, with what the listing knew of a shut-off one
+ * (`shutOff`; absent when it runs, or when it was looked up directly). Throws other LibvirtErrors.
+ */
+export async function findDomainByUuid(client: LibvirtClient, uuid: string): Promise<FoundDomain | null> {
   const bytes = uuidToBytes(uuid);
   const listed = (await listing(client).catch(() => undefined))?.get(bytesToUuid(bytes));
-  return listed ?? domainByUuid(client, uuid);
+  if (listed) return listed;
+  const dom = await domainByUuid(client, uuid);
+  return dom && { dom };
 }
 
 /** Drops the shared listing (after this provider defined or undefined a domain). */

@@ -33,6 +33,7 @@ import type { HandlerContext } from '../../handler';
 import { agentConnected } from './addresses';
 import { resolveRefs } from './domain-refs';
 import { toDomainSpec, type ResolvedRefs } from './domain-state';
+import { libVersionOf } from './lib-version';
 import { domainByUuid, volumeByName, volumeByPath } from './lookups';
 import { releaseVolumes, usedSources } from './release';
 import type { DomainState } from './model';
@@ -215,18 +216,19 @@ export function undefineFlags(libVersion: number): number {
 /**
  * Removes a domain: powered off when running, then undefined with its managed save, snapshots, checkpoints, NVRAM
  * and emulated TPM's state (undefineFlags); the volumes it used that wait for it to let go (./release.ts) are
- * deleted then.
+ * deleted then. `shutOff`: the caller has just powered the domain off (or found it shut off) and read its
+ * definition (`xml`, which is then also its live XML), so libvirt is asked for neither again.
  */
-export async function removeDomain(client: LibvirtClient, dom: DomRef): Promise<void> {
-  const used = await usedVolumeKeys(client, dom);
-  if (isActive((await client.domainGetState(dom)).state)) await client.domainDestroy(dom);
-  await client.domainUndefine(dom, undefineFlags(await client.connectGetLibVersion()));
+export async function removeDomain(client: LibvirtClient, dom: DomRef, shutOff?: { readonly xml: string }): Promise<void> {
+  const used = await usedVolumeKeys(client, shutOff?.xml ?? (await client.domainGetXmlDesc(dom, 0)));
+  if (!shutOff && isActive((await client.domainGetState(dom)).state)) await client.domainDestroy(dom);
+  await client.domainUndefine(dom, undefineFlags(await libVersionOf(client)));
   await releaseVolumes(client, used);
 }
 
-/** The keys of the volumes a domain's definition uses (disks and files that are volumes). */
-async function usedVolumeKeys(client: LibvirtClient, dom: DomRef): Promise<string[]> {
-  const { files, volumes } = usedSources(await client.domainGetXmlDesc(dom, 0));
+/** The keys of the volumes a domain's definition (`xml`) uses (disks and files that are volumes). */
+async function usedVolumeKeys(client: LibvirtClient, xml: string): Promise<string[]> {
+  const { files, volumes } = usedSources(xml);
   const keys: string[] = [];
   for (const f of files) {
     const vol = await volumeByPath(client, f);

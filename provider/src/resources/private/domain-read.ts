@@ -75,8 +75,14 @@ export async function withDisplayUris(client: LibvirtClient, dom: DomRef, s: Dom
 }
 
 /** The inactive XML, whether the domain runs and whether it starts with the host. The calls are in flight at once
- *  on the one connection: one round trip. */
-async function describe(client: LibvirtClient, dom: DomRef): Promise<{ xml: string; running: boolean; autostart: boolean }> {
+ *  on the one connection: one round trip. `shutOff`: what a domain listing just said of a shut-off domain (its
+ *  autostart flag), so only the XML is asked for. */
+async function describe(
+  client: LibvirtClient,
+  dom: DomRef,
+  shutOff?: { readonly autostart: boolean },
+): Promise<{ xml: string; running: boolean; autostart: boolean }> {
+  if (shutOff) return { xml: await client.domainGetXmlDesc(dom, DEFINITION_XML_FLAGS), running: false, autostart: shutOff.autostart };
   const [xml, info, autostart] = await Promise.all([
     client.domainGetXmlDesc(dom, DEFINITION_XML_FLAGS),
     client.domainGetState(dom),
@@ -150,16 +156,18 @@ async function referencesHold(client: LibvirtClient, s: DomainState): Promise<bo
 
 /**
  * ReadResource of a domain: the state Terraform should now have, and the private state to keep with it. Parses
- * the definition only when it changed since the last read (see the module docstring). Throws LibvirtError (a
- * domain undefined meanwhile: VIR_ERR_NO_DOMAIN).
+ * the definition only when it changed since the last read (see the module docstring). `shutOff`: the domain was
+ * shut off, with this autostart flag, in the listing that found it (./domain-directory.ts), so libvirt is not asked
+ * again. Throws LibvirtError (a domain undefined meanwhile: VIR_ERR_NO_DOMAIN).
  */
 export async function refreshDomain(
   client: LibvirtClient,
   dom: DomRef,
   current: DomainState,
   priv: Buffer | undefined,
+  shutOff?: { readonly autostart: boolean },
 ): Promise<{ state: DomainState; private: Buffer }> {
-  const { xml, running, autostart } = await describe(client, dom);
+  const { xml, running, autostart } = await describe(client, dom, shutOff);
   const kept = parsePrivate(priv);
   const digest = xmlDigest(xml);
   const keep = Buffer.from(JSON.stringify({ ...kept, xml: digest }));

@@ -9,6 +9,7 @@ import { parsePoolXml } from '../../../../src/pool';
 import { ignitionFileOf, LIBVIRT_FWCFG_SYSINFO_VERSION, stateFromSpec, type ObservedRefs, type ResolvedRefs } from './domain-state';
 import type { DomainState } from './model';
 import { resolveNetworkNames } from './network-refs';
+import { libVersionOf } from './lib-version';
 import { isNotFound, volumeByPath } from './lookups';
 import { FILE_POOL_TYPES, volumeFormatFromXml } from './storage';
 import { list, str } from './values';
@@ -41,7 +42,7 @@ export async function resolveRefs(client: LibvirtClient, s: DomainState): Promis
   let fwCfgViaCommandline = false;
   if (ignKey) {
     ignitionFile = await client.storageVolGetPath(await client.storageVolLookupByKey(ignKey));
-    fwCfgViaCommandline = (await client.connectGetLibVersion()) < LIBVIRT_FWCFG_SYSINFO_VERSION;
+    fwCfgViaCommandline = (await libVersionOf(client)) < LIBVIRT_FWCFG_SYSINFO_VERSION;
   }
   const networks = await resolveNetworkNames(client, list(s.network_interface));
   return { disks, seed, ignitionFile, fwCfgViaCommandline, networks };

@@ -387,8 +387,9 @@ async function pruneAutoSnapshots(
   }
 }
 
-/** Before a domain is undefined: deletes its automatic snapshots (their data and seed copies) and the booted seed. */
-export async function removeAutoSnapshots(client: LibvirtClient, dom: DomRef): Promise<void> {
+/** Before a domain is undefined: deletes its automatic snapshots (their data and seed copies) and the booted seed.
+ *  `definitionXml`: the domain's persistent definition when the caller has just read it. */
+export async function removeAutoSnapshots(client: LibvirtClient, dom: DomRef, definitionXml?: string): Promise<void> {
   for (const s of await listSnapshots(client, dom)) if (autoSnapshotNumber(s.name) !== null) await deleteSnapshot(client, dom, s.name);
-  await dropBootedSeed(client, dom);
+  await dropBootedSeed(client, dom, undefined, definitionXml);
 }

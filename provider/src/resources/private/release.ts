@@ -25,11 +25,14 @@ function unescapeXml(s: string): string {
     .replace(/&amp;/g, '&');
 }
 
-/** What a domain's live XML uses: file paths (disk sources, backing stores, fw_cfg files) and `pool/volume` sources. */
+/**
+ * What a domain's live XML uses: file paths (disk sources, backing stores, fw_cfg files) and `pool/volume` sources.
+ * A `<log file=…>` (a console's or serial port's log, which libvirt writes) is not a source: no volume lookup for it.
+ */
 export function usedSources(xml: string): { files: Set<string>; volumes: Set<string> } {
   const files = new Set<string>();
   const volumes = new Set<string>();
-  for (const m of xml.matchAll(/\bfile=(['"])(.*?)\1/g)) files.add(unescapeXml(m[2]));
+  for (const m of xml.matchAll(/<([\w:.-]+)\s[^>]*?\bfile=(['"])(.*?)\2/g)) if (m[1] !== 'log') files.add(unescapeXml(m[3]));
   for (const m of xml.matchAll(/<source\b[^>]*?\bpool=(['"])(.*?)\1[^>]*?\bvolume=(['"])(.*?)\3/g))
     volumes.add(`${unescapeXml(m[2])}/${unescapeXml(m[4])}`);
   return { files, volumes };

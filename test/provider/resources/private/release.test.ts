@@ -12,6 +12,13 @@ describe('usedSources', () => {
     expect([...used.volumes]).toEqual(['fleet/web-root.qcow2']);
   });
 
+  test('GIVEN a console and a serial port logging to files WHEN read THEN their log files are not sources (no volume lookup)', () => {
+    const xml = `<domain type='qemu'><devices><disk type='file' device='disk'><source file='/pool/root.qcow2'/></disk>
+      <serial type='pty'><log file='/var/log/libvirt/qemu/web-console.log' append='on'/></serial>
+      <console type='pty'><log file='/var/log/libvirt/qemu/web-console.log' append='on'/></console></devices></domain>`;
+    expect([...usedSources(xml).files]).toEqual(['/pool/root.qcow2']);
+  });
+
   test('GIVEN a volume name WHEN its release mark is named THEN it sits beside it in the pool', () => {
     expect(releaseMarkName('web-root.qcow2')).toBe('web-root.qcow2.virtseed-release');
   });
