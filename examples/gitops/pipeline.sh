@@ -26,6 +26,10 @@
 #   PIPELINE_OUT_DIR       synth output, saved plan, step logs and reports             [$PIPELINE_APP_DIR/.pipeline]
 #   PIPELINE_LOCK_TIMEOUT  how long a step waits for the state lock (terraform -lock-timeout)   [5m]; 0s fails at once
 #   PIPELINE_FAIL_ON       restart | replace: refuse plans that restart (or replace) guests
+#   PIPELINE_SYNTH_DIR     a synth output of this commit made before (`cdktf synth --output DIR`: a build job's
+#                          artifact, or an earlier run's $PIPELINE_OUT_DIR/synth): used instead of synthesizing,
+#                          copied into $PIPELINE_OUT_DIR/synth without its .terraform folders (the cdktf CLI is then
+#                          not run)                                                   [unset: synthesize]
 #   CDKTF, TERRAFORM, VIRTSEED   the commands              [npx --no-install cdktf] [terraform] [npx --no-install virtseed]
 #   The state backend's own settings, e.g. PG_CONN_STR and PGPASSFILE for the pg backend: never printed.
 #
@@ -54,6 +58,11 @@ out=$(cd "$out" && pwd)
 lock_timeout=${PIPELINE_LOCK_TIMEOUT:-5m}
 fail_on=${PIPELINE_FAIL_ON:-}
 case "$fail_on" in "" | restart | replace) ;; *) log "PIPELINE_FAIL_ON='$fail_on': expected restart or replace"; exit 64 ;; esac
+synth_from=""
+if [ -n "${PIPELINE_SYNTH_DIR:-}" ]; then
+  [ -d "$PIPELINE_SYNTH_DIR/stacks" ] || { log "PIPELINE_SYNTH_DIR='$PIPELINE_SYNTH_DIR': expected the output folder of cdktf synth (with stacks/ in it)"; exit 64; }
+  synth_from=$(cd "$PIPELINE_SYNTH_DIR" && pwd)
+fi
 read -r -a cdktf <<< "${CDKTF:-npx --no-install cdktf}"
 read -r -a terraform <<< "${TERRAFORM:-terraform}"
 read -r -a virtseed <<< "${VIRTSEED:-npx --no-install virtseed}"
@@ -86,8 +95,17 @@ fail() {
 
 stack_dir=""
 synth_and_init() {
-  rm -rf "$out/synth"
-  run synth "${cdktf[@]}" synth --output "$out/synth" || fail synth
+  if [ -z "$synth_from" ]; then
+    rm -rf "$out/synth"
+    run synth "${cdktf[@]}" synth --output "$out/synth" || fail synth
+  elif [ "$synth_from" != "$out/synth" ]; then
+    log "synth: none, the synth output of $synth_from (PIPELINE_SYNTH_DIR)"
+    rm -rf "$out/synth"
+    mkdir "$out/synth"
+    tar -C "$synth_from" --exclude=.terraform -cf - . | tar -C "$out/synth" -xf - || { log "synth: copying $synth_from failed (exit 1)"; exit 1; }
+  else
+    log "synth: none, the synth output in $out/synth (PIPELINE_SYNTH_DIR)"
+  fi
   local stack=${PIPELINE_STACK:-}
   if [ -z "$stack" ]; then
     local stacks=("$out"/synth/stacks/*)

@@ -191,6 +191,9 @@ test('GIVEN generated configurations of every resource and data source WHEN appl
     tf.ok(['apply', '-auto-approve', '-input=false']);
     expectPlanEmpty(tf, 'the first apply');
     expectRefreshChangesNothing(tf);
+    // The harness reads states from the state file (no terraform run); here, with every kind in it, that gives what
+    // `terraform show -json` gives.
+    expect(stateValues(tf)).toEqual(tf.shownResources());
   }));
 
 test('GIVEN the applied objects WHEN imported into a fresh state THEN the state is the same and the plan is empty', () =>

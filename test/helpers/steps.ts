@@ -22,15 +22,10 @@ export function expectPlanEmpty(tf: TfWorkdir, what = 'the last apply'): void {
   if (r.code !== 0) throw new Error(`plan after ${what} is not empty (terraform plan -detailed-exitcode exited ${r.code}):\n${r.out}`);
 }
 
-/** Every resource in the state (`terraform show -json`), by address (data sources and child modules included). */
+/** Every resource of the root module in the state, by address (data sources included), as `terraform show -json`
+ *  gives them (`TfWorkdir.resources`: from the local state file, no terraform run). */
 export function stateValues(tf: TfWorkdir): Record<string, TfValues> {
-  const r = tf.run(['show', '-json']);
-  if (r.code !== 0) throw new Error(`terraform show -json exited ${r.code}:\n${r.out}`);
-  const json = r.out.slice(r.out.indexOf('{'));
-  const shown = JSON.parse(json) as { values?: { root_module?: { resources?: { address: string; values: TfValues }[] } } };
-  const out: Record<string, TfValues> = {};
-  for (const res of shown.values?.root_module?.resources ?? []) out[res.address] = res.values;
-  return out;
+  return tf.resources();
 }
 
 /** The differences between two values, as `path: before → after` lines (none when equal). `ignore` names
@@ -101,7 +96,8 @@ export function expectImportSame(
     const shown = other.run(['show', '-json', 'tfplan']);
     const plan = JSON.parse(shown.out.slice(shown.out.indexOf('{'))) as TfPlanJson;
     const wrong = (plan.resource_changes ?? []).filter((c) => !c.change.actions.every((a) => a === 'no-op' || a === 'read'));
-    const planText = other.run(['show', 'tfplan']).out;
+    /** The import plan as text, for a failure's message only (another terraform and provider start). */
+    const planText = () => other.run(['show', 'tfplan']).out;
     const ignoredOf = (a: string) => targets.find((t) => t.address === a)?.ignore ?? [];
     const spelled = (a: string, config: unknown, imported: unknown) => {
       const as = targets.find((t) => t.address === a)?.asWritten;
@@ -119,7 +115,7 @@ export function expectImportSame(
           `${c.address}: ${c.change.actions.join('+')} ${valueDiff(spelled(c.address, c.change.after, c.change.before), c.change.after, ignoredOf(c.address)).join('; ')}`,
       );
       throw new Error(
-        `importing ${targets.map((t) => t.address).join(', ')} plans more than the import:\n${what.join('\n')}\n--- plan:\n${planText}`,
+        `importing ${targets.map((t) => t.address).join(', ')} plans more than the import:\n${what.join('\n')}\n--- plan:\n${planText()}`,
       );
     }
     other.ok(['apply', '-input=false', 'tfplan']);
@@ -131,7 +127,7 @@ export function expectImportSame(
     );
     if (diffs.length)
       throw new Error(
-        `imported state differs from the state that created the objects:\n${diffs.join('\n')}\n--- import plan:\n${planText}`,
+        `imported state differs from the state that created the objects:\n${diffs.join('\n')}\n--- import plan:\n${planText()}`,
       );
     if (opts.planEmpty !== false) expectPlanEmpty(other, 'import');
   } finally {

@@ -71,6 +71,40 @@ export function plannedChange(plan: TfPlanJson, address: string): TfChange {
   return found;
 }
 
+/** A resource's entry in a state file (Terraform's state format version 4, the parts read here). */
+interface StateResource {
+  readonly module?: string;
+  readonly mode: 'managed' | 'data';
+  readonly type: string;
+  readonly name: string;
+  readonly instances: { readonly index_key?: string | number; readonly attributes: TfValues }[];
+}
+
+/**
+ * The values of every resource instance of the root module in the local state file `file` (Terraform's state
+ * format version 4), by address as `terraform show -json` gives them (`values.root_module.resources[].address`:
+ * `type.name`, `data.type.name`, with `[0]` or `["key"]` for count and for_each), each instance's `attributes`:
+ * the same values `terraform show -json` prints, read without starting terraform and the provider (which `show`
+ * starts for its schema: about a CPU second each time). Undefined when there is no such file (nothing applied yet,
+ * or the state lives in a backend); throws when it is not a version 4 state.
+ */
+export function localStateValues(file: string): Record<string, TfValues> | undefined {
+  if (!fs.existsSync(file)) return undefined;
+  const state = JSON.parse(fs.readFileSync(file, 'utf8')) as { version?: number; resources?: StateResource[] };
+  if (state.version !== 4) throw new Error(`${file}: state format version ${state.version}, expected 4`);
+  const out: Record<string, TfValues> = {};
+  for (const r of state.resources ?? []) {
+    if (r.module) continue;
+    const base = `${r.mode === 'data' ? 'data.' : ''}${r.type}.${r.name}`;
+    for (const i of r.instances) {
+      const key =
+        i.index_key === undefined ? '' : typeof i.index_key === 'number' ? `[${i.index_key}]` : `[${JSON.stringify(i.index_key)}]`;
+      out[`${base}${key}`] = i.attributes;
+    }
+  }
+  return out;
+}
+
 /** The exit code of a terraform call the watchdog stopped (as timeout(1) has it). */
 export const STOPPED = 124;
 
@@ -242,16 +276,27 @@ export class TfWorkdir {
     return { out, json: JSON.parse(r.stdout) as TfPlanJson };
   }
 
-  /** The values of one resource in the state (`terraform show -json`). */
+  /** The values of one resource in the state (as `terraform show -json` gives them: {@link resources}). */
   resource(address: string): TfValues {
     const found = this.resources()[address];
     if (!found) throw new Error(`no ${address} in state`);
     return found;
   }
 
-  /** The values of every resource of the root module in the state, by address (one `terraform show -json`). */
+  /**
+   * The values of every resource of the root module in the state, by address (data sources included), as
+   * `terraform show -json` gives them: read from the working directory's terraform.tfstate
+   * ({@link localStateValues}: no terraform run), else (no local state file) by {@link shownResources}.
+   */
   resources(): Record<string, TfValues> {
-    const r = spawnSync('terraform', ['show', '-json'], { cwd: this.dir, env: this.env, encoding: 'utf8' });
+    return localStateValues(path.join(this.dir, 'terraform.tfstate')) ?? this.shownResources();
+  }
+
+  /** {@link resources} from one `terraform show -json` (it starts terraform and the provider); throws with its
+   *  output when it fails. */
+  shownResources(): Record<string, TfValues> {
+    const r = spawnSync('terraform', ['show', '-json'], { cwd: this.dir, env: this.env, encoding: 'utf8', maxBuffer: 64 << 20 });
+    if (r.status !== 0) throw new Error(`terraform show -json exited ${r.status ?? r.signal}:\n${r.stdout}${r.stderr}`);
     const shown = JSON.parse(r.stdout) as { values?: { root_module?: { resources?: { address: string; values: TfValues }[] } } };
     return Object.fromEntries((shown.values?.root_module?.resources ?? []).map((x) => [x.address, x.values]));
   }

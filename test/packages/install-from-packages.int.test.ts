@@ -13,7 +13,9 @@
  * Terrain's CLI needs Node >= 22.19: test/helpers/node22.ts (installed once per checkout, shared with other files).
  * npm and npx run with the test runs' own cache, offline where it holds the packages (test/helpers/npm-cache.ts:
  * npm's environment configuration; the lines run as written). The destroys take the stack the deploy synthesized
- * (`--skip-synth`).
+ * (`--skip-synth`). The cdktf path's own stack is destroyed by `terraform destroy` in that stack's folder: the same
+ * project's `cdktf destroy` runs at the end of the library's tests (each start of the cdktf CLI costs about 7 CPU
+ * seconds); the cdktn path's by `cdktn destroy`.
  *
  * The test's stack defines the VM without starting it (`running: false`): the README's paths install and deploy
  * whatever stack main.ts holds, and what is under test is the path, not a guest boot (the guest suites boot
@@ -207,8 +209,12 @@ async function runReadmePath(name: InstallPath, cwd: string, env: NodeJS.Process
   return times;
 }
 
-/** After a construct path: the synthesized stack, the VM on the host; then destroy (checks nothing is left). */
-async function checkAndDestroy(project: string, cli: string, env: NodeJS.ProcessEnv, prefix: string): Promise<void> {
+/**
+ * After a construct path: the synthesized stack, the VM on the host; then destroy (checks nothing is left): by the
+ * project's `cli` (`npx --no-install <cli> destroy --skip-synth`), or with `cli` undefined by `terraform destroy` in
+ * the synthesized stack's folder.
+ */
+async function checkAndDestroy(project: string, cli: 'cdktf' | 'cdktn' | undefined, env: NodeJS.ProcessEnv, prefix: string): Promise<void> {
   const synthesized = JSON.parse(fs.readFileSync(path.join(project, 'cdktf.out', 'stacks', 'app', 'cdk.tf.json'), 'utf8'));
   expect(Object.keys(synthesized.resource)).toEqual(
     expect.arrayContaining(['virtseed_domain', 'virtseed_volume', 'virtseed_cloudinit_seed']),
@@ -220,12 +226,21 @@ async function checkAndDestroy(project: string, cli: string, env: NodeJS.Process
   expect(leftovers(prefix).filter((l) => l.startsWith('volume')).length).toBeGreaterThanOrEqual(3); // base, root, seed
   expect(leftovers(prefix)).toContain(`pool ${prefix}pool`);
 
-  await runAsync({
-    cmd: 'npx',
-    args: ['--no-install', cli, 'destroy', 'app', '--auto-approve', '--skip-provider-lock', '--skip-synth'],
-    cwd: project,
-    env,
-  });
+  await runAsync(
+    cli
+      ? {
+          cmd: 'npx',
+          args: ['--no-install', cli, 'destroy', 'app', '--auto-approve', '--skip-provider-lock', '--skip-synth'],
+          cwd: project,
+          env,
+        }
+      : {
+          cmd: 'terraform',
+          args: ['destroy', '-auto-approve', '-input=false'],
+          cwd: path.join(project, 'cdktf.out', 'stacks', 'app'),
+          env,
+        },
+  );
   expect(leftovers(prefix)).toEqual([]);
 }
 
@@ -404,7 +419,7 @@ describe('the README install paths, from the packages, outside the repository (t
     const { dir: project, env } = await started.cdktf!;
     expect(JSON.parse(fs.readFileSync(path.join(project, 'cdktf.json'), 'utf8'))).toMatchObject({ app: 'npx ts-node main.ts' });
     expect(fs.existsSync(path.join(project, 'node_modules', '@virtseed', 'cdktf', 'lib', 'constructs', 'index.js'))).toBe(true);
-    await checkAndDestroy(project, 'cdktf', env, 'vstest-pkgf-');
+    await checkAndDestroy(project, undefined, env, 'vstest-pkgf-'); // cdktf destroy: the library's last test
   });
 
   it('GIVEN an empty folder, on Node 22 WHEN the README cdktn path runs as written, from the real cdktn init THEN the VM is deployed, and destroy removes it', async () => {

@@ -12,15 +12,19 @@
  *   4. two deploys at once (the first held while it holds the state lock): a second with PIPELINE_LOCK_TIMEOUT=0s
  *      fails with Terraform's lock message (exit 4, nothing applied); a third with a timeout (started beside the
  *      second) waits, and plans after the first's apply; no state is lost
- * No run prints the database password. The fleet brings its own storage pool (`<prefix>pool`): no pool `default` is
- * needed. The plan summary of step 2 and the drift report of step 3 are the samples docs/guides/ci.md shows: a test
- * compares them (names, instance-ids and hashes normalised; `VIRTSEED_WRITE_SAMPLES=1` writes this run's output
- * into the guide instead).
+ * The drift run of step 3 and the two later runs of step 4 plan a commit synthesized before: they are given its synth
+ * output (PIPELINE_SYNTH_DIR: the deploy of step 2's, the first deploy of step 4's), as a CI system hands a build
+ * job's artifact to later jobs, and run no cdktf CLI (each start of it costs about 7 CPU seconds); the other four
+ * runs synthesize; a PIPELINE_SYNTH_DIR that is no synth output is a usage error (exit 64). No run prints the
+ * database password. The fleet brings its own storage pool (`<prefix>pool`): no pool `default` is needed. The plan
+ * summary of step 2 and the drift report of step 3 are the samples docs/guides/ci.md shows: a test compares them
+ * (names, instance-ids and hashes normalised; `VIRTSEED_WRITE_SAMPLES=1` writes this run's output into the guide
+ * instead).
  *
  * The cdktf project the pipeline runs in (PIPELINE_APP_DIR) is a folder of the test's own whose cdktf.json is the
  * repository's with the app command `node dist/examples/gitops/main.js`: the example as the test command's build
  * (`npm run build`) compiled it, as a CI job builds once and synthesizes from the JavaScript, instead of `npx tsx`
- * compiling the TypeScript again at each of the seven runs' synth; `CDKTF` names the project's cdktf CLI (the real
+ * compiling the TypeScript again at each run's synth; `CDKTF` names the project's cdktf CLI (the real
  * one, as `npx --no-install cdktf` finds it) without npx's lookup.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -247,6 +251,17 @@ function stateRows(): string[] {
   return psql(db, `SELECT name FROM "${SCHEMA}".states ORDER BY name`).split('\n').filter(Boolean);
 }
 
+/**
+ * Checks that run `r` took the synth output `from` (PIPELINE_SYNTH_DIR) instead of running the cdktf CLI: its log
+ * says so, and its own synth folder holds the same stack.
+ */
+function expectSynthTaken(r: Run, from: string): void {
+  expect(r.stderr).toContain(`pipeline: synth: none, the synth output of ${from} (PIPELINE_SYNTH_DIR)`);
+  expect(r.stderr).not.toMatch(/pipeline: synth: .*cdktf/);
+  const stack = (dir: string) => fs.readFileSync(path.join(dir, 'stacks', 'gitops', 'cdk.tf.json'), 'utf8');
+  expect(stack(path.join(r.out, 'synth'))).toBe(stack(from));
+}
+
 const V1: FleetVersion = { memoryMiB: 128, message: 'one' };
 const V2: FleetVersion = { memoryMiB: 192, message: 'two' };
 const V3: FleetVersion = { memoryMiB: 160, message: 'two' };
@@ -331,9 +346,14 @@ describe('examples/gitops/pipeline.sh against libvirtd and PostgreSQL', () => {
     expect(domainMemoryMiB()).toBe(128);
   });
 
+  /** The synth output of the commit V2's deploy, which the drift run takes. */
+  let v2Synth: string;
+
   test('GIVEN a commit with new cloud-init content and memory WHEN deployed THEN the summary names the re-provision with both instance-ids and the memory change, and the saved plan is applied', () => {
     const r = pipeline('deploy', V2);
     expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/pipeline: synth: .*cdktf synth --output/);
+    v2Synth = path.join(r.out, 'synth');
     const row = r.stdout.split('\n').find((l) => l.startsWith('| `virtseed_domain.web_'));
     // The guest is shut off: the provider plans no restart for it (change_impact none), and the summary says so.
     expect(row).toMatch(new RegExp(`\\| update \\| none \\| reboot: \`${firstInstanceId}\` → \`iid-[0-9a-f]{16}\` \\|`));
@@ -343,11 +363,12 @@ describe('examples/gitops/pipeline.sh against libvirtd and PostgreSQL', () => {
     expectGuideSample('plan summary', r.stdout);
   });
 
-  test('GIVEN memory changed with virsh setmem --config and the seed volume deleted WHEN the drift check runs THEN it exits 2 with a report of both', () => {
+  test("GIVEN memory changed with virsh setmem --config and the seed volume deleted WHEN the drift check runs on the deployed commit's synth output THEN it exits 2 with a report of both", () => {
     virshRun('setmem', `${PREFIX}web`, '100M', '--config');
     virshRun('vol-delete', `${PREFIX}web-seed`, '--pool', POOL);
-    const r = pipeline('drift', V2);
+    const r = pipeline('drift', V2, { PIPELINE_SYNTH_DIR: v2Synth });
     expect(r.code).toBe(2);
+    expectSynthTaken(r, v2Synth);
     expect(r.stdout).toContain('### Drift report');
     expect(r.stdout).toContain('#### Changed outside Terraform');
     expect(r.stdout).toMatch(/\| `virtseed_domain\.web_\w+` \| changed \| `memory` \| `192` \| `100` \|/);
@@ -359,16 +380,29 @@ describe('examples/gitops/pipeline.sh against libvirtd and PostgreSQL', () => {
     expectGuideSample('drift report', r.stdout);
   });
 
+  test('GIVEN PIPELINE_SYNTH_DIR naming a folder that is no synth output WHEN the pipeline runs THEN it exits 64 naming the variable, before any step', () => {
+    const r = pipeline('plan', V2, { PIPELINE_SYNTH_DIR: tmp });
+    expect({ code: r.code, stderr: r.stderr }).toEqual({
+      code: 64,
+      stderr: expect.stringContaining(`PIPELINE_SYNTH_DIR='${tmp}': expected the output folder of cdktf synth`),
+    });
+    expect(r.stderr).not.toMatch(/pipeline: (synth|init):/);
+  });
+
   describe('two deploys at once', () => {
     let first: Background;
     let heldPid: number;
-    /** The deploy that may wait, started beside the one that may not (its synth and init overlap that run). */
+    /** The deploy that may wait, started beside the one that may not (its init overlaps that run). */
     let second: Background;
+
+    /** The first deploy's synth output, which the other two take (the same commit). */
+    let synth: string;
 
     beforeAll(async () => {
       first = startPipeline('deploy', V3);
       heldPid = await holdApplyWithLock(first);
-      second = startPipeline('deploy', V3, { PIPELINE_LOCK_TIMEOUT: '10m' });
+      synth = path.join(first.out, 'synth');
+      second = startPipeline('deploy', V3, { PIPELINE_LOCK_TIMEOUT: '10m', PIPELINE_SYNTH_DIR: synth });
     });
 
     afterAll(() => {
@@ -378,8 +412,9 @@ describe('examples/gitops/pipeline.sh against libvirtd and PostgreSQL', () => {
     });
 
     test('GIVEN a deploy holding the state lock WHEN a second may not wait (PIPELINE_LOCK_TIMEOUT=0s) THEN it fails with the lock message, exit 4, and applies nothing', () => {
-      const r = pipeline('deploy', V3, { PIPELINE_LOCK_TIMEOUT: '0s' });
+      const r = pipeline('deploy', V3, { PIPELINE_LOCK_TIMEOUT: '0s', PIPELINE_SYNTH_DIR: synth });
       expect(r.code).toBe(4);
+      expectSynthTaken(r, synth);
       expect(r.stderr).toContain('Error acquiring the state lock');
       expect(r.stderr).toContain('another run holds the state lock');
       expect(r.stderr).not.toContain('pipeline: apply:');
@@ -402,6 +437,8 @@ describe('examples/gitops/pipeline.sh against libvirtd and PostgreSQL', () => {
       expect({ code: a.code, out: describeRun(a) }).toEqual({ code: 0, out: expect.any(String) });
       expect({ code: b.code, out: describeRun(b) }).toEqual({ code: 0, out: expect.any(String) });
       for (const r of [a, b]) expect(`${r.stdout}${r.stderr}`).not.toContain(password);
+      expect(a.stderr).toMatch(/pipeline: synth: .*cdktf synth --output/);
+      expectSynthTaken(b, synth);
       expect(b.stdout).toContain('**No changes.**'); // planned from the state the first run left
       expect(stateRows()).toEqual(['default']);
       expect(domainMemoryMiB()).toBe(160);
