@@ -3,9 +3,9 @@
  * image's unsigned GRUB, so secure boot is on (firmware only: no system boots).
  * The other boot paths are proved by guests booted for other facts: UEFI (OVMF → GRUB x86_64-efi from the image's
  * ESP → cloud-init finished, the domain's own NVRAM file while it lives and gone after destroy) by
- * test/e2e/snapshot-before.int.test.ts's UEFI guest, BIOS (SeaBIOS → GRUB i386-pc) by
- * test/e2e/provision-cycle.int.test.ts and snapshot-before's BIOS guest, direct kernel boot (kernel, initrd and
- * cmdline from the host) by test/e2e/seed-guest.int.test.ts's ConfigDrive guest.
+ * test/e2e/snapshot-before.int.test.ts's UEFI guest, BIOS (SeaBIOS → GRUB i386-pc) by snapshot-before's BIOS guest,
+ * direct kernel boot (kernel, initrd and cmdline from the host) by test/e2e/seed-guest.int.test.ts's ConfigDrive
+ * guest and test/e2e/provision-cycle.int.test.ts's guest.
  */
 import { cleanupByPrefix, imageVolumesHcl, testImage, TestImage, virshRun, waitForConsole } from '../helpers/guest';
 import { TfWorkdir } from '../helpers/terraform';

@@ -17,8 +17,11 @@
  *      instance-id after the revert (the per-boot printer reads the file from the disk: disk and seed reverted); it
  *      runs; the next plan proposes the same change (the domain's re-provision, no drift, the seed unchanged), and
  *      the memory snapshot taken by hand is kept beside virtseed-auto-1. The failure is bootcmd's, in cloud-init's
- *      init stage, because the wait ends at the first module failure (a failing runcmd's report is
- *      test/e2e/provision-cycle.int.test.ts's).
+ *      init stage, because the wait ends at the first module failure. This failed boot is the suite's proof that a
+ *      real cloud-init's failing module ends the wait (the other failure paths print cloud-init's lines from a guest
+ *      with no OS, test/helpers/console-printer.ts: a failing runcmd's report on a re-provision is
+ *      test/e2e/provision-cycle.int.test.ts's, read from the lines test/guest/provisioning.test.ts has from a real
+ *      guest).
  *   5. Destroy leaves no snapshot, seed copy or volume behind.
  * The UEFI guest's boot is also the proof that the test image boots the way cloud images boot under UEFI (formerly
  * its own guest in test/e2e/firmware-boot.int.test.ts): OVMF → GRUB x86_64-efi from the image's ESP → cloud-init
