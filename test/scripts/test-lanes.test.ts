@@ -18,6 +18,15 @@ function timing(file: string, seconds: number, boots = 0, lane = 'int'): FileTim
   return { lane, file, seconds, boots, restores: 0, passed: 1, failed: 0, slowest: [] };
 }
 
+/** Two guest files and three that start none (seconds and boots as test/lanes.json has them). */
+const MIXED: LanesFile['files'] = {
+  g1: { seconds: 400, boots: 2 },
+  g2: { seconds: 300, boots: 1 },
+  n1: { seconds: 350, boots: 0, restores: 0 },
+  n2: { seconds: 250, boots: 0, restores: 0 },
+  n3: { seconds: 100, boots: 0, restores: 0 },
+};
+
 describe('splitLanes', () => {
   it('GIVEN measured guest files WHEN split THEN the longest goes first and each next one to the guest lane with less so far', () => {
     const lanes: LanesFile = {
@@ -36,16 +45,7 @@ describe('splitLanes', () => {
   });
 
   it('GIVEN guest and no-guest files WHEN split THEN guest files stay in the two guest lanes and the others balance all three', () => {
-    const lanes: LanesFile = {
-      files: {
-        g1: { seconds: 400, boots: 2 },
-        g2: { seconds: 300, boots: 1 },
-        n1: { seconds: 350, boots: 0, restores: 0 },
-        n2: { seconds: 250, boots: 0, restores: 0 },
-        n3: { seconds: 100, boots: 0, restores: 0 },
-      },
-    };
-    const { lane, seconds } = splitLanes(['g1', 'g2', 'n1', 'n2', 'n3'], lanes);
+    const { lane, seconds } = splitLanes(['g1', 'g2', 'n1', 'n2', 'n3'], { files: MIXED });
     // g1→heavy (400), g2→int (300); n1→noguest (350), n2→int (300 was least: 550), n3→noguest (350 was least: 450)
     expect(lane).toEqual({ g1: 'heavy', g2: 'int', n1: 'noguest', n2: 'int', n3: 'noguest' });
     expect(seconds).toEqual({ heavy: 400, int: 550, noguest: 450 });
@@ -98,16 +98,7 @@ describe('splitLanes', () => {
 });
 
 describe('splitLanes with the test image still being built', () => {
-  const lanes: LanesFile = {
-    files: {
-      g1: { seconds: 400, boots: 2 },
-      g2: { seconds: 300, boots: 1 },
-      n1: { seconds: 350, boots: 0, restores: 0 },
-      n2: { seconds: 250, boots: 0, restores: 0 },
-      n3: { seconds: 100, boots: 0, restores: 0 },
-      img: { seconds: 50, boots: 0, restores: 0 },
-    },
-  };
+  const lanes: LanesFile = { files: { ...MIXED, img: { seconds: 50, boots: 0, restores: 0 } } };
   const files = ['g1', 'g2', 'n1', 'n2', 'n3', 'img'];
 
   it('GIVEN a head start of 200 s WHEN split THEN lane noguest takes the no-guest files until it would end later than a guest lane', () => {
