@@ -140,7 +140,6 @@ if [ -z "${VIRTSEED_TEST_ONLY:-}" ] || ((${#int_only[@]})); then
   fi
   node dist/scripts/test-lanes.js split "${split_args[@]}" "${int_only[@]}" >"$results/lanes.txt"
   head -n 1 /proc/stat >"$results/proc-stat.start"
-  cp "$results/proc-stat.start" "$results/proc-stat.unit-end"
   lane_files() { while read -r l file; do if [ "$l" = "$1" ]; then echo "$file"; fi; done <"$results/lanes.txt"; }
   lane_pids=()
   lane_names=()

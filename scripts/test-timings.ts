@@ -25,7 +25,7 @@
  * libvirtd). For the run as a whole, scripts/test-all.sh keeps the `cpu` line of /proc/stat before and after the
  * integration lanes (`proc-stat.start`, `proc-stat.end`): every core-second the machine was busy in that time,
  * guests and daemons included, against the core-seconds it had; likewise over the unit tests and checks
- * (`proc-stat.unit-start`, `proc-stat.unit-end`: from their start to the first integration lane's), to show whether
+ * (`proc-stat.unit-start` to `proc-stat.start`: from their start to the first integration lane's), to show whether
  * the machine had room for a lane beside them.
  *
  * The test image: scripts/test-all.sh builds it (or finds it cached) beside the unit tests and checks and writes
@@ -471,7 +471,7 @@ export function main(resultsDir: string, root: string): void {
       return undefined;
     }
   };
-  const unitPhaseCpu = cpuBetween('proc-stat.unit-start', 'proc-stat.unit-end');
+  const unitPhaseCpu = cpuBetween('proc-stat.unit-start', 'proc-stat.start');
   const image = parseImageBuild(read('image.start'), read('image.end'), read('image.log'));
   const timings: Timings = {
     ...buildTimings(runs, starts, literals, root, cpu, cpuBetween('proc-stat.start', 'proc-stat.end')),
