@@ -12,9 +12,9 @@
  * refresh's three calls per domain). A running domain's state is always asked of libvirt (paused, being shut down,
  * crashed and suspended guests all have an id).
  */
-import { performance } from 'node:perf_hooks';
 import { bytesToUuid, uuidToBytes, VIR_CONNECT_LIST_DOMAINS_AUTOSTART, type DomRef, type LibvirtClient } from '../../../../src/libvirt';
 import { domainByUuid } from './lookups';
+import { perConnection } from './per-connection';
 
 /** How long one listing answers new lookups. */
 const LISTING_TTL_MS = 2000;
@@ -24,13 +24,6 @@ export interface FoundDomain {
   readonly dom: DomRef;
   readonly shutOff?: { readonly autostart: boolean };
 }
-
-interface Listing {
-  readonly takenAt: number;
-  readonly byUuid: Promise<Map<string, FoundDomain>>;
-}
-
-const listings = new WeakMap<LibvirtClient, Listing>();
 
 /** All domains by UUID; the shut-off ones with their autostart flag when the autostart listing answered too. */
 async function listAll(client: LibvirtClient): Promise<Map<string, FoundDomain>> {
@@ -47,16 +40,8 @@ async function listAll(client: LibvirtClient): Promise<Map<string, FoundDomain>>
   );
 }
 
-function listing(client: LibvirtClient): Promise<Map<string, FoundDomain>> {
-  const current = listings.get(client);
-  if (current && performance.now() - current.takenAt <= LISTING_TTL_MS) return current.byUuid;
-  const fresh: Listing = { takenAt: performance.now(), byUuid: listAll(client) };
-  listings.set(client, fresh);
-  fresh.byUuid.catch(() => {
-    if (listings.get(client) === fresh) listings.delete(client);
-  });
-  return fresh.byUuid;
-}
+/** The shared listing of a connection, taken anew once it is LISTING_TTL_MS old. */
+const listings = perConnection(listAll, LISTING_TTL_MS);
 
 /** The domain with `uuid` (any case, dashes optional), or null when libvirt has none. Throws other LibvirtErrors. */
 export async function lookupDomainByUuid(client: LibvirtClient, uuid: string): Promise<DomRef | null> {
@@ -69,7 +54,7 @@ export async function lookupDomainByUuid(client: LibvirtClient, uuid: string): P
  */
 export async function findDomainByUuid(client: LibvirtClient, uuid: string): Promise<FoundDomain | null> {
   const bytes = uuidToBytes(uuid);
-  const listed = (await listing(client).catch(() => undefined))?.get(bytesToUuid(bytes));
+  const listed = (await listings.get(client).catch(() => undefined))?.get(bytesToUuid(bytes));
   if (listed) return listed;
   const dom = await domainByUuid(client, uuid);
   return dom && { dom };
@@ -77,5 +62,5 @@ export async function findDomainByUuid(client: LibvirtClient, uuid: string): Pro
 
 /** Drops the shared listing (after this provider defined or undefined a domain). */
 export function forgetDomainListing(client: LibvirtClient): void {
-  listings.delete(client);
+  listings.forget(client);
 }

@@ -4,18 +4,11 @@
  * connection). Saves a round trip per domain removed (issue #38).
  */
 import type { LibvirtClient } from '../../../../src/libvirt';
+import { perConnection } from './per-connection';
 
-const versions = new WeakMap<LibvirtClient, Promise<number>>();
+const versions = perConnection((client) => client.connectGetLibVersion());
 
 /** The daemon's libvirt version; a failed ask is not kept (the next call asks again). Throws LibvirtError. */
 export function libVersionOf(client: LibvirtClient): Promise<number> {
-  let version = versions.get(client);
-  if (!version) {
-    version = client.connectGetLibVersion();
-    versions.set(client, version);
-    version.catch(() => {
-      if (versions.get(client) === version) versions.delete(client);
-    });
-  }
-  return version;
+  return versions.get(client);
 }
