@@ -52,6 +52,16 @@ export class HostConnections<C extends Connection> {
     return p;
   }
 
+  /**
+   * A new walk in this process: forgets the URIs that could not be reached and closes every client, so the walk
+   * connects afresh, as a new process would (what was asked per connection goes with them). Terraform starts a
+   * process per walk and never gets here; a test harness that reattaches terraform to one process does.
+   */
+  renew(): void {
+    this.failed.clear();
+    void this.close();
+  }
+
   /** Closes every client opened (best effort, for Shutdown). */
   async close(): Promise<void> {
     const all = [...this.pending.values()];

@@ -40,6 +40,7 @@ export class LibvirtHosting<C extends Connection> implements ProviderHosting<Han
   }
 
   configure(config: Record<string, unknown> | null): string {
+    if (this.configured) this.connections.renew(); // a second walk in this process (a reattached test provider)
     this.hosts = providerHosts(config);
     this.configured = true;
     const named = this.hosts.named.map((h) => `, host ${h.name} ${h.uri || '(unknown)'}`).join('');

@@ -75,7 +75,11 @@ test('GIVEN two configurations with separate states WHEN applied and destroyed a
 
 test('GIVEN one apply of 30 resources WHEN its libvirtd is restarted during it THEN the next apply converges, the plan is empty and every object in the state exists', async () => {
   const lvd = new OwnLibvirtd('conc');
-  const tf = new TfWorkdir('conc-restart');
+  const tf = new TfWorkdir(
+    'conc-restart',
+    {},
+    { managed: 'libvirtd restarts under the apply: the provider terraform started must reconnect' },
+  );
   try {
     await lvd.start();
     await lvd.createPool('conc');

@@ -171,7 +171,7 @@ beforeAll(() => {
   Object.assign(ctx.fixtures, fixtures());
   for (const kind of KINDS)
     for (let i = 0; i < kind.count; i++) instances.set(address(kind, i), { kind, i, attrs: generate(kind, ctx, i, OFFSET) });
-  tf = new TfWorkdir('conform');
+  tf = new TfWorkdir('conform', {}, { managed: 'the trust suite runs the provider exactly as users do: terraform starts it' });
   tf.write(config());
   tf.init();
 });
@@ -214,7 +214,11 @@ test('GIVEN the applied objects WHEN imported into a fresh state THEN the state 
     expectImportSame(tf, configOf(new Set(targets.map((t) => t.address)), values), targets, { planEmpty: false });
     if (known!.length === 0) return;
     const [addr, x] = known![0]!;
-    const other = new TfWorkdir('conform-import-known');
+    const other = new TfWorkdir(
+      'conform-import-known',
+      {},
+      { managed: 'the trust suite runs the provider exactly as users do: terraform starts it' },
+    );
     try {
       other.write(
         `${configOf(new Set([addr]), values, false)}\nimport {\n  to = ${addr}\n  id = "${x.kind.importId!(values[addr] ?? {})}"\n}\n`,

@@ -26,7 +26,7 @@ const SEED_VOL = 'vstest-waitfault-seed.iso';
 
 describe('libvirtd killed while an apply waits for cloud-init', () => {
   const lvd = new OwnLibvirtd('waitfault', { uid: NOBODY_UID });
-  const tf = new TfWorkdir('waitfault');
+  const tf = new TfWorkdir('waitfault', {}, { managed: 'kills libvirtd under the provider terraform started, as a user would see it' });
   /** The boot sector's mark of a first boot, in the volume's file. */
   const bootMarked = (): boolean => printerBootMarked(path.join(lvd.poolDir, BOOT_VOL));
 

@@ -10,6 +10,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { consoleSilenceMs, consoleTails, maxTestMs } from './limits';
+import { managedReason, ProviderProcess } from './reattach';
 
 export const PROVIDER_BLOCK = `terraform {
   required_providers {
@@ -164,18 +165,73 @@ export function consolesOf(hcl: string): string[] {
   return [...found];
 }
 
-/** A terraform working directory under /tmp (`vstest-tf-<label>-*`), removed by `dispose()`. */
+/** Terraform commands that start no provider: they run the managed way (init installs the provider, so any later
+ *  command may run either way). */
+const NO_PROVIDER = new Set(['init', 'version', 'fmt', 'get', 'workspace']);
+
+/** Options of a {@link TfWorkdir}. */
+export interface TfWorkdirOptions {
+  /**
+   * Keep terraform starting the provider itself, as for users (the managed path), instead of reattaching it to one
+   * provider process of this work dir (./reattach.ts): the reason (one line), or true. Tests that must see a fresh
+   * provider process per command, or that stop libvirtd under the provider, say so here.
+   */
+  readonly managed?: string | boolean;
+}
+
+/**
+ * A terraform working directory under /tmp (`vstest-tf-<label>-*`), removed by `dispose()`. By default its
+ * terraform commands share one provider process (the installed provider, started at the first command that needs
+ * it and stopped by `dispose()`; terraform reattaches to it through `TF_REATTACH_PROVIDERS`, ./reattach.ts) instead
+ * of terraform starting about three per command; `managedReason` (./reattach.ts) keeps a command on the managed
+ * path (terraform starts the provider) when the test asks, the configuration has several provider blocks, the test
+ * sets a variable the provider reads, or VIRTSEED_TEST_MANAGED_PROVIDER=1.
+ */
 export class TfWorkdir {
   readonly dir: string;
   private readonly env: NodeJS.ProcessEnv;
+  private readonly extraEnv: NodeJS.ProcessEnv;
+  private readonly managed: string | boolean | undefined;
   private readonly extraConsoles = new Set<string>();
+  private provider: ProviderProcess | undefined;
 
   /** `env`: extra variables for terraform (e.g. `TF_LOG_PROVIDER: 'INFO'` to see the provider's INFO lines). */
-  constructor(label: string, env: NodeJS.ProcessEnv = {}) {
+  constructor(label: string, env: NodeJS.ProcessEnv = {}, options: TfWorkdirOptions = {}) {
     this.dir = fs.mkdtempSync(path.join(os.tmpdir(), `vstest-tf-${label}-`));
     this.env = { ...process.env, CHECKPOINT_DISABLE: '1', TF_IN_AUTOMATION: '1', NO_COLOR: '1' };
     delete this.env.TF_LOG;
+    delete this.env.TF_REATTACH_PROVIDERS;
     Object.assign(this.env, env);
+    this.extraEnv = env;
+    this.managed = options.managed;
+  }
+
+  /** Why this work dir's commands run the managed way now (./reattach.ts, `managedReason`), or null: they reattach. */
+  managedReason(): string | null {
+    const configs = fs
+      .readdirSync(this.dir)
+      .filter((n) => n.endsWith('.tf'))
+      .map((f) => fs.readFileSync(path.join(this.dir, f), 'utf8'));
+    return managedReason(configs, this.extraEnv, this.managed);
+  }
+
+  /**
+   * The environment of `terraform args`: terraform's own, plus `TF_REATTACH_PROVIDERS` naming this work dir's
+   * provider process (started now when none runs) unless the command starts no provider or managedReason() holds.
+   */
+  envFor(args: readonly string[]): NodeJS.ProcessEnv {
+    if (NO_PROVIDER.has(args[0]) || this.managedReason() !== null) return this.env;
+    if (!this.provider?.alive) {
+      this.provider?.stop();
+      this.provider = ProviderProcess.start(this.dir, this.env);
+    }
+    return { ...this.env, TF_REATTACH_PROVIDERS: this.provider.reattach };
+  }
+
+  /** Stops this work dir's provider process, if one runs (the next command that needs one starts another). */
+  stopProvider(): void {
+    this.provider?.stop();
+    this.provider = undefined;
   }
 
   /** Writes main.tf: the provider block (`provider`: another `provider "virtseed" {...}` block) followed by `body`. */
@@ -206,18 +262,19 @@ export class TfWorkdir {
     const cap = Math.min(timeoutMs, maxTestMs());
     const consoles = this.consoles();
     const command = ['terraform', ...args, '-no-color'];
+    const env = this.envFor(args);
     const r = consoles.length
       ? spawnSync(
           process.execPath,
           ['-e', WATCHDOG, String(consoleSilenceMs()), String(cap), String(consoles.length), ...consoles, ...command],
           {
             cwd: this.dir,
-            env: this.env,
+            env,
             encoding: 'utf8',
             timeout: cap + 60_000, // the watchdog's own cap comes first; this only catches a hung watchdog
           },
         )
-      : spawnSync(command[0], command.slice(1), { cwd: this.dir, env: this.env, encoding: 'utf8', timeout: cap });
+      : spawnSync(command[0], command.slice(1), { cwd: this.dir, env, encoding: 'utf8', timeout: cap });
     const code = r.status ?? -1;
     let out = `${r.stdout ?? ''}${r.stderr ?? ''}${r.error ? `\n${r.error.message}` : ''}`;
     if (code === STOPPED || r.error) out += `\n${consoleTails(consoles.filter((c) => fs.existsSync(c)))}`;
@@ -228,7 +285,7 @@ export class TfWorkdir {
    *  rejects. */
   runAsync(args: string[], timeoutMs = 600_000): Promise<TfResult> {
     return new Promise((resolve) => {
-      const child = spawn('terraform', [...args, '-no-color'], { cwd: this.dir, env: this.env, timeout: timeoutMs });
+      const child = spawn('terraform', [...args, '-no-color'], { cwd: this.dir, env: this.envFor(args), timeout: timeoutMs });
       let out = '';
       child.stdout.on('data', (b: Buffer) => (out += b.toString()));
       child.stderr.on('data', (b: Buffer) => (out += b.toString()));
@@ -260,7 +317,7 @@ export class TfWorkdir {
   /** The planned changes as `terraform show -json` of a saved plan. */
   planJson(): TfPlanJson {
     this.ok(['plan', '-input=false', '-out=tfplan']);
-    const r = spawnSync('terraform', ['show', '-json', 'tfplan'], { cwd: this.dir, env: this.env, encoding: 'utf8' });
+    const r = spawnSync('terraform', ['show', '-json', 'tfplan'], { cwd: this.dir, env: this.envFor(['show']), encoding: 'utf8' });
     return JSON.parse(r.stdout) as TfPlanJson;
   }
 
@@ -271,7 +328,7 @@ export class TfWorkdir {
    */
   planSaved(): { out: string; json: TfPlanJson } {
     const out = this.ok(['plan', '-input=false', '-out=tfplan']);
-    const r = spawnSync('terraform', ['show', '-json', 'tfplan'], { cwd: this.dir, env: this.env, encoding: 'utf8' });
+    const r = spawnSync('terraform', ['show', '-json', 'tfplan'], { cwd: this.dir, env: this.envFor(['show']), encoding: 'utf8' });
     if (r.status !== 0) throw new Error(`terraform show -json tfplan exited ${r.status}:\n${r.stdout}${r.stderr}`);
     return { out, json: JSON.parse(r.stdout) as TfPlanJson };
   }
@@ -295,7 +352,12 @@ export class TfWorkdir {
   /** {@link resources} from one `terraform show -json` (it starts terraform and the provider); throws with its
    *  output when it fails. */
   shownResources(): Record<string, TfValues> {
-    const r = spawnSync('terraform', ['show', '-json'], { cwd: this.dir, env: this.env, encoding: 'utf8', maxBuffer: 64 << 20 });
+    const r = spawnSync('terraform', ['show', '-json'], {
+      cwd: this.dir,
+      env: this.envFor(['show']),
+      encoding: 'utf8',
+      maxBuffer: 64 << 20,
+    });
     if (r.status !== 0) throw new Error(`terraform show -json exited ${r.status ?? r.signal}:\n${r.stdout}${r.stderr}`);
     const shown = JSON.parse(r.stdout) as { values?: { root_module?: { resources?: { address: string; values: TfValues }[] } } };
     return Object.fromEntries((shown.values?.root_module?.resources ?? []).map((x) => [x.address, x.values]));
@@ -317,10 +379,15 @@ export class TfWorkdir {
     }
   }
 
-  /** Destroys what is left (ignoring errors; no terraform run when the state is empty) and removes the directory. */
+  /** Destroys what is left (ignoring errors; no terraform run when the state is empty), stops the work dir's
+   *  provider process and removes the directory. */
   dispose(): void {
-    if (this.hasResources()) this.run(['destroy', '-auto-approve', '-input=false']);
-    fs.rmSync(this.dir, { recursive: true, force: true });
+    try {
+      if (this.hasResources()) this.run(['destroy', '-auto-approve', '-input=false']);
+    } finally {
+      this.stopProvider();
+      fs.rmSync(this.dir, { recursive: true, force: true });
+    }
   }
 }
 

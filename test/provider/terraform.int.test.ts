@@ -1,12 +1,15 @@
 /**
  * The protocol layer end to end with real Terraform: the test-only `virtseed_test_thing` handler served by
  * test/provider/fixtures/provider-main.ts, installed into a temporary filesystem mirror named by a temporary
- * CLI config, driven through init / plan / apply / update / replace / drift / import / destroy.
+ * CLI config, driven through init / plan / apply / update / replace / drift / import / destroy. After init, every
+ * command reattaches to one process of it (TF_REATTACH_PROVIDERS, test/helpers/reattach.ts; a tsx start costs
+ * seconds of CPU), unless VIRTSEED_TEST_MANAGED_PROVIDER=1.
  */
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { managedReason, ProviderProcess } from '../helpers/reattach';
 import { stringValue, type TfValues } from '../helpers/terraform';
 
 const ROOT = path.resolve(__dirname, '..', '..');
@@ -17,6 +20,8 @@ let tmp: string;
 let work: string;
 let things: string;
 let env: NodeJS.ProcessEnv;
+/** The one provider process terraform reattaches to (test/helpers/reattach.ts), unless it runs managed. */
+let provider: ProviderProcess | undefined;
 
 function tf(...args: string[]): { code: number; out: string } {
   const r = spawnSync('terraform', args, { cwd: work, env, encoding: 'utf8', timeout: 120_000 });
@@ -79,11 +84,16 @@ beforeAll(() => {
   delete env.TF_LOG;
   writeConfig(thingConfig());
   tfOk('init', '-input=false', '-no-color');
+  if (managedReason([fs.readFileSync(path.join(work, 'main.tf'), 'utf8')], {}, undefined) === null) {
+    provider = ProviderProcess.start(work, env, exe);
+    env = { ...env, TF_REATTACH_PROVIDERS: provider.reattach };
+  }
 });
 
 afterAll(() => {
   if (tmp) {
     if (fs.existsSync(path.join(work, 'terraform.tfstate'))) tf('destroy', '-auto-approve', '-no-color');
+    provider?.stop();
     fs.rmSync(tmp, { recursive: true, force: true });
   }
 });

@@ -42,6 +42,11 @@ export class ConfigMemo<V> {
     return key === undefined ? undefined : this.entries.get(key);
   }
 
+  /** Forgets every entry. */
+  clear(): void {
+    this.entries.clear();
+  }
+
   /** How many entries are kept. */
   get size(): number {
     return this.entries.size;

@@ -138,7 +138,7 @@ export class ProviderServer<Ctx extends BaseContext = BaseContext> {
   private readonly hosting: ProviderHosting<Ctx>;
   /** Places whose refresh failure was reported (once per place and provider process). */
   private readonly unreachableOnRead = new Set<string>();
-  private readonly planWarnings = new PlanWarnings();
+  private planWarnings = new PlanWarnings();
   /** The handlers' notes (HandlerContext.notes), new at each ConfigureProvider. */
   private notes = new Set<string>();
   /** `validate`'s diagnostics by config bytes: ValidateResourceConfig's, served to the PlanResourceChange after it. */
@@ -226,6 +226,7 @@ export class ProviderServer<Ctx extends BaseContext = BaseContext> {
       const config = decodeDynamicValue(req.config, this.providerType) as Record<string, unknown> | null;
       const diagnostics = this.hosting.validateConfig(config);
       let described = this.lastConfigured;
+      if (this.configured) this.newWalk();
       if (!diagnostics.some((d) => d.severity === 'error')) {
         described = this.lastConfigured = this.hosting.configure(config);
         this.configured = true;
@@ -234,6 +235,18 @@ export class ProviderServer<Ctx extends BaseContext = BaseContext> {
       this.log.info(`configured (terraform ${req.terraform_version || '?'}), ${described}`);
       return { diagnostics: this.diags(diagnostics, this.providerType) };
     });
+  }
+
+  /**
+   * ConfigureProvider again: a new walk in this process. Terraform starts one process per walk and configures it
+   * once, so users never get here; a test harness that reattaches terraform to one long-lived process
+   * (TF_REATTACH_PROVIDERS) does, and the walk must see what a fresh process would: the per-walk memos are
+   * forgotten here (the hosting renews its connections in `configure`, the handlers' notes are new).
+   */
+  private newWalk(): void {
+    this.unreachableOnRead.clear();
+    this.planWarnings = new PlanWarnings();
+    this.validated.clear();
   }
 
   // ---- managed resources -------------------------------------------------------------------------------------

@@ -12,15 +12,15 @@ import { describeHost, HostUnreachableError } from '../host';
 import type { HandlerContext, ResourceHandler } from '../handler';
 import type { ResourceSchema } from '../plugin/schema';
 import { replacePaths, schemaOf, valueDiagnostics, withTableDefaults } from './private/fields';
-import { inventory } from './private/inventory';
+import { inventoryOf } from './private/inventory';
 import type { PlacementState } from './private/model';
 import { isWhollyKnown, list, num, str, UNKNOWN } from './private/values';
 
 /** The provider schema, from the field table (src/fields/placement.ts). */
 const PLACEMENT_SCHEMA: ResourceSchema = schemaOf(PLACEMENT_FIELDS);
 
-/** Hosts reported down in this process (one warning per host). */
-const warnedDown = new Set<string>();
+/** The `ctx.notes` key of a host reported down in this process (one warning per host). */
+const warnedDownKey = (uri: string) => `placement-host-down:${uri}`;
 
 function validateConfig(c: PlacementState): Diagnostic[] {
   const d: Diagnostic[] = valueDiagnostics(PLACEMENT_FIELDS, c);
@@ -98,12 +98,12 @@ async function place(
   cause: 'new' | 'pin' | 'rebalance',
 ): Promise<{ planned: PlacementState; diagnostics: Diagnostic[] }> {
   const request = requestOf(planned, ctx);
-  const { result, concurrent, down } = await inventory.decide(ctx, request);
+  const { result, concurrent, down } = await inventoryOf(ctx).decide(ctx, request);
   const diagnostics: Diagnostic[] = [];
   const considered = new Set(request.pin !== undefined ? [request.pin] : request.hosts);
   for (const err of down) {
-    if (!considered.has(err.host ?? '') || warnedDown.has(err.uri)) continue;
-    warnedDown.add(err.uri);
+    if (!considered.has(err.host ?? '') || ctx.notes.has(warnedDownKey(err.uri))) continue;
+    ctx.notes.add(warnedDownKey(err.uri));
     diagnostics.push(
       warning(
         [],

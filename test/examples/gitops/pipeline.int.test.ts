@@ -37,6 +37,7 @@ import { cleanupNetworksByPrefix, testSubnetOctet } from '../../helpers/network'
 import { cleanupPoolsByPrefix, poolVolumes } from '../../helpers/pool';
 import { docCommands } from '../../helpers/doc-paths';
 import { dropSchema, pgPassword, psql, type PgDatabase } from '../../helpers/postgres';
+import { managedReason, ProviderProcess } from '../../helpers/reattach';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 const PIPELINE = path.join(ROOT, 'examples', 'gitops', 'pipeline.sh');
@@ -72,13 +73,30 @@ let password: string;
 let tmp: string;
 let runs = 0;
 let lastStackDir: string | undefined;
+/**
+ * The provider process the pipeline runs of this file reattach terraform to, one after the other
+ * (test/helpers/reattach.ts; started at the first run). The runs started in the background beside another
+ * (startPipeline) run the managed way: two walks at once must not share a process.
+ */
+let provider: ProviderProcess | undefined;
+
+/** `TF_REATTACH_PROVIDERS` for a pipeline run alone, or nothing when reattaching is off. */
+function reattach(): NodeJS.ProcessEnv {
+  if (managedReason([], {}, undefined) !== null) return {};
+  if (!provider?.alive) {
+    const env = { ...process.env };
+    delete env.TF_LOG;
+    provider = ProviderProcess.start(tmp, env);
+  }
+  return { TF_REATTACH_PROVIDERS: provider.reattach };
+}
 
 function describeRun(r: Run): string {
   return `pipeline exited ${r.code}\n--- stdout\n${r.stdout}\n--- stderr\n${r.stderr}`;
 }
 
 /** A commit's workspace: its fleet file and the pipeline's output folder; returns the pipeline's environment. */
-function workspace(v: FleetVersion, extra: NodeJS.ProcessEnv = {}): { env: NodeJS.ProcessEnv; out: string } {
+function workspace(v: FleetVersion, extra: NodeJS.ProcessEnv = {}, alone = true): { env: NodeJS.ProcessEnv; out: string } {
   const dir = path.join(tmp, `run-${++runs}`);
   fs.mkdirSync(dir);
   const fleet = {
@@ -100,6 +118,7 @@ function workspace(v: FleetVersion, extra: NodeJS.ProcessEnv = {}): { env: NodeJ
     PG_CONN_STR: db.connStr,
     PGPASSFILE: db.passFile,
     PG_SCHEMA_NAME: SCHEMA,
+    ...(alone ? reattach() : {}),
     ...extra,
   };
   return { env, out };
@@ -124,7 +143,7 @@ interface Background {
 }
 
 function startPipeline(mode: string, v: FleetVersion, extra: NodeJS.ProcessEnv = {}): Background {
-  const { env, out } = workspace(v, extra);
+  const { env, out } = workspace(v, extra, false);
   const child = spawn('bash', [PIPELINE, mode], { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   const bg: Background = {
     child,
@@ -312,6 +331,7 @@ afterAll(() => {
       if (r.status !== 0) console.warn(`terraform destroy exited ${r.status}:\n${r.stdout}${r.stderr}`);
     }
   } finally {
+    provider?.stop();
     cleanupByPrefix(PREFIX);
     cleanupPoolsByPrefix(PREFIX);
     cleanupNetworksByPrefix(PREFIX);

@@ -53,6 +53,16 @@ describe('ConfigMemo', () => {
     expect(calls).toBe(1);
   });
 
+  it('GIVEN kept values WHEN cleared THEN none is kept and the next get computes again', () => {
+    const memo = new ConfigMemo<number>();
+    let calls = 0;
+    memo.get('k', () => ++calls);
+    memo.clear();
+    expect(memo.size).toBe(0);
+    expect(memo.peek('k')).toBeUndefined();
+    expect(memo.get('k', () => ++calls)).toBe(2);
+  });
+
   it('GIVEN no key THEN the value is computed each time and not kept', () => {
     const memo = new ConfigMemo<number>();
     let calls = 0;

@@ -257,6 +257,69 @@ describe('handler context', () => {
     ]);
   });
 
+  describe('a second ConfigureProvider in one process (a test harness reattached terraform: a new walk)', () => {
+    const configure = (s: ProviderServer) =>
+      s.ConfigureProvider({ config: { msgpack: encodeMsgpack({ uri: null }, t.object({ uri: t.string })) } });
+
+    it('GIVEN an open client WHEN configured again THEN the old client is closed and the next call connects afresh', async () => {
+      const closed: number[] = [];
+      const clients = [0, 1].map((i) => ({ isClosed: false, close: async () => void closed.push(i) }));
+      type Client = (typeof clients)[number];
+      const connect = jest.fn(async (): Promise<Client> => clients[connect.mock.calls.length - 1]);
+      const got: unknown[] = [];
+      const s = new ProviderServer({
+        providerSchema: PROVIDER_SCHEMA,
+        resources: [probe(async (ctx) => void got.push(await ctx.client()))],
+        connector: { connect },
+        log: quiet,
+      });
+      await configure(s);
+      await s.PlanResourceChange(planReq);
+      await configure(s);
+      await new Promise((r) => setImmediate(r));
+      expect(closed).toEqual([0]);
+      await s.PlanResourceChange(planReq);
+      expect(got).toEqual([clients[0], clients[1]]);
+    });
+
+    it('GIVEN a host that could not be reached WHEN configured again THEN the new walk tries to connect again', async () => {
+      const connect = jest.fn(async (): Promise<{ close(): Promise<void> }> => {
+        throw new Error('Connection refused');
+      });
+      const s = new ProviderServer({
+        providerSchema: PROVIDER_SCHEMA,
+        resources: [probe(async (ctx) => void (await ctx.client().catch(() => undefined)))],
+        connector: { connect },
+        log: quiet,
+      });
+      await configure(s);
+      await s.PlanResourceChange(planReq);
+      await s.PlanResourceChange(planReq);
+      expect(connect).toHaveBeenCalledTimes(1);
+      await configure(s);
+      await s.PlanResourceChange(planReq);
+      expect(connect).toHaveBeenCalledTimes(2);
+    });
+
+    it('GIVEN notes of one walk WHEN configured again THEN the handlers see new notes; configured once, the same', async () => {
+      const notes: Set<string>[] = [];
+      const s = new ProviderServer({
+        providerSchema: PROVIDER_SCHEMA,
+        resources: [probe(async (ctx) => void (notes.push(ctx.notes), ctx.notes.add('seen')))],
+        connector: { connect: async () => ({ close: async () => undefined }) },
+        log: quiet,
+      });
+      await configure(s);
+      await s.PlanResourceChange(planReq);
+      await s.PlanResourceChange(planReq);
+      await configure(s);
+      await s.PlanResourceChange(planReq);
+      expect(notes[0]).toBe(notes[1]);
+      expect(notes[2]).not.toBe(notes[0]);
+      expect([...notes[2]]).toEqual(['seen']);
+    });
+  });
+
   it('GIVEN a uri with an unknown parameter WHEN validated THEN the diagnostic names it at uri', async () => {
     const res = await server.ValidateProviderConfig({
       config: { msgpack: encodeMsgpack({ uri: 'qemu+ssh://h/system?keyfle=/k' }, t.object({ uri: t.string })) },

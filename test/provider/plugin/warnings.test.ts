@@ -87,6 +87,22 @@ describe('PlanResourceChange', () => {
   });
 });
 
+describe('a new walk in one process (ConfigureProvider again: a reattached test provider)', () => {
+  const configure = () =>
+    server.ConfigureProvider({
+      config: { msgpack: encodeMsgpack(normalizeBlockValue(PROVIDER_SCHEMA, {}), impliedType(PROVIDER_SCHEMA)) },
+    });
+
+  it('GIVEN a warning given in one walk WHEN the process is configured again and plans the same THEN it warns again', async () => {
+    await configure();
+    const config = thing({ name: 'beta' });
+    expect((await plan(null, config)).diagnostics).toHaveLength(1);
+    expect((await plan(null, config)).diagnostics).toHaveLength(0);
+    await configure();
+    expect((await plan(null, config)).diagnostics.map((d: { summary: string }) => d.summary)).toEqual(['Big thing']);
+  });
+});
+
 describe('PlanWarnings', () => {
   it('GIVEN a warning already returned for a resource WHEN it comes again with an error THEN only the error passes', () => {
     const w = new PlanWarnings();

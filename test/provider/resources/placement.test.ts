@@ -174,6 +174,19 @@ describe('virtseed_placement plan', () => {
     expect(b.diagnostics).toEqual([]);
   });
 
+  it('GIVEN a process that serves a second walk (new notes: a reattached test provider) WHEN planned THEN the walk reads the hosts afresh, decides anew and warns again', async () => {
+    const h = freshHandler();
+    const hosts: Record<string, FakeHost> = { h1: { down: true }, h2: {} };
+    const first = ctxOf(hosts, { h2: { maxMemoryMiB: 1024 } });
+    expect((await plan(h, first, config('a', { memory: 512 }))).diagnostics).toHaveLength(1);
+    hosts.h2.domains = [{ name: 'other', memoryMiB: 768 }];
+    const sameWalk = await plan(h, first, config('b', { memory: 512 }));
+    expect([sameWalk.planned?.host, sameWalk.diagnostics]).toEqual(['h2', []]); // the walk's picture: h2 has 512 left
+    const next = await plan(h, ctxOf(hosts, { h2: { maxMemoryMiB: 1024 } }), config('b', { memory: 512 }));
+    expect(next.diagnostics.map((d) => d.summary)).toEqual(['Host h1 skipped: it does not answer', expect.any(String)]);
+    expect(next.diagnostics[1]).toMatchObject({ severity: 'error' }); // 768 MiB are taken now: b does not fit
+  });
+
   it('GIVEN no host that fits WHEN planned THEN the error names each host and why', async () => {
     const h = freshHandler();
     const ctx = ctxOf({

@@ -108,5 +108,15 @@ async function observe(ctx: HandlerContext<LibvirtClient>, host: HostConfig): Pr
   };
 }
 
-/** The inventory of this provider process. */
-export const inventory = new Inventory();
+const inventories = new WeakMap<Set<string>, Inventory>();
+
+/**
+ * The inventory of this provider process's walk: one per `ctx.notes`, which is new at each ConfigureProvider.
+ * Terraform starts a process per walk, so for it this is the process's one inventory; a process a test harness
+ * reattached terraform to (TF_REATTACH_PROVIDERS) serves several walks, and each reads the hosts afresh.
+ */
+export function inventoryOf(ctx: HandlerContext<LibvirtClient>): Inventory {
+  let found = inventories.get(ctx.notes);
+  if (!found) inventories.set(ctx.notes, (found = new Inventory()));
+  return found;
+}
