@@ -8,10 +8,10 @@
 # image's own /boot/grub/grub.cfg (written here), whose kernel command line finds root by PARTUUID and puts the
 # console on ttyS0. Layout and identifiers are fixed, so two builds of the same tree differ only in file contents.
 #
-# Usage: build-cloud-disk.sh ROOT_DIR OUT_RAW_IMAGE
+# Usage: build-cloud-disk.sh ROOT_DIR OUT_RAW_IMAGE [EXTRA_KERNEL_ARGS]
 # Needs: sfdisk (fdisk), mkfs.ext4 (e2fsprogs), mkfs.vfat (dosfstools), mmd/mcopy (mtools), grub-mkimage
 # (grub-common) with /usr/lib/grub/i386-pc (grub-pc-bin) and /usr/lib/grub/x86_64-efi (grub-efi-amd64-bin).
-# Prints the kernel command line (root=PARTUUID=...) on stdout.
+# Prints the kernel command line (root=PARTUUID=..., then EXTRA_KERNEL_ARGS when given) on stdout.
 set -euo pipefail
 
 ROOT=$1
@@ -39,6 +39,7 @@ TYPE_ESP=C12A7328-F81F-11D2-BA4B-00A0C93EC93B
 # no_timer_check: under TCG on a loaded host the kernel's IO-APIC timer check can time out and panic at boot
 # ("IO-APIC + timer doesn't work!", seen once in a UEFI guest of the snapshot e2e); Fedora's cloud images pass it too.
 CMDLINE="root=PARTUUID=${ROOT_PARTUUID,,} rw console=ttyS0,115200 net.ifnames=0 no_timer_check"
+[ -z "${3:-}" ] || CMDLINE+=" $3"
 
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
