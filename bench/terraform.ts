@@ -61,9 +61,10 @@ function cleanupDomains(): void {
   for (const name of list) run('virsh', ['-c', URI, 'undefine', name], { allow: [0, 1] });
 }
 
-/** N defined domains; `devices` (attributes) merged into each, their names then under `<prefix>dev-`. */
-function domainConfig(n: number, devices?: Readonly<Record<string, unknown>>): object {
-  const name = devices ? `${PREFIX}dev-\${count.index}` : `${PREFIX}\${count.index}`;
+/** N defined domains named `<prefix><index>`; `devices` (attributes) merged into each, their names then under
+ *  `<prefix>dev-`. */
+export function domainConfig(n: number, devices?: Readonly<Record<string, unknown>>, prefix = PREFIX): object {
+  const name = devices ? `${prefix}dev-\${count.index}` : `${prefix}\${count.index}`;
   return {
     terraform: { required_providers: { virtseed: { source: 'virtseed/virtseed', version: '0.1.0' } } },
     provider: { virtseed: { uri: URI } },
@@ -83,8 +84,8 @@ function floorConfig(n: number): object {
 }
 
 /** N `floor_domain` (the Go floor with virtseed_domain's schema) with the same attributes as {@link domainConfig}. */
-function floorDomainConfig(n: number, devices?: Readonly<Record<string, unknown>>): object {
-  const name = devices ? `${PREFIX}dev-\${count.index}` : `${PREFIX}\${count.index}`;
+export function floorDomainConfig(n: number, devices?: Readonly<Record<string, unknown>>, prefix = PREFIX): object {
+  const name = devices ? `${prefix}dev-\${count.index}` : `${prefix}\${count.index}`;
   return {
     terraform: { required_providers: { floor: { source: GO_FLOOR_SOURCE, version: GO_FLOOR_VERSION } } },
     resource: { floor_domain: { d: { count: n, name, memory: 64, type: 'qemu', running: false, ...devices } } },
@@ -92,7 +93,7 @@ function floorDomainConfig(n: number, devices?: Readonly<Record<string, unknown>
 }
 
 /** Writes virtseed_domain's schema (`terraform providers schema -json` in `w`, initialised) to `base`; its path. */
-function writeDomainSchema(w: Workdir, base: string): string {
+export function writeDomainSchema(w: Workdir, base: string): string {
   const all = JSON.parse(run('terraform', ['providers', 'schema', '-json'], { cwd: w.dir, env: w.env }).stdout) as {
     provider_schemas: Record<string, { resource_schemas: Record<string, unknown> }>;
   };
