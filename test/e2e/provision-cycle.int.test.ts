@@ -31,8 +31,8 @@
  * After every apply a plan shows no changes. Apply times of the live memory change and the restart are printed.
  *
  * The guest's bootcmd prints its boot id once per boot, and a per-boot script (cloud-init's final stage, before the
- * runcmd) starts a loop printing its state every 3 s: boot id, MemTotal, online CPUs, disk sizes (lsblk), the root
- * partition's size, the root file system's size (df), each NIC's carrier. The boot id is the truth for "not
+ * runcmd) starts a loop printing its state every 3 s: boot id, MemTotal, online CPUs, disk sizes (sysfs), the root
+ * partition's size, the root file system's size (statfs), each NIC's carrier. The boot id is the truth for "not
  * rebooted". "Before apply returned" is checked on the console log file itself, read the moment terraform exits
  * (QEMU writes the log before the pty data reaches libvirt's stream; the log is appended to at every domain start,
  * `append='on'`, so what is matched there is what only the boot under test prints). A timestamping `tail -F` child
@@ -129,28 +129,31 @@ function parseState(line: string): GuestState | undefined {
 }
 
 /**
- * The loop the guest runs (no `${` or `%{`: the text goes through HCL). It reads /proc and /sys with the shell's own
- * `read` and arithmetic, starting two processes an iteration (stat for the root file system, sleep) where reading
- * them through cat, awk, grep, lsblk, df and subshells started about twenty: under TCG each process costs the guest's
- * one CPU, and that loop kept a third of a host core busy while the guest waited between steps (QEMU's CPU over 30 s,
- * load 8–15), printing every 6 s instead of 3. Sizes are bytes (/sys's sizes are 512-byte sectors; the root file
- * system's is its block count × fundamental block size, as df computes it). It sets each NIC up that is down (the
- * seed configures none: no DHCP wait in the boot; a hot-added NIC comes up down) and reads its carrier (readable
- * only while the NIC is up; `x` else).
+ * The loop the guest runs, in bash (no `${` or `%{`: the text goes through HCL). It reads /proc and /sys with the
+ * shell's own `read` and arithmetic, and starts no process in a round but when the root partition's size changed
+ * (stat, for the root file system's size: at the loop's first round, and after a grown partition); it waits with
+ * `read -t 3` on a pipe nobody writes to instead of sleep. Under TCG each process costs the guest's one CPU about
+ * 0.1 host CPU s: reading through cat, awk, grep, lsblk, df and subshells (about twenty a round) kept a third of a
+ * host core busy while the guest waited between steps; stat and sleep in every round kept 5–7 %, this loop 1.7 %,
+ * and a guest left alone costs 1 % (docs/performance.md, "Idle guests under TCG"). Sizes are bytes (/sys's sizes
+ * are 512-byte sectors; the root file system's is its block count × fundamental block size, as df computes it). It
+ * sets each NIC up that is down (the seed configures none: no DHCP wait in the boot; a hot-added NIC comes up down)
+ * and reads its carrier (readable only while the NIC is up; `x` else).
  */
 const LOOP = [
+  'exec 9<> <(:);',
   'while :; do',
   ' read b < /proc/sys/kernel/random/boot_id;',
   ' while read k v u; do [ "$k" = MemTotal: ] && m=$v && break; done < /proc/meminfo;',
   ' c=0; while read k u; do [ "$k" = processor ] && c=$((c+1)); done < /proc/cpuinfo;',
   ' cd /sys/block; d=; for i in vd*; do read s < $i/size; d="$d$i:$((s*512)),"; done;',
   ' read p < /sys/block/vda/vda1/size; p=$((p*512));',
-  ' set -- $(stat -f -c "%b %S" /); r=$(($1*$2));',
+  ' [ "$p" = "$q" ] || { set -- $(stat -f -c "%b %S" /); r=$(($1*$2)); q=$p; };',
   ' cd /sys/class/net; n=; for i in eth*; do read f < $i/flags;',
   ' case $f in *[13579bdf]) ;; *) ip link set dev $i up;; esac;',
   ' read k < $i/carrier 2>/dev/null || k=x; n="$n$i:$k,"; done;',
   ' echo "STATE boot=$b mem=$m cpus=$c disks=$d part=$p root=$r nics=$n" > /dev/ttyS0;',
-  ' sleep 3;',
+  ' read -t 3 -u 9;',
   'done',
 ].join('');
 
@@ -162,8 +165,8 @@ const PRINT_IID = 'echo "VSTEST-IID $(cat /var/lib/cloud/data/instance-id)" > /d
 
 /**
  * The cloud-config with `runcmd`: the boot id line, the state loop and the CPU rule. The loop starts from a per-boot
- * script (cloud-init's final stage, at every boot, before the runcmd), not from bootcmd: its dozen processes every
- * 3 s would compete with the boot itself for the TCG guest's one CPU.
+ * script (cloud-init's final stage, at every boot, before the runcmd), not from bootcmd: its reads every 3 s would
+ * compete with the boot itself for the TCG guest's one CPU.
  */
 function cloudConfig(runcmd: string[]): string {
   return JSON.stringify({
@@ -172,7 +175,7 @@ function cloudConfig(runcmd: string[]): string {
       {
         path: '/var/lib/cloud/scripts/per-boot/vstest-state.sh',
         permissions: '0755',
-        content: `#!/bin/sh\nsystemd-run --no-block --unit=vstest-state sh -c '${LOOP.replace(/'/g, "'\\''")}'\n`,
+        content: `#!/bin/sh\nsystemd-run --no-block --unit=vstest-state bash -c '${LOOP.replace(/'/g, "'\\''")}'\n`,
       },
       // Hot-added CPUs come up offline in Debian's kernel; this rule onlines them (as cloud images' own rules do).
       {
