@@ -200,7 +200,9 @@ test('GIVEN 12 VMs with anti-affinity and capacity limits WHEN applied THEN the 
   write(fleet12);
   const started = Date.now();
   tf.ok(['apply', '-auto-approve', '-input=false'], 1_500_000);
-  console.log(`fleet: 12 VMs (web-1 a console printer, web-2 running without an OS) applied over 3 hosts in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  console.log(
+    `fleet: 12 VMs (web-1 a console printer, web-2 running without an OS) applied over 3 hosts in ${((Date.now() - started) / 1000).toFixed(0)} s`,
+  );
   const where = whereIs();
   const placed = fleet12.map((vm) => where[name(vm)]);
   expect(placed.every((h) => h === 'h1' || h === 'h2')).toBe(true);
