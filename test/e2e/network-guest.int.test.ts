@@ -12,11 +12,18 @@
  *   address, and the next plan is empty);
  * - secrets given as write-only inputs from ephemeral variables (issue 32) reach the guest: a canary inside the
  *   cloud-config YAML (`user_data_wo`), one in a MIME part (`user_data_part.content_wo`) and one in a file
- *   (`file.content_wo`) are printed on the console by the guest, and the state holds none of them.
+ *   (`file.content_wo`) are printed on the console by the guest, and the state holds none of them;
+ * - the devices of issue 22, seen by the same guest in the same boot (this file took over devices-guest's boot):
+ *   a TPM 2.0 (swtpm) as /dev/tpm0, a virtiofs share mounted with a host file's content, a virtio RNG as the
+ *   hardware RNG, the CPU topology in lscpu, a watchdog as /dev/watchdog, and an escape-hatch device (an ICH9 sound
+ *   card, PCI 8086:293e) on the PCI bus, each printed as a `VSDEV key=value` line from the cloud-config's runcmd; the
+ *   VNC display answers `RFB 003.008` on localhost at `display_uri`; the next plan is empty, the escape hatch included.
  * The firmware path is not under test here: the guest boots directly from the host's kernel, initrd and cmdline
  * (testImage; no SeaBIOS disk reads of GRUB, kernel and initrd under TCG).
  */
 import * as fs from 'node:fs';
+import * as net from 'node:net';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import {
   CLOUD_INIT_FINISHED,
@@ -45,17 +52,32 @@ let img: TestImage;
 let sshd: TestSshd;
 let tf: TfWorkdir;
 let applied: { code: number; out: string; consoleAtEnd: string };
+let share: string;
 
 /** Canary secrets, each in the shape a user writes it; the guest prints each on its serial console. */
 const CANARIES = { yaml: 'CanaryNgYaml-7c31', part: 'CanaryNgPart-2d84', file: 'CanaryNgFile-b9e0' };
+/** What the guest prints of its devices, one `VSDEV key=value` line each. */
+const DEVICE_REPORT = [
+  'mkdir -p /mnt/share && mount -t virtiofs share /mnt/share',
+  'echo "VSDEV tpm0=$(test -c /dev/tpm0 && echo yes || echo no)" > /dev/ttyS0',
+  'echo "VSDEV share=$(cat /mnt/share/hello.txt)" > /dev/ttyS0',
+  'echo "VSDEV rng=$(cat /sys/class/misc/hw_random/rng_current)" > /dev/ttyS0',
+  'echo "VSDEV watchdog=$(test -c /dev/watchdog && echo yes || echo no)" > /dev/ttyS0',
+  `echo "VSDEV lscpu=$(lscpu | grep -E '^(Socket|Core|Thread)' | tr -s ' ' | tr '\\n' ';')" > /dev/ttyS0`,
+  'echo "VSDEV sound=$(cat /sys/bus/pci/devices/*/device | grep -c 0x293e)" > /dev/ttyS0',
+  'echo "VSDEV done" > /dev/ttyS0',
+];
+/** The content of the host file the guest reads through the virtiofs share. */
+const SHARED = `hello from the host ${process.pid}`;
 const SECRET_ENV = {
-  TF_VAR_user_data: [
-    '#cloud-config',
-    'runcmd:',
-    `  - 'echo "VSTEST_YAML: ${CANARIES.yaml}" > /dev/ttyS0'`,
-    `  - 'echo "VSTEST_FILE: $(cat /etc/vstest-secret)" > /dev/ttyS0'`,
-    '',
-  ].join('\n'),
+  // YAML is a superset of JSON: the runcmd list as JSON needs no YAML quoting of the shell lines.
+  TF_VAR_user_data: `#cloud-config\n${JSON.stringify({
+    runcmd: [
+      `echo "VSTEST_YAML: ${CANARIES.yaml}" > /dev/ttyS0`,
+      'echo "VSTEST_FILE: $(cat /etc/vstest-secret)" > /dev/ttyS0',
+      ...DEVICE_REPORT,
+    ].map((line) => ['sh', '-c', line]),
+  })}\n`,
   TF_VAR_part: `#!/bin/sh\necho "VSTEST_PART: ${CANARIES.part}" > /dev/ttyS0\n`,
   TF_VAR_file: `${CANARIES.file}\n`,
 };
@@ -95,7 +117,13 @@ resource "virtseed_cloudinit_seed" "seed" {
 }
 resource "virtseed_domain" "vm" {
   name   = "${NAME}"
-  memory = 512
+  memory = 768
+  vcpu   = 2
+  cpu_topology {
+    sockets = 1
+    cores   = 2
+    threads = 1
+  }
 ${kernelBootHcl(img)}  disk { volume_id = virtseed_volume.root.id }
   cloudinit_seed_id = virtseed_cloudinit_seed.seed.id
   instance_id       = virtseed_cloudinit_seed.seed.instance_id
@@ -103,6 +131,17 @@ ${kernelBootHcl(img)}  disk { volume_id = virtseed_volume.root.id }
   wait_timeout      = 900
   qemu_agent        = true
   network_interface { network = virtseed_network.net.id }
+  graphics { type = "vnc" }
+  tpm {}
+  filesystem {
+    source = "${share}"
+    target = "share"
+  }
+  rng {}
+  watchdog {}
+  xml {
+    devices = "<sound model='ich9'/>"
+  }
 }
 output "ip_address" {
   value = virtseed_domain.vm.ip_address
@@ -114,6 +153,8 @@ beforeAll(async () => {
   img = testImage();
   cleanupByPrefix(PREFIX);
   cleanupNetworksByPrefix(PREFIX);
+  share = fs.mkdtempSync(path.join(os.tmpdir(), 'vstest-ng-share-'));
+  fs.writeFileSync(path.join(share, 'hello.txt'), `${SHARED}\n`);
   sshd = await startSshd();
   tf = new TfWorkdir('network-guest', SECRET_ENV);
   const uri = `qemu+ssh://root@127.0.0.1:${sshd.port}/system?keyfile=${sshd.clientKey}&known_hosts=${sshd.knownHosts}`;
@@ -129,6 +170,7 @@ afterAll(async () => {
   } finally {
     cleanupNetworksByPrefix(PREFIX); // after the domains that use the network
     await sshd?.stop();
+    if (share) fs.rmSync(share, { recursive: true, force: true });
   }
 });
 
@@ -166,7 +208,66 @@ test('GIVEN canaries in write-only inputs WHEN the guest ran cloud-init THEN it 
   expect(applied.out).not.toMatch(/CanaryNg/);
 });
 
-test('GIVEN the applied guest WHEN planned again THEN there are no changes', () => {
+/** The value of the guest's `VSDEV key=value` line; fails with the console's VSDEV and error lines without it. */
+function deviceValue(key: string): string {
+  const lines = applied.consoleAtEnd.split('\n').map((l) => l.trim());
+  const found = lines.map((l) => /^VSDEV (\w+)=(.*)$/.exec(l)).find((m) => m?.[1] === key);
+  if (!lines.includes('VSDEV done') || !found) {
+    const shown = lines.filter((l) => l.includes('VSDEV') || /lscpu|error|fail/i.test(l)).slice(-60);
+    throw new Error(`the guest printed no VSDEV ${key}= line (or never VSDEV done); its VSDEV and error lines:\n${shown.join('\n')}`);
+  }
+  return found[2];
+}
+
+/** The first 12 bytes a server sends on `port` of 127.0.0.1 (VNC's version greeting). */
+function greeting(port: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect({ host: '127.0.0.1', port });
+    let got = '';
+    const timer = setTimeout(() => (socket.destroy(), reject(new Error(`no greeting on port ${port} within 20 s`))), 20_000);
+    socket.on('data', (d) => {
+      got += d.toString('latin1');
+      if (got.length >= 12) {
+        clearTimeout(timer);
+        socket.destroy();
+        resolve(got.slice(0, 12));
+      }
+    });
+    socket.on('error', (e) => (clearTimeout(timer), reject(e)));
+  });
+}
+
+test('GIVEN a TPM on the guest WHEN it looks THEN /dev/tpm0 is there (swtpm TPM 2.0)', () => {
+  expect(deviceValue('tpm0')).toBe('yes');
+});
+
+test("GIVEN a virtiofs share WHEN the guest mounts it THEN it reads the host file's content", () => {
+  expect(deviceValue('share')).toBe(SHARED);
+});
+
+test('GIVEN an RNG WHEN the guest asks for its hardware RNG THEN it is the virtio RNG', () => {
+  expect(deviceValue('rng')).toMatch(/^virtio_rng/);
+});
+
+test('GIVEN cpu_topology 1 socket × 2 cores × 1 thread WHEN lscpu runs in the guest THEN it shows that topology', () => {
+  expect(deviceValue('lscpu')).toMatch(/Thread\(s\) per core: 1;.*Core\(s\) per socket: 2;.*Socket\(s\): 1;/);
+});
+
+test('GIVEN a watchdog WHEN the guest looks THEN /dev/watchdog is there', () => {
+  expect(deviceValue('watchdog')).toBe('yes');
+});
+
+test('GIVEN the escape-hatch sound card WHEN the guest lists its PCI devices THEN the ICH9 HDA (8086:293e) is there', () => {
+  expect(deviceValue('sound')).toBe('1');
+});
+
+test('GIVEN the VNC display WHEN its display_uri is dialled THEN it answers RFB 003.008 on localhost', async () => {
+  const uri = (tf.resource('virtseed_domain.vm') as { graphics: { display_uri: string }[] }).graphics[0].display_uri;
+  expect(uri).toMatch(/^vnc:\/\/127\.0\.0\.1:\d+$/);
+  expect(await greeting(Number(uri.split(':').pop()))).toBe('RFB 003.008\n');
+});
+
+test('GIVEN the applied guest with its devices WHEN planned again THEN there are no changes (the escape hatch included)', () => {
   const r = tf.plan();
   expect({ code: r.code, out: r.out }).toEqual({ code: 0, out: expect.stringContaining('No changes.') });
 });
