@@ -11,13 +11,13 @@
  */
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { domainUuid, virshRun } from '../helpers/guest';
 import { cleanupNetworksByPrefix, isolatedNetworkHcl } from '../helpers/network';
 import { teardown } from '../helpers/teardown';
 import { plannedChange, TfWorkdir } from '../helpers/terraform';
+import { serverGreeting } from '../helpers/greeting';
 
 jest.setTimeout(900_000);
 
@@ -181,24 +181,6 @@ function virsh(...args: string[]): string {
   return r.stdout;
 }
 
-/** The first 12 bytes a server sends on `port` of 127.0.0.1 (VNC's version greeting). */
-function greeting(port: number): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const socket = net.connect({ host: '127.0.0.1', port });
-    let got = '';
-    const timer = setTimeout(() => (socket.destroy(), reject(new Error(`no greeting on port ${port} within 20 s`))), 20_000);
-    socket.on('data', (d) => {
-      got += d.toString('latin1');
-      if (got.length >= 12) {
-        clearTimeout(timer);
-        socket.destroy();
-        resolve(got.slice(0, 12));
-      }
-    });
-    socket.on('error', (e) => (clearTimeout(timer), reject(e)));
-  });
-}
-
 beforeAll(() => {
   teardown({ tf: undefined, prefix: PREFIX });
   cleanupNetworksByPrefix(PREFIX);
@@ -308,7 +290,7 @@ test('GIVEN a running domain with VNC and a TPM WHEN applied THEN display_uri na
   const tiny = tf.resource('virtseed_domain.tiny') as { graphics: { display_uri: string }[] };
   const uri = tiny.graphics[0].display_uri;
   expect(uri).toMatch(/^vnc:\/\/127\.0\.0\.1:59\d\d$/);
-  expect(await greeting(Number(uri.split(':').pop()))).toBe('RFB 003.008\n');
+  expect(await serverGreeting(Number(uri.split(':').pop()))).toBe('RFB 003.008\n');
   expect(fs.existsSync(`/var/lib/libvirt/swtpm/${domainUuid(TINY)}/tpm2`)).toBe(true);
 });
 

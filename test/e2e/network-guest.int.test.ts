@@ -22,7 +22,6 @@
  * (testImage; no SeaBIOS disk reads of GRUB, kernel and initrd under TCG).
  */
 import * as fs from 'node:fs';
-import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import {
@@ -38,6 +37,7 @@ import {
 import { cleanupNetworksByPrefix, isolatedNetworkHcl, testSubnetOctet } from '../helpers/network';
 import { teardown } from '../helpers/teardown';
 import { PROVIDER_BLOCK, stringValue, TfWorkdir } from '../helpers/terraform';
+import { serverGreeting } from '../helpers/greeting';
 import { startSshd, TestSshd } from '../libvirt/helpers/sshd';
 
 jest.setTimeout(1_800_000);
@@ -219,24 +219,6 @@ function deviceValue(key: string): string {
   return found[2];
 }
 
-/** The first 12 bytes a server sends on `port` of 127.0.0.1 (VNC's version greeting). */
-function greeting(port: number): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const socket = net.connect({ host: '127.0.0.1', port });
-    let got = '';
-    const timer = setTimeout(() => (socket.destroy(), reject(new Error(`no greeting on port ${port} within 20 s`))), 20_000);
-    socket.on('data', (d) => {
-      got += d.toString('latin1');
-      if (got.length >= 12) {
-        clearTimeout(timer);
-        socket.destroy();
-        resolve(got.slice(0, 12));
-      }
-    });
-    socket.on('error', (e) => (clearTimeout(timer), reject(e)));
-  });
-}
-
 test('GIVEN a TPM on the guest WHEN it looks THEN /dev/tpm0 is there (swtpm TPM 2.0)', () => {
   expect(deviceValue('tpm0')).toBe('yes');
 });
@@ -264,7 +246,7 @@ test('GIVEN the escape-hatch sound card WHEN the guest lists its PCI devices THE
 test('GIVEN the VNC display WHEN its display_uri is dialled THEN it answers RFB 003.008 on localhost', async () => {
   const uri = (tf.resource('virtseed_domain.vm') as { graphics: { display_uri: string }[] }).graphics[0].display_uri;
   expect(uri).toMatch(/^vnc:\/\/127\.0\.0\.1:\d+$/);
-  expect(await greeting(Number(uri.split(':').pop()))).toBe('RFB 003.008\n');
+  expect(await serverGreeting(Number(uri.split(':').pop()))).toBe('RFB 003.008\n');
 });
 
 test('GIVEN the applied guest with its devices WHEN planned again THEN there are no changes (the escape hatch included)', () => {
