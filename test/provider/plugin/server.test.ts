@@ -199,16 +199,17 @@ describe('handler context', () => {
     proposed_new_state: { msgpack: encodeMsgpack({ id: 'x' }, impliedType(probeSchema)) },
     config: null,
   };
+  /** A provider server with the probe resource (`onPlan` runs in its plan) and `connect` as its connector. */
+  const probeServer = (onPlan: (ctx: HandlerContext) => Promise<void>, connect: (uri: string) => Promise<{ close(): Promise<void> }>) =>
+    new ProviderServer({ providerSchema: PROVIDER_SCHEMA, resources: [probe(onPlan)], connector: { connect }, log: quiet });
+  /** ConfigureProvider with a provider block that sets no uri. */
+  const configure = (s: ProviderServer) =>
+    s.ConfigureProvider({ config: { msgpack: encodeMsgpack({ uri: null }, t.object({ uri: t.string })) } });
 
   it('GIVEN a provider block without uri WHEN a handler asks for the client THEN the connector gets qemu:///system once', async () => {
     const connect = jest.fn(async () => ({ close: async () => undefined }));
-    const s = new ProviderServer({
-      providerSchema: PROVIDER_SCHEMA,
-      resources: [probe(async (ctx) => void (await ctx.client(), await ctx.client()))],
-      connector: { connect },
-      log: quiet,
-    });
-    await s.ConfigureProvider({ config: { msgpack: encodeMsgpack({ uri: null }, t.object({ uri: t.string })) } });
+    const s = probeServer(async (ctx) => void (await ctx.client(), await ctx.client()), connect);
+    await configure(s);
     const res = await s.PlanResourceChange(planReq);
     expect(res.diagnostics).toEqual([]);
     expect(connect.mock.calls).toEqual([['qemu:///system']]);
@@ -222,13 +223,8 @@ describe('handler context', () => {
     type Client = (typeof clients)[number];
     const connect = jest.fn(async (): Promise<Client> => clients[connect.mock.calls.length - 1]);
     const got: unknown[] = [];
-    const s = new ProviderServer({
-      providerSchema: PROVIDER_SCHEMA,
-      resources: [probe(async (ctx) => void got.push(await ctx.client()))],
-      connector: { connect },
-      log: quiet,
-    });
-    await s.ConfigureProvider({ config: { msgpack: encodeMsgpack({ uri: null }, t.object({ uri: t.string })) } });
+    const s = probeServer(async (ctx) => void got.push(await ctx.client()), connect);
+    await configure(s);
     await s.PlanResourceChange(planReq);
     clients[0].isClosed = true;
     await s.PlanResourceChange(planReq);
@@ -241,13 +237,8 @@ describe('handler context', () => {
       throw new Error('Connection timed out during banner exchange');
     });
     const errors: string[] = [];
-    const s = new ProviderServer({
-      providerSchema: PROVIDER_SCHEMA,
-      resources: [probe(async (ctx) => void (await ctx.client().catch((e: Error) => errors.push(e.message))))],
-      connector: { connect },
-      log: quiet,
-    });
-    await s.ConfigureProvider({ config: { msgpack: encodeMsgpack({ uri: null }, t.object({ uri: t.string })) } });
+    const s = probeServer(async (ctx) => void (await ctx.client().catch((e: Error) => errors.push(e.message))), connect);
+    await configure(s);
     await s.PlanResourceChange(planReq);
     await s.PlanResourceChange(planReq);
     expect(connect).toHaveBeenCalledTimes(1);
@@ -258,21 +249,13 @@ describe('handler context', () => {
   });
 
   describe('a second ConfigureProvider in one process (a test harness reattached terraform: a new walk)', () => {
-    const configure = (s: ProviderServer) =>
-      s.ConfigureProvider({ config: { msgpack: encodeMsgpack({ uri: null }, t.object({ uri: t.string })) } });
-
     it('GIVEN an open client WHEN configured again THEN the old client is closed and the next call connects afresh', async () => {
       const closed: number[] = [];
       const clients = [0, 1].map((i) => ({ isClosed: false, close: async () => void closed.push(i) }));
       type Client = (typeof clients)[number];
       const connect = jest.fn(async (): Promise<Client> => clients[connect.mock.calls.length - 1]);
       const got: unknown[] = [];
-      const s = new ProviderServer({
-        providerSchema: PROVIDER_SCHEMA,
-        resources: [probe(async (ctx) => void got.push(await ctx.client()))],
-        connector: { connect },
-        log: quiet,
-      });
+      const s = probeServer(async (ctx) => void got.push(await ctx.client()), connect);
       await configure(s);
       await s.PlanResourceChange(planReq);
       await configure(s);
@@ -286,12 +269,7 @@ describe('handler context', () => {
       const connect = jest.fn(async (): Promise<{ close(): Promise<void> }> => {
         throw new Error('Connection refused');
       });
-      const s = new ProviderServer({
-        providerSchema: PROVIDER_SCHEMA,
-        resources: [probe(async (ctx) => void (await ctx.client().catch(() => undefined)))],
-        connector: { connect },
-        log: quiet,
-      });
+      const s = probeServer(async (ctx) => void (await ctx.client().catch(() => undefined)), connect);
       await configure(s);
       await s.PlanResourceChange(planReq);
       await s.PlanResourceChange(planReq);
@@ -303,12 +281,10 @@ describe('handler context', () => {
 
     it('GIVEN notes of one walk WHEN configured again THEN the handlers see new notes; configured once, the same', async () => {
       const notes: Set<string>[] = [];
-      const s = new ProviderServer({
-        providerSchema: PROVIDER_SCHEMA,
-        resources: [probe(async (ctx) => void (notes.push(ctx.notes), ctx.notes.add('seen')))],
-        connector: { connect: async () => ({ close: async () => undefined }) },
-        log: quiet,
-      });
+      const s = probeServer(
+        async (ctx) => void (notes.push(ctx.notes), ctx.notes.add('seen')),
+        async () => ({ close: async () => undefined }),
+      );
       await configure(s);
       await s.PlanResourceChange(planReq);
       await s.PlanResourceChange(planReq);
@@ -362,13 +338,8 @@ describe('handler context', () => {
     const connect = jest.fn(async () => {
       throw new Error('connect ENOENT /run/libvirt/libvirt-sock');
     });
-    const s = new ProviderServer({
-      providerSchema: PROVIDER_SCHEMA,
-      resources: [probe(async (ctx) => void (await ctx.client()))],
-      connector: { connect },
-      log: quiet,
-    });
-    await s.ConfigureProvider({ config: { msgpack: encodeMsgpack({ uri: null }, t.object({ uri: t.string })) } });
+    const s = probeServer(async (ctx) => void (await ctx.client()), connect);
+    await configure(s);
     const res = await s.PlanResourceChange(planReq);
     expect(res.diagnostics).toEqual([
       expect.objectContaining({ severity: 'ERROR', summary: 'Cannot connect to libvirt at qemu:///system' }),
@@ -384,13 +355,8 @@ describe('handler context', () => {
         fix: 'start libvirtd',
       });
     });
-    const s = new ProviderServer({
-      providerSchema: PROVIDER_SCHEMA,
-      resources: [probe(async (ctx) => void (await ctx.client()))],
-      connector: { connect },
-      log: quiet,
-    });
-    await s.ConfigureProvider({ config: { msgpack: encodeMsgpack({ uri: null }, t.object({ uri: t.string })) } });
+    const s = probeServer(async (ctx) => void (await ctx.client()), connect);
+    await configure(s);
     const res = await s.PlanResourceChange(planReq);
     expect(res.diagnostics[0].detail).toBe('Cannot connect to qemu:///system (step: connect): ENOENT. Fix: start libvirtd.');
   });
@@ -399,12 +365,7 @@ describe('handler context', () => {
     const connect = jest.fn(async () => {
       throw new Error('ssh exited with status 255');
     });
-    const s = new ProviderServer({
-      providerSchema: PROVIDER_SCHEMA,
-      resources: [probe(async (ctx) => void (await ctx.client()))],
-      connector: { connect },
-      log: quiet,
-    });
+    const s = probeServer(async (ctx) => void (await ctx.client()), connect);
     await s.ConfigureProvider({
       config: { msgpack: encodeMsgpack({ uri: 'qemu+ssh://root@192.0.2.1/system' }, t.object({ uri: t.string })) },
     });
