@@ -192,6 +192,16 @@ export class ProviderProcess {
     }
   }
 
+  /** The last `lines` lines of the process's stderr (its log), '' when it wrote none. */
+  stderrTail(lines = 40): string {
+    const file = path.join(this.dir, 'stderr');
+    const text = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
+    return text
+      .split('\n')
+      .slice(-lines - 1)
+      .join('\n');
+  }
+
   /** Whether the process still runs. */
   get alive(): boolean {
     return !this.stopped && running(this.pid);

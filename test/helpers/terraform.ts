@@ -278,19 +278,31 @@ export class TfWorkdir {
     const code = r.status ?? -1;
     let out = `${r.stdout ?? ''}${r.stderr ?? ''}${r.error ? `\n${r.error.message}` : ''}`;
     if (code === STOPPED || r.error) out += `\n${consoleTails(consoles.filter((c) => fs.existsSync(c)))}`;
-    return { code, out };
+    return { code, out: out + this.providerDeath(env) };
+  }
+
+  /**
+   * When the command ran against this work dir's provider process (`env` reattaches) and that process is gone: a
+   * line saying so and its stderr's last lines, which terraform cannot show for a provider it did not start (with a
+   * managed provider, terraform prints the plugin's crash output itself). '' otherwise.
+   */
+  private providerDeath(env: NodeJS.ProcessEnv): string {
+    const p = this.provider;
+    if (!env.TF_REATTACH_PROVIDERS || !p || p.alive) return '';
+    return `\n--- the provider process terraform was reattached to (pid ${p.pid}) is gone; its stderr's last lines:\n${p.stderrTail()}`;
   }
 
   /** Runs terraform with args (adds -no-color) without blocking the event loop (for runs side by side); never
    *  rejects. */
   runAsync(args: string[], timeoutMs = 600_000): Promise<TfResult> {
     return new Promise((resolve) => {
-      const child = spawn('terraform', [...args, '-no-color'], { cwd: this.dir, env: this.envFor(args), timeout: timeoutMs });
+      const env = this.envFor(args);
+      const child = spawn('terraform', [...args, '-no-color'], { cwd: this.dir, env, timeout: timeoutMs });
       let out = '';
       child.stdout.on('data', (b: Buffer) => (out += b.toString()));
       child.stderr.on('data', (b: Buffer) => (out += b.toString()));
       child.on('error', (e) => (out += `\n${e.message}`));
-      child.on('close', (code) => resolve({ code: code ?? -1, out }));
+      child.on('close', (code) => resolve({ code: code ?? -1, out: out + this.providerDeath(env) }));
     });
   }
 
