@@ -104,6 +104,19 @@ export function assertValidSchema(block: BlockSchema, where = ''): void {
   for (const [name, b] of Object.entries(block.blocks ?? {})) assertValidSchema(b.block, `${where}${name}.`);
 }
 
+const blockEntries = new WeakMap<BlockSchema, BlockEntries>();
+interface BlockEntries {
+  readonly attributes: readonly (readonly [string, AttributeSchema])[];
+  readonly blocks: readonly (readonly [string, NestedBlockSchema])[];
+}
+/** A block's attributes and nested blocks as entries, listed once per schema: every value encoded walks them. */
+function entriesOf(block: BlockSchema): BlockEntries {
+  let entries = blockEntries.get(block);
+  if (!entries)
+    blockEntries.set(block, (entries = { attributes: Object.entries(block.attributes), blocks: Object.entries(block.blocks ?? {}) }));
+  return entries;
+}
+
 /** Makes a handler's value fit the block: absent `list`/`set` blocks become `[]` (Terraform never has null
  *  block collections), write-only attributes become null (a plan or state never holds them), nested blocks are
  *  normalized recursively. Null and unknown pass through. */
@@ -111,8 +124,9 @@ export function normalizeBlockValue(block: BlockSchema, value: unknown): unknown
   if (value === null || value === undefined || value === UNKNOWN || typeof value !== 'object' || Array.isArray(value)) return value ?? null;
   const v = value as Record<string, unknown>;
   const out: Record<string, unknown> = {};
-  for (const [name, a] of Object.entries(block.attributes)) out[name] = v[name] === undefined || a.writeOnly ? null : v[name];
-  for (const [name, b] of Object.entries(block.blocks ?? {})) {
+  const { attributes, blocks } = entriesOf(block);
+  for (const [name, a] of attributes) out[name] = v[name] === undefined || a.writeOnly ? null : v[name];
+  for (const [name, b] of blocks) {
     const inner = v[name];
     if (b.nesting === 'single') out[name] = normalizeBlockValue(b.block, inner);
     else if (inner === null || inner === undefined) out[name] = [];

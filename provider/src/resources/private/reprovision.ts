@@ -6,7 +6,7 @@
  */
 import { Diagnostic, warning } from '../../../../src/diagnostics';
 import type { DomainState, Val } from './model';
-import { deepEqual, known, UNKNOWN } from './values';
+import { deepEqualExcept, known, UNKNOWN } from './values';
 import { DOMAIN_FIELDS } from '../../../../src/fields';
 
 export interface ReprovisionDecision {
@@ -27,12 +27,6 @@ const DECISION_ATTRS: ReadonlySet<string> = new Set([
   'ip_address',
 ]);
 
-function withoutDecision(s: DomainState): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const k of Object.keys(s)) if (!DECISION_ATTRS.has(k)) out[k] = (s as Record<string, unknown>)[k];
-  return out;
-}
-
 /**
  * Decides for an update (`prior` exists) with defaults filled into `planned`. An instance-id that changes (or is
  * not known yet) follows the policy; otherwise a plan that changes something resets the action to `none`, and a
@@ -51,7 +45,7 @@ export function decideReprovision(prior: DomainState, planned: DomainState): Rep
     );
     return { action: policy, previousInstanceId: from, diagnostics: [diagnostic] };
   }
-  const changed = !deepEqual(withoutDecision(planned), withoutDecision(prior));
+  const changed = !deepEqualExcept(planned, prior, DECISION_ATTRS);
   return changed
     ? { action: 'none', previousInstanceId: null, diagnostics: [] }
     : { action: prior.reprovision_action ?? 'none', previousInstanceId: prior.previous_instance_id ?? null, diagnostics: [] };

@@ -45,17 +45,43 @@ export function list<T>(v: readonly T[] | null | undefined | typeof UNKNOWN): T[
   return Array.isArray(v) ? [...v] : [];
 }
 
-/** Deep equality of plain values (UNKNOWN equals only itself). */
+/**
+ * Deep equality of plain values (UNKNOWN equals only itself): arrays element by element (holes skipped), objects by
+ * their own enumerable string keys, a key whose value is `undefined` counting as absent. Walks without building
+ * arrays or maps (a plan compares whole states: issue #38).
+ */
 export function deepEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => deepEqual(x, b[i]));
-  if (a && b && typeof a === 'object' && typeof b === 'object' && !Array.isArray(a) && !Array.isArray(b)) {
-    const ea = Object.entries(a).filter(([, v]) => v !== undefined);
-    const mb = new Map(Object.entries(b).filter(([, v]) => v !== undefined));
-    return ea.length === mb.size && ea.every(([k, v]) => mb.has(k) && deepEqual(v, mb.get(k)));
-  }
-  return false;
+  return deepEqualExcept(a, b, undefined);
 }
+
+/** {@link deepEqual} with the top-level keys in `skip` left out of both objects (nested values compare whole). */
+export function deepEqualExcept(a: unknown, b: unknown, skip: ReadonlySet<string> | undefined): boolean {
+  if (a === b) return true;
+  if (!a || !b || typeof a !== 'object' || typeof b !== 'object') return false;
+  const arrayA = Array.isArray(a);
+  if (arrayA !== Array.isArray(b)) return false;
+  if (arrayA) {
+    const x = a as unknown[];
+    const y = b as unknown[];
+    if (x.length !== y.length) return false;
+    for (let i = 0; i < x.length; i++) if (i in x && !deepEqualExcept(x[i], y[i], undefined)) return false;
+    return true;
+  }
+  const x = a as Record<string, unknown>;
+  const y = b as Record<string, unknown>;
+  let count = 0;
+  for (const k of Object.keys(x)) {
+    const v = x[k];
+    if (v === undefined || skip?.has(k)) continue;
+    count++;
+    const w = isEnumerable.call(y, k) ? y[k] : undefined;
+    if (w === undefined || !deepEqualExcept(v, w, undefined)) return false;
+  }
+  for (const k of Object.keys(y)) if (y[k] !== undefined && !skip?.has(k)) count--;
+  return count === 0;
+}
+
+const isEnumerable = Object.prototype.propertyIsEnumerable;
 
 /** Error message of anything thrown. */
 export function messageOf(err: unknown): string {
