@@ -122,16 +122,29 @@ export class CtyConversionError extends Error {
 let unknownExt: Msgpack.ExtData | undefined;
 const UNKNOWN_EXT = (): Msgpack.ExtData => (unknownExt ??= new (msgpack().ExtData)(0, new Uint8Array([0])));
 
+let codecs: { readonly encoder: Msgpack.Encoder; readonly decoder: Msgpack.Decoder } | undefined;
+/**
+ * One msgpack encoder and one decoder per process, reused: `msgpack.encode`/`decode` build a new one per value (the
+ * encoder with a fresh 2 KB buffer), 8 per domain per plan (issue #38). Both copy what they return, and clone
+ * themselves if a call is nested in another.
+ */
+function codec(): { readonly encoder: Msgpack.Encoder; readonly decoder: Msgpack.Decoder } {
+  return (codecs ??= {
+    encoder: new (msgpack().Encoder)({ sortKeys: false, forceIntegerToFloat: false, ignoreUndefined: false }),
+    decoder: new (msgpack().Decoder)({ useBigInt64: false }),
+  });
+}
+
 /** Encodes a value of `type` as msgpack (the `DynamicValue.msgpack` field). Throws `CtyConversionError`. */
 export function encodeMsgpack(value: unknown, type: CtyType): Buffer {
   const wire = toWire(value, type, null, 'msgpack');
-  const bytes = msgpack().encode(wire, { sortKeys: false, forceIntegerToFloat: false, ignoreUndefined: false });
+  const bytes = codec().encoder.encode(wire); // a copy of the encoder's buffer
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
 /** Decodes msgpack bytes of a value of `type`. Any extension type becomes `UNKNOWN`. Throws on malformed input. */
 export function decodeMsgpack(bytes: Uint8Array, type: CtyType, strict = false): unknown {
-  const raw = msgpack().decode(bytes, { useBigInt64: false });
+  const raw = codec().decoder.decode(bytes);
   return fromWire(raw, type, null, 'msgpack', strict);
 }
 

@@ -64,6 +64,18 @@ describe('msgpack DynamicValue encoding', () => {
     expect(encoded[0]).toBe(0x92); // 2-array
     expect(decodeMsgpack(encoded, t.dynamic)).toEqual({ k: ['a', 1] });
   });
+
+  it('GIVEN values encoded one after another (one encoder reused) THEN each keeps its own bytes', () => {
+    const type = t.object({ name: t.string, memory: t.number });
+    const first = encodeMsgpack({ name: 'a'.repeat(3000), memory: 64 }, type); // larger than the encoder's first buffer
+    const copy = Buffer.from(first);
+    const second = encodeMsgpack({ name: 'b', memory: 1 }, type);
+    expect(first.equals(copy)).toBe(true);
+    expect(decodeMsgpack(first, type)).toEqual({ name: 'a'.repeat(3000), memory: 64 });
+    expect(decodeMsgpack(second, type)).toEqual({ name: 'b', memory: 1 });
+    expect(() => decodeMsgpack(Buffer.concat([second, bytes('c0')]), type)).toThrow(); // trailing bytes refused, as before
+    expect(decodeMsgpack(second, type)).toEqual({ name: 'b', memory: 1 }); // and the decoder still works after a refusal
+  });
 });
 
 describe('msgpack DynamicValue decoding', () => {
