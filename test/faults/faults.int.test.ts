@@ -22,9 +22,10 @@ const DOMAIN = 'vstest-fault-d';
 /**
  * The uploaded image: big enough that a fault lands mid-upload (the faults wait until `UPLOADING_BYTES` are in the
  * pool, then strike while the rest is on its way), small enough that each of the file's dozen uploads and sha256s is
- * quick; its size is not what is tested.
+ * quick; its size is not what is tested. Each upload fault checks that it struck before the whole image was in the
+ * pool (`expectMidUpload`).
  */
-const BIG_BYTES = 128 * 1024 * 1024;
+const BIG_BYTES = 48 * 1024 * 1024;
 const UPLOADING_BYTES = 8 * 1024 * 1024;
 
 function sha256(file: string): string {
@@ -163,6 +164,12 @@ resource "virtseed_domain" "d" {
 
   const uploading = (): boolean => allocated(path.join(lvd.poolDir, BIG)) > UPLOADING_BYTES;
 
+  /** The fault just struck mid-upload: part of the image, not all of it, is in the pool. */
+  const expectMidUpload = (fault: string): void => {
+    const bytes = allocated(path.join(lvd.poolDir, BIG));
+    expect({ fault, midUpload: bytes > 0 && bytes < BIG_BYTES, bytes }).toEqual({ fault, midUpload: true, bytes });
+  };
+
   /** Volumes and domains on our libvirtd. */
   const hostFacts = () => lvd.listing(POOL);
 
@@ -232,6 +239,7 @@ resource "virtseed_domain" "d" {
     const run = applyAsync();
     await until('the upload', uploading, run);
     await lvd.signal('SIGKILL');
+    expectMidUpload('libvirtd SIGKILL');
     await lvd.start();
     expect(await run.done).not.toBe(0);
     await convergeAndCheck('libvirtd SIGKILL + restart', `virtseed_volume upload (${BIG_BYTES / 1024 / 1024} MiB)`);
@@ -257,6 +265,7 @@ resource "virtseed_domain" "d" {
     const run = applyAsync();
     await until('the upload', uploading, run);
     run.child.kill('SIGINT');
+    expectMidUpload('terraform SIGINT');
     expect(await run.done).not.toBe(0);
     await convergeAndCheck('terraform SIGINT', 'virtseed_volume upload');
     await reset();
@@ -285,6 +294,7 @@ resource "virtseed_domain" "d" {
         // already gone
       }
     }
+    expectMidUpload('provider SIGKILL');
     expect(await run.done).not.toBe(0);
     const left = (await hostFacts()).volumes;
     expect(left).toContain(`${BIG}.virtseed-incomplete`); // the marker says the upload did not finish
@@ -297,6 +307,7 @@ resource "virtseed_domain" "d" {
     const run = applyAsync();
     await until('the upload', uploading, run);
     relayed.forEach((s) => s.destroy());
+    expectMidUpload('connection dropped');
     expect(await run.done).not.toBe(0);
     await convergeAndCheck('connection dropped (relay closed)', 'virtseed_volume upload');
     hcl(false, true);
