@@ -9,6 +9,15 @@
  * Generated domains are defined, never started: no guest boots. The backup policies back up one fixed domain that
  * runs with no OS (./kinds.ts runningDomainHcl: one QEMU start, no boot).
  *
+ * How the provider runs: terraform reattaches to one provider process of the working directory
+ * (test/helpers/reattach.ts, as terraform-plugin-testing runs providers) in the workflows above; a reattached process
+ * starts a new walk at each ConfigureProvider and forgets what a fresh one would not know (README, "Testing"). Two
+ * steps stay managed (`FRESH_PROCESS`: terraform starts the provider, fresh processes per command, as users run it),
+ * so the trust suite also sees what the user's processes see after the host changed under them: the change made with
+ * virsh (its plan, apply and next plan) and the import of an uploaded volume into a fresh working directory. The
+ * managed start itself is covered on every run by examples/basic, install-from-packages, the packages and plugin
+ * tests and test/faults.
+ *
  * Seeded: VIRTSEED_CONFORMANCE_SEED replays a run; every failure message starts with the seed. Known defects are
  * in KNOWN_FAILURES (each asserted to still fail, so a fix shows).
  */
@@ -63,6 +72,9 @@ const KNOWN_FAILURES: Readonly<Record<string, string>> = {};
  * each on every instance it can be changed alone on and must still fail with it, then the configuration goes back.
  */
 const KNOWN_UPDATE_ERRORS: Readonly<Record<string, RegExp>> = {};
+
+/** Why a step runs the managed way (see the file's doc). */
+const FRESH_PROCESS = "the user's provider processes, started by terraform, must see what changed on the host";
 
 const FIXTURES = `/tmp/${PREFIX}-fixtures`;
 // QEMU writes the backups' disk copies: a directory it can enter, outside a private /tmp.
@@ -171,7 +183,7 @@ beforeAll(() => {
   Object.assign(ctx.fixtures, fixtures());
   for (const kind of KINDS)
     for (let i = 0; i < kind.count; i++) instances.set(address(kind, i), { kind, i, attrs: generate(kind, ctx, i, OFFSET) });
-  tf = new TfWorkdir('conform', {}, { managed: 'the trust suite runs the provider exactly as users do: terraform starts it' });
+  tf = new TfWorkdir('conform');
   tf.write(config());
   tf.init();
 });
@@ -214,11 +226,7 @@ test('GIVEN the applied objects WHEN imported into a fresh state THEN the state 
     expectImportSame(tf, configOf(new Set(targets.map((t) => t.address)), values), targets, { planEmpty: false });
     if (known!.length === 0) return;
     const [addr, x] = known![0]!;
-    const other = new TfWorkdir(
-      'conform-import-known',
-      {},
-      { managed: 'the trust suite runs the provider exactly as users do: terraform starts it' },
-    );
+    const other = new TfWorkdir('conform-import-known', {}, { managed: FRESH_PROCESS });
     try {
       other.write(
         `${configOf(new Set([addr]), values, false)}\nimport {\n  to = ${addr}\n  id = "${x.kind.importId!(values[addr] ?? {})}"\n}\n`,
@@ -392,62 +400,69 @@ function virsh(...args: string[]): string {
 }
 
 test('GIVEN a change made with virsh WHEN planned THEN the plan shows exactly that change; apply converges', () =>
-  withSeed(() => {
-    const values = stateValues(tf);
-    const name = (a: string) => String(values[a]?.name ?? '');
-    const bool = (a: string, k: string) => values[a]?.[k] === true;
-    // address → [what virsh does, the actions and attribute the plan must show]
-    const outside: [string, () => void, string, string | null][] = [
-      ['virtseed_domain.c1', () => virsh('desc', name('virtseed_domain.c1'), '--config', '--title', 'changed outside'), 'update', 'title'],
-      [
-        'virtseed_network.c1',
-        () => virsh('net-autostart', name('virtseed_network.c1'), ...(bool('virtseed_network.c1', 'autostart') ? ['--disable'] : [])),
-        'update',
-        'autostart',
-      ],
-      [
-        'virtseed_pool.c1',
-        () => virsh('pool-autostart', name('virtseed_pool.c1'), ...(bool('virtseed_pool.c1', 'autostart') ? ['--disable'] : [])),
-        'update',
-        'autostart',
-      ],
-      [
-        'virtseed_volume.c4',
-        () => virsh('vol-delete', '--pool', String(values['virtseed_volume.c4']?.pool), name('virtseed_volume.c4')),
-        'create',
-        null,
-      ],
-      ['virtseed_cloudinit_seed.c0', () => virsh('vol-delete', '--pool', 'default', name('virtseed_cloudinit_seed.c0')), 'create', null],
-      ['virtseed_ignition.c0', () => virsh('vol-delete', '--pool', 'default', name('virtseed_ignition.c0')), 'create', null],
-      [
-        'virtseed_snapshot.c0',
-        () => virsh('snapshot-delete', name('virtseed_domain.c0'), String(values['virtseed_snapshot.c0']?.name)),
-        'create',
-        null,
-      ],
-    ];
-    for (const [, act] of outside) act();
-    const { json, text } = planJson();
-    const failures: string[] = [];
-    for (const [a, , actions, attr] of outside) {
-      const c = (json.resource_changes ?? []).find((r) => r.address === a)?.change;
-      if (c?.actions.join() !== actions) failures.push(`${a}: planned ${c?.actions.join('+') ?? 'nothing'}, expected ${actions}`);
-      else if (attr) {
-        const x = instances.get(a)!;
-        const changed = changedAttributes(x.kind, c.before ?? {}, c.after ?? {}, x.attrs);
-        if (changed.join() !== attr) failures.push(`${a}: the plan changes ${changed.join(', ') || 'nothing'}, expected ${attr}`);
+  withSeed(() =>
+    tf.managedFor(FRESH_PROCESS, () => {
+      const values = stateValues(tf);
+      const name = (a: string) => String(values[a]?.name ?? '');
+      const bool = (a: string, k: string) => values[a]?.[k] === true;
+      // address → [what virsh does, the actions and attribute the plan must show]
+      const outside: [string, () => void, string, string | null][] = [
+        [
+          'virtseed_domain.c1',
+          () => virsh('desc', name('virtseed_domain.c1'), '--config', '--title', 'changed outside'),
+          'update',
+          'title',
+        ],
+        [
+          'virtseed_network.c1',
+          () => virsh('net-autostart', name('virtseed_network.c1'), ...(bool('virtseed_network.c1', 'autostart') ? ['--disable'] : [])),
+          'update',
+          'autostart',
+        ],
+        [
+          'virtseed_pool.c1',
+          () => virsh('pool-autostart', name('virtseed_pool.c1'), ...(bool('virtseed_pool.c1', 'autostart') ? ['--disable'] : [])),
+          'update',
+          'autostart',
+        ],
+        [
+          'virtseed_volume.c4',
+          () => virsh('vol-delete', '--pool', String(values['virtseed_volume.c4']?.pool), name('virtseed_volume.c4')),
+          'create',
+          null,
+        ],
+        ['virtseed_cloudinit_seed.c0', () => virsh('vol-delete', '--pool', 'default', name('virtseed_cloudinit_seed.c0')), 'create', null],
+        ['virtseed_ignition.c0', () => virsh('vol-delete', '--pool', 'default', name('virtseed_ignition.c0')), 'create', null],
+        [
+          'virtseed_snapshot.c0',
+          () => virsh('snapshot-delete', name('virtseed_domain.c0'), String(values['virtseed_snapshot.c0']?.name)),
+          'create',
+          null,
+        ],
+      ];
+      for (const [, act] of outside) act();
+      const { json, text } = planJson();
+      const failures: string[] = [];
+      for (const [a, , actions, attr] of outside) {
+        const c = (json.resource_changes ?? []).find((r) => r.address === a)?.change;
+        if (c?.actions.join() !== actions) failures.push(`${a}: planned ${c?.actions.join('+') ?? 'nothing'}, expected ${actions}`);
+        else if (attr) {
+          const x = instances.get(a)!;
+          const changed = changedAttributes(x.kind, c.before ?? {}, c.after ?? {}, x.attrs);
+          if (changed.join() !== attr) failures.push(`${a}: the plan changes ${changed.join(', ') || 'nothing'}, expected ${attr}`);
+        }
       }
-    }
-    const touched = new Set(outside.map(([a]) => a));
-    for (const r of json.resource_changes ?? [])
-      if (!touched.has(r.address) && !r.change.actions.every((x) => x === 'no-op' || x === 'read'))
-        failures.push(`${r.address}: planned ${r.change.actions.join('+')}, though only others changed outside`);
-    if (failures.length) throw new Error(`${failures.join('\n')}\n--- plan:\n${text()}`);
-    tf.ok(['apply', '-input=false', 'tfplan']);
-    expectPlanEmpty(tf, 'converging the outside changes');
-    // The policy took a backup again: a full one (the chain it had is gone).
-    expect(stateValues(tf)['virtseed_backup_policy.c0']).toMatchObject({ latest: '0001-full', backups: ['0001-full'] });
-  }));
+      const touched = new Set(outside.map(([a]) => a));
+      for (const r of json.resource_changes ?? [])
+        if (!touched.has(r.address) && !r.change.actions.every((x) => x === 'no-op' || x === 'read'))
+          failures.push(`${r.address}: planned ${r.change.actions.join('+')}, though only others changed outside`);
+      if (failures.length) throw new Error(`${failures.join('\n')}\n--- plan:\n${text()}`);
+      tf.ok(['apply', '-input=false', 'tfplan']);
+      expectPlanEmpty(tf, 'converging the outside changes');
+      // The policy took a backup again: a full one (the chain it had is gone).
+      expect(stateValues(tf)['virtseed_backup_policy.c0']).toMatchObject({ latest: '0001-full', backups: ['0001-full'] });
+    }),
+  ));
 
 test('GIVEN everything WHEN destroyed THEN nothing named with the prefix is left', () =>
   withSeed(() => {

@@ -7,12 +7,15 @@
  *   live and which guest restarts, by warning and `change_impact`; each warning once in `terraform plan -json`. The
  *   guests run but boot nothing (a blank disk: they idle in SeaBIOS), which is all a plan needs.
  * Each stack is destroyed by `terraform destroy` in its synthesized folder: a plan of the state needs no new synth.
+ * The terraform runs (cdktf's and the file's own, one after the other) reattach to one provider process
+ * (test/helpers/reattach.ts), as the gitops pipeline's do; the managed start through cdktf is examples/basic's.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { cleanupByPrefix } from '../helpers/guest';
+import { managedReason, ProviderProcess } from '../helpers/reattach';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 /**
@@ -26,9 +29,32 @@ const IMAGES = fs.mkdtempSync(path.join(os.tmpdir(), 'vstest-cdktf-diff-img-'));
 const BLANK = path.join(IMAGES, 'blank.qcow2');
 beforeAll(() => execFileSync('qemu-img', ['create', '-q', '-f', 'qcow2', BLANK, '64M']));
 afterAll(() => {
+  provider?.stop();
   fs.rmSync(OUT, { recursive: true, force: true });
   fs.rmSync(IMAGES, { recursive: true, force: true });
 });
+
+/** The provider process every terraform run of this file reattaches to (started at the first run; in IMAGES, a
+ *  folder no synth empties), or none when reattaching is off (VIRTSEED_TEST_MANAGED_PROVIDER=1). */
+let provider: ProviderProcess | undefined;
+
+/** `TF_REATTACH_PROVIDERS` for a run, or nothing when reattaching is off. */
+function reattach(): NodeJS.ProcessEnv {
+  if (managedReason([], {}, undefined) !== null) return {};
+  if (!provider?.alive) {
+    const env = { ...process.env };
+    delete env.TF_LOG;
+    provider = ProviderProcess.start(IMAGES, env);
+  }
+  return { TF_REATTACH_PROVIDERS: provider.reattach };
+}
+
+/** When the reattached process died: a line saying so and its stderr's last lines (terraform cannot show them). */
+function providerDeath(): string {
+  return provider && !provider.alive
+    ? `\n--- the reattached provider (pid ${provider.pid}) is gone; its stderr:\n${provider.stderrTail()}`
+    : '';
+}
 
 /**
  * `cdktf ARGS STACK` in the checkout (its node_modules/.bin/cdktf: no npx lookup). cdktf sets TF_PLUGIN_CACHE_DIR to
@@ -43,12 +69,12 @@ function cdktf(args: string[], env: NodeJS.ProcessEnv, stack = 'reprovision'): {
     encoding: 'utf8',
     timeout: 600_000,
   });
-  return { code: r.status ?? -1, out: `${r.stdout}${r.stderr}`.replace(/\x1b\[[0-9;]*[A-Za-z]/g, '') };
+  return { code: r.status ?? -1, out: `${r.stdout}${r.stderr}`.replace(/\x1b\[[0-9;]*[A-Za-z]/g, '') + providerDeath() };
 }
 
-/** `env` without the machine-wide plugin cache (see cdktf). */
+/** `env` without the machine-wide plugin cache (see cdktf), reattaching terraform to the file's provider process. */
 function ownEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  const own: NodeJS.ProcessEnv = { ...env, CDKTF_DISABLE_PLUGIN_CACHE_ENV: '1' };
+  const own: NodeJS.ProcessEnv = { ...env, CDKTF_DISABLE_PLUGIN_CACHE_ENV: '1', ...reattach() };
   delete own.TF_PLUGIN_CACHE_DIR;
   return own;
 }
@@ -64,7 +90,7 @@ function destroyStack(stack: string, env: NodeJS.ProcessEnv): void {
     encoding: 'utf8',
     timeout: 600_000,
   });
-  if (r.status !== 0) throw new Error(`terraform destroy (stack ${stack}) exited ${r.status}:\n${r.stdout}${r.stderr}`);
+  if (r.status !== 0) throw new Error(`terraform destroy (stack ${stack}) exited ${r.status}:\n${r.stdout}${r.stderr}${providerDeath()}`);
 }
 
 describe('cdktf diff shows the re-provision decision', () => {
@@ -134,8 +160,13 @@ describe('cdktf diff shows which guest restarts and which change is live', () =>
 
     // The same plan through Terraform's machine-readable output: each domain's warning exactly once.
     const stackDir = path.join(OUT, 'stacks', 'day2');
-    const r = spawnSync('terraform', ['plan', '-json', '-input=false', '-lock=false'], { cwd: stackDir, env: changed, encoding: 'utf8' });
-    if (r.status !== 0 && r.status !== 2) throw new Error(`terraform plan -json exited ${r.status}:\n${r.stdout}${r.stderr}`);
+    const r = spawnSync('terraform', ['plan', '-json', '-input=false', '-lock=false'], {
+      cwd: stackDir,
+      env: { ...changed, ...reattach() },
+      encoding: 'utf8',
+    });
+    if (r.status !== 0 && r.status !== 2)
+      throw new Error(`terraform plan -json exited ${r.status}:\n${r.stdout}${r.stderr}${providerDeath()}`);
     const warnings = r.stdout
       .split('\n')
       .filter(Boolean)

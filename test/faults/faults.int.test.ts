@@ -5,12 +5,17 @@
  * `terraform apply` must converge: a following plan shows no changes, the pool holds exactly the volumes in the
  * state (no partial volume, no pending marker), libvirt holds exactly the domains in the state, the uploaded
  * volume is byte-identical to its source and the data volume is untouched.
+ *
+ * The faulted apply and the apply after it run the managed way (terraform starts the provider, as for users). The
+ * bookkeeping around them (the plan after the convergence, the apply back to the data volume alone) reattaches to one
+ * provider process of the file (test/helpers/reattach.ts), which a second ConfigureProvider makes connect anew.
  */
 import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
+import { managedReason, ProviderProcess } from '../helpers/reattach';
 import { OwnLibvirtd } from './own-libvirtd';
 
 jest.setTimeout(900_000);
@@ -22,9 +27,10 @@ const DOMAIN = 'vstest-fault-d';
 /**
  * The uploaded image: big enough that a fault lands mid-upload (the faults wait until `UPLOADING_BYTES` are in the
  * pool, then strike while the rest is on its way), small enough that each of the file's dozen uploads and sha256s is
- * quick; its size is not what is tested.
+ * quick; its size is not what is tested. Each upload fault checks that it struck before the whole image was in the
+ * pool (`expectMidUpload`).
  */
-const BIG_BYTES = 128 * 1024 * 1024;
+const BIG_BYTES = 48 * 1024 * 1024;
 const UPLOADING_BYTES = 8 * 1024 * 1024;
 
 function sha256(file: string): string {
@@ -121,20 +127,37 @@ resource "virtseed_domain" "d" {
     return s;
   }
 
-  /** Runs terraform without blocking the event loop (the relay lives in this process). */
-  function tf(args: string[]): Promise<{ code: number; out: string }> {
+  /** The provider process the bookkeeping commands reattach to (see the file's doc); started at the first. */
+  let provider: ProviderProcess | undefined;
+
+  /** `TF_REATTACH_PROVIDERS` for a bookkeeping command, or nothing when reattaching is off. */
+  function reattach(): NodeJS.ProcessEnv {
+    if (managedReason([], {}, undefined) !== null) return {};
+    if (!provider?.alive) provider = ProviderProcess.start(work, env);
+    return { TF_REATTACH_PROVIDERS: provider.reattach };
+  }
+
+  /** Runs terraform without blocking the event loop (the relay lives in this process); `bookkeeping` reattaches it
+   *  to the file's provider process. */
+  function tf(args: string[], bookkeeping = false): Promise<{ code: number; out: string }> {
     return new Promise((resolve) => {
-      const child = spawn('terraform', [...args, '-no-color'], { cwd: work, env, stdio: ['ignore', 'pipe', 'pipe'] });
+      const runEnv = bookkeeping ? { ...env, ...reattach() } : env;
+      const child = spawn('terraform', [...args, '-no-color'], { cwd: work, env: runEnv, stdio: ['ignore', 'pipe', 'pipe'] });
       let out = '';
       child.stdout.on('data', (b: Buffer) => (out += b.toString()));
       child.stderr.on('data', (b: Buffer) => (out += b.toString()));
       const timer = setTimeout(() => child.kill('SIGKILL'), 600_000);
-      child.on('close', (code) => (clearTimeout(timer), resolve({ code: code ?? -1, out })));
+      child.on('close', (code) => {
+        clearTimeout(timer);
+        const died = bookkeeping && provider && !provider.alive;
+        const note = died ? `\n--- the reattached provider (pid ${provider!.pid}) is gone; its stderr:\n${provider!.stderrTail()}` : '';
+        resolve({ code: code ?? -1, out: out + note });
+      });
     });
   }
 
-  async function tfOk(args: string[]): Promise<string> {
-    const r = await tf(args);
+  async function tfOk(args: string[], bookkeeping = false): Promise<string> {
+    const r = await tf(args, bookkeeping);
     if (r.code !== 0) throw new Error(`terraform ${args.join(' ')} exited ${r.code}:\n${r.out}`);
     return r.out;
   }
@@ -163,6 +186,12 @@ resource "virtseed_domain" "d" {
 
   const uploading = (): boolean => allocated(path.join(lvd.poolDir, BIG)) > UPLOADING_BYTES;
 
+  /** The fault just struck mid-upload: part of the image, not all of it, is in the pool. */
+  const expectMidUpload = (fault: string): void => {
+    const bytes = allocated(path.join(lvd.poolDir, BIG));
+    expect({ fault, midUpload: bytes > 0 && bytes < BIG_BYTES, bytes }).toEqual({ fault, midUpload: true, bytes });
+  };
+
   /** Volumes and domains on our libvirtd. */
   const hostFacts = () => lvd.listing(POOL);
 
@@ -171,7 +200,7 @@ resource "virtseed_domain" "d" {
     const second = await tf(['apply', '-auto-approve', '-input=false']);
     if (second.code !== 0) throw new Error(`the apply after "${fault}" did not converge:\n${second.out}`);
     const did = /Apply complete! Resources: (\d+) added, (\d+) changed, (\d+) destroyed/.exec(second.out)?.slice(1) ?? [];
-    const plan = await tf(['plan', '-detailed-exitcode', '-input=false']);
+    const plan = await tf(['plan', '-detailed-exitcode', '-input=false'], true);
     expect({ fault, planExit: plan.code, out: plan.code === 0 ? '' : plan.out }).toEqual({ fault, planExit: 0, out: '' });
     const facts = await hostFacts();
     const wantVolumes = withBig ? [BIG, DATA].sort() : [DATA];
@@ -191,7 +220,7 @@ resource "virtseed_domain" "d" {
   /** Back to the data volume only. */
   async function reset(): Promise<void> {
     hcl(false);
-    await tfOk(['apply', '-auto-approve', '-input=false']);
+    await tfOk(['apply', '-auto-approve', '-input=false'], true);
   }
 
   beforeAll(async () => {
@@ -220,6 +249,7 @@ resource "virtseed_domain" "d" {
       process.stdout.write(
         `\n| fault injected | where | what the next apply did | orphans found |\n|---|---|---|---|\n${table.join('\n')}\n`,
       );
+    provider?.stop();
     relayed.forEach((s) => s.destroy());
     relay?.close();
     await lvd.stop();
@@ -232,6 +262,7 @@ resource "virtseed_domain" "d" {
     const run = applyAsync();
     await until('the upload', uploading, run);
     await lvd.signal('SIGKILL');
+    expectMidUpload('libvirtd SIGKILL');
     await lvd.start();
     expect(await run.done).not.toBe(0);
     await convergeAndCheck('libvirtd SIGKILL + restart', `virtseed_volume upload (${BIG_BYTES / 1024 / 1024} MiB)`);
@@ -257,6 +288,7 @@ resource "virtseed_domain" "d" {
     const run = applyAsync();
     await until('the upload', uploading, run);
     run.child.kill('SIGINT');
+    expectMidUpload('terraform SIGINT');
     expect(await run.done).not.toBe(0);
     await convergeAndCheck('terraform SIGINT', 'virtseed_volume upload');
     await reset();
@@ -285,6 +317,7 @@ resource "virtseed_domain" "d" {
         // already gone
       }
     }
+    expectMidUpload('provider SIGKILL');
     expect(await run.done).not.toBe(0);
     const left = (await hostFacts()).volumes;
     expect(left).toContain(`${BIG}.virtseed-incomplete`); // the marker says the upload did not finish
@@ -297,9 +330,10 @@ resource "virtseed_domain" "d" {
     const run = applyAsync();
     await until('the upload', uploading, run);
     relayed.forEach((s) => s.destroy());
+    expectMidUpload('connection dropped');
     expect(await run.done).not.toBe(0);
     await convergeAndCheck('connection dropped (relay closed)', 'virtseed_volume upload');
     hcl(false, true);
-    await tfOk(['apply', '-auto-approve', '-input=false']);
+    await tfOk(['apply', '-auto-approve', '-input=false'], true);
   });
 });

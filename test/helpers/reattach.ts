@@ -192,11 +192,15 @@ export class ProviderProcess {
     }
   }
 
+  /** All the process has written to its stderr (its log) so far; '' when nothing, or once stopped. */
+  stderrText(): string {
+    const file = path.join(this.dir, 'stderr');
+    return fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
+  }
+
   /** The last `lines` lines of the process's stderr (its log), '' when it wrote none. */
   stderrTail(lines = 40): string {
-    const file = path.join(this.dir, 'stderr');
-    const text = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
-    return text
+    return this.stderrText()
       .split('\n')
       .slice(-lines - 1)
       .join('\n');
@@ -208,13 +212,15 @@ export class ProviderProcess {
   }
 
   /** Stops the process: SIGTERM (the provider's graceful exit), SIGKILL when it still runs 3 s later; removes its
-   *  folder. Blocks until then; does nothing the second time. */
-  stop(): void {
-    if (this.stopped) return;
+   *  folder. Blocks until then; returns all it wrote to its stderr (its log), '' the second time. */
+  stop(): string {
+    if (this.stopped) return '';
     this.stopped = true;
     live.delete(this);
     ProviderProcess.kill(this.pid);
+    const log = this.stderrText();
     fs.rmSync(this.dir, { recursive: true, force: true });
+    return log;
   }
 
   private static kill(pid: number): void {

@@ -177,6 +177,12 @@ export interface TfWorkdirOptions {
    * provider process per command, or that stop libvirtd under the provider, say so here.
    */
   readonly managed?: string | boolean;
+  /**
+   * Variables for the work dir's own provider process only (when its commands reattach), e.g. `TF_LOG: 'trace'`
+   * for its log, which {@link TfWorkdir.providerLog} reads: terraform shows no log of a provider it did not start.
+   * Unlike the constructor's `env`, they do not put the work dir on the managed path.
+   */
+  readonly providerEnv?: NodeJS.ProcessEnv;
 }
 
 /**
@@ -191,7 +197,8 @@ export class TfWorkdir {
   readonly dir: string;
   private readonly env: NodeJS.ProcessEnv;
   private readonly extraEnv: NodeJS.ProcessEnv;
-  private readonly managed: string | boolean | undefined;
+  private managed: string | boolean | undefined;
+  private readonly providerEnv: NodeJS.ProcessEnv;
   private readonly extraConsoles = new Set<string>();
   private provider: ProviderProcess | undefined;
 
@@ -204,6 +211,22 @@ export class TfWorkdir {
     Object.assign(this.env, env);
     this.extraEnv = env;
     this.managed = options.managed;
+    this.providerEnv = options.providerEnv ?? {};
+  }
+
+  /**
+   * Runs `fn` with this work dir's commands on the managed path (terraform starts the provider, a fresh process per
+   * command, as for users) for `reason` (one line), then goes back to how they ran before. The work dir's provider
+   * process, if one runs, is left running for the commands after. Returns what `fn` returns.
+   */
+  managedFor<T>(reason: string, fn: () => T): T {
+    const before = this.managed;
+    this.managed = before || reason;
+    try {
+      return fn();
+    } finally {
+      this.managed = before;
+    }
   }
 
   /** Why this work dir's commands run the managed way now (./reattach.ts, `managedReason`), or null: they reattach. */
@@ -223,15 +246,22 @@ export class TfWorkdir {
     if (NO_PROVIDER.has(args[0]) || this.managedReason() !== null) return this.env;
     if (!this.provider?.alive) {
       this.provider?.stop();
-      this.provider = ProviderProcess.start(this.dir, this.env);
+      this.provider = ProviderProcess.start(this.dir, { ...this.env, ...this.providerEnv });
     }
     return { ...this.env, TF_REATTACH_PROVIDERS: this.provider.reattach };
   }
 
-  /** Stops this work dir's provider process, if one runs (the next command that needs one starts another). */
-  stopProvider(): void {
-    this.provider?.stop();
+  /** All the work dir's provider process has written to its stderr (its log) so far; '' when none runs. */
+  providerLog(): string {
+    return this.provider?.stderrText() ?? '';
+  }
+
+  /** Stops this work dir's provider process, if one runs (the next command that needs one starts another);
+   *  returns all it wrote to its stderr (its log), '' when none ran. */
+  stopProvider(): string {
+    const log = this.provider?.stop() ?? '';
     this.provider = undefined;
+    return log;
   }
 
   /** Writes main.tf: the provider block (`provider`: another `provider "virtseed" {...}` block) followed by `body`. */

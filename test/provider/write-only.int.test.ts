@@ -5,12 +5,14 @@
  * MIME part, a `write_files` file, vendor-data, network-config, an Ignition file, a URL's `user:password@`, a VNC
  * password). After plan (saved), apply of the saved plan, plan, -refresh-only, a changed canary, import and destroy,
  * no canary occurs in terraform.tfstate, the saved plan file (unzipped) or its `show -json`, `terraform show
- * -json`, TF_LOG=trace (which carries the provider's log), terraform's output or `virtseed plan-summary`; the same
- * with the state in PostgreSQL (`pg` backend). A changed canary plans the seed's update with both instance-ids and
- * the display's password change, with no value; the plan after it is empty; a seed volume changed outside
- * Terraform is seen by a refresh (its bytes against the keyed digest). Where the secrets must arrive, they do: the
- * volumes carry the seed and Ignition canaries, the image came through the server only with the credentials
- * (test/helpers/file-server.ts), and libvirt holds the display password (`virsh dumpxml --security-info`).
+ * -json`, terraform's TF_LOG=trace, the provider's log at trace level, terraform's output or `virtseed
+ * plan-summary`; the same with the state in PostgreSQL (`pg` backend). A changed canary plans the seed's update with
+ * both instance-ids and the display's password change, with no value; the plan after it is empty; a seed volume
+ * changed outside Terraform is seen by a refresh (its bytes against the keyed digest). Where the secrets must
+ * arrive, they do: the volumes carry the seed and Ignition canaries, the image came through the server only with the
+ * credentials (test/helpers/file-server.ts), and libvirt holds the display password (`virsh dumpxml
+ * --security-info`). Terraform reattaches to one provider process per work dir (SecretRuns); the managed start of
+ * the provider is covered by the other provider tests.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -178,39 +180,46 @@ function unzipped(file: string): string {
   return r.stdout;
 }
 
-/** A terraform work dir whose runs carry the secrets in the environment and log at trace level into `traces`. */
+/**
+ * A terraform work dir whose runs carry the secrets in the environment and log at trace level: terraform's log
+ * (TF_LOG=trace, TF_LOG_PATH) and the provider's. The commands reattach to the work dir's one provider process
+ * (test/helpers/reattach.ts), started with TF_LOG=trace: its log is its stderr, read after each command, where
+ * terraform would have relayed the log of each provider it started into its own.
+ */
 class SecretRuns {
   readonly tf: TfWorkdir;
   readonly seen: { where: string; text: string }[] = [];
   private n = 0;
+  /** How much of the provider process's log is recorded already. */
+  private providerLogRead = 0;
   file: string = CANARIES.fileContent;
   vnc: string = OTHER_CANARIES.vncPassword;
 
-  constructor(
-    label: string,
-    private readonly extraEnv: NodeJS.ProcessEnv = {},
-  ) {
-    this.tf = new TfWorkdir(label, extraEnv);
+  constructor(label: string, extraEnv: NodeJS.ProcessEnv = {}) {
+    this.tf = new TfWorkdir(label, extraEnv, { providerEnv: { TF_LOG: 'trace' } });
   }
 
-  /** Runs terraform with TF_LOG=trace; records its log and output; throws with them unless the exit code is allowed. */
+  /** Runs terraform with TF_LOG=trace; records its log and output and the provider's log; throws with them unless
+   *  the exit code is allowed. */
   run(args: string[], allowed: readonly number[] = [0]): { code: number; out: string } {
     const log = path.join(this.tf.dir, `trace-${this.n++}.log`);
-    const env = {
-      ...process.env,
-      ...this.extraEnv,
-      ...secretEnv(this.file, this.vnc),
-      CHECKPOINT_DISABLE: '1',
-      NO_COLOR: '1',
-      TF_LOG: 'trace',
-      TF_LOG_PATH: log,
-    };
+    const env = { ...this.tf.envFor(args), ...secretEnv(this.file, this.vnc), TF_LOG: 'trace', TF_LOG_PATH: log };
     const r = spawnSync('terraform', [...args, '-no-color'], { cwd: this.tf.dir, env, encoding: 'utf8', timeout: 600_000 });
     const out = `${r.stdout ?? ''}${r.stderr ?? ''}`;
     this.seen.push({ where: `terraform ${args.join(' ')} (output)`, text: out });
     this.seen.push({ where: `terraform ${args.join(' ')} (TF_LOG=trace)`, text: fs.existsSync(log) ? fs.readFileSync(log, 'utf8') : '' });
+    this.recordProviderLog(`terraform ${args.join(' ')}`);
     if (!allowed.includes(r.status ?? -1)) throw new Error(`terraform ${args.join(' ')} exited ${r.status}:\n${out}`);
     return { code: r.status ?? -1, out };
+  }
+
+  /** Records what the provider process logged since the last record (after `what`); with `stop`, stops it first
+   *  (all it logged until its exit). */
+  recordProviderLog(what: string, stop = false): void {
+    const text = stop ? this.tf.stopProvider() : this.tf.providerLog();
+    if (text.length < this.providerLogRead) this.providerLogRead = 0; // another process: the last one died
+    this.seen.push({ where: `${what} (the provider's log, TF_LOG=trace)`, text: text.slice(this.providerLogRead) });
+    this.providerLogRead = stop ? 0 : text.length;
   }
 
   /** Records a file of the work dir (or its absence). */
@@ -333,6 +342,7 @@ describe('write-only secrets (local state)', () => {
     runs.run(['destroy', '-auto-approve', '-input=false']);
     runs.record('terraform.tfstate');
     runs.record('terraform.tfstate.backup');
+    runs.recordProviderLog('the provider process stopped', true);
   });
 
   afterAll(() => {
@@ -438,6 +448,7 @@ describe('write-only secrets (pg backend)', () => {
     rows = psql(db, `SELECT data FROM "${schema}".states`);
     runs.record('pg states', rows);
     runs.run(['plan', '-detailed-exitcode', '-input=false']);
+    runs.recordProviderLog('the provider process stopped', true);
   });
 
   afterAll(() => {
