@@ -4,9 +4,10 @@
  * or SIGINT). Guests run under libvirtd, detached from the test that asked for them, so a test file's own CPU
  * (test/helpers/process-cpu.ts) never holds them; under TCG they are most of the rest of the machine's CPU.
  *
- * How: every 2 s it reads `/proc/<pid>/stat` of every process (proc(5): command name, parent, start time, utime and
- * stime, in clock ticks of 1/100 s; a process's utime and stime include all its threads'), and every 0.5 s those of
- * the QEMU processes it knows. A `qemu-system-*` process is a guest: its name is QEMU's `-name guest=NAME,...`
+ * How: every 2 s it lists the machine's processes and reads `/proc/<pid>/stat` (proc(5): command name, parent, start
+ * time, utime and stime, in clock ticks of 1/100 s; a process's utime and stime include all its threads') of those it
+ * follows and of those it first saw less than 10 s ago (a process forked by libvirtd becomes QEMU by exec within
+ * that; an older one is known by its first reads), and every 0.5 s those of the QEMU processes it follows. A `qemu-system-*` process is a guest: its name is QEMU's `-name guest=NAME,...`
  * argument (`/proc/<pid>/cmdline`), which is the libvirt domain's name. A libvirt daemon (`libvirtd`, `virtqemud`,
  * `virtlogd`…) or a helper libvirt starts per guest or network (`swtpm`, `virtiofsd`, `dnsmasq`) is counted as
  * libvirt's, unless it runs under a `node` process: then it is a test's own daemon (test/faults/own-libvirtd.ts,
@@ -165,6 +166,11 @@ export class ProcessLedger {
     return [...this.tracked.values()].filter((t) => t.kind === 'qemu').map((t) => t.pid);
   }
 
+  /** The pids of every process followed. */
+  trackedPids(): Set<number> {
+    return new Set([...this.tracked.values()].map((t) => t.pid));
+  }
+
   /**
    * Takes a read at `nowMs`. `full`: `stats` holds every process of the machine (a process followed and absent has
    * ended); otherwise only some of those followed (absent: not read this time, or ended: then the next full read
@@ -260,8 +266,11 @@ export function parseGuestCpuLog(text: string): ProcessRecord[] {
   return out;
 }
 
+/** How long a process is read at every full read after it was first seen (see the module comment). */
+const YOUNG_MS = 10_000;
+
 /** Every process's stat line that could be read (processes end while being read). */
-function readAll(pids: readonly number[]): ProcStat[] {
+function readAll(pids: Iterable<number>): ProcStat[] {
   const out: ProcStat[] = [];
   for (const pid of pids) {
     try {
@@ -296,7 +305,23 @@ export function main(out: string): void {
     if (records.length) fs.appendFileSync(out, records.map((r) => JSON.stringify(r) + '\n').join(''));
   };
   let tick = 0;
-  const sample = (full: boolean) => write(ledger.observe(Date.now(), readAll(full ? allPids() : ledger.qemuPids()), full));
+  // The last read of every process (its name and parent for classify) and when it was first seen.
+  const known = new Map<number, { stat: ProcStat; firstMs: number }>();
+  const fullRead = (now: number): ProcStat[] => {
+    const pids = new Set(allPids());
+    for (const pid of known.keys()) if (!pids.has(pid)) known.delete(pid);
+    const followed = ledger.trackedPids();
+    const toRead = [...pids].filter((pid) => {
+      const k = known.get(pid);
+      return !k || followed.has(pid) || now - k.firstMs < YOUNG_MS;
+    });
+    for (const stat of readAll(toRead)) known.set(stat.pid, { stat, firstMs: known.get(stat.pid)?.firstMs ?? now });
+    return [...known.values()].map((k) => k.stat);
+  };
+  const sample = (full: boolean) => {
+    const now = Date.now();
+    write(ledger.observe(now, full ? fullRead(now) : readAll(ledger.qemuPids()), full));
+  };
   sample(true);
   const timer = setInterval(() => sample(++tick % 4 === 0), 500);
   const stop = () => {
