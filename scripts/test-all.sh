@@ -9,12 +9,12 @@
 # files start none). The no-guest lane starts as soon as the unit tests and checks end; the two guest lanes when the
 # test image is ready too (on a fresh machine it is still being built then: the split gives the no-guest lane the
 # head start's worth of files more). A failed check (or image build) fails the run (status 1) once everything else
-# has run. Ends with the timing table (scripts/test-timings.ts: per test file its lane, wall time, guest boots and
-# slowest tests; the image's build time and each lane's start against it; also in test-results/timings.md and
+# has run. Ends with the timing table (scripts/test-timings.ts: per test file its lane, wall time, its own CPU, its
+# guests' CPU (scripts/guest-cpu.ts samples the QEMU processes over the lanes), guest boots and slowest tests; the image's build time and each lane's start against it; also in test-results/timings.md and
 # timings.json), then a line `checks: ...` and, last, one line `tests: N passed, N failed`.
 #
 # test-results/ (gitignored) keeps every jest JSON result of the run (unit.json, int.json, heavy.json,
-# noguest.json), the lanes' and checks' output, the tests' own daemons' QEMU logs (qemu-logs/) and the timings;
+# noguest.json), the lanes' and checks' output, the guest CPU samples (guest-cpu.jsonl), the tests' own daemons' QEMU logs (qemu-logs/) and the timings;
 # it is emptied at the start of a run.
 # Arguments are passed to every jest run (e.g. `-t PATTERN`). VIRTSEED_TEST_ONLY="FILE ..." runs only those test
 # files (each in its project and lane; the checks still cover everything): for trying the test command itself.
@@ -139,6 +139,11 @@ if [ -z "${VIRTSEED_TEST_ONLY:-}" ] || ((${#int_only[@]})); then
     split_args=(--image-building "$building")
   fi
   node dist/scripts/test-lanes.js split "${split_args[@]}" "${int_only[@]}" >"$results/lanes.txt"
+  # The guests' CPU for the timing table: a sampler of the QEMU processes and libvirt's daemons over the lanes
+  # (scripts/guest-cpu.ts; stopped by SIGTERM after the lanes, or when this script exits early).
+  node dist/scripts/guest-cpu.js "$results/guest-cpu.jsonl" &
+  sampler_pid=$!
+  trap 'kill "$sampler_pid" 2>/dev/null || true' EXIT
   head -n 1 /proc/stat >"$results/proc-stat.start"
   lane_files() { while read -r l file; do if [ "$l" = "$1" ]; then echo "$file"; fi; done <"$results/lanes.txt"; }
   lane_pids=()
@@ -189,6 +194,8 @@ if [ -z "${VIRTSEED_TEST_ONLY:-}" ] || ((${#int_only[@]})); then
     cat "$results/${lane_names[$i]}.log"
   done
   head -n 1 /proc/stat >"$results/proc-stat.end"
+  kill "$sampler_pid" 2>/dev/null || true
+  wait "$sampler_pid" || true
 fi
 
 echo

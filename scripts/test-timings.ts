@@ -22,7 +22,10 @@
  *
  * CPU: per integration file, the CPU seconds of its jest process and the commands it ran (terraform, the provider,
  * npm…), as test/helpers/limits-environment.ts records them in `cpu.jsonl` (guests excluded: QEMU runs under
- * libvirtd). For the run as a whole, scripts/test-all.sh keeps the `cpu` line of /proc/stat before and after the
+ * libvirtd); and the CPU seconds of the QEMU processes it started (`guest cpu`), from the sampler scripts/test-all.sh
+ * runs beside the lanes (scripts/guest-cpu.ts, `guest-cpu.jsonl`), each QEMU process given to a file by its guest's
+ * name and start time by the rules above. The sampler also sums libvirt's daemons and helpers. libvirtd is not given
+ * per file: the three lanes share one daemon at once. For the run as a whole, scripts/test-all.sh keeps the `cpu` line of /proc/stat before and after the
  * integration lanes (`proc-stat.start`, `proc-stat.end`): every core-second the machine was busy in that time,
  * guests and daemons included, against the core-seconds it had; likewise over the unit tests and checks
  * (`proc-stat.unit-start` to `proc-stat.start`: from their start to the first integration lane's), to show whether
@@ -35,6 +38,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { parseGuestCpuLog, ProcessRecord } from './guest-cpu';
 
 /** One test of jest's `--json` output (the parts read). `duration` in ms (null when the test did not run). */
 export interface JestAssertion {
@@ -86,6 +90,8 @@ export interface FileTiming {
   readonly failed: number;
   /** CPU seconds of the file's own processes (see the module comment); absent when not recorded. */
   readonly cpuSeconds?: number;
+  /** CPU seconds of the QEMU processes the file started (scripts/guest-cpu.ts); absent when not sampled. */
+  readonly guestCpuSeconds?: number;
   readonly slowest: readonly SlowTest[];
 }
 
@@ -122,12 +128,27 @@ export interface ImageBuild {
   readonly endMs: number;
 }
 
+/**
+ * The processes outside the test files over the integration lanes (scripts/guest-cpu.ts), in CPU seconds: the QEMU
+ * processes (`qemuProcesses` of them; `qemuUnattributedSeconds` of it in processes no file could be given), libvirt's
+ * daemons and helpers, and the sampler itself.
+ */
+export interface GuestCpu {
+  readonly qemuSeconds: number;
+  readonly qemuProcesses: number;
+  readonly qemuUnattributedSeconds: number;
+  readonly libvirtSeconds: number;
+  readonly samplerSeconds: number;
+}
+
 /** What timings.json holds. */
 export interface Timings {
   readonly files: readonly FileTiming[];
   readonly lanes: readonly LaneTotal[];
   /** Over the integration lanes; absent when /proc/stat was not sampled. */
   readonly machineCpu?: MachineCpu;
+  /** Over the integration lanes; absent when scripts/guest-cpu.ts did not run. */
+  readonly guestCpu?: GuestCpu;
   /** Over the unit tests and checks; absent when /proc/stat was not sampled. */
   readonly unitPhaseCpu?: MachineCpu;
   /** Absent when the run did not build or look for the image (no integration file ran). */
@@ -179,16 +200,17 @@ export interface FileWindow {
 }
 
 /**
- * Gives each QEMU start to a file (rules in the module comment). `literals`: every integration test file's name
+ * Gives each QEMU start (or QEMU process: `domain` its guest name, `ms` its start) to a file (rules in the module
+ * comment). `literals`: every integration test file's name
  * literals (files of this run and the others), by relative path. Returns the starts per file and those left over.
  */
-export function attributeStarts(
+export function attributeStarts<S extends { readonly domain: string; readonly ms: number }>(
   windows: readonly FileWindow[],
-  starts: readonly QemuStart[],
+  starts: readonly S[],
   literals: ReadonlyMap<string, readonly string[]>,
-): { byFile: Map<string, QemuStart[]>; unattributed: QemuStart[] } {
-  const byFile = new Map<string, QemuStart[]>();
-  const unattributed: QemuStart[] = [];
+): { byFile: Map<string, S[]>; unattributed: S[] } {
+  const byFile = new Map<string, S[]>();
+  const unattributed: S[] = [];
   const claimedAnywhere = (domain: string) => [...literals.values()].some((l) => nameScore(domain, l) > 0);
   for (const s of [...starts].sort((a, b) => a.ms - b.ms)) {
     const candidates = windows.filter((w) => w.startMs <= s.ms && s.ms <= w.endMs);
@@ -259,12 +281,15 @@ export function buildTimings(
   root: string,
   cpu: ReadonlyMap<string, number> = new Map(),
   machine?: MachineCpu,
+  processes?: readonly ProcessRecord[],
 ): Timings {
   const windows: FileWindow[] = runs
     .filter((r) => INTEGRATION_LANES.includes(r.lane))
     .flatMap((r) => r.result.testResults.map((t) => ({ file: relative(root, t.name), startMs: t.startTime, endMs: t.endTime })))
     .filter((w) => w.startMs > 0 && w.endMs >= w.startMs);
   const { byFile, unattributed } = attributeStarts(windows, starts, literals);
+  const qemus = (processes ?? []).flatMap((p) => (p.kind === 'qemu' ? [{ domain: p.name, ms: p.startMs, cpu: p.cpuSeconds }] : []));
+  const guests = attributeStarts(windows, qemus, literals);
   const files: FileTiming[] = runs.flatMap((r) =>
     r.result.testResults.map((t) => {
       const file = relative(root, t.name);
@@ -279,6 +304,9 @@ export function buildTimings(
         failed:
           t.assertionResults.filter((a) => a.status === 'failed').length + (t.status === 'failed' && !t.assertionResults.length ? 1 : 0),
         ...(cpu.has(file) ? { cpuSeconds: cpu.get(file) } : {}),
+        ...(processes && INTEGRATION_LANES.includes(r.lane)
+          ? { guestCpuSeconds: round1((guests.byFile.get(file) ?? []).reduce((n, q) => n + q.cpu, 0)) }
+          : {}),
         slowest: [...t.assertionResults]
           .filter((a) => typeof a.duration === 'number')
           .sort((a, b) => (b.duration as number) - (a.duration as number))
@@ -305,7 +333,15 @@ export function buildTimings(
       failed: sum('failed'),
     };
   });
-  return { files, lanes, unattributed, ...(machine ? { machineCpu: machine } : {}) };
+  const sumCpu = (kind: string) => round1((processes ?? []).reduce((n, p) => n + (p.kind === kind ? p.cpuSeconds : 0), 0));
+  const guestCpu: GuestCpu | undefined = processes && {
+    qemuSeconds: sumCpu('qemu'),
+    qemuProcesses: qemus.length,
+    qemuUnattributedSeconds: round1(guests.unattributed.reduce((n, q) => n + q.cpu, 0)),
+    libvirtSeconds: sumCpu('libvirt'),
+    samplerSeconds: sumCpu('sampler'),
+  };
+  return { files, lanes, unattributed, ...(machine ? { machineCpu: machine } : {}), ...(guestCpu ? { guestCpu } : {}) };
 }
 
 /** A test name cut to `max` characters for the table (the whole name is in timings.json). */
@@ -364,13 +400,15 @@ export function renderTimings(t: Timings, unitRows?: number): string {
   if (t.unitPhaseCpu) out.push(`Machine CPU during the unit tests and checks: ${cpuShare(t.unitPhaseCpu)}.`, '');
   if (t.machineCpu) {
     const own = round1(t.files.filter((f) => f.lane !== 'unit').reduce((n, f) => n + (f.cpuSeconds ?? 0), 0));
-    out.push(
-      `Machine CPU during the integration lanes: ${cpuShare(t.machineCpu)}; the files' own processes ${own} core-s, the rest is guests, daemons and anything else on the machine.`,
-    );
+    const g = t.guestCpu;
+    const rest = g
+      ? `guests (${g.qemuProcesses} QEMU processes) ${g.qemuSeconds} core-s${g.qemuUnattributedSeconds ? ` (${g.qemuUnattributedSeconds} of it in QEMU processes no file could be given)` : ''}, libvirt's daemons and helpers ${g.libvirtSeconds} core-s, the rest ${round1(t.machineCpu.busySeconds - own - g.qemuSeconds - g.libvirtSeconds)} core-s is the kernel, the sampler (${g.samplerSeconds} core-s) and anything else on the machine.`
+      : 'the rest is guests, daemons and anything else on the machine.';
+    out.push(`Machine CPU during the integration lanes: ${cpuShare(t.machineCpu)}; the files' own processes ${own} core-s, ${rest}`);
     out.push('');
   }
-  out.push('| lane | file | wall (s) | cpu (s) | boots | restores | tests | slowest tests (s) |');
-  out.push('|---|---|--:|--:|--:|--:|--:|---|');
+  out.push('| lane | file | wall (s) | cpu (s) | guest cpu (s) | boots | restores | tests | slowest tests (s) |');
+  out.push('|---|---|--:|--:|--:|--:|--:|--:|---|');
   let unitShown = 0;
   let unitHidden = 0;
   for (const f of t.files) {
@@ -381,7 +419,9 @@ export function renderTimings(t: Timings, unitRows?: number): string {
     if (f.lane === 'unit') unitShown++;
     const slow = f.slowest.map((s) => `${s.seconds} ${shortName(s.name)}`).join('; ');
     const tests = f.failed ? `${f.passed} passed, ${f.failed} failed` : `${f.passed}`;
-    out.push(`| ${f.lane} | ${f.file} | ${f.seconds} | ${f.cpuSeconds ?? ''} | ${f.boots} | ${f.restores} | ${tests} | ${slow} |`);
+    out.push(
+      `| ${f.lane} | ${f.file} | ${f.seconds} | ${f.cpuSeconds ?? ''} | ${f.guestCpuSeconds ?? ''} | ${f.boots} | ${f.restores} | ${tests} | ${slow} |`,
+    );
   }
   if (unitHidden) out.push(`\n(${unitHidden} more unit files: every row is in test-results/timings.md)`);
   if (t.unattributed.length) {
@@ -462,6 +502,8 @@ export function main(resultsDir: string, root: string): void {
     }
   };
   const cpu = parseCpuLog(read('cpu.jsonl') ?? '', root);
+  const sampled = read('guest-cpu.jsonl');
+  const processes = sampled === undefined ? undefined : parseGuestCpuLog(sampled);
   const cpuBetween = (from: string, to: string): MachineCpu | undefined => {
     const [a, b] = [read(from), read(to)];
     try {
@@ -474,7 +516,7 @@ export function main(resultsDir: string, root: string): void {
   const unitPhaseCpu = cpuBetween('proc-stat.unit-start', 'proc-stat.start');
   const image = parseImageBuild(read('image.start'), read('image.end'), read('image.log'));
   const timings: Timings = {
-    ...buildTimings(runs, starts, literals, root, cpu, cpuBetween('proc-stat.start', 'proc-stat.end')),
+    ...buildTimings(runs, starts, literals, root, cpu, cpuBetween('proc-stat.start', 'proc-stat.end'), processes),
     ...(unitPhaseCpu ? { unitPhaseCpu } : {}),
     ...(image ? { image } : {}),
   };

@@ -7,7 +7,8 @@
  * - ConfigDrive guest: hostname, a runcmd marker and the derived instance-id; and issue 27.3's case, Virtlet's
  *   overwrite switch (`merge_overwrite`) with the user's write_files beside generated environment, files and mounts:
  *   the plan warns of the generated inputs dropped, and the guest finishes cloud-init with no error and only the
- *   user's files (its disk read at the end); its cloud-config's deprecated `apt_update` makes cloud-init log a
+ *   user's files (its disk read at the end, once the guest agent froze its file systems and the guest was powered
+ *   off: no shutdown under TCG); its cloud-config's deprecated `apt_update` makes cloud-init log a
  *   warning of several lines, which the apply shows whole (issue 27.6). Its domain also carries two facts
  *   whose firmware and seed paths are free here: it boots directly from the host's kernel, initrd and cmdline (the
  *   same disk boots without its boot loader), and it has `wait_for = "cloud-init"`, so the apply returns only after
@@ -151,6 +152,8 @@ resource "virtseed_domain" "cd" {
   memory = 512
 ${kernelBootHcl(img)}  wait_for     = "cloud-init"
   wait_timeout = 900
+  # The agent freezes its file systems before its disk is read at the end (instead of a shutdown under TCG).
+  qemu_agent   = true
   disk { volume_id = virtseed_volume.root_cd.id }
   cloudinit_seed_id = virtseed_cloudinit_seed.cd.id
   instance_id       = virtseed_cloudinit_seed.cd.instance_id
@@ -291,9 +294,14 @@ describe('ConfigDrive seed in a real guest', () => {
     );
   });
 
-  // Last: reading the disk shuts the guest down.
+  // Last: the guest agent freezes the guest's file systems (writing out what they hold), the guest is powered off
+  // and its disk read.
   test("GIVEN the ConfigDrive guest provisioned under merge_overwrite WHEN its disk is read THEN cloud-init finished without errors and only the user's files were written", async () => {
-    const files = await readGuestFiles(`${PREFIX}cd`, [RESULT_JSON, '/etc/mine', ENVIRONMENT_PATH, MOUNT_SCRIPT_PATH, '/etc/app.conf']);
+    const files = await readGuestFiles(
+      `${PREFIX}cd`,
+      [RESULT_JSON, '/etc/mine', ENVIRONMENT_PATH, MOUNT_SCRIPT_PATH, '/etc/app.conf'],
+      'freeze',
+    );
     expect({ errors: cloudInitErrors(files[RESULT_JSON]), result: files[RESULT_JSON] }).toEqual({ errors: [], result: expect.any(String) });
     expect(files).toMatchObject({ '/etc/mine': 'mine', [ENVIRONMENT_PATH]: null, [MOUNT_SCRIPT_PATH]: null, '/etc/app.conf': null });
   });

@@ -176,9 +176,9 @@ describe('buildTimings and renderTimings', () => {
     expect(lines).toContain('| heavy | 1 | 290 | 290 | 1 | 1 | 4 | 0 |');
     const rows = lines.filter((l) => /^\| (unit|int|heavy) \| test\//.test(l));
     expect(rows).toEqual([
-      '| heavy | test/b.int.test.ts | 290 |  | 1 | 1 | 4 | 120 b \\| four; 90 b two; 60 b three |',
-      '| int | test/a.int.test.ts | 90 |  | 2 | 0 | 1 passed, 1 failed | 50 a two; 30 a one |',
-      '| unit | test/u2.test.ts | 3 |  | 0 | 0 | 1 | 0 u2 fast |',
+      '| heavy | test/b.int.test.ts | 290 |  |  | 1 | 1 | 4 | 120 b \\| four; 90 b two; 60 b three |',
+      '| int | test/a.int.test.ts | 90 |  |  | 2 | 0 | 1 passed, 1 failed | 50 a two; 30 a one |',
+      '| unit | test/u2.test.ts | 3 |  |  | 0 | 0 | 1 | 0 u2 fast |',
     ]);
     expect(md).toContain('(1 more unit files: every row is in test-results/timings.md)');
   });
@@ -232,8 +232,62 @@ describe('CPU in the timing table', () => {
       availableSeconds: 200,
     });
     const md = renderTimings(t);
-    expect(md).toContain('| int | test/a.int.test.ts | 100 | 42.5 | 0 | 0 | 1 | 1 a |');
-    expect(md).toContain("Machine CPU during the integration lanes: 150 core-s busy of 200 (75 %); the files' own processes 42.5 core-s");
+    expect(md).toContain('| int | test/a.int.test.ts | 100 | 42.5 |  | 0 | 0 | 1 | 1 a |');
+    expect(md).toContain(
+      "Machine CPU during the integration lanes: 150 core-s busy of 200 (75 %); the files' own processes 42.5 core-s, the rest is guests",
+    );
+  });
+
+  it('GIVEN sampled QEMU processes and daemons WHEN built and rendered THEN each file has its guests CPU and the header line splits the rest', () => {
+    const runs = [
+      { lane: 'int', result: { testResults: [fileResult('test/a.int.test.ts', 0, 100, [['a', 1000]])] } },
+      { lane: 'heavy', result: { testResults: [fileResult('test/b.int.test.ts', 0, 100, [['b', 1000]])] } },
+      { lane: 'noguest', result: { testResults: [fileResult('test/n.int.test.ts', 0, 100, [['n', 1000]])] } },
+    ];
+    const literals = new Map([
+      ['test/a.int.test.ts', ['vstest-aa']],
+      ['test/b.int.test.ts', ['vstest-bb']],
+      ['test/n.int.test.ts', ['vstest-nn']],
+    ]);
+    const qemu = (name: string, s: number, cpuSeconds: number) =>
+      ({ kind: 'qemu', pid: 1, name, comm: 'qemu-system-x86', startMs: at(s), endMs: at(s + 50), cpuSeconds }) as const;
+    const processes = [
+      qemu('vstest-aa-vm', 10, 100.25),
+      qemu('vstest-aa-vm', 60, 20),
+      qemu('vstest-bb-vm', 20, 50),
+      qemu('someone-else', 30, 7),
+      { kind: 'libvirt', pid: 2, name: '', comm: 'libvirtd', startMs: 0, endMs: at(100), cpuSeconds: 30 } as const,
+      { kind: 'sampler', cpuSeconds: 1.5 } as const,
+    ];
+    const t = buildTimings(
+      runs,
+      [],
+      literals,
+      ROOT,
+      new Map([
+        ['test/a.int.test.ts', 10],
+        ['test/b.int.test.ts', 20],
+      ]),
+      { busySeconds: 250, availableSeconds: 300 },
+      processes,
+    );
+    expect(t.files.map((f) => [f.file, f.guestCpuSeconds])).toEqual([
+      ['test/a.int.test.ts', 120.3],
+      ['test/b.int.test.ts', 50],
+      ['test/n.int.test.ts', 0],
+    ]);
+    expect(t.guestCpu).toEqual({
+      qemuSeconds: 177.3,
+      qemuProcesses: 4,
+      qemuUnattributedSeconds: 7,
+      libvirtSeconds: 30,
+      samplerSeconds: 1.5,
+    });
+    const md = renderTimings(t);
+    expect(md).toContain('| int | test/a.int.test.ts | 100 | 10 | 120.3 | 0 | 0 | 1 | 1 a |');
+    expect(md).toContain(
+      "the files' own processes 30 core-s, guests (4 QEMU processes) 177.3 core-s (7 of it in QEMU processes no file could be given), libvirt's daemons and helpers 30 core-s, the rest 12.7 core-s is the kernel, the sampler (1.5 core-s) and anything else on the machine.",
+    );
   });
 
   it('GIVEN the CPU of the unit tests and checks WHEN rendered THEN the table has its line', () => {
