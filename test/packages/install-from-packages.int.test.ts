@@ -10,9 +10,13 @@
  * and no use of libvirt's pool `default` (each stack declares its own storage pool). Then the test checks the VM
  * (or volume) on the host and destroys it. The three paths run side by side (started in beforeAll; each test awaits
  * its own): their npm installs, syntheses and deploys overlap, and each has its own folders, home and objects. CDK
- * Terrain's CLI needs Node >= 22.19: test/helpers/node22.ts (installed once per checkout, shared with other files).
- * npm and npx run with the test runs' own cache, offline where it holds the packages (test/helpers/npm-cache.ts:
- * npm's environment configuration; the lines run as written). The destroys take the stack the deploy synthesized
+ * Terrain's CLI needs Node >= 22.19: test/helpers/node22.ts (installed once per machine, shared with other files).
+ * npm and npx run with the test runs' own cache, kept per machine (test/helpers/npm-cache.ts: npm's environment
+ * configuration; the lines run as written): offline where it holds the packages, and the `init` lines' `npx --yes`
+ * runs the CLI npx installed at the machine's first run (there, each path's CLI is installed twice, by npx and by
+ * the path's `npm install --save-dev` line: about 100 CPU seconds more for the file). The folders are on /dev/shm
+ * (RAM, when mounted without noexec; else the system's temporary folder): about 1.5 GB of node_modules, written
+ * and removed with less kernel time and no waiting on the disk. The destroys take the stack the deploy synthesized
  * (`--skip-synth`). The cdktf path's own stack is destroyed by `terraform destroy` in that stack's folder: the same
  * project's `cdktf destroy` runs at the end of the library's tests (each start of the cdktf CLI costs about 7 CPU
  * seconds); the cdktn path's by `cdktn destroy`.
@@ -31,6 +35,25 @@
  * defined, not started (no guest boots), upgrades to a second library version whose default memory changed
  * (`cdktf diff` shows 256 → 384 on each VM), and destroys everything it made (`--skip-synth`: the stack `cdktf
  * diff` synthesized last).
+ *
+ * What each test covers (each README line's output is in the failure message of the line that fails):
+ * - README cdktf path: `npx --yes cdktf-cli@0.21 init` (the real init; cdktf.json's app is `npx ts-node main.ts`),
+ *   the TypeScript 5 pin, `npm install virtseed @virtseed/cdktf` (from their tarballs: the constructs are in
+ *   node_modules), the project's cdktf-cli, `npx virtseed provider install` into the path's own home, `npx cdktf
+ *   deploy` (ts-node synth: the stack has virtseed_domain, _volume and _cloudinit_seed and requires
+ *   virtseed/virtseed at our version; on the host: the domain shut off, base, root and seed volumes, its own pool);
+ *   `terraform destroy` of the synthesized stack leaves none of them.
+ * - README cdktn path: the same on Node 22 (`node --version` on the path's PATH) with `npx --yes cdktn-cli@0.24
+ *   init`, @virtseed/cdktn and `npx cdktn deploy`; `cdktn destroy --skip-synth` leaves nothing.
+ * - README HCL path: `npm install virtseed`, `npx virtseed provider install`, `terraform init` and `terraform apply`
+ *   with the README's provider block make the pool and the volume; `terraform destroy` leaves nothing.
+ * - examples/library built and packed: the tarball is virtseed-web-fleet-1.0.0.tgz with lib/*.js and lib/*.d.ts,
+ *   no TypeScript sources, the documented `@default 256` in the .d.ts and the documented peer dependencies.
+ * - the guide's step 4 in the README cdktf project (after its own stack is gone): the install and deploy lines as
+ *   written make two VMs of 256 MiB, the fleet's own pool and network.
+ * - library 1.1.0 (default memory 384; `npm version`, packed again, installed): `cdktf diff` shows `memory = 256 ->
+ *   384` on both VMs and `2 to change`.
+ * - `cdktf destroy --skip-synth` of the fleet leaves no domain, volume, pool or network with its prefix.
  */
 import { spawn, spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -59,6 +82,17 @@ jest.setTimeout(1_500_000);
 
 let tmp: string;
 let tarballs: string[];
+
+/** Where the test's folders go: /dev/shm when it is a tmpfs mounted without noexec (the paths run the provider
+ *  and node_modules/.bin scripts from them), else the system's temporary folder. */
+function scratchRoot(): string {
+  const shm = fs
+    .readFileSync('/proc/mounts', 'utf8')
+    .split('\n')
+    .map((l) => l.split(' '))
+    .find((f) => f[1] === '/dev/shm' && f[2] === 'tmpfs');
+  return shm && !(shm[3] ?? '').split(',').includes('noexec') ? '/dev/shm' : os.tmpdir();
+}
 let image: string;
 
 interface Run {
@@ -383,7 +417,7 @@ beforeAll(() => {
   cleanupByPrefix(LIB_PREFIX);
   cleanupPoolsByPrefix(LIB_PREFIX);
   cleanupNetworksByPrefix(LIB_PREFIX);
-  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'vstest-pkg-'));
+  tmp = fs.mkdtempSync(path.join(scratchRoot(), 'vstest-pkg-'));
   tarballs = packedProducts(path.join(tmp, 'npm'));
   image = path.join(tmp, 'base.qcow2');
   run({ cmd: 'qemu-img', args: ['create', '-q', '-f', 'qcow2', image, '64M'], cwd: tmp });
