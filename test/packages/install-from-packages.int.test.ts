@@ -83,15 +83,21 @@ jest.setTimeout(1_500_000);
 let tmp: string;
 let tarballs: string[];
 
+/** Bytes free on /dev/shm the file's folders may take (about 1.5 GB of node_modules while it runs). */
+const SHM_NEEDED_BYTES = 4 * 1024 ** 3;
+
 /** Where the test's folders go: /dev/shm when it is a tmpfs mounted without noexec (the paths run the provider
- *  and node_modules/.bin scripts from them), else the system's temporary folder. */
+ *  and node_modules/.bin scripts from them) with at least SHM_NEEDED_BYTES free (it is memory, shared with the
+ *  guests), else the system's temporary folder. */
 function scratchRoot(): string {
   const shm = fs
     .readFileSync('/proc/mounts', 'utf8')
     .split('\n')
     .map((l) => l.split(' '))
     .find((f) => f[1] === '/dev/shm' && f[2] === 'tmpfs');
-  return shm && !(shm[3] ?? '').split(',').includes('noexec') ? '/dev/shm' : os.tmpdir();
+  if (!shm || (shm[3] ?? '').split(',').includes('noexec')) return os.tmpdir();
+  const free = fs.statfsSync('/dev/shm');
+  return free.bavail * free.bsize >= SHM_NEEDED_BYTES ? '/dev/shm' : os.tmpdir();
 }
 let image: string;
 
