@@ -1,17 +1,20 @@
 #!/usr/bin/env bash
-# The whole test suite, as CI runs it: installs what is missing, starts libvirtd and PostgreSQL if none answers (and
-# gives the tests the storage pool `default` they use), builds, then runs the unit tests with the checks beside them in
-# the background (`npm run typecheck`: everything including the tests; `npm run lint`: eslint and prettier; their output
-# kept in test-results/ and shown at the end; our npm packages, made once into .test-run/npm for the files that install
-# them; and the test guest image, built or reused, its log in test-results/image.log), installs the provider, and runs
-# the integration tests (real xorriso/isoinfo, cloud-init's datasource code, ignition-validate, libvirtd, PostgreSQL,
-# terraform, cdktf and real guest boots under TCG) in three lanes side by side (two that may boot guests, one whose
-# files start none). The no-guest lane starts as soon as the unit tests and checks end; the two guest lanes when the
-# test image is ready too (on a fresh machine it is still being built then: the split gives the no-guest lane the
-# head start's worth of files more). A failed check (or image build) fails the run (status 1) once everything else
-# has run. Ends with the timing table (scripts/test-timings.ts: per test file its lane, wall time, guest boots and
-# slowest tests; the image's build time and each lane's start against it; also in test-results/timings.md and
-# timings.json), then a line `checks: ...` and, last, one line `tests: N passed, N failed`.
+# The whole test suite, as CI runs it: installs what is missing (the npm dependencies while libvirtd and PostgreSQL
+# are started if none answers, and the storage pool `default` the tests use is made), then builds with the checks
+# beside it in the background (`npm run typecheck`: everything including the tests; `npm run lint`: eslint and
+# prettier; neither needs the build, and at a lower priority they take the core the single-threaded tsc of the build
+# leaves and give way to it; their output kept in test-results/ and shown at the end; and the test guest image, built
+# or reused, its log in test-results/image.log), then runs the unit tests on every core with, beside them, our npm
+# packages, made once into .test-run/npm for the files that install them, and the signed release; installs the
+# provider, and runs the integration tests (real xorriso/isoinfo, cloud-init's datasource code, ignition-validate,
+# libvirtd, PostgreSQL, terraform, cdktf and real guest boots under TCG) in three lanes side by side (two that may
+# boot guests, one whose files start none). The no-guest lane starts as soon as the unit tests and checks end; the
+# two guest lanes when the test image is ready too (on a fresh machine it is still being built then: the split gives
+# the no-guest lane the head start's worth of files more). A failed check (or image build) fails the run (status 1)
+# once everything else has run; a failed build ends it at once (once the checks already started have ended). Ends
+# with the timing table (scripts/test-timings.ts: per test file its lane, wall time, guest boots and slowest tests;
+# the image's build time and each lane's start against it; also in test-results/timings.md and timings.json), then
+# a line `checks: ...` and, last, one line `tests: N passed, N failed`.
 #
 # test-results/ (gitignored) keeps every jest JSON result of the run (unit.json, int.json, heavy.json,
 # noguest.json), the lanes' and checks' output, the tests' own daemons' QEMU logs (qemu-logs/) and the timings;
@@ -21,13 +24,16 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export CHECKPOINT_DISABLE=1
-bash scripts/install-deps.sh
+bash scripts/install-deps.sh --system-only
+# The npm dependencies (a network wait, mostly) install while libvirtd, the pool and PostgreSQL are made ready.
+bash scripts/install-deps.sh --npm-only &
+npm_pid=$!
 bash scripts/ensure-libvirtd.sh
 bash scripts/ensure-test-pool.sh # the tests' own volumes go into pool `default`; the examples make their pools
 # PostgreSQL on 127.0.0.1 for the pg state backend tests (examples/gitops): a cluster started when none runs, the
 # tests' role and database made (they run the script again themselves, which is quick once this is done).
 bash scripts/ensure-postgres.sh >/dev/null # the database docs/guides/ci.md makes (its default name)
-npm run --silent build
+wait "$npm_pid"
 results=test-results
 rm -rf "$results"
 mkdir -p "$results"
@@ -49,24 +55,22 @@ if [ -n "${VIRTSEED_TEST_ONLY:-}" ]; then
   if ((${#unit_args[@]})); then unit_args=(--runTestsByPath "${unit_args[@]}"); fi
 fi
 
-# The checks run beside the unit tests (type check and lint use about one core each for a few minutes); their
-# output is kept and shown at the end, and a failure fails the run once everything else has run. The machine's CPU
-# over this phase goes into the timing table (from here to the first integration lane's start).
+# The checks start before the build and run beside it and the unit tests (type check and lint use about one core
+# each for a few minutes; neither reads dist/). `nice`: the build, and after it the packages and release that need
+# it, go first; the checks take what is left. Their output is kept and shown at the end, and a failure fails the run
+# once everything else has run. The machine's CPU over this phase goes into the timing table (from here to the first
+# integration lane's start).
 head -n 1 /proc/stat >"$results/proc-stat.unit-start"
-npm run --silent typecheck >"$results/typecheck.log" 2>&1 &
+nice -n 10 npm run --silent typecheck >"$results/typecheck.log" 2>&1 &
 typecheck_pid=$!
-npm run --silent lint >"$results/lint.log" 2>&1 &
+nice -n 10 npm run --silent lint >"$results/lint.log" 2>&1 &
 lint_pid=$!
-# Our npm packages (packages/build/packages.ts), made once beside the unit tests for the integration files that
-# install them (test/helpers/packages.ts reads $VIRTSEED_TEST_PACKAGES) instead of once per file.
-packages_pid=
-release_pid=
 image_pid=
 if [ -z "${VIRTSEED_TEST_ONLY:-}" ] || ((${#int_only[@]})); then
   # The test guest image (scripts/build-test-image.sh: a debootstrap of some minutes on a fresh machine, mostly
-  # waiting on the Debian mirror; a no-op once cached), built beside the unit tests and checks instead of after them.
-  # The guest lanes wait for it. image.start and image.end (ms since the epoch) time it for the timing table, and
-  # image.end's presence says it is done.
+  # waiting on the Debian mirror; a no-op once cached), built beside the build, unit tests and checks instead of
+  # after them. The guest lanes wait for it. image.start and image.end (ms since the epoch) time it for the timing
+  # table, and image.end's presence says it is done.
   date +%s%3N >"$results/image.start"
   (
     if bash scripts/build-test-image.sh >"$results/image.out" 2>"$results/image.log"; then rc=0; else rc=$?; fi
@@ -74,6 +78,17 @@ if [ -z "${VIRTSEED_TEST_ONLY:-}" ] || ((${#int_only[@]})); then
     exit $rc
   ) &
   image_pid=$!
+fi
+if ! npm run --silent build; then
+  echo "test-all: npm run build failed (above); waiting for the checks already started, then stopping" >&2
+  wait
+  exit 1
+fi
+# Our npm packages (packages/build/packages.ts), made once beside the unit tests for the integration files that
+# install them (test/helpers/packages.ts reads $VIRTSEED_TEST_PACKAGES) instead of once per file.
+packages_pid=
+release_pid=
+if [ -z "${VIRTSEED_TEST_ONLY:-}" ] || ((${#int_only[@]})); then
   export VIRTSEED_TEST_PACKAGES="$PWD/.test-run/npm"
   rm -rf "$VIRTSEED_TEST_PACKAGES"
   node dist/packages/build/packages.js --out "$VIRTSEED_TEST_PACKAGES" >"$results/packages.log" 2>&1 &
@@ -91,7 +106,8 @@ if [ -z "${VIRTSEED_TEST_ONLY:-}" ] || ((${#int_only[@]})); then
 fi
 ran=()
 if [ -z "${VIRTSEED_TEST_ONLY:-}" ] || ((${#unit_args[@]})); then
-  npx jest --selectProjects unit --json --outputFile="$results/unit.json" "${unit_args[@]}" "$@" || status=1
+  # On every core (jest's default leaves one to the checks beside it; they are niced instead).
+  npx jest --selectProjects unit --maxWorkers="$(nproc)" --json --outputFile="$results/unit.json" "${unit_args[@]}" "$@" || status=1
   ran+=("$results/unit.json")
 fi
 wait "$typecheck_pid" || { status=1; failed_checks+=(typecheck); }
