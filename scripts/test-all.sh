@@ -2,10 +2,10 @@
 # The whole test suite, as CI runs it: installs what is missing (the npm dependencies while libvirtd and PostgreSQL
 # are started if none answers, and the storage pool `default` the tests use is made), then builds with the checks
 # beside it in the background (`npm run typecheck`: everything including the tests; `npm run lint`: eslint and
-# prettier; neither needs the build, and at a lower priority they take the core the single-threaded tsc of the build
-# leaves and give way to it; their output kept in test-results/ and shown at the end; and the test guest image, built
-# or reused, its log in test-results/image.log), then runs the unit tests on every core with, beside them, our npm
-# packages, made once into .test-run/npm for the files that install them, and the signed release; installs the
+# prettier; neither needs the build: they take the core its single-threaded tsc leaves; their output kept in
+# test-results/ and shown at the end; and the test guest image, built or reused, its log in test-results/image.log),
+# then runs the unit tests on every core with our npm packages (made once into .test-run/npm for the files that
+# install them) and the signed release built beside them; installs the
 # provider, and runs the integration tests (real xorriso/isoinfo, cloud-init's datasource code, ignition-validate,
 # libvirtd, PostgreSQL, terraform, cdktf and real guest boots under TCG) in three lanes side by side (two that may
 # boot guests, one whose files start none). The no-guest lane starts as soon as the unit tests and checks end; the
@@ -56,14 +56,13 @@ if [ -n "${VIRTSEED_TEST_ONLY:-}" ]; then
 fi
 
 # The checks start before the build and run beside it and the unit tests (type check and lint use about one core
-# each for a few minutes; neither reads dist/). `nice`: the build, and after it the packages and release that need
-# it, go first; the checks take what is left. Their output is kept and shown at the end, and a failure fails the run
-# once everything else has run. The machine's CPU over this phase goes into the timing table (from here to the first
-# integration lane's start).
+# each for a minute or two; neither reads dist/). Their output is kept and shown at the end, and a failure fails the
+# run once everything else has run. The machine's CPU over this phase goes into the timing table (from here to the
+# first integration lane's start).
 head -n 1 /proc/stat >"$results/proc-stat.unit-start"
-nice -n 10 npm run --silent typecheck >"$results/typecheck.log" 2>&1 &
+npm run --silent typecheck >"$results/typecheck.log" 2>&1 &
 typecheck_pid=$!
-nice -n 10 npm run --silent lint >"$results/lint.log" 2>&1 &
+npm run --silent lint >"$results/lint.log" 2>&1 &
 lint_pid=$!
 image_pid=
 if [ -z "${VIRTSEED_TEST_ONLY:-}" ] || ((${#int_only[@]})); then
@@ -106,7 +105,7 @@ if [ -z "${VIRTSEED_TEST_ONLY:-}" ] || ((${#int_only[@]})); then
 fi
 ran=()
 if [ -z "${VIRTSEED_TEST_ONLY:-}" ] || ((${#unit_args[@]})); then
-  # On every core (jest's default leaves one to the checks beside it; they are niced instead).
+  # On every core (jest's default, one less, ran the files one by one: with the checks over, a core stood idle).
   npx jest --selectProjects unit --maxWorkers="$(nproc)" --json --outputFile="$results/unit.json" "${unit_args[@]}" "$@" || status=1
   ran+=("$results/unit.json")
 fi
