@@ -105,7 +105,8 @@ if [ -z "${VIRTSEED_TEST_ONLY:-}" ] || ((${#int_only[@]})); then
 fi
 ran=()
 if [ -z "${VIRTSEED_TEST_ONLY:-}" ] || ((${#unit_args[@]})); then
-  # On every core (jest's default, one less, ran the files one by one: with the checks over, a core stood idle).
+  # On every core (jest's default, one less, runs the files one by one on a 2-core machine: once the checks end, a
+  # core would stand idle).
   npx jest --selectProjects unit --maxWorkers="$(nproc)" --json --outputFile="$results/unit.json" "${unit_args[@]}" "$@" || status=1
   ran+=("$results/unit.json")
 fi
