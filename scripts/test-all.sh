@@ -1,12 +1,11 @@
 #!/usr/bin/env bash
 # The whole test suite, as CI runs it: installs what is missing (the npm dependencies while libvirtd and PostgreSQL
-# are started if none answers, and the storage pool `default` the tests use is made), then builds with the checks
-# beside it in the background (`npm run typecheck`: everything including the tests; `npm run lint`: eslint and
-# prettier; neither needs the build: they take the core its single-threaded tsc leaves; their output kept in
-# test-results/ and shown at the end; and the test guest image, built or reused, its log in test-results/image.log),
-# then runs the unit tests on every core with our npm packages (made once into .test-run/npm for the files that
-# install them) and the signed release built beside them; installs the
-# provider, and runs the integration tests (real xorriso/isoinfo, cloud-init's datasource code, ignition-validate,
+# are started if none answers, and the storage pool `default` the tests use is made), then runs the unit tests with,
+# beside them, the build (the unit tests need none: they take the core its single-threaded tsc leaves) and after it
+# the checks in the background (`npm run typecheck`: everything including the tests; `npm run lint`: eslint and
+# prettier; their output kept in test-results/ and shown at the end; our npm packages, made once into .test-run/npm
+# for the files that install them; the signed release; and the test guest image, built or reused, its log in
+# test-results/image.log), installs the provider, and runs the integration tests (real xorriso/isoinfo, cloud-init's datasource code, ignition-validate,
 # libvirtd, PostgreSQL, terraform, cdktf and real guest boots under TCG) in three lanes side by side (two that may
 # boot guests, one whose files start none). The no-guest lane starts as soon as the unit tests and checks end; the
 # two guest lanes when the test image is ready too (on a fresh machine it is still being built then: the split gives
@@ -55,15 +54,19 @@ if [ -n "${VIRTSEED_TEST_ONLY:-}" ]; then
   if ((${#unit_args[@]})); then unit_args=(--runTestsByPath "${unit_args[@]}"); fi
 fi
 
-# The checks start before the build and run beside it and the unit tests (type check and lint use about one core
-# each for a minute or two; neither reads dist/). Their output is kept and shown at the end, and a failure fails the
-# run once everything else has run. The machine's CPU over this phase goes into the timing table (from here to the
-# first integration lane's start).
+# The unit tests start before the build and run beside it (they read no dist/: a core the single-threaded tsc of the
+# build leaves), their output kept in test-results/unit.log and shown once they end; after the build the checks run
+# beside them in the background (type check and lint use about one core each for a minute or two). The checks'
+# output is kept and shown at the end, and a failure fails the run once everything else has run. The machine's CPU
+# over this phase goes into the timing table (from here to the first integration lane's start).
 head -n 1 /proc/stat >"$results/proc-stat.unit-start"
-npm run --silent typecheck >"$results/typecheck.log" 2>&1 &
-typecheck_pid=$!
-npm run --silent lint >"$results/lint.log" 2>&1 &
-lint_pid=$!
+ran=()
+unit_pid=
+if [ -z "${VIRTSEED_TEST_ONLY:-}" ] || ((${#unit_args[@]})); then
+  npx jest --selectProjects unit --json --outputFile="$results/unit.json" "${unit_args[@]}" "$@" >"$results/unit.log" 2>&1 &
+  unit_pid=$!
+  ran+=("$results/unit.json")
+fi
 image_pid=
 if [ -z "${VIRTSEED_TEST_ONLY:-}" ] || ((${#int_only[@]})); then
   # The test guest image (scripts/build-test-image.sh: a debootstrap of some minutes on a fresh machine, mostly
@@ -79,10 +82,14 @@ if [ -z "${VIRTSEED_TEST_ONLY:-}" ] || ((${#int_only[@]})); then
   image_pid=$!
 fi
 if ! npm run --silent build; then
-  echo "test-all: npm run build failed (above); waiting for the checks already started, then stopping" >&2
+  echo "test-all: npm run build failed (above); waiting for the unit tests already started, then stopping" >&2
   wait
   exit 1
 fi
+npm run --silent typecheck >"$results/typecheck.log" 2>&1 &
+typecheck_pid=$!
+npm run --silent lint >"$results/lint.log" 2>&1 &
+lint_pid=$!
 # Our npm packages (packages/build/packages.ts), made once beside the unit tests for the integration files that
 # install them (test/helpers/packages.ts reads $VIRTSEED_TEST_PACKAGES) instead of once per file.
 packages_pid=
@@ -103,12 +110,9 @@ if [ -z "${VIRTSEED_TEST_ONLY:-}" ] || ((${#int_only[@]})); then
     >"$results/release.log" 2>&1 &
   release_pid=$!
 fi
-ran=()
-if [ -z "${VIRTSEED_TEST_ONLY:-}" ] || ((${#unit_args[@]})); then
-  # On every core (jest's default, one less, runs the files one by one on a 2-core machine: once the checks end, a
-  # core would stand idle).
-  npx jest --selectProjects unit --maxWorkers="$(nproc)" --json --outputFile="$results/unit.json" "${unit_args[@]}" "$@" || status=1
-  ran+=("$results/unit.json")
+if [ -n "$unit_pid" ]; then
+  wait "$unit_pid" || status=1
+  cat "$results/unit.log"
 fi
 wait "$typecheck_pid" || { status=1; failed_checks+=(typecheck); }
 wait "$lint_pid" || { status=1; failed_checks+=(lint); }
