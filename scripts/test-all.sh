@@ -5,15 +5,15 @@
 # the checks in the background (`npm run typecheck`: everything including the tests; `npm run lint`: eslint and
 # prettier; their output kept in test-results/ and shown at the end; our npm packages, made once into .test-run/npm
 # for the files that install them; the signed release; and the test guest image, built or reused, its log in
-# test-results/image.log), installs the provider, and runs the integration tests (real xorriso/isoinfo, cloud-init's datasource code, ignition-validate,
-# libvirtd, PostgreSQL, terraform, cdktf and real guest boots under TCG) in three lanes side by side (two that may
-# boot guests, one whose files start none). The no-guest lane starts as soon as the unit tests and checks end; the
-# two guest lanes when the test image is ready too (on a fresh machine it is still being built then: the split gives
-# the no-guest lane the head start's worth of files more). A failed check (or image build) fails the run (status 1)
-# once everything else has run; a failed build ends it at once (once the checks already started have ended). Ends
-# with the timing table (scripts/test-timings.ts: per test file its lane, wall time, guest boots and slowest tests;
-# the image's build time and each lane's start against it; also in test-results/timings.md and timings.json), then
-# a line `checks: ...` and, last, one line `tests: N passed, N failed`.
+# test-results/image.log), installs the provider, and runs the integration tests (real xorriso/isoinfo, cloud-init's
+# datasource code, ignition-validate, libvirtd, PostgreSQL, terraform, cdktf and real guest boots under TCG) in three
+# lanes side by side (two that may boot guests, one whose files start none). The no-guest lane starts as soon as the
+# unit tests and checks end; the two guest lanes when the test image is ready too (on a fresh machine it is still
+# being built then: the split gives the no-guest lane the head start's worth of files more). A failed check (or image
+# build) fails the run (status 1) once everything else has run; a failed build ends it at once (once the unit tests
+# already started have ended). Ends with the timing table (scripts/test-timings.ts: per test file its lane, wall
+# time, guest boots and slowest tests; the image's build time and each lane's start against it; also in
+# test-results/timings.md and timings.json), then a line `checks: ...` and, last, one line `tests: N passed, N failed`.
 #
 # test-results/ (gitignored) keeps every jest JSON result of the run (unit.json, int.json, heavy.json,
 # noguest.json), the lanes' and checks' output, the tests' own daemons' QEMU logs (qemu-logs/) and the timings;

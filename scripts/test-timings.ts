@@ -25,7 +25,7 @@
  * libvirtd). For the run as a whole, scripts/test-all.sh keeps the `cpu` line of /proc/stat before and after the
  * integration lanes (`proc-stat.start`, `proc-stat.end`): every core-second the machine was busy in that time,
  * guests and daemons included, against the core-seconds it had; likewise over the build, unit tests and checks
- * (`proc-stat.unit-start` to `proc-stat.start`: from the checks' start, just before the build, to the first
+ * (`proc-stat.unit-start` to `proc-stat.start`: from the unit tests' start, just before the build, to the first
  * integration lane's), to show whether the machine had room for a lane beside them.
  *
  * The test image: scripts/test-all.sh builds it (or finds it cached) beside the build, unit tests and checks and writes
