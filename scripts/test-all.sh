@@ -1,33 +1,39 @@
 #!/usr/bin/env bash
-# The whole test suite, as CI runs it: installs what is missing, starts libvirtd and PostgreSQL if none answers (and
-# gives the tests the storage pool `default` they use), builds, then runs the unit tests with the checks beside them in
-# the background (`npm run typecheck`: everything including the tests; `npm run lint`: eslint and prettier; their output
-# kept in test-results/ and shown at the end; our npm packages, made once into .test-run/npm for the files that install
-# them; and the test guest image, built or reused, its log in test-results/image.log), installs the provider, and runs
-# the integration tests (real xorriso/isoinfo, cloud-init's datasource code, ignition-validate, libvirtd, PostgreSQL,
-# terraform, cdktf and real guest boots under TCG) in three lanes side by side (two that may boot guests, one whose
-# files start none). The no-guest lane starts as soon as the unit tests and checks end; the two guest lanes when the
-# test image is ready too (on a fresh machine it is still being built then: the split gives the no-guest lane the
-# head start's worth of files more). A failed check (or image build) fails the run (status 1) once everything else
-# has run. Ends with the timing table (scripts/test-timings.ts: per test file its lane, wall time, its own CPU, its
-# guests' CPU (scripts/guest-cpu.ts samples the QEMU processes over the lanes), guest boots and slowest tests; the image's build time and each lane's start against it; also in test-results/timings.md and
-# timings.json), then a line `checks: ...` and, last, one line `tests: N passed, N failed`.
+# The whole test suite, as CI runs it: installs what is missing (the npm dependencies while libvirtd and PostgreSQL
+# are started if none answers, and the storage pool `default` the tests use is made), then runs the unit tests with,
+# beside them, the build (the unit tests need none: they take the core its single-threaded tsc leaves) and after it
+# the checks in the background (`npm run typecheck`: everything including the tests; `npm run lint`: eslint and
+# prettier; their output kept in test-results/ and shown at the end; our npm packages, made once into .test-run/npm
+# for the files that install them; the signed release; and the test guest image, built or reused, its log in
+# test-results/image.log), installs the provider, and runs the integration tests (real xorriso/isoinfo, cloud-init's
+# datasource code, ignition-validate, libvirtd, PostgreSQL, terraform, cdktf and real guest boots under TCG) in three
+# lanes side by side (two that may boot guests, one whose files start none). The no-guest lane starts as soon as the
+# unit tests and checks end; the two guest lanes when the test image is ready too (on a fresh machine it is still
+# being built then: the split gives the no-guest lane the head start's worth of files more). A failed check (or image
+# build) fails the run (status 1) once everything else has run; a failed build ends it at once (once the unit tests
+# already started have ended). Ends with the timing table (scripts/test-timings.ts: per test file its lane, wall
+# time, its own CPU, its guests' CPU (scripts/guest-cpu.ts samples the QEMU processes over the lanes), guest boots
+# and slowest tests; the image's build time and each lane's start against it; also in
+# test-results/timings.md and timings.json), then a line `checks: ...` and, last, one line `tests: N passed, N failed`.
 #
 # test-results/ (gitignored) keeps every jest JSON result of the run (unit.json, int.json, heavy.json,
-# noguest.json), the lanes' and checks' output, the guest CPU samples (guest-cpu.jsonl), the tests' own daemons' QEMU logs (qemu-logs/) and the timings;
-# it is emptied at the start of a run.
+# noguest.json), the lanes' and checks' output, the guest CPU samples (guest-cpu.jsonl), the tests' own daemons'
+# QEMU logs (qemu-logs/) and the timings; it is emptied at the start of a run.
 # Arguments are passed to every jest run (e.g. `-t PATTERN`). VIRTSEED_TEST_ONLY="FILE ..." runs only those test
 # files (each in its project and lane; the checks still cover everything): for trying the test command itself.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export CHECKPOINT_DISABLE=1
-bash scripts/install-deps.sh
+bash scripts/install-deps.sh --system-only
+# The npm dependencies (a network wait, mostly) install while libvirtd, the pool and PostgreSQL are made ready.
+bash scripts/install-deps.sh --npm-only &
+npm_pid=$!
 bash scripts/ensure-libvirtd.sh
 bash scripts/ensure-test-pool.sh # the tests' own volumes go into pool `default`; the examples make their pools
 # PostgreSQL on 127.0.0.1 for the pg state backend tests (examples/gitops): a cluster started when none runs, the
 # tests' role and database made (they run the script again themselves, which is quick once this is done).
 bash scripts/ensure-postgres.sh >/dev/null # the database docs/guides/ci.md makes (its default name)
-npm run --silent build
+wait "$npm_pid"
 results=test-results
 rm -rf "$results"
 mkdir -p "$results"
@@ -49,10 +55,38 @@ if [ -n "${VIRTSEED_TEST_ONLY:-}" ]; then
   if ((${#unit_args[@]})); then unit_args=(--runTestsByPath "${unit_args[@]}"); fi
 fi
 
-# The checks run beside the unit tests (type check and lint use about one core each for a few minutes); their
+# The unit tests start before the build and run beside it (they read no dist/: a core the single-threaded tsc of the
+# build leaves), their output kept in test-results/unit.log and shown once they end; after the build the checks run
+# beside them in the background (type check and lint use about one core each for a minute or two). The checks'
 # output is kept and shown at the end, and a failure fails the run once everything else has run. The machine's CPU
 # over this phase goes into the timing table (from here to the first integration lane's start).
 head -n 1 /proc/stat >"$results/proc-stat.unit-start"
+ran=()
+unit_pid=
+if [ -z "${VIRTSEED_TEST_ONLY:-}" ] || ((${#unit_args[@]})); then
+  npx jest --selectProjects unit --json --outputFile="$results/unit.json" "${unit_args[@]}" "$@" >"$results/unit.log" 2>&1 &
+  unit_pid=$!
+  ran+=("$results/unit.json")
+fi
+image_pid=
+if [ -z "${VIRTSEED_TEST_ONLY:-}" ] || ((${#int_only[@]})); then
+  # The test guest image (scripts/build-test-image.sh: a debootstrap of some minutes on a fresh machine, mostly
+  # waiting on the Debian mirror; a no-op once cached), built beside the build, unit tests and checks instead of
+  # after them. The guest lanes wait for it. image.start and image.end (ms since the epoch) time it for the timing
+  # table, and image.end's presence says it is done.
+  date +%s%3N >"$results/image.start"
+  (
+    if bash scripts/build-test-image.sh >"$results/image.out" 2>"$results/image.log"; then rc=0; else rc=$?; fi
+    date +%s%3N >"$results/image.end"
+    exit $rc
+  ) &
+  image_pid=$!
+fi
+if ! npm run --silent build; then
+  echo "test-all: npm run build failed (above); waiting for the unit tests already started, then stopping" >&2
+  wait
+  exit 1
+fi
 npm run --silent typecheck >"$results/typecheck.log" 2>&1 &
 typecheck_pid=$!
 npm run --silent lint >"$results/lint.log" 2>&1 &
@@ -61,19 +95,7 @@ lint_pid=$!
 # install them (test/helpers/packages.ts reads $VIRTSEED_TEST_PACKAGES) instead of once per file.
 packages_pid=
 release_pid=
-image_pid=
 if [ -z "${VIRTSEED_TEST_ONLY:-}" ] || ((${#int_only[@]})); then
-  # The test guest image (scripts/build-test-image.sh: a debootstrap of some minutes on a fresh machine, mostly
-  # waiting on the Debian mirror; a no-op once cached), built beside the unit tests and checks instead of after them.
-  # The guest lanes wait for it. image.start and image.end (ms since the epoch) time it for the timing table, and
-  # image.end's presence says it is done.
-  date +%s%3N >"$results/image.start"
-  (
-    if bash scripts/build-test-image.sh >"$results/image.out" 2>"$results/image.log"; then rc=0; else rc=$?; fi
-    date +%s%3N >"$results/image.end"
-    exit $rc
-  ) &
-  image_pid=$!
   export VIRTSEED_TEST_PACKAGES="$PWD/.test-run/npm"
   rm -rf "$VIRTSEED_TEST_PACKAGES"
   node dist/packages/build/packages.js --out "$VIRTSEED_TEST_PACKAGES" >"$results/packages.log" 2>&1 &
@@ -89,10 +111,9 @@ if [ -z "${VIRTSEED_TEST_ONLY:-}" ] || ((${#int_only[@]})); then
     >"$results/release.log" 2>&1 &
   release_pid=$!
 fi
-ran=()
-if [ -z "${VIRTSEED_TEST_ONLY:-}" ] || ((${#unit_args[@]})); then
-  npx jest --selectProjects unit --json --outputFile="$results/unit.json" "${unit_args[@]}" "$@" || status=1
-  ran+=("$results/unit.json")
+if [ -n "$unit_pid" ]; then
+  wait "$unit_pid" || status=1
+  cat "$results/unit.log"
 fi
 wait "$typecheck_pid" || { status=1; failed_checks+=(typecheck); }
 wait "$lint_pid" || { status=1; failed_checks+=(lint); }

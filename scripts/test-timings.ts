@@ -21,20 +21,20 @@
  * (test/helpers/qemu-logs.ts; scripts/test-all.sh sets `VIRTSEED_TEST_QEMU_LOGS` to it), read beside the system's.
  *
  * CPU: per integration file, the CPU seconds of its jest process and the commands it ran (terraform, the provider,
- * npm…), as test/helpers/limits-environment.ts records them in `cpu.jsonl` (guests excluded: QEMU runs under
- * libvirtd); and the CPU seconds of the QEMU processes it started (`guest cpu`), from the sampler scripts/test-all.sh
- * runs beside the lanes (scripts/guest-cpu.ts, `guest-cpu.jsonl`), each QEMU process given to a file by its guest's
- * name and start time by the rules above. The sampler also sums libvirt's daemons and helpers. libvirtd is not given
- * per file: the three lanes share one daemon at once. For the run as a whole, scripts/test-all.sh keeps the `cpu` line of /proc/stat before and after the
- * integration lanes (`proc-stat.start`, `proc-stat.end`): every core-second the machine was busy in that time,
- * guests and daemons included, against the core-seconds it had; likewise over the unit tests and checks
- * (`proc-stat.unit-start` to `proc-stat.start`: from their start to the first integration lane's), to show whether
- * the machine had room for a lane beside them.
+ * npm…), as test/helpers/limits-environment.ts records them in `cpu.jsonl` (guests excluded: QEMU runs under libvirtd);
+ * and the CPU seconds of the QEMU processes it started (`guest cpu`), from the sampler scripts/test-all.sh runs beside
+ * the lanes (scripts/guest-cpu.ts, `guest-cpu.jsonl`), each QEMU process given to a file by its guest's name and start
+ * time by the rules above. The sampler also sums libvirt's daemons and helpers. libvirtd is not given per file: the
+ * three lanes share one daemon at once. For the run as a whole, scripts/test-all.sh keeps the `cpu` line of /proc/stat
+ * before and after the integration lanes (`proc-stat.start`, `proc-stat.end`): every core-second the machine was busy
+ * in that time, guests and daemons included, against the core-seconds it had; likewise over the build, unit tests and
+ * checks (`proc-stat.unit-start` to `proc-stat.start`: from the unit tests' start, just before the build, to the first
+ * integration lane's), to show whether the machine had room for a lane beside them.
  *
- * The test image: scripts/test-all.sh builds it (or finds it cached) beside the unit tests and checks and writes
+ * The test image: scripts/test-all.sh builds it (or finds it cached) beside the build, unit tests and checks and writes
  * when that began and ended (`image.start`, `image.end`: ms since the epoch) and its log (`image.log`, whose line
- * `test image cached: DIR` says no build was needed). The table says how long the build took and when each
- * integration lane started against the moment the image was ready (lane `noguest` does not wait for it).
+ * `test image cached: DIR` says no build was needed). The table says how long the build took and when each integration lane
+ * started against the moment the image was ready (lane `noguest` does not wait for it).
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -149,7 +149,7 @@ export interface Timings {
   readonly machineCpu?: MachineCpu;
   /** Over the integration lanes; absent when scripts/guest-cpu.ts did not run. */
   readonly guestCpu?: GuestCpu;
-  /** Over the unit tests and checks; absent when /proc/stat was not sampled. */
+  /** Over the build, unit tests and checks; absent when /proc/stat was not sampled. */
   readonly unitPhaseCpu?: MachineCpu;
   /** Absent when the run did not build or look for the image (no integration file ran). */
   readonly image?: ImageBuild;
@@ -397,7 +397,7 @@ export function renderTimings(t: Timings, unitRows?: number): string {
   out.push('');
   const image = imageLine(t);
   if (image) out.push(image, '');
-  if (t.unitPhaseCpu) out.push(`Machine CPU during the unit tests and checks: ${cpuShare(t.unitPhaseCpu)}.`, '');
+  if (t.unitPhaseCpu) out.push(`Machine CPU during the build, unit tests and checks: ${cpuShare(t.unitPhaseCpu)}.`, '');
   if (t.machineCpu) {
     const own = round1(t.files.filter((f) => f.lane !== 'unit').reduce((n, f) => n + (f.cpuSeconds ?? 0), 0));
     const g = t.guestCpu;

@@ -134,17 +134,21 @@ interface RootPackageJson {
   devDependencies?: Record<string, string>;
 }
 
-/** Builds one construct package into `pkgDir` (created). @returns its package.json. */
+/**
+ * Builds one construct package into `pkgDir` (created). `sources`: {@link constructSources} of `root`, when the
+ * caller has it already (it costs a TypeScript program; the same for both frameworks). @returns its package.json.
+ */
 export async function buildConstructPackage(
   root: string,
   fw: Framework,
   schema: ProviderSchemaJson,
   pkgDir: string,
+  sources: readonly string[] = constructSources(root),
 ): Promise<Record<string, unknown>> {
   const rootPkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as RootPackageJson;
   const stage = path.join(root, 'packages', fw, '.stage'); // below the toolchain's node_modules
   fs.rmSync(stage, { recursive: true, force: true });
-  for (const rel of constructSources(root)) {
+  for (const rel of sources) {
     const target = path.join(stage, rel);
     fs.mkdirSync(path.dirname(target), { recursive: true });
     const text = fs.readFileSync(path.join(root, rel), 'utf8');
@@ -266,10 +270,11 @@ export async function buildPackages(
   try {
     const fws = FRAMEWORKS.filter((f) => only.includes(f));
     const schema = fws.length > 0 ? schemaFromArtifact(root) : undefined;
+    const sources = fws.length > 0 ? constructSources(root) : [];
     for (const fw of fws) {
       ensureToolchain(root, fw, log);
       const dir = path.join(work, fw);
-      await buildConstructPackage(root, fw, schema as ProviderSchemaJson, dir);
+      await buildConstructPackage(root, fw, schema as ProviderSchemaJson, dir, sources);
       tarballs.push(npmPack(dir, out));
     }
     if (only.includes('cli')) {

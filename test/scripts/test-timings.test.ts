@@ -290,10 +290,10 @@ describe('CPU in the timing table', () => {
     );
   });
 
-  it('GIVEN the CPU of the unit tests and checks WHEN rendered THEN the table has its line', () => {
+  it('GIVEN the CPU of the build, unit tests and checks WHEN rendered THEN the table has its line', () => {
     const runs = [{ lane: 'int', result: { testResults: [fileResult('test/a.int.test.ts', 0, 100, [['a', 1000]])] } }];
     const t = { ...buildTimings(runs, [], new Map(), ROOT), unitPhaseCpu: { busySeconds: 380, availableSeconds: 400 } };
-    expect(renderTimings(t)).toContain('Machine CPU during the unit tests and checks: 380 core-s busy of 400 (95 %).');
+    expect(renderTimings(t)).toContain('Machine CPU during the build, unit tests and checks: 380 core-s busy of 400 (95 %).');
   });
 });
 
