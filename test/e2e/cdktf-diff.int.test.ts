@@ -15,7 +15,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { cleanupByPrefix } from '../helpers/guest';
-import { managedReason, ProviderProcess } from '../helpers/reattach';
+import { SharedProvider } from '../helpers/reattach';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 /**
@@ -29,28 +29,18 @@ const IMAGES = fs.mkdtempSync(path.join(os.tmpdir(), 'vstest-cdktf-diff-img-'));
 const BLANK = path.join(IMAGES, 'blank.qcow2');
 beforeAll(() => execFileSync('qemu-img', ['create', '-q', '-f', 'qcow2', BLANK, '64M']));
 afterAll(() => {
-  provider?.stop();
+  shared.stop();
   fs.rmSync(OUT, { recursive: true, force: true });
   fs.rmSync(IMAGES, { recursive: true, force: true });
 });
 
 /** The provider process every terraform run of this file reattaches to (started at the first run; in IMAGES, a
  *  folder no synth empties), or none when reattaching is off (VIRTSEED_TEST_MANAGED_PROVIDER=1). */
-let provider: ProviderProcess | undefined;
-
-/** `TF_REATTACH_PROVIDERS` for a run, or nothing when reattaching is off. */
-function reattach(): NodeJS.ProcessEnv {
-  if (managedReason([], {}, undefined) !== null) return {};
-  if (!provider?.alive) {
-    const env = { ...process.env };
-    delete env.TF_LOG;
-    provider = ProviderProcess.start(IMAGES, env);
-  }
-  return { TF_REATTACH_PROVIDERS: provider.reattach };
-}
+const shared = new SharedProvider(() => IMAGES);
 
 /** When the reattached process died: a line saying so and its stderr's last lines (terraform cannot show them). */
 function providerDeath(): string {
+  const provider = shared.process;
   return provider && !provider.alive
     ? `\n--- the reattached provider (pid ${provider.pid}) is gone; its stderr:\n${provider.stderrTail()}`
     : '';
@@ -74,7 +64,7 @@ function cdktf(args: string[], env: NodeJS.ProcessEnv, stack = 'reprovision'): {
 
 /** `env` without the machine-wide plugin cache (see cdktf), reattaching terraform to the file's provider process. */
 function ownEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  const own: NodeJS.ProcessEnv = { ...env, CDKTF_DISABLE_PLUGIN_CACHE_ENV: '1', ...reattach() };
+  const own: NodeJS.ProcessEnv = { ...env, CDKTF_DISABLE_PLUGIN_CACHE_ENV: '1', ...shared.env() };
   delete own.TF_PLUGIN_CACHE_DIR;
   return own;
 }
@@ -162,7 +152,7 @@ describe('cdktf diff shows which guest restarts and which change is live', () =>
     const stackDir = path.join(OUT, 'stacks', 'day2');
     const r = spawnSync('terraform', ['plan', '-json', '-input=false', '-lock=false'], {
       cwd: stackDir,
-      env: { ...changed, ...reattach() },
+      env: { ...changed, ...shared.env() },
       encoding: 'utf8',
     });
     if (r.status !== 0 && r.status !== 2)

@@ -237,3 +237,32 @@ export class ProviderProcess {
     if (running(pid)) signal('SIGKILL');
   }
 }
+
+/**
+ * One provider process that a file's terraform runs, made one after the other outside a TfWorkdir (cdktf's, a
+ * pipeline script's), reattach to: started at the first `env()` in the folder `cwd()` names, with the test's
+ * environment less TF_LOG, and started again if it died. None when reattaching is off (`managedReason`, e.g.
+ * VIRTSEED_TEST_MANAGED_PROVIDER=1).
+ */
+export class SharedProvider {
+  /** The process, once started. */
+  process: ProviderProcess | undefined;
+
+  constructor(private readonly cwd: () => string) {}
+
+  /** `TF_REATTACH_PROVIDERS` for a run, or nothing when reattaching is off. */
+  env(): NodeJS.ProcessEnv {
+    if (managedReason([], {}, undefined) !== null) return {};
+    if (!this.process?.alive) {
+      const env = { ...process.env };
+      delete env.TF_LOG;
+      this.process = ProviderProcess.start(this.cwd(), env);
+    }
+    return { TF_REATTACH_PROVIDERS: this.process.reattach };
+  }
+
+  /** Stops the process if one runs. */
+  stop(): void {
+    this.process?.stop();
+  }
+}

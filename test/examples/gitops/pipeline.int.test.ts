@@ -37,7 +37,7 @@ import { cleanupNetworksByPrefix, testSubnetOctet } from '../../helpers/network'
 import { cleanupPoolsByPrefix, poolVolumes } from '../../helpers/pool';
 import { docCommands } from '../../helpers/doc-paths';
 import { dropSchema, pgPassword, psql, type PgDatabase } from '../../helpers/postgres';
-import { managedReason, ProviderProcess } from '../../helpers/reattach';
+import { SharedProvider } from '../../helpers/reattach';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 const PIPELINE = path.join(ROOT, 'examples', 'gitops', 'pipeline.sh');
@@ -78,18 +78,7 @@ let lastStackDir: string | undefined;
  * (test/helpers/reattach.ts; started at the first run). The runs started in the background beside another
  * (startPipeline) run the managed way: two walks at once must not share a process.
  */
-let provider: ProviderProcess | undefined;
-
-/** `TF_REATTACH_PROVIDERS` for a pipeline run alone, or nothing when reattaching is off. */
-function reattach(): NodeJS.ProcessEnv {
-  if (managedReason([], {}, undefined) !== null) return {};
-  if (!provider?.alive) {
-    const env = { ...process.env };
-    delete env.TF_LOG;
-    provider = ProviderProcess.start(tmp, env);
-  }
-  return { TF_REATTACH_PROVIDERS: provider.reattach };
-}
+const provider = new SharedProvider(() => tmp);
 
 function describeRun(r: Run): string {
   return `pipeline exited ${r.code}\n--- stdout\n${r.stdout}\n--- stderr\n${r.stderr}`;
@@ -118,7 +107,7 @@ function workspace(v: FleetVersion, extra: NodeJS.ProcessEnv = {}, alone = true)
     PG_CONN_STR: db.connStr,
     PGPASSFILE: db.passFile,
     PG_SCHEMA_NAME: SCHEMA,
-    ...(alone ? reattach() : {}),
+    ...(alone ? provider.env() : {}),
     ...extra,
   };
   return { env, out };
@@ -331,7 +320,7 @@ afterAll(() => {
       if (r.status !== 0) console.warn(`terraform destroy exited ${r.status}:\n${r.stdout}${r.stderr}`);
     }
   } finally {
-    provider?.stop();
+    provider.stop();
     cleanupByPrefix(PREFIX);
     cleanupPoolsByPrefix(PREFIX);
     cleanupNetworksByPrefix(PREFIX);
