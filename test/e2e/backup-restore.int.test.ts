@@ -24,7 +24,16 @@
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { expectOk, poll, runCommand, virshOk, type CommandResult } from '../helpers/command';
-import { cleanupByPrefix, imageVolumesHcl, kernelBootHcl, readConsole, testImage, waitForConsole, type TestImage } from '../helpers/guest';
+import {
+  cleanupByPrefix,
+  imageVolumesHcl,
+  kernelBootHcl,
+  readConsole,
+  testImage,
+  waitForConsole,
+  waitForGuestAgent,
+  type TestImage,
+} from '../helpers/guest';
 import { findChange, plannedChange, TfWorkdir } from '../helpers/terraform';
 import { teardown } from '../helpers/teardown';
 
@@ -154,13 +163,7 @@ describe('backup and restore of a real guest (issue 37)', () => {
     apply(tf!); // returns once cloud-init finished: runcmd wrote data-a
     expect(readConsole(consoleOf(FIRST))).toContain('VSTEST-PER-INSTANCE-RAN');
     // qemu-guest-agent starts when its virtio port appears (early in the boot): connected long before cloud-init ends.
-    let xml = '';
-    await poll(
-      `the guest agent of ${FIRST} did not connect`,
-      60,
-      () => (/name='org\.qemu\.guest_agent\.0' state='connected'/.test((xml = virshOk('dumpxml', FIRST))) ? true : undefined),
-      () => /<channel[\s\S]*?<\/channel>/.exec(xml)?.[0] ?? xml,
-    );
+    await waitForGuestAgent(FIRST, 60);
     const full = expectOk(virtseed('backup', 'create', '--dir', root, '--json', FIRST));
     fullManifest = JSON.parse(full.stdout) as Manifest;
     expect({

@@ -11,6 +11,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { waitForGuestAgent } from './guest';
 
 function virsh(...args: string[]): string {
   return execFileSync('virsh', ['-c', 'qemu:///system', ...args], { encoding: 'utf8' });
@@ -37,13 +38,7 @@ export async function shutDown(domain: string, timeoutS = 120): Promise<void> {
  * agent does not connect or the freeze fails.
  */
 export async function freezeAndPowerOff(domain: string): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  let xml = '';
-  while (!/name='org\.qemu\.guest_agent\.0' state='connected'/.test((xml = virsh('dumpxml', domain)))) {
-    if (Date.now() > deadline)
-      throw new Error(`the guest agent of ${domain} did not connect within 60 s:\n${/<channel[\s\S]*?<\/channel>/.exec(xml)?.[0] ?? xml}`);
-    await new Promise((r) => setTimeout(r, 1000));
-  }
+  await waitForGuestAgent(domain, 60);
   const r = spawnSync('virsh', ['-c', 'qemu:///system', 'domfsfreeze', domain], { encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`virsh domfsfreeze ${domain} exited ${r.status}:\n${r.stdout}${r.stderr}`);
   virsh('destroy', domain);

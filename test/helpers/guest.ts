@@ -5,6 +5,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { poll, virshOk } from './command';
 import { consoleSilenceMs, lastLines, maxTestMs } from './limits';
 
 const ROOT = path.resolve(__dirname, '..', '..');
@@ -182,4 +183,20 @@ export function domainUuid(name: string): string {
 /** Runs virsh (for tests that change things outside Terraform). */
 export function virshRun(...args: string[]): string {
   return virsh(...args);
+}
+
+/**
+ * Waits up to `seconds` for libvirt to see the running domain's QEMU guest agent connected (the live definition's
+ * `org.qemu.guest_agent.0` channel in state `connected`), looking every second. Throws, with the channel's XML,
+ * when it does not connect in time.
+ */
+export async function waitForGuestAgent(domain: string, seconds = 60): Promise<void> {
+  let xml = '';
+  await poll(
+    `the guest agent of ${domain} did not connect`,
+    seconds,
+    () => (/name='org\.qemu\.guest_agent\.0' state='connected'/.test((xml = virshOk('dumpxml', domain))) ? true : undefined),
+    () => /<channel[\s\S]*?<\/channel>/.exec(xml)?.[0] ?? xml,
+    1000,
+  );
 }
