@@ -38,14 +38,6 @@ afterAll(() => {
  *  folder no synth empties), or none when reattaching is off (VIRTSEED_TEST_MANAGED_PROVIDER=1). */
 const shared = new SharedProvider(() => IMAGES);
 
-/** When the reattached process died: a line saying so and its stderr's last lines (terraform cannot show them). */
-function providerDeath(): string {
-  const provider = shared.process;
-  return provider && !provider.alive
-    ? `\n--- the reattached provider (pid ${provider.pid}) is gone; its stderr:\n${provider.stderrTail()}`
-    : '';
-}
-
 /**
  * `cdktf ARGS STACK` in the checkout (its node_modules/.bin/cdktf: no npx lookup). cdktf sets TF_PLUGIN_CACHE_DIR to
  * ~/.terraform.d/plugin-cache unless CDKTF_DISABLE_PLUGIN_CACHE_ENV is set: that cache is shared by every checkout
@@ -59,7 +51,7 @@ function cdktf(args: string[], env: NodeJS.ProcessEnv, stack = 'reprovision'): {
     encoding: 'utf8',
     timeout: 600_000,
   });
-  return { code: r.status ?? -1, out: `${r.stdout}${r.stderr}`.replace(/\x1b\[[0-9;]*[A-Za-z]/g, '') + providerDeath() };
+  return { code: r.status ?? -1, out: `${r.stdout}${r.stderr}`.replace(/\x1b\[[0-9;]*[A-Za-z]/g, '') + shared.deathReport() };
 }
 
 /** `env` without the machine-wide plugin cache (see cdktf), reattaching terraform to the file's provider process. */
@@ -80,7 +72,8 @@ function destroyStack(stack: string, env: NodeJS.ProcessEnv): void {
     encoding: 'utf8',
     timeout: 600_000,
   });
-  if (r.status !== 0) throw new Error(`terraform destroy (stack ${stack}) exited ${r.status}:\n${r.stdout}${r.stderr}${providerDeath()}`);
+  if (r.status !== 0)
+    throw new Error(`terraform destroy (stack ${stack}) exited ${r.status}:\n${r.stdout}${r.stderr}${shared.deathReport()}`);
 }
 
 describe('cdktf diff shows the re-provision decision', () => {
@@ -156,7 +149,7 @@ describe('cdktf diff shows which guest restarts and which change is live', () =>
       encoding: 'utf8',
     });
     if (r.status !== 0 && r.status !== 2)
-      throw new Error(`terraform plan -json exited ${r.status}:\n${r.stdout}${r.stderr}${providerDeath()}`);
+      throw new Error(`terraform plan -json exited ${r.status}:\n${r.stdout}${r.stderr}${shared.deathReport()}`);
     const warnings = r.stdout
       .split('\n')
       .filter(Boolean)

@@ -239,30 +239,50 @@ export class ProviderProcess {
 }
 
 /**
- * One provider process that a file's terraform runs, made one after the other outside a TfWorkdir (cdktf's, a
- * pipeline script's), reattach to: started at the first `env()` in the folder `cwd()` names, with the test's
- * environment less TF_LOG, and started again if it died. None when reattaching is off (`managedReason`, e.g.
- * VIRTSEED_TEST_MANAGED_PROVIDER=1).
+ * One provider process that terraform runs made one after the other reattach to: a TfWorkdir's, or a file's runs
+ * outside one (cdktf's, a pipeline script's), started in the folder `cwd()` names at the first run that needs it,
+ * and started again if it died.
  */
 export class SharedProvider {
-  /** The process, once started. */
+  /** The process, once started (undefined again after `stop`). */
   process: ProviderProcess | undefined;
 
   constructor(private readonly cwd: () => string) {}
 
-  /** `TF_REATTACH_PROVIDERS` for a run, or nothing when reattaching is off. */
+  /**
+   * `TF_REATTACH_PROVIDERS` for a run outside a TfWorkdir: the process started with the test's environment less
+   * TF_LOG; nothing when reattaching is off (`managedReason`, e.g. VIRTSEED_TEST_MANAGED_PROVIDER=1).
+   */
   env(): NodeJS.ProcessEnv {
     if (managedReason([], {}, undefined) !== null) return {};
-    if (!this.process?.alive) {
-      const env = { ...process.env };
-      delete env.TF_LOG;
-      this.process = ProviderProcess.start(this.cwd(), env);
-    }
-    return { TF_REATTACH_PROVIDERS: this.process.reattach };
+    const env = { ...process.env };
+    delete env.TF_LOG;
+    return { TF_REATTACH_PROVIDERS: this.reattach(env) };
   }
 
-  /** Stops the process if one runs. */
-  stop(): void {
-    this.process?.stop();
+  /** The `TF_REATTACH_PROVIDERS` value of the process, started with `env` first when none runs (a dead one stopped). */
+  reattach(env: NodeJS.ProcessEnv): string {
+    if (!this.process?.alive) {
+      this.process?.stop();
+      this.process = ProviderProcess.start(this.cwd(), env);
+    }
+    return this.process.reattach;
+  }
+
+  /**
+   * When the process is gone: a line saying so and its stderr's last lines, which terraform cannot show for a
+   * provider it did not start. '' when none was started or it runs.
+   */
+  deathReport(): string {
+    const p = this.process;
+    if (!p || p.alive) return '';
+    return `\n--- the provider process terraform was reattached to (pid ${p.pid}) is gone; its stderr's last lines:\n${p.stderrTail()}`;
+  }
+
+  /** Stops the process if one runs (the next run starts another); returns all it wrote to its stderr, '' when none ran. */
+  stop(): string {
+    const log = this.process?.stop() ?? '';
+    this.process = undefined;
+    return log;
   }
 }

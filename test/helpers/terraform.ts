@@ -10,7 +10,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { consoleSilenceMs, consoleTails, maxTestMs } from './limits';
-import { managedReason, ProviderProcess } from './reattach';
+import { managedReason, SharedProvider } from './reattach';
 
 export const PROVIDER_BLOCK = `terraform {
   required_providers {
@@ -200,7 +200,7 @@ export class TfWorkdir {
   private managed: string | boolean | undefined;
   private readonly providerEnv: NodeJS.ProcessEnv;
   private readonly extraConsoles = new Set<string>();
-  private provider: ProviderProcess | undefined;
+  private readonly provider = new SharedProvider(() => this.dir);
 
   /** `env`: extra variables for terraform (e.g. `TF_LOG_PROVIDER: 'INFO'` to see the provider's INFO lines). */
   constructor(label: string, env: NodeJS.ProcessEnv = {}, options: TfWorkdirOptions = {}) {
@@ -244,24 +244,18 @@ export class TfWorkdir {
    */
   envFor(args: readonly string[]): NodeJS.ProcessEnv {
     if (NO_PROVIDER.has(args[0]) || this.managedReason() !== null) return this.env;
-    if (!this.provider?.alive) {
-      this.provider?.stop();
-      this.provider = ProviderProcess.start(this.dir, { ...this.env, ...this.providerEnv });
-    }
-    return { ...this.env, TF_REATTACH_PROVIDERS: this.provider.reattach };
+    return { ...this.env, TF_REATTACH_PROVIDERS: this.provider.reattach({ ...this.env, ...this.providerEnv }) };
   }
 
   /** All the work dir's provider process has written to its stderr (its log) so far; '' when none runs. */
   providerLog(): string {
-    return this.provider?.stderrText() ?? '';
+    return this.provider.process?.stderrText() ?? '';
   }
 
   /** Stops this work dir's provider process, if one runs (the next command that needs one starts another);
    *  returns all it wrote to its stderr (its log), '' when none ran. */
   stopProvider(): string {
-    const log = this.provider?.stop() ?? '';
-    this.provider = undefined;
-    return log;
+    return this.provider.stop();
   }
 
   /** Writes main.tf: the provider block (`provider`: another `provider "virtseed" {...}` block) followed by `body`. */
@@ -317,9 +311,7 @@ export class TfWorkdir {
    * managed provider, terraform prints the plugin's crash output itself). '' otherwise.
    */
   private providerDeath(env: NodeJS.ProcessEnv): string {
-    const p = this.provider;
-    if (!env.TF_REATTACH_PROVIDERS || !p || p.alive) return '';
-    return `\n--- the provider process terraform was reattached to (pid ${p.pid}) is gone; its stderr's last lines:\n${p.stderrTail()}`;
+    return env.TF_REATTACH_PROVIDERS ? this.provider.deathReport() : '';
   }
 
   /** Runs terraform with args (adds -no-color) without blocking the event loop (for runs side by side); never
