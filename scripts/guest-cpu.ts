@@ -21,9 +21,7 @@
  * started it (by its start time and the file's name literals, as it does the QEMU starts) and sums the rest.
  */
 import * as fs from 'node:fs';
-
-/** Clock ticks per second of `/proc/<pid>/stat` (`getconf CLK_TCK`; 100 on Linux). */
-const CLOCK_TICKS = 100;
+import { CLOCK_TICKS, procStatFields } from '../test/helpers/process-cpu';
 
 /** What a process is to the table: a guest (`qemu`) or one of libvirt's daemons and helpers (`libvirt`). */
 export type ProcessKind = 'qemu' | 'libvirt';
@@ -63,10 +61,7 @@ export interface ProcStat {
 export function parseStat(line: string): ProcStat {
   const open = line.indexOf('(');
   const close = line.lastIndexOf(')');
-  const f = line
-    .slice(close + 2)
-    .trim()
-    .split(/\s+/);
+  const f = procStatFields(line);
   // f[0] is field 3 (state): ppid is f[1], utime f[11], stime f[12], starttime f[19].
   const nums = [line.slice(0, open), f[1], f[11], f[12], f[19]].map(Number);
   if (open < 0 || close < open || nums.some((n) => !Number.isFinite(n)) || f.length < 20)

@@ -8,17 +8,25 @@
 import * as fs from 'node:fs';
 
 /** Clock ticks per second of `/proc/<pid>/stat` (`getconf CLK_TCK`; 100 on Linux). */
-const CLOCK_TICKS = 100;
+export const CLOCK_TICKS = 100;
+
+/**
+ * The fields of a `/proc/<pid>/stat` line after the command name (proc(5): field 2, in parentheses, may hold spaces
+ * and parentheses): element 0 is field 3 (state), element N field N + 3.
+ */
+export function procStatFields(stat: string): string[] {
+  return stat
+    .slice(stat.lastIndexOf(')') + 2)
+    .trim()
+    .split(/\s+/);
+}
 
 /**
  * Seconds of CPU (user + system) of this process plus its reaped children, parsed from a `/proc/<pid>/stat` line
  * (`stat`: the whole line; the command name in parentheses may hold spaces). Throws when the line has too few fields.
  */
 export function parseProcStatCpu(stat: string): number {
-  const fields = stat
-    .slice(stat.lastIndexOf(')') + 2)
-    .trim()
-    .split(/\s+/);
+  const fields = procStatFields(stat);
   // fields[0] is field 3 (state): utime..cstime are fields 14..17, i.e. fields[11..14].
   const ticks = fields.slice(11, 15).map(Number);
   if (ticks.length !== 4 || ticks.some((t) => !Number.isFinite(t))) throw new Error(`not a /proc/<pid>/stat line: ${stat.slice(0, 80)}`);
