@@ -7,20 +7,22 @@
 # for the files that install them; the signed release; and the test guest image, built or reused, its log in
 # test-results/image.log), installs the provider, and runs the integration tests (real xorriso/isoinfo, cloud-init's
 # datasource code, ignition-validate, libvirtd, PostgreSQL, terraform, cdktf and real guest boots under TCG) in three
-# lanes side by side (two that may boot guests, one whose files start none). The no-guest lane starts as soon as the
-# unit tests and checks end; the two guest lanes when the test image is ready too (on a fresh machine it is still
-# being built then: the split gives the no-guest lane the head start's worth of files more). A failed check (or image
-# build) fails the run (status 1) once everything else has run; a failed build ends it at once (once the unit tests
-# already started have ended). Ends with the timing table (scripts/test-timings.ts: per test file its lane, wall
-# time, its own CPU, its guests' CPU (scripts/guest-cpu.ts samples the QEMU processes over the lanes), guest boots
-# and slowest tests; the image's build time and each lane's start against it; also in
-# test-results/timings.md and timings.json), then a line `checks: ...` and, last, one line `tests: N passed, N failed`.
+# slots side by side (scripts/test-run.ts: a slot that frees takes the next files from a queue; at most two slots
+# run files that start guests at once). The slots start as soon as the unit tests and checks end; the files that
+# need the test image when it is ready (on a fresh machine it is still being built then: the others run meanwhile).
+# A failed check (or image build) fails the run (status 1) once everything else has run; a failed build ends it at
+# once (once the unit tests already started have ended). Ends with the timing table (scripts/test-timings.ts: per
+# test file its slot, wall time, its own CPU, its guests' CPU (scripts/guest-cpu.ts samples the QEMU processes over
+# the slots), guest boots and slowest tests; the image's build time and each slot's start against it; also in
+# test-results/timings.md and timings.json), then a line `checks: ...` and, last, one line `tests: N passed, N failed`
+# (every jest JSON of the run: the unit tests' and each batch's).
 #
-# test-results/ (gitignored) keeps every jest JSON result of the run (unit.json, int.json, heavy.json,
-# noguest.json), the lanes' and checks' output, the guest CPU samples (guest-cpu.jsonl), the tests' own daemons'
-# QEMU logs (qemu-logs/) and the timings; it is emptied at the start of a run.
+# test-results/ (gitignored) keeps every jest JSON result of the run (unit.json, and one <slot>-b<NN>.json per batch
+# of integration files, listed in int-results.txt), the batches' and checks' output, the guest CPU samples
+# (guest-cpu.jsonl), the tests' own daemons' QEMU logs (qemu-logs/) and the timings; it is emptied at the start of
+# a run.
 # Arguments are passed to every jest run (e.g. `-t PATTERN`). VIRTSEED_TEST_ONLY="FILE ..." runs only those test
-# files (each in its project and lane; the checks still cover everything): for trying the test command itself.
+# files (each in its project; the checks still cover everything): for trying the test command itself.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export CHECKPOINT_DISABLE=1
@@ -59,7 +61,7 @@ fi
 # build leaves), their output kept in test-results/unit.log and shown once they end; after the build the checks run
 # beside them in the background (type check and lint use about one core each for a minute or two). The checks'
 # output is kept and shown at the end, and a failure fails the run once everything else has run. The machine's CPU
-# over this phase goes into the timing table (from here to the first integration lane's start).
+# over this phase goes into the timing table (from here to the integration slots' start).
 head -n 1 /proc/stat >"$results/proc-stat.unit-start"
 ran=()
 unit_pid=
@@ -72,12 +74,15 @@ image_pid=
 if [ -z "${VIRTSEED_TEST_ONLY:-}" ] || ((${#int_only[@]})); then
   # The test guest image (scripts/build-test-image.sh: a debootstrap of some minutes on a fresh machine, mostly
   # waiting on the Debian mirror; a no-op once cached), built beside the build, unit tests and checks instead of
-  # after them. The guest lanes wait for it. image.start and image.end (ms since the epoch) time it for the timing
-  # table, and image.end's presence says it is done.
+  # after them. The files that need it wait for it (scripts/test-run.ts). image.start and image.end (ms since the
+  # epoch) time it for the timing table; image.status is the build's exit status, written before image.end, whose
+  # presence says it is done.
   date +%s%3N >"$results/image.start"
   (
     if bash scripts/build-test-image.sh >"$results/image.out" 2>"$results/image.log"; then rc=0; else rc=$?; fi
-    date +%s%3N >"$results/image.end"
+    echo "$rc" >"$results/image.status"
+    date +%s%3N >"$results/image.end.tmp"
+    mv "$results/image.end.tmp" "$results/image.end"
     exit $rc
   ) &
   image_pid=$!
@@ -136,87 +141,50 @@ if [ -z "${VIRTSEED_TEST_ONLY:-}" ] || ((${#int_only[@]})); then
   . scripts/test-env.sh
   VIRTSEED_SKIP_BUILD=1 VIRTSEED_MIRROR="$VIRTSEED_TEST_MIRROR" bash scripts/install-provider.sh
 
-  # Integration tests run one file at a time in three jest processes side by side: lanes `heavy` and `int` may
-  # boot guests (two at most boot guests at once on a 2-core machine), lane `noguest` runs only files that start
-  # no guest and do not read the test image. Lane `noguest` starts now; `heavy` and `int` when the test image is
-  # ready: on a fresh machine (CI's case) it is still being built, and lane `noguest` gets a head start of about
-  # what remains of the build (its recorded time in test/lanes.json less how long it has been building); with the
-  # image cached all three start together. Which file runs in which lane comes from the measured timings in
-  # test/lanes.json (scripts/test-lanes.ts: guest files to the two guest lanes, the others to whichever of the three
-  # is estimated to end first, head start counted, longest file first; `npm run test:lanes` rewrites it from a run's
-  # test-results/timings.json). The tests' own libvirt daemons keep their QEMU logs in test-results/qemu-logs for
-  # the timing table's boot counts (test/helpers/qemu-logs.ts).
+  # Integration tests run in three slots side by side (scripts/test-run.ts, its queue in scripts/test-queue.ts): a
+  # slot that frees takes the next files, at most two slots run files that start guests at once (two TCG guests on a
+  # 2-core machine), guest files first, longest first by the measured times in test/lanes.json, short files batched
+  # into one jest process. The slots start now; on a fresh machine (CI's case) the test image is still being built:
+  # the files that need it wait for it, and the others run meanwhile (the queue keeps two slots free for about when
+  # it is estimated ready: the image's recorded build time in test/lanes.json less how long it has been building);
+  # with the image cached all files may start at once. `npm run test:lanes` rewrites test/lanes.json from a run's
+  # test-results/timings.json. The tests' own libvirt daemons keep their QEMU logs in test-results/qemu-logs for the
+  # timing table's boot counts (test/helpers/qemu-logs.ts).
   export VIRTSEED_TEST_QEMU_LOGS="$PWD/$results/qemu-logs"
   # CPU for the timing table: each file's own (test/helpers/limits-environment.ts), and the machine's as a whole.
   export VIRTSEED_TEST_CPU_LOG="$PWD/$results/cpu.jsonl"
   # The image not ready: how long it has been building (0 while build-test-image.sh waits for another checkout's
   # build or installs debootstrap: it has not begun).
-  split_args=()
+  run_args=()
   if [ ! -e "$results/image.end" ]; then
     building=0
     if grep -q '^building test image' "$results/image.log"; then
       building=$((($(date +%s%3N) - $(cat "$results/image.start")) / 1000))
     fi
-    split_args=(--image-building "$building")
+    run_args=(--image-building "$building")
+    echo "slots: the test image is being built (test-results/image.log); the files that need it wait for it"
   fi
-  node dist/scripts/test-lanes.js split "${split_args[@]}" "${int_only[@]}" >"$results/lanes.txt"
-  # The guests' CPU for the timing table: a sampler of the QEMU processes and libvirt's daemons over the lanes
-  # (scripts/guest-cpu.ts; stopped by SIGTERM after the lanes, or when this script exits early).
+  # The guests' CPU for the timing table: a sampler of the QEMU processes and libvirt's daemons over the slots
+  # (scripts/guest-cpu.ts; stopped by SIGTERM after the slots, or when this script exits early).
   node dist/scripts/guest-cpu.js "$results/guest-cpu.jsonl" &
   sampler_pid=$!
   trap 'kill "$sampler_pid" 2>/dev/null || true' EXIT
   head -n 1 /proc/stat >"$results/proc-stat.start"
-  lane_files() { while read -r l file; do if [ "$l" = "$1" ]; then echo "$file"; fi; done <"$results/lanes.txt"; }
-  lane_pids=()
-  lane_names=()
-  # Starts lane $1 in the background (its output shown when it ends), if it has files.
-  start_lane() {
-    local files
-    mapfile -t files < <(lane_files "$1")
-    ((${#files[@]})) || return 0
-    echo "lanes: $1 started at $(date -u +%H:%M:%S) (${#files[@]} files)"
-    npx jest --selectProjects integration --runInBand --runTestsByPath "${files[@]}" --json --outputFile="$results/$1.json" "${@:2}" \
-      >"$results/$1.log" 2>&1 &
-    lane_pids+=($!)
-    lane_names+=("$1")
-    ran+=("$results/$1.json")
-  }
-  if ((${#split_args[@]})); then
-    start_lane noguest "$@"
-    if [ -n "$(lane_files heavy)$(lane_files int)" ]; then echo "lanes: heavy and int wait for the test image (test-results/image.log)"; fi
-  fi
-  guest_lanes=1
+  # Each batch's output is shown when it ends (test-results/<slot>-b<NN>.log), its jest JSON in <slot>-b<NN>.json,
+  # each listed in int-results.txt as the batch starts.
+  node dist/scripts/test-run.js "$results" "${run_args[@]}" "${int_only[@]}" -- "$@" || status=1
+  if [ -s "$results/int-results.txt" ]; then mapfile -t -O "${#ran[@]}" ran <"$results/int-results.txt"; fi
+  head -n 1 /proc/stat >"$results/proc-stat.end"
+  kill "$sampler_pid" 2>/dev/null || true
+  wait "$sampler_pid" || true
   if wait "$image_pid"; then
     tail -n 1 "$results/image.log"
-    VIRTSEED_TEST_IMAGE_DIR=$(tail -n 1 "$results/image.out")
-    export VIRTSEED_TEST_IMAGE_DIR
   else
     echo "--- bash scripts/build-test-image.sh failed:"
     cat "$results/image.log"
     status=1
     failed_checks+=(image)
-    guest_lanes=0
-    if [ -n "$(lane_files heavy)$(lane_files int)" ]; then echo "lanes: heavy and int NOT RUN: no test image"; fi
   fi
-  if ((guest_lanes)); then
-    ((${#split_args[@]})) || start_lane noguest "$@"
-    start_lane heavy "$@"
-    # `int` in the foreground.
-    mapfile -t files < <(lane_files int)
-    if ((${#files[@]})); then
-      echo "lanes: int started at $(date -u +%H:%M:%S) (${#files[@]} files)"
-      npx jest --selectProjects integration --runInBand --runTestsByPath "${files[@]}" --json --outputFile="$results/int.json" "$@" || status=1
-      ran+=("$results/int.json")
-    fi
-  fi
-  for i in "${!lane_pids[@]}"; do
-    wait "${lane_pids[$i]}" || status=1
-    echo "--- lane ${lane_names[$i]}:"
-    cat "$results/${lane_names[$i]}.log"
-  done
-  head -n 1 /proc/stat >"$results/proc-stat.end"
-  kill "$sampler_pid" 2>/dev/null || true
-  wait "$sampler_pid" || true
 fi
 
 echo
