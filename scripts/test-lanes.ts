@@ -1,38 +1,37 @@
 /**
- * The three integration lanes of the test command (issue #33), balanced from measured timings. test/lanes.json holds,
- * per integration test file, its measured wall time (`seconds`), its guest `boots` and `restores` (from
- * test-results/timings.json, scripts/test-timings.ts), `guests: true` when the file starts guests under a libvirtd
- * of its own (test/helpers/hosts.ts, test/faults/own-libvirtd.ts: the timing table does not see those), and
- * optionally a `lane` it is pinned to; and `image.seconds`, the test image's build time in the last run that built
- * it (scripts/build-test-image.sh: a debootstrap, mostly waiting on the Debian mirror). scripts/test-all.sh asks
- * `split` which file runs in which lane.
+ * The integration files' measured timings (issue #33). test/lanes.json holds, per integration test file, its
+ * measured wall time (`seconds`), its guest `boots` and `restores` (from test-results/timings.json,
+ * scripts/test-timings.ts), `guests: true` when the file starts guests under a libvirtd of its own
+ * (test/helpers/hosts.ts, test/faults/own-libvirtd.ts: the timing table does not see those), and optionally a `lane`
+ * it was pinned to (the fixed split's: the queue ignores it); and `image.seconds`, the test image's build time in the
+ * last run that built it (scripts/build-test-image.sh: a debootstrap, mostly waiting on the Debian mirror).
+ * scripts/test-run.ts (the queue of scripts/test-all.sh's integration slots, scripts/test-queue.ts) takes from here
+ * each file's estimate (its seconds, defaultSeconds when not measured), whether it starts guests (startsGuests: boots
+ * or restores measured, `guests: true`, or not measured at all: unknown, assumed to) or reads the test image
+ * (usesTestImage), and when the image will be ready (imageHeadStart).
  *
- * Lanes: `heavy` and `int` may start guests; `noguest` runs only files that start none. At most two jest processes
- * boot guests side by side on a 2-core machine (TCG guests take a core each), so a file that starts a guest — boots
- * or restores measured, `guests: true`, or not measured at all (unknown: assumed to) — goes to `heavy` or `int`;
- * a file that starts none may go to any of the three.
- *
- * Head start: on a fresh machine (CI's case) the test image is still being built when the unit tests and checks
- * end. Lane `noguest` starts then; `heavy` and `int` start when the image is ready, an estimated `headStart`
- * seconds later (the recorded build time less how long it has been building). A file that reads the test image
- * (usesTestImage: its source calls testImage() or reads $VIRTSEED_TEST_IMAGE_DIR) then also waits for it, in a
- * guest lane, even when it starts no guest. With the image cached, the head start is 0 and all three start together.
- *
+ * The fixed split (`split`, splitLanes) is what scripts/test-all.sh ran before the queue, kept to compare the two on
+ * past runs (scripts/test-replay.ts). Lanes `heavy` and `int` may start guests, `noguest` runs only files that start
+ * none. Head start: on a fresh machine (CI's case) the test image is still being built when the unit tests and checks
+ * end. Lane `noguest` starts then; `heavy` and `int` start when the image is ready, an estimated `headStart` seconds
+ * later (the recorded build time less how long it has been building). A file that reads the test image then also
+ * waits for it, in a guest lane, even when it starts no guest. With the image cached, the head start is 0.
  * The split: each lane begins at its start (0 for `noguest`, the head start for the other two); pinned files go to
  * their lane; then the guest files, longest first, each to the guest lane that ends soonest so far; then the other
  * files, longest first, each to the lane that ends soonest among those it may run in (greedy longest-processing-
  * time; a tie goes to `noguest`, then `heavy`). A file without a measured time counts as the median of the measured
- * ones (60 s when none is). The run's wall time from the first lane's start is then about the latest lane's end.
+ * ones (60 s when none is).
  *
  * `npx tsx scripts/test-lanes.ts split [--image-building SECONDS] [FILE...]` prints `<lane> <file>` lines (every
  * integration file, or the FILEs given); `--image-building` says the image has been building for SECONDS and is not
  * ready yet. `npm run test:lanes` (`update [timings.json]`) rewrites test/lanes.json from a run's timings: the
  * measured files get their new figures, and the image its build time when the run built it; when the run measured
- * every integration file, the pins are dropped too.
+ * every integration file, the pins are dropped too. It then prints the queue's makespan with those estimates.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { integrationFiles, INTEGRATION_LANES, Timings } from './test-timings';
+import { DEFAULT_QUEUE, simulate } from './test-queue';
+import { integrationFiles, isIntegrationLane, Timings } from './test-timings';
 
 /** The integration lanes, in the order a tie between guest lanes is broken. */
 export const LANES = ['heavy', 'int', 'noguest'] as const;
@@ -158,7 +157,7 @@ export function splitLanes(
  */
 export function updateLanes(lanes: LanesFile, timings: Timings, allFiles: readonly string[]): LanesFile {
   // A file that did not run (0 s: it failed to load) is not a measurement.
-  const measured = new Map(timings.files.filter((f) => INTEGRATION_LANES.includes(f.lane) && f.seconds > 0).map((f) => [f.file, f]));
+  const measured = new Map(timings.files.filter((f) => isIntegrationLane(f.lane) && f.seconds > 0).map((f) => [f.file, f]));
   const complete = allFiles.every((f) => measured.has(f));
   const files: Record<string, LaneEntry> = {};
   const keys = complete ? [...allFiles] : [...new Set([...Object.keys(lanes.files), ...measured.keys()])];
@@ -218,8 +217,21 @@ export function main(args: readonly string[], root: string): void {
     const timings = JSON.parse(fs.readFileSync(path.resolve(root, rest[0] ?? 'test-results/timings.json'), 'utf8')) as Timings;
     const updated = updateLanes(readLanes(root), timings, all);
     fs.writeFileSync(path.join(root, LANES_JSON), JSON.stringify(updated, null, 2) + '\n');
-    const { seconds } = splitLanes(all, updated);
-    process.stdout.write(`test-lanes: ${LANES_JSON} rewritten; estimated ${laneSummary(seconds)} with the image cached\n`);
+    const fallback = defaultSeconds(updated);
+    const files = all.map((file) => {
+      const seconds = updated.files[file]?.seconds ?? fallback;
+      return { file, seconds, guest: startsGuests(updated.files[file]), readsImage: false };
+    });
+    const est = new Map(files.map((f) => [f.file, f.seconds]));
+    const { makespan } = simulate(files, (f) => est.get(f) ?? 0, {
+      ...DEFAULT_QUEUE,
+      imageReadyAt: 0,
+      imageEstimatedAt: 0,
+      startupSeconds: 0,
+    });
+    process.stdout.write(
+      `test-lanes: ${LANES_JSON} rewritten; the integration slots estimated to end after ${Math.round(makespan)} s with the image cached\n`,
+    );
   } else {
     throw new Error(
       `test-lanes: expected "split [--image-building SECONDS] [FILE...]" or "update [timings.json]", got ${JSON.stringify(command)}`,

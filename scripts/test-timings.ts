@@ -1,7 +1,9 @@
 /**
  * The test command's timing table (issue #33): per test file its lane, wall time, guest boots and slowest tests,
- * sorted by wall time, with lane totals. scripts/test-all.sh keeps every jest `--json` result in `test-results/`
- * (`unit.json`, `int.json`, `heavy.json`, `noguest.json`: the file name is the lane) and runs this at the end:
+ * sorted by wall time, with lane totals. A lane is `unit` or one of the integration slots (`slot1`…`slot3`,
+ * scripts/test-run.ts), each slot's files spread over several jest processes (batches). scripts/test-all.sh keeps
+ * every jest `--json` result in `test-results/` (`unit.json`; `<slot>-b<NN>.json` per batch; the older runs' lanes
+ * `int.json`, `heavy.json`, `noguest.json` are read too: the file name gives the lane) and runs this at the end:
  * `node dist/scripts/test-timings.js [test-results]` writes `test-results/timings.md` and `timings.json` and prints
  * the table (the unit lane cut to its slowest files; timings.md has every row).
  *
@@ -10,7 +12,7 @@
  * `<UTC time>: starting up libvirt version: ...` line, followed by QEMU's command line, at every QEMU start. A start
  * whose command line has `-incoming` restores a saved memory image (a snapshot revert or `virsh restore`): it is
  * counted as a restore, not a boot. Each start is given to the integration test file that was running at that
- * moment (jest's per-file start and end times in its JSON). The three integration lanes run side by side, so a start
+ * moment (jest's per-file start and end times in its JSON, whichever process ran it). The slots run side by side, so a start
  * can fall in several files' windows: it goes to the file whose source names the domain — the longest `vstest-...` or
  * `virtseed-...` literal of the file that the domain's name starts with (every test names its libvirt objects with
  * a prefix of its own). A start that only one running file could have made, whose domain no integration test file
@@ -61,7 +63,7 @@ export interface JestJson {
   readonly testResults: readonly JestFileResult[];
 }
 
-/** One lane's jest run: `lane` is `unit`, `int`, `heavy` or `noguest`. */
+/** One jest process's run: `lane` is `unit` or an integration slot (`slot1`…; `int`, `heavy`, `noguest` in older runs). */
 export interface LaneRun {
   readonly lane: string;
   readonly result: JestJson;
@@ -96,11 +98,12 @@ export interface FileTiming {
 }
 
 /**
- * A lane's totals: `seconds` sums its files, `wallSeconds` is its first file's start to its last file's end;
- * `startMs`: its first file's start (ms since the epoch), absent when none ran.
+ * A lane's totals: `processes` its jest processes, `seconds` sums its files, `wallSeconds` is its first file's start
+ * to its last file's end; `startMs`: its first file's start (ms since the epoch), absent when none ran.
  */
 export interface LaneTotal {
   readonly lane: string;
+  readonly processes: number;
   readonly startMs?: number;
   readonly files: number;
   readonly seconds: number;
@@ -158,10 +161,21 @@ export interface Timings {
 }
 
 /**
- * The integration lanes (scripts/test-lanes.ts): `int` and `heavy` may start guests, `noguest` should not — its
- * files' QEMU starts are counted too, so a guest started there shows in the table. The unit lane never starts one.
+ * Whether a lane runs integration files: every lane but `unit` (which never starts a guest). Every integration
+ * file's QEMU starts are counted, whatever its slot.
  */
-export const INTEGRATION_LANES: readonly string[] = ['int', 'heavy', 'noguest'];
+export function isIntegrationLane(lane: string): boolean {
+  return lane !== 'unit';
+}
+
+/**
+ * The lane of a jest JSON result in the results folder, by its file name: `unit.json` → `unit`,
+ * `slot2-b07.json` → `slot2`, and the older runs' `int.json`, `heavy.json`, `noguest.json`; undefined for any other.
+ */
+export function laneOfResult(name: string): string | undefined {
+  const m = /^(?:(unit|int|heavy|noguest)|(slot\d+)-b\d+)\.json$/.exec(name);
+  return m ? (m[1] ?? m[2]) : undefined;
+}
 
 const START_LINE = /^(\d{4}-\d\d-\d\d) (\d\d:\d\d:\d\d(?:\.\d+)?)([+-]\d\d)(\d\d): starting up /;
 
@@ -272,7 +286,7 @@ function relative(root: string, file: string): string {
 
 /**
  * The table's rows and totals. `root`: the checkout (jest reports absolute paths). Files sorted by wall time,
- * longest first; lanes in the order of `runs`. A file that failed to run (no start time) has 0 s.
+ * longest first; lanes in the order they first appear in `runs` (a lane's runs are its jest processes). A file that failed to run (no start time) has 0 s.
  */
 export function buildTimings(
   runs: readonly LaneRun[],
@@ -284,7 +298,7 @@ export function buildTimings(
   processes?: readonly ProcessRecord[],
 ): Timings {
   const windows: FileWindow[] = runs
-    .filter((r) => INTEGRATION_LANES.includes(r.lane))
+    .filter((r) => isIntegrationLane(r.lane))
     .flatMap((r) => r.result.testResults.map((t) => ({ file: relative(root, t.name), startMs: t.startTime, endMs: t.endTime })))
     .filter((w) => w.startMs > 0 && w.endMs >= w.startMs);
   const { byFile, unattributed } = attributeStarts(windows, starts, literals);
@@ -293,7 +307,7 @@ export function buildTimings(
   const files: FileTiming[] = runs.flatMap((r) =>
     r.result.testResults.map((t) => {
       const file = relative(root, t.name);
-      const own = INTEGRATION_LANES.includes(r.lane) ? (byFile.get(file) ?? []) : [];
+      const own = isIntegrationLane(r.lane) ? (byFile.get(file) ?? []) : [];
       return {
         lane: r.lane,
         file,
@@ -304,7 +318,7 @@ export function buildTimings(
         failed:
           t.assertionResults.filter((a) => a.status === 'failed').length + (t.status === 'failed' && !t.assertionResults.length ? 1 : 0),
         ...(cpu.has(file) ? { cpuSeconds: cpu.get(file) } : {}),
-        ...(processes && INTEGRATION_LANES.includes(r.lane)
+        ...(processes && isIntegrationLane(r.lane)
           ? { guestCpuSeconds: round1((guests.byFile.get(file) ?? []).reduce((n, q) => n + q.cpu, 0)) }
           : {}),
         slowest: [...t.assertionResults]
@@ -316,13 +330,16 @@ export function buildTimings(
     }),
   );
   files.sort((a, b) => b.seconds - a.seconds || a.file.localeCompare(b.file));
-  const lanes: LaneTotal[] = runs.map((r) => {
-    const mine = files.filter((f) => f.lane === r.lane);
-    const timed = r.result.testResults.filter((t) => t.startTime > 0);
+  const laneNames = [...new Set(runs.map((r) => r.lane))];
+  const lanes: LaneTotal[] = laneNames.map((lane) => {
+    const mine = files.filter((f) => f.lane === lane);
+    const own = runs.filter((r) => r.lane === lane);
+    const timed = own.flatMap((r) => r.result.testResults).filter((t) => t.startTime > 0);
     const wall = timed.length ? Math.max(...timed.map((t) => t.endTime)) - Math.min(...timed.map((t) => t.startTime)) : 0;
     const sum = (k: 'seconds' | 'boots' | 'restores' | 'passed' | 'failed') => mine.reduce((n, f) => n + f[k], 0);
     return {
-      lane: r.lane,
+      lane,
+      processes: own.length,
       ...(timed.length ? { startMs: Math.min(...timed.map((t) => t.startTime)) } : {}),
       files: mine.length,
       seconds: round1(sum('seconds')),
@@ -365,7 +382,7 @@ export function imageLine(t: Timings): string | undefined {
   if (!t.image.built) return 'Test image: found cached (test-results/image.log).';
   const endMs = t.image.endMs;
   const starts = t.lanes
-    .filter((l) => INTEGRATION_LANES.includes(l.lane) && l.startMs !== undefined)
+    .filter((l) => isIntegrationLane(l.lane) && l.startMs !== undefined)
     .map((l) => {
       const d = Math.round(((l.startMs as number) - endMs) / 1000);
       return `${l.lane} ${d < 0 ? `${-d} s before` : `${d} s after`} it was ready`;
@@ -390,10 +407,12 @@ export function parseImageBuild(start: string | undefined, end: string | undefin
  */
 export function renderTimings(t: Timings, unitRows?: number): string {
   const out: string[] = [];
-  out.push('| lane | files | sum of files (s) | lane wall (s) | boots | restores | passed | failed |');
-  out.push('|---|--:|--:|--:|--:|--:|--:|--:|');
+  out.push('| lane | jest processes | files | sum of files (s) | lane wall (s) | boots | restores | passed | failed |');
+  out.push('|---|--:|--:|--:|--:|--:|--:|--:|--:|');
   for (const l of t.lanes)
-    out.push(`| ${l.lane} | ${l.files} | ${l.seconds} | ${l.wallSeconds} | ${l.boots} | ${l.restores} | ${l.passed} | ${l.failed} |`);
+    out.push(
+      `| ${l.lane} | ${l.processes} | ${l.files} | ${l.seconds} | ${l.wallSeconds} | ${l.boots} | ${l.restores} | ${l.passed} | ${l.failed} |`,
+    );
   out.push('');
   const image = imageLine(t);
   if (image) out.push(image, '');
@@ -476,18 +495,27 @@ export function integrationFiles(root: string, dir: string): string[] {
 
 /** Reads the lane results in `resultsDir`, writes timings.md and timings.json there, prints the table. */
 export function main(resultsDir: string, root: string): void {
-  const runs: LaneRun[] = ['unit', ...INTEGRATION_LANES].flatMap((lane) => {
-    const file = path.join(resultsDir, `${lane}.json`);
-    if (!fs.existsSync(file)) return [];
+  // unit.json first, then the batches in the order they started (their number).
+  const batchNumber = (n: string) => Number(/-b(\d+)\.json$/.exec(n)?.[1] ?? 0);
+  const names = fs
+    .readdirSync(resultsDir)
+    .filter((n) => laneOfResult(n) !== undefined)
+    .sort(
+      (a, b) =>
+        Number(laneOfResult(b) === 'unit') - Number(laneOfResult(a) === 'unit') || batchNumber(a) - batchNumber(b) || a.localeCompare(b),
+    );
+  const runs: LaneRun[] = names.flatMap((name) => {
+    const lane = laneOfResult(name) as string;
+    const file = path.join(resultsDir, name);
     try {
       return [{ lane, result: JSON.parse(fs.readFileSync(file, 'utf8')) as JestJson }];
     } catch (e) {
-      console.error(`test-timings: ${file} is not jest's JSON (${(e as Error).message}); lane ${lane} left out`);
+      console.error(`test-timings: ${file} is not jest's JSON (${(e as Error).message}); left out of lane ${lane}`);
       return [];
     }
   });
   const guestStarts = runs
-    .filter((r) => INTEGRATION_LANES.includes(r.lane))
+    .filter((r) => isIntegrationLane(r.lane))
     .flatMap((r) => r.result.testResults.map((t) => t.startTime))
     .filter((ms) => ms > 0);
   const since = guestStarts.length ? Math.min(...guestStarts) : Infinity;

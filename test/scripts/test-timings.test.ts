@@ -2,6 +2,7 @@ import {
   attributeStarts,
   buildTimings,
   imageLine,
+  laneOfResult,
   JestFileResult,
   machineCpu,
   nameLiterals,
@@ -163,17 +164,28 @@ describe('buildTimings and renderTimings', () => {
 
   it('GIVEN three lanes WHEN built THEN each lane totals its files, and its wall time runs from first start to last end', () => {
     expect(t.lanes).toEqual([
-      { lane: 'unit', startMs: at(0), files: 2, seconds: 5, wallSeconds: 3, boots: 0, restores: 0, passed: 2, failed: 0 },
-      { lane: 'int', startMs: at(10), files: 1, seconds: 90, wallSeconds: 90, boots: 2, restores: 0, passed: 1, failed: 1 },
-      { lane: 'heavy', startMs: at(10), files: 1, seconds: 290, wallSeconds: 290, boots: 1, restores: 1, passed: 4, failed: 0 },
+      { lane: 'unit', processes: 1, startMs: at(0), files: 2, seconds: 5, wallSeconds: 3, boots: 0, restores: 0, passed: 2, failed: 0 },
+      { lane: 'int', processes: 1, startMs: at(10), files: 1, seconds: 90, wallSeconds: 90, boots: 2, restores: 0, passed: 1, failed: 1 },
+      {
+        lane: 'heavy',
+        processes: 1,
+        startMs: at(10),
+        files: 1,
+        seconds: 290,
+        wallSeconds: 290,
+        boots: 1,
+        restores: 1,
+        passed: 4,
+        failed: 0,
+      },
     ]);
   });
 
   it('GIVEN the timings WHEN rendered with one unit row THEN the table has the lane totals, the rows longest first and the hidden unit count', () => {
     const md = renderTimings(t, 1);
     const lines = md.split('\n');
-    expect(lines[0]).toBe('| lane | files | sum of files (s) | lane wall (s) | boots | restores | passed | failed |');
-    expect(lines).toContain('| heavy | 1 | 290 | 290 | 1 | 1 | 4 | 0 |');
+    expect(lines[0]).toBe('| lane | jest processes | files | sum of files (s) | lane wall (s) | boots | restores | passed | failed |');
+    expect(lines).toContain('| heavy | 1 | 1 | 290 | 290 | 1 | 1 | 4 | 0 |');
     const rows = lines.filter((l) => /^\| (unit|int|heavy) \| test\//.test(l));
     expect(rows).toEqual([
       '| heavy | test/b.int.test.ts | 290 |  |  | 1 | 1 | 4 | 120 b \\| four; 90 b two; 60 b three |',
@@ -294,6 +306,94 @@ describe('CPU in the timing table', () => {
     const runs = [{ lane: 'int', result: { testResults: [fileResult('test/a.int.test.ts', 0, 100, [['a', 1000]])] } }];
     const t = { ...buildTimings(runs, [], new Map(), ROOT), unitPhaseCpu: { busySeconds: 380, availableSeconds: 400 } };
     expect(renderTimings(t)).toContain('Machine CPU during the build, unit tests and checks: 380 core-s busy of 400 (95 %).');
+  });
+});
+
+describe('the integration slots, each over several jest processes', () => {
+  // slot1 ran two batches (b then, in a later process, a and c); slot2 one (d), started between them. Files start in
+  // another order than their names and their processes: a's guests start while d's run.
+  const runs = [
+    { lane: 'slot1', result: { testResults: [fileResult('test/b.int.test.ts', 0, 100, [['b', 1]])] } },
+    { lane: 'slot2', result: { testResults: [fileResult('test/d.int.test.ts', 50, 400, [['d', 1]])] } },
+    {
+      lane: 'slot1',
+      result: {
+        testResults: [fileResult('test/a.int.test.ts', 102, 200, [['a', 1]]), fileResult('test/c.int.test.ts', 200, 260, [['c', 1]])],
+      },
+    },
+  ];
+  const literals = new Map([
+    ['test/a.int.test.ts', ['vstest-aa']],
+    ['test/b.int.test.ts', ['vstest-bb']],
+    ['test/c.int.test.ts', ['vstest-cc']],
+    ['test/d.int.test.ts', ['vstest-dd']],
+  ]);
+  const starts: QemuStart[] = [
+    { domain: 'vstest-aa-vm', ms: at(150), restore: false },
+    { domain: 'vstest-dd-vm', ms: at(150), restore: false },
+    { domain: 'vstest-bb-vm', ms: at(60), restore: true },
+    { domain: 'vstest-cc-vm', ms: at(250), restore: false },
+  ];
+  const processes = [
+    { kind: 'qemu' as const, pid: 1, name: 'vstest-aa-vm', comm: 'qemu-system-x86', startMs: at(150), endMs: at(190), cpuSeconds: 30 },
+    { kind: 'qemu' as const, pid: 2, name: 'vstest-dd-vm', comm: 'qemu-system-x86', startMs: at(150), endMs: at(390), cpuSeconds: 200 },
+  ];
+  const t = buildTimings(runs, starts, literals, ROOT, new Map(), undefined, processes);
+
+  it('GIVEN a slot over two jest processes WHEN built THEN its total counts both processes and its wall runs from its first file to its last', () => {
+    expect(t.lanes).toEqual([
+      {
+        lane: 'slot1',
+        processes: 2,
+        startMs: at(0),
+        files: 3,
+        seconds: 258,
+        wallSeconds: 260,
+        boots: 2,
+        restores: 1,
+        passed: 3,
+        failed: 0,
+      },
+      {
+        lane: 'slot2',
+        processes: 1,
+        startMs: at(50),
+        files: 1,
+        seconds: 350,
+        wallSeconds: 350,
+        boots: 1,
+        restores: 0,
+        passed: 1,
+        failed: 0,
+      },
+    ]);
+  });
+
+  it('GIVEN boots and guests in files of different processes WHEN built THEN each goes to its file by time and name', () => {
+    const row = (f: string) => t.files.find((x) => x.file === f);
+    expect(
+      [row('test/a.int.test.ts'), row('test/b.int.test.ts'), row('test/c.int.test.ts'), row('test/d.int.test.ts')].map((r) => [
+        r?.lane,
+        r?.boots,
+        r?.restores,
+        r?.guestCpuSeconds,
+      ]),
+    ).toEqual([
+      ['slot1', 1, 0, 30],
+      ['slot1', 0, 1, 0],
+      ['slot1', 1, 0, 0],
+      ['slot2', 1, 0, 200],
+    ]);
+    expect(t.unattributed).toEqual([]);
+  });
+
+  it("GIVEN result file names WHEN read THEN the lane is the slot of a batch, unit, or an older run's lane", () => {
+    expect(laneOfResult('slot2-b07.json')).toBe('slot2');
+    expect(laneOfResult('slot1-b123.json')).toBe('slot1');
+    expect(laneOfResult('unit.json')).toBe('unit');
+    expect(laneOfResult('noguest.json')).toBe('noguest');
+    expect(laneOfResult('timings.json')).toBeUndefined();
+    expect(laneOfResult('slot1-b07.log')).toBeUndefined();
   });
 });
 
