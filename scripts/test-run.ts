@@ -144,7 +144,9 @@ export async function main(args: readonly string[], root: string): Promise<numbe
       if (finished) return;
       finished = true;
       clearInterval(timer);
-      const ends = SLOTS.map((s) => `${s} ended at ${Math.round(slotEnd.get(s) ?? 0)} s`).join(', ');
+      const ends = SLOTS.map((s) => (slotEnd.has(s) ? `${s} ended at ${Math.round(slotEnd.get(s) as number)} s` : `${s} ran nothing`)).join(
+        ', ',
+      );
       say(`slots: ${batches} jest processes ran ${ran} files in ${Math.round(now())} s; ${ends}`);
       if (failed.length) say(`slots: FAILED: ${failed.join(', ')} (their output above)`);
       if (notRun.length) say(`slots: ${notRun.length} files NOT RUN (no test image)`);
