@@ -23,7 +23,7 @@ import { terraformEnv, tf, workdir, type Workdir } from './terraform-workdir';
 const PREFIX = 'vssplit-';
 
 /** The plugin executable `terraform init` installed in `w` for `registry.terraform.io/virtseed/<name>`. */
-function installedPlugin(w: Workdir, name: string): string {
+export function installedPlugin(w: Workdir, name: string): string {
   let dir = join(w.dir, '.terraform', 'providers', 'registry.terraform.io', 'virtseed', name);
   for (let depth = 0; depth < 2; depth++) dir = join(dir, readdirSync(dir)[0]); // <version>/<os>_<arch>
   const exe = readdirSync(dir).find((f) => f.startsWith(`terraform-provider-${name}`));
@@ -31,13 +31,25 @@ function installedPlugin(w: Workdir, name: string): string {
   return join(dir, exe);
 }
 
-/** A CLI config in `base/<tag>` that starts `virtseed/<name>` through a wrapper timing it into `cpuFile`. */
-function timedOverride(base: string, tag: string, name: string, plugin: string, cpuFile: string, nice: boolean): string {
+/** A CLI config in `base/<tag>` that starts `virtseed/<name>` through a wrapper timing it into `cpuFile`, with the
+ *  environment variables `env` set for the plugin. */
+export function timedOverride(
+  base: string,
+  tag: string,
+  name: string,
+  plugin: string,
+  cpuFile: string,
+  nice: boolean,
+  env: Readonly<Record<string, string>> = {},
+): string {
   const dir = join(base, tag);
   mkdirSync(dir, { recursive: true });
   const wrapper = join(dir, `terraform-provider-${name}`);
   const timed = `/usr/bin/time -f '%U %S' -a -o '${cpuFile}' '${plugin}' "$@"`;
-  writeFileSync(wrapper, `#!/bin/sh\nexec ${nice ? 'nice -n 19 ' : ''}${timed}\n`);
+  const exports = Object.entries(env)
+    .map(([k, v]) => `export ${k}='${v}'\n`)
+    .join('');
+  writeFileSync(wrapper, `#!/bin/sh\n${exports}exec ${nice ? 'nice -n 19 ' : ''}${timed}\n`);
   chmodSync(wrapper, 0o755);
   const config = join(dir, 'terraformrc');
   writeFileSync(config, `provider_installation {\n  dev_overrides { "virtseed/${name}" = "${dir}" }\n  direct {}\n}\n`);
@@ -45,7 +57,7 @@ function timedOverride(base: string, tag: string, name: string, plugin: string, 
 }
 
 /** Sum of the `USER SYS` (seconds) lines GNU time appended to `file`, in ms; 0 when there is none. */
-function cpuMsOf(file: string): number {
+export function cpuMsOf(file: string): number {
   let text = '';
   try {
     text = readFileSync(file, 'utf8');
@@ -58,7 +70,7 @@ function cpuMsOf(file: string): number {
     .reduce((sum, l) => sum + l.split(' ').reduce((a, x) => a + Number(x) * 1000, 0), 0);
 }
 
-interface Split {
+export interface Split {
   readonly totalMs: number;
   readonly pluginMs: number;
   readonly wallMs: number;
@@ -66,7 +78,7 @@ interface Split {
 }
 
 /** One `terraform plan` in `w` with the CLI config `config`: total CPU (GNU time) and the plugins' (wrapper). */
-function planSplit(w: Workdir, config: string, cpuFile: string, base: string): Split {
+export function planSplit(w: Workdir, config: string, cpuFile: string, base: string): Split {
   rmSync(cpuFile, { force: true });
   const timeFile = join(base, 'time');
   const load = loadNow();
@@ -120,4 +132,4 @@ function main(): void {
   }
 }
 
-main();
+if (require.main === module) main();

@@ -59,12 +59,16 @@ const PROVIDER_LAZY_BUILTINS = ['perf_hooks', 'zlib', 'dns'] as const;
  */
 const PROVIDER_COLD_PACKAGES = ['openpgp', 'xslt-processor'] as const;
 
-/** The provider bundled into one file, and the executable that runs it through a V8 code cache. */
-export function bundleProvider(root: string): Promise<BundledProgram> {
+/**
+ * The provider bundled into one file, and the executable that runs it through a V8 code cache. `secondStage`
+ * (relative to the checkout, exporting `run`) and `cacheName` replace the provider's own for a variant built the same
+ * way (bench/private/plugin-floor.ts's no-op provider).
+ */
+export function bundleProvider(root: string, secondStage = 'provider/src/run.ts', cacheName = 'provider'): Promise<BundledProgram> {
   return bundleWithCodeCache(root, {
-    entry: 'provider/src/run.ts',
+    entry: secondStage,
     banner: BANNER,
-    cacheName: 'provider',
+    cacheName,
     firstStage: { entry: 'provider/src/plugin/start.ts', start: 'startPlugin' },
     lazyBuiltins: PROVIDER_LAZY_BUILTINS,
     coldPackages: PROVIDER_COLD_PACKAGES,
