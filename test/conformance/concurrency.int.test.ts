@@ -3,6 +3,11 @@
  * `-parallelism=20`; two Terraform runs with separate states against one libvirtd at once; one provider process
  * serving many resources while a libvirtd of the test's own (test/faults/own-libvirtd.ts, never the shared one) is
  * restarted: the next apply converges and nothing is lost. Objects are named `vstest-conc-…`.
+ *
+ * Terraform reattaches to one provider process per working directory (test/helpers/reattach.ts) except in the
+ * restart test's interrupted apply and the apply after it, which stay managed (terraform starts the provider, as
+ * for users): the process that serves the apply must reconnect to the restarted libvirtd, and the next apply is a
+ * user's next command. Its empty-plan check and destroy reattach.
  */
 import * as fs from 'node:fs';
 import { expectNothingLeft, expectPlanEmpty, removeByPrefix, stateValues } from '../helpers/steps';
@@ -75,22 +80,19 @@ test('GIVEN two configurations with separate states WHEN applied and destroyed a
 
 test('GIVEN one apply of 30 resources WHEN its libvirtd is restarted during it THEN the next apply converges, the plan is empty and every object in the state exists', async () => {
   const lvd = new OwnLibvirtd('conc');
-  const tf = new TfWorkdir(
-    'conc-restart',
-    {},
-    { managed: 'libvirtd restarts under the apply: the provider terraform started must reconnect' },
-  );
+  const tf = new TfWorkdir('conc-restart');
+  const managed = 'libvirtd restarts under the apply: the provider terraform started must reconnect';
   try {
     await lvd.start();
     await lvd.createPool('conc');
     tf.write(domains(`${PREFIX}-r`, 15, { volumes: true, pool: 'conc' }), `provider "virtseed" {\n  uri = "${lvd.uri}"\n}`);
     tf.init();
-    const running = tf.runAsync(['apply', '-auto-approve', '-input=false']);
+    const running = tf.managedFor(managed, () => tf.runAsync(['apply', '-auto-approve', '-input=false']));
     await new Promise((r) => setTimeout(r, 2500));
     await lvd.restart();
     const first = await running;
     // The interrupted apply may fail or not; the next one must converge.
-    const second = tf.run(['apply', '-auto-approve', '-input=false']);
+    const second = tf.managedFor(managed, () => tf.run(['apply', '-auto-approve', '-input=false']));
     if (second.code !== 0)
       throw new Error(`the apply after the restart exited ${second.code}:\n${second.out}\n--- the interrupted apply:\n${first.out}`);
     expectPlanEmpty(tf, 'the apply after a libvirtd restart');
@@ -104,6 +106,7 @@ test('GIVEN one apply of 30 resources WHEN its libvirtd is restarted during it T
     expect([...after.volumes, ...after.domains].filter((n) => n.startsWith(PREFIX))).toEqual([]);
   } finally {
     // The own daemon and everything in it go with the test: no destroy against a stopped daemon.
+    tf.stopProvider();
     fs.rmSync(tf.dir, { recursive: true, force: true });
     await lvd.stop();
     lvd.dispose();

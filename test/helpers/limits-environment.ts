@@ -40,6 +40,10 @@ export default class LimitsEnvironment extends TestEnvironment {
 
   override async teardown(): Promise<void> {
     await super.teardown();
+    // One turn of the event loop first: a child the file stopped in its last hook (a reattached provider process,
+    // test/helpers/reattach.ts, stopped synchronously) is reaped, and its CPU enters cutime, only when libuv handles
+    // its SIGCHLD; jest reaches this teardown through promises alone, without such a turn.
+    await new Promise((resolve) => setTimeout(resolve, 50));
     recordFileCpu(this.testPath, processCpuSeconds() - this.cpuStart);
   }
 

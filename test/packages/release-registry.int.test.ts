@@ -104,11 +104,18 @@ function hclProject(dir: string, registryHost: string, volume?: string): string 
   return dir;
 }
 
-/** The h1 hash of a release zip (Terraform's hash of the unpacked files). */
+/** The h1 hash of a release zip (Terraform's hash of the unpacked files), computed once per platform (a zip holds
+ *  tens of MiB, unpacked by fflate in this process). */
+const h1s = new Map<string, string>();
 function h1OfZip(platform: string): string {
-  const entries = unzipSync(fs.readFileSync(path.join(release, zipName(VERSION, platform))));
-  expect(Object.keys(entries)).toEqual([executableName(VERSION)]);
-  return packageHashV1(Object.entries(entries).map(([name, data]) => ({ name, data })));
+  let h1 = h1s.get(platform);
+  if (!h1) {
+    const entries = unzipSync(fs.readFileSync(path.join(release, zipName(VERSION, platform))));
+    expect(Object.keys(entries)).toEqual([executableName(VERSION)]);
+    h1 = packageHashV1(Object.entries(entries).map(([name, data]) => ({ name, data })));
+    h1s.set(platform, h1);
+  }
+  return h1;
 }
 
 /** A copy of the registry folder changed by `change`, served on a port of its own: its host. */

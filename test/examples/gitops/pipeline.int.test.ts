@@ -75,8 +75,11 @@ let runs = 0;
 let lastStackDir: string | undefined;
 /**
  * The provider process the pipeline runs of this file reattach terraform to, one after the other
- * (test/helpers/reattach.ts; started at the first run). The runs started in the background beside another
- * (startPipeline) run the managed way: two walks at once must not share a process.
+ * (test/helpers/reattach.ts; started at the first run), and the test's own terraform runs (the last plan, the
+ * destroy). Each run started in the background beside another (startPipeline) gets a process of its own, stopped
+ * when the run ends: two walks at once never share a process. No run here starts the provider the managed way:
+ * what is under test is the pipeline's steps, exit statuses, reports and the state lock, which terraform holds
+ * whichever way the provider was started (the managed start through cdktf is examples/basic's).
  */
 const provider = new SharedProvider(() => tmp);
 
@@ -84,8 +87,11 @@ function describeRun(r: Run): string {
   return `pipeline exited ${r.code}\n--- stdout\n${r.stdout}\n--- stderr\n${r.stderr}`;
 }
 
-/** A commit's workspace: its fleet file and the pipeline's output folder; returns the pipeline's environment. */
-function workspace(v: FleetVersion, extra: NodeJS.ProcessEnv = {}, alone = true): { env: NodeJS.ProcessEnv; out: string } {
+/**
+ * A commit's workspace: its fleet file and the pipeline's output folder; returns the pipeline's environment, which
+ * reattaches terraform to the provider process `reattach`.
+ */
+function workspace(v: FleetVersion, extra: NodeJS.ProcessEnv = {}, reattach = provider): { env: NodeJS.ProcessEnv; out: string } {
   const dir = path.join(tmp, `run-${++runs}`);
   fs.mkdirSync(dir);
   const fleet = {
@@ -107,7 +113,7 @@ function workspace(v: FleetVersion, extra: NodeJS.ProcessEnv = {}, alone = true)
     PG_CONN_STR: db.connStr,
     PGPASSFILE: db.passFile,
     PG_SCHEMA_NAME: SCHEMA,
-    ...(alone ? provider.env() : {}),
+    ...reattach.env(),
     ...extra,
   };
   return { env, out };
@@ -132,7 +138,8 @@ interface Background {
 }
 
 function startPipeline(mode: string, v: FleetVersion, extra: NodeJS.ProcessEnv = {}): Background {
-  const { env, out } = workspace(v, extra, false);
+  const own = new SharedProvider(() => tmp);
+  const { env, out } = workspace(v, extra, own);
   const child = spawn('bash', [PIPELINE, mode], { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   const bg: Background = {
     child,
@@ -140,7 +147,11 @@ function startPipeline(mode: string, v: FleetVersion, extra: NodeJS.ProcessEnv =
     stdout: '',
     stderr: '',
     done: new Promise<Run>((resolve) => {
-      child.on('close', (code) => resolve({ code, stdout: bg.stdout, stderr: bg.stderr, out }));
+      child.on('close', (code) => {
+        const gone = own.deathReport();
+        own.stop();
+        resolve({ code, stdout: bg.stdout, stderr: bg.stderr + gone, out });
+      });
     }),
   };
   child.stdout!.on('data', (d: Buffer) => (bg.stdout += d.toString('utf8')));
@@ -313,7 +324,7 @@ afterAll(() => {
         [`-chdir=${lastStackDir}`, 'destroy', '-auto-approve', '-input=false', '-no-color', '-lock-timeout=120s'],
         {
           encoding: 'utf8',
-          env: { ...process.env, PGPASSFILE: db.passFile },
+          env: { ...process.env, PGPASSFILE: db.passFile, ...provider.env() },
           timeout: 600_000,
         },
       );
@@ -464,7 +475,7 @@ describe('examples/gitops/pipeline.sh against libvirtd and PostgreSQL', () => {
         ],
         {
           encoding: 'utf8',
-          env: { ...process.env, PGPASSFILE: db.passFile },
+          env: { ...process.env, PGPASSFILE: db.passFile, ...provider.env() },
         },
       );
       expect({ code: plan.status, out: `${plan.stdout}${plan.stderr}` }).toEqual({ code: 0, out: expect.stringContaining('No changes.') });
