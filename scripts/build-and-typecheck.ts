@@ -29,12 +29,16 @@ const ROOT = path.resolve(__dirname, '..');
 
 /** tsconfig file `name` in the checkout's root, parsed; its errors thrown, formatted as tsc formats them. */
 function parseConfig(name: string): ts.ParsedCommandLine {
-  const parsed = ts.getParsedCommandLineOfConfigFile(path.join(ROOT, name), {}, {
-    ...ts.sys,
-    onUnRecoverableConfigFileDiagnostic: (d) => {
-      throw new Error(ts.formatDiagnostics([d], formatHost));
+  const parsed = ts.getParsedCommandLineOfConfigFile(
+    path.join(ROOT, name),
+    {},
+    {
+      ...ts.sys,
+      onUnRecoverableConfigFileDiagnostic: (d) => {
+        throw new Error(ts.formatDiagnostics([d], formatHost));
+      },
     },
-  });
+  );
   if (!parsed) throw new Error(`${name}: could not be read`);
   if (parsed.errors.length) throw new Error(ts.formatDiagnostics(parsed.errors, formatHost));
   return parsed;
@@ -111,14 +115,14 @@ function main(): number {
   const sorted = ts.sortAndDeduplicateDiagnostics(diagnostics);
   if (sorted.length === 0) return 0;
   const pretty = process.stdout.isTTY;
-  process.stdout.write(
-    pretty ? ts.formatDiagnosticsWithColorAndContext(sorted, formatHost) : ts.formatDiagnostics(sorted, formatHost),
-  );
+  process.stdout.write(pretty ? ts.formatDiagnosticsWithColorAndContext(sorted, formatHost) : ts.formatDiagnostics(sorted, formatHost));
   const errors = sorted.filter((d) => d.category === ts.DiagnosticCategory.Error);
   const inBuild = errors.filter((d) => !d.file || isBuildFile(d.file));
   process.stdout.write(
     `\nFound ${errors.length} error${errors.length === 1 ? '' : 's'}` +
-      (inBuild.length ? `, ${inBuild.length} in the build's files (tsconfig.json): the build failed.\n` : ', none in the build\'s files (tsconfig.json): dist/ is complete; the type check failed.\n'),
+      (inBuild.length
+        ? `, ${inBuild.length} in the build's files (tsconfig.json): the build failed.\n`
+        : ", none in the build's files (tsconfig.json): dist/ is complete; the type check failed.\n"),
   );
   if (errors.length === 0) return 0;
   return inBuild.length ? 1 : 2;
