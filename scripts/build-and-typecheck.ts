@@ -85,7 +85,8 @@ function main(): number {
   const host = cachingHost(check.options);
   const buildProgram = ts.createProgram({ rootNames: build.fileNames, options: build.options, host });
   const emitted = new Set(buildProgram.getSourceFiles().map((f) => f.fileName));
-  const roots = [...build.fileNames, ...check.fileNames.filter((f) => !build.fileNames.includes(f))];
+  const buildRoots = new Set(build.fileNames);
+  const roots = [...build.fileNames, ...check.fileNames.filter((f) => !buildRoots.has(f))];
   const program = ts.createProgram({
     rootNames: roots,
     options: { ...check.options, noEmit: build.options.noEmit },
