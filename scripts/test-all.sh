@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # The whole test suite, as CI runs it: installs what is missing (the npm dependencies while libvirtd and PostgreSQL
 # are started if none answers, and the storage pool `default` the tests use is made), then runs the unit tests with,
-# beside them, the build (the unit tests need none: they take the core its single-threaded tsc leaves) and after it
-# the checks in the background (`npm run typecheck`: everything including the tests; `npm run lint`: eslint and
-# prettier; their output kept in test-results/ and shown at the end; our npm packages, made once into .test-run/npm
+# beside them, the build with the type check of everything including the tests in one TypeScript program
+# (scripts/build-and-typecheck.ts; the unit tests need no build: they take the core its single-threaded tsc leaves)
+# and after it the checks in the background (`npm run lint`: eslint and prettier, their caches kept per machine,
+# scripts/lint-cached.ts; their output and the type check's kept in test-results/ and shown at the end; our npm
+# packages, made once into .test-run/npm
 # for the files that install them; the signed release; and the test guest image, built or reused, its log in
 # test-results/image.log), installs the provider, and runs the integration tests (real xorriso/isoinfo, cloud-init's
 # datasource code, ignition-validate, libvirtd, PostgreSQL, terraform, cdktf and real guest boots under TCG) in three
@@ -58,10 +60,10 @@ if [ -n "${VIRTSEED_TEST_ONLY:-}" ]; then
 fi
 
 # The unit tests start before the build and run beside it (they read no dist/: a core the single-threaded tsc of the
-# build leaves), their output kept in test-results/unit.log and shown once they end; after the build the checks run
-# beside them in the background (type check and lint use about one core each for a minute or two). The checks'
-# output is kept and shown at the end, and a failure fails the run once everything else has run. The machine's CPU
-# over this phase goes into the timing table (from here to the integration slots' start).
+# build and type check leaves), their output kept in test-results/unit.log and shown once they end; after the build
+# lint runs beside them in the background. The checks' output is kept and shown at the end, and a failure fails the
+# run once everything else has run. The machine's CPU over this phase goes into the timing table (from here to the
+# integration slots' start).
 head -n 1 /proc/stat >"$results/proc-stat.unit-start"
 ran=()
 unit_pid=
@@ -87,14 +89,27 @@ if [ -z "${VIRTSEED_TEST_ONLY:-}" ] || ((${#int_only[@]})); then
   ) &
   image_pid=$!
 fi
-if ! npm run --silent build; then
-  echo "test-all: npm run build failed (above); waiting for the unit tests already started, then stopping" >&2
+# The build's tsc (`npm run build`: `tsc -p tsconfig.json`) and the type check (`npm run typecheck`: `tsc -p
+# tsconfig.test.json`, everything including the tests) in one TypeScript program, which checks the code once instead
+# of twice (scripts/build-and-typecheck.ts: dist/ as the build's tsc makes it, the diagnostics of both), its output
+# kept in test-results/typecheck.log. Status 2: errors only in files the build does not hold (the tests): the type
+# check failed, dist/ is complete, the run goes on; any other failure is the build's. Then the rest of `npm run
+# build` (build:artifacts: the provider artifact and the CLI bundle).
+tsc_status=0
+npx tsx scripts/build-and-typecheck.ts >"$results/typecheck.log" 2>&1 || tsc_status=$?
+if [ "$tsc_status" = 2 ]; then
+  status=1
+  failed_checks+=(typecheck)
+elif [ "$tsc_status" != 0 ]; then
+  cat "$results/typecheck.log"
+fi
+if { [ "$tsc_status" != 0 ] && [ "$tsc_status" != 2 ]; } || ! npm run --silent build:artifacts; then
+  echo "test-all: the build failed (above); waiting for the unit tests already started, then stopping" >&2
   wait
   exit 1
 fi
-npm run --silent typecheck >"$results/typecheck.log" 2>&1 &
-typecheck_pid=$!
-npm run --silent lint >"$results/lint.log" 2>&1 &
+# `npm run lint`'s checks with their caches kept per machine (scripts/lint-cached.ts).
+node dist/scripts/lint-cached.js >"$results/lint.log" 2>&1 &
 lint_pid=$!
 # Our npm packages (packages/build/packages.ts), made once beside the unit tests for the integration files that
 # install them (test/helpers/packages.ts reads $VIRTSEED_TEST_PACKAGES) instead of once per file.
@@ -120,7 +135,6 @@ if [ -n "$unit_pid" ]; then
   wait "$unit_pid" || status=1
   cat "$results/unit.log"
 fi
-wait "$typecheck_pid" || { status=1; failed_checks+=(typecheck); }
 wait "$lint_pid" || { status=1; failed_checks+=(lint); }
 if [ -n "$packages_pid" ] && ! wait "$packages_pid"; then
   # The files that need them make their own (and say why they fail, if they do).
@@ -190,12 +204,14 @@ fi
 echo
 node dist/scripts/test-timings.js "$results" || echo "timings: the table could not be made (see above)"
 echo "timings: $results/timings.md (and timings.json)"
-for check in typecheck lint; do
-  if [ -s "$results/$check.log" ]; then
-    echo "--- npm run $check:"
-    cat "$results/$check.log"
-  fi
-done
+if [ -s "$results/typecheck.log" ]; then
+  echo "--- type check (npm run typecheck's, in scripts/build-and-typecheck.ts):"
+  cat "$results/typecheck.log"
+fi
+if [ -s "$results/lint.log" ]; then
+  echo "--- npm run lint (scripts/lint-cached.ts):"
+  cat "$results/lint.log"
+fi
 if [[ " ${failed_checks[*]} " == *" packages "* ]]; then
   echo "--- node dist/packages/build/packages.js:"
   cat "$results/packages.log"

@@ -21,16 +21,17 @@ const ROOT = path.resolve(__dirname, '..', '..');
 
 /**
  * The folder for what the test runs keep between runs (absolute): `/var/cache/virtseed` when it can be made and
- * written (root, as the README's prerequisites ask), else this checkout's `.test-run`.
+ * written (root, as the README's prerequisites ask), else `.test-run` in `checkout` (default: this checkout; the
+ * compiled scripts in dist/ pass theirs).
  */
-export function testCacheRoot(): string {
+export function testCacheRoot(checkout = ROOT): string {
   const machine = '/var/cache/virtseed';
   try {
     fs.mkdirSync(machine, { recursive: true });
     fs.accessSync(machine, fs.constants.W_OK);
     return machine;
   } catch {
-    return path.join(ROOT, '.test-run');
+    return path.join(checkout, '.test-run');
   }
 }
 
