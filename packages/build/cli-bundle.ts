@@ -12,7 +12,11 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { CLI_COMMANDS } from '../../cli/commands/names';
 import { bundleWithCodeCache, type BundledProgram } from './bundle';
+import { bundleFileName } from './code-cache-loader';
 import { repoRoot } from './repo';
+
+/** The CLI's code cache name (and so its bundle's file name, {@link bundleFileName}). */
+const CLI_CACHE_NAME = 'cli';
 
 /** First lines of the executable: refuse an old node with a clear message instead of a syntax error. */
 const BANNER = `#!/usr/bin/env node
@@ -22,7 +26,12 @@ if (+process.versions.node.split('.')[0] < 20) { process.stderr.write('virtseed 
 /** The CLI's executable (its code-cache loader) and the bundle of cli/main.ts it runs. */
 export function bundleCli(root: string): Promise<BundledProgram> {
   // One code cache per command: each holds the bytecode its own command runs (issue #25).
-  return bundleWithCodeCache(root, { entry: 'cli/main.ts', banner: BANNER, cacheName: 'cli', cacheCommands: CLI_COMMANDS });
+  return bundleWithCodeCache(root, { entry: 'cli/main.ts', banner: BANNER, cacheName: CLI_CACHE_NAME, cacheCommands: CLI_COMMANDS });
+}
+
+/** The build's CLI (`npm run build`): the executable and, beside it, the bundle it runs, in `root`'s dist/. */
+export function builtCliFiles(root: string): { executable: string; bundle: string } {
+  return { executable: path.join(root, 'dist', 'virtseed.js'), bundle: path.join(root, 'dist', bundleFileName(CLI_CACHE_NAME)) };
 }
 
 /** Writes the executable to `file` (mode 0755) and its bundle beside it (0644), each atomically, bundle first. */
@@ -40,7 +49,7 @@ export async function writeCliBundle(file: string, root: string = repoRoot()): P
 
 if (require.main === module) {
   const root = repoRoot();
-  const file = path.join(root, 'dist', 'virtseed.js');
+  const file = builtCliFiles(root).executable;
   writeCliBundle(file, root).then(
     () => process.stderr.write(`cli-bundle: wrote ${path.relative(process.cwd(), file) || file}\n`),
     (e: Error) => {

@@ -50,6 +50,11 @@ export interface CodeCacheProgram {
   readonly sourceFile: string;
 }
 
+/** The file name of the bundle a loader named `name` runs, beside it, unless told another: `virtseed-<name>.bundle.js`. */
+export function bundleFileName(name: string): string {
+  return `virtseed-${name}.bundle.js`;
+}
+
 /**
  * The loader program running `bundle` (written as `sourceFile` beside it) with a code cache kept under the file
  * name prefix `name`. Throws `Error` when `name` is not lower-case letters and dashes, or `sourceFile` is not a
@@ -77,7 +82,7 @@ export interface CodeCacheProgram {
 export function codeCacheLoader(
   bundle: string,
   name = 'provider',
-  sourceFile = `virtseed-${name}.bundle.js`,
+  sourceFile = bundleFileName(name),
   firstStage?: FirstStage,
   commands: readonly string[] = [],
   seaAsset?: string,

@@ -1,7 +1,7 @@
 /**
  * Our npm products as their packed tarballs (`npm run package`: packages/build/packages.ts), for the tests that
- * install them as a user would. Making them costs minutes (bindings generated and compiled for two frameworks, the
- * CLI bundled), so the test command makes them once per run, beside the unit tests, into the folder named by
+ * install them as a user would. Making them costs minutes (bindings generated and compiled for two frameworks; the
+ * CLI and the provider artifact are the build's dist/), so the test command makes them once per run, beside the unit tests, into the folder named by
  * `$VIRTSEED_TEST_PACKAGES` (scripts/test-all.sh), and every file takes them from there. A file run alone (the
  * variable unset) makes its own into `out`, as before.
  */

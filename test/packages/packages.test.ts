@@ -43,6 +43,37 @@ describe('construct package build', () => {
     }
   });
 
+  it("GIVEN a tree of modules THEN the sources are what the compiler would take from constructs/index.ts: imports, exports, import(), import = require, JSON, not a .ts file's require nor unreached files", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'virtseed-sources-'));
+    const write = (rel: string, text: string) => {
+      fs.mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
+      fs.writeFileSync(path.join(dir, rel), text);
+    };
+    try {
+      write('constructs/index.ts', "export * from './src/a';\nimport type { T } from '../src/t';\nexport type U = T;\n");
+      write(
+        'constructs/src/a.ts',
+        "import data from './d.json';\nimport b = require('./b');\nexport const a = () => import('./c').then(() => [data, b]);\n",
+      );
+      write('constructs/src/b.ts', "export const lazy = () => require('./not-followed');\n");
+      write('constructs/src/c.ts', "export { Construct } from 'constructs';\n");
+      write('constructs/src/d.json', '{"x": 1}\n');
+      write('constructs/src/not-followed.ts', 'export {};\n');
+      write('constructs/src/unreached.ts', 'export {};\n');
+      write('src/t.ts', 'export type T = number;\n');
+      expect(constructSources(dir)).toEqual([
+        'constructs/index.ts',
+        'constructs/src/a.ts',
+        'constructs/src/b.ts',
+        'constructs/src/c.ts',
+        'constructs/src/d.json',
+        'src/t.ts',
+      ]);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('GIVEN this checkout THEN the package sources are what constructs/index.ts reaches, without provider or generated code', () => {
     const files = constructSources(ROOT);
     expect(files).toContain('constructs/index.ts');
