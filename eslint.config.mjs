@@ -15,6 +15,7 @@ export default tseslint.config(
       'constructs/generated/**',
       '.test-run/**',
       'packages/cdktn/**',
+      'packages/*/.stage/**',
       'bench/anchors/**',
       '**/*.js',
       '**/*.mjs',
