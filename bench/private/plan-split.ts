@@ -88,16 +88,24 @@ export function planSplit(w: Workdir, config: string, cpuFile: string, base: str
   return { totalMs: cpuMsOf(timeFile), pluginMs: cpuMsOf(cpuFile), wallMs: ms, load };
 }
 
+/**
+ * The Go floor built into `base`/plugins, and two workdirs in `base` of `n` domains named from `prefix`: `ours`
+ * (virtseed_domain) and `floorDomain` (floor_domain with our schema, written from `ours`). Throws when the Go floor
+ * does not build. Neither is applied yet.
+ */
+export function floorPair(base: string, n: number, prefix: string, env: NodeJS.ProcessEnv): { ours: Workdir; floorDomain: Workdir } {
+  const floor = buildGoFloor(join(base, 'plugins'));
+  if (!floor.built) throw new Error(`the Go floor did not build:\n${floor.reason}`);
+  const ours = workdir(base, 'ours', domainConfig(n, undefined, prefix), env);
+  const floorEnv = { ...env, FLOOR_DOMAIN_SCHEMA: writeDomainSchema(ours, base) };
+  return { ours, floorDomain: workdir(base, 'floor-domain', floorDomainConfig(n, undefined, prefix), floorEnv) };
+}
+
 function main(): void {
   const n = Number(process.argv[2] ?? 300);
   const runs = Number(process.argv[3] ?? 5);
   const base = mkdtempSync(join(tmpdir(), 'virtseed-plan-split-'));
-  const env = terraformEnv(base);
-  const floor = buildGoFloor(join(base, 'plugins'));
-  if (!floor.built) throw new Error(`the Go floor did not build:\n${floor.reason}`);
-  const ours = workdir(base, 'ours', domainConfig(n, undefined, PREFIX), env);
-  const floorEnv = { ...env, FLOOR_DOMAIN_SCHEMA: writeDomainSchema(ours, base) };
-  const floorDomain = workdir(base, 'floor-domain', floorDomainConfig(n, undefined, PREFIX), floorEnv);
+  const { ours, floorDomain } = floorPair(base, n, PREFIX, terraformEnv(base));
   try {
     tf(ours, ['apply', '-auto-approve']);
     tf(floorDomain, ['apply', '-auto-approve']);

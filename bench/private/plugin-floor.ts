@@ -17,11 +17,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bundleProvider } from '../../packages/build/provider-artifact';
 import { repoRoot } from '../../packages/build/repo';
-import { domainConfig, floorDomainConfig, writeDomainSchema } from '../terraform';
-import { buildGoFloor } from './go-floor';
-import { installedPlugin, planSplit, timedOverride, type Split } from './plan-split';
+import { floorPair, installedPlugin, planSplit, timedOverride, type Split } from './plan-split';
 import { median } from './rows';
-import { terraformEnv, tf, workdir, type Workdir } from './terraform-workdir';
+import { terraformEnv, tf, type Workdir } from './terraform-workdir';
 
 const PREFIX = 'vsnoop-';
 const ALL = ['go', 'go-notls', 'raw', 'raw-notls', 'codec', 'codec-notls', 'ours', 'ours-notls'] as const;
@@ -50,12 +48,8 @@ async function main(): Promise<void> {
   const wanted = (process.argv[4] ?? ALL.join(',')).split(',');
   const base = mkdtempSync(join(tmpdir(), 'virtseed-plugin-floor-'));
   const env = { ...terraformEnv(base), VIRTSEED_CACHE_DIR: join(base, 'cache') };
-  const floor = buildGoFloor(join(base, 'plugins'));
-  if (!floor.built) throw new Error(`the Go floor did not build:\n${floor.reason}`);
+  const { ours, floorDomain } = floorPair(base, n, PREFIX, env);
   const noop = await buildNoop(join(base, 'noop'));
-  const ours = workdir(base, 'ours', domainConfig(n, undefined, PREFIX), env);
-  const floorEnv = { ...env, FLOOR_DOMAIN_SCHEMA: writeDomainSchema(ours, base) };
-  const floorDomain = workdir(base, 'floor-domain', floorDomainConfig(n, undefined, PREFIX), floorEnv);
   try {
     tf(ours, ['apply', '-auto-approve']);
     tf(floorDomain, ['apply', '-auto-approve']);
