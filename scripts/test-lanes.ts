@@ -10,7 +10,7 @@
  * or restores measured, `guests: true`, or not measured at all: unknown, assumed to) or reads the test image
  * (usesTestImage), and when the image will be ready (imageHeadStart).
  *
- * The fixed split (`split`, splitLanes) is what scripts/test-all.sh ran before the queue, kept to compare the two on
+ * The fixed split (splitLanes) is what scripts/test-all.sh ran before the queue, kept to compare the two on
  * past runs (scripts/test-replay.ts). Lanes `heavy` and `int` may start guests, `noguest` runs only files that start
  * none. Head start: on a fresh machine (CI's case) the test image is still being built when the unit tests and checks
  * end. Lane `noguest` starts then; `heavy` and `int` start when the image is ready, an estimated `headStart` seconds
@@ -22,15 +22,13 @@
  * time; a tie goes to `noguest`, then `heavy`). A file without a measured time counts as the median of the measured
  * ones (60 s when none is).
  *
- * `npx tsx scripts/test-lanes.ts split [--image-building SECONDS] [FILE...]` prints `<lane> <file>` lines (every
- * integration file, or the FILEs given); `--image-building` says the image has been building for SECONDS and is not
- * ready yet. `npm run test:lanes` (`update [timings.json]`) rewrites test/lanes.json from a run's timings: the
+ * `npm run test:lanes` (`npx tsx scripts/test-lanes.ts update [timings.json]`) rewrites test/lanes.json from a run's timings: the
  * measured files get their new figures, and the image its build time when the run built it; when the run measured
  * every integration file, the pins are dropped too. It then prints the queue's makespan with those estimates.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { DEFAULT_QUEUE, simulate } from './test-queue';
+import { DEFAULT_QUEUE, QueuedFile, simulate } from './test-queue';
 import { integrationFiles, isIntegrationLane, Timings } from './test-timings';
 
 /** The integration lanes, in the order a tie between guest lanes is broken. */
@@ -88,6 +86,21 @@ export function defaultSeconds(lanes: LanesFile): number {
     .filter((s): s is number => typeof s === 'number')
     .sort((a, b) => a - b);
   return known.length ? known[Math.floor(known.length / 2)] : 60;
+}
+
+/**
+ * The queue's view of `files` (paths relative to the checkout; scripts/test-queue.ts): each one's estimate from
+ * `lanes` (its seconds, {@link defaultSeconds} when not measured), whether it starts guests ({@link startsGuests}),
+ * and `readsImage(file)`.
+ */
+export function queuedFiles(files: readonly string[], lanes: LanesFile, readsImage: (file: string) => boolean): QueuedFile[] {
+  const fallback = defaultSeconds(lanes);
+  return files.map((file) => ({
+    file,
+    seconds: lanes.files[file]?.seconds ?? fallback,
+    guest: startsGuests(lanes.files[file]),
+    readsImage: readsImage(file),
+  }));
 }
 
 /**
@@ -180,48 +193,15 @@ function readLanes(root: string): LanesFile {
   return JSON.parse(fs.readFileSync(path.join(root, LANES_JSON), 'utf8')) as LanesFile;
 }
 
-/** Each lane's estimated end, as `heavy N s, int N s, noguest N s`. */
-function laneSummary(seconds: Record<Lane, number>): string {
-  return LANES.map((l) => `${l} ${Math.round(seconds[l])} s`).join(', ');
-}
-
-/** Which of the integration `files` read the test image (usesTestImage on each one's source). */
-function imageReaders(root: string, files: readonly string[]): Set<string> {
-  return new Set(files.filter((f) => usesTestImage(fs.readFileSync(path.join(root, f), 'utf8'))));
-}
-
-/** The CLI (run from the checkout): `split [--image-building SECONDS] [FILE...]` or `update [timings.json]`. */
+/** The CLI (run from the checkout): `update [timings.json]`. */
 export function main(args: readonly string[], root: string): void {
   const [command, ...rest] = args;
   const all = integrationFiles(root, 'test');
-  if (command === 'split') {
-    const lanes = readLanes(root);
-    let buildingFor: number | undefined;
-    if (rest[0] === '--image-building') {
-      buildingFor = Number(rest[1]);
-      if (!Number.isFinite(buildingFor) || buildingFor < 0)
-        throw new Error(`test-lanes: --image-building expects seconds, got ${JSON.stringify(rest[1])}`);
-      rest.splice(0, 2);
-    }
-    const files = rest.length ? rest.map((f) => path.relative(root, path.resolve(root, f)).split(path.sep).join('/')) : all;
-    const headStart = imageHeadStart(lanes, buildingFor);
-    const readers = buildingFor === undefined ? new Set<string>() : imageReaders(root, files);
-    const { lane, seconds } = splitLanes(files, lanes, { headStart, needsImage: (f) => readers.has(f) });
-    for (const f of files) process.stdout.write(`${lane[f]} ${f}\n`);
-    const head =
-      buildingFor === undefined
-        ? ''
-        : `the test image still building (for ${Math.round(buildingFor)} s, ${lanes.image?.seconds ?? DEFAULT_IMAGE_SECONDS} s recorded): lane noguest starts about ${headStart} s before heavy and int; `;
-    process.stderr.write(`test-lanes: ${head}estimated ends ${laneSummary(seconds)} (${LANES_JSON})\n`);
-  } else if (command === 'update') {
+  if (command === 'update') {
     const timings = JSON.parse(fs.readFileSync(path.resolve(root, rest[0] ?? 'test-results/timings.json'), 'utf8')) as Timings;
     const updated = updateLanes(readLanes(root), timings, all);
     fs.writeFileSync(path.join(root, LANES_JSON), JSON.stringify(updated, null, 2) + '\n');
-    const fallback = defaultSeconds(updated);
-    const files = all.map((file) => {
-      const seconds = updated.files[file]?.seconds ?? fallback;
-      return { file, seconds, guest: startsGuests(updated.files[file]), readsImage: false };
-    });
+    const files = queuedFiles(all, updated, () => false);
     const est = new Map(files.map((f) => [f.file, f.seconds]));
     const { makespan } = simulate(files, (f) => est.get(f) ?? 0, {
       ...DEFAULT_QUEUE,
@@ -233,9 +213,7 @@ export function main(args: readonly string[], root: string): void {
       `test-lanes: ${LANES_JSON} rewritten; the integration slots estimated to end after ${Math.round(makespan)} s with the image cached\n`,
     );
   } else {
-    throw new Error(
-      `test-lanes: expected "split [--image-building SECONDS] [FILE...]" or "update [timings.json]", got ${JSON.stringify(command)}`,
-    );
+    throw new Error(`test-lanes: expected "update [timings.json]", got ${JSON.stringify(command)}`);
   }
 }
 

@@ -76,7 +76,8 @@ function longestFirst(files: readonly QueuedFile[]): QueuedFile[] {
   return [...files].sort((a, b) => b.seconds - a.seconds || a.file.localeCompare(b.file));
 }
 
-const needsImage = (f: QueuedFile) => f.guest || f.readsImage;
+/** Whether a file needs the test image: it starts guests, or reads the image. */
+export const needsImage = (f: QueuedFile): boolean => f.guest || f.readsImage;
 
 /**
  * The files a free slot runs next, in one jest process, in order (the policy in the module comment); empty when it

@@ -24,8 +24,8 @@
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { LanesFile, defaultSeconds, splitLanes, startsGuests, usesTestImage, GUEST_LANES, LANES } from './test-lanes';
-import { DEFAULT_QUEUE, QueuedFile, simulate } from './test-queue';
+import { LanesFile, queuedFiles, splitLanes, usesTestImage, GUEST_LANES, LANES } from './test-lanes';
+import { DEFAULT_QUEUE, simulate } from './test-queue';
 import { Timings } from './test-timings';
 
 /** Wall seconds a jest process adds to its files (`jest --runInBand` of a 1.5 s file: 2.8 s wall). */
@@ -59,13 +59,7 @@ export function replayRun(
 ): ReplayFigures {
   const files = [...measured.keys()].sort();
   const actual = (f: string) => measured.get(f) ?? 0;
-  const fallback = defaultSeconds(lanes);
-  const queued: QueuedFile[] = files.map((file) => ({
-    file,
-    seconds: lanes.files[file]?.seconds ?? fallback,
-    guest: startsGuests(lanes.files[file]),
-    readsImage: readsImage(file),
-  }));
+  const queued = queuedFiles(files, lanes, readsImage);
   const { lane } = splitLanes(files, lanes, { headStart: imageReadyAt, needsImage: imageReadyAt > 0 ? readsImage : undefined });
   const laneEnd = (l: (typeof LANES)[number]) => {
     const mine = files.filter((f) => lane[f] === l);

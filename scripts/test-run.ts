@@ -24,8 +24,8 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { defaultSeconds, imageHeadStart, LanesFile, startsGuests, usesTestImage } from './test-lanes';
-import { DEFAULT_QUEUE, ImageState, nextBatch, QueuedFile } from './test-queue';
+import { imageHeadStart, LanesFile, queuedFiles, usesTestImage } from './test-lanes';
+import { DEFAULT_QUEUE, ImageState, needsImage, nextBatch, QueuedFile } from './test-queue';
 import { integrationFiles } from './test-timings';
 
 /** The command line, parsed. */
@@ -52,17 +52,6 @@ export function parseRunArgs(args: readonly string[]): RunArgs {
     own.splice(0, 2);
   }
   return { results, ...(buildingFor === undefined ? {} : { buildingFor }), files: own, jestArgs };
-}
-
-/** The queue's view of `files` (paths relative to the checkout): estimates and classes from `lanes`, `source(file)` for the image readers. */
-export function queuedFiles(files: readonly string[], lanes: LanesFile, source: (file: string) => string): QueuedFile[] {
-  const fallback = defaultSeconds(lanes);
-  return files.map((file) => ({
-    file,
-    seconds: lanes.files[file]?.seconds ?? fallback,
-    guest: startsGuests(lanes.files[file]),
-    readsImage: usesTestImage(source(file)),
-  }));
 }
 
 /**
@@ -105,7 +94,7 @@ export async function main(args: readonly string[], root: string): Promise<numbe
   const lanes = JSON.parse(fs.readFileSync(path.join(root, 'test', 'lanes.json'), 'utf8')) as LanesFile;
   const rel = (f: string) => path.relative(root, path.resolve(root, f)).split(path.sep).join('/');
   const files = opts.files.length ? opts.files.map(rel) : integrationFiles(root, 'test');
-  let pending = queuedFiles(files, lanes, (f) => fs.readFileSync(path.join(root, f), 'utf8'));
+  let pending = queuedFiles(files, lanes, (f) => usesTestImage(fs.readFileSync(path.join(root, f), 'utf8')));
   const jestBin = require.resolve('jest/bin/jest', { paths: [root] });
   const t0 = Date.now();
   const now = () => (Date.now() - t0) / 1000;
@@ -130,8 +119,8 @@ export async function main(args: readonly string[], root: string): Promise<numbe
       say(`slots: the test image is ready at ${Math.round(now())} s (${s.dir})`);
       return;
     }
-    const needs = pending.filter((f) => f.guest || f.readsImage);
-    pending = pending.filter((f) => !(f.guest || f.readsImage));
+    const needs = pending.filter(needsImage);
+    pending = pending.filter((f) => !needsImage(f));
     notRun.push(...needs.map((f) => f.file));
     say(
       `slots: no test image (scripts/build-test-image.sh: ${s.failed})${needs.length ? `; NOT RUN: ${needs.map((f) => f.file).join(' ')}` : ''}`,

@@ -1,7 +1,8 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { parseRunArgs, queuedFiles, readImage } from '../../scripts/test-run';
+import { queuedFiles, usesTestImage } from '../../scripts/test-lanes';
+import { parseRunArgs, readImage } from '../../scripts/test-run';
 
 describe('parseRunArgs', () => {
   it('GIVEN the results folder, the image building, files and jest arguments WHEN parsed THEN each is in its place', () => {
@@ -24,7 +25,7 @@ describe('queuedFiles', () => {
   it('GIVEN lanes.json entries and sources WHEN queued THEN estimates, guests and image readers come from them', () => {
     const lanes = { files: { g: { seconds: 100, boots: 1 }, n: { seconds: 20, boots: 0, restores: 0 } } };
     const src: Record<string, string> = { g: '', n: 'testImage()', x: '' };
-    expect(queuedFiles(['g', 'n', 'x'], lanes, (f) => src[f])).toEqual([
+    expect(queuedFiles(['g', 'n', 'x'], lanes, (f) => usesTestImage(src[f]))).toEqual([
       { file: 'g', seconds: 100, guest: true, readsImage: false },
       { file: 'n', seconds: 20, guest: false, readsImage: true },
       { file: 'x', seconds: 100, guest: true, readsImage: false }, // not measured: the median, and guests assumed
