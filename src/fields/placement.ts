@@ -61,7 +61,7 @@ export const PLACEMENT_FIELDS = {
       type: 'string',
       computed: true,
       description:
-        'Why that host: the policy and what the host has committed with the domain, e.g. `spread: h2 (768 of 2048 MiB committed with web-1, 3 domains)`.',
+        'Why that host: the policy and what the host has committed with the domain, e.g. `spread: h2 (768 MiB committed with web-1, 3 domains)`. It names no host memory size: the size libvirt reports for a host may change between plan and apply (memory hotplug, ballooning), and the apply must plan the same reason.',
     },
   },
 } as const satisfies ResourceFields;

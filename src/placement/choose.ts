@@ -52,7 +52,9 @@ export function choosePlacement(request: PlacementRequest, views: ReadonlyMap<st
   if (!fits.length) return { ok: false, skipped };
   const best = [...fits].sort(request.policy === 'pack' ? byPack : bySpread)[0];
   const how = request.pin !== undefined ? 'pinned' : request.policy;
-  const reason = `${how}: ${best.host} (${best.memoryAfter} of ${best.budget} MiB committed with ${request.name}, ${best.guests + 1} domain${best.guests ? 's' : ''})`;
+  // Not the host's memory budget: read from libvirt (virNodeGetInfo) it can change between the plan and the apply
+  // (memory hotplug, ballooning), and the apply's plan must give the same reason (docs/FACTS.md, "Many hosts").
+  const reason = `${how}: ${best.host} (${best.memoryAfter} MiB committed with ${request.name}, ${best.guests + 1} domain${best.guests ? 's' : ''})`;
   return { ok: true, host: best.host, reason, skipped };
 }
 

@@ -115,7 +115,7 @@ describe('virtseed_placement plan', () => {
     });
     expect((await plan(h, ctx, config('web-2', { anti_affinity: 'web' }))).planned?.host).toBe('h2');
     const r = await plan(h, ctx, config('web-3', { anti_affinity: 'web' }));
-    expect(r.planned).toMatchObject({ host: 'h3', reason: 'spread: h3 (2304 of 4096 MiB committed with web-3, 2 domains)' });
+    expect(r.planned).toMatchObject({ host: 'h3', reason: 'spread: h3 (2304 MiB committed with web-3, 2 domains)' });
     expect(r.diagnostics).toEqual([]);
   });
 

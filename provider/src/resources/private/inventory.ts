@@ -5,7 +5,8 @@
  *
  * Why once per process: Terraform plans a run in one provider process and applies it in another, where it plans
  * each placement again and requires the same answer (else "Provider produced inconsistent final plan"). Both
- * processes read the hosts before any domain of the run exists, so both start from the same picture; the
+ * processes read the hosts before any domain of the run exists, so both start from the same picture (but for a
+ * host's memory size, which libvirt may report differently at apply: src/placement names no size in what it plans); the
  * domains created during the apply do not change it (a domain of a placement decided in the process counts once,
  * as that decision). Placements planned one after the other (each depends on the one before, as the constructs
  * chain them) are therefore decided alike in both. See docs/guides/fleet.md "How placements of one plan see each
