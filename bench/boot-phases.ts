@@ -8,8 +8,8 @@
  * process) and the 1-minute load average over the boots.
  *
  * Usage (a boot experiment: through the boot slot): `bash /work/wt/boot-slot.sh npx tsx bench/boot-phases.ts
- * IMAGE_DIR...` (directories with image.env, as scripts/build-test-image.sh prints). Objects are named
- * `vsbench-phases-N-*` and removed after the boots. Prints a Markdown table.
+ * [--dhcp4-only] IMAGE_DIR...` (directories with image.env, as scripts/build-test-image.sh prints). Objects are named
+ * `vsbench-phases-PID-N-*` (this process's id, so two runs can share the machine) and removed after the boots. Prints a Markdown table.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -23,6 +23,14 @@ import { BENCH_URI as URI, virsh } from './private/command';
 const DIR = '/var/lib/libvirt/images';
 const TICKS = 100; // USER_HZ
 const FINISHED = /Cloud-init v\. \S+ finished at/;
+/**
+ * `--dhcp4-only`: the seed carries a network-config (DHCPv4 on eth0) instead of leaving cloud-init to its fallback,
+ * which from cloud-init 24.x on asks for DHCPv6 too: ifupdown's `inet6 dhcp` then waits on a network with no DHCPv6
+ * server (QEMU's restricted user networking) until networking.service's 5-minute timeout.
+ */
+const DHCP4_ONLY = process.argv.includes('--dhcp4-only')
+  ? 'version: 2\nethernets:\n  eth0:\n    match: {name: eth0}\n    dhcp4: true\n'
+  : undefined;
 
 /** Phase ends, in boot order: the first console line matching each. */
 const MARKS: readonly { readonly name: string; readonly re: RegExp }[] = [
@@ -58,7 +66,7 @@ interface Boot {
 }
 
 const names = (i: number) => {
-  const name = `vsbench-phases-${i}`;
+  const name = `vsbench-phases-${process.pid}-${i}`;
   return {
     name,
     root: join(DIR, `${name}-root.qcow2`),
@@ -120,7 +128,14 @@ async function main(dirs: string[]): Promise<void> {
       cleanup(i);
       const n = names(i);
       execFileSync('qemu-img', ['create', '-q', '-f', 'qcow2', '-F', 'qcow2', '-b', img.image, n.root]);
-      writeFileSync(n.seed, buildSeedIso({ hostname: `phases${i}`, instance_id: `iid-vsbench-phases-${i}` }).iso);
+      writeFileSync(
+        n.seed,
+        buildSeedIso({
+          hostname: `phases${i}`,
+          instance_id: `iid-vsbench-phases-${i}`,
+          ...(DHCP4_ONLY ? { network_config: DHCP4_ONLY } : {}),
+        }).iso,
+      );
       const spec: DomainSpec = {
         name: n.name,
         type: host.domainType(URI),
@@ -168,7 +183,7 @@ async function main(dirs: string[]): Promise<void> {
   }
 }
 
-main(process.argv.slice(2)).catch((e: unknown) => {
+main(process.argv.slice(2).filter((a) => a !== '--dhcp4-only')).catch((e: unknown) => {
   console.error(e);
   process.exit(1);
 });
