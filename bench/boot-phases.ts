@@ -8,7 +8,7 @@
  * process) and the 1-minute load average over the boots.
  *
  * Usage (a boot experiment: through the boot slot): `bash /work/wt/boot-slot.sh npx tsx bench/boot-phases.ts
- * [--dhcp4-only] IMAGE_DIR...` (directories with image.env, as scripts/build-test-image.sh prints). Objects are named
+ * [--dhcp4-only] [--deprecated-key] IMAGE_DIR...` (directories with image.env, as scripts/build-test-image.sh prints). Objects are named
  * `vsbench-phases-PID-N-*` (this process's id, so two runs can share the machine) and removed after the boots. Prints a Markdown table.
  */
 import { execFileSync } from 'node:child_process';
@@ -28,6 +28,11 @@ const FINISHED = /Cloud-init v\. \S+ finished at/;
  * which from cloud-init 24.x on asks for DHCPv6 too: ifupdown's `inet6 dhcp` then waits on a network with no DHCPv6
  * server (QEMU's restricted user networking) until networking.service's 5-minute timeout.
  */
+/**
+ * `--deprecated-key`: the seed's cloud-config sets `apt_update: false` (deprecated since cloud-init 22.2), so the
+ * console shows how this cloud-init prints a deprecation (22.4 at WARNING, ≥ 23.4 at its DEPRECATED level).
+ */
+const DEPRECATED_KEY = process.argv.includes('--deprecated-key');
 const DHCP4_ONLY = process.argv.includes('--dhcp4-only')
   ? 'version: 2\nethernets:\n  eth0:\n    match: {name: eth0}\n    dhcp4: true\n'
   : undefined;
@@ -134,6 +139,7 @@ async function main(dirs: string[]): Promise<void> {
           hostname: `phases${i}`,
           instance_id: `iid-vsbench-phases-${i}`,
           ...(DHCP4_ONLY ? { network_config: DHCP4_ONLY } : {}),
+          ...(DEPRECATED_KEY ? { cloud_config: { apt_update: false } } : {}),
         }).iso,
       );
       const spec: DomainSpec = {
@@ -183,7 +189,7 @@ async function main(dirs: string[]): Promise<void> {
   }
 }
 
-main(process.argv.slice(2).filter((a) => a !== '--dhcp4-only')).catch((e: unknown) => {
+main(process.argv.slice(2).filter((a) => !a.startsWith('--'))).catch((e: unknown) => {
   console.error(e);
   process.exit(1);
 });
