@@ -2,18 +2,20 @@
  * Reads a guest's provisioning agent from its serial console lines (one boot, from the first line on): when
  * cloud-init or Ignition has finished, and what it reported. Pure; no I/O.
  *
- * cloud-init (checked against cloud-init 22.4–24.x output on the console): every stage prints
+ * cloud-init (checked against cloud-init 22.4 and 25.1 output on the console): every stage prints
  * `Cloud-init v. VERSION running 'STAGE' at …`; the final stage's final_message module prints
  * `Cloud-init v. VERSION finished at DATE. Datasource NAME [..].  Up N seconds` — also when modules failed, which
  * cloud-init logs at WARNING as `Running module NAME (<module …>) failed` (and, for scripts-user,
  * `Failed to run module scripts-user (…)`). Its console log handler writes `FILE.py[LEVEL]: message` for WARNING and
- * above. A module failure is an error, and ends the watch at once: it fails the apply whatever follows, and cloud-init
- * goes on with the later modules and stages (a package upgrade can take minutes), so waiting for the "finished" line
- * would only delay the failure (and, under `snapshot_before`, the revert). Other WARNING lines are recoverable
- * (warnings); finishing with `DataSourceNone` means no seed was found (an error). A message of several lines (e.g. `Deprecated cloud-config
- * provided:` followed by one `KEY: why` line per key) reaches the console one line per journal entry, each with the
- * same `cloud-init[PID]:` tag and no `FILE.py[LEVEL]` marker: a message ending in `:` takes the `KEY: text` lines that
- * follow it with the same tag, joined by newlines.
+ * above; cloud-init ≥ 23.4 logs deprecations at its own level DEPRECATED (35, between WARNING and ERROR; 22.4 logged
+ * them at WARNING), which counts as a warning here. A module failure is an error, and ends the watch at once: it
+ * fails the apply whatever follows, and cloud-init goes on with the later modules and stages (a package upgrade can
+ * take minutes), so waiting for the "finished" line would only delay the failure (and, under `snapshot_before`, the
+ * revert). Other WARNING and DEPRECATED lines are recoverable (warnings); finishing with `DataSourceNone` means no
+ * seed was found (an error). A message of several lines (e.g. 22.4's `Deprecated cloud-config provided:` followed by
+ * one `KEY: why` line per key; 25.1 puts them on one line) reaches the console one line per journal entry, each with
+ * the same `cloud-init[PID]:` tag and no `FILE.py[LEVEL]` marker: a message ending in `:` takes the `KEY: text`
+ * lines that follow it with the same tag, joined by newlines.
  *
  * Ignition (coreos/ignition internal/main.go, internal/exec/engine.go): every stage ends with `STAGE: STAGE passed`
  * and `Ignition finished successfully`, or `Ignition failed: ERROR`. Done when the `files` stage passed and that run
@@ -39,7 +41,7 @@ export interface ProvisioningOutcome {
   readonly finished: boolean;
   /** Errors that make provisioning a failure (module failures, no datasource, Ignition failed). */
   readonly errors: readonly ProvisioningProblem[];
-  /** Recoverable problems (cloud-init WARNING lines that are not module failures), in order, without repeats. */
+  /** Recoverable problems (cloud-init WARNING and DEPRECATED lines that are not module failures), in order, without repeats. */
   readonly warnings: readonly string[];
   /** The agent's own completion line (cloud-init's "finished" line, Ignition's last "finished successfully"). */
   readonly finishedLine?: string;
@@ -51,7 +53,7 @@ export interface ProvisioningOutcome {
 
 const CI_FINISHED = /Cloud-init v\. (\S+) finished at .*?Datasource (\w+)/;
 const CI_RUNNING = /Cloud-init v\. (\S+) running '/;
-const CI_LOG = /\b[\w.-]+\.py\[(WARNING|ERROR|CRITICAL)\]: ?(.*)$/;
+const CI_LOG = /\b[\w.-]+\.py\[(WARNING|DEPRECATED|ERROR|CRITICAL)\]: ?(.*)$/;
 /** Any cloud-init log marker, of every level (a continuation line has none). */
 const CI_ANY_LOG = /\b[\w.-]+\.py\[[A-Z]+\]:/;
 /** The kernel-style time stamp journald puts before console lines. */
@@ -133,7 +135,7 @@ export class ProvisioningWatch {
     }
     const tag = text.slice(0, log.index).replace(CONSOLE_STAMP, '').replace(CI_TIME, '').trim();
     const multiLine = message.endsWith(':') && tag !== '';
-    if (level === 'WARNING') {
+    if (level === 'WARNING' || level === 'DEPRECATED') {
       if (multiLine || !this.warnings.includes(message)) this.warnings.push(message);
       if (multiLine) this.open = { list: 'warnings', index: this.warnings.length - 1, tag };
     } else if (multiLine || !this.errors.some((e) => e.message === message)) {

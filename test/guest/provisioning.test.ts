@@ -89,6 +89,29 @@ describe('ProvisioningWatch cloud-init', () => {
     expect(w.outcome.warnings).toEqual(['Deprecated cloud-config provided:\napt_update:  Dropped after April 2027.']);
   });
 
+  // The deprecation line as a Debian 13 guest (cloud-init 25.1.4) printed it for `apt_update: false` (bench/boot-phases.ts
+  // --deprecated-key); the finished line's form is 22.4's.
+  test('GIVEN cloud-init 25.1 on Debian 13 WHEN a deprecation is logged at its DEPRECATED level THEN it is a warning, and the finished line is read', () => {
+    const w = new ProvisioningWatch('cloud-init');
+    feed(w, [
+      "[   30.2] cloud-init[238]: Cloud-init v. 25.1.4 running 'init' at Mon, 30 Nov 2026 02:40:11 +0000. Up 30.10 seconds.",
+      '[   40.1] cloud-init[238]: 2026-11-30 02:40:21,100 - loggers.py[DEPRECATED]: Deprecated cloud-config provided: apt_update:  Deprecated in version 22.2. Use **package_update** instead.',
+      '[   41.0] cloud-init[238]: 2026-11-30 02:40:22,100 - loggers.py[DEPRECATED]: Deprecated cloud-config provided: apt_update:  Deprecated in version 22.2. Use **package_update** instead.',
+    ]);
+    expect(w.outcome).toMatchObject({ finished: false, errors: [], version: '25.1.4' });
+    expect(
+      w.line(
+        '[   52.3] cloud-init[238]: Cloud-init v. 25.1.4 finished at Mon, 30 Nov 2026 02:40:33 +0000. Datasource DataSourceNoCloud [seed=/dev/sr0].  Up 52.20 seconds',
+      ),
+    ).toBe(true);
+    expect(w.outcome).toMatchObject({
+      finished: true,
+      errors: [],
+      warnings: ['Deprecated cloud-config provided: apt_update:  Deprecated in version 22.2. Use **package_update** instead.'],
+      datasource: 'DataSourceNoCloud',
+    });
+  });
+
   test("GIVEN a warning ending in a colon WHEN the next line is another process's THEN nothing is joined", () => {
     const w = new ProvisioningWatch('cloud-init');
     feed(w, [
