@@ -1,13 +1,14 @@
 /**
  * One real BIOS guest (NoCloud seed, an isolated libvirt network: no forward mode) through real Terraform, carried
- * through its provisioning life and its day-2 changes (issue 20) in sequence. Three boots, each one a boot under test
+ * through its provisioning life and its day-2 changes (issue 20) in sequence. Two boots, each one a boot under test
  * (direct kernel boot: the firmware path is not under test here; SeaBIOS → GRUB i386-pc is proved by
  * test/e2e/snapshot-before.int.test.ts's BIOS guest, OVMF → GRUB x86_64-efi by its UEFI guest):
  *   1. created: the apply returns only after cloud-init's "finished" line of this boot is on the console (after the
  *      runcmd marker, on this instance-id); the guest prints one CPU, its 2 GiB root disk and a carrier on eth0;
  *   (a) user-data edited with a fixed instance_id: the seed is updated in place, the guest is not rebooted;
- *   2. instance_id changed, reprovision = "reboot": the plan says so, the guest restarts cleanly, cloud-init runs
- *      again on the same disk, and the apply returns after cloud-init finished on the NEW instance-id;
+ *   (b) instance_id changed under reprovision = "reboot": the plan says the guest is re-provisioned by reboot, from
+ *      which instance-id to which (planned only: the restart that carries it out is the one of step 2, the same
+ *      stop, start and wait of the apply, and a re-provision by reboot that boots a real guest is snapshot-before's);
  *   (c) a re-provision whose runcmd fails, on a second domain with no OS (test/helpers/console-printer.ts: its first
  *      boot prints cloud-init's "finished" line, every later boot the runcmd's marker and cloud-init's scripts-user
  *      failure as the test image's cloud-init prints them, and no "finished" line): the apply fails at the failure line
@@ -15,7 +16,7 @@
  *      What is under test is how the provider reads and reports the line on a re-provision, not cloud-init: that a
  *      real cloud-init's failing module ends the wait is snapshot-before's BIOS guest (its failing bootcmd), and the
  *      real guest's runcmd failure lines are test/guest/provisioning.test.ts's;
- *   then, on the running guest of boot 2, the day-2 changes (no boot of their own):
+ *   then, on the running guest of boot 1, the day-2 changes (no boot of their own):
  *   (d) memory 512 → 1024 MiB within max_memory 1024: the plan says live, the guest's MemTotal grows, same boot id;
  *   (e) two new virtio disks, a new NIC, NIC 0's link down, the root volume 2 → 3 GiB: all live, the guest sees each
  *      (the disk grows under the running guest; its partition and file system stay as they were), same boot id;
@@ -23,12 +24,15 @@
  *      live; the guest loses it and keeps the other, same boot id;
  *   (g) a new instance-id under reprovision = "next-boot": the plan says next-boot, the running guest is left alone
  *      (same boot id, no kernel banner, no runcmd of the new instance, same domain id);
- *   3. memory above max_memory, and vcpu 1 → 2 (within max_vcpu, but TCG cannot hot-plug a vCPU: docs/FACTS.md),
+ *   2. memory above max_memory, and vcpu 1 → 2 (within max_vcpu, but TCG cannot hot-plug a vCPU: docs/FACTS.md),
  *      with NIC 0's link up again: the plan says restart and why beforehand, the guest restarts cleanly (power-off
- *      line, then a new boot id; same UUID) with 2 CPUs and a carrier on eth0, cloud-init's growpart/resizefs grow
- *      the root partition and file system to the grown disk, and this boot is the pending instance-id's: its runcmd
- *      prints it before cloud-init's "finished" line, which the apply waited for.
- * After every apply a plan shows no changes. Apply times of the live memory change and the restart are printed.
+ *      line, then a new boot id and a new domain id; same UUID) with 2 CPUs and a carrier on eth0, cloud-init's
+ *      growpart/resizefs grow the root partition and file system to the grown disk, and this boot is the pending
+ *      instance-id's: cloud-init runs again on the same disk (the runcmd prints the file boot 1 wrote) and prints the
+ *      new instance-id before its "finished" line, which the apply waited for (only this boot's: the line of boot 1
+ *      on the same console never counted).
+ * After every apply a plan shows no changes. Apply times of the create, the live memory change and the restart are
+ * printed.
  *
  * The guest's bootcmd prints its boot id once per boot, and a per-boot script (cloud-init's final stage, before the
  * runcmd) starts a loop printing its state every 3 s: boot id, MemTotal, online CPUs, disk sizes (sysfs), the root
@@ -292,20 +296,20 @@ const STEP0: Step = {
   link0: 'up',
   printerIid: 'iid-printer-1',
 };
-/** (b): a new instance-id, re-provisioned by reboot; the day-2 steps run on this boot and keep its seed. */
-const STEP_B: Step = {
-  ...STEP0,
-  iid: 'iid-cycle-2',
-  runcmd: [PRINT_IID, 'echo "FIRST-FILE $(cat /var/lib/vstest-first)" > /dev/ttyS0', 'echo VSTEST-M3 > /dev/ttyS0'],
-};
+/** (a): new user-data under the same instance-id (boot 1's runcmd has run: this one never runs). */
+const STEP_A: Step = { ...STEP0, runcmd: ['echo "VSTEST-M2-NEVER-RUNS" > /dev/ttyS0'] };
+/** The runcmd of the second instance-id: it prints what boot 1's runcmd wrote on the root disk, and a marker. */
+const RUNCMD_2 = [PRINT_IID, 'echo "FIRST-FILE $(cat /var/lib/vstest-first)" > /dev/ttyS0', 'echo VSTEST-M3 > /dev/ttyS0'];
+/** (b), planned only: a new instance-id under the default reprovision = "reboot". */
+const STEP_B: Step = { ...STEP_A, iid: 'iid-cycle-2', runcmd: RUNCMD_2 };
 /** (c): the printer's new instance-id, whose re-provision fails; the guest's steps keep it. */
-const STEP_C: Step = { ...STEP_B, printerIid: 'iid-printer-2' };
+const STEP_C: Step = { ...STEP_A, printerIid: 'iid-printer-2' };
 /** After (e): two data disks, a second NIC, NIC 0's link down, the root volume grown. */
 const STEP_E: Step = { ...STEP_C, memory: 1024, rootBytes: 3 * GiB, data: ['data1', 'data2'], secondNic: true, link0: 'down' };
 /** After (f): the 96 MiB disk only. */
 const STEP_F: Step = { ...STEP_E, data: ['data2'] };
-/** (g): a new instance-id, next boot. */
-const STEP_G: Step = { ...STEP_F, iid: 'iid-cycle-3', runcmd: [PRINT_IID], nextBoot: true };
+/** (g): a new instance-id, next boot (the restart of step 2 boots it). */
+const STEP_G: Step = { ...STEP_F, iid: 'iid-cycle-2', runcmd: RUNCMD_2, nextBoot: true };
 
 interface Timed {
   readonly code: number;
@@ -471,7 +475,7 @@ let bootId: string;
 let lastDomid: string;
 let uuid: string;
 let created: Timed;
-/** The state of the boot the day-2 steps run on (the re-provision's by reboot, (b)). */
+/** The state of the boot the day-2 steps run on (boot 1, the create's). */
 let liveBoot: GuestState;
 let liveSeconds = 0;
 
@@ -495,6 +499,7 @@ test('GIVEN wait_for = "cloud-init" WHEN a new guest is applied THEN apply retur
   expect(first.cpus).toBe(1);
   expect(first.disks.vda).toBe(2 * GiB);
   expect(first.carrier.eth0).toBe('1');
+  liveBoot = first;
   lastDomid = domid();
   uuid = domainUuid(NAME);
   expect(vm.uuid).toBe(uuid);
@@ -513,7 +518,7 @@ test('GIVEN kernel, initrd and cmdline under firmware = "bios" WHEN the guest wa
 });
 
 test('(a) GIVEN a fixed instance_id WHEN user-data changes THEN the seed is updated in place and the guest is not rebooted', async () => {
-  tf.write(config({ ...STEP0, runcmd: ['echo "VSTEST-M2-NEVER-RUNS" > /dev/ttyS0'] }));
+  tf.write(config(STEP_A));
   const plan = tf.planSaved().json;
   expect(plannedChange(plan, 'virtseed_cloudinit_seed.seed').actions).toEqual(['update']);
   expect(findChange(plan, 'virtseed_domain.vm')?.actions ?? ['no-op']).toEqual(['no-op']);
@@ -531,7 +536,7 @@ test('(a) GIVEN a fixed instance_id WHEN user-data changes THEN the seed is upda
   expectPlanEmpty(tf);
 });
 
-test('(b) GIVEN reprovision = "reboot" WHEN instance_id changes THEN the plan says so, the guest restarts cleanly, cloud-init runs again on the same disk, and apply returns after cloud-init finished on the new instance-id', async () => {
+test('(b) GIVEN reprovision = "reboot" WHEN instance_id changes THEN the plan says the guest is re-provisioned by reboot, from the old instance-id to the new', () => {
   tf.write(config(STEP_B));
   const saved = tf.planSaved();
   expect(saved.out).toMatch(/Warning: Guest vstest-cycle-vm will be re-provisioned \(reboot\)/);
@@ -541,35 +546,10 @@ test('(b) GIVEN reprovision = "reboot" WHEN instance_id changes THEN the plan sa
   expect(dom.after?.reprovision_action).toBe('reboot');
   expect(dom.after?.previous_instance_id).toBe('iid-cycle-1');
   expect(dom.after?.instance_id).toBe('iid-cycle-2');
-
-  const r = timedApply(true);
-  expectApplied(r, 'reboot re-provision');
-  // At apply end cloud-init had finished after printing the new instance-id (printed by this boot only).
-  expect(r.consoleAtEnd).toMatch(/VSTEST-IID iid-cycle-2[\s\S]*VSTEST-M3[\s\S]*Cloud-init v\. \S+ finished at/);
-  await settle();
-  const lines = capture.since(r.startMs);
-  const fin = finishedLines(lines);
-  // Only the new boot's line: the old boot's "finished" line (before this apply) never counted.
-  expect(fin).toHaveLength(1);
-  expect(printedIids(lines)).toEqual(['iid-cycle-2']);
-  report('reprovision (reboot)', r, fin[0]);
-
-  const text = lines.map((l) => l.text).join('\n');
-  const powerOff = text.search(CLEAN_POWEROFF);
-  expect(powerOff).toBeGreaterThanOrEqual(0);
-  expect(text.search(BANNER)).toBeGreaterThan(powerOff);
-  // The file the first boot wrote is on the disk the new boot runs from.
-  expect(text).toMatch(new RegExp(`FIRST-FILE first ${bootId}`));
-  const newIds = new Set(bootIds(text.slice(text.search(BANNER))));
-  expect(newIds.size).toBe(1);
-  expect(newIds.has(bootId)).toBe(false);
-  expect(domainUuid(NAME)).toBe(uuid);
-  expect(domid()).not.toBe(lastDomid);
-  expect(tf.resource('virtseed_domain.vm').instance_id).toBe('iid-cycle-2');
-  expectPlanEmpty(tf);
-  lastDomid = domid();
-  const [now] = [...newIds];
-  liveBoot = await stateWhere(r.startMs, (s) => s.boot === now, 'a state line of the new boot');
+  expect(dom.after?.change_impact).toBe('restart');
+  // Planned only: the restart of step 2 carries out the same stop, start and wait (it boots the next-boot
+  // instance-id of (g)); the guest is as it was.
+  expect(domid()).toBe(lastDomid);
 });
 
 test('(c) GIVEN a re-provision whose runcmd fails (a guest with no OS printing cloud-init\'s lines) WHEN applied with wait_for = "cloud-init" THEN apply fails with cloud-init\'s module and message at that line, and the domain stays in state', () => {
@@ -659,8 +639,8 @@ test('(g) GIVEN reprovision = "next-boot" WHEN the instance-id changes THEN the 
   expect(dom.actions).toEqual(['update']);
   expect([dom.after?.reprovision_action, dom.after?.previous_instance_id, dom.after?.instance_id]).toEqual([
     'next-boot',
+    'iid-cycle-1',
     'iid-cycle-2',
-    'iid-cycle-3',
   ]);
   const before = domid();
   const r = timedApply(true);
@@ -676,7 +656,7 @@ test('(g) GIVEN reprovision = "next-boot" WHEN the instance-id changes THEN the 
   expectPlanEmpty(tf);
 });
 
-test('GIVEN memory above max_memory and a vCPU under TCG WHEN planned THEN the plan says restart and why; WHEN applied THEN the guest restarts cleanly on the pending instance-id and its root partition and file system grew', async () => {
+test('GIVEN memory above max_memory and a vCPU under TCG WHEN planned THEN the plan says restart and why; WHEN applied THEN the guest restarts cleanly, cloud-init runs again on the same disk for the pending instance-id, apply returns after its finished line, and the root partition and file system grew', async () => {
   const before = await stateWhere(0, () => true, 'a state');
   // NIC 0's link goes up with the restart.
   tf.write(config({ ...STEP_G, memory: 1536, maxMemory: 1536, vcpu: 2, link0: 'up' }));
@@ -700,7 +680,13 @@ test('GIVEN memory above max_memory and a vCPU under TCG WHEN planned THEN the p
   expectApplied(r, 'restart');
   expect(r.out).toMatch(/Domain vstest-cycle-vm was restarted/);
   // At apply end cloud-init had finished after the runcmd of the pending instance-id (printed by this boot only).
-  expect(r.consoleAtEnd).toMatch(/VSTEST-IID iid-cycle-3[\s\S]*Cloud-init v\. \S+ finished at/);
+  expect(r.consoleAtEnd).toMatch(/VSTEST-IID iid-cycle-2[\s\S]*VSTEST-M3[\s\S]*Cloud-init v\. \S+ finished at/);
+  await settle();
+  const lines = capture.since(r.startMs);
+  const fin = finishedLines(lines);
+  // Only the new boot's line: boot 1's "finished" line (before this apply, on the same console) never counted.
+  expect(fin).toHaveLength(1);
+  report('restart (pending instance-id)', r, fin[0]);
   // The state loop starts at the end of the boot (before the runcmd the apply waited for), after cloud-init's growpart
   // and resizefs: still, wait for the grown root.
   const after = await stateWhere(
@@ -714,14 +700,22 @@ test('GIVEN memory above max_memory and a vCPU under TCG WHEN planned THEN the p
   expect(after.partBytes).toBeGreaterThan(3 * GiB - 200 * MiB);
   expect(after.carrier.eth1).toBeDefined();
   expect(after.carrier.eth0).toBe('1');
-  // A clean restart: the old boot powered off, then a new kernel booted the pending instance-id; the same domain.
+  // A clean restart: the old boot powered off, then a new kernel booted the pending instance-id; the same domain
+  // (UUID), a new QEMU (domain id).
   const text = textSince(r.startMs);
   const powerOff = text.search(CLEAN_POWEROFF);
   expect(powerOff).toBeGreaterThanOrEqual(0);
   expect(text.search(BANNER)).toBeGreaterThan(powerOff);
-  expect(printedIids(capture.since(r.startMs))).toEqual(['iid-cycle-3']);
-  expect(text.search(/VSTEST-IID iid-cycle-3/)).toBeGreaterThan(text.search(BANNER));
+  expect(printedIids(capture.since(r.startMs))).toEqual(['iid-cycle-2']);
+  expect(text.search(/VSTEST-IID iid-cycle-2/)).toBeGreaterThan(text.search(BANNER));
+  // cloud-init ran again on the same disk: the file boot 1's runcmd wrote is there.
+  expect(text).toMatch(new RegExp(`FIRST-FILE first ${bootId}`));
+  const newIds = new Set(bootIds(text.slice(text.search(BANNER))));
+  expect(newIds).toEqual(new Set([after.boot]));
+  expect(newIds.has(bootId)).toBe(false);
   expect(domainUuid(NAME)).toBe(uuid);
+  expect(domid()).not.toBe(lastDomid);
+  expect(tf.resource('virtseed_domain.vm').instance_id).toBe('iid-cycle-2');
   const info = virshRun('dominfo', NAME);
   expect(info).toMatch(/CPU\(s\):\s+2/);
   expect(info).toMatch(/Max memory:\s+1572864 KiB/);
