@@ -14,6 +14,7 @@
  *   VIR_FROM_RPC).
  */
 import type { Duplex } from 'node:stream';
+import { TLSSocket } from 'node:tls';
 import {
   KEEPALIVE_PROC_PING,
   KEEPALIVE_PROC_PONG,
@@ -104,6 +105,8 @@ export class RpcConnection {
   private unanswered = 0;
   /** True while `send` holds the socket corked (until its queued microtask runs). */
   private corked = false;
+  /** A TLS socket: each packet is written alone (see `send`). */
+  private readonly recordPerPacket: boolean;
   readonly streamChunkSize: number;
 
   constructor(
@@ -111,6 +114,7 @@ export class RpcConnection {
     options: RpcConnectionOptions = {},
   ) {
     this.streamChunkSize = options.streamChunkSize ?? DEFAULT_STREAM_CHUNK_SIZE;
+    this.recordPerPacket = socket instanceof TLSSocket;
     this.closedPromise = new Promise((resolve) => socket.once('close', () => resolve()));
     socket.on('data', (chunk: Buffer) => this.onData(chunk));
     socket.on('drain', () => (this.unanswered = 0)); // the peer took our bytes: it is alive
@@ -304,11 +308,14 @@ export class RpcConnection {
   /**
    * Writes a packet. Packets sent together (calls started at once, e.g. with Promise.all) leave in one write: the
    * socket is corked at the first and uncorked by a microtask queued then, which runs after the reactions already
-   * queued (issue 38: a write system call per packet was a large share of a small call's CPU).
+   * queued (issue 38: a write system call per packet was a large share of a small call's CPU). Not over TLS: there
+   * one write is one TLS record, and libvirtd (9.0, GnuTLS) dispatches only the first packet of a record until more
+   * bytes reach its socket, so the second call of a pair waited for the next keepalive (5 s); a packet per write is
+   * a record per packet.
    */
   private send(header: PacketHeader, payload?: Uint8Array): void {
     if (this.lost) throw this.lost;
-    if (!this.corked) {
+    if (!this.corked && !this.recordPerPacket) {
       this.corked = true;
       this.socket.cork();
       queueMicrotask(() => {
