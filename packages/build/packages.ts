@@ -94,8 +94,10 @@ function formatDiagnostics(diags: readonly ts.Diagnostic[]): string {
 
 /**
  * Repository files (relative, '/'-separated) that constructs/index.ts reaches, generated bindings excluded: the
- * files a TypeScript program of it holds, found by following each file's module references (imports, exports,
- * `import()`, `/// <reference path>`, and `require` in JavaScript files) as the compiler resolves them, without
+ * files a TypeScript program of it holds plus the modules Node loads at run time, found by following each file's
+ * module references (imports, exports, `import()`, `/// <reference path>`, and `require('...')` calls, in
+ * TypeScript files too: a lazy `require` of a sibling, e.g. src/seed/checks/schema.ts's precompiled validators, is
+ * a module the package must hold though the compiler does not follow it) as the compiler resolves them, without
  * parsing the whole program (with the .d.ts files of node_modules it reaches: ~3 CPU s against ~0.4).
  */
 export function constructSources(root: string): string[] {
@@ -105,8 +107,7 @@ export function constructSources(root: string): string[] {
     if (seen.has(file)) continue;
     seen.add(file);
     if (file.endsWith('.json') || file.includes(`${path.sep}node_modules${path.sep}`)) continue;
-    // `require` calls count in JavaScript files only, as for the compiler (a .ts file's lazy require is not followed).
-    const info = ts.preProcessFile(fs.readFileSync(file, 'utf8'), true, /\.[cm]?js$/.test(file));
+    const info = ts.preProcessFile(fs.readFileSync(file, 'utf8'), true, true); // true: `require` calls in every file
     for (const ref of info.referencedFiles) pending.push(path.resolve(path.dirname(file), ref.fileName));
     for (const imp of info.importedFiles) {
       const resolved = ts.resolveModuleName(imp.fileName, file, COMPILER_OPTIONS, ts.sys).resolvedModule;
@@ -177,7 +178,9 @@ export async function buildConstructPackage(
   await generateBindings(schema, path.join(stage, 'constructs', 'generated'), { framework: fw, load });
 
   const lib = path.join(pkgDir, 'lib');
-  const program = ts.createProgram([path.join(stage, 'constructs', 'index.ts')], { ...COMPILER_OPTIONS, rootDir: stage, outDir: lib });
+  // Every staged module a root: the compiler does not follow a .ts file's lazy `require` (constructSources does).
+  const roots = sources.filter((rel) => rel.endsWith('.ts')).map((rel) => path.join(stage, rel));
+  const program = ts.createProgram(roots, { ...COMPILER_OPTIONS, rootDir: stage, outDir: lib });
   const diags = [...ts.getPreEmitDiagnostics(program), ...program.emit().diagnostics];
   if (diags.length > 0) throw new Error(`tsc (${fw} package) failed:\n${formatDiagnostics(diags)}`);
 

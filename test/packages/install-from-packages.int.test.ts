@@ -42,7 +42,9 @@
  *   node_modules), the project's cdktf-cli, `npx virtseed provider install` into the path's own home, `npx cdktf
  *   deploy` (ts-node synth: the stack has virtseed_domain, _volume and _cloudinit_seed and requires
  *   virtseed/virtseed at our version; on the host: the domain shut off, base, root and seed volumes, its own pool);
- *   `terraform destroy` of the synthesized stack leaves none of them.
+ *   the installed package holds the precompiled schema validators and the synth used them, loading no module of
+ *   ajv's compiler (main.ts writes the synth's `require.cache` for that); `terraform destroy` of the synthesized
+ *   stack leaves none of them.
  * - README cdktn path: the same on Node 22 (`node --version` on the path's PATH) with `npx --yes cdktn-cli@0.24
  *   init`, @virtseed/cdktn and `npx cdktn deploy`; `cdktn destroy --skip-synth` leaves nothing.
  * - README HCL path: `npm install virtseed`, `npx virtseed provider install`, `terraform init` and `terraform apply`
@@ -164,14 +166,20 @@ const tarball = (name: string) => {
   return file;
 };
 
+/** Where main.ts writes the modules its synthesis loaded (the files of `require.cache`, a JSON array). */
+const SYNTH_MODULES = 'synth-modules.json';
+
 /**
  * Writes main.ts of a project `init` made: a stack of `framework` with the virtseed provider on the test's libvirt,
- * whose constructor goes on with `body` (lines indented 4 spaces) using `imports` (one import line per entry).
+ * whose constructor goes on with `body` (lines indented 4 spaces) using `imports` (one import line per entry). After
+ * `app.synth()` it writes the modules the synthesis loaded into {@link SYNTH_MODULES} (the test's probe, not a
+ * user's line: {@link expectPrecompiledValidators} reads it).
  */
 function writeMainTs(dir: string, framework: 'cdktf' | 'cdktn', imports: readonly string[], body: string): void {
   fs.writeFileSync(
     path.join(dir, 'main.ts'),
-    `import { Construct } from 'constructs';
+    `import { writeFileSync } from 'fs';
+import { Construct } from 'constructs';
 import { App, TerraformOutput, TerraformStack } from '${framework}';
 ${imports.join('\n')}
 
@@ -185,8 +193,26 @@ ${body}  }
 const app = new App();
 new Stack(app, 'app');
 app.synth();
+writeFileSync(${JSON.stringify(path.join(dir, SYNTH_MODULES))}, JSON.stringify(Object.keys(require.cache)));
 `,
   );
+}
+
+/**
+ * The installed construct package holds the precompiled validators (src/seed/schemas/*validators.generated, which
+ * src/seed/checks/schema.ts loads by a lazy `require`), and the project's last synthesis used them: it loaded the
+ * cloud-config one and no module of ajv's schema compiler (ajv/dist/compile, ajv-draft-04, ajv-formats' plugin),
+ * i.e. it compiled no JSON Schema (what the package did at every synth while it lacked them).
+ */
+function expectPrecompiledValidators(project: string, framework: 'cdktf' | 'cdktn'): void {
+  const schemas = path.join(project, 'node_modules', '@virtseed', framework, 'lib', 'src', 'seed', 'schemas');
+  const generated = ['validators.generated.js', 'cloud-config.validators.generated.js'].map((f) => path.join(schemas, f));
+  expect(generated.filter((f) => !fs.existsSync(f))).toEqual([]);
+  const loaded = JSON.parse(fs.readFileSync(path.join(project, SYNTH_MODULES), 'utf8')) as string[];
+  expect(loaded).toContain(path.join(schemas, 'cloud-config.validators.generated.js'));
+  expect(
+    loaded.filter((f) => /[/\\]node_modules[/\\](ajv[/\\]dist[/\\]compile|ajv-draft-04|ajv-formats[/\\]dist[/\\]index)/.test(f)),
+  ).toEqual([]);
 }
 
 /** The user's stack, written into main.ts of the project `init` made: a VM in a storage pool of its own. */
@@ -459,6 +485,7 @@ describe('the README install paths, from the packages, outside the repository (t
     const { dir: project, env } = await started.cdktf!;
     expect(JSON.parse(fs.readFileSync(path.join(project, 'cdktf.json'), 'utf8'))).toMatchObject({ app: 'npx ts-node main.ts' });
     expect(fs.existsSync(path.join(project, 'node_modules', '@virtseed', 'cdktf', 'lib', 'constructs', 'index.js'))).toBe(true);
+    expectPrecompiledValidators(project, 'cdktf');
     await checkAndDestroy(project, undefined, env, 'vstest-pkgf-'); // cdktf destroy: the library's last test
   });
 
@@ -466,6 +493,7 @@ describe('the README install paths, from the packages, outside the repository (t
     const { dir: project, env } = await started.cdktn!;
     expect(run({ cmd: 'node', args: ['--version'], cwd: project, env }).trim()).toMatch(/^v22\./);
     expect(fs.existsSync(path.join(project, 'node_modules', '@virtseed', 'cdktn', 'lib', 'constructs', 'index.js'))).toBe(true);
+    expectPrecompiledValidators(project, 'cdktn');
     await checkAndDestroy(project, 'cdktn', env, 'vstest-pkgn-');
   });
 

@@ -43,7 +43,7 @@ describe('construct package build', () => {
     }
   });
 
-  it("GIVEN a tree of modules THEN the sources are what the compiler would take from constructs/index.ts: imports, exports, import(), import = require, JSON, not a .ts file's require nor unreached files", () => {
+  it("GIVEN a tree of modules THEN the sources are what the compiler would take from constructs/index.ts and what a .ts file's lazy require loads: imports, exports, import(), import = require, require, JSON, not packages nor unreached files", () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'virtseed-sources-'));
     const write = (rel: string, text: string) => {
       fs.mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
@@ -55,10 +55,15 @@ describe('construct package build', () => {
         'constructs/src/a.ts',
         "import data from './d.json';\nimport b = require('./b');\nexport const a = () => import('./c').then(() => [data, b]);\n",
       );
-      write('constructs/src/b.ts', "export const lazy = () => require('./not-followed');\n");
+      write(
+        'constructs/src/b.ts',
+        "// require('./in-a-comment')\nexport const lazy = () => require('./lazy');\nexport const pkg = () => require('yaml');\n",
+      );
       write('constructs/src/c.ts', "export { Construct } from 'constructs';\n");
       write('constructs/src/d.json', '{"x": 1}\n');
-      write('constructs/src/not-followed.ts', 'export {};\n');
+      write('constructs/src/lazy.ts', "export const x = require('../../src/lazier');\n");
+      write('src/lazier.ts', 'export {};\n');
+      write('constructs/src/in-a-comment.ts', 'export {};\n');
       write('constructs/src/unreached.ts', 'export {};\n');
       write('src/t.ts', 'export type T = number;\n');
       expect(constructSources(dir)).toEqual([
@@ -67,6 +72,8 @@ describe('construct package build', () => {
         'constructs/src/b.ts',
         'constructs/src/c.ts',
         'constructs/src/d.json',
+        'constructs/src/lazy.ts',
+        'src/lazier.ts',
         'src/t.ts',
       ]);
     } finally {
@@ -79,6 +86,10 @@ describe('construct package build', () => {
     expect(files).toContain('constructs/index.ts');
     expect(files).toContain('constructs/src/virtual-machine.ts');
     expect(files).toContain('src/seed/index.ts');
+    // src/seed/checks/schema.ts's lazy requires: without them an installed package compiles the schemas with ajv.
+    expect(files).toEqual(
+      expect.arrayContaining(['src/seed/schemas/validators.generated.ts', 'src/seed/schemas/cloud-config.validators.generated.ts']),
+    );
     expect(files.filter((f) => f.startsWith('provider/') || f.startsWith('constructs/generated/') || f.startsWith('test/'))).toEqual([]);
   }, 60_000);
 });
