@@ -105,8 +105,14 @@ export class RpcConnection {
   private unanswered = 0;
   /** True while `send` holds the socket corked (until its queued microtask runs). */
   private corked = false;
-  /** A TLS socket: each packet is written alone (see `send`). */
+  /** A TLS socket: each packet is written alone, the next from the previous write's callback (see `send`). */
   private readonly recordPerPacket: boolean;
+  /** Over TLS: packets waiting for the write in flight (`writing`) to finish, and their bytes. */
+  private readonly waiting: Uint8Array[] = [];
+  private waitingBytes = 0;
+  private writing = false;
+  /** Over TLS: called when the waiting packets' bytes fall to UPLOAD_QUEUE_BYTES or less (an upload's back-pressure). */
+  private readonly belowLimit = new Set<() => void>();
   readonly streamChunkSize: number;
 
   constructor(
@@ -323,7 +329,38 @@ export class RpcConnection {
         this.socket.uncork();
       });
     }
-    this.socket.write(encodePacket(header, payload));
+    this.write(encodePacket(header, payload));
+  }
+
+  /**
+   * Writes one encoded packet. Over TLS a packet is written only once the previous write finished: writes made while
+   * one is in flight would wait in the socket's buffer and leave together (writev), one TLS record again.
+   */
+  private write(packet: Uint8Array): void {
+    if (!this.recordPerPacket) {
+      this.socket.write(packet);
+      return;
+    }
+    if (this.writing) {
+      this.waiting.push(packet);
+      this.waitingBytes += packet.length;
+      return;
+    }
+    this.writing = true;
+    this.socket.write(packet, (err) => this.writeNext(err));
+  }
+
+  private writeNext(err: Error | null | undefined): void {
+    const next = err || this.lost ? undefined : this.waiting.shift();
+    if (!next) {
+      this.waiting.length = 0;
+      this.waitingBytes = 0;
+      this.writing = false;
+    } else {
+      this.waitingBytes -= next.length;
+      this.socket.write(next, (e) => this.writeNext(e));
+    }
+    if (this.waitingBytes <= UPLOAD_QUEUE_BYTES) for (const f of [...this.belowLimit]) f();
   }
 
   private trySend(header: PacketHeader, payload?: Uint8Array): void {
@@ -344,18 +381,20 @@ export class RpcConnection {
   ): Promise<void> {
     if (this.lost) throw this.lost;
     const packet = encodePacket(header, payload);
-    this.socket.write(packet);
+    this.write(packet);
     onSent?.(packet.subarray(packet.length - payload.length));
-    if (this.socket.writableLength <= UPLOAD_QUEUE_BYTES) return;
+    if (this.socket.writableLength + this.waitingBytes <= UPLOAD_QUEUE_BYTES) return;
     let done = (): void => undefined;
     await Promise.race([
       channel.failure,
       new Promise<void>((resolve) => {
         done = (): void => resolve();
-        this.socket.once('drain', done);
+        if (this.recordPerPacket) this.belowLimit.add(done);
+        else this.socket.once('drain', done);
         this.socket.once('close', done);
       }),
     ]);
+    this.belowLimit.delete(done);
     this.socket.off('drain', done);
     this.socket.off('close', done);
     channel.throwIfFailed();
