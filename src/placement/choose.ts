@@ -15,7 +15,6 @@ interface Candidate {
   /** Committed memory share (0..1) with the VM added. */
   readonly share: number;
   readonly memoryAfter: number;
-  readonly budget: number;
   readonly guests: number;
 }
 
@@ -46,7 +45,7 @@ export function choosePlacement(request: PlacementRequest, views: ReadonlyMap<st
     const member = group === undefined ? undefined : others.find((g) => g.antiAffinity === group);
     if (member) return skipped.push({ host: name, why: `already has ${member.name} of anti-affinity group ${group}`, down: false });
     const memoryAfter = memory + request.memoryMiB;
-    fits.push({ host: name, order, share: memoryAfter / view.memoryMiB, memoryAfter, budget: view.memoryMiB, guests: others.length });
+    fits.push({ host: name, order, share: memoryAfter / view.memoryMiB, memoryAfter, guests: others.length });
     return undefined;
   });
   if (!fits.length) return { ok: false, skipped };
