@@ -1,7 +1,12 @@
 /**
- * A libvirtd of the tests' own, separate from the shared system daemon: a session-mode daemon run under an unused
- * uid (no passwd entry needed) with HOME and XDG directories in a temporary folder, so its socket, configuration,
- * storage pools and domains are its own. Tests kill and restart only this daemon. Root reaches its socket.
+ * A libvirtd of the tests' own, separate from the shared system daemon: a session-mode daemon run as `nobody` with
+ * HOME and XDG directories in a temporary folder, so its socket, configuration, storage pools and domains are its own.
+ * Tests kill and restart only this daemon. Root reaches its socket.
+ *
+ * The uid must have a passwd record: libvirtd 9.0 looks its own user up for every client identity, and when the
+ * record is missing its error path unrefs a GLib object it never held (`g_object_ref: assertion 'G_IS_OBJECT
+ * (object)' failed` after each `virGetUserEnt … Failed to find user record`), a use-after-free that crashed the
+ * daemon (SIGSEGV) a few connections later in CI runs of test/libvirt/tls.int.test.ts.
  */
 import { ChildProcess, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -10,8 +15,7 @@ import * as path from 'node:path';
 import { connect, RemoteLibvirtClient } from '../../src/libvirt';
 import { keepQemuLogs } from '../helpers/qemu-logs';
 
-export const OWN_UID = 64123;
-/** `nobody`: a uid with a passwd record, for a daemon that starts guests (QEMU looks its user up; OWN_UID has none). */
+/** `nobody`: a uid with a passwd record (see above; QEMU started by the daemon looks its user up too). */
 export const NOBODY_UID = 65534;
 
 export class OwnLibvirtd {
@@ -25,8 +29,8 @@ export class OwnLibvirtd {
   /** How the daemon last ended without being told to (exit code or signal), or null while it runs or after stop(). */
   private ended: string | null = null;
 
-  constructor(label: string, options: { uid?: number } = {}) {
-    this.uid = options.uid ?? OWN_UID;
+  constructor(label: string) {
+    this.uid = NOBODY_UID;
     this.dir = fs.mkdtempSync(path.join(os.tmpdir(), `vstest-lvd-${label}-`));
     for (const d of ['home', 'run', 'config', 'cache', 'data', 'pool']) fs.mkdirSync(path.join(this.dir, d));
     fs.chmodSync(this.dir, 0o755);

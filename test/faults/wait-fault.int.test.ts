@@ -15,7 +15,7 @@ import * as path from 'node:path';
 import { VIR_DOMAIN_RUNNING } from '../../src/libvirt';
 import { CLOUD_INIT_LINES, printerBootMarked, printerVolumeHcl, writePrinterImage } from '../helpers/console-printer';
 import { TfWorkdir } from '../helpers/terraform';
-import { NOBODY_UID, OwnLibvirtd } from './own-libvirtd';
+import { OwnLibvirtd } from './own-libvirtd';
 
 jest.setTimeout(1_200_000);
 
@@ -25,7 +25,7 @@ const BOOT_VOL = 'vstest-waitfault-boot.img';
 const SEED_VOL = 'vstest-waitfault-seed.iso';
 
 describe('libvirtd killed while an apply waits for cloud-init', () => {
-  const lvd = new OwnLibvirtd('waitfault', { uid: NOBODY_UID });
+  const lvd = new OwnLibvirtd('waitfault');
   const tf = new TfWorkdir('waitfault', {}, { managed: 'kills libvirtd under the provider terraform started, as a user would see it' });
   /** The boot sector's mark of a first boot, in the volume's file. */
   const bootMarked = (): boolean => printerBootMarked(path.join(lvd.poolDir, BOOT_VOL));
