@@ -15,6 +15,8 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
+import { RemoteProcedure as PROC } from '../../src/libvirt/protocol';
+import { MessageType, REMOTE_PROGRAM } from '../../src/libvirt/packet';
 import { managedReason, ProviderProcess } from '../helpers/reattach';
 import { OwnLibvirtd } from './own-libvirtd';
 
@@ -89,11 +91,17 @@ describe('faults during terraform apply against our own libvirtd', () => {
   delete (env as Record<string, unknown>).TF_LOG;
   let relay: net.Server;
   const relayed: net.Socket[] = [];
+  /**
+   * When set, the relay drops the connection (both ends) instead of passing on libvirtd's reply to this remote
+   * procedure (src/libvirt/protocol.ts), once: the call is carried out, its answer never arrives.
+   */
+  let dropReplyTo: number | null = null;
+  let droppedReplies = 0;
   let dataSha = '';
   let bigSha = '';
   const table: string[] = [];
 
-  function hcl(withBig: boolean, viaRelay = false): string {
+  function hcl(withBig: boolean, viaRelay = false, autostart = false): string {
     const uri = viaRelay ? `qemu+unix:///session?socket=${relaySock}` : lvd.uri;
     let s = `terraform {
   required_providers {
@@ -119,7 +127,7 @@ resource "virtseed_domain" "d" {
   name    = "${DOMAIN}"
   memory  = 64
   type    = "qemu"
-  running = false
+  running = false${autostart ? '\n  autostart = true' : ''}
   disk { volume_id = virtseed_volume.big.id }
 }
 `;
@@ -232,7 +240,25 @@ resource "virtseed_domain" "d" {
     relay = net.createServer((client) => {
       const daemon = net.connect(lvd.socket);
       relayed.push(client, daemon);
-      client.pipe(daemon).pipe(client);
+      client.pipe(daemon);
+      // libvirtd → client packet by packet (length, program, version, procedure, type, serial, status: XDR, big-endian).
+      let pending = Buffer.alloc(0);
+      daemon.on('data', (b: Buffer) => {
+        pending = Buffer.concat([pending, b]);
+        while (pending.length >= 4 && pending.length >= pending.readUInt32BE(0)) {
+          const packet = pending.subarray(0, pending.readUInt32BE(0));
+          pending = pending.subarray(packet.length);
+          const isReply = packet.readUInt32BE(4) === REMOTE_PROGRAM && packet.readUInt32BE(16) === MessageType.Reply;
+          if (isReply && dropReplyTo !== null && packet.readUInt32BE(12) === dropReplyTo) {
+            dropReplyTo = null;
+            droppedReplies++;
+            client.destroy();
+            daemon.destroy();
+            return;
+          }
+          client.write(packet);
+        }
+      });
       client.on('error', () => daemon.destroy());
       daemon.on('error', () => client.destroy());
       client.on('close', () => daemon.destroy());
@@ -335,5 +361,31 @@ resource "virtseed_domain" "d" {
     await convergeAndCheck('connection dropped (relay closed)', 'virtseed_volume upload');
     hcl(false, true);
     await tfOk(['apply', '-auto-approve', '-input=false'], true);
+  });
+  /**
+   * A create whose libvirt calls all succeed but whose last answer is lost (the connection dropped as libvirtd sends
+   * it): the object exists, the apply fails, and the next apply must replace it rather than refuse its name.
+   */
+  async function replyLost(fault: string, proc: number, autostart: boolean): Promise<void> {
+    hcl(true, true, autostart);
+    const before = droppedReplies;
+    dropReplyTo = proc;
+    const first = await tf(['apply', '-auto-approve', '-input=false']);
+    dropReplyTo = null;
+    expect({ fault, dropped: droppedReplies - before, code: first.code }).toEqual({ fault, dropped: 1, code: 1 });
+    // Recorded tainted: the error says so, and the next apply replaces it.
+    if (!/was (created|defined) but not finished[\s\S]*recorded\s+as\s+tainted/.test(first.out))
+      throw new Error(`the apply whose reply was lost (${fault}) did not record the object tainted:\n${first.out}`);
+    await convergeAndCheck(fault, 'the last reply of a create lost');
+    hcl(false, true);
+    await tfOk(['apply', '-auto-approve', '-input=false'], true);
+  }
+
+  it("GIVEN the connection dropped with the reply to the volume marker's delete WHEN applied again THEN the volume is replaced and it converges", async () => {
+    await replyLost('reply to the marker delete lost', PROC.STORAGE_VOL_DELETE, false);
+  });
+
+  it("GIVEN the connection dropped with the reply to a new domain's autostart WHEN applied again THEN the domain is replaced and it converges", async () => {
+    await replyLost('reply to the domain autostart lost', PROC.DOMAIN_SET_AUTOSTART, true);
   });
 });

@@ -109,11 +109,28 @@ async function applyChange(
   const moved = !!prior && !!priorUuid && priorUuid === planned.uuid && isMove(prior, planned);
   if (moved) await moveDomain(ctx, prior, planned);
   const dom = priorUuid && priorUuid === planned.uuid ? await domainByUuid(client, priorUuid) : null;
-  const end =
-    !dom || !prior || !priorUuid
-      ? await createPath(client, planned, ctx)
-      : await updatePath(client, dom, prior, priorUuid, planned, moved, ctx);
+  if (!dom || !prior || !priorUuid) {
+    const end = await createPath(client, planned, ctx);
+    if ('done' in end) return end.done;
+    return finish(client, end.dom, planned, end.waited).catch((err: unknown) => definedNotFinished(end.dom, planned, err));
+  }
+  const end = await updatePath(client, dom, prior, priorUuid, planned, moved, ctx);
   return 'done' in end ? end.done : finish(client, end.dom, planned, end.waited);
+}
+
+const TAINTED = `The domain is recorded as tainted; the next terraform apply replaces it.`;
+
+/**
+ * The result of a create that failed after the define (a step's error, `err`: the connection lost, libvirtd
+ * restarted, the start refused): the domain as a partial new state with the error, so Terraform records it tainted
+ * and the next apply replaces it — never a domain no state holds, whose name the next plan would refuse.
+ */
+function definedNotFinished(dom: DomRef, planned: DomainState, err: unknown): ApplyResult {
+  const uuid = bytesToUuid(dom.uuid);
+  return {
+    newState: { ...planned, id: uuid, uuid, ...NO_ADDRESSES, graphics: noDisplays(planned) },
+    diagnostics: [error([], `Domain ${dom.name} was defined but not finished`, `${messageOf(err)}. ${TAINTED}`)],
+  };
 }
 
 /** The delete path: the domain (stopped first), its automatic snapshots and what virtseed made for it go. Its
@@ -161,43 +178,40 @@ async function createPath(client: LibvirtClient, planned: DomainState, ctx: Hand
     // Defined and never started: nothing follows the define, so no pending mark and no addresses to ask for.
     const defined = await defineNew(client, name, () => defineDomain(client, planned), ctx);
     if (!('uuid' in defined)) return { done: { newState: null, diagnostics: [defined] } };
-    if (planned.autostart === true) await client.domainSetAutostart(defined, true);
-    if (usesEscapeHatch(planned)) await recordDefinitionDigest(client, defined);
+    try {
+      if (planned.autostart === true) await client.domainSetAutostart(defined, true);
+      if (usesEscapeHatch(planned)) await recordDefinitionDigest(client, defined);
+    } catch (err) {
+      return { done: definedNotFinished(defined, planned, err) };
+    }
     const uuid = bytesToUuid(defined.uuid);
     return { done: { newState: { ...planned, id: uuid, uuid, ...NO_ADDRESSES, graphics: noDisplays(planned) }, diagnostics: [] } };
   }
   // Defined with the pending mark, started (and waited for), then defined again without it. A failure after the
-  // first define still returns the domain, so Terraform records it (tainted) and the next apply replaces it; the
-  // domain keeps the mark (see CREATE_PENDING_KEY), else the next plan would take it for someone else's.
+  // first define still returns the domain, so Terraform records it (tainted) and the next apply replaces it; until
+  // the second define the domain keeps the mark (see CREATE_PENDING_KEY), after it the tainted state holds it.
   // One spec for both definitions (with the pending mark, then without it): the references resolved once.
   const spec = toDomainSpec(planned, await resolveRefs(client, planned));
   const first = await defineNew(client, name, () => defineDomain(client, planned, undefined, true, undefined, spec), ctx);
   if (!('uuid' in first)) return { done: { newState: null, diagnostics: [first] } };
-  let dom = first;
-  const tainted = `The domain is recorded as tainted; the next terraform apply replaces it.`;
+  const dom = first;
   try {
     waited = await startDomain(client, dom, planned, ctx, true);
+    if (hasErrors(waited)) {
+      // The wait failed (agent error, timeout, guest stopped, StopProvider, console lost with the connection).
+      const uuid = bytesToUuid(dom.uuid);
+      const addresses = await currentAddresses(client, dom, planned).catch(() => NO_ADDRESSES);
+      const diagnostics = waited.map((d) => (d.severity === 'error' ? { ...d, detail: `${d.detail}\n${TAINTED}` } : d));
+      return { done: { newState: { ...planned, id: uuid, uuid, ...addresses, graphics: noDisplays(planned) }, diagnostics } };
+    }
+    const final = await defineDomain(client, planned, bytesToUuid(dom.uuid), false, undefined, spec);
+    await clearLivePendingMark(client, final);
+    if (planned.autostart === true) await client.domainSetAutostart(final, true);
+    waited.push(...(await keepSnapshotsTidy(client, final, null, planned, true, ctx)));
+    return { dom: final, waited };
   } catch (err) {
-    const uuid = bytesToUuid(dom.uuid);
-    return {
-      done: {
-        newState: { ...planned, id: uuid, uuid, ...NO_ADDRESSES, graphics: noDisplays(planned) },
-        diagnostics: [error([], `Domain ${name} was defined but not finished`, `${messageOf(err)}. ${tainted}`)],
-      },
-    };
+    return { done: definedNotFinished(dom, planned, err) };
   }
-  if (hasErrors(waited)) {
-    // The wait failed (agent error, timeout, guest stopped, StopProvider, console lost with the connection).
-    const uuid = bytesToUuid(dom.uuid);
-    const addresses = await currentAddresses(client, dom, planned).catch(() => NO_ADDRESSES);
-    const diagnostics = waited.map((d) => (d.severity === 'error' ? { ...d, detail: `${d.detail}\n${tainted}` } : d));
-    return { done: { newState: { ...planned, id: uuid, uuid, ...addresses, graphics: noDisplays(planned) }, diagnostics } };
-  }
-  dom = await defineDomain(client, planned, bytesToUuid(dom.uuid), false, undefined, spec);
-  await clearLivePendingMark(client, dom);
-  if (planned.autostart === true) await client.domainSetAutostart(dom, true);
-  waited.push(...(await keepSnapshotsTidy(client, dom, null, planned, true, ctx)));
-  return { dom, waited };
 }
 
 /** The update path: a snapshot if asked, live changes, the new definition, then stop, start or restart. */

@@ -23,11 +23,14 @@ import {
 } from './private/upload';
 import {
   activePool,
+  afterCreate,
   backingPathFromXml,
+  createdNotFinishedDiagnostic,
   createMarked,
   isPoolInactive,
   removeInterrupted,
   runningVolumeUsers,
+  VolumeCreatedError,
   volumeFormatFromXml,
   volumeXml,
 } from './private/storage';
@@ -36,7 +39,7 @@ import { settleComputed } from './private/plan';
 import { destroyVolume } from './private/raw-volume';
 import { checksumSource, createVerifiedVolume, planDigest, releaseCache, verificationDiagnostics } from './private/verified-volume';
 import { keyedDigest, keyFor, keyOf, privateWithKey } from './private/keyed';
-import { known, num, str, UNKNOWN } from './private/values';
+import { known, num, str, UNKNOWN, unknownsAsNull } from './private/values';
 import { createRestoredVolume, planRestore, RestorePlanError, restoreWarning, type RestorePlan } from './private/restore';
 
 /** The provider schema, from the field table (src/fields/volume.ts). */
@@ -330,6 +333,26 @@ async function applyVolume(
       return { newState: await describe(client, vol, planned), diagnostics: [] };
     }
   }
+  try {
+    return await createVolume(planned, client, ctx);
+  } catch (err) {
+    if (!(err instanceof VolumeCreatedError)) throw err;
+    // Created, then a step failed: recorded tainted (see VolumeCreatedError), replaced by the next apply.
+    const partial = unknownsAsNull({ ...planned, id: err.vol.key, pool: err.vol.pool, name: err.vol.name, path: null, allocation: null });
+    return { newState: partial, diagnostics: [createdNotFinishedDiagnostic(`${err.vol.pool}/${err.vol.name}`, err)] };
+  }
+}
+
+/**
+ * Creates the volume `planned` describes (empty, overlay, restored, uploaded or verified).
+ * @throws VolumeCreatedError when the volume was created and a step after that failed.
+ */
+async function createVolume(
+  planned: VolumeState,
+  client: LibvirtClient,
+  ctx: HandlerContext<LibvirtClient>,
+): Promise<{ newState: VolumeState | null; diagnostics: Diagnostic[] }> {
+  const opts = { signal: ctx.signal };
   const poolName = str(planned.pool) ?? '';
   const name = str(planned.name) ?? '';
   const pool = await activePool(client, poolName, opts);
@@ -378,8 +401,9 @@ async function applyVolume(
       };
     try {
       const vol = await createRestoredVolume(client, pool, { name, plan, capacity: num(planned.capacity) }, ctx);
-      return { newState: await describe(client, vol, { ...planned, format: 'qcow2' }), diagnostics: [] };
+      return { newState: await afterCreate(vol, () => describe(client, vol, { ...planned, format: 'qcow2' })), diagnostics: [] };
     } catch (err) {
+      if (err instanceof VolumeCreatedError) throw err;
       return { newState: null, diagnostics: [error(['restore_from'], 'Restore failed', (err as Error).message)] };
     }
   }
@@ -392,7 +416,8 @@ async function applyVolume(
       ctx,
     );
     if ('diagnostics' in made) return { newState: null, diagnostics: made.diagnostics };
-    return { newState: await describe(client, made.vol, { ...planned, format: 'qcow2', digest: made.digest }), diagnostics: [] };
+    const newState = await afterCreate(made.vol, () => describe(client, made.vol, { ...planned, format: 'qcow2', digest: made.digest }));
+    return { newState, diagnostics: [] };
   }
   if (source) {
     try {
@@ -402,7 +427,10 @@ async function applyVolume(
         { name, source, format: known(planned.format), capacity: num(planned.capacity), sha256: str(planned.sha256) },
         ctx,
       );
-      return { newState: await describe(client, made.vol, { ...planned, format: made.format }), diagnostics: [] };
+      return {
+        newState: await afterCreate(made.vol, () => describe(client, made.vol, { ...planned, format: made.format })),
+        diagnostics: [],
+      };
     } catch (err) {
       if (err instanceof ChecksumMismatchError)
         return { newState: null, diagnostics: [error(['sha256'], 'Source does not match sha256', err.message)] };
@@ -418,7 +446,7 @@ async function applyVolume(
   // Created under a pending marker: a create cut short is never mistaken for a good volume.
   const xml = volumeXml({ name, capacity, format, backing });
   const vol = await createMarked(client, pool, name, xml, async () => undefined, opts);
-  return { newState: await describe(client, vol, { ...planned, format }), diagnostics: [] };
+  return { newState: await afterCreate(vol, () => describe(client, vol, { ...planned, format })), diagnostics: [] };
 }
 
 /**

@@ -1,5 +1,5 @@
 import { UNKNOWN } from '../../../provider/src/plugin/cty';
-import { deepEqual, deepEqualExcept } from '../../../provider/src/resources/private/values';
+import { deepEqual, deepEqualExcept, isWhollyKnown, unknownsAsNull } from '../../../provider/src/resources/private/values';
 
 /** The definition deepEqual had before it stopped building arrays and maps (issue #38): the oracle it must match. */
 function reference(a: unknown, b: unknown): boolean {
@@ -110,5 +110,18 @@ describe('deepEqualExcept', () => {
     expect(deepEqualExcept({ id: 1, name: 'a' }, { name: 'a' }, skip)).toBe(true);
     expect(deepEqualExcept({ disk: [{ id: 1 }] }, { disk: [{ id: 2 }] }, skip)).toBe(false);
     expect(deepEqualExcept({ disk: { id: 1 } }, { disk: { id: 2 } }, skip)).toBe(false);
+  });
+});
+
+describe('unknownsAsNull', () => {
+  it('makes every unknown null at any depth and keeps known values, bytes and the input untouched', () => {
+    const bytes = new Uint8Array([1, 2]);
+    const input = { id: UNKNOWN, name: 'v', n: 0, list: [UNKNOWN, 'a'], nested: { path: UNKNOWN, keep: false, b: bytes }, none: null };
+    const out = unknownsAsNull(input);
+    expect(out).toEqual({ id: null, name: 'v', n: 0, list: [null, 'a'], nested: { path: null, keep: false, b: bytes }, none: null });
+    expect(out.nested.b).toBe(bytes);
+    expect(isWhollyKnown(out)).toBe(true);
+    expect(input.id).toBe(UNKNOWN);
+    expect(input.list[0]).toBe(UNKNOWN);
   });
 });

@@ -9,8 +9,15 @@ import type { HandlerContext } from '../../handler';
 import type { Val } from './model';
 import { noteManaged } from './plan-checks';
 import { deleteOrRelease } from './release';
-import { inspectRawVolume, isPoolInactive, storeRawVolume, volumeExistsDiagnostic } from './storage';
-import { str } from './values';
+import {
+  createdNotFinishedDiagnostic,
+  inspectRawVolume,
+  isPoolInactive,
+  storeRawVolume,
+  volumeExistsDiagnostic,
+  VolumeCreatedError,
+} from './storage';
+import { str, unknownsAsNull } from './values';
 
 /** The attributes every raw-volume resource has. */
 export interface RawVolumeAttrs {
@@ -51,7 +58,15 @@ export async function applyRawVolume<S extends RawVolumeAttrs>(
   const built = build(planned);
   if ('diagnostics' in built) return { newState: prior, diagnostics: built.diagnostics };
   const target = { key, pool: str(planned.pool) ?? '', name: str(planned.name) ?? '' };
-  const stored = await storeRawVolume(client, target, built.bytes, opts);
+  let stored;
+  try {
+    stored = await storeRawVolume(client, target, built.bytes, opts);
+  } catch (err) {
+    if (!(err instanceof VolumeCreatedError)) throw err;
+    // Created, then a step failed: recorded tainted (see VolumeCreatedError), replaced by the next apply.
+    const partial = unknownsAsNull({ ...planned, ...built.computed, id: err.vol.key, path: null });
+    return { newState: partial, diagnostics: [createdNotFinishedDiagnostic(`${target.pool}/${target.name}`, err)] };
+  }
   if (!stored) return { newState: prior, diagnostics: [volumeExistsDiagnostic(target.pool, target.name)] };
   return { newState: { ...planned, ...built.computed, id: stored.vol.key, path: stored.path }, diagnostics: [] };
 }

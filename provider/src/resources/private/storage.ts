@@ -121,6 +121,7 @@ export async function removeInterrupted(client: LibvirtClient, pool: PoolRef, na
 /**
  * Creates volume `name` from `xml` and fills it with `fill` under its pending marker (see pendingMarkerName): an
  * interrupted create leaves the marker, a failed one deletes what it made. Returns the volume.
+ * @throws VolumeCreatedError when the volume is complete but the marker's delete failed (its reply lost).
  */
 export async function createMarked(
   client: LibvirtClient,
@@ -140,8 +141,46 @@ export async function createMarked(
     await clearPending(client, pool, name).catch(() => undefined);
     throw err;
   }
-  await clearPending(client, pool, name, options);
+  await afterCreate(vol, () => clearPending(client, pool, name, options));
   return vol;
+}
+
+/**
+ * A volume this apply created and filled, when a step after that failed (the marker's delete, reading the volume
+ * back: typically the connection to libvirtd lost with the reply on its way). The apply returns the volume as a
+ * partial new state with an error, so Terraform records it tainted and the next apply replaces it; without that the
+ * volume would be held by no state and the next plan would refuse its name ("Volume exists already").
+ * `reason` is the failed step's error.
+ */
+export class VolumeCreatedError extends Error {
+  constructor(
+    readonly vol: VolRef,
+    readonly reason: unknown,
+  ) {
+    super(reason instanceof Error ? reason.message : String(reason));
+    this.name = 'VolumeCreatedError';
+  }
+}
+
+/** Runs `step` on volume `vol` just created; a failure is thrown as a {@link VolumeCreatedError} carrying `vol`. */
+export async function afterCreate<T>(vol: VolRef, step: () => Promise<T>): Promise<T> {
+  try {
+    return await step();
+  } catch (err) {
+    throw err instanceof VolumeCreatedError ? err : new VolumeCreatedError(vol, err);
+  }
+}
+
+/**
+ * The error of an apply that returns volume `label` (`POOL/NAME`) as a partial state after a
+ * {@link VolumeCreatedError}: what failed and that the next apply replaces it.
+ */
+export function createdNotFinishedDiagnostic(label: string, err: VolumeCreatedError): Diagnostic {
+  return error(
+    [],
+    `Volume ${label} was created but not finished`,
+    `${err.message}. The volume is recorded as tainted; the next terraform apply replaces it.`,
+  );
 }
 
 /**
@@ -185,6 +224,7 @@ export function volumeExistsDiagnostic(pool: string, name: string): Diagnostic {
  * Stores `bytes` (a seed ISO, an Ignition JSON) as a raw volume: rewritten (writeVolumeBytes: in place unless it
  * shrinks below its allocation, then created again under its name) when the volume `key` still exists, else created as `name` in `pool`. Returns the volume and its host path, or null when `pool` already has a
  * volume `name` that is not ours (nothing is overwritten; report `volumeExistsDiagnostic`).
+ * @throws VolumeCreatedError when a new volume was created and a step after that failed.
  */
 export async function storeRawVolume(
   client: LibvirtClient,
@@ -198,7 +238,8 @@ export async function storeRawVolume(
     const pool = await activePool(client, target.pool, options);
     await removeInterrupted(client, pool, target.name, options);
     if (await volumeByName(client, pool, target.name, options)) return null;
-    vol = await createRawVolumeWith(client, pool, target.name, bytes, options);
+    const made = await createRawVolumeWith(client, pool, target.name, bytes, options);
+    return { vol: made, path: await afterCreate(made, () => client.storageVolGetPath(made, options)) };
   }
   return { vol, path: await client.storageVolGetPath(vol, options) };
 }

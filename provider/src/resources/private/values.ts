@@ -20,6 +20,22 @@ export function isWhollyKnown(v: unknown): boolean {
   return true;
 }
 
+/**
+ * `v` with every unknown value, at any depth, made null: a partial new state returned with an error after an apply
+ * half done, whose computed attributes were not all learned (Terraform stores no unknown value).
+ */
+export function unknownsAsNull<T>(v: T): T {
+  if (v === UNKNOWN) return null as T;
+  if (Array.isArray(v)) return v.map(unknownsAsNull) as T;
+  if (v && typeof v === 'object' && !(v instanceof Uint8Array)) {
+    const o = v as Record<string, unknown>;
+    const out: Record<string, unknown> = {};
+    for (const k of Object.keys(o)) out[k] = unknownsAsNull(o[k]);
+    return out as T;
+  }
+  return v;
+}
+
 /** The string value, or undefined when null/unknown. */
 export function str(v: unknown): string | undefined {
   return typeof v === 'string' ? v : undefined;

@@ -13,7 +13,7 @@ import type { HandlerContext } from '../../handler';
 import { cacheVolumeName, ChecksumFileError, expectedDigest, type ChecksumSource, type ExpectedDigest } from './checksums';
 import { poolByName, volumeByName } from './lookups';
 import type { VolumeState } from './model';
-import { backingPathFromXml, createMarked, removeInterrupted, volumeFormatFromXml, volumeXml } from './storage';
+import { backingPathFromXml, createMarked, removeInterrupted, VolumeCreatedError, volumeFormatFromXml, volumeXml } from './storage';
 import { ChecksumMismatchError, createVolumeFromSource, UploadVerificationError } from './upload';
 import { known, str } from './values';
 
@@ -120,7 +120,14 @@ async function cacheVolume(
     ctx.log.info(`volume ${pool.name}/${name}: the verified image is cached in the pool; nothing to upload`);
     return found;
   }
-  return (await createVolumeFromSource(client, pool, { name, source, entry }, ctx)).vol;
+  try {
+    return (await createVolumeFromSource(client, pool, { name, source, entry }, ctx)).vol;
+  } catch (err) {
+    // The cache volume is the pool's, not the resource's: not returned as the resource's partial state. Complete, it
+    // is found by its name next time; its marker left, the next apply uploads it again.
+    if (err instanceof VolumeCreatedError) throw err.reason;
+    throw err;
+  }
 }
 
 /**
