@@ -101,7 +101,7 @@ describe('faults during terraform apply against our own libvirtd', () => {
   let bigSha = '';
   const table: string[] = [];
 
-  function hcl(withBig: boolean, viaRelay = false, autostart = false): string {
+  function hcl(withBig: boolean, viaRelay = false, autostart = false, extra = ''): string {
     const uri = viaRelay ? `qemu+unix:///session?socket=${relaySock}` : lvd.uri;
     let s = `terraform {
   required_providers {
@@ -131,6 +131,7 @@ resource "virtseed_domain" "d" {
   disk { volume_id = virtseed_volume.big.id }
 }
 `;
+    s += extra;
     fs.writeFileSync(path.join(work, 'main.tf'), s);
     return s;
   }
@@ -387,5 +388,26 @@ resource "virtseed_domain" "d" {
 
   it("GIVEN the connection dropped with the reply to a new domain's autostart WHEN applied again THEN the domain is replaced and it converges", async () => {
     await replyLost('reply to the domain autostart lost', PROC.DOMAIN_SET_AUTOSTART, true);
+  });
+  it("GIVEN the connection dropped with the reply to a new storage pool's autostart WHEN applied again THEN the pool is replaced and it converges", async () => {
+    const name = 'vstest-fault-extra';
+    const pool = `resource "virtseed_pool" "p" {\n  name = "${name}"\n  path = "${path.join(lvd.dir, 'extra-pool')}"\n}\n`;
+    hcl(false, true, false, pool);
+    const before = droppedReplies;
+    dropReplyTo = PROC.STORAGE_POOL_SET_AUTOSTART;
+    const first = await tf(['apply', '-auto-approve', '-input=false']);
+    dropReplyTo = null;
+    expect({ dropped: droppedReplies - before, code: first.code }).toEqual({ dropped: 1, code: 1 });
+    if (!/Storage pool vstest-fault-extra was defined but not finished[\s\S]*recorded\s+as\s+tainted/.test(first.out))
+      throw new Error(`the apply whose reply was lost did not record the pool tainted:\n${first.out}`);
+    const second = await tf(['apply', '-auto-approve', '-input=false']);
+    if (second.code !== 0) throw new Error(`the apply after the lost reply did not converge:\n${second.out}`);
+    expect(second.out).toMatch(/Resources: 1 added, 0 changed, 1 destroyed/);
+    const plan = await tf(['plan', '-detailed-exitcode', '-input=false'], true);
+    expect({ planExit: plan.code, out: plan.code === 0 ? '' : plan.out }).toEqual({ planExit: 0, out: '' });
+    expect((await lvd.poolNames()).filter((p) => p === name)).toEqual([name]);
+    hcl(false, true);
+    await tfOk(['apply', '-auto-approve', '-input=false'], true);
+    expect(await lvd.poolNames()).not.toContain(name);
   });
 });

@@ -148,6 +148,16 @@ export class OwnLibvirtd {
     }
   }
 
+  /** The names of all storage pools, sorted. */
+  async poolNames(): Promise<string[]> {
+    const c = await this.client();
+    try {
+      return (await c.connectListAllStoragePools()).map((p) => p.name).sort();
+    } finally {
+      await c.close();
+    }
+  }
+
   async stop(): Promise<void> {
     await this.signal('SIGKILL');
   }

@@ -9,7 +9,7 @@
  * domain's `reprovision` policy: `reboot` restarts the guest, `recreate` replaces the domain, `next-boot` only
  * swaps the seed.
  */
-import { error, hasErrors } from '../../../src/diagnostics';
+import { hasErrors } from '../../../src/diagnostics';
 import { DOMAIN_FIELDS } from '../../../src/fields';
 import { bytesToUuid, DomRef, LibvirtClient, uuidToBytes, VIR_DOMAIN_XML_INACTIVE } from '../../../src/libvirt';
 import { isUuid } from '../../../src/uuid';
@@ -53,6 +53,7 @@ import { isValueOf, schemaOf, withTableDefaults } from './private/fields';
 import { domainByName, domainByUuid, isNoDomain } from './private/lookups';
 import type { DomainState } from './private/model';
 import { missingNetworkDiagnostics } from './private/network-refs';
+import { notFinishedDiagnostic } from './private/not-finished';
 import {
   keepSnapshotsTidy,
   notePlannedDisks,
@@ -65,7 +66,7 @@ import {
 } from './private/domain-snapshots';
 import { domainHostChecks, noteManaged, plannedPrivateOf, reachableClient, withoutReplaceMark } from './private/plan-checks';
 import { settleComputed } from './private/plan';
-import { known, list, messageOf, num, str, UNKNOWN } from './private/values';
+import { known, list, num, str, UNKNOWN } from './private/values';
 
 /** The planned displays with no `display_uri` (the guest is shut off, or the apply did not get to read it). */
 function noDisplays(planned: DomainState): DomainState['graphics'] {
@@ -120,16 +121,12 @@ async function applyChange(
 
 const TAINTED = `The domain is recorded as tainted; the next terraform apply replaces it.`;
 
-/**
- * The result of a create that failed after the define (a step's error, `err`: the connection lost, libvirtd
- * restarted, the start refused): the domain as a partial new state with the error, so Terraform records it tainted
- * and the next apply replaces it — never a domain no state holds, whose name the next plan would refuse.
- */
+/** The result of a create that failed after the define (`err`): the domain as a partial new state (./private/not-finished.ts). */
 function definedNotFinished(dom: DomRef, planned: DomainState, err: unknown): ApplyResult {
   const uuid = bytesToUuid(dom.uuid);
   return {
     newState: { ...planned, id: uuid, uuid, ...NO_ADDRESSES, graphics: noDisplays(planned) },
-    diagnostics: [error([], `Domain ${dom.name} was defined but not finished`, `${messageOf(err)}. ${TAINTED}`)],
+    diagnostics: [notFinishedDiagnostic(`Domain ${dom.name}`, 'defined', err)],
   };
 }
 

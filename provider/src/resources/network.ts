@@ -29,7 +29,8 @@ import { subnetClashes, usedSubnets } from './private/network-subnets';
 import { stateFromNetwork, toNetworkSpec, validateNetworkState } from './private/network-state';
 import type { Blocks, NetworkDhcpHostState, NetworkDnsHostState, NetworkState } from './private/model';
 import { settleComputed } from './private/plan';
-import { isWhollyKnown, list, messageOf, str } from './private/values';
+import { isWhollyKnown, list, messageOf, str, unknownsAsNull } from './private/values';
+import { notFinishedDiagnostic } from './private/not-finished';
 
 /** The provider schema, from the field table (src/fields/network.ts). */
 const NETWORK_SCHEMA: ResourceSchema = schemaOf(NETWORK_FIELDS);
@@ -190,10 +191,22 @@ async function applyNetwork(
   if (await networkByName(client, name)) return { newState: null, diagnostics: [networkExistsDiagnostic(name)] };
   const { spec } = toNetworkSpec(planned);
   const net = await client.networkDefineXml(renderNetworkXml(spec));
+  const uuid = bytesToUuid(net.uuid);
+  // Defined: from here a failure returns the network (tainted, ./private/not-finished.ts) unless it is undefined again.
+  const notFinished = (err: unknown) => ({
+    newState: unknownsAsNull({ ...planned, id: uuid, uuid }),
+    diagnostics: [notFinishedDiagnostic(`Network ${name}`, 'defined', err)],
+  });
   try {
     await client.networkCreate(net);
   } catch (err) {
-    await client.networkUndefine(net).catch(() => undefined);
+    if (
+      !(await client.networkUndefine(net).then(
+        () => true,
+        () => false,
+      ))
+    )
+      return notFinished(err);
     return {
       newState: null,
       diagnostics: [
@@ -205,19 +218,16 @@ async function applyNetwork(
       ],
     };
   }
-  if (planned.autostart !== false) await client.networkSetAutostart(net, true);
-  const described = await describe(client, net, ctx.hostName);
-  return {
-    newState: {
-      ...planned,
-      ...described,
-      dhcp_host: planned.dhcp_host,
-      dns_host: planned.dns_host,
-      id: bytesToUuid(net.uuid),
-      uuid: bytesToUuid(net.uuid),
-    },
-    diagnostics: [],
-  };
+  try {
+    if (planned.autostart !== false) await client.networkSetAutostart(net, true);
+    const described = await describe(client, net, ctx.hostName);
+    return {
+      newState: { ...planned, ...described, dhcp_host: planned.dhcp_host, dns_host: planned.dns_host, id: uuid, uuid },
+      diagnostics: [],
+    };
+  } catch (err) {
+    return notFinished(err);
+  }
 }
 
 export const network: ResourceHandler<NetworkState, LibvirtClient> = {

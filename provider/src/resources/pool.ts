@@ -31,7 +31,8 @@ import { settleComputed } from './private/plan';
 import { isReplacedObject, noteManaged, notePlannedPool, planHost, plannedPrivateOf, withoutReplaceMark } from './private/plan-checks';
 import { describePool } from './private/pool-read';
 import { toPoolSpec, validatePoolState, withPlannedDefinition } from './private/pool-state';
-import { isWhollyKnown, list, messageOf, str, UNKNOWN } from './private/values';
+import { isWhollyKnown, list, messageOf, str, UNKNOWN, unknownsAsNull } from './private/values';
+import { notFinishedDiagnostic } from './private/not-finished';
 
 /** The provider schema, from the field table (src/fields/pool.ts). */
 const POOL_SCHEMA: ResourceSchema = schemaOf(POOL_FIELDS);
@@ -308,24 +309,37 @@ export const pool: ResourceHandler<PoolState, LibvirtClient> = {
     const spec = toPoolSpec(planned);
     delete spec.uuid;
     const created = await client.storagePoolDefineXml(renderPoolXml(spec), 0);
+    const uuid = bytesToUuid(created.uuid);
     const fresh: PoolPrivate = {};
-    if (planned.active !== false) {
-      try {
-        fresh.built = (await startPool(client, created, spec.type, ctx)).built;
-      } catch (err) {
-        if (!(err instanceof PoolStartError)) throw err;
-        if (err.built) await client.storagePoolDelete(created, 0).catch(() => undefined);
-        await client.storagePoolUndefine(created).catch(() => undefined);
-        return { newState: null, diagnostics: [startFailed(name, err, 'Nothing was kept.')] };
-      }
-    }
-    if (planned.autostart !== false) await client.storagePoolSetAutostart(created, true);
-    const described = await describePool(client, created, ctx.hostName);
-    return {
-      newState: { ...keepEmptyDevices(planned, described), id: bytesToUuid(created.uuid), uuid: bytesToUuid(created.uuid) },
-      diagnostics: [],
+    // Defined: from here a failure returns the pool (tainted, ./private/not-finished.ts) unless it is undefined again.
+    const notFinished = (err: unknown) => ({
+      newState: unknownsAsNull({ ...planned, id: uuid, uuid }),
+      diagnostics: [notFinishedDiagnostic(`Storage pool ${name}`, 'defined', err)],
       private: writePrivate(fresh),
-    };
+    });
+    try {
+      if (planned.active !== false) {
+        try {
+          fresh.built = (await startPool(client, created, spec.type, ctx)).built;
+        } catch (err) {
+          if (!(err instanceof PoolStartError)) throw err;
+          if (err.built) await client.storagePoolDelete(created, 0).catch(() => undefined);
+          if (
+            !(await client.storagePoolUndefine(created).then(
+              () => true,
+              () => false,
+            ))
+          )
+            return notFinished(err);
+          return { newState: null, diagnostics: [startFailed(name, err, 'Nothing was kept.')] };
+        }
+      }
+      if (planned.autostart !== false) await client.storagePoolSetAutostart(created, true);
+      const described = await describePool(client, created, ctx.hostName);
+      return { newState: { ...keepEmptyDevices(planned, described), id: uuid, uuid }, diagnostics: [], private: writePrivate(fresh) };
+    } catch (err) {
+      return notFinished(err);
+    }
   },
 
   async read({ current }, ctx) {

@@ -25,7 +25,6 @@ import {
   activePool,
   afterCreate,
   backingPathFromXml,
-  createdNotFinishedDiagnostic,
   createMarked,
   isPoolInactive,
   removeInterrupted,
@@ -37,6 +36,7 @@ import {
 import type { VolumeFormat, VolumeState } from './private/model';
 import { settleComputed } from './private/plan';
 import { destroyVolume } from './private/raw-volume';
+import { notFinishedDiagnostic } from './private/not-finished';
 import { checksumSource, createVerifiedVolume, planDigest, releaseCache, verificationDiagnostics } from './private/verified-volume';
 import { keyedDigest, keyFor, keyOf, privateWithKey } from './private/keyed';
 import { known, num, str, UNKNOWN, unknownsAsNull } from './private/values';
@@ -339,7 +339,7 @@ async function applyVolume(
     if (!(err instanceof VolumeCreatedError)) throw err;
     // Created, then a step failed: recorded tainted (see VolumeCreatedError), replaced by the next apply.
     const partial = unknownsAsNull({ ...planned, id: err.vol.key, pool: err.vol.pool, name: err.vol.name, path: null, allocation: null });
-    return { newState: partial, diagnostics: [createdNotFinishedDiagnostic(`${err.vol.pool}/${err.vol.name}`, err)] };
+    return { newState: partial, diagnostics: [notFinishedDiagnostic(`Volume ${err.vol.pool}/${err.vol.name}`, 'created', err.reason)] };
   }
 }
 

@@ -7,16 +7,10 @@ import type { Diagnostic } from '../../../../src/diagnostics';
 import type { LibvirtClient } from '../../../../src/libvirt';
 import type { HandlerContext } from '../../handler';
 import type { Val } from './model';
+import { notFinishedDiagnostic } from './not-finished';
 import { noteManaged } from './plan-checks';
 import { deleteOrRelease } from './release';
-import {
-  createdNotFinishedDiagnostic,
-  inspectRawVolume,
-  isPoolInactive,
-  storeRawVolume,
-  volumeExistsDiagnostic,
-  VolumeCreatedError,
-} from './storage';
+import { inspectRawVolume, isPoolInactive, storeRawVolume, volumeExistsDiagnostic, VolumeCreatedError } from './storage';
 import { str, unknownsAsNull } from './values';
 
 /** The attributes every raw-volume resource has. */
@@ -65,7 +59,7 @@ export async function applyRawVolume<S extends RawVolumeAttrs>(
     if (!(err instanceof VolumeCreatedError)) throw err;
     // Created, then a step failed: recorded tainted (see VolumeCreatedError), replaced by the next apply.
     const partial = unknownsAsNull({ ...planned, ...built.computed, id: err.vol.key, path: null });
-    return { newState: partial, diagnostics: [createdNotFinishedDiagnostic(`${target.pool}/${target.name}`, err)] };
+    return { newState: partial, diagnostics: [notFinishedDiagnostic(`Volume ${target.pool}/${target.name}`, 'created', err.reason)] };
   }
   if (!stored) return { newState: prior, diagnostics: [volumeExistsDiagnostic(target.pool, target.name)] };
   return { newState: { ...planned, ...built.computed, id: stored.vol.key, path: stored.path }, diagnostics: [] };

@@ -172,18 +172,6 @@ export async function afterCreate<T>(vol: VolRef, step: () => Promise<T>): Promi
 }
 
 /**
- * The error of an apply that returns volume `label` (`POOL/NAME`) as a partial state after a
- * {@link VolumeCreatedError}: what failed and that the next apply replaces it.
- */
-export function createdNotFinishedDiagnostic(label: string, err: VolumeCreatedError): Diagnostic {
-  return error(
-    [],
-    `Volume ${label} was created but not finished`,
-    `${err.message}. The volume is recorded as tainted; the next terraform apply replaces it.`,
-  );
-}
-
-/**
  * Creates a raw volume holding exactly `bytes` (a seed ISO, an Ignition JSON), under a pending marker. Throws
  * when a volume of that name exists already (nothing is overwritten).
  */
