@@ -320,18 +320,15 @@ export async function takeSnapshot(
     const from = opts.seedFrom ?? found?.vol ?? null;
     if (found && from) copy = await cloneVolume(client, found.pool, seedCopyName(dom.name, opts.name), from, opts);
   }
+  let snap: SnapRef;
   try {
-    const snap = await client.domainSnapshotCreateXml(
-      dom,
-      renderSnapshotRequest({ name: opts.name, description: opts.description }),
-      0,
-      opts,
-    );
-    return { info: await describeSnapshot(client, snap, opts), kind: decision.kind };
+    snap = await client.domainSnapshotCreateXml(dom, renderSnapshotRequest({ name: opts.name, description: opts.description }), 0, opts);
   } catch (err) {
     if (copy) await client.storageVolDelete(copy, 0).catch(() => undefined);
     throw err;
   }
+  // Taken: its seed copy stays with it, also when reading it back fails.
+  return { info: await describeSnapshot(client, snap, opts), kind: decision.kind };
 }
 
 /** The snapshot's description. */

@@ -410,4 +410,30 @@ resource "virtseed_domain" "d" {
     await tfOk(['apply', '-auto-approve', '-input=false'], true);
     expect(await lvd.poolNames()).not.toContain(name);
   });
+  it("GIVEN the connection dropped with the reply to a snapshot's create WHEN applied again THEN the snapshot is replaced and it converges", async () => {
+    const disk = 'vstest-fault-snap.qcow2';
+    const dom = 'vstest-fault-s';
+    const extra = [
+      `resource "virtseed_volume" "snapdisk" {\n  pool     = "${POOL}"\n  name     = "${disk}"\n  capacity = 1048576\n}`,
+      `resource "virtseed_domain" "s" {\n  name    = "${dom}"\n  memory  = 64\n  type    = "qemu"\n  running = false\n  disk { volume_id = virtseed_volume.snapdisk.id }\n}`,
+      `resource "virtseed_snapshot" "before" {\n  domain_id = virtseed_domain.s.id\n  name      = "before"\n}\n`,
+    ].join('\n');
+    hcl(false, true, false, extra);
+    const before = droppedReplies;
+    dropReplyTo = PROC.DOMAIN_SNAPSHOT_CREATE_XML;
+    const first = await tf(['apply', '-auto-approve', '-input=false']);
+    dropReplyTo = null;
+    expect({ dropped: droppedReplies - before, code: first.code }).toEqual({ dropped: 1, code: 1 });
+    if (!/Snapshot before of domain vstest-fault-s was requested but not finished[\s\S]*recorded\s+as\s+tainted/.test(first.out))
+      throw new Error(`the apply whose reply was lost did not record the snapshot tainted:\n${first.out}`);
+    const second = await tf(['apply', '-auto-approve', '-input=false']);
+    if (second.code !== 0) throw new Error(`the apply after the lost reply did not converge:\n${second.out}`);
+    expect(second.out).toMatch(/Resources: 1 added, 0 changed, 1 destroyed/);
+    const plan = await tf(['plan', '-detailed-exitcode', '-input=false'], true);
+    expect({ planExit: plan.code, out: plan.code === 0 ? '' : plan.out }).toEqual({ planExit: 0, out: '' });
+    expect(await lvd.snapshotNames(dom)).toEqual(['before']);
+    hcl(false, true);
+    await tfOk(['apply', '-auto-approve', '-input=false'], true);
+    expect(await hostFacts()).toEqual({ volumes: [DATA], domains: [] });
+  });
 });

@@ -148,6 +148,16 @@ export class OwnLibvirtd {
     }
   }
 
+  /** The names of domain `domain`'s snapshots, sorted. */
+  async snapshotNames(domain: string): Promise<string[]> {
+    const c = await this.client();
+    try {
+      return (await c.domainListAllSnapshots(await c.domainLookupByName(domain))).map((s) => s.name).sort();
+    } finally {
+      await c.close();
+    }
+  }
+
   /** The names of all storage pools, sorted. */
   async poolNames(): Promise<string[]> {
     const c = await this.client();

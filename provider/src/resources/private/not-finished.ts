@@ -10,10 +10,11 @@ import { Diagnostic, error } from '../../../../src/diagnostics';
 import { messageOf } from './values';
 
 /**
- * The error for `object` (e.g. `Volume default/a.qcow2`, `Domain web1`) that was `made` (`created`, `defined`) but
- * whose create did not finish because of `err`: what failed, and that the next apply replaces it.
+ * The error for `object` (e.g. `Volume default/a.qcow2`, `Domain web1`) that was `made` (`created`, `defined`; or
+ * `requested` when the connection failed before libvirt's answer, so that it may or may not exist) but whose create
+ * did not finish because of `err`: what failed, and that the next apply replaces it.
  */
-export function notFinishedDiagnostic(object: string, made: 'created' | 'defined', err: unknown): Diagnostic {
+export function notFinishedDiagnostic(object: string, made: 'created' | 'defined' | 'requested', err: unknown): Diagnostic {
   const kind = object.split(' ')[0].toLowerCase();
   return error(
     [],
