@@ -1,7 +1,9 @@
 /**
  * Faults injected into real `terraform apply` runs against a libvirtd of the test's own (never the shared system
  * daemon): libvirtd killed and restarted mid-upload and mid-create, terraform interrupted (SIGINT) mid-upload and
- * mid-create, the provider SIGKILLed mid-upload, and the connection dropped mid-upload. After each, the next
+ * mid-create, the provider SIGKILLed mid-upload, the connection dropped mid-upload, and the connection dropped with
+ * libvirtd's reply to a create's last call (a volume's marker delete, a domain's and a pool's autostart, a snapshot's
+ * create: the object exists, the provider never hears so; it must be recorded tainted). After each, the next
  * `terraform apply` must converge: a following plan shows no changes, the pool holds exactly the volumes in the
  * state (no partial volume, no pending marker), libvirt holds exactly the domains in the state, the uploaded
  * volume is byte-identical to its source and the data volume is untouched.
@@ -363,23 +365,37 @@ resource "virtseed_domain" "d" {
     hcl(false, true);
     await tfOk(['apply', '-auto-approve', '-input=false'], true);
   });
+
   /**
    * A create whose libvirt calls all succeed but whose last answer is lost (the connection dropped as libvirtd sends
    * it): the object exists, the apply fails, and the next apply must replace it rather than refuse its name.
    */
   async function replyLost(fault: string, proc: number, autostart: boolean): Promise<void> {
     hcl(true, true, autostart);
+    await applyLosingReply(fault, proc, /was (created|defined) but not finished[\s\S]*recorded\s+as\s+tainted/);
+    await convergeAndCheck(fault, 'the last reply of a create lost');
+    hcl(false, true);
+    await tfOk(['apply', '-auto-approve', '-input=false'], true);
+  }
+
+  /** Applies with libvirtd's reply to `proc` dropped: the apply fails, and its error records the object tainted. */
+  async function applyLosingReply(fault: string, proc: number, tainted: RegExp): Promise<void> {
     const before = droppedReplies;
     dropReplyTo = proc;
     const first = await tf(['apply', '-auto-approve', '-input=false']);
     dropReplyTo = null;
     expect({ fault, dropped: droppedReplies - before, code: first.code }).toEqual({ fault, dropped: 1, code: 1 });
-    // Recorded tainted: the error says so, and the next apply replaces it.
-    if (!/was (created|defined) but not finished[\s\S]*recorded\s+as\s+tainted/.test(first.out))
+    if (!tainted.test(first.out))
       throw new Error(`the apply whose reply was lost (${fault}) did not record the object tainted:\n${first.out}`);
-    await convergeAndCheck(fault, 'the last reply of a create lost');
-    hcl(false, true);
-    await tfOk(['apply', '-auto-approve', '-input=false'], true);
+  }
+
+  /** The next apply replaces the tainted object (one added, one destroyed), and the plan after it is empty. */
+  async function replacedThenPlanEmpty(fault: string): Promise<void> {
+    const second = await tf(['apply', '-auto-approve', '-input=false']);
+    if (second.code !== 0) throw new Error(`the apply after "${fault}" did not converge:\n${second.out}`);
+    expect(second.out).toMatch(/Resources: 1 added, 0 changed, 1 destroyed/);
+    const plan = await tf(['plan', '-detailed-exitcode', '-input=false'], true);
+    expect({ fault, planExit: plan.code, out: plan.code === 0 ? '' : plan.out }).toEqual({ fault, planExit: 0, out: '' });
   }
 
   it("GIVEN the connection dropped with the reply to the volume marker's delete WHEN applied again THEN the volume is replaced and it converges", async () => {
@@ -389,27 +405,24 @@ resource "virtseed_domain" "d" {
   it("GIVEN the connection dropped with the reply to a new domain's autostart WHEN applied again THEN the domain is replaced and it converges", async () => {
     await replyLost('reply to the domain autostart lost', PROC.DOMAIN_SET_AUTOSTART, true);
   });
+
   it("GIVEN the connection dropped with the reply to a new storage pool's autostart WHEN applied again THEN the pool is replaced and it converges", async () => {
     const name = 'vstest-fault-extra';
     const pool = `resource "virtseed_pool" "p" {\n  name = "${name}"\n  path = "${path.join(lvd.dir, 'extra-pool')}"\n}\n`;
     hcl(false, true, false, pool);
-    const before = droppedReplies;
-    dropReplyTo = PROC.STORAGE_POOL_SET_AUTOSTART;
-    const first = await tf(['apply', '-auto-approve', '-input=false']);
-    dropReplyTo = null;
-    expect({ dropped: droppedReplies - before, code: first.code }).toEqual({ dropped: 1, code: 1 });
-    if (!/Storage pool vstest-fault-extra was defined but not finished[\s\S]*recorded\s+as\s+tainted/.test(first.out))
-      throw new Error(`the apply whose reply was lost did not record the pool tainted:\n${first.out}`);
-    const second = await tf(['apply', '-auto-approve', '-input=false']);
-    if (second.code !== 0) throw new Error(`the apply after the lost reply did not converge:\n${second.out}`);
-    expect(second.out).toMatch(/Resources: 1 added, 0 changed, 1 destroyed/);
-    const plan = await tf(['plan', '-detailed-exitcode', '-input=false'], true);
-    expect({ planExit: plan.code, out: plan.code === 0 ? '' : plan.out }).toEqual({ planExit: 0, out: '' });
+    const fault = 'reply to the pool autostart lost';
+    await applyLosingReply(
+      fault,
+      PROC.STORAGE_POOL_SET_AUTOSTART,
+      /Storage pool vstest-fault-extra was defined but not finished[\s\S]*recorded\s+as\s+tainted/,
+    );
+    await replacedThenPlanEmpty(fault);
     expect((await lvd.poolNames()).filter((p) => p === name)).toEqual([name]);
     hcl(false, true);
     await tfOk(['apply', '-auto-approve', '-input=false'], true);
     expect(await lvd.poolNames()).not.toContain(name);
   });
+
   it("GIVEN the connection dropped with the reply to a snapshot's create WHEN applied again THEN the snapshot is replaced and it converges", async () => {
     const disk = 'vstest-fault-snap.qcow2';
     const dom = 'vstest-fault-s';
@@ -419,18 +432,13 @@ resource "virtseed_domain" "d" {
       `resource "virtseed_snapshot" "before" {\n  domain_id = virtseed_domain.s.id\n  name      = "before"\n}\n`,
     ].join('\n');
     hcl(false, true, false, extra);
-    const before = droppedReplies;
-    dropReplyTo = PROC.DOMAIN_SNAPSHOT_CREATE_XML;
-    const first = await tf(['apply', '-auto-approve', '-input=false']);
-    dropReplyTo = null;
-    expect({ dropped: droppedReplies - before, code: first.code }).toEqual({ dropped: 1, code: 1 });
-    if (!/Snapshot before of domain vstest-fault-s was requested but not finished[\s\S]*recorded\s+as\s+tainted/.test(first.out))
-      throw new Error(`the apply whose reply was lost did not record the snapshot tainted:\n${first.out}`);
-    const second = await tf(['apply', '-auto-approve', '-input=false']);
-    if (second.code !== 0) throw new Error(`the apply after the lost reply did not converge:\n${second.out}`);
-    expect(second.out).toMatch(/Resources: 1 added, 0 changed, 1 destroyed/);
-    const plan = await tf(['plan', '-detailed-exitcode', '-input=false'], true);
-    expect({ planExit: plan.code, out: plan.code === 0 ? '' : plan.out }).toEqual({ planExit: 0, out: '' });
+    const fault = 'reply to the snapshot create lost';
+    await applyLosingReply(
+      fault,
+      PROC.DOMAIN_SNAPSHOT_CREATE_XML,
+      /Snapshot before of domain vstest-fault-s was requested but not finished[\s\S]*recorded\s+as\s+tainted/,
+    );
+    await replacedThenPlanEmpty(fault);
     expect(await lvd.snapshotNames(dom)).toEqual(['before']);
     hcl(false, true);
     await tfOk(['apply', '-auto-approve', '-input=false'], true);
