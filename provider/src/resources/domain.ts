@@ -53,7 +53,7 @@ import { isValueOf, schemaOf, withTableDefaults } from './private/fields';
 import { domainByName, domainByUuid, isNoDomain } from './private/lookups';
 import type { DomainState } from './private/model';
 import { missingNetworkDiagnostics } from './private/network-refs';
-import { notFinishedDiagnostic } from './private/not-finished';
+import { notFinishedDiagnostic, recordedTainted } from './private/not-finished';
 import {
   keepSnapshotsTidy,
   notePlannedDisks,
@@ -119,14 +119,12 @@ async function applyChange(
   return 'done' in end ? end.done : finish(client, end.dom, planned, end.waited);
 }
 
-const TAINTED = `The domain is recorded as tainted; the next terraform apply replaces it.`;
-
 /** The result of a create that failed after the define (`err`): the domain as a partial new state (./private/not-finished.ts). */
 function definedNotFinished(dom: DomRef, planned: DomainState, err: unknown): ApplyResult {
   const uuid = bytesToUuid(dom.uuid);
   return {
     newState: { ...planned, id: uuid, uuid, ...NO_ADDRESSES, graphics: noDisplays(planned) },
-    diagnostics: [notFinishedDiagnostic(`Domain ${dom.name}`, 'defined', err)],
+    diagnostics: [notFinishedDiagnostic('domain', dom.name, 'defined', err)],
   };
 }
 
@@ -189,16 +187,15 @@ async function createPath(client: LibvirtClient, planned: DomainState, ctx: Hand
   // the second define the domain keeps the mark (see CREATE_PENDING_KEY), after it the tainted state holds it.
   // One spec for both definitions (with the pending mark, then without it): the references resolved once.
   const spec = toDomainSpec(planned, await resolveRefs(client, planned));
-  const first = await defineNew(client, name, () => defineDomain(client, planned, undefined, true, undefined, spec), ctx);
-  if (!('uuid' in first)) return { done: { newState: null, diagnostics: [first] } };
-  const dom = first;
+  const dom = await defineNew(client, name, () => defineDomain(client, planned, undefined, true, undefined, spec), ctx);
+  if (!('uuid' in dom)) return { done: { newState: null, diagnostics: [dom] } };
   try {
     waited = await startDomain(client, dom, planned, ctx, true);
     if (hasErrors(waited)) {
       // The wait failed (agent error, timeout, guest stopped, StopProvider, console lost with the connection).
       const uuid = bytesToUuid(dom.uuid);
       const addresses = await currentAddresses(client, dom, planned).catch(() => NO_ADDRESSES);
-      const diagnostics = waited.map((d) => (d.severity === 'error' ? { ...d, detail: `${d.detail}\n${TAINTED}` } : d));
+      const diagnostics = waited.map((d) => (d.severity === 'error' ? { ...d, detail: `${d.detail}\n${recordedTainted('domain')}` } : d));
       return { done: { newState: { ...planned, id: uuid, uuid, ...addresses, graphics: noDisplays(planned) }, diagnostics } };
     }
     const final = await defineDomain(client, planned, bytesToUuid(dom.uuid), false, undefined, spec);

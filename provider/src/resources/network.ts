@@ -29,8 +29,8 @@ import { subnetClashes, usedSubnets } from './private/network-subnets';
 import { stateFromNetwork, toNetworkSpec, validateNetworkState } from './private/network-state';
 import type { Blocks, NetworkDhcpHostState, NetworkDnsHostState, NetworkState } from './private/model';
 import { settleComputed } from './private/plan';
-import { isWhollyKnown, list, messageOf, str, unknownsAsNull } from './private/values';
-import { notFinishedDiagnostic } from './private/not-finished';
+import { isWhollyKnown, list, messageOf, str } from './private/values';
+import { notFinished } from './private/not-finished';
 
 /** The provider schema, from the field table (src/fields/network.ts). */
 const NETWORK_SCHEMA: ResourceSchema = schemaOf(NETWORK_FIELDS);
@@ -193,20 +193,15 @@ async function applyNetwork(
   const net = await client.networkDefineXml(renderNetworkXml(spec));
   const uuid = bytesToUuid(net.uuid);
   // Defined: from here a failure returns the network (tainted, ./private/not-finished.ts) unless it is undefined again.
-  const notFinished = (err: unknown) => ({
-    newState: unknownsAsNull({ ...planned, id: uuid, uuid }),
-    diagnostics: [notFinishedDiagnostic(`Network ${name}`, 'defined', err)],
-  });
+  const unfinished = (err: unknown) => notFinished(planned, { id: uuid, uuid }, 'network', name, 'defined', err);
   try {
     await client.networkCreate(net);
   } catch (err) {
-    if (
-      !(await client.networkUndefine(net).then(
-        () => true,
-        () => false,
-      ))
-    )
-      return notFinished(err);
+    const undone = await client
+      .networkUndefine(net)
+      .then(() => true)
+      .catch(() => false);
+    if (!undone) return unfinished(err);
     return {
       newState: null,
       diagnostics: [
@@ -226,7 +221,7 @@ async function applyNetwork(
       diagnostics: [],
     };
   } catch (err) {
-    return notFinished(err);
+    return unfinished(err);
   }
 }
 

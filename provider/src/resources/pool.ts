@@ -31,8 +31,8 @@ import { settleComputed } from './private/plan';
 import { isReplacedObject, noteManaged, notePlannedPool, planHost, plannedPrivateOf, withoutReplaceMark } from './private/plan-checks';
 import { describePool } from './private/pool-read';
 import { toPoolSpec, validatePoolState, withPlannedDefinition } from './private/pool-state';
-import { isWhollyKnown, list, messageOf, str, UNKNOWN, unknownsAsNull } from './private/values';
-import { notFinishedDiagnostic } from './private/not-finished';
+import { isWhollyKnown, list, messageOf, str, UNKNOWN } from './private/values';
+import { notFinished } from './private/not-finished';
 
 /** The provider schema, from the field table (src/fields/pool.ts). */
 const POOL_SCHEMA: ResourceSchema = schemaOf(POOL_FIELDS);
@@ -312,9 +312,8 @@ export const pool: ResourceHandler<PoolState, LibvirtClient> = {
     const uuid = bytesToUuid(created.uuid);
     const fresh: PoolPrivate = {};
     // Defined: from here a failure returns the pool (tainted, ./private/not-finished.ts) unless it is undefined again.
-    const notFinished = (err: unknown) => ({
-      newState: unknownsAsNull({ ...planned, id: uuid, uuid }),
-      diagnostics: [notFinishedDiagnostic(`Storage pool ${name}`, 'defined', err)],
+    const unfinished = (err: unknown) => ({
+      ...notFinished(planned, { id: uuid, uuid }, 'storage pool', name, 'defined', err),
       private: writePrivate(fresh),
     });
     try {
@@ -324,13 +323,11 @@ export const pool: ResourceHandler<PoolState, LibvirtClient> = {
         } catch (err) {
           if (!(err instanceof PoolStartError)) throw err;
           if (err.built) await client.storagePoolDelete(created, 0).catch(() => undefined);
-          if (
-            !(await client.storagePoolUndefine(created).then(
-              () => true,
-              () => false,
-            ))
-          )
-            return notFinished(err);
+          const undone = await client
+            .storagePoolUndefine(created)
+            .then(() => true)
+            .catch(() => false);
+          if (!undone) return unfinished(err);
           return { newState: null, diagnostics: [startFailed(name, err, 'Nothing was kept.')] };
         }
       }
@@ -338,7 +335,7 @@ export const pool: ResourceHandler<PoolState, LibvirtClient> = {
       const described = await describePool(client, created, ctx.hostName);
       return { newState: { ...keepEmptyDevices(planned, described), id: uuid, uuid }, diagnostics: [], private: writePrivate(fresh) };
     } catch (err) {
-      return notFinished(err);
+      return unfinished(err);
     }
   },
 

@@ -34,8 +34,8 @@ import { isNoDomain } from './private/lookups';
 import type { SnapshotState } from './private/model';
 import { isReplacedObject, noteManaged, planHost, plannedPrivateOf, withoutReplaceMark } from './private/plan-checks';
 import { settleComputed } from './private/plan';
-import { bool, str, UNKNOWN, unknownsAsNull } from './private/values';
-import { notFinishedDiagnostic } from './private/not-finished';
+import { bool, str, UNKNOWN } from './private/values';
+import { notFinished } from './private/not-finished';
 
 /** The provider schema, from the field table (src/fields/snapshot.ts). */
 const SNAPSHOT_SCHEMA: ResourceSchema = schemaOf(SNAPSHOT_FIELDS);
@@ -156,10 +156,14 @@ async function applySnapshot(
     if (err instanceof LibvirtError && err.domain === VIR_FROM_RPC)
       // The connection failed while the snapshot was taken: libvirt may have taken it. A partial state (tainted,
       // ./private/not-finished.ts): the next plan reads it (gone: taken again), the next apply replaces it.
-      return {
-        newState: unknownsAsNull({ ...planned, id: `${bytesToUuid(dom.uuid)}/${name}`, name }),
-        diagnostics: [notFinishedDiagnostic(`Snapshot ${name} of domain ${dom.name}`, 'requested', err)],
-      };
+      return notFinished(
+        planned,
+        { id: `${bytesToUuid(dom.uuid)}/${name}`, name },
+        'snapshot',
+        `${name} of domain ${dom.name}`,
+        'requested',
+        err,
+      );
     if (err instanceof LibvirtError)
       return {
         newState: null,

@@ -36,10 +36,10 @@ import {
 import type { VolumeFormat, VolumeState } from './private/model';
 import { settleComputed } from './private/plan';
 import { destroyVolume } from './private/raw-volume';
-import { notFinishedDiagnostic } from './private/not-finished';
+import { notFinished } from './private/not-finished';
 import { checksumSource, createVerifiedVolume, planDigest, releaseCache, verificationDiagnostics } from './private/verified-volume';
 import { keyedDigest, keyFor, keyOf, privateWithKey } from './private/keyed';
-import { known, num, str, UNKNOWN, unknownsAsNull } from './private/values';
+import { known, num, str, UNKNOWN } from './private/values';
 import { createRestoredVolume, planRestore, RestorePlanError, restoreWarning, type RestorePlan } from './private/restore';
 
 /** The provider schema, from the field table (src/fields/volume.ts). */
@@ -338,8 +338,8 @@ async function applyVolume(
   } catch (err) {
     if (!(err instanceof VolumeCreatedError)) throw err;
     // Created, then a step failed: recorded tainted (see VolumeCreatedError), replaced by the next apply.
-    const partial = unknownsAsNull({ ...planned, id: err.vol.key, pool: err.vol.pool, name: err.vol.name, path: null, allocation: null });
-    return { newState: partial, diagnostics: [notFinishedDiagnostic(`Volume ${err.vol.pool}/${err.vol.name}`, 'created', err.reason)] };
+    const known = { id: err.vol.key, pool: err.vol.pool, name: err.vol.name, path: null, allocation: null };
+    return notFinished(planned, known, 'volume', `${err.vol.pool}/${err.vol.name}`, 'created', err.reason);
   }
 }
 

@@ -7,11 +7,11 @@ import type { Diagnostic } from '../../../../src/diagnostics';
 import type { LibvirtClient } from '../../../../src/libvirt';
 import type { HandlerContext } from '../../handler';
 import type { Val } from './model';
-import { notFinishedDiagnostic } from './not-finished';
+import { notFinished } from './not-finished';
 import { noteManaged } from './plan-checks';
 import { deleteOrRelease } from './release';
 import { inspectRawVolume, isPoolInactive, storeRawVolume, volumeExistsDiagnostic, VolumeCreatedError } from './storage';
-import { str, unknownsAsNull } from './values';
+import { str } from './values';
 
 /** The attributes every raw-volume resource has. */
 export interface RawVolumeAttrs {
@@ -58,8 +58,14 @@ export async function applyRawVolume<S extends RawVolumeAttrs>(
   } catch (err) {
     if (!(err instanceof VolumeCreatedError)) throw err;
     // Created, then a step failed: recorded tainted (see VolumeCreatedError), replaced by the next apply.
-    const partial = unknownsAsNull({ ...planned, ...built.computed, id: err.vol.key, path: null });
-    return { newState: partial, diagnostics: [notFinishedDiagnostic(`Volume ${target.pool}/${target.name}`, 'created', err.reason)] };
+    return notFinished(
+      planned,
+      { ...built.computed, id: err.vol.key, path: null },
+      'volume',
+      `${target.pool}/${target.name}`,
+      'created',
+      err.reason,
+    );
   }
   if (!stored) return { newState: prior, diagnostics: [volumeExistsDiagnostic(target.pool, target.name)] };
   return { newState: { ...planned, ...built.computed, id: stored.vol.key, path: stored.path }, diagnostics: [] };

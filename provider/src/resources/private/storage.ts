@@ -8,6 +8,7 @@ import type { CallOptions } from '../../../../src/libvirt';
 import { Diagnostic, error } from '../../../../src/diagnostics';
 import { writeVolumeBytes } from '../../../../src/ops/volume-bytes';
 import { isNotFound, volumeByKey, volumeByName } from './lookups';
+import { messageOf } from './values';
 
 /** Looks up a pool by name and starts it when inactive. Throws LibvirtError (49 when missing). */
 export async function activePool(client: LibvirtClient, name: string, options?: CallOptions): Promise<PoolRef> {
@@ -157,7 +158,7 @@ export class VolumeCreatedError extends Error {
     readonly vol: VolRef,
     readonly reason: unknown,
   ) {
-    super(reason instanceof Error ? reason.message : String(reason));
+    super(messageOf(reason));
     this.name = 'VolumeCreatedError';
   }
 }
