@@ -120,52 +120,46 @@ export class OwnLibvirtd {
     return connect(this.uri);
   }
 
-  /** Defines and starts a `dir` storage pool `name` in {@link poolDir}, marked autostart (it survives restarts). */
-  async createPool(name: string): Promise<void> {
+  /** Runs `f` on a connection of its own to the daemon, closed after. */
+  private async withClient<T>(f: (c: RemoteLibvirtClient) => Promise<T>): Promise<T> {
     const c = await this.client();
     try {
+      return await f(c);
+    } finally {
+      await c.close();
+    }
+  }
+
+  /** Defines and starts a `dir` storage pool `name` in {@link poolDir}, marked autostart (it survives restarts). */
+  async createPool(name: string): Promise<void> {
+    await this.withClient(async (c) => {
       const pool = await c.storagePoolDefineXml(
         `<pool type='dir'><name>${name}</name><target><path>${this.poolDir}</path></target></pool>`,
       );
       await c.storagePoolCreate(pool);
       await c.storagePoolSetAutostart(pool, true);
-    } finally {
-      await c.close();
-    }
+    });
   }
 
   /** The names of the volumes in pool `name` (refreshed) and of all domains, each sorted. */
   async listing(name: string): Promise<{ volumes: string[]; domains: string[] }> {
-    const c = await this.client();
-    try {
+    return this.withClient(async (c) => {
       const pool = await c.storagePoolLookupByName(name);
       await c.storagePoolRefresh(pool);
       const volumes = (await c.storagePoolListAllVolumes(pool)).map((v) => v.name).sort();
       const domains = (await c.connectListAllDomains()).map((d) => d.name).sort();
       return { volumes, domains };
-    } finally {
-      await c.close();
-    }
+    });
   }
 
   /** The names of domain `domain`'s snapshots, sorted. */
   async snapshotNames(domain: string): Promise<string[]> {
-    const c = await this.client();
-    try {
-      return (await c.domainListAllSnapshots(await c.domainLookupByName(domain))).map((s) => s.name).sort();
-    } finally {
-      await c.close();
-    }
+    return this.withClient(async (c) => (await c.domainListAllSnapshots(await c.domainLookupByName(domain))).map((s) => s.name).sort());
   }
 
   /** The names of all storage pools, sorted. */
   async poolNames(): Promise<string[]> {
-    const c = await this.client();
-    try {
-      return (await c.connectListAllStoragePools()).map((p) => p.name).sort();
-    } finally {
-      await c.close();
-    }
+    return this.withClient(async (c) => (await c.connectListAllStoragePools()).map((p) => p.name).sort());
   }
 
   async stop(): Promise<void> {
